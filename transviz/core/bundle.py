@@ -1,0 +1,51 @@
+"""A model ready to use: the network together with its vocabularies and training facts."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+import torch
+
+from .config import ModelConfig
+from .errors import InputError
+from .model import Transformer
+from .vocab import Encoding, Vocab
+
+
+@dataclass
+class Model:
+    """What :func:`transviz.load_model` returns and checkpoints hold."""
+
+    net: Transformer
+    src_vocab: Vocab
+    tgt_vocab: Vocab
+    facts: dict[str, Any] = field(default_factory=dict)  # task, steps, metrics, ... (JSON-able)
+    path: str | None = None  # where it was loaded from, if anywhere
+
+    def __post_init__(self) -> None:
+        cfg = self.net.config
+        if (len(self.src_vocab), len(self.tgt_vocab)) != (cfg.src_vocab_size, cfg.tgt_vocab_size):
+            raise ValueError(
+                f"vocabularies ({len(self.src_vocab)}, {len(self.tgt_vocab)}) do not match the model "
+                f"({cfg.src_vocab_size}, {cfg.tgt_vocab_size})"
+            )
+
+    @property
+    def config(self) -> ModelConfig:
+        return self.net.config
+
+    @property
+    def device(self) -> torch.device:
+        return next(self.net.parameters()).device
+
+    def encode_source(self, text: str) -> Encoding:
+        """Tokenize a source sentence; InputError if it is empty or longer than the model reads."""
+        encoding = self.src_vocab.encode(text)
+        if len(encoding.ids) > self.config.max_len:
+            raise InputError(
+                f"the sentence has {len(encoding.ids)} tokens; this model reads at most {self.config.max_len}"
+            )
+        return encoding
+
+    def source_tensor(self, encoding: Encoding) -> torch.Tensor:
+        return torch.tensor([encoding.ids], dtype=torch.long, device=self.device)  # (1, S)

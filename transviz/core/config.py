@@ -1,0 +1,85 @@
+"""Typed, frozen, validated configuration of the Transformer."""
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass
+from typing import Any, Literal
+
+from .errors import ConfigError
+
+Norm = Literal["post", "pre"]
+Activation = Literal["relu", "gelu"]
+
+
+@dataclass(frozen=True)
+class ModelConfig:
+    """Sizes and switches of an encoder-decoder Transformer.
+
+    Defaults are a small classroom model; the paper's base model is
+    ``ModelConfig(v, v, d_model=512, n_heads=8, n_encoder_layers=6, n_decoder_layers=6, d_ff=2048)``.
+    """
+
+    src_vocab_size: int
+    tgt_vocab_size: int
+    d_model: int = 128
+    n_heads: int = 4
+    n_encoder_layers: int = 2
+    n_decoder_layers: int = 2
+    d_ff: int = 512
+    dropout: float = 0.1
+    max_len: int = 128
+    norm: Norm = "post"
+    activation: Activation = "relu"
+    share_embeddings: bool = False  # one table for source and target (joint vocabulary)
+    tie_output: bool = False  # output projection = target embedding transposed
+    layer_norm_eps: float = 1e-5
+    pad_id: int = 0
+
+    def __post_init__(self) -> None:
+        for name in ("src_vocab_size", "tgt_vocab_size", "d_model", "n_heads", "d_ff", "max_len"):
+            value = getattr(self, name)
+            if not isinstance(value, int) or isinstance(value, bool) or value <= 0:
+                raise ConfigError(f"{name} must be a positive integer, got {value!r}")
+        for name in ("n_encoder_layers", "n_decoder_layers"):
+            value = getattr(self, name)
+            if not isinstance(value, int) or isinstance(value, bool) or value < 1:
+                raise ConfigError(f"{name} must be at least 1, got {value!r}")
+        if self.d_model % self.n_heads:
+            raise ConfigError(
+                f"d_model ({self.d_model}) must be divisible by n_heads ({self.n_heads}): "
+                "each head gets d_model / n_heads dimensions"
+            )
+        if not 0.0 <= self.dropout < 1.0:
+            raise ConfigError(f"dropout must be in [0, 1), got {self.dropout!r}")
+        if self.norm not in ("post", "pre"):
+            raise ConfigError(f"norm must be 'post' or 'pre', got {self.norm!r}")
+        if self.activation not in ("relu", "gelu"):
+            raise ConfigError(f"activation must be 'relu' or 'gelu', got {self.activation!r}")
+        if self.share_embeddings and self.src_vocab_size != self.tgt_vocab_size:
+            raise ConfigError(
+                "share_embeddings needs one joint vocabulary: "
+                f"source has {self.src_vocab_size} tokens, target {self.tgt_vocab_size}"
+            )
+        if not 0 <= self.pad_id < min(self.src_vocab_size, self.tgt_vocab_size):
+            raise ConfigError(f"pad_id {self.pad_id} is outside the vocabularies")
+        if self.layer_norm_eps <= 0:
+            raise ConfigError(f"layer_norm_eps must be positive, got {self.layer_norm_eps!r}")
+
+    @property
+    def d_k(self) -> int:
+        """Dimensions per head (queries, keys and values alike)."""
+        return self.d_model // self.n_heads
+
+    def to_dict(self) -> dict[str, Any]:
+        return dataclasses.asdict(self)
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> ModelConfig:
+        known = {f.name for f in dataclasses.fields(cls)}
+        unknown = set(data) - known
+        if unknown:
+            raise ConfigError(f"unknown model settings: {', '.join(sorted(unknown))}")
+        try:
+            return cls(**data)
+        except TypeError as exc:  # a required field is missing
+            raise ConfigError(f"incomplete model settings: {exc}") from None

@@ -1,0 +1,358 @@
+"""The encoder-decoder Transformer of "Attention Is All You Need", read top-down:
+attention -> feed-forward -> encoder layer -> decoder layer -> model.
+
+It shows its work: every attention call can return its weights, per head, as a typed value
+(never a stale attribute). Without weights (training) attention runs through
+``F.scaled_dot_product_attention``; with weights an explicit path computes
+``softmax(Q K^T / sqrt(d_k) + mask) V``. Both give the same output.
+
+Shapes: B batch, S source length, T target length, H heads, d model width, d_k = d / H.
+Masks follow :mod:`transviz.core.masks` (boolean, ``True`` = may attend).
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, replace
+
+import torch
+import torch.nn.functional as F
+from torch import Tensor, nn
+
+from .config import ModelConfig
+from .errors import InputError
+from .masks import decoder_self_mask, padding_mask
+from .positional import sinusoidal_table
+
+KeyValue = tuple[Tensor, Tensor]  # keys and values, each (B, H, L, d_k)
+
+
+class MultiHeadAttention(nn.Module):
+    """Multi-head scaled dot-product attention.
+
+    Parameters are laid out like ``torch.nn.MultiheadAttention`` (one packed ``in_proj`` for
+    Q, K and V, then ``out_proj``) so that self-attention projects with a single matmul.
+    """
+
+    def __init__(self, d_model: int, n_heads: int, dropout: float) -> None:
+        super().__init__()
+        self.d_model, self.n_heads, self.d_k = d_model, n_heads, d_model // n_heads
+        self.dropout = dropout
+        self.in_proj_weight = nn.Parameter(torch.empty(3 * d_model, d_model))  # rows: W_Q | W_K | W_V
+        self.in_proj_bias = nn.Parameter(torch.zeros(3 * d_model))
+        self.out_proj = nn.Linear(d_model, d_model)
+        nn.init.xavier_uniform_(self.in_proj_weight)
+        nn.init.zeros_(self.out_proj.bias)
+
+    def _heads(self, x: Tensor) -> Tensor:
+        batch, length, _ = x.shape
+        return x.view(batch, length, self.n_heads, self.d_k).transpose(1, 2)  # (B, H, L, d_k)
+
+    def project_qkv(self, x: Tensor) -> tuple[Tensor, Tensor, Tensor]:
+        """Self-attention projections of ``x`` (B, L, d), one matmul for all three."""
+        q, k, v = F.linear(x, self.in_proj_weight, self.in_proj_bias).chunk(3, dim=-1)
+        return self._heads(q), self._heads(k), self._heads(v)
+
+    def project_q(self, x: Tensor) -> Tensor:
+        d = self.d_model
+        return self._heads(F.linear(x, self.in_proj_weight[:d], self.in_proj_bias[:d]))
+
+    def project_kv(self, x: Tensor) -> KeyValue:
+        """Keys and values of ``x`` (B, L, d); cross-attention computes these once per sentence."""
+        d = self.d_model
+        k, v = F.linear(x, self.in_proj_weight[d:], self.in_proj_bias[d:]).chunk(2, dim=-1)
+        return self._heads(k), self._heads(v)
+
+    def attend(
+        self, q: Tensor, k: Tensor, v: Tensor, mask: Tensor | None, need_weights: bool
+    ) -> tuple[Tensor, Tensor | None]:
+        """``q`` (B, H, Lq, d_k), ``k``/``v`` (B, H, Lk, d_k) -> output (B, Lq, d), weights (B, H, Lq, Lk)."""
+        dropout = self.dropout if self.training else 0.0
+        weights = None
+        if need_weights:
+            scores = q @ k.transpose(-2, -1) / math.sqrt(self.d_k)  # (B, H, Lq, Lk)
+            if mask is not None:
+                scores = scores.masked_fill(~mask, float("-inf"))
+            weights = torch.softmax(scores, dim=-1)
+            out = F.dropout(weights, dropout, self.training) @ v  # (B, H, Lq, d_k)
+        else:
+            out = F.scaled_dot_product_attention(q, k, v, attn_mask=mask, dropout_p=dropout)
+        batch, _, length, _ = out.shape
+        out = out.transpose(1, 2).reshape(batch, length, self.d_model)  # (B, Lq, d)
+        return self.out_proj(out), weights
+
+
+class FeedForward(nn.Module):
+    """Position-wise FFN: d_model -> d_ff -> d_model (the seed's two 1x1 convolutions)."""
+
+    def __init__(self, d_model: int, d_ff: int, dropout: float, activation: str) -> None:
+        super().__init__()
+        self.linear1 = nn.Linear(d_model, d_ff)
+        self.linear2 = nn.Linear(d_ff, d_model)
+        self.dropout = nn.Dropout(dropout)
+        self.activation = F.gelu if activation == "gelu" else F.relu
+
+    def forward(self, x: Tensor) -> Tensor:
+        return self.linear2(self.dropout(self.activation(self.linear1(x))))
+
+
+class EncoderLayer(nn.Module):
+    """Self-attention then FFN, each wrapped in residual + LayerNorm (after, or before with pre-LN)."""
+
+    def __init__(self, config: ModelConfig) -> None:
+        super().__init__()
+        d, eps = config.d_model, config.layer_norm_eps
+        self.pre_norm = config.norm == "pre"
+        self.self_attn = MultiHeadAttention(d, config.n_heads, config.dropout)
+        self.ffn = FeedForward(d, config.d_ff, config.dropout, config.activation)
+        self.norm1, self.norm2 = nn.LayerNorm(d, eps=eps), nn.LayerNorm(d, eps=eps)
+        self.dropout1, self.dropout2 = nn.Dropout(config.dropout), nn.Dropout(config.dropout)
+
+    def forward(self, x: Tensor, mask: Tensor | None, need_weights: bool = False) -> tuple[Tensor, Tensor | None]:
+        h = self.norm1(x) if self.pre_norm else x
+        attn, weights = self.self_attn.attend(*self.self_attn.project_qkv(h), mask, need_weights)
+        x = x + self.dropout1(attn)
+        if not self.pre_norm:
+            x = self.norm1(x)
+        h = self.norm2(x) if self.pre_norm else x
+        x = x + self.dropout2(self.ffn(h))
+        if not self.pre_norm:
+            x = self.norm2(x)
+        return x, weights
+
+
+@dataclass(frozen=True)
+class DecoderLayerOutput:
+    x: Tensor  # (B, T, d)
+    self_kv: KeyValue  # all self-attention keys/values so far: the cache for the next step
+    self_weights: Tensor | None  # (B, H, T, T_total)
+    cross_weights: Tensor | None  # (B, H, T, S)
+
+
+class DecoderLayer(nn.Module):
+    """Masked self-attention, cross-attention over the encoder output, FFN."""
+
+    def __init__(self, config: ModelConfig) -> None:
+        super().__init__()
+        d, eps = config.d_model, config.layer_norm_eps
+        self.pre_norm = config.norm == "pre"
+        self.self_attn = MultiHeadAttention(d, config.n_heads, config.dropout)
+        self.cross_attn = MultiHeadAttention(d, config.n_heads, config.dropout)
+        self.ffn = FeedForward(d, config.d_ff, config.dropout, config.activation)
+        self.norm1, self.norm2, self.norm3 = (nn.LayerNorm(d, eps=eps) for _ in range(3))
+        self.dropout1, self.dropout2, self.dropout3 = (nn.Dropout(config.dropout) for _ in range(3))
+
+    def forward(
+        self,
+        x: Tensor,
+        memory_kv: KeyValue,
+        self_mask: Tensor | None,
+        memory_mask: Tensor | None,
+        past_kv: KeyValue | None = None,
+        need_weights: bool = False,
+    ) -> DecoderLayerOutput:
+        """``past_kv`` holds the keys/values of earlier positions (incremental decoding); then
+        ``self_mask`` may be ``None``, since new queries come last and may see every cached key."""
+        h = self.norm1(x) if self.pre_norm else x
+        q, k, v = self.self_attn.project_qkv(h)
+        if past_kv is not None:
+            k, v = torch.cat([past_kv[0], k], dim=2), torch.cat([past_kv[1], v], dim=2)  # (B, H, t, d_k)
+        attn, self_weights = self.self_attn.attend(q, k, v, self_mask, need_weights)
+        x = x + self.dropout1(attn)
+        if not self.pre_norm:
+            x = self.norm1(x)
+
+        h = self.norm2(x) if self.pre_norm else x
+        attn, cross_weights = self.cross_attn.attend(self.cross_attn.project_q(h), *memory_kv, memory_mask, need_weights)
+        x = x + self.dropout2(attn)
+        if not self.pre_norm:
+            x = self.norm2(x)
+
+        h = self.norm3(x) if self.pre_norm else x
+        x = x + self.dropout3(self.ffn(h))
+        if not self.pre_norm:
+            x = self.norm3(x)
+        return DecoderLayerOutput(x, (k, v), self_weights, cross_weights)
+
+
+@dataclass(frozen=True)
+class Encoded:
+    """What the encoder hands the decoder."""
+
+    memory: Tensor  # (B, S, d)
+    mask: Tensor  # (B, 1, 1, S) padding mask of the source keys
+    attention: tuple[Tensor, ...] | None  # per layer (B, H, S, S), when asked for
+
+
+@dataclass(frozen=True)
+class Decoded:
+    logits: Tensor  # (B, T, V_tgt)
+    self_attention: tuple[Tensor, ...] | None  # per layer (B, H, T, T)
+    cross_attention: tuple[Tensor, ...] | None  # per layer (B, H, T, S)
+
+
+@dataclass(frozen=True)
+class AttentionMaps:
+    """Every attention map of one forward pass, per layer, each ``(batch, heads, query_len, key_len)``."""
+
+    encoder_self: tuple[Tensor, ...]
+    decoder_self: tuple[Tensor, ...]
+    cross: tuple[Tensor, ...]
+
+
+@dataclass(frozen=True)
+class ForwardOutput:
+    logits: Tensor  # (B, T, V_tgt)
+    attention: AttentionMaps | None
+
+
+@dataclass(frozen=True)
+class DecoderState:
+    """Immutable key/value cache of incremental decoding: a step returns a new state, so going
+    back one step is keeping the previous one."""
+
+    memory_kv: tuple[KeyValue, ...]  # per layer, computed once from the encoder output
+    memory_mask: Tensor  # (B, 1, 1, S)
+    self_kv: tuple[KeyValue, ...] | None  # per layer (B, H, t, d_k); None before the first step
+    length: int  # tokens fed so far = position of the next one
+
+
+@dataclass(frozen=True)
+class StepOutput:
+    logits: Tensor  # (B, V_tgt) for the next token
+    state: DecoderState
+    self_attention: tuple[Tensor, ...] | None  # per layer (B, H, 1, t): the new query row
+    cross_attention: tuple[Tensor, ...] | None  # per layer (B, H, 1, S)
+
+
+class Transformer(nn.Module):
+    """Encoder-decoder Transformer with sinusoidal positions and optional weight sharing.
+
+    Args:
+        config: sizes and switches, see :class:`~transviz.core.config.ModelConfig`.
+
+    Shape:
+        ``forward(src (B, S), tgt (B, T))`` -> logits ``(B, T, V_tgt)``; ``tgt`` starts with the
+        start token and the logits at position t predict target token t + 1.
+
+    Example::
+
+        model = Transformer(ModelConfig(src_vocab_size=100, tgt_vocab_size=120))
+        out = model(src, tgt, return_attention=True)
+        out.attention.cross[0]  # (B, H, T, S), layer 0
+    """
+
+    def __init__(self, config: ModelConfig) -> None:
+        super().__init__()
+        self.config = config
+        d = config.d_model
+        self.src_embed = nn.Embedding(config.src_vocab_size, d)
+        self.tgt_embed = self.src_embed if config.share_embeddings else nn.Embedding(config.tgt_vocab_size, d)
+        self.register_buffer("positional", sinusoidal_table(config.max_len, d), persistent=False)
+        self.embed_dropout = nn.Dropout(config.dropout)
+        self.encoder_layers = nn.ModuleList(EncoderLayer(config) for _ in range(config.n_encoder_layers))
+        self.decoder_layers = nn.ModuleList(DecoderLayer(config) for _ in range(config.n_decoder_layers))
+        # Pre-LN leaves the residual stream un-normalised, so each stack ends with a LayerNorm.
+        pre = config.norm == "pre"
+        self.encoder_norm = nn.LayerNorm(d, eps=config.layer_norm_eps) if pre else nn.Identity()
+        self.decoder_norm = nn.LayerNorm(d, eps=config.layer_norm_eps) if pre else nn.Identity()
+        self.generator = nn.Linear(d, config.tgt_vocab_size)
+        for table in {id(self.src_embed): self.src_embed, id(self.tgt_embed): self.tgt_embed}.values():
+            # std d^-1/2 so that embedding * sqrt(d) has unit scale, like the positional table
+            nn.init.normal_(table.weight, std=d**-0.5)
+        if config.tie_output:
+            self.generator.weight = self.tgt_embed.weight
+
+    # -- inputs -------------------------------------------------------------------------------
+    def _check_tokens(self, tokens: Tensor, vocab_size: int, what: str) -> None:
+        if not isinstance(tokens, Tensor) or tokens.dim() != 2:
+            raise InputError(f"{what} must be a (batch, length) tensor of token ids")
+        if tokens.is_floating_point() or tokens.is_complex() or tokens.dtype == torch.bool:
+            raise InputError(f"{what} must hold integer token ids, got {tokens.dtype}")
+        if tokens.shape[0] == 0 or tokens.shape[1] == 0:
+            raise InputError(f"{what} is empty")
+        if tokens.shape[1] > self.config.max_len:
+            raise InputError(
+                f"{what} has {tokens.shape[1]} tokens; this model reads at most {self.config.max_len}"
+            )
+        low, high = int(tokens.min()), int(tokens.max())
+        if low < 0 or high >= vocab_size:
+            raise InputError(f"{what} holds token id {low if low < 0 else high}, outside the vocabulary of {vocab_size}")
+
+    def _embed(self, tokens: Tensor, table: nn.Embedding, offset: int = 0) -> Tensor:
+        length = tokens.shape[1]
+        x = table(tokens) * math.sqrt(self.config.d_model) + self.positional[offset : offset + length]
+        return self.embed_dropout(x)  # (B, L, d)
+
+    # -- encoder ------------------------------------------------------------------------------
+    def encode(self, src: Tensor, return_attention: bool = False) -> Encoded:
+        """``src`` (B, S) token ids -> memory (B, S, d), padding mask and optional maps."""
+        self._check_tokens(src, self.config.src_vocab_size, "source")
+        mask = padding_mask(src, self.config.pad_id)
+        x = self._embed(src, self.src_embed)
+        maps = []
+        for layer in self.encoder_layers:
+            x, weights = layer(x, mask, return_attention)
+            maps.append(weights)
+        return Encoded(self.encoder_norm(x), mask, tuple(maps) if return_attention else None)
+
+    # -- decoder, all positions at once (teacher forcing) --------------------------------------
+    def memory_kv(self, encoded: Encoded) -> tuple[KeyValue, ...]:
+        return tuple(layer.cross_attn.project_kv(encoded.memory) for layer in self.decoder_layers)
+
+    def decode(self, tgt: Tensor, encoded: Encoded, return_attention: bool = False) -> Decoded:
+        """``tgt`` (B, T) decoder inputs (start token first) -> logits (B, T, V) and optional maps."""
+        self._check_tokens(tgt, self.config.tgt_vocab_size, "target")
+        self_mask = decoder_self_mask(tgt, self.config.pad_id)
+        x = self._embed(tgt, self.tgt_embed)
+        self_maps, cross_maps = [], []
+        for layer, kv in zip(self.decoder_layers, self.memory_kv(encoded)):
+            out = layer(x, kv, self_mask, encoded.mask, need_weights=return_attention)
+            x = out.x
+            self_maps.append(out.self_weights)
+            cross_maps.append(out.cross_weights)
+        logits = self.generator(self.decoder_norm(x))
+        if not return_attention:
+            return Decoded(logits, None, None)
+        return Decoded(logits, tuple(self_maps), tuple(cross_maps))  # type: ignore[arg-type]
+
+    def forward(self, src: Tensor, tgt: Tensor, return_attention: bool = False) -> ForwardOutput:
+        encoded = self.encode(src, return_attention)
+        decoded = self.decode(tgt, encoded, return_attention)
+        if not return_attention:
+            return ForwardOutput(decoded.logits, None)
+        maps = AttentionMaps(encoded.attention, decoded.self_attention, decoded.cross_attention)  # type: ignore[arg-type]
+        return ForwardOutput(decoded.logits, maps)
+
+    # -- decoder, one position at a time (inference) --------------------------------------------
+    def start(self, encoded: Encoded) -> DecoderState:
+        """The empty cache for decoding after :meth:`encode`: cross-attention keys/values once."""
+        return DecoderState(self.memory_kv(encoded), encoded.mask, None, 0)
+
+    def step(self, tokens: Tensor, state: DecoderState, return_attention: bool = True) -> StepOutput:
+        """Feed one token per sentence, ``tokens`` (B,), and get the logits for the next one.
+
+        Only the new position is computed: its keys/values are appended to the cache, and the
+        returned attention is the new query row of every head.
+        """
+        if state.length >= self.config.max_len:
+            raise InputError(f"the output reached this model's limit of {self.config.max_len} tokens")
+        tokens = tokens.reshape(-1, 1)
+        self._check_tokens(tokens, self.config.tgt_vocab_size, "decoder token")
+        x = self._embed(tokens, self.tgt_embed, offset=state.length)  # (B, 1, d)
+        past = state.self_kv or (None,) * len(self.decoder_layers)
+        new_kv, self_rows, cross_rows = [], [], []
+        for layer, memory_kv, past_kv in zip(self.decoder_layers, state.memory_kv, past):
+            out = layer(x, memory_kv, None, state.memory_mask, past_kv, need_weights=return_attention)
+            x = out.x
+            new_kv.append(out.self_kv)
+            self_rows.append(out.self_weights)
+            cross_rows.append(out.cross_weights)
+        logits = self.generator(self.decoder_norm(x))[:, -1]  # (B, V)
+        new_state = replace(state, self_kv=tuple(new_kv), length=state.length + 1)
+        if not return_attention:
+            return StepOutput(logits, new_state, None, None)
+        return StepOutput(logits, new_state, tuple(self_rows), tuple(cross_rows))  # type: ignore[arg-type]
+
+    def parameter_count(self) -> int:
+        """Distinct trainable parameters (a tied table counts once)."""
+        return sum(p.numel() for p in self.parameters())
