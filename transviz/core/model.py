@@ -288,6 +288,8 @@ class Transformer(nn.Module):
         """``src`` (B, S) token ids -> memory (B, S, d), padding mask and optional maps."""
         self._check_tokens(src, self.config.src_vocab_size, "source")
         mask = padding_mask(src, self.config.pad_id)
+        if not bool(mask.any(dim=-1).all()):
+            raise InputError("a source sentence holds only padding")
         x = self._embed(src, self.src_embed)
         maps = []
         for layer in self.encoder_layers:

@@ -1,0 +1,45 @@
+"""transviz: train, load and look inside a small encoder-decoder Transformer.
+
+Public API (stable, for notebooks and scripts)::
+
+    import transviz
+    model = transviz.load_model("path/to/model.safetensors")
+    trace = transviz.decode(model, "ich mochte ein bier", strategy="greedy", max_len=50)
+    trace.cross_attention            # (layers, heads, T, S) float32
+    trace = transviz.teacher_force(model, source, target)
+"""
+from __future__ import annotations
+
+from pathlib import Path
+
+from .core.bundle import Model
+from .core.config import ModelConfig
+from .core.errors import CheckpointError, ConfigError, InputError, TransvizError
+from .core.inference import Trace, decode, teacher_force
+
+__all__ = [
+    "CheckpointError", "ConfigError", "InputError", "Model", "ModelConfig", "Trace",
+    "TransvizError", "decode", "load_model", "save_model", "teacher_force",
+]
+__version__ = "0.1.0"
+
+
+def load_model(path: str | Path, device: str = "cpu") -> Model:
+    """Load a ``.safetensors`` checkpoint, or a shipped model by name (see ``resources/models``)."""
+    from .core import checkpoint
+    from .core.resources import shipped_models
+
+    shipped = shipped_models()
+    if isinstance(path, str) and path in shipped:
+        return checkpoint.load(shipped[path], device)
+    if isinstance(path, str) and not path.endswith(".safetensors") and not Path(path).exists():
+        names = ", ".join(shipped) or "none are installed yet"
+        raise CheckpointError(f"no checkpoint file or shipped model called {path!r} (shipped models: {names})")
+    return checkpoint.load(path, device)
+
+
+def save_model(model: Model, path: str | Path) -> Path:
+    """Write ``model`` as one ``.safetensors`` file (atomically)."""
+    from .core import checkpoint
+
+    return checkpoint.save(model, path)

@@ -1,0 +1,3 @@
+from transviz.cli import main
+
+raise SystemExit(main())
