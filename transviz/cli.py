@@ -16,14 +16,8 @@ def _info(args: argparse.Namespace) -> int:
     return 0
 
 
-def _bench(args: argparse.Namespace) -> int:
-    from . import bench
-
-    return bench.run(args)
-
-
 def build_parser() -> argparse.ArgumentParser:
-    from . import __version__, bench
+    from . import __version__
 
     parser = argparse.ArgumentParser(prog="transviz", description="Train, load and look inside a small Transformer.")
     parser.add_argument("--version", action="version", version=f"transviz {__version__}")
@@ -33,10 +27,6 @@ def build_parser() -> argparse.ArgumentParser:
     info = commands.add_parser("info", help="print what a checkpoint holds")
     info.add_argument("file", help="a .safetensors checkpoint")
     info.set_defaults(func=_info)
-
-    bench_parser = commands.add_parser("bench", help="measure speed against reference implementations")
-    bench.add_arguments(bench_parser)
-    bench_parser.set_defaults(func=_bench)
     return parser
 
 
