@@ -24,17 +24,9 @@ __all__ = [
 __version__ = "0.1.0"
 
 
-def _checkpoint_module():  # type: ignore[no-untyped-def]
-    try:
-        from .core import checkpoint
-    except ImportError:  # the checkpoint format is the next slice of the core-engine issue
-        raise CheckpointError("this build of transviz cannot read or write checkpoint files yet") from None
-    return checkpoint
-
-
 def load_model(path: str | Path, device: str = "cpu") -> Model:
     """Load a ``.safetensors`` checkpoint, or a shipped model by name (see ``resources/models``)."""
-    checkpoint = _checkpoint_module()
+    from .core import checkpoint
     from .core.resources import shipped_models
 
     shipped = shipped_models()
@@ -48,4 +40,6 @@ def load_model(path: str | Path, device: str = "cpu") -> Model:
 
 def save_model(model: Model, path: str | Path) -> Path:
     """Write ``model`` as one ``.safetensors`` file (atomically)."""
-    return _checkpoint_module().save(model, path)
+    from .core import checkpoint
+
+    return checkpoint.save(model, path)
