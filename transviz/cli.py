@@ -1,19 +1,15 @@
 """Command line: ``transviz [COMMAND]``. Results go to stdout; a user error prints one line
-to stderr and exits 1."""
+to stderr and exits 1. Each command lives in its own module under :mod:`transviz.commands`."""
 from __future__ import annotations
 
 import argparse
+import importlib
 import logging
 import sys
 
 from .core.errors import TransvizError
 
-
-def _info(args: argparse.Namespace) -> int:
-    from .core.checkpoint import describe
-
-    print(describe(args.file))
-    return 0
+COMMANDS = ("info", "bench")  # modules of transviz.commands, in the order --help lists them
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -23,10 +19,8 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"transviz {__version__}")
     parser.add_argument("-v", "--verbose", action="store_true", help="log progress to stderr")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND")
-
-    info = commands.add_parser("info", help="print what a checkpoint holds")
-    info.add_argument("file", help="a .safetensors checkpoint")
-    info.set_defaults(func=_info)
+    for name in COMMANDS:
+        importlib.import_module(f".commands.{name}", __package__).register(commands)
     return parser
 
 

@@ -30,7 +30,7 @@ def test_round_trip_keeps_weights_vocab_facts_and_ties(tmp_path, shared):
     if shared:
         assert back.net.generator.weight is back.net.tgt_embed.weight
         assert back.net.src_embed is back.net.tgt_embed
-    assert "parameters" in checkpoint.describe(path)
+    assert "parameters" in checkpoint.describe(back)
     assert list(tmp_path.iterdir()) == [path]  # no temporary file left behind
 
 
@@ -67,3 +67,83 @@ def test_info_command_prints_the_summary(tmp_path, capsys):
     assert main(["info", str(path)]) == 0
     assert "target vocabulary: 7 tokens" in capsys.readouterr().out
     assert main(["info", str(tmp_path / "missing.safetensors")]) == 1
+
+
+def _rewrite(tmp_path, model, edit_tensors=None, edit_metadata=None):
+    """Save ``model``, then write a copy whose tensors or metadata were changed."""
+    from safetensors import safe_open
+
+    path = transviz.save_model(model, tmp_path / "good.safetensors")
+    with safe_open(str(path), framework="pt") as f:
+        tensors = {k: f.get_tensor(k) for k in f.keys()}
+        metadata = f.metadata()
+    if edit_tensors:
+        edit_tensors(tensors)
+    if edit_metadata:
+        edit_metadata(metadata)
+    bad = tmp_path / "bad.safetensors"
+    save_file(tensors, str(bad), metadata=metadata)
+    return bad
+
+
+@pytest.mark.parametrize("edit, message", [
+    (lambda t: t.update({"generator.bias": torch.zeros(99)}), "shape"),
+    (lambda t: t.pop("encoder_layers.0.ffn.linear1.weight"), "missing tensor encoder_layers.0.ffn.linear1.weight"),
+    (lambda t: t["generator.bias"].fill_(float("nan")), "NaN"),
+    (lambda t: t.update({"sneaky.weight": torch.zeros(2)}), "unexpected tensors sneaky.weight"),
+    (lambda t: t.update({"generator.bias": torch.zeros(7, dtype=torch.int64)}), "not floating-point"),
+])
+def test_tensors_that_do_not_fit_the_config_are_named(tmp_path, edit, message):
+    bad = _rewrite(tmp_path, small(), edit_tensors=edit)
+    with pytest.raises(transviz.CheckpointError, match=message):
+        transviz.load_model(str(bad))
+
+
+@pytest.mark.parametrize("edit, message", [
+    (lambda m: m.update({"config": "{not json"}), "broken metadata"),
+    (lambda m: m.update({"config": '{"d_model": 16}'}), "broken metadata"),
+    (lambda m: m.update({"config": m["config"].replace('"n_heads": 2', '"n_heads": 3')}), "divisible"),
+    (lambda m: m.pop("src_vocab"), "broken metadata"),
+    (lambda m: m.update({"tgt_vocab": '{"level": "word", "tokens": ["x"]}'}), "broken metadata"),
+    (lambda m: m.update({"facts": "[1, 2]"}), "broken metadata"),
+    (lambda m: m.update({"format_version": "99"}), "format '99'"),
+])
+def test_bad_metadata_is_a_clear_error(tmp_path, edit, message):
+    bad = _rewrite(tmp_path, small(), edit_metadata=edit)
+    with pytest.raises(transviz.CheckpointError, match=message):
+        transviz.load_model(str(bad))
+
+
+def test_a_huge_file_is_refused_before_reading(tmp_path, monkeypatch):
+    path = transviz.save_model(small(), tmp_path / "m.safetensors")
+    monkeypatch.setattr(checkpoint, "MAX_BYTES", path.stat().st_size - 1)
+    with pytest.raises(transviz.CheckpointError, match="GB"):
+        transviz.load_model(str(path))
+
+
+def test_a_failed_write_keeps_the_old_file_and_leaves_no_temporary(tmp_path, monkeypatch):
+    path = transviz.save_model(small(), tmp_path / "m.safetensors")
+    before = path.read_bytes()
+
+    def crash(*args, **kwargs):
+        raise OSError("disk full")
+
+    monkeypatch.setattr(checkpoint.os, "replace", crash)
+    changed = small()
+    changed.facts["steps"] = 999
+    with pytest.raises(OSError, match="disk full"):
+        transviz.save_model(changed, path)
+    assert path.read_bytes() == before
+    assert list(tmp_path.iterdir()) == [path]
+
+
+def test_extra_tensors_round_trip_beside_the_weights(tmp_path):
+    model = small(shared=True)
+    snapshots = {"snapshot.100.cross": torch.rand(1, 2, 3, 4), "snapshot.steps": torch.tensor([100, 200])}
+    path = checkpoint.save(model, tmp_path / "m.safetensors", extras=snapshots)
+    back = checkpoint.load(path)  # the extras do not disturb the weights
+    src, tgt = torch.tensor([[4, 5, 6]]), torch.tensor([[1, 4, 5]])
+    assert torch.equal(back.net(src, tgt).logits, model.net(src, tgt).logits)
+    extras = checkpoint.load_extras(path)
+    assert extras.keys() == snapshots.keys()
+    assert all(torch.equal(extras[k], v) for k, v in snapshots.items())

@@ -1,16 +1,18 @@
 """Checkpoints: ONE ``.safetensors`` file, weights plus JSON metadata (config, vocabularies,
-training facts). Writes are atomic; loading never unpickles."""
+training facts), and optionally extra named tensors (e.g. attention snapshots taken during
+training) under the ``extra.`` prefix. Writes are atomic; loading never unpickles, and every
+way a file can be wrong becomes a :class:`CheckpointError` that says what is wrong."""
 from __future__ import annotations
 
 import json
 import os
 import tempfile
+from collections.abc import Mapping
 from pathlib import Path
 
 import torch
 from safetensors import safe_open
-from safetensors.torch import load_model as _load_weights
-from safetensors.torch import save_model as _save_weights
+from safetensors.torch import save_file
 
 from .bundle import Model
 from .config import ModelConfig
@@ -19,11 +21,26 @@ from .model import Transformer
 from .vocab import Vocab
 
 FORMAT, VERSION = "transviz", "1"
+EXTRA = "extra."  # prefix of tensors that are not weights
+MAX_BYTES = 2 * 1024**3  # larger files are refused before anything is read
 
 
-def save(model: Model, path: str | Path) -> Path:
+def _tied_groups(net: torch.nn.Module) -> list[list[str]]:
+    """State-dict names grouped by the tensor they share (a tied table appears under 2-3 names)."""
+    groups: dict[tuple[int, int, tuple[int, ...]], list[str]] = {}
+    for name, tensor in net.state_dict().items():
+        key = (tensor.untyped_storage().data_ptr(), tensor.storage_offset(), tuple(tensor.shape))
+        groups.setdefault(key, []).append(name)
+    return list(groups.values())
+
+
+def save(model: Model, path: str | Path, extras: Mapping[str, torch.Tensor] | None = None) -> Path:
+    """Write ``model`` (and ``extras``) to ``path`` atomically: a temporary file, then a rename."""
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
+    state = model.net.state_dict()
+    tensors = {group[0]: state[group[0]].detach().cpu().contiguous() for group in _tied_groups(model.net)}
+    tensors.update({EXTRA + k: v.detach().cpu().contiguous() for k, v in (extras or {}).items()})
     metadata = {
         "format": FORMAT, "format_version": VERSION,
         "config": json.dumps(model.config.to_dict()),
@@ -31,10 +48,10 @@ def save(model: Model, path: str | Path) -> Path:
         "tgt_vocab": json.dumps(model.tgt_vocab.to_dict()),
         "facts": json.dumps(model.facts),
     }
-    fd, tmp = tempfile.mkstemp(dir=path.parent, suffix=".tmp")
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
     os.close(fd)
     try:
-        _save_weights(model.net, tmp, metadata=metadata)
+        save_file(tensors, tmp, metadata=metadata)
         os.replace(tmp, path)
     finally:
         if os.path.exists(tmp):
@@ -46,6 +63,9 @@ def read_metadata(path: str | Path) -> dict[str, str]:
     path = Path(path)
     if not path.is_file():
         raise CheckpointError(f"{path}: no such file")
+    size = path.stat().st_size
+    if size > MAX_BYTES:
+        raise CheckpointError(f"{path.name} is {size / 1024**3:.1f} GB; transviz checkpoints are far smaller")
     try:
         with safe_open(str(path), framework="pt") as f:
             metadata = f.metadata() or {}
@@ -58,32 +78,73 @@ def read_metadata(path: str | Path) -> dict[str, str]:
     return metadata
 
 
+def _read_tensors(path: Path, extra: bool) -> dict[str, torch.Tensor]:
+    try:
+        with safe_open(str(path), framework="pt") as f:
+            names = [k for k in f.keys() if k.startswith(EXTRA) == extra]
+            return {k: f.get_tensor(k) for k in names}
+    except Exception as exc:  # truncated data behind a valid header, and the like
+        raise CheckpointError(f"{path.name}: its tensors cannot be read ({exc})") from None
+
+
+def _load_weights(net: Transformer, path: Path) -> None:
+    on_file = _read_tensors(path, extra=False)
+    expected = net.state_dict()
+    weights, problems = {}, []
+    for group in _tied_groups(net):
+        present = [n for n in group if n in on_file]
+        if not present:
+            problems.append(f"missing tensor {group[0]}")
+            continue
+        tensor = on_file[present[0]]
+        if tensor.shape != expected[group[0]].shape:
+            problems.append(f"{present[0]} has shape {tuple(tensor.shape)}, the config needs {tuple(expected[group[0]].shape)}")
+        elif not tensor.is_floating_point():
+            problems.append(f"{present[0]} holds {tensor.dtype}, not floating-point weights")
+        elif not torch.isfinite(tensor).all():
+            problems.append(f"{present[0]} holds NaN or infinite values")
+        weights.update({n: tensor for n in group})
+    unexpected = sorted(set(on_file) - set(expected))
+    if unexpected:
+        problems.append("unexpected tensors " + ", ".join(unexpected[:3]) + (" ..." if len(unexpected) > 3 else ""))
+    if problems:
+        raise CheckpointError(f"{path.name} does not match its own config: " + "; ".join(problems[:3]))
+    net.load_state_dict(weights)
+
+
 def load(path: str | Path, device: str = "cpu") -> Model:
+    path = Path(path)
     metadata = read_metadata(path)
-    name = Path(path).name
     try:
         config = ModelConfig.from_dict(json.loads(metadata["config"]))
         src, tgt = (Vocab.from_dict(json.loads(metadata[k])) for k in ("src_vocab", "tgt_vocab"))
         facts = json.loads(metadata.get("facts", "{}"))
-    except (KeyError, ValueError, ConfigError, TypeError) as exc:
-        raise CheckpointError(f"{name} has broken metadata: {exc}") from None
+        if not isinstance(facts, dict):
+            raise ValueError("training facts are not a JSON object")
+    except (KeyError, ValueError, ConfigError, TypeError, AttributeError) as exc:
+        raise CheckpointError(f"{path.name} has broken metadata: {exc}") from None
     net = Transformer(config)
-    try:
-        _load_weights(net, str(path), strict=True)
-    except Exception as exc:
-        raise CheckpointError(f"{name} does not match its own config: {exc}") from None
-    if not all(torch.isfinite(p).all() for p in net.parameters()):
-        raise CheckpointError(f"{name} holds NaN or infinite weights")
+    _load_weights(net, path)
     try:
         model = Model(net.to(device).eval(), src, tgt, facts, str(path))
     except ValueError as exc:
-        raise CheckpointError(f"{name}: {exc}") from None
+        raise CheckpointError(f"{path.name}: {exc}") from None
     return model
 
 
-def describe(path: str | Path) -> str:
-    model = load(path)
-    lines = [f"file: {path} ({Path(path).stat().st_size / 1e6:.2f} MB)", f"parameters: {model.net.parameter_count():,}"]
+def load_extras(path: str | Path) -> dict[str, torch.Tensor]:
+    """The extra tensors saved beside the weights, by the names given to :func:`save`."""
+    path = Path(path)
+    read_metadata(path)
+    return {k[len(EXTRA):]: v for k, v in _read_tensors(path, extra=True).items()}
+
+
+def describe(model: Model) -> str:
+    """What a loaded checkpoint holds, one fact a line (``transviz info``)."""
+    lines = []
+    if model.path:
+        lines.append(f"file: {model.path} ({Path(model.path).stat().st_size / 1e6:.2f} MB)")
+    lines.append(f"parameters: {model.net.parameter_count():,}")
     lines += [f"config.{k}: {v}" for k, v in model.config.to_dict().items()]
     lines += [f"source vocabulary: {len(model.src_vocab)} tokens ({model.src_vocab.level} level)",
               f"target vocabulary: {len(model.tgt_vocab)} tokens ({model.tgt_vocab.level} level)"]

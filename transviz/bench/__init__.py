@@ -1,0 +1,97 @@
+"""``transviz bench``: the performance figures the issues set targets for.
+
+Each figure is a function registered with :func:`figure` in one of :data:`MODULES`; it returns
+one number. Figures that compare two implementations run them alternately in the same process
+and report the median of the per-round ratios, so a machine that drifts in speed affects both.
+"""
+from __future__ import annotations
+
+import importlib
+import statistics
+import time
+from collections.abc import Callable
+from dataclasses import asdict, dataclass
+from typing import Literal
+
+Better = Literal["higher", "lower"]
+MODULES = ("transviz.bench.core",)  # each registers its figures when imported
+
+
+@dataclass(frozen=True)
+class Figure:
+    """A measured figure, as ``transviz bench --json`` prints it."""
+
+    name: str
+    value: float
+    unit: str
+    target: float
+    better: Better
+
+    @property
+    def meets_target(self) -> bool:
+        return self.value >= self.target if self.better == "higher" else self.value <= self.target
+
+    def to_dict(self) -> dict[str, object]:
+        return {**asdict(self), "meets_target": self.meets_target}
+
+
+@dataclass(frozen=True)
+class Spec:
+    name: str
+    unit: str
+    target: float
+    better: Better
+    measure: Callable[[], float]
+    description: str
+
+
+REGISTRY: dict[str, Spec] = {}
+
+
+def figure(name: str, unit: str, target: float, better: Better) -> Callable[[Callable[[], float]], Callable[[], float]]:
+    """Register ``measure`` (no arguments, returns the figure's value) under ``name``."""
+
+    def register(measure: Callable[[], float]) -> Callable[[], float]:
+        doc = (measure.__doc__ or "").strip().splitlines()
+        REGISTRY[name] = Spec(name, unit, target, better, measure, doc[0] if doc else "")
+        return measure
+
+    return register
+
+
+def load_all() -> dict[str, Spec]:
+    for module in MODULES:
+        importlib.import_module(module)
+    return REGISTRY
+
+
+def run(spec: Spec) -> Figure:
+    return Figure(spec.name, float(spec.measure()), spec.unit, spec.target, spec.better)
+
+
+# -- timing helpers shared by the figure modules -------------------------------------------------
+
+def seconds(fn: Callable[[], object]) -> float:
+    start = time.perf_counter()
+    fn()
+    return time.perf_counter() - start
+
+
+def median_seconds(fn: Callable[[], object], repeat: int = 7, warmup: int = 1) -> float:
+    for _ in range(warmup):
+        fn()
+    return statistics.median(seconds(fn) for _ in range(repeat))
+
+
+def median_ratio(a: Callable[[], object], b: Callable[[], object], rounds: int = 7, warmup: int = 1) -> float:
+    """Median over rounds of time(b) / time(a), running a and b alternately: above 1 means a is faster."""
+    for _ in range(warmup):
+        a(), b()
+    ratios = []
+    for i in range(rounds):
+        if i % 2:  # alternate which goes first, so neither always runs on a warmer cache
+            tb, ta = seconds(b), seconds(a)
+        else:
+            ta, tb = seconds(a), seconds(b)
+        ratios.append(tb / ta)
+    return statistics.median(ratios)

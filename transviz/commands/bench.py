@@ -1,0 +1,48 @@
+"""``transviz bench [NAME ...] [--json] [--list]``: measure the performance figures."""
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+
+from ..core.errors import InputError
+
+
+def register(commands: argparse._SubParsersAction) -> None:
+    parser = commands.add_parser("bench", help="measure the performance figures against their targets")
+    parser.add_argument("names", nargs="*", metavar="NAME", help="figures to measure (default: all)")
+    parser.add_argument("--json", action="store_true", help="print one JSON list of records")
+    parser.add_argument("--list", action="store_true", help="list the figures and their targets")
+    parser.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    from .. import bench
+
+    registry = bench.load_all()
+    unknown = [n for n in args.names if n not in registry]
+    if unknown:
+        raise InputError(f"no figure called {', '.join(unknown)}; `transviz bench --list` lists them")
+    specs = [registry[n] for n in (args.names or registry)]
+    if args.list:
+        for spec in specs:
+            sign = ">=" if spec.better == "higher" else "<="
+            print(f"{spec.name:40} target {sign} {spec.target:g} {spec.unit:8} {spec.description}")
+        return 0
+    figures = []
+    live = not args.json and sys.stderr.isatty()
+    for spec in specs:
+        if live:
+            print(f"{spec.name:40} measuring...", end="\r", flush=True, file=sys.stderr)
+        figures.append(bench.run(spec))
+        if not args.json:
+            print(_row(figures[-1]), flush=True)
+    if args.json:
+        print(json.dumps([f.to_dict() for f in figures], indent=1))
+    return 0
+
+
+def _row(figure) -> str:  # type: ignore[no-untyped-def]
+    sign = ">=" if figure.better == "higher" else "<="
+    verdict = "ok" if figure.meets_target else "MISSES"
+    return f"{figure.name:40} {figure.value:10.3f} {figure.unit:8} target {sign} {figure.target:g}  {verdict}"
