@@ -14,8 +14,9 @@ Meaning of every operation, in every mode:
 * **set_strategy** takes effect at the next step; history stays. Beam -> greedy/sampling continues
   the best hypothesis; greedy/sampling -> beam starts the search from the current path.
 * **back / rewind / reset** return to an earlier beam exactly: keys and values of earlier decoder
-  positions never change, so the cache is rebuilt from the columns each step stored (no step is
-  recomputed), and stepping again reproduces the same record bit for bit.
+  positions never change, so the cache is the last step's rows truncated (or, after a beam lost
+  the hypothesis, rebuilt from the columns each step stored); no step is recomputed, and stepping
+  again reproduces the same record bit for bit.
 
 In beam mode, ``history[i]`` describes the best hypothesis that was extended at step ``i`` (the
 token it got, its candidates and attention), ``output_tokens`` and the cumulative matrices follow
@@ -35,7 +36,7 @@ from .bundle import Model
 from .errors import InputError
 from .events import Signal
 from .model import DecoderState, StepOutput
-from .paths import PathNode, cross_attention, decoder_self_attention, rebuild_cache, select_rows, walk
+from .paths import FedCache, PathNode, cross_attention, decoder_self_attention, rebuild_cache, walk
 from .strategies import Beam, Greedy, Sampling, Strategy, check_strategy
 from .trace import Trace, evaluating, stack_layers
 from .vocab import BOS, EOS, Encoding
@@ -215,7 +216,7 @@ class DecodingSession:
         self.encoder_attention = stack_layers(encoded.attention)  # type: ignore[arg-type]
         self._beams = [BeamStep(0, (Hypothesis((), (), 0.0, 0.0, None, False),))]  # the beam after each step
         self._history: list[StepRecord] = []
-        self._cache: DecoderState | None = self._start  # for the current beam's live hypotheses; None: rebuild
+        self._cache: FedCache | None = None  # what the last step fed; None before the first
         self._matrices: tuple[PathNode | None, np.ndarray, np.ndarray] | None = None  # last cumulative request
         self.events: Signal[Event] = Signal()
 
@@ -412,10 +413,8 @@ class DecodingSession:
         return token_id
 
     def _truncate(self, position: int) -> None:
-        if position != self.position:
-            del self._history[position:]
-            del self._beams[position + 1 :]
-            self._cache = None  # rebuilt from the stored columns at the next step
+        del self._history[position:]
+        del self._beams[position + 1 :]
 
     def _notify(self, kind: str) -> StepRecord | None:
         record = self._history[-1] if self._history else None
@@ -423,10 +422,14 @@ class DecodingSession:
         return record
 
     def _cache_for(self, beam: BeamStep, parents: list[int]) -> DecoderState:
-        if self._cache is None:
-            return rebuild_cache(self._start, [beam.hypotheses[i].node for i in parents])
-        live = beam.live
-        return select_rows(self._cache, [live.index(i) for i in parents])
+        """From the last step's cache when it holds the parents' inputs (stepping on, going back
+        along the same path); else rebuilt from the columns the path nodes stored."""
+        nodes = [beam.hypotheses[i].node for i in parents]
+        if self._cache is not None and nodes[0] is not None:
+            state = self._cache.rows_for(nodes)  # type: ignore[arg-type]
+            if state is not None:
+                return state
+        return rebuild_cache(self._start, nodes)
 
     def _advance(self, extend_all: bool, pick: Callable[[BeamStep, _Expansion], list[Choice]], forced: bool) -> StepRecord:
         """One batched decoder step for the parents, ``pick`` builds the next beam from it."""
@@ -440,8 +443,7 @@ class DecodingSession:
         choices = pick(beam, expansion)
         hypotheses = tuple(self._hypothesis(beam, choice, expansion) for choice in choices)
         next_beam = BeamStep(self.position + 1, hypotheses)
-        live_rows = [c.row for c, h in zip(choices, hypotheses) if not h.finished]
-        self._cache = select_rows(out.state, live_rows) if live_rows else None  # type: ignore[arg-type]
+        self._cache = FedCache(out.state, tuple(beam.hypotheses[i].node for i in parents))
         first_new = next(i for i, c in enumerate(choices) if c.row is not None)  # the best extended hypothesis
         record = self._record(choices[first_new], hypotheses[first_new], expansion, next_beam, forced)
         self._beams.append(next_beam)

@@ -78,6 +78,51 @@ def select_rows(state: DecoderState, rows: list[int]) -> DecoderState:
     return replace(with_batch(state, len(rows)), self_kv=self_kv)
 
 
+def truncate(state: DecoderState, length: int) -> DecoderState:
+    """The cache of the first ``length`` decoder inputs of every row (a view, no copy)."""
+    if state.length == length or state.self_kv is None:
+        return state
+    self_kv = tuple((k[:, :, :length], v[:, :, :length]) for k, v in state.self_kv)  # (B, H, length, d_k)
+    return replace(state, self_kv=self_kv, length=length)
+
+
+def _ancestor(node: PathNode, length: int) -> PathNode:
+    while node.length > length:
+        node = node.previous  # type: ignore[assignment]
+    return node
+
+
+@dataclass(frozen=True)
+class FedCache:
+    """The cache a batched step left: row b holds the decoder inputs of the path ending at
+    ``row_parents[b]`` (None: the empty path) and the token fed after it.
+
+    Stepping on, going back a few steps, and beam reordering all take their cache from here by
+    selecting rows and truncating them, without recomputing or copying the earlier columns.
+    """
+
+    state: DecoderState
+    row_parents: tuple[PathNode | None, ...]
+
+    def rows_for(self, nodes: list[PathNode]) -> DecoderState | None:
+        """The cache for stepping the paths ending at ``nodes`` (all of one length), or None
+        if some path's inputs are not in any row."""
+        rows = [self._row_holding(node.previous) for node in nodes]
+        if None in rows:
+            return None
+        return truncate(select_rows(self.state, rows), nodes[0].length)  # type: ignore[arg-type]
+
+    def _row_holding(self, parent: PathNode | None) -> int | None:
+        """A row holding the inputs of ``parent``'s path and the token fed after ``parent``: any row
+        whose path runs through ``parent`` (the same inputs at the same positions, so the same columns)."""
+        for row, fed in enumerate(self.row_parents):
+            if parent is None:
+                return row  # every row starts with the start token
+            if fed is not None and fed.length >= parent.length and _ancestor(fed, parent.length) is parent:
+                return row
+        return None
+
+
 def rebuild_cache(start: DecoderState, paths: list[PathNode | None]) -> DecoderState:
     """The cache after feeding every path's decoder inputs, one batch row per path (equal lengths)."""
     walks = [walk(node) for node in paths]
