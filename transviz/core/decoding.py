@@ -124,7 +124,7 @@ class _Expansion:
 
     @classmethod
     def of(cls, out: StepOutput) -> _Expansion:
-        logits = out.logits.float()
+        logits = out.logits.float().cpu()  # small (B, V): numbers for the record; the cache stays on the device
         rows = len(logits)
         columns = [(k[:, :, -1:].clone(), v[:, :, -1:].clone()) for k, v in out.state.self_kv]  # (B, H, 1, d_k)
         return cls(
@@ -132,8 +132,8 @@ class _Expansion:
             probs=torch.softmax(logits, dim=-1),
             log_probs=torch.log_softmax(logits.double(), dim=-1),
             predicted=logits.argmax(-1).tolist(),
-            self_rows=torch.stack([r[:, :, 0] for r in out.self_attention], dim=1).numpy(),  # type: ignore[union-attr]
-            cross_rows=torch.stack([r[:, :, 0] for r in out.cross_attention], dim=1).numpy(),  # type: ignore[union-attr]
+            self_rows=torch.stack([r[:, :, 0] for r in out.self_attention], dim=1).float().cpu().numpy(),  # type: ignore[union-attr]
+            cross_rows=torch.stack([r[:, :, 0] for r in out.cross_attention], dim=1).float().cpu().numpy(),  # type: ignore[union-attr]
             key_values=[tuple((k[b : b + 1], v[b : b + 1]) for k, v in columns) for b in range(rows)],
         )
 
@@ -201,7 +201,7 @@ class DecodingSession:
         if not isinstance(top_k, int) or isinstance(top_k, bool) or top_k < 1:
             raise InputError(f"top_k must be a whole number >= 1, got {top_k!r}")
         self.top_k = min(top_k, len(self._vocab))
-        self.max_len = self._checked_max_len(max_len)
+        self._max_len = self._checked_max_len(max_len)
         self._strategy = self._seeded(check_strategy(strategy))
         encoding = encode_source(model, source)
         self.source = source
@@ -229,6 +229,15 @@ class DecodingSession:
     def position(self) -> int:
         """Steps taken (== len(history))."""
         return len(self._history)
+
+    @property
+    def max_len(self) -> int:
+        """The length limit in output tokens (at most the model's ``max_len``)."""
+        return self._max_len
+
+    @max_len.setter
+    def max_len(self, value: int) -> None:
+        self._max_len = self._checked_max_len(value)
 
     @property
     def strategy(self) -> Strategy:
@@ -317,7 +326,7 @@ class DecodingSession:
             raise InputError(reason)
         if self._gold is not None:
             gold = self._gold[self.position]
-            return self._advance(False, lambda beam, expansion: self._extend_best(expansion, gold), forced=False)
+            return self._advance(False, lambda expansion: self._extend_best(expansion, gold), forced=False)
         if isinstance(self._strategy, Beam):
             return self._advance(True, self._beam_search, forced=False)
         return self._advance(False, self._choose_one, forced=False)
@@ -332,7 +341,7 @@ class DecodingSession:
         if self._beams[-1].best.finished:
             raise InputError("the best hypothesis has already ended: go back a step to force another word")
         token_id = self._forceable_id(token)
-        return self._advance(False, lambda beam, expansion: self._extend_best(expansion, token_id), forced=True)
+        return self._advance(False, lambda expansion: self._extend_best(expansion, token_id), forced=True)
 
     def back(self) -> StepRecord | None:
         """Undo the last step exactly; returns the record now last (None back at the start)."""
@@ -359,7 +368,7 @@ class DecodingSession:
     def run_to_end(self, max_len: int | None = None) -> list[StepRecord]:
         """Step until decoding stops; ``max_len``, if given, becomes the session's length limit."""
         if max_len is not None:
-            self.max_len = self._checked_max_len(max_len)
+            self.max_len = max_len
         records = []
         while self.cant_step() is None:
             records.append(self.step())
@@ -431,7 +440,7 @@ class DecodingSession:
                 return state
         return rebuild_cache(self._start, nodes)
 
-    def _advance(self, extend_all: bool, pick: Callable[[BeamStep, _Expansion], list[Choice]], forced: bool) -> StepRecord:
+    def _advance(self, extend_all: bool, pick: Callable[[_Expansion], list[Choice]], forced: bool) -> StepRecord:
         """One batched decoder step for the parents, ``pick`` builds the next beam from it."""
         beam = self._beams[-1]
         parents = beam.live if extend_all else [0]  # 0: the best hypothesis
@@ -440,7 +449,7 @@ class DecodingSession:
         with evaluating(self.model):
             out = self.model.net.step(torch.tensor(inputs, device=self.model.device), state)
         expansion = _Expansion.of(out)
-        choices = pick(beam, expansion)
+        choices = pick(expansion)
         hypotheses = tuple(self._hypothesis(beam, choice, expansion) for choice in choices)
         next_beam = BeamStep(self.position + 1, hypotheses)
         self._cache = FedCache(out.state, tuple(beam.hypotheses[i].node for i in parents))
@@ -466,13 +475,14 @@ class DecodingSession:
         score = self._beams[-1].best.score + float(expansion.log_probs[0, token_id])
         return [Choice(0, 0, token_id, score, score)]
 
-    def _choose_one(self, beam: BeamStep, expansion: _Expansion) -> list[Choice]:
+    def _choose_one(self, expansion: _Expansion) -> list[Choice]:
         if isinstance(self._strategy, Sampling):
             return self._extend_best(expansion, self._strategy.draw(expansion.logits[0].numpy(), self.position))
         return self._extend_best(expansion, expansion.predicted[0])
 
-    def _beam_search(self, beam: BeamStep, expansion: _Expansion) -> list[Choice]:
+    def _beam_search(self, expansion: _Expansion) -> list[Choice]:
         assert isinstance(self._strategy, Beam)
+        beam = self._beams[-1]
         return beam_choices(self._strategy, beam, beam.live, expansion.log_probs)
 
     def _record(self, choice: Choice, hypothesis: Hypothesis, expansion: _Expansion, beam: BeamStep, forced: bool) -> StepRecord:
@@ -488,15 +498,18 @@ class DecodingSession:
             forced=forced, candidates=candidates, entropy=entropy, stop=self._stop_reason(beam),
             predicted_token=itos[node.predicted_id], strategy=TEACHER_FORCING if gold else self._strategy.name,
             path=node, gold_token=itos[token_id] if gold else None, gold_probability=node.probability if gold else None,
-            beam=beam if self._is_beam_search() and not forced else None,
+            beam=beam if self._is_beam_search() else None,
         )
+
+    def _attention_of(self, nodes: list[PathNode]) -> tuple[np.ndarray, np.ndarray]:
+        """Decoder self (L, H, T, T) and cross (L, H, T, S) attention of a path."""
+        layers, heads, source_len, _ = self.encoder_attention.shape
+        return decoder_self_attention(nodes, layers, heads), cross_attention(nodes, layers, heads, source_len)
 
     def _cumulative(self) -> tuple[PathNode | None, np.ndarray, np.ndarray]:
         node = self._beams[-1].best.node
         if self._matrices is None or self._matrices[0] is not node:
-            layers, heads, source_len, _ = self.encoder_attention.shape
-            nodes = walk(node)
-            matrices = (decoder_self_attention(nodes, layers, heads), cross_attention(nodes, layers, heads, source_len))
+            matrices = self._attention_of(walk(node))
             for array in matrices:
                 array.flags.writeable = False  # shared with every caller until the next step
             self._matrices = (node, *matrices)
@@ -504,7 +517,7 @@ class DecodingSession:
 
     def _trace(self, hypothesis: Hypothesis) -> Trace:
         nodes = walk(hypothesis.node)
-        layers, heads, source_len, _ = self.encoder_attention.shape
+        decoder_self, cross = self._attention_of(nodes)
         outputs = list(hypothesis.tokens)
         stop = "end" if hypothesis.finished else ("max_len" if self.position >= self.max_len else None)
         return Trace(
@@ -514,8 +527,8 @@ class DecodingSession:
             predicted_tokens=self._vocab.tokens_of(n.predicted_id for n in nodes),
             output_probabilities=np.array([n.probability for n in nodes], dtype=np.float32),
             encoder_self_attention=self.encoder_attention,
-            decoder_self_attention=decoder_self_attention(nodes, layers, heads),
-            cross_attention=cross_attention(nodes, layers, heads, source_len),
+            decoder_self_attention=decoder_self,
+            cross_attention=cross,
             unknown_tokens=list(self.unknown_tokens),
             strategy=TEACHER_FORCING if self.teacher_forcing else self._strategy.name,
             stop_reason=stop,
