@@ -8,6 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
+import pytest
 import torch
 
 import transviz
@@ -17,6 +18,16 @@ from transviz.core.vocab import Vocab
 SOURCE = "ich mochte ein bier"
 SOURCE_WORDS = "ich mochte ein bier trinken das ist gut".split()
 TARGET_WORDS = "i want a beer to drink that is good".split()
+
+
+@pytest.fixture(autouse=True, scope="module")
+def one_thread():
+    """Tiny models gain nothing from threads, and on a busy machine spinning threads slow every
+    small op many times over; import this fixture into a test module to run it single-threaded."""
+    threads = torch.get_num_threads()
+    torch.set_num_threads(1)
+    yield
+    torch.set_num_threads(threads)
 
 
 def tiny_model(seed: int = 3, layers: int = 2, max_len: int = 40, eos_bias: float = 0.0) -> transviz.Model:

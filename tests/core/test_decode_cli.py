@@ -14,7 +14,7 @@ from transviz.core.resources import shipped_models
 from transviz.core.strategies import Beam, Sampling
 from transviz.textplot import SHADES, display_width, heatmap
 
-from decoding_models import SOURCE, tiny_model
+from decoding_models import SOURCE, tiny_model, one_thread  # noqa: F401 (autouse)
 
 
 @pytest.fixture(scope="module")

@@ -7,7 +7,7 @@ import transviz
 from transviz.core.decoding import DecodingSession, StepRecord
 from transviz.core.strategies import Beam, Greedy, Sampling
 
-from decoding_models import SOURCE, forward, greedy_reference, tiny_model
+from decoding_models import SOURCE, forward, greedy_reference, tiny_model, one_thread  # noqa: F401 (autouse)
 
 
 @pytest.fixture(scope="module")

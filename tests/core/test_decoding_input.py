@@ -5,7 +5,7 @@ import transviz
 from transviz.core.decoding import DecodingSession
 from transviz.core.strategies import Beam, Greedy, Sampling
 
-from decoding_models import SOURCE, tiny_model
+from decoding_models import SOURCE, tiny_model, one_thread  # noqa: F401 (autouse)
 
 
 @pytest.fixture(scope="module")

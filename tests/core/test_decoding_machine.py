@@ -12,7 +12,7 @@ from transviz.core.decoding import DecodingSession
 from transviz.core.paths import walk
 from transviz.core.strategies import Beam, Greedy, Sampling
 
-from decoding_models import SOURCE, forward, tiny_model
+from decoding_models import SOURCE, forward, tiny_model, one_thread  # noqa: F401 (autouse)
 
 MODEL = tiny_model(seed=5, max_len=12, eos_bias=-1.0)
 TOKENS = MODEL.tgt_vocab.itos[2:]  # </s>, <unk> and every word (never <pad> or <s>)

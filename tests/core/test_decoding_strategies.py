@@ -6,7 +6,7 @@ import transviz
 from transviz.core.decoding import DecodingSession
 from transviz.core.strategies import Beam, Greedy, Sampling
 
-from decoding_models import SOURCE, beam_reference, forward, tiny_model
+from decoding_models import SOURCE, beam_reference, forward, tiny_model, one_thread  # noqa: F401 (autouse)
 
 
 @pytest.fixture(scope="module")
