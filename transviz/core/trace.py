@@ -31,14 +31,20 @@ class Trace:
 
 @contextmanager
 def evaluating(model: Model) -> Iterator[None]:
-    """Eval mode and no autograd for the duration, restoring the caller's mode afterwards."""
+    """Eval mode and no autograd for the duration, restoring the caller's mode afterwards.
+
+    A model already in eval mode is left alone: switching walks every module, which would cost a
+    decoding step a good part of its time.
+    """
     was_training = model.net.training
-    model.net.eval()
+    if was_training:
+        model.net.eval()
     try:
         with torch.no_grad():
             yield
     finally:
-        model.net.train(was_training)
+        if was_training:
+            model.net.train()
 
 
 def stack_layers(per_layer: tuple[torch.Tensor, ...]) -> np.ndarray:
