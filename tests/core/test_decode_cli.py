@@ -204,6 +204,7 @@ def test_without_a_shipped_model_the_default_is_a_clear_error():
     (["--beam", "0"], "beam width"),
     (["--npz", "/no/such/folder/x.npz"], "does not exist"),
     (["--max-len", "0"], "max_len"),
+    (["--reference", "i want", "--beam", "2"], "strategy options do not apply"),
 ])
 def test_bad_options_are_one_line_errors(capsys, model_file, args, message):
     code, out, err = run_cli(capsys, SOURCE, "--model", model_file, *args)

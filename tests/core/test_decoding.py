@@ -1,7 +1,6 @@
 """DecodingSession on tiny real models, against full-recomputation references (decoding_models)."""
 import numpy as np
 import pytest
-import torch
 
 import transviz
 from transviz.core.decoding import DecodingSession, StepRecord

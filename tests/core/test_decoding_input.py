@@ -43,6 +43,7 @@ def test_emoji_among_known_words_are_reported_not_refused(model):
     (dict(strategy="greedy"), transviz.ConfigError, "Greedy"),
     (dict(reference=""), transviz.InputError, "empty"),
     (dict(reference="beer " * 60), transviz.InputError, "at most 40"),
+    (dict(reference="i want", strategy=Beam(2)), transviz.InputError, "teacher forcing feeds the reference"),
 ])
 def test_bad_settings_are_clear_errors(model, kwargs, error, message):
     with pytest.raises(error, match=message):

@@ -93,6 +93,8 @@ def _strategy(args: argparse.Namespace):  # type: ignore[no-untyped-def]
     sampling_options = {"temperature": args.temperature, "top_k": args.top_k, "top_p": args.top_p, "seed": args.seed}
     name = args.strategy or ("beam" if _given(beam_options) else "sampling" if _given(sampling_options) else "greedy")
     name = "sampling" if name == "sample" else name
+    if args.reference is not None and (args.strategy or name != "greedy"):
+        raise InputError("--reference feeds the target itself: strategy options do not apply")
     if name != "beam" and _given(beam_options):
         raise InputError("--beam and --length-penalty apply to --strategy beam")
     if name != "sampling" and _given(sampling_options):

@@ -42,6 +42,7 @@ from .trace import Trace, evaluating, stack_layers
 from .vocab import BOS, EOS, Encoding
 
 TEACHER_FORCING = "teacher_forcing"
+_TEACHER_FORCING_STRATEGY = "teacher forcing feeds the reference: strategies apply when decoding freely"
 
 
 @dataclass(frozen=True)
@@ -173,7 +174,8 @@ class DecodingSession:
         top_k: how many candidates each :class:`StepRecord` lists.
         max_len: stop after this many output tokens (default and cap: the model's ``max_len``).
         reference: a target sentence for teacher forcing: each step feeds the gold prefix and
-            records the gold token, the model's prediction and its probability.
+            records the gold token, the model's prediction and its probability (the strategy
+            must then stay Greedy(): the reference chooses every token).
 
     Shape:
         ``encoder_attention`` (L, H, S, S); ``decoder_self_attention()`` (L, H, T, T);
@@ -203,6 +205,8 @@ class DecodingSession:
         self.top_k = min(top_k, len(self._vocab))
         self._max_len = self._checked_max_len(max_len)
         self._strategy = self._seeded(check_strategy(strategy))
+        if reference is not None and not isinstance(self._strategy, Greedy):
+            raise InputError(_TEACHER_FORCING_STRATEGY)
         encoding = encode_source(model, source)
         self.source = source
         self.source_tokens: list[str] = encoding.tokens
@@ -378,7 +382,7 @@ class DecodingSession:
         """Use ``strategy`` from the next step on (see the module docstring for what carries over)."""
         strategy = check_strategy(strategy)
         if self.teacher_forcing:
-            raise InputError("teacher forcing feeds the reference: strategies apply when decoding freely")
+            raise InputError(_TEACHER_FORCING_STRATEGY)
         self._strategy = self._seeded(strategy)
         self._notify("strategy")
 
