@@ -356,7 +356,8 @@ class DecodingSession:
         return self._notify("back")
 
     def rewind(self, position: int) -> StepRecord | None:
-        """Go back to ``position`` steps (0 = the start); returns the record now last."""
+        """Go back to ``position`` steps (0 = the start); returns the record now last. Rewinding
+        to the current position changes nothing and fires no event."""
         if not isinstance(position, int) or isinstance(position, bool) or not 0 <= position <= self.position:
             raise InputError(f"can only rewind to a position from 0 to {self.position}, got {position!r}")
         if position == self.position:
