@@ -1,0 +1,182 @@
+"""Beam search and sampling against references computed separately (full recomputation, formulas)."""
+import numpy as np
+import pytest
+
+import transviz
+from transviz.core.decoding import DecodingSession
+from transviz.core.strategies import Beam, Greedy, Sampling
+
+from decoding_models import SOURCE, beam_reference, forward, tiny_model, one_thread  # noqa: F401 (autouse)
+
+
+@pytest.fixture(scope="module")
+def model():
+    return tiny_model()
+
+
+def test_beam_of_width_one_is_greedy(model):
+    greedy = DecodingSession(model, SOURCE, max_len=12)
+    beam = DecodingSession(model, SOURCE, strategy=Beam(1, length_penalty=0.7), max_len=12)
+    greedy_records, beam_records = greedy.run_to_end(), beam.run_to_end()
+    assert [r.token for r in beam_records] == [r.token for r in greedy_records]
+    assert beam.output_tokens == greedy.output_tokens and beam.stop_reason == greedy.stop_reason
+    for a, b in zip(greedy_records, beam_records):
+        assert a.probability == b.probability and a.candidates == b.candidates
+        np.testing.assert_array_equal(a.self_rows, b.self_rows)
+        np.testing.assert_array_equal(a.cross_rows, b.cross_rows)
+    assert all(len(step.hypotheses) == 1 for step in beam.beam_history)
+
+
+@pytest.mark.parametrize("width, alpha", [(3, 0.0), (4, 1.0)])
+def test_beam_equals_a_search_by_full_recomputation(model, width, alpha):
+    session = DecodingSession(model, SOURCE, strategy=Beam(width, alpha), max_len=7)
+    session.run_to_end()
+    expected = beam_reference(model, SOURCE, width, alpha, max_len=7)
+    got = session.beam.hypotheses
+    assert [list(h.token_ids) for h in got] == [ids for ids, _ in expected]
+    np.testing.assert_allclose([h.score for h in got], [score for _, score in expected], atol=1e-4)
+
+
+def test_beam_scores_are_summed_log_probabilities_by_teacher_forcing(model):
+    alpha = 0.6
+    session = DecodingSession(model, SOURCE, strategy=Beam(4, alpha), max_len=5)
+    session.run_to_end()
+    for i, hypothesis in enumerate(session.beam.hypotheses):
+        ids = list(hypothesis.token_ids)
+        ref = forward(model, SOURCE, ids[:-1])
+        log_probs = [ref.log_probs[t, token] for t, token in enumerate(ids)]
+        assert hypothesis.score == pytest.approx(sum(log_probs), abs=1e-4)
+        assert hypothesis.normalized_score == pytest.approx(sum(log_probs) / len(ids) ** alpha, abs=1e-4)
+        assert hypothesis.finished == (ids[-1] == model.tgt_vocab.eos_id)
+        trace = session.hypothesis_attention(i)
+        assert trace.output_tokens == list(hypothesis.tokens) and trace.strategy == "beam"
+        np.testing.assert_allclose(trace.output_probabilities, np.exp(log_probs), atol=1e-5)
+        np.testing.assert_allclose(trace.decoder_self_attention, ref.decoder_self, atol=1e-5)
+        np.testing.assert_allclose(trace.cross_attention, ref.cross, atol=1e-5)
+    normalized = [h.normalized_score for h in session.beam.hypotheses]
+    assert normalized == sorted(normalized, reverse=True)
+
+
+def test_the_beam_history_is_a_tree(model):
+    session = DecodingSession(model, SOURCE, strategy=Beam(3), max_len=8)
+    records = session.run_to_end()
+    history = session.beam_history
+    assert len(history) == session.position + 1 and history[0].hypotheses[0].parent is None
+    for before, after in zip(history, history[1:]):
+        assert after.position == before.position + 1
+        for h in after.hypotheses:
+            parent = before.hypotheses[h.parent]
+            if h.tokens == parent.tokens:  # kept as it was: only an ended hypothesis
+                assert parent.finished and h.finished
+            else:
+                assert h.tokens[:-1] == parent.tokens and not parent.finished
+    for record, step in zip(records, history[1:]):
+        assert record.beam == step
+        # the record follows the best hypothesis that got a new token at that step
+        assert record.token == next(h for h in step.hypotheses if len(h.tokens) == step.position).tokens[-1]
+    assert session.output_tokens == list(session.beam.best.tokens)
+    assert session.trace().output_tokens == session.output_tokens
+
+
+def test_decode_accepts_strategies(model):
+    beam = transviz.decode(model, SOURCE, strategy=Beam(3), max_len=7)
+    assert beam.strategy == "beam"
+    best_ids, _ = beam_reference(model, SOURCE, 3, 1.0, 7)[0]
+    assert beam.output_tokens == model.tgt_vocab.tokens_of(best_ids)
+    sampled = transviz.decode(model, SOURCE, strategy=Sampling(seed=5), max_len=7)
+    assert sampled.strategy == "sampling"
+    assert sampled.output_tokens == transviz.decode(model, SOURCE, strategy=Sampling(seed=5), max_len=7).output_tokens
+    assert transviz.decode(model, SOURCE, strategy="beam", max_len=7).output_tokens == \
+        transviz.decode(model, SOURCE, strategy=Beam(), max_len=7).output_tokens
+
+
+def test_force_in_beam_mode_restarts_the_beam_from_the_best_hypothesis(model):
+    session = DecodingSession(model, SOURCE, strategy=Beam(3), max_len=10)
+    session.step(), session.step()
+    best = session.beam.best
+    record = session.force("drink")
+    assert record.forced and record.beam is session.beam
+    assert [h.tokens for h in session.beam.hypotheses] == [best.tokens + ("drink",)]
+    after = session.step()
+    assert len(session.beam.hypotheses) == 3 and after.beam is session.beam
+    assert all(h.tokens[:3] == best.tokens + ("drink",) for h in session.beam.hypotheses)
+
+
+# -- sampling -----------------------------------------------------------------------------------
+
+def test_sampling_with_a_seed_is_reproducible(model):
+    runs = [DecodingSession(model, SOURCE, strategy=Sampling(temperature=2.0, seed=11), max_len=10) for _ in range(2)]
+    a, b = (s.run_to_end() for s in runs)
+    assert [r.token for r in a] == [r.token for r in b]
+    first_tokens = {DecodingSession(model, SOURCE, strategy=Sampling(temperature=2.0, seed=s)).step().token
+                    for s in range(12)}
+    assert len(first_tokens) > 1  # different seeds draw differently
+
+
+def test_a_missing_seed_is_chosen_and_shown(model):
+    session = DecodingSession(model, SOURCE, strategy=Sampling(temperature=2.0))
+    seed = session.strategy.seed
+    assert isinstance(seed, int) and seed >= 0
+    tokens = [r.token for r in session.run_to_end(max_len=6)]
+    again = DecodingSession(model, SOURCE, strategy=Sampling(temperature=2.0, seed=seed))
+    assert [r.token for r in again.run_to_end(max_len=6)] == tokens
+
+
+def _nucleus(p: np.ndarray, top_p: float) -> set[int]:
+    """Smallest set of most probable tokens whose probability reaches top_p (written out plainly)."""
+    chosen, total = set(), 0.0
+    for i in sorted(range(len(p)), key=lambda i: (-p[i], i)):
+        if total >= top_p:
+            break
+        chosen.add(i)
+        total += p[i]
+    return chosen
+
+
+@pytest.mark.parametrize("top_k, top_p", [(2, 1.0), (0, 0.5), (3, 0.7)])
+def test_sampling_never_draws_outside_top_k_and_top_p(model, top_k, top_p):
+    temperature = 3.0  # flat, so that tokens outside the sets would be drawn if they could be
+    for seed in range(15):
+        session = DecodingSession(model, SOURCE, strategy=Sampling(temperature, top_k, top_p, seed), max_len=6)
+        records = session.run_to_end()
+        ref = forward(model, SOURCE, [r.token_id for r in records][:-1])
+        for t, record in enumerate(records):
+            logits = ref.log_probs[t] / temperature  # log-softmax: the logits up to a constant
+            p = np.exp(logits - logits.max())
+            p /= p.sum()
+            allowed = _nucleus(p, top_p)
+            if top_k:
+                allowed &= set(np.argsort(-p, kind="stable")[:top_k].tolist())
+            assert record.token_id in allowed
+
+
+def test_sampling_distribution_formula():
+    logits = np.array([2.0, 1.0, 0.5, 0.0, -1.0, -30.0])
+    for temperature, top_k, top_p in [(1.0, 0, 1.0), (0.5, 0, 1.0), (2.0, 3, 1.0), (1.0, 0, 0.8), (1.5, 4, 0.9)]:
+        strategy = Sampling(temperature, top_k, top_p, seed=0)
+        p = np.exp(logits / temperature)
+        p /= p.sum()
+        keep = _nucleus(p, top_p)
+        if top_k:
+            keep &= set(np.argsort(-p)[:top_k].tolist())
+        expected = np.array([p[i] if i in keep else 0.0 for i in range(len(p))])
+        np.testing.assert_allclose(strategy.distribution(logits), expected / expected.sum(), atol=1e-12)
+
+
+def test_draws_follow_the_distribution():
+    logits = np.log(np.array([0.5, 0.3, 0.15, 0.05]))
+    strategy = Sampling(top_p=0.9, seed=3)  # keeps the first three: 0.5 / 0.95, 0.3 / 0.95, 0.15 / 0.95
+    draws = np.bincount([strategy.draw(logits, position) for position in range(4000)], minlength=4)
+    expected = np.array([0.5, 0.3, 0.15, 0.0]) / 0.95
+    assert draws[3] == 0
+    sigma = np.sqrt(4000 * expected * (1 - expected)) + 1e-9
+    assert np.all(np.abs(draws - 4000 * expected) < 4 * sigma)
+
+
+def test_switching_greedy_to_beam_starts_the_search_from_the_path(model):
+    session = DecodingSession(model, SOURCE, strategy=Greedy(), max_len=10)
+    path = tuple(r.token for r in (session.step(), session.step()))
+    session.set_strategy(Beam(3))
+    assert session.beam.hypotheses[0].tokens == path
+    session.step()
+    assert len(session.beam.hypotheses) == 3 and all(h.tokens[:2] == path for h in session.beam.hypotheses)

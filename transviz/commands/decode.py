@@ -1,0 +1,313 @@
+"""``transviz decode SENTENCE``: translate in the terminal, step by step, with text heatmaps,
+JSON or ``.npz`` output, or an interactive step-through REPL."""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+import tempfile
+from dataclasses import asdict
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from ..core.errors import CheckpointError, InputError
+
+SHOW = ("cross", "decoder", "encoder")
+REPL_HELP = "Enter: step   b: back   f WORD: force WORD as the next token (marked *)   q: quit"
+
+
+def register(commands: argparse._SubParsersAction) -> None:
+    parser = commands.add_parser("decode", help="translate a sentence and show each step and its attention",
+                                 description="Translate SENTENCE one token at a time and show what the model saw.")
+    parser.add_argument("sentence", help="the sentence to translate")
+    parser.add_argument("--model", metavar="FILE", help="a .safetensors checkpoint (default: the shipped default model)")
+    strategy = parser.add_argument_group("strategy")
+    strategy.add_argument("--strategy", choices=("greedy", "sample", "sampling", "beam"),
+                          help="how the next token is chosen (default greedy; --beam implies beam, sampling "
+                               "options imply sampling)")
+    strategy.add_argument("--beam", type=int, metavar="N", help="beam width (default 4)")
+    strategy.add_argument("--length-penalty", type=float, metavar="A", help="beam ranking: score / length**A (default 1)")
+    strategy.add_argument("--temperature", type=float, metavar="T", help="sampling temperature (default 1)")
+    strategy.add_argument("--top-k", type=int, metavar="K", help="sample among the K most probable tokens (0: all)")
+    strategy.add_argument("--top-p", type=float, metavar="P", help="sample from the smallest set with probability >= P")
+    strategy.add_argument("--seed", type=int, help="sampling seed (default: a random one, printed)")
+    strategy.add_argument("--reference", metavar="TEXT", help="teacher forcing: feed this target instead of choosing")
+    parser.add_argument("--max-len", type=int, default=50, metavar="N", help="stop after N tokens (default 50)")
+    parser.add_argument("--candidates", type=int, default=3, metavar="K", help="candidates listed per step (default 3)")
+    show = parser.add_argument_group("attention heatmap")
+    show.add_argument("--show", choices=SHOW, help="print this attention matrix as a text heatmap")
+    show.add_argument("--layer", type=int, metavar="L", help="layer to show, 1 = first (default: the last)")
+    show.add_argument("--head", default="mean", metavar="H", help="head to show, 1 = first, or 'mean' (default)")
+    show.add_argument("--values", action="store_true", help="print the values in the heatmap cells")
+    output = parser.add_argument_group("output")
+    output.add_argument("--json", action="store_true", help="print the whole trace as JSON instead of text")
+    output.add_argument("--npz", metavar="FILE", help="write the attention arrays and tokens to FILE (.npz)")
+    output.add_argument("--interactive", action="store_true", help="step through the translation yourself")
+    parser.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    from ..core.decoding import DecodingSession
+
+    model = _load_model(args.model)
+    session = DecodingSession(model, args.sentence, strategy=_strategy(args), top_k=max(1, args.candidates),
+                              max_len=args.max_len, reference=args.reference)
+    if args.interactive:
+        _repl(session, args.candidates)
+    else:
+        session.run_to_end()
+    if args.npz:
+        _write_npz(session, args.npz)
+    if args.json:
+        print(json.dumps(_trace_json(session, model)))
+        return 0
+    if not args.interactive:
+        print(_report(session, args.candidates))
+    if args.show:
+        print()
+        print(_heatmap(session, args))
+    return 0
+
+
+# -- model and strategy -----------------------------------------------------------------------
+
+def _load_model(path: str | None):  # type: ignore[no-untyped-def]
+    from .. import load_model
+    from ..core.resources import shipped_models
+
+    if path:
+        return load_model(path)
+    if "default" not in shipped_models():
+        raise CheckpointError("no shipped default model is installed yet (resources/models/default.safetensors); "
+                              "pass --model FILE")
+    return load_model("default")
+
+
+def _strategy(args: argparse.Namespace):  # type: ignore[no-untyped-def]
+    from ..core.strategies import Beam, Greedy, Sampling
+
+    beam_options = {"width": args.beam, "length_penalty": args.length_penalty}
+    sampling_options = {"temperature": args.temperature, "top_k": args.top_k, "top_p": args.top_p, "seed": args.seed}
+    name = args.strategy or ("beam" if _given(beam_options) else "sampling" if _given(sampling_options) else "greedy")
+    name = "sampling" if name == "sample" else name
+    if args.reference is not None and (args.strategy or name != "greedy"):
+        raise InputError("--reference feeds the target itself: strategy options do not apply")
+    if name != "beam" and _given(beam_options):
+        raise InputError("--beam and --length-penalty apply to --strategy beam")
+    if name != "sampling" and _given(sampling_options):
+        raise InputError("--temperature, --top-k, --top-p and --seed apply to --strategy sample")
+    if name == "beam":
+        return Beam(**{k: v for k, v in beam_options.items() if v is not None})
+    if name == "sampling":
+        return Sampling(**{k: v for k, v in sampling_options.items() if v is not None})
+    return Greedy()
+
+
+def _given(options: dict[str, Any]) -> bool:
+    return any(v is not None for v in options.values())
+
+
+def _describe_strategy(session) -> str:  # type: ignore[no-untyped-def]
+    if session.teacher_forcing:
+        return "teacher forcing (the reference is fed; the model's own prediction is shown beside it)"
+    settings = ", ".join(f"{k.replace('_', ' ')} {v}" for k, v in asdict(session.strategy).items())
+    return session.strategy.name + (f" ({settings})" if settings else "")
+
+
+# -- text report ------------------------------------------------------------------------------
+
+def _step_line(record, candidates: int) -> str:  # type: ignore[no-untyped-def]
+    from ..textplot import abbreviate, pad
+
+    token = pad(abbreviate(record.token, 12) + ("*" if record.forced else ""), 13)
+    if record.gold_token is not None:
+        verdict = "right" if record.predicted_token == record.gold_token else "wrong"
+        return f"{record.index + 1:4}  {token} {record.probability:6.3f}   model predicted " \
+               f"{abbreviate(record.predicted_token, 12)} ({verdict})"
+    listed = " \u00b7 ".join(f"{abbreviate(c.token, 10)} {c.probability:.3f}" for c in record.candidates[:candidates])
+    return f"{record.index + 1:4}  {token} {record.probability:6.3f}   {listed}"
+
+
+def _report(session, candidates: int) -> str:  # type: ignore[no-untyped-def]
+    trace = session.trace()
+    lines = [f"{'reference' if session.teacher_forcing else 'translation'}: {trace.translation}",
+             f"strategy: {_describe_strategy(session)}"]
+    if session.unknown_tokens:
+        words = ", ".join(t for _, t in session.unknown_tokens)
+        lines.append(f"not in the vocabulary (read as <unk>): {words}")
+    if session.beam is not None:
+        lines += _beam_lines(session, trace)
+    else:
+        title = "p(gold)" if session.teacher_forcing else "p"
+        header = f"step  {'token':13} {title:>6}   " + ("" if session.teacher_forcing else f"top-{candidates} candidates")
+        lines.append(header.rstrip())
+        lines += [_step_line(record, candidates) for record in session.history]
+    lines.append(f"stopped: {_stop_text(session.stop_reason, session.max_len)}")
+    return "\n".join(lines)
+
+
+def _beam_lines(session, best) -> list[str]:  # type: ignore[no-untyped-def]
+    """The best hypothesis token by token, then the whole final beam."""
+    from ..textplot import abbreviate, pad
+
+    lines = [f"step  {'token':13} {'p':>6}   (the best hypothesis)"]
+    lines += [f"{i:4}  {pad(abbreviate(token, 12), 13)} {p:6.3f}"
+              for i, (token, p) in enumerate(zip(best.output_tokens, best.output_probabilities), 1)]
+    penalty = session.strategy.length_penalty
+    lines.append(f"final beam: score = summed log-probability, ranked by score / length^{penalty:g}")
+    for i, h in enumerate(session.beam.hypotheses, 1):
+        ended = "" if h.finished else "  (unfinished)"
+        lines.append(f"{i:4}  {h.score:9.3f}  {h.normalized_score:8.3f}  {' '.join(h.tokens)}{ended}")
+    return lines
+
+
+def _stop_text(reason: str | None, max_len: int) -> str:
+    return {"end": "end token", "max_len": f"length limit ({max_len} tokens)"}.get(reason or "", "not yet")
+
+
+# -- heatmap ----------------------------------------------------------------------------------
+
+def _heatmap(session, args: argparse.Namespace) -> str:  # type: ignore[no-untyped-def]
+    from ..core.masks import causal_mask
+    from ..textplot import heatmap
+
+    matrices = {"cross": session.cross_attention(), "decoder": session.decoder_self_attention(),
+                "encoder": session.encoder_attention}
+    array = matrices[args.show]  # (L, H, Q, K)
+    layers, heads = array.shape[:2]
+    layer = layers if args.layer is None else args.layer
+    if not 1 <= layer <= layers:
+        raise InputError(f"there is no layer {layer}: the {args.show} attention has layers 1 to {layers}")
+    if args.head == "mean":
+        matrix, head_text = array[layer - 1].mean(axis=0), f"mean of {heads} heads"
+    else:
+        head = _head_number(args.head, heads)
+        matrix, head_text = array[layer - 1, head - 1], f"head {head} of {heads}"
+    target, source = session.target_tokens, session.source_tokens
+    rows, columns, what = {
+        "cross": (target, source, "rows: decoder inputs (queries), columns: source tokens (keys)"),
+        "decoder": (target, target, "rows: decoder inputs (queries), columns: decoder inputs (keys)"),
+        "encoder": (source, source, "rows: source tokens (queries), columns: source tokens (keys)"),
+    }[args.show]
+    allowed = causal_mask(len(target))[0, 0].numpy() if args.show == "decoder" else None
+    title = f"{args.show} attention, layer {layer} of {layers}, {head_text}; {what}"
+    return title + "\n\n" + heatmap(matrix, rows, columns, values=args.values, allowed=allowed)
+
+
+def _head_number(text: str, heads: int) -> int:
+    try:
+        head = int(text)
+    except ValueError:
+        raise InputError(f"--head takes a number from 1 to {heads} or 'mean', not {text!r}") from None
+    if not 1 <= head <= heads:
+        raise InputError(f"there is no head {head}: this model has heads 1 to {heads}")
+    return head
+
+
+# -- machine-readable output ------------------------------------------------------------------
+
+def _trace_json(session, model) -> dict[str, Any]:  # type: ignore[no-untyped-def]
+    trace = session.trace()
+    strategy = {"name": "teacher_forcing", "reference": session.reference_tokens} if session.teacher_forcing \
+        else {"name": session.strategy.name, **asdict(session.strategy)}
+    return {
+        "model": {"path": model.path, "config": model.config.to_dict(), "parameters": model.net.parameter_count(),
+                  "facts": model.facts},
+        "strategy": strategy,
+        "source": session.source,
+        "source_tokens": trace.source_tokens,
+        "unknown_tokens": [list(u) for u in trace.unknown_tokens],
+        "translation": trace.translation,
+        "target_tokens": trace.target_tokens,
+        "output_tokens": trace.output_tokens,
+        "output_probabilities": trace.output_probabilities.tolist(),
+        "stop_reason": session.stop_reason,
+        "steps": [_step_json(r) for r in session.history],
+        "beam": None if session.beam is None else [
+            {"tokens": list(h.tokens), "score": h.score, "normalized_score": h.normalized_score, "finished": h.finished}
+            for h in session.beam.hypotheses
+        ],
+        "attention_axes": "(layers, heads, queries, keys)",
+        "encoder_self_attention": trace.encoder_self_attention.tolist(),
+        "decoder_self_attention": trace.decoder_self_attention.tolist(),
+        "cross_attention": trace.cross_attention.tolist(),
+    }
+
+
+def _step_json(record) -> dict[str, Any]:  # type: ignore[no-untyped-def]
+    return {
+        "index": record.index, "token": record.token, "token_id": record.token_id,
+        "probability": record.probability, "forced": record.forced, "entropy_nats": record.entropy,
+        "predicted_token": record.predicted_token, "gold_token": record.gold_token,
+        "gold_probability": record.gold_probability, "stop": record.stop,
+        "candidates": [{"token": c.token, "id": c.id, "probability": c.probability} for c in record.candidates],
+    }
+
+
+def _write_npz(session, path: str) -> None:  # type: ignore[no-untyped-def]
+    """Arrays and tokens (unicode arrays: loadable with allow_pickle=False), written atomically."""
+    trace = session.trace()
+    target = Path(path)
+    if not target.parent.is_dir():
+        raise InputError(f"cannot write {path}: the folder {target.parent} does not exist")
+    arrays = {
+        "encoder_self_attention": trace.encoder_self_attention,
+        "decoder_self_attention": trace.decoder_self_attention,
+        "cross_attention": trace.cross_attention,
+        "output_probabilities": trace.output_probabilities,
+        "source_tokens": np.array(trace.source_tokens, dtype=str),
+        "target_tokens": np.array(trace.target_tokens, dtype=str),
+        "output_tokens": np.array(trace.output_tokens, dtype=str),
+    }
+    fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "wb") as f:
+            np.savez(f, **arrays)
+        os.replace(tmp, target)
+    except OSError as exc:
+        raise InputError(f"cannot write {path}: {exc.strerror or exc}") from None
+    finally:
+        if os.path.exists(tmp):
+            os.remove(tmp)
+
+
+# -- interactive ------------------------------------------------------------------------------
+
+def _repl(session, candidates: int) -> None:  # type: ignore[no-untyped-def]
+    print(f"source: {' '.join(session.source_tokens)}")
+    print(f"strategy: {_describe_strategy(session)}")
+    print(REPL_HELP)
+    while True:
+        try:
+            command = input("> ").strip()
+        except EOFError:  # Ctrl-D, or the end of piped input
+            print()
+            break
+        if command == "q":
+            break
+        try:
+            message = _repl_command(session, command, candidates)
+        except InputError as exc:
+            message = f"! {exc}"
+        print(message)
+    print(f"translation: {session.trace().translation}")
+    sys.stdout.flush()
+
+
+def _repl_command(session, command: str, candidates: int) -> str:  # type: ignore[no-untyped-def]
+    if command == "":
+        record = session.step()
+    elif command == "b":
+        session.back()
+        return f"back to step {session.position}: {' '.join(session.output_tokens) or '(nothing yet)'}"
+    elif command.startswith("f ") or command == "f":
+        record = session.force(command[2:])
+    else:
+        return f"! unknown command {command!r}; {REPL_HELP}"
+    line = _step_line(record, candidates)
+    if record.stop:
+        line += f"\nstopped: {_stop_text(record.stop, session.max_len)} (b goes back, q quits)"
+    return line

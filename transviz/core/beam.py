@@ -1,0 +1,78 @@
+"""The beam: the partial translations a session is following, and how beam search picks the next one.
+
+Every decoding strategy keeps a beam; greedy, sampling and teacher forcing keep one hypothesis.
+:class:`BeamStep` is the beam after a step, best hypothesis first, each hypothesis pointing at
+its parent in the previous beam, so a UI can draw the search tree from ``session.beam_history``.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import torch
+
+from .paths import PathNode
+from .strategies import Beam
+
+
+@dataclass(frozen=True)
+class Hypothesis:
+    """One partial translation in a beam."""
+
+    tokens: tuple[str, ...]  # output tokens so far (no start token)
+    token_ids: tuple[int, ...]
+    score: float  # summed natural log-probability of the tokens
+    normalized_score: float  # what beam search ranks by: score / length ** length_penalty
+    parent: int | None  # index of the hypothesis it extends in the previous beam; None at the start
+    finished: bool  # ended with the end token
+    node: PathNode | None = field(default=None, repr=False, compare=False)  # its last token; None at the start
+
+
+@dataclass(frozen=True)
+class BeamStep:
+    """The beam after ``position`` output tokens (0: the start), best hypothesis first."""
+
+    position: int
+    hypotheses: tuple[Hypothesis, ...]
+
+    @property
+    def best(self) -> Hypothesis:
+        return self.hypotheses[0]
+
+    @property
+    def live(self) -> list[int]:
+        """Indices of the hypotheses that have not ended, in beam order."""
+        return [i for i, h in enumerate(self.hypotheses) if not h.finished]
+
+
+@dataclass(frozen=True)
+class Choice:
+    """One member of the next beam: a parent extended by a token, or a finished parent kept as is."""
+
+    parent: int  # index in the previous beam
+    row: int | None  # batch row of the parent's next-token distribution; None when kept as is
+    token_id: int | None  # None when kept as is
+    score: float  # summed log-probability after the choice
+    normalized_score: float
+
+
+def beam_choices(beam: Beam, previous: BeamStep, parents: list[int], log_probs: torch.Tensor) -> list[Choice]:
+    """The next beam, best first: the ``beam.width`` best among every extension of the live
+    ``parents`` (batch rows of ``log_probs``, (B, V)) and the finished hypotheses of ``previous``.
+
+    Live hypotheses all have the same length, so extensions are ranked by their summed
+    log-probability in float64 (exact sums, so width 1 picks the argmax like greedy).
+    """
+    hypotheses = previous.hypotheses
+    length = len(hypotheses[parents[0]].tokens) + 1
+    totals = torch.tensor([hypotheses[i].score for i in parents], dtype=torch.float64)[:, None] + log_probs.double()
+    vocab = totals.shape[1]
+    best = torch.topk(totals.flatten(), min(beam.width, totals.numel()))  # (k,), sorted, over (B * V)
+    choices = [
+        Choice(i, None, None, h.score, beam.normalized(h.score, len(h.tokens)))
+        for i, h in enumerate(hypotheses) if h.finished
+    ]
+    for total, flat in zip(best.values.tolist(), best.indices.tolist()):
+        row, token = divmod(flat, vocab)
+        choices.append(Choice(parents[row], row, token, total, beam.normalized(total, length)))
+    choices.sort(key=lambda c: -c.normalized_score)  # stable: ties keep finished, then topk order
+    return choices[: beam.width]

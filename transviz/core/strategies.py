@@ -1,0 +1,135 @@
+"""How the next token is chosen: greedy, sampling, beam search. Frozen settings, validated.
+
+A strategy is a value; :class:`~transviz.core.decoding.DecodingSession` applies it one step at a
+time and may switch between steps. Sampling is reproducible per position: the random number
+drawn at position ``t`` depends only on the seed and ``t``, so going back a step and stepping
+again draws the same token, and one seed always gives one translation.
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, replace
+from typing import ClassVar, Union
+
+import numpy as np
+
+from .errors import ConfigError, InputError
+
+MAX_BEAM_WIDTH = 64  # wider beams teach nothing more and make every step slow
+
+
+def _is_int(value: object) -> bool:
+    return isinstance(value, (int, np.integer)) and not isinstance(value, bool)
+
+
+@dataclass(frozen=True)
+class Greedy:
+    """Always the most probable next token."""
+
+    name: ClassVar[str] = "greedy"
+
+
+@dataclass(frozen=True)
+class Sampling:
+    """Draw the next token from the model's distribution, reshaped.
+
+    Args:
+        temperature: divides the logits; below 1 sharpens the distribution, above 1 flattens it.
+        top_k: keep only the ``top_k`` most probable tokens (0: keep all).
+        top_p: keep the smallest set of most probable tokens whose probability adds up to at
+            least ``top_p`` (nucleus sampling; 1: keep all).
+        seed: makes the draws reproducible; ``None`` lets the session pick one (and show it).
+    """
+
+    temperature: float = 1.0
+    top_k: int = 0
+    top_p: float = 1.0
+    seed: int | None = None
+
+    name: ClassVar[str] = "sampling"
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.temperature, (int, float)) or not 0 < self.temperature < math.inf:
+            raise ConfigError(f"temperature must be a positive number, got {self.temperature!r}")
+        if not _is_int(self.top_k) or self.top_k < 0:
+            raise ConfigError(f"top_k must be 0 (no limit) or a positive whole number, got {self.top_k!r}")
+        if not isinstance(self.top_p, (int, float)) or not 0 < self.top_p <= 1:
+            raise ConfigError(f"top_p must be in (0, 1], got {self.top_p!r}")
+        if self.seed is not None and (not _is_int(self.seed) or self.seed < 0):
+            raise ConfigError(f"seed must be a whole number >= 0, got {self.seed!r}")
+
+    def distribution(self, logits: np.ndarray) -> np.ndarray:
+        """The distribution tokens are drawn from: ``(V,)`` logits -> ``(V,)`` float64 probabilities,
+        zero outside the top-k / top-p set."""
+        scaled = logits.astype(np.float64) / self.temperature
+        p = np.exp(scaled - scaled.max())
+        p /= p.sum()
+        order = np.argsort(-p, kind="stable")  # most probable first; ties keep the lower id first
+        keep = np.ones(len(p), dtype=bool)
+        if self.top_k:
+            keep[order[self.top_k :]] = False
+        if self.top_p < 1:
+            before = np.cumsum(p[order]) - p[order]  # probability of the more probable tokens
+            keep[order[before >= self.top_p]] = False  # the most probable token is always kept
+        p = np.where(keep, p, 0.0)
+        return p / p.sum()
+
+    def seeded(self) -> Sampling:
+        """These settings with a seed: this one's, or a fresh random one (shown, so it can be reused)."""
+        if self.seed is not None:
+            return self
+        return replace(self, seed=int(np.random.SeedSequence().generate_state(1)[0]))
+
+    def draw(self, logits: np.ndarray, position: int) -> int:
+        """One token id for ``position``, reproducible from (seed, position)."""
+        if self.seed is None:
+            raise ValueError("draw() needs a seed: use seeded() first")
+        cumulative = np.cumsum(self.distribution(logits))
+        u = np.random.default_rng([self.seed, position]).random() * cumulative[-1]
+        # first token whose cumulative probability exceeds u: zero-probability tokens are never hit
+        return int(min(np.searchsorted(cumulative, u, side="right"), len(cumulative) - 1))
+
+
+@dataclass(frozen=True)
+class Beam:
+    """Beam search: keep the ``width`` best partial translations, extending all of them each step.
+
+    Hypotheses are ranked by ``score / length ** length_penalty``, ``score`` the summed natural
+    log-probability and ``length`` the number of output tokens including the end token
+    (fairseq's length penalty: 0 ranks by probability alone, which favours short outputs; 1 ranks
+    by the average log-probability per token). Finished hypotheses stay in the beam while they
+    rank among the best ``width``; the search ends when every hypothesis in the beam has ended.
+    """
+
+    width: int = 4
+    length_penalty: float = 1.0
+
+    name: ClassVar[str] = "beam"
+
+    def __post_init__(self) -> None:
+        if not _is_int(self.width) or not 1 <= self.width <= MAX_BEAM_WIDTH:
+            raise ConfigError(f"beam width must be a whole number from 1 to {MAX_BEAM_WIDTH}, got {self.width!r}")
+        if not isinstance(self.length_penalty, (int, float)) or not 0 <= self.length_penalty < math.inf:
+            raise ConfigError(f"length_penalty must be a number >= 0, got {self.length_penalty!r}")
+
+    def normalized(self, score: float, length: int) -> float:
+        """The ranking score of a hypothesis with summed log-probability ``score`` and ``length`` tokens."""
+        return score / length**self.length_penalty if length else score
+
+
+Strategy = Union[Greedy, Sampling, Beam]
+STRATEGIES = {"greedy": Greedy, "sampling": Sampling, "sample": Sampling, "beam": Beam}
+
+
+def strategy_named(name: str) -> Strategy:
+    """A strategy with default settings from its name: ``greedy``, ``sampling`` (or ``sample``), ``beam``."""
+    if not isinstance(name, str) or name not in STRATEGIES:
+        raise InputError(f"unknown strategy {name!r}: choose greedy, sampling or beam")
+    return STRATEGIES[name]()
+
+
+def check_strategy(strategy: object) -> Strategy:
+    """``strategy`` itself if it is a strategy, else a ConfigError that says what is expected."""
+    if not isinstance(strategy, (Greedy, Sampling, Beam)):
+        raise ConfigError(f"a strategy must be Greedy(), Sampling(...) or Beam(...), got {strategy!r}")
+    return strategy

@@ -1,0 +1,52 @@
+"""What one decoded sentence looked like (:class:`Trace`), and running a model for inference."""
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+
+import numpy as np
+import torch
+
+from .bundle import Model
+
+
+@dataclass(frozen=True)
+class Trace:
+    """Tokens and attention of one sentence. Arrays are float32, rows are queries, columns keys."""
+
+    source_tokens: list[str]  # S encoder inputs
+    target_tokens: list[str]  # T decoder inputs, the start token first
+    output_tokens: list[str]  # T tokens that followed each input: chosen (decode) or gold (teacher forcing)
+    predicted_tokens: list[str]  # T most probable next tokens
+    output_probabilities: np.ndarray  # (T,) probability of each output token
+    encoder_self_attention: np.ndarray  # (layers, heads, S, S)
+    decoder_self_attention: np.ndarray  # (layers, heads, T, T), zero above the diagonal
+    cross_attention: np.ndarray  # (layers, heads, T, S)
+    unknown_tokens: list[tuple[int, str]]  # (position, token) of source tokens mapped to <unk>
+    strategy: str  # "greedy", "sampling", "beam" or "teacher_forcing"
+    stop_reason: str | None  # "end" (end token), "max_len" (length limit), None (not stopped / teacher forcing)
+    translation: str  # the output tokens as text
+
+
+@contextmanager
+def evaluating(model: Model) -> Iterator[None]:
+    """Eval mode and no autograd for the duration, restoring the caller's mode afterwards.
+
+    A model already in eval mode is left alone: switching walks every module, which would cost a
+    decoding step a good part of its time.
+    """
+    was_training = model.net.training
+    if was_training:
+        model.net.eval()
+    try:
+        with torch.no_grad():
+            yield
+    finally:
+        if was_training:
+            model.net.train()
+
+
+def stack_layers(per_layer: tuple[torch.Tensor, ...]) -> np.ndarray:
+    """Per-layer (1, H, Q, K) -> (layers, H, Q, K) float32 numpy."""
+    return torch.stack([m[0] for m in per_layer]).float().cpu().numpy()
