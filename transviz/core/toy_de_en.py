@@ -26,10 +26,10 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Literal
 
-from .dataset import SEEN_PATTERNS, Dataset, Pair
+from .dataset import Dataset, Pair
 from .toy_de_en_lexicon import (
-    ADJECTIVES, ADVERBS, CONJUNCTIONS, COPULA, ENGLISH_COPULA, LIVING, MODALS, NAMES, NOUNS, POSSESSIVES,
-    PRONOUNS, SEPARABLE_VERBS, STATES, THAT_VERBS, VERBS, Adjective, Determiner, Modal, Noun, Person,
+    ADJECTIVES, ADVERBS, CONJUNCTIONS, COPULA, ENGLISH_COPULA, MODALS, NAMES, NOUNS, POSSESSIVES,
+    PRONOUNS, SEPARABLE_VERBS, STATES, THAT_VERBS, VERBS, Adjective, Case, Determiner, Noun, Person,
     Subject, Verb, english_noun_phrase, german_noun_phrase,
 )
 
@@ -81,28 +81,21 @@ class Combination:
 
 
 @dataclass(frozen=True)
-class Sentence:
-    german: tuple[str, ...]
-    english: tuple[str, ...]
-    links: frozenset[Combination]  # the direct adjective-noun and verb-object links
-
-
-@dataclass(frozen=True)
-class _Phrase:
-    """Words on both sides plus the links inside them, concatenated with ``+``."""
+class Phrase:
+    """German and English words plus the direct links among them; phrases concatenate with ``+``."""
 
     german: tuple[str, ...] = ()
     english: tuple[str, ...] = ()
     links: frozenset[Combination] = frozenset()
 
-    def __add__(self, other: _Phrase) -> _Phrase:
+    def __add__(self, other: Phrase) -> Phrase:
         links = self.links | other.links if other.links else self.links
-        return _Phrase(self.german + other.german, self.english + other.english, links)
+        return Phrase(self.german + other.german, self.english + other.english, links)
 
 
 @functools.lru_cache(maxsize=4096)  # the same few thousand words, asked for ~100,000 times
-def _words(german: str = "", english: str = "") -> _Phrase:
-    return _Phrase(tuple(german.split()), tuple(english.split()))
+def _words(german: str = "", english: str = "") -> Phrase:
+    return Phrase(tuple(german.split()), tuple(english.split()))
 
 
 _ADJECTIVE_FORMS = {a.german: frozenset(a.stem + e for e in ("e", "er", "en", "es")) for a in ADJECTIVES}
@@ -114,8 +107,8 @@ _PEOPLE = tuple(n for n in NOUNS if "person" in n.tags)
 
 # -- noun phrases and subjects ------------------------------------------------------------------
 
-def _noun_phrase(rng: random.Random, noun: Noun, case: Literal["nom", "acc"], determiner: Determiner,
-                 adjective_rate: float = 0.35) -> _Phrase:
+def _noun_phrase(rng: random.Random, noun: Noun, case: Case, determiner: Determiner,
+                 adjective_rate: float = 0.35) -> Phrase:
     adjective: Adjective | None = None
     if rng.random() < adjective_rate and _ADJECTIVES_FOR[noun.german]:
         adjective = rng.choice(_ADJECTIVES_FOR[noun.german])
@@ -123,18 +116,17 @@ def _noun_phrase(rng: random.Random, noun: Noun, case: Literal["nom", "acc"], de
     if determiner == "possessive":
         possessive, english = rng.choice(POSSESSIVES)
     links = frozenset({Combination("adjective", adjective.german, noun.german)} if adjective else ())
-    return _Phrase(tuple(german_noun_phrase(determiner, case, noun, adjective, possessive)),
+    return Phrase(tuple(german_noun_phrase(determiner, case, noun, adjective, possessive)),
                    tuple(english_noun_phrase(english, noun, adjective)), links)
 
 
-def _object(rng: random.Random, verb: Verb, determiners: tuple[Determiner, ...], adjective_rate: float = 0.35) -> _Phrase:
+def _object(rng: random.Random, verb: Verb, determiners: tuple[Determiner, ...], adjective_rate: float = 0.35) -> Phrase:
     noun = rng.choice(_OBJECTS[verb.infinitive])
-    # people and animals are mostly someone's; drinks and food mostly "a"
     phrase = _noun_phrase(rng, noun, "acc", rng.choice(determiners), adjective_rate)
-    return phrase + _Phrase(links=frozenset({Combination("verb", verb.infinitive, noun.german)}))
+    return phrase + Phrase(links=frozenset({Combination("verb", verb.infinitive, noun.german)}))
 
 
-def _subject(rng: random.Random, noun_phrases: bool = True) -> tuple[_Phrase, Person]:
+def _subject(rng: random.Random, noun_phrases: bool = True) -> tuple[Phrase, Person]:
     """A pronoun, a name or (if ``noun_phrases``) "der alte mann" / "meine mutter"."""
     roll = rng.random() * (1.0 if noun_phrases else 0.8)
     if roll < 0.6:
@@ -151,7 +143,7 @@ def _do(person: Person) -> str:
     return "does" if person == "3sg" else "do"
 
 
-def _particle(verb: Verb) -> _Phrase:
+def _particle(verb: Verb) -> Phrase:
     return _words(verb.particle)
 
 
@@ -164,7 +156,7 @@ _TRANSITIVE = VERBS + SEPARABLE_VERBS
 _INFINITIVES = tuple(v for v in _TRANSITIVE if v.infinitive not in ("möchten", "mögen", "brauchen"))
 
 
-def _statement(rng: random.Random) -> _Phrase:
+def _statement(rng: random.Random) -> Phrase:
     """er trinkt ein bier -> he drinks a beer; er ruft seine mutter an -> he calls his mother."""
     subject, person = _subject(rng)
     verb = rng.choice(_TRANSITIVE)
@@ -177,7 +169,7 @@ def _statement(rng: random.Random) -> _Phrase:
     return subject + finite + _words(adverb) + obj + _words("", english)  # -> he drinks a beer today
 
 
-def _modal_clause(rng: random.Random) -> _Phrase:
+def _modal_clause(rng: random.Random) -> Phrase:
     """ich möchte ein bier trinken -> i want to drink a beer."""
     subject, person = _subject(rng)
     modal, verb = rng.choice(MODALS), rng.choice(_INFINITIVES)
@@ -186,13 +178,13 @@ def _modal_clause(rng: random.Random) -> _Phrase:
             + obj + _words(verb.infinitive))
 
 
-def _negation(rng: random.Random) -> _Phrase:
+def _negation(rng: random.Random) -> Phrase:
     """ich habe keinen hund -> i do not have a dog; er sieht den hund nicht -> he does not see the dog."""
     subject, person = _subject(rng)
     with_modal, with_kein = rng.random() < 0.35, rng.random() < 0.5
     verb = rng.choice(_INFINITIVES if with_modal else _TRANSITIVE)
     obj = _object(rng, verb, ("negative",) if with_kein else _KNOWN)
-    nicht = _Phrase() if with_kein else _words("nicht")
+    nicht = Phrase() if with_kein else _words("nicht")
     if with_modal:
         modal = rng.choice(MODALS)
         return (subject + _words(modal.finite(person), modal.pick(modal.negated, person))
@@ -201,15 +193,15 @@ def _negation(rng: random.Random) -> _Phrase:
     return subject + negated + obj + nicht + _particle(verb)
 
 
-def _copula(rng: random.Random) -> _Phrase:
+def _copula(rng: random.Random) -> Phrase:
     """er ist müde -> he is tired; er ist nicht müde -> he is not tired."""
     subject, person = _subject(rng)
     state, english = rng.choice(STATES)
-    nicht = _words("nicht", "not") if rng.random() < 0.3 else _Phrase()
+    nicht = _words("nicht", "not") if rng.random() < 0.3 else Phrase()
     return subject + _words(COPULA[person], ENGLISH_COPULA[person]) + nicht + _words(state, english)
 
 
-def _question(rng: random.Random) -> _Phrase:
+def _question(rng: random.Random) -> Phrase:
     """trinkst du ein bier ? -> do you drink a beer ?; kannst du ... trinken ? -> can you drink ... ?"""
     subject, person = _subject(rng)
     while person == "1sg":  # "trinke ich ein bier ?" is odd in both languages
@@ -228,7 +220,7 @@ def _question(rng: random.Random) -> _Phrase:
             + obj + _words(f"{verb.particle} ?", "?"))
 
 
-def _subordinate(rng: random.Random) -> _Phrase:
+def _subordinate(rng: random.Random) -> Phrase:
     """The verb goes last: (weil) er müde ist / er seine mutter anruft / er ein bier trinken möchte."""
     subject, person = _subject(rng, noun_phrases=False)
     kind = rng.random()
@@ -245,7 +237,7 @@ def _subordinate(rng: random.Random) -> _Phrase:
     return subject + _words("", verb.english_form(person)) + obj + _words(verb.final(person))
 
 
-def _short_main(rng: random.Random) -> _Phrase:
+def _short_main(rng: random.Random) -> Phrase:
     if rng.random() < 0.25:
         return _copula(rng)
     subject, person = _subject(rng, noun_phrases=False)
@@ -254,20 +246,20 @@ def _short_main(rng: random.Random) -> _Phrase:
     return subject + _words(verb.finite(person), verb.english_form(person)) + obj + _particle(verb)
 
 
-def _because(rng: random.Random) -> _Phrase:
+def _because(rng: random.Random) -> Phrase:
     """er trinkt ein bier , weil er müde ist -> he drinks a beer , because he is tired."""
     german, english = rng.choice(CONJUNCTIONS)
     return _short_main(rng) + _words(f", {german}", f", {english}") + _subordinate(rng)
 
 
-def _that(rng: random.Random) -> _Phrase:
+def _that(rng: random.Random) -> Phrase:
     """ich glaube , dass er müde ist -> i think that he is tired."""
     subject, person = _subject(rng, noun_phrases=False)
     verb = rng.choice(THAT_VERBS)
     return subject + _words(f"{verb.finite(person)} , dass", f"{verb.english_form(person)} that") + _subordinate(rng)
 
 
-_TEMPLATES: tuple[tuple[Callable[[random.Random], _Phrase], float], ...] = (
+_TEMPLATES: tuple[tuple[Callable[[random.Random], Phrase], float], ...] = (
     (_statement, 3.0), (_modal_clause, 2.0), (_negation, 2.0), (_copula, 0.6),
     (_question, 2.0), (_because, 2.0), (_that, 1.2),
 )
@@ -275,14 +267,14 @@ _TEMPLATE_FUNCTIONS = tuple(t for t, _ in _TEMPLATES)
 _CUMULATIVE_WEIGHTS = tuple(itertools.accumulate(w for _, w in _TEMPLATES))
 
 
-def sentence(rng: random.Random) -> Sentence:
+def sentence(rng: random.Random) -> Phrase:
     """One random sentence pair of the grammar, at most :data:`MAX_TOKENS` tokens a side."""
     while True:
         phrase = rng.choices(_TEMPLATE_FUNCTIONS, cum_weights=_CUMULATIVE_WEIGHTS)[0](rng)
         if len(phrase.german) <= MAX_TOKENS and len(phrase.english) <= MAX_TOKENS:
             german = tuple(_umlaut_less(w) if w in _MOECHTEN and rng.random() < UMLAUT_LESS_RATE else w
                            for w in phrase.german)
-            return Sentence(german, phrase.english, phrase.links)
+            return Phrase(german, phrase.english, phrase.links)
 
 
 _MOECHTEN = frozenset(("möchte", "möchtest", "möchten"))

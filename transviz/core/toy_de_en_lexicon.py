@@ -16,7 +16,6 @@ from typing import Literal
 Gender = Literal["m", "f", "n"]
 Case = Literal["nom", "acc"]
 Person = Literal["1sg", "2sg", "3sg", "1pl", "3pl"]
-PERSONS: tuple[Person, ...] = ("1sg", "2sg", "3sg", "1pl", "3pl")
 
 
 @dataclass(frozen=True)
@@ -138,8 +137,6 @@ def _nouns() -> tuple[Noun, ...]:
 
 
 NOUNS = _nouns()
-LIVING = _tags("person animal")
-OBJECTS = _tags("thing clothing furniture building room vehicle device")
 
 # -- adjectives ---------------------------------------------------------------------------------
 
@@ -197,7 +194,6 @@ def _verb(infinitive: str, english: str, tags: str, forms: tuple[str, str, str, 
     return Verb(infinitive, forms or _regular(stem), (base, third), _tags(tags), particle)
 
 
-_PORTABLE = "thing clothing"
 VERBS = (
     _verb("trinken", "drink/drinks", "drink"),
     _verb("essen", "eat/eats", "food", ("esse", "isst", "isst", "essen")),
