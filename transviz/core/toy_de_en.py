@@ -109,6 +109,8 @@ _PEOPLE = tuple(n for n in NOUNS if "person" in n.tags)
 
 def _noun_phrase(rng: random.Random, noun: Noun, case: Case, determiner: Determiner,
                  adjective_rate: float = 0.35) -> Phrase:
+    if determiner == "indefinite" and "family" in noun.tags:  # "meine mutter", not "eine mutter"
+        determiner = "possessive"
     adjective: Adjective | None = None
     if rng.random() < adjective_rate and _ADJECTIVES_FOR[noun.german]:
         adjective = rng.choice(_ADJECTIVES_FOR[noun.german])
