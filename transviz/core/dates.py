@@ -24,11 +24,6 @@ from collections.abc import Callable
 from .dataset import Dataset, Pair
 
 NAME = "dates"
-DESCRIPTION = (
-    "Rewrite a date written in one of 20 everyday ways (\"3 March 2021\", \"03/03/21\", "
-    "\"2021年3月3日\", ...) as YYYY-MM-DD, character by character. Numeric dates are day first; "
-    "two-digit years 50-99 mean 1950-1999, 00-49 mean 2000-2049."
-)
 FIRST, LAST = datetime.date(1950, 1, 1), datetime.date(2049, 12, 31)
 TRAIN_SIZE, VALID_SIZE, TEST_SIZE = 12_000, 500, 500
 EXAMPLE_DATE = datetime.date(2021, 3, 3)  # the examples' date: always in training
@@ -76,6 +71,11 @@ FORMATS: dict[str, Callable[[datetime.date], str]] = {
     "YYYY-MM-DD": lambda d: d.isoformat(),
 }
 _WRITERS = tuple(FORMATS.values())
+DESCRIPTION = (
+    f"Rewrite a date written in one of {len(FORMATS)} everyday ways (\"3 March 2021\", \"03/03/21\", "
+    "\"2021年3月3日\", ...) as YYYY-MM-DD, character by character. Numeric dates are day first; "
+    "two-digit years 50-99 mean 1950-1999, 00-49 mean 2000-2049."
+)
 
 
 def make(seed: int = 0) -> Dataset:
