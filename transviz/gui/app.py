@@ -1,0 +1,97 @@
+"""The QApplication and what every view shares: pyqtgraph's configuration, the one colormap of
+attention plots, translations.
+
+pyqtgraph is configured once, here, before any plot exists: ``imageAxisOrder='row-major'``
+(otherwise an array ``(queries, keys)`` is drawn transposed), no OpenGL (the offscreen platform
+and many classroom laptops have none), a light background for projectors.
+"""
+from __future__ import annotations
+
+import functools
+import logging
+import os
+import sys
+
+import numpy as np
+import pyqtgraph as pg
+from PySide6.QtCore import QLocale, QTranslator
+from PySide6.QtWidgets import QApplication
+
+from ..core.resources import resource_dir
+
+log = logging.getLogger(__name__)
+
+APP_NAME = "transviz"
+# Perceptually uniform and readable with every common colour-vision deficiency; attention plots
+# use no other colormap (issue 7 adds a choice in View, which will change only this).
+ATTENTION_COLORMAP = "viridis"
+# Okabe & Ito's colour-blind-safe palette: lines, highlights and marks drawn over heatmaps.
+PALETTE = ("#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9", "#F0E442", "#000000")
+HIGHLIGHT = PALETTE[1]  # vermillion: stands out on every viridis colour
+
+
+def configure_pyqtgraph() -> None:
+    """Set pyqtgraph's global options (idempotent; call before creating any plot)."""
+    pg.setConfigOptions(
+        imageAxisOrder="row-major", useOpenGL=False, enableExperimental=False,
+        antialias=True,  # line plots and outlines; images are unaffected
+        background="w", foreground="k",
+    )
+
+
+def colormap() -> pg.ColorMap:
+    return pg.colormap.get(ATTENTION_COLORMAP)
+
+
+@functools.cache
+def lookup_table() -> np.ndarray:
+    """The colormap as a 256 x 3 uint8 table (pyqtgraph's fast path for float images)."""
+    return colormap().getLookupTable(0.0, 1.0, 256, alpha=False).astype(np.uint8)
+
+
+def install_translations(app: QApplication, locale: QLocale | None = None) -> QTranslator | None:
+    """Load ``resources/i18n/transviz_<locale>.qm`` when it exists (English needs none)."""
+    translator = QTranslator(app)
+    folder = resource_dir() / "i18n"
+    if translator.load(locale or QLocale.system(), APP_NAME, "_", str(folder)):
+        app.installTranslator(translator)
+        return translator
+    return None
+
+
+def application(argv: list[str] | None = None) -> QApplication:
+    """The process's QApplication, created and configured on first use."""
+    existing = QApplication.instance()
+    if isinstance(existing, QApplication):
+        configure_pyqtgraph()
+        return existing
+    app = QApplication(argv if argv is not None else sys.argv[:1])
+    app.setApplicationName(APP_NAME)
+    app.setOrganizationName(APP_NAME)
+    configure_pyqtgraph()
+    install_translations(app)
+    return app
+
+
+def use_offscreen_platform() -> None:
+    """Render without a display (for ``transviz render``); must run before the QApplication exists."""
+    if QApplication.instance() is None:
+        os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+
+
+def run(model: str | None = None) -> int:
+    """Open the main window (with ``model``: a file or a shipped model's name) until it closes."""
+    import torch
+
+    from .main_window import MainWindow
+
+    # torch releases the GIL in its kernels: leave one core to Qt so the window stays live.
+    torch.set_num_threads(max(1, (os.cpu_count() or 2) - 1))
+    app = application()
+    window = MainWindow()
+    window.show()
+    window.open_initial_model(model)
+    try:
+        return int(app.exec())
+    finally:
+        window.shutdown()
