@@ -53,6 +53,14 @@ def label_stride(count: int) -> int:
     return stride
 
 
+def reserve_label_width(axis: pg.AxisItem, texts: Sequence[str]) -> None:
+    """Size a vertical axis for its longest label now; pyqtgraph would widen it only after a
+    first paint, so a picture exported straight away would lose labels that do not fit."""
+    font = axis.style["tickFont"] or axis.font()
+    widest = max((QFontMetricsF(font).horizontalAdvance(text) for text in texts), default=0.0)
+    axis._updateMaxTextSize(math.ceil(widest) + 2)  # pyqtgraph's own hook for "text got wider"
+
+
 class TokenAxis(pg.AxisItem):
     """An axis labelled with tokens at cell centres (cell ``i`` spans ``[i, i + 1]``).
 
@@ -83,6 +91,8 @@ class TokenAxis(pg.AxisItem):
     def set_labels(self, labels: Sequence[str]) -> None:
         self._labels = [str(label) for label in labels]
         self.setTicks([self.tick_labels(), []])
+        if self.orientation in ("left", "right"):
+            reserve_label_width(self, [text for _, text in self.tick_labels()])
         self._update_rotation()
 
     def linkedViewChanged(self, view, newRange=None):  # type: ignore[no-untyped-def]  # pyqtgraph's signature
