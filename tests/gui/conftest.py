@@ -27,6 +27,12 @@ def tiny_model(seed: int = 0, layers: int = 2, heads: int = 2) -> transviz.Model
 
 
 @pytest.fixture
+def make_model():
+    """Build a tiny untrained model (seed, layers, heads) for a test."""
+    return tiny_model
+
+
+@pytest.fixture
 def model_file(tmp_path):
     return transviz.save_model(tiny_model(), tmp_path / "tiny.safetensors")
 

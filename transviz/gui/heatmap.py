@@ -292,7 +292,7 @@ class HeatmapWidget(QWidget):
                              f"{len(column_labels)} column labels")
         self._data = data
         if levels is not None:
-            self._levels = levels
+            self._levels = levels if levels[1] > levels[0] else (levels[0], levels[0] + 1.0)  # constant data
         finite = np.isfinite(data)
         display = np.ascontiguousarray(np.where(finite, data, np.nan), dtype=np.float32)  # NaN: transparent
         self._image.setImage(display, levels=self._levels, lut=lookup_table(), autoLevels=False)
