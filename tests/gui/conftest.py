@@ -10,11 +10,16 @@ from transviz.core.vocab import Vocab
 
 
 @pytest.fixture(autouse=True)
-def pyqtgraph_configured(qapp):
-    """What gui.app does once at start-up: row-major images, no OpenGL, light background."""
-    from transviz.gui.app import configure_pyqtgraph
+def configured_like_the_app(qapp):
+    """What gui.app does at start-up: row-major images, no OpenGL, light background, and torch
+    leaving a core to Qt."""
+    from transviz.gui.app import configure_pyqtgraph, leave_a_core_for_qt
 
+    threads = torch.get_num_threads()
     configure_pyqtgraph()
+    leave_a_core_for_qt()
+    yield
+    torch.set_num_threads(threads)  # the core tests keep their own setting
 
 
 def tiny_model(seed: int = 0, layers: int = 2, heads: int = 2) -> transviz.Model:

@@ -13,11 +13,12 @@ import numpy as np
 import pyqtgraph as pg
 from PySide6.QtCore import QPointF, QRectF, Qt, Signal
 from PySide6.QtGui import QPainterPath
-from PySide6.QtWidgets import QGraphicsPathItem, QLabel, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QGraphicsPathItem, QVBoxLayout, QWidget
 
 from ..core.aggregate import mean_over_heads
 from .app import HIGHLIGHT, lookup_table
 from .heatmap import reserve_label_width, value_text
+from .labels import plain_label
 
 GAP = 1  # empty cells between tiles (transparent NaN in the mosaic)
 MEAN_COLUMN = -1  # the head reported by cell_clicked for the "mean of heads" column
@@ -42,7 +43,7 @@ class AttentionGrid(QWidget):
         self._query_labels: list[str] = []
         self._key_labels: list[str] = []
         self._query: int | None = None
-        self._title = QLabel(title)
+        self._title = plain_label(title)
         self._title.setAlignment(Qt.AlignmentFlag.AlignCenter)
         self._title.setVisible(bool(title))
         self._view = pg.GraphicsLayoutWidget()
@@ -65,7 +66,7 @@ class AttentionGrid(QWidget):
         box.addItem(self._bands)
         self._separator = pg.InfiniteLine(angle=90, pen=pg.mkPen("k", width=2))  # heads | mean
         self._plot.addItem(self._separator)
-        self._readout = QLabel(self.tr("Click a head to open it large."))
+        self._readout = plain_label(self.tr("Click a head to open it large."))
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addWidget(self._title)

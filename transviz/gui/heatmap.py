@@ -7,7 +7,7 @@ a matrix (row 0 at the top), and the axis titles say so.
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -16,12 +16,13 @@ import pyqtgraph as pg
 from PySide6.QtCore import QCoreApplication, QPoint, QPointF, QRectF, Qt, Signal
 from PySide6.QtGui import QAction, QBrush, QColor, QFontMetricsF, QPainterPath, QPen
 from PySide6.QtWidgets import (
-    QFileDialog, QGraphicsPathItem, QGraphicsRectItem, QHBoxLayout, QLabel, QMessageBox, QVBoxLayout, QWidget,
+    QFileDialog, QGraphicsPathItem, QGraphicsRectItem, QHBoxLayout, QMessageBox, QVBoxLayout, QWidget,
 )
 
 from ..core.errors import TransvizError
 from .app import HIGHLIGHT, colormap, lookup_table
 from .export import save_picture
+from .labels import plain_label
 
 MAX_LABELS = 40  # more rows or columns than this: label every n-th one so that labels never pile up
 MASKED_FILL, MASKED_LINES = QColor("#dcdcdc"), QColor("#505050")  # grey hatching: outside any colormap
@@ -159,7 +160,7 @@ class AxisNames:
 
 def attention_axes() -> AxisNames:
     tr = lambda text: QCoreApplication.translate("HeatmapWidget", text)  # noqa: E731
-    return AxisNames(tr("query"), tr("key"), tr("queries (rows: who is looking)"), tr("keys (columns: looked at)"),
+    return AxisNames(tr("query"), tr("key"), tr("queries (rows)"), tr("keys (columns)"),
                      tr("{row_name} '{row}' -> {column_name} '{column}': {value}"))
 
 
@@ -178,7 +179,8 @@ class HeatmapWidget(QWidget):
         title: shown above the plot and written into exported SVGs.
         axes: names of rows and columns (default: query / key), see :class:`AxisNames`.
         levels: the values at the two ends of the colormap; 0..1 for attention weights.
-        value_format: how the read-out prints finite values.
+        value_format: how the read-out prints finite values: a format string, or a function
+            (e.g. "may attend" / "blocked" for a mask).
         colorbar: show the colour bar.
 
     Signals:
@@ -203,7 +205,7 @@ class HeatmapWidget(QWidget):
         title: str = "",
         axes: AxisNames | None = None,
         levels: tuple[float, float] = (0.0, 1.0),
-        value_format: str = "{:.2f}",
+        value_format: str | Callable[[float], str] = "{:.2f}",
         colorbar: bool = True,
         parent: QWidget | None = None,
     ) -> None:
@@ -218,7 +220,7 @@ class HeatmapWidget(QWidget):
 
     # -- construction --------------------------------------------------------------------------
     def _build(self, title: str, colorbar: bool) -> None:
-        self._title = QLabel(title)
+        self._title = plain_label(title)
         self._title.setAlignment(Qt.AlignmentFlag.AlignCenter)
         self._title.setVisible(bool(title))
         self._view = pg.GraphicsLayoutWidget()
@@ -254,8 +256,8 @@ class HeatmapWidget(QWidget):
             self._colorbar = pg.ColorBarItem(values=self._levels, colorMap=colormap(), interactive=False,
                                              colorMapMenu=False, width=14)
             self._view.addItem(self._colorbar, row=0, col=1)
-        self._readout = QLabel(self.tr("Point at a cell to read its value."))
-        self._masked_legend = QLabel(self.tr("grey hatched cells: masked (-inf)"))
+        self._readout = plain_label(" ")  # filled on hover; a space keeps its line height
+        self._masked_legend = plain_label(self.tr("grey hatched cells: masked (-inf)"))
         self._masked_legend.setVisible(False)
         footer = QHBoxLayout()
         footer.addWidget(self._readout, 1)
@@ -359,7 +361,8 @@ class HeatmapWidget(QWidget):
         return self._left if which == "left" else self._bottom
 
     def readout(self, row: int, column: int) -> str:
-        value = value_text(float(self._data[row, column]), self._value_format)
+        raw = float(self._data[row, column])
+        value = self._value_format(raw) if callable(self._value_format) else value_text(raw, self._value_format)
         return self._axes.readout.format(row_name=self._axes.row, row=self._left.labels[row],
                                          column_name=self._axes.column, column=self._bottom.labels[column],
                                          value=value)

@@ -3,11 +3,9 @@ which File > Export writes."""
 from __future__ import annotations
 
 from PySide6.QtCore import QEvent, QObject
-from PySide6.QtWidgets import QLabel, QWidget
+from PySide6.QtWidgets import QWidget
 
 from ...core.bundle import Model
-
-ERROR_STYLE = "color: #B00020;"  # inline messages about the user's input (no dialog for a typo)
 
 
 class PlotPanel(QWidget):
@@ -39,15 +37,3 @@ class PlotPanel(QWidget):
             return self._current
         return next((p for p in self._plots if p.isVisible()), self._plots[0] if self._plots else self)
 
-
-def error_label() -> QLabel:
-    label = QLabel()
-    label.setStyleSheet(ERROR_STYLE)
-    label.setWordWrap(True)
-    label.setVisible(False)
-    return label
-
-
-def show_error(label: QLabel, message: str | None) -> None:
-    label.setText(message or "")
-    label.setVisible(bool(message))

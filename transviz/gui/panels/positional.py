@@ -12,14 +12,15 @@ import pyqtgraph as pg
 import torch
 from PySide6.QtCore import QCoreApplication
 from PySide6.QtWidgets import (
-    QComboBox, QGridLayout, QLabel, QLineEdit, QSpinBox, QVBoxLayout, QWidget,
+    QComboBox, QGridLayout, QLineEdit, QSpinBox, QVBoxLayout, QWidget,
 )
 
 from ...core.bundle import Model
 from ...core.positional import similarity, sinusoidal_table, split_halves
 from ..app import PALETTE
 from ..heatmap import AxisNames, HeatmapWidget
-from .base import PlotPanel, error_label, show_error
+from ..labels import error_label, plain_label, show_error
+from .base import PlotPanel
 
 DEFAULT_LENGTH, DEFAULT_D_MODEL = 20, 512  # the seed's figure: 20 positions x 512 dimensions
 DEFAULT_DIMENSIONS = "4, 5, 6, 7"
@@ -79,14 +80,14 @@ class PositionalPanel(PlotPanel):
         ]
         for r, row in enumerate(rows):
             for c, (text, widget) in enumerate(row):
-                controls.addWidget(QLabel(text), r, 2 * c)
+                controls.addWidget(plain_label(text), r, 2 * c)
                 controls.addWidget(widget, r, 2 * c + 1)
         controls.setColumnStretch(6, 1)
 
         positions = AxisNames(self.tr("position"), self.tr("dimension"), self.tr("positions (rows)"),
                               self.tr("dimensions (columns)"), self.tr("{row_name} {row}, {column_name} {column}: {value}"))
         self.table_view = HeatmapWidget(self.tr("Positional encoding PE"), positions, levels=(-1.0, 1.0))
-        self.layout_note = QLabel()
+        self.layout_note = plain_label()
         self.curves = pg.PlotWidget(title=self.tr("Chosen dimensions across positions"))
         self.curves.setLabel("bottom", self.tr("position"))
         self.curves.setLabel("left", self.tr("PE value"))
