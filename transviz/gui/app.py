@@ -14,7 +14,7 @@ import sys
 
 import numpy as np
 import pyqtgraph as pg
-from PySide6.QtCore import QLocale, QTranslator
+from PySide6.QtCore import QLocale, QMessageLogContext, QtMsgType, QTranslator, qInstallMessageHandler
 from PySide6.QtWidgets import QApplication
 
 from ..core.resources import resource_dir
@@ -59,12 +59,26 @@ def install_translations(app: QApplication, locale: QLocale | None = None) -> QT
     return None
 
 
+# The offscreen platform says this about every top-level window; it is not a problem.
+_HARMLESS = ("This plugin does not support propagateSizeHints()",)
+_LEVELS = {QtMsgType.QtDebugMsg: logging.DEBUG, QtMsgType.QtInfoMsg: logging.INFO,
+           QtMsgType.QtWarningMsg: logging.WARNING, QtMsgType.QtCriticalMsg: logging.ERROR,
+           QtMsgType.QtFatalMsg: logging.CRITICAL}
+
+
+def _qt_message(kind: QtMsgType, context: QMessageLogContext, message: str) -> None:
+    """Qt's own messages go to logging (so the CLI's stderr stays one line per real problem)."""
+    level = logging.DEBUG if message in _HARMLESS else _LEVELS.get(kind, logging.WARNING)
+    logging.getLogger("qt").log(level, "%s", message)
+
+
 def application(argv: list[str] | None = None) -> QApplication:
     """The process's QApplication, created and configured on first use."""
     existing = QApplication.instance()
     if isinstance(existing, QApplication):
         configure_pyqtgraph()
         return existing
+    qInstallMessageHandler(_qt_message)
     app = QApplication(argv if argv is not None else sys.argv[:1])
     app.setApplicationName(APP_NAME)
     app.setOrganizationName(APP_NAME)
@@ -74,9 +88,10 @@ def application(argv: list[str] | None = None) -> QApplication:
 
 
 def use_offscreen_platform() -> None:
-    """Render without a display (for ``transviz render``); must run before the QApplication exists."""
+    """Draw without a display and without showing anything (``transviz render``, the bench).
+    Takes effect only before the QApplication exists."""
     if QApplication.instance() is None:
-        os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+        os.environ["QT_QPA_PLATFORM"] = "offscreen"
 
 
 def leave_a_core_for_qt() -> None:

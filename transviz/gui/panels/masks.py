@@ -107,8 +107,7 @@ class MasksPanel(PlotPanel):
         return HeatmapWidget(title, axes, value_format=lambda v: may if v > 0.5 else blocked, colorbar=False)
 
     def _build_masks(self) -> QWidget:
-        batch_axes = AxisNames(self.tr("sentence"), self.tr("key"), self.tr("sentences (batch)"),
-                               self.tr("key positions"))
+        batch_axes = AxisNames(self.tr("sentence"), self.tr("key"), self.tr("sentences"), self.tr("key positions"))
         self.padding_view = self._mask_heatmap(self.tr("Padding mask"), batch_axes)
         self.causal_view = self._mask_heatmap(self.tr("Sequence (causal) mask"), attention_axes())
         self.combined_view = self._mask_heatmap(self.tr("Combined: padding AND causal"), attention_axes())
@@ -142,7 +141,9 @@ class MasksPanel(PlotPanel):
         self.target = QLineEdit(DEFAULT_TARGET)
         self.query = QComboBox()
         self.walk_error = error_label()
-        controls = QHBoxLayout()
+        self.walk_controls = QWidget()
+        controls = QHBoxLayout(self.walk_controls)
+        controls.setContentsMargins(0, 0, 0, 0)
         for text, widget in ((self.tr("Attention"), self.kind), (self.tr("layer"), self.layer),
                              (self.tr("head"), self.head), (self.tr("target so far"), self.target),
                              (self.tr("query"), self.query)):
@@ -179,7 +180,7 @@ class MasksPanel(PlotPanel):
         self.walk_pages.addWidget(page)
         box = QGroupBox(self.tr("Walkthrough: one head, one query, step by step"))
         layout = QVBoxLayout(box)
-        layout.addLayout(controls)
+        layout.addWidget(self.walk_controls)
         layout.addWidget(self.walk_error)
         layout.addWidget(self.walk_pages, 1)
         self.kind.currentIndexChanged.connect(self._on_kind_changed)
@@ -187,12 +188,14 @@ class MasksPanel(PlotPanel):
             spin.valueChanged.connect(self.refresh_walkthrough)
         self.target.textChanged.connect(self.refresh_walkthrough)
         self.query.currentIndexChanged.connect(self._show_query)
+        self.walk_controls.setEnabled(False)  # until a model is loaded
         return box
 
     # -- model -----------------------------------------------------------------------------------
     def set_model(self, model: Model | None) -> None:
         super().set_model(model)
         self.walk_pages.setCurrentIndex(0 if model is None else 1)
+        self.walk_controls.setEnabled(model is not None)
         if model is not None:
             self.head.setMaximum(model.config.n_heads - 1)
         self._on_kind_changed()
