@@ -45,6 +45,8 @@ def test_split_halves_layout_puts_sin_left_and_cos_right(panel):
     labels = panel.table_view.column_labels()
     assert labels[:3] == ["0", "2", "4"] and labels[256:259] == ["1", "3", "5"]
     assert panel.table_view.readout(3, 256) == f"position 3, dimension 1: {formula(3, 1, 512):.2f}"
+    ticks = [text for _, text in panel.table_view.axis("bottom").tick_labels()]
+    assert ticks[0] == "0" and ticks[len(ticks) // 2] == "1"  # each half labelled from its own start
     panel.layout_choice.setCurrentIndex(INTERLEAVED)
     np.testing.assert_array_equal(panel.table_view.displayed_image(), table)
 

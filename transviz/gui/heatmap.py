@@ -74,6 +74,7 @@ class TokenAxis(pg.AxisItem):
     def __init__(self, orientation: str) -> None:
         super().__init__(orientation)
         self._labels: list[str] = []
+        self._shown: list[int] = []  # indices of the labels drawn
         self._rotated = False
 
     @property
@@ -86,11 +87,14 @@ class TokenAxis(pg.AxisItem):
 
     def tick_labels(self) -> list[tuple[float, str]]:
         """The (position, text) of every label drawn."""
-        stride = label_stride(len(self._labels))
-        return [(i + 0.5, text) for i, text in enumerate(self._labels) if i % stride == 0]
+        return [(i + 0.5, self._labels[i]) for i in self._shown]
 
-    def set_labels(self, labels: Sequence[str]) -> None:
+    def set_labels(self, labels: Sequence[str], shown: Sequence[int] | None = None) -> None:
+        """One label per cell; ``shown`` picks the cells labelled (default: every
+        :func:`label_stride`-th one)."""
         self._labels = [str(label) for label in labels]
+        stride = label_stride(len(self._labels))
+        self._shown = list(shown) if shown is not None else list(range(0, len(self._labels), stride))
         self.setTicks([self.tick_labels(), []])
         if self.orientation in ("left", "right"):
             reserve_label_width(self, [text for _, text in self.tick_labels()])
@@ -113,7 +117,8 @@ class TokenAxis(pg.AxisItem):
         if self.orientation == "bottom" and self._labels and view is not None:
             units_per_pixel = view.viewPixelSize()[0]
             cell_pixels = 1.0 / units_per_pixel if units_per_pixel > 0 else math.inf
-            rotated = self._widest_label() > 0.9 * cell_pixels * label_stride(len(self._labels))
+            spacing = min((b - a for a, b in zip(self._shown, self._shown[1:])), default=1)
+            rotated = self._widest_label() > 0.9 * cell_pixels * spacing
         if rotated == self._rotated:
             return
         self._rotated = rotated
@@ -286,8 +291,11 @@ class HeatmapWidget(QWidget):
         row_labels: Sequence[str],
         column_labels: Sequence[str],
         levels: tuple[float, float] | None = None,
+        labelled_columns: Sequence[int] | None = None,
     ) -> None:
-        """Show ``data`` (rows, columns); labels give one name per row and per column."""
+        """Show ``data`` (rows, columns); labels give one name per row and per column.
+        ``labelled_columns`` picks the columns whose label is drawn (default: all, or every
+        n-th when there are many)."""
         data = np.asarray(data, dtype=np.float32)
         if data.ndim != 2 or data.shape != (len(row_labels), len(column_labels)):
             raise ValueError(f"data {data.shape} does not match {len(row_labels)} row and "
@@ -303,7 +311,7 @@ class HeatmapWidget(QWidget):
         self._masked.setPath(hatching(~finite))
         self._masked_legend.setVisible(not bool(finite.all()))
         self._left.set_labels(row_labels)
-        self._bottom.set_labels(column_labels)
+        self._bottom.set_labels(column_labels, labelled_columns)
         if self._colorbar is not None:
             self._colorbar.setLevels(self._levels)
         self._plot.getViewBox().setRange(QRectF(0, 0, max(columns, 1), max(rows, 1)), padding=0)

@@ -12,13 +12,13 @@ import pyqtgraph as pg
 import torch
 from PySide6.QtCore import QCoreApplication
 from PySide6.QtWidgets import (
-    QComboBox, QGridLayout, QLineEdit, QSpinBox, QVBoxLayout, QWidget,
+    QComboBox, QGridLayout, QHBoxLayout, QLineEdit, QSpinBox, QVBoxLayout, QWidget,
 )
 
 from ...core.bundle import Model
 from ...core.positional import similarity, sinusoidal_table, split_halves
 from ..app import PALETTE
-from ..heatmap import AxisNames, HeatmapWidget
+from ..heatmap import AxisNames, HeatmapWidget, label_stride
 from ..labels import error_label, plain_label, show_error
 from .base import PlotPanel
 
@@ -72,17 +72,15 @@ class PositionalPanel(PlotPanel):
         self.layout_choice.addItems([self.tr("interleaved: sin, cos, sin, cos ... (the formula)"),
                                      self.tr("sin half | cos half (the seed's figure)")])
         self.dimensions = QLineEdit(DEFAULT_DIMENSIONS)
+        self.dimensions.setMinimumWidth(120)
         self.error = error_label()
-        controls = QGridLayout()
-        rows = [
-            [(self.tr("Table from"), self.source), (self.tr("positions"), self.length), (self.tr("d_model"), self.d_model)],
-            [(self.tr("Column layout"), self.layout_choice), (self.tr("Curves of dimensions"), self.dimensions)],
-        ]
-        for r, row in enumerate(rows):
-            for c, (text, widget) in enumerate(row):
-                controls.addWidget(plain_label(text), r, 2 * c)
-                controls.addWidget(widget, r, 2 * c + 1)
-        controls.setColumnStretch(6, 1)
+        controls = QHBoxLayout()
+        for text, widget in ((self.tr("Table from"), self.source), (self.tr("positions"), self.length),
+                             (self.tr("d_model"), self.d_model), (self.tr("layout"), self.layout_choice),
+                             (self.tr("curves of dimensions"), self.dimensions)):
+            controls.addWidget(plain_label(text))
+            controls.addWidget(widget)
+        controls.addStretch(1)
 
         positions = AxisNames(self.tr("position"), self.tr("dimension"), self.tr("positions (rows)"),
                               self.tr("dimensions (columns)"), self.tr("{row_name} {row}, {column_name} {column}: {value}"))
@@ -169,7 +167,10 @@ class PositionalPanel(PlotPanel):
         # Columns keep their formula dimension number in either layout: 0 2 4 ... | 1 3 5 ...
         dims = split_halves(torch.arange(d_model)).tolist() if halves else list(range(d_model))
         positions = [str(p) for p in range(length)]
-        self.table_view.set_data(shown, positions, [str(d) for d in dims])
+        step, half = label_stride(d_model), (d_model + 1) // 2
+        # each half labelled from its own start: 0, 40, 80 ... | 1, 41, 81 ...
+        labelled = [c for c in range(d_model) if (c if c < half else c - half) % step == 0] if halves else None
+        self.table_view.set_data(shown, positions, [str(d) for d in dims], labelled_columns=labelled)
         source = self.tr("the loaded model") if self.source.currentIndex() == MODEL and self.model else self.tr("the formula")
         self.table_view.set_title(self.tr("Positional encoding PE: {0} positions x {1} dimensions, from {2}")
                                   .format(length, d_model, source))
