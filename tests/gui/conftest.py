@@ -32,6 +32,21 @@ def tiny_model(seed: int = 0, layers: int = 2, heads: int = 2) -> transviz.Model
 
 
 @pytest.fixture
+def show(qtbot):
+    """Show a widget at a size and wait until it is exposed (widgets never shown keep default
+    sizes offscreen, and their pixels are not drawn)."""
+
+    def show(widget, width, height):
+        qtbot.addWidget(widget)
+        widget.resize(width, height)
+        widget.show()
+        qtbot.waitExposed(widget)
+        return widget
+
+    return show
+
+
+@pytest.fixture
 def make_model():
     """Build a tiny untrained model (seed, layers, heads) for a test."""
     return tiny_model

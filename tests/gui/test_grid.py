@@ -22,14 +22,10 @@ KEY_LABELS = ["ich", "mochte", "ein", "bier", "bitte", "sehr", "</s>"]
 
 
 @pytest.fixture
-def grid(qtbot):
+def grid(show):
     widget = AttentionGrid("cross-attention")
-    qtbot.addWidget(widget)
     widget.set_maps(attention_maps(), QUERY_LABELS, KEY_LABELS)
-    widget.resize(900, 600)
-    widget.show()
-    qtbot.waitExposed(widget)
-    return widget
+    return show(widget, 900, 600)
 
 
 def test_mosaic_holds_each_head_at_its_place(grid):

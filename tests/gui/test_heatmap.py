@@ -28,14 +28,10 @@ def cross_map() -> np.ndarray:
 
 
 @pytest.fixture
-def heatmap(qtbot):
+def heatmap(show):
     widget = HeatmapWidget("cross-attention, layer 0, head 1")
-    qtbot.addWidget(widget)
     widget.set_data(cross_map(), QUERIES, KEYS)
-    widget.resize(640, 480)
-    widget.show()
-    qtbot.waitExposed(widget)
-    return widget
+    return show(widget, 640, 480)
 
 
 def test_image_is_the_array_and_labels_are_the_tokens(heatmap):
@@ -115,14 +111,11 @@ def test_levels_are_fixed_and_settable(heatmap, pixels):
     assert pixels.shows(color, 1.0, -1.0, 1.0)
 
 
-def test_long_column_labels_rotate_when_cells_are_narrow(qtbot):
+def test_long_column_labels_rotate_when_cells_are_narrow(show):
     widget = HeatmapWidget()
-    qtbot.addWidget(widget)
     keys = ["Donaudampfschifffahrt", "Gesellschaft", "Kapitän", "mochte", "bier", "ein", "bitte", "sehr"]
     widget.set_data(np.full((2, 8), 0.125, np.float32), ["a", "b"], keys)
-    widget.resize(360, 300)
-    widget.show()
-    qtbot.waitExposed(widget)
+    show(widget, 360, 300)
     assert widget.axis("bottom").rotated
     widget.set_data(np.full((2, 2), 0.5, np.float32), ["a", "b"], ["x", "y"])
     assert not widget.axis("bottom").rotated

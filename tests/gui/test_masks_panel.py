@@ -14,12 +14,8 @@ from transviz.gui.panels.masks import DEFAULT_SENTENCE, MasksPanel
 
 
 @pytest.fixture
-def panel(qtbot):
-    widget = MasksPanel()
-    qtbot.addWidget(widget)
-    widget.resize(1400, 900)
-    widget.show()
-    return widget
+def panel(show):
+    return show(MasksPanel(), 1400, 900)
 
 
 def test_padding_mask_on_a_batch_of_different_lengths(panel):

@@ -12,12 +12,8 @@ from transviz.gui.panels.positional import HALVES, INTERLEAVED, MODEL, Positiona
 
 
 @pytest.fixture
-def panel(qtbot):
-    widget = PositionalPanel()
-    qtbot.addWidget(widget)
-    widget.resize(1200, 800)
-    widget.show()
-    return widget
+def panel(show):
+    return show(PositionalPanel(), 1200, 800)
 
 
 def formula(pos: int, dim: int, d_model: int) -> float:

@@ -13,9 +13,9 @@ from pathlib import Path
 from PySide6.QtCore import QBuffer, QCoreApplication, QIODevice, QPoint, Qt
 from PySide6.QtGui import QImage, QPainter
 from PySide6.QtSvg import QSvgGenerator
-from PySide6.QtWidgets import QWidget
+from PySide6.QtWidgets import QFileDialog, QMessageBox, QWidget
 
-from ..core.errors import InputError
+from ..core.errors import InputError, TransvizError
 
 FORMATS = (".png", ".svg")
 
@@ -88,3 +88,20 @@ def save_picture(widget: QWidget, path: str | Path, title: str = "transviz") -> 
     if suffix == ".png":
         return _atomically(path, lambda tmp: _write_png(widget, tmp))
     return _atomically(path, lambda tmp: _write_svg(widget, tmp, title))
+
+
+def export_with_dialog(widget: QWidget, suffix: str, title: str, parent: QWidget | None = None) -> Path | None:
+    """Ask where to write ``widget`` as ``suffix`` (".png" or ".svg") and write it; a failure is
+    shown in a warning box that does not block. Returns the file written, None if none was."""
+    owner = parent or widget
+    kind = suffix[1:].upper()
+    name, _ = QFileDialog.getSaveFileName(owner, _tr("Export plot"), "plot" + suffix, f"{kind} (*{suffix})")
+    if not name:
+        return None
+    try:
+        return save_picture(widget, name if name.lower().endswith(suffix) else name + suffix, title)
+    except (OSError, TransvizError) as exc:
+        box = QMessageBox(QMessageBox.Icon.Warning, _tr("Export failed"), str(exc), QMessageBox.StandardButton.Ok, owner)
+        box.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        box.open()
+        return None

@@ -16,12 +16,11 @@ import pyqtgraph as pg
 from PySide6.QtCore import QCoreApplication, QPoint, QPointF, QRectF, Qt, Signal
 from PySide6.QtGui import QAction, QBrush, QColor, QFontMetricsF, QPainterPath, QPen
 from PySide6.QtWidgets import (
-    QFileDialog, QGraphicsPathItem, QGraphicsRectItem, QHBoxLayout, QMessageBox, QVBoxLayout, QWidget,
+    QGraphicsPathItem, QGraphicsRectItem, QHBoxLayout, QVBoxLayout, QWidget,
 )
 
-from ..core.errors import TransvizError
 from .app import HIGHLIGHT, colormap, lookup_table
-from .export import save_picture
+from .export import export_with_dialog, save_picture
 from .labels import plain_label
 
 MAX_LABELS = 40  # more rows or columns than this: label every n-th one so that labels never pile up
@@ -409,11 +408,4 @@ class HeatmapWidget(QWidget):
         return save_picture(self, path, self.title or "transviz")
 
     def export_with_dialog(self, suffix: str) -> None:
-        kind = "PNG" if suffix == ".png" else "SVG"
-        path, _ = QFileDialog.getSaveFileName(self, self.tr("Export plot"), "plot" + suffix, f"{kind} (*{suffix})")
-        if not path:
-            return
-        try:
-            self.export(path if path.lower().endswith(suffix) else path + suffix)
-        except (OSError, TransvizError) as exc:
-            QMessageBox.warning(self, self.tr("Export failed"), str(exc))
+        export_with_dialog(self, suffix, self.title or "transviz")

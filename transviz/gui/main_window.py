@@ -20,7 +20,7 @@ from ..core.bundle import Model
 from ..core.checkpoint import describe
 from ..core.errors import TransvizError
 from ..core.resources import shipped_models
-from .export import save_picture
+from .export import export_with_dialog, save_picture
 from .labels import plain_label
 from .panels.base import PlotPanel
 from .panels.masks import MasksPanel
@@ -262,19 +262,14 @@ class MainWindow(QMainWindow):
         panel = self.tabs.currentWidget()
         return panel.current_plot() if isinstance(panel, PlotPanel) else panel
 
+    def _plot_title(self) -> str:
+        return getattr(self.current_plot(), "title", "") or self.tabs.tabText(self.tabs.currentIndex())
+
     def export_current_plot(self, path: str | Path) -> Path:
-        plot = self.current_plot()
-        return save_picture(plot, path, getattr(plot, "title", "") or self.tabs.tabText(self.tabs.currentIndex()))
+        return save_picture(self.current_plot(), path, self._plot_title())
 
     def _export_with_dialog(self, suffix: str) -> None:
-        kind = suffix[1:].upper()
-        path, _ = QFileDialog.getSaveFileName(self, self.tr("Export current plot"), "plot" + suffix, f"{kind} (*{suffix})")
-        if not path:
-            return
-        try:
-            self.export_current_plot(path if path.lower().endswith(suffix) else path + suffix)
-        except (OSError, TransvizError) as exc:
-            self.show_error(self.tr("Export failed"), str(exc))
+        export_with_dialog(self.current_plot(), suffix, self._plot_title(), parent=self)
 
     @staticmethod
     def _dropped_checkpoint(event: QDragEnterEvent | QDropEvent) -> str | None:

@@ -3,7 +3,7 @@ which File > Export writes."""
 from __future__ import annotations
 
 from PySide6.QtCore import QEvent, QObject
-from PySide6.QtWidgets import QWidget
+from PySide6.QtWidgets import QLabel, QLayout, QVBoxLayout, QWidget
 
 from ...core.bundle import Model
 
@@ -19,6 +19,16 @@ class PlotPanel(QWidget):
 
     def set_model(self, model: Model | None) -> None:
         self.model = model
+
+    def arrange(self, controls: QLayout, error: QLabel, body: QLayout | QWidget) -> None:
+        """The layout of every tab: its controls, an inline error line, then the plots."""
+        layout = QVBoxLayout(self)
+        layout.addLayout(controls)
+        layout.addWidget(error)
+        if isinstance(body, QLayout):
+            layout.addLayout(body, 1)
+        else:
+            layout.addWidget(body, 1)
 
     def track(self, *plots: QWidget) -> None:
         """Remember these plots; the one the mouse last entered is the panel's current plot."""

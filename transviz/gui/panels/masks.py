@@ -94,10 +94,7 @@ class MasksPanel(PlotPanel):
         splitter.addWidget(self._build_walkthrough())
         splitter.setStretchFactor(0, 1)
         splitter.setStretchFactor(1, 2)
-        layout = QVBoxLayout(self)
-        layout.addLayout(inputs)
-        layout.addWidget(self.mask_error)
-        layout.addWidget(splitter, 1)
+        self.arrange(inputs, self.mask_error, splitter)
         self.sentence.textChanged.connect(self.refresh)
         self.others.textChanged.connect(self.refresh)
 

@@ -107,10 +107,7 @@ class PositionalPanel(PlotPanel):
         plots.addWidget(self.similarity_view, 1, 1)
         plots.setColumnStretch(0, 3)
         plots.setColumnStretch(1, 2)
-        layout = QVBoxLayout(self)
-        layout.addLayout(controls)
-        layout.addWidget(self.error)
-        layout.addLayout(plots, 1)
+        self.arrange(controls, self.error, plots)
 
         for spin in (self.length, self.d_model):
             spin.valueChanged.connect(self.refresh)
