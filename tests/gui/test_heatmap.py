@@ -129,7 +129,8 @@ def test_many_labels_are_thinned_never_dropped_silently():
 
 
 def test_custom_axis_names_in_read_out(qtbot):
-    names = AxisNames("position", "dimension", "positions", "dimensions", "{row_name} {row}, {column_name} {column}: {value}")
+    names = AxisNames("position", "dimension", "positions", "dimensions",
+                      "{row_name} {row}, {column_name} {column}: {value}")
     widget = HeatmapWidget(axes=names, levels=(-1.0, 1.0))
     qtbot.addWidget(widget)
     widget.set_data(np.array([[0.5, -0.25]], np.float32), ["0"], ["0", "1"])

@@ -81,8 +81,8 @@ def test_render_runs_without_a_display(tmp_path):
     env = {k: v for k, v in os.environ.items() if k not in ("QT_QPA_PLATFORM", "DISPLAY", "WAYLAND_DISPLAY")}
     env["PYTHONPATH"] = str(ROOT)
     out = tmp_path / "pe.png"
-    result = subprocess.run([sys.executable, "-m", "transviz", "render", "x", "--view", "positional", "--out", str(out)],
-                            env=env, capture_output=True, text=True, timeout=120)
+    command = [sys.executable, "-m", "transviz", "render", "x", "--view", "positional", "--out", str(out)]
+    result = subprocess.run(command, env=env, capture_output=True, text=True, timeout=120)
     assert result.returncode == 0, result.stderr
     assert result.stdout.strip() == str(out) and result.stderr == ""
     assert distinct_colours(QImage(str(out))) > 50

@@ -72,7 +72,9 @@ def _recording(attention: MultiHeadAttention) -> Iterator[list[_Call]]:
     calls: list[_Call] = []
     original = attention.attend
 
-    def attend(q: Tensor, k: Tensor, v: Tensor, mask: Tensor | None, need_weights: bool) -> tuple[Tensor, Tensor | None]:
+    def attend(
+        q: Tensor, k: Tensor, v: Tensor, mask: Tensor | None, need_weights: bool
+    ) -> tuple[Tensor, Tensor | None]:
         calls.append((q, k, v, mask))
         return original(q, k, v, mask, need_weights)
 

@@ -20,10 +20,6 @@ from ..core.errors import InputError, TransvizError
 FORMATS = (".png", ".svg")
 
 
-def _tr(text: str) -> str:
-    return QCoreApplication.translate("export", text)
-
-
 def _atomically(path: Path, write: Callable[[str], None]) -> Path:
     """Write via a temporary file in the same folder, then rename: never a half-written picture."""
     path.parent.mkdir(parents=True, exist_ok=True)
@@ -40,7 +36,7 @@ def _atomically(path: Path, write: Callable[[str], None]) -> Path:
 
 def _write_png(widget: QWidget, filename: str) -> None:
     if not widget.grab().save(filename, "PNG"):
-        raise InputError(_tr("could not write the PNG file {0}").format(filename))
+        raise InputError(QCoreApplication.translate("export", "could not write the PNG file {0}").format(filename))
 
 
 # A heatmap is a tiny image (one pixel a cell) drawn large. SVG viewers smooth embedded images
@@ -84,7 +80,8 @@ def save_picture(widget: QWidget, path: str | Path, title: str = "transviz") -> 
     path = Path(path)
     suffix = path.suffix.lower()
     if suffix not in FORMATS:
-        raise InputError(_tr("cannot export to {0}: choose a .png or .svg file name").format(path.name))
+        message = QCoreApplication.translate("export", "cannot export to {0}: choose a .png or .svg file name")
+        raise InputError(message.format(path.name))
     if suffix == ".png":
         return _atomically(path, lambda tmp: _write_png(widget, tmp))
     return _atomically(path, lambda tmp: _write_svg(widget, tmp, title))
@@ -95,13 +92,15 @@ def export_with_dialog(widget: QWidget, suffix: str, title: str, parent: QWidget
     shown in a warning box that does not block. Returns the file written, None if none was."""
     owner = parent or widget
     kind = suffix[1:].upper()
-    name, _ = QFileDialog.getSaveFileName(owner, _tr("Export plot"), "plot" + suffix, f"{kind} (*{suffix})")
+    title_text = QCoreApplication.translate("export", "Export plot")
+    name, _ = QFileDialog.getSaveFileName(owner, title_text, "plot" + suffix, f"{kind} (*{suffix})")
     if not name:
         return None
     try:
         return save_picture(widget, name if name.lower().endswith(suffix) else name + suffix, title)
     except (OSError, TransvizError) as exc:
-        box = QMessageBox(QMessageBox.Icon.Warning, _tr("Export failed"), str(exc), QMessageBox.StandardButton.Ok, owner)
+        failed = QCoreApplication.translate("export", "Export failed")
+        box = QMessageBox(QMessageBox.Icon.Warning, failed, str(exc), QMessageBox.StandardButton.Ok, owner)
         box.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
         box.open()
         return None

@@ -173,7 +173,8 @@ class AttentionGrid(QWidget):
         row, column = math.floor(point.y()), math.floor(point.x())
         layer, query = divmod(row, queries + GAP)
         head, key = divmod(column, keys + GAP)
-        if not (0 <= layer < layers and 0 <= head <= heads and query < queries and key < keys and row >= 0 and column >= 0):
+        inside = row >= 0 and column >= 0 and query < queries and key < keys  # not in a gap
+        if not (inside and layer < layers and head <= heads):
             return None
         return layer, MEAN_COLUMN if head == heads else head, query, key
 

@@ -163,9 +163,14 @@ class AxisNames:
 
 
 def attention_axes() -> AxisNames:
-    tr = lambda text: QCoreApplication.translate("HeatmapWidget", text)  # noqa: E731
-    return AxisNames(tr("query"), tr("key"), tr("queries (rows)"), tr("keys (columns)"),
-                     tr("{row_name} '{row}' -> {column_name} '{column}': {value}"))
+    # QCoreApplication.translate with literal arguments, so that lupdate finds every string
+    return AxisNames(
+        QCoreApplication.translate("HeatmapWidget", "query"),
+        QCoreApplication.translate("HeatmapWidget", "key"),
+        QCoreApplication.translate("HeatmapWidget", "queries (rows)"),
+        QCoreApplication.translate("HeatmapWidget", "keys (columns)"),
+        QCoreApplication.translate("HeatmapWidget", "{row_name} '{row}' -> {column_name} '{column}': {value}"),
+    )
 
 
 def value_text(value: float, fmt: str = "{:.2f}") -> str:
@@ -314,7 +319,8 @@ class HeatmapWidget(QWidget):
         if self._colorbar is not None:
             self._colorbar.setLevels(self._levels)
         self._plot.getViewBox().setRange(QRectF(0, 0, max(columns, 1), max(rows, 1)), padding=0)
-        self.set_highlighted_row(self._highlighted if self._highlighted is not None and self._highlighted < rows else None)
+        keep = self._highlighted is not None and self._highlighted < rows
+        self.set_highlighted_row(self._highlighted if keep else None)
 
     def set_levels(self, low: float, high: float) -> None:
         """Change the values at the ends of the colormap (e.g. for raw scores or a positional table)."""

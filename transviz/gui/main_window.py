@@ -6,9 +6,10 @@ It composes the panels and hands each the loaded model; the panels draw what the
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
 from pathlib import Path
 
-from PySide6.QtCore import Qt, Signal
+from PySide6.QtCore import QCoreApplication, Qt, Signal
 from PySide6.QtGui import QAction, QCloseEvent, QDragEnterEvent, QDropEvent, QKeySequence
 from PySide6.QtWidgets import (
     QDialog, QDialogButtonBox, QFileDialog, QMainWindow, QMenu, QMessageBox, QPlainTextEdit, QProgressBar,
@@ -39,7 +40,7 @@ def _load(source: str, state: TaskState) -> Model:
 
 
 def model_name(model: Model) -> str:
-    return Path(model.path).stem if model.path else "unsaved model"
+    return Path(model.path).stem if model.path else QCoreApplication.translate("MainWindow", "unsaved model")
 
 
 def model_info(model: Model) -> str:
@@ -87,7 +88,8 @@ class MainWindow(QMainWindow):
         self.runner.busy_changed.connect(self.busy.setVisible)
         self.runner.status.connect(lambda text: self.statusBar().showMessage(self.tr("Loading {0}...").format(text)))
 
-    def _action(self, menu: QMenu, text: str, slot, shortcut: QKeySequence | str | None = None) -> QAction:  # type: ignore[no-untyped-def]
+    def _action(self, menu: QMenu, text: str, slot: Callable[[], object],
+                shortcut: QKeySequence | QKeySequence.StandardKey | str | None = None) -> QAction:
         action = menu.addAction(text)
         action.triggered.connect(slot)
         if shortcut is not None:
@@ -117,7 +119,8 @@ class MainWindow(QMainWindow):
                          f"Ctrl+{index + 1}")
 
         help_menu = bar.addMenu(self.tr("&Help"))
-        self._action(help_menu, self.tr("How to read this &tab"), self.show_tab_help, QKeySequence.StandardKey.HelpContents)
+        self._action(help_menu, self.tr("How to read this &tab"), self.show_tab_help,
+                     QKeySequence.StandardKey.HelpContents)
         self._action(help_menu, self.tr("&About transviz"), self.show_about)
 
     def populate_shipped_menu(self, models: dict[str, Path]) -> None:
@@ -253,7 +256,8 @@ class MainWindow(QMainWindow):
     def _save_with_dialog(self) -> None:
         if self.model is None:
             return
-        path, _ = QFileDialog.getSaveFileName(self, self.tr("Save model as"), model_name(self.model) + CHECKPOINT_SUFFIX,
+        path, _ = QFileDialog.getSaveFileName(self, self.tr("Save model as"),
+                                              model_name(self.model) + CHECKPOINT_SUFFIX,
                                               self.tr("transviz checkpoints (*.safetensors)"))
         if path:
             self.save_model_as(path if path.endswith(CHECKPOINT_SUFFIX) else path + CHECKPOINT_SUFFIX)

@@ -147,7 +147,8 @@ class MasksPanel(PlotPanel):
             controls.addWidget(plain_label(text))
             controls.addWidget(widget, 2 if widget is self.target else 0)
         values = AxisNames(self.tr("key"), self.tr("dimension"), self.tr("keys (rows)"), self.tr("dimensions of d_k"))
-        outputs = AxisNames(self.tr("query"), self.tr("dimension"), self.tr("queries (rows)"), self.tr("dimensions of d_k"))
+        outputs = AxisNames(self.tr("query"), self.tr("dimension"), self.tr("queries (rows)"),
+                            self.tr("dimensions of d_k"))
         self.score_view = HeatmapWidget(self.tr("1. raw scores Q Kᵀ"), value_format="{:.3f}")
         self.scaled_view = HeatmapWidget(self.tr("2. scaled by 1/sqrt(d_k)"), value_format="{:.3f}")
         self.masked_view = HeatmapWidget(self.tr("3. masked: -inf where blocked"), value_format="{:.3f}")

@@ -32,15 +32,15 @@ INTERLEAVED, HALVES = 0, 1  # entries of the layout selector
 
 def parse_dimensions(text: str, d_model: int) -> list[int]:
     """``"4, 5 6"`` -> ``[4, 5, 6]``; ValueError with a translated message naming what is wrong."""
-    tr = lambda s: QCoreApplication.translate("PositionalPanel", s)  # noqa: E731
     parts = [p for p in re.split(r"[,\s]+", text.strip()) if p]
     if not all(p.isdigit() for p in parts):
-        raise ValueError(tr("dimensions must be whole numbers separated by commas"))
+        raise ValueError(QCoreApplication.translate("PositionalPanel",
+                                                    "dimensions must be whole numbers separated by commas"))
     dims = [int(p) for p in parts]
     outside = [d for d in dims if d >= d_model]
     if outside:
-        raise ValueError(tr("dimension {0} does not exist: d_model is {1} (dimensions 0..{2})")
-                         .format(outside[0], d_model, d_model - 1))
+        raise ValueError(QCoreApplication.translate("PositionalPanel", "dimension {0} does not exist: d_model is {1} "
+                                                    "(dimensions 0..{2})").format(outside[0], d_model, d_model - 1))
     return list(dict.fromkeys(dims))
 
 
@@ -83,7 +83,8 @@ class PositionalPanel(PlotPanel):
         controls.addStretch(1)
 
         positions = AxisNames(self.tr("position"), self.tr("dimension"), self.tr("positions (rows)"),
-                              self.tr("dimensions (columns)"), self.tr("{row_name} {row}, {column_name} {column}: {value}"))
+                              self.tr("dimensions (columns)"),
+                              self.tr("{row_name} {row}, {column_name} {column}: {value}"))
         self.table_view = HeatmapWidget(self.tr("Positional encoding PE"), positions, levels=(-1.0, 1.0))
         self.layout_note = plain_label()
         self.curves = pg.PlotWidget(title=self.tr("Chosen dimensions across positions"))
@@ -168,7 +169,8 @@ class PositionalPanel(PlotPanel):
         # each half labelled from its own start: 0, 40, 80 ... | 1, 41, 81 ...
         labelled = [c for c in range(d_model) if (c if c < half else c - half) % step == 0] if halves else None
         self.table_view.set_data(shown, positions, [str(d) for d in dims], labelled_columns=labelled)
-        source = self.tr("the loaded model") if self.source.currentIndex() == MODEL and self.model else self.tr("the formula")
+        from_model = self.source.currentIndex() == MODEL and self.model is not None
+        source = self.tr("the loaded model") if from_model else self.tr("the formula")
         self.table_view.set_title(self.tr("Positional encoding PE: {0} positions x {1} dimensions, from {2}")
                                   .format(length, d_model, source))
         self.layout_note.setText(
