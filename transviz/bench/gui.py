@@ -16,7 +16,7 @@ def _random_maps(seed: int, shape: tuple[int, int, int, int]) -> np.ndarray:
 @figure("gui_grid_redraw_ms_6x8", "ms", 16.0, "lower")
 def grid_redraw_6x8() -> float:
     """One full redraw of a 6-layer x 8-head grid of 12 x 12 maps: new arrays, then a repaint."""
-    from ..gui.app import application, use_offscreen_platform
+    from ..gui.app import application, dispose, use_offscreen_platform
     from ..gui.grid import AttentionGrid
 
     use_offscreen_platform()
@@ -37,5 +37,4 @@ def grid_redraw_6x8() -> float:
     try:
         return 1000 * median_seconds(redraw, repeat=41, warmup=5)
     finally:
-        grid.close()
-        grid.deleteLater()
+        dispose(grid)

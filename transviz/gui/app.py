@@ -14,8 +14,10 @@ import sys
 
 import numpy as np
 import pyqtgraph as pg
-from PySide6.QtCore import QLocale, QMessageLogContext, QtMsgType, QTranslator, qInstallMessageHandler
-from PySide6.QtWidgets import QApplication
+from PySide6.QtCore import (
+    QCoreApplication, QEvent, QLocale, QMessageLogContext, QtMsgType, QTranslator, qInstallMessageHandler,
+)
+from PySide6.QtWidgets import QApplication, QWidget
 
 from ..core.resources import resource_dir
 
@@ -94,6 +96,18 @@ def use_offscreen_platform() -> None:
         os.environ["QT_QPA_PLATFORM"] = "offscreen"
 
 
+def dispose(widget: QWidget) -> None:
+    """Close and delete a top-level widget now, not at interpreter exit.
+
+    Left to Python's shutdown, Qt objects die in an arbitrary order and a closed pyqtgraph view
+    can crash the process with a segmentation fault after all the work is done (seen here with
+    ``transviz bench``); deleting it while the application still exists avoids that.
+    """
+    widget.close()
+    widget.deleteLater()
+    QCoreApplication.sendPostedEvents(None, QEvent.Type.DeferredDelete)
+
+
 def leave_a_core_for_qt() -> None:
     """Let torch use all cores but one, so the window stays live while a worker computes.
 
@@ -118,3 +132,4 @@ def run(model: str | None = None) -> int:
         return int(app.exec())
     finally:
         window.shutdown()
+        dispose(window)

@@ -11,6 +11,7 @@ from ..core.bundle import Model
 from ..core.errors import InputError
 from ..core.walkthrough import KINDS, Kind
 from . import VIEWS
+from .app import dispose
 from .export import save_picture
 from .panels.base import PlotPanel
 from .panels.masks import MasksPanel
@@ -70,5 +71,4 @@ def render(slide: Slide, out: str | Path) -> Path:
         QApplication.processEvents()
         return save_picture(panel, out, f"transviz: {slide.view}")
     finally:
-        panel.close()
-        panel.deleteLater()
+        dispose(panel)
