@@ -9,7 +9,7 @@ import sys
 
 from .core.errors import TransvizError
 
-COMMANDS = ("info", "bench", "decode")  # modules of transviz.commands, in the order --help lists them
+COMMANDS = ("gui", "render", "decode", "info", "bench")  # modules of transviz.commands, in the order --help lists them
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -28,10 +28,10 @@ def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     logging.basicConfig(level=logging.INFO if args.verbose else logging.WARNING, format="%(message)s")
-    if args.command is None:
-        # The desktop window arrives with the explorer; until then list what works.
-        parser.print_help()
-        return 0
+    if args.command is None:  # plain `transviz` opens the desktop window
+        from .commands.gui import run as open_window
+
+        args.func = open_window
     try:
         return int(args.func(args))
     except TransvizError as exc:

@@ -14,7 +14,7 @@ from dataclasses import asdict, dataclass
 from typing import Literal
 
 Better = Literal["higher", "lower"]
-MODULES = ("transviz.bench.core", "transviz.bench.session")  # each registers its figures when imported
+MODULES = ("transviz.bench.core", "transviz.bench.session", "transviz.bench.gui")  # each registers its figures when imported
 
 
 @dataclass(frozen=True)

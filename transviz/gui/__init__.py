@@ -1,0 +1,6 @@
+"""The desktop window: PySide6 + pyqtgraph views that draw what :mod:`transviz.core` computes.
+
+This file imports no Qt, so the command line can list the views without loading Qt.
+"""
+
+VIEWS = ("positional", "masks")  # what `transviz render --view` draws (transviz.gui.render)

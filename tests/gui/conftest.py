@@ -1,0 +1,90 @@
+"""GUI tests run offscreen (tests/conftest.py) with real widgets and real tiny models."""
+from __future__ import annotations
+
+import pytest
+import torch
+
+import transviz
+from transviz.core.model import Transformer
+from transviz.core.vocab import Vocab
+
+
+@pytest.fixture(autouse=True)
+def configured_like_the_app(qapp):
+    """What gui.app does at start-up: row-major images, no OpenGL, light background, and torch
+    leaving a core to Qt."""
+    from transviz.gui.app import configure_pyqtgraph, leave_a_core_for_qt
+
+    threads = torch.get_num_threads()
+    configure_pyqtgraph()
+    leave_a_core_for_qt()
+    yield
+    torch.set_num_threads(threads)  # the core tests keep their own setting
+
+
+def tiny_model(seed: int = 0, layers: int = 2, heads: int = 2) -> transviz.Model:
+    torch.manual_seed(seed)
+    src = Vocab("ich mochte ein bier bitte".split())
+    tgt = Vocab("i want a beer please".split())
+    cfg = transviz.ModelConfig(len(src), len(tgt), d_model=16, n_heads=heads, n_encoder_layers=layers,
+                               n_decoder_layers=layers, d_ff=32, dropout=0.0, max_len=24)
+    return transviz.Model(Transformer(cfg).eval(), src, tgt, {"task": "unit-test", "steps": seed})
+
+
+@pytest.fixture
+def show(qtbot):
+    """Show a widget at a size and wait until it is exposed (widgets never shown keep default
+    sizes offscreen, and their pixels are not drawn)."""
+
+    def show(widget, width, height):
+        qtbot.addWidget(widget)
+        widget.resize(width, height)
+        widget.show()
+        qtbot.waitExposed(widget)
+        return widget
+
+    return show
+
+
+@pytest.fixture
+def make_model():
+    """Build a tiny untrained model (seed, layers, heads) for a test."""
+    return tiny_model
+
+
+@pytest.fixture
+def model_file(tmp_path):
+    return transviz.save_model(tiny_model(), tmp_path / "tiny.safetensors")
+
+
+
+class Pixels:
+    """Reads the colours a widget really shows (a grab of its pixels) and compares them with
+    the colormap, independently of how the widget chose them."""
+
+    @staticmethod
+    def at(widget, point):
+        image = widget.grab().toImage()
+        ratio = image.devicePixelRatio()
+        return image.pixelColor(int(point.x() * ratio), int(point.y() * ratio))
+
+    @staticmethod
+    def lut_index(value: float, low: float = 0.0, high: float = 1.0) -> int:
+        """The entry pyqtgraph picks for a value: 256 entries spread evenly over the levels."""
+        return min(255, max(0, int((value - low) / (high - low) * 256)))
+
+    @classmethod
+    def shows(cls, color, value: float, low: float = 0.0, high: float = 1.0) -> bool:
+        """Whether ``color`` is the colormap's colour for ``value`` (one entry of slack for rounding)."""
+        from transviz.gui.app import lookup_table
+
+        i = cls.lut_index(value, low, high)
+        return any(
+            max(abs(color.red() - int(r)), abs(color.green() - int(g)), abs(color.blue() - int(b))) <= 2
+            for r, g, b in lookup_table()[max(0, i - 1): i + 2]
+        )
+
+
+@pytest.fixture
+def pixels():
+    return Pixels

@@ -1,0 +1,22 @@
+"""The GUI bench figure runs in a real process and that process exits cleanly (a closed
+pyqtgraph view left to interpreter shutdown used to crash it with a segmentation fault)."""
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def test_grid_redraw_figure_runs_and_exits_cleanly():
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    env.pop("QT_QPA_PLATFORM", None)  # the bench chooses offscreen itself
+    result = subprocess.run([sys.executable, "-m", "transviz", "bench", "gui_grid_redraw_ms_6x8", "--json"],
+                            env=env, capture_output=True, text=True, timeout=300)
+    assert result.returncode == 0, result.stderr
+    [figure] = json.loads(result.stdout)
+    assert figure["name"] == "gui_grid_redraw_ms_6x8" and figure["unit"] == "ms" and figure["target"] == 16.0
+    assert figure["value"] > 0

@@ -1,0 +1,178 @@
+"""The main window with real checkpoint files: the no-model state, loading off the GUI thread,
+bad files (error dialog, old model kept), drag and drop, save as, export, info, teardown."""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+import torch
+from PySide6.QtCore import QMimeData, QPoint, QPointF, Qt, QUrl
+from PySide6.QtGui import QDragEnterEvent, QDropEvent, QImage
+from PySide6.QtWidgets import QApplication, QMessageBox, QPlainTextEdit
+from safetensors.torch import save_file
+
+import transviz
+from transviz.gui.main_window import MainWindow
+
+
+@pytest.fixture
+def window(qtbot):
+    win = MainWindow()
+    qtbot.addWidget(win)
+    win.show()
+    yield win
+    win.shutdown()
+    assert win.runner.thread.isFinished()  # no QThread left running
+
+
+def load(window, qtbot, path):
+    with qtbot.waitSignal(window.model_changed, timeout=10000) as signal:
+        window.open_model(path)
+    return signal.args[0]
+
+
+def error_dialog(window, qtbot):
+    qtbot.waitUntil(lambda: window.error_dialog is not None and window.error_dialog.isVisible(), timeout=10000)
+    return window.error_dialog
+
+
+def test_opens_without_a_model(window):
+    assert window.model is None
+    assert "No model loaded: File > Open" in window.model_label.text()
+    assert [window.tabs.tabText(i) for i in range(window.tabs.count())] == ["Positional encoding", "Masks"]
+    assert window.masks.walk_pages.currentWidget() is window.masks.no_model
+    assert not window.save_action.isEnabled() and not window.info_action.isEnabled()
+    window.open_initial_model(None)  # resources/models is empty here: nothing to load, no crash
+    assert window.model is None and not window.runner.is_busy()
+
+
+def test_menus(window):
+    titles = [a.text().replace("&", "") for a in window.menuBar().actions()]
+    assert titles == ["File", "Model", "View", "Help"]
+    file_menu = window.menuBar().actions()[0].menu()
+    texts = [a.text().replace("&", "") for a in file_menu.actions()]
+    assert {"Open checkpoint...", "Shipped models", "Save model as...", "Export current plot as PNG...",
+            "Export current plot as SVG...", "Quit"} <= set(texts)
+
+
+def test_loading_replaces_the_model_off_the_gui_thread(window, qtbot, model_file):
+    window.open_model(model_file)
+    assert window.runner.is_busy() and window.model is None  # the GUI thread did not block on it
+    qtbot.waitSignal(window.model_changed, timeout=10000).wait()
+    assert window.model is not None and window.model.path == str(model_file)
+    assert "Model: tiny" in window.model_label.text() and window.windowTitle() == "transviz: tiny"
+    assert window.masks.walk_pages.currentIndex() == 1 and window.masks.steps is not None
+    assert window.positional.source.model().item(1).isEnabled()
+    assert window.save_action.isEnabled() and not window.busy.isVisible()
+
+
+def foreign(path):
+    save_file({"weight": torch.zeros(3)}, str(path))  # valid safetensors, another program's
+
+
+@pytest.mark.parametrize("make_bad,expected", [
+    (lambda p, good: p.write_bytes(b"this is a text file, not a checkpoint"), "not a readable safetensors file"),
+    (lambda p, good: p.write_bytes(good.read_bytes()[: good.stat().st_size // 2]), "tiny"),
+    (lambda p, good: foreign(p), "another program"),
+])
+def test_a_bad_file_shows_an_error_and_the_model_stays(window, qtbot, model_file, tmp_path, make_bad, expected):
+    model = load(window, qtbot, model_file)
+    bad = tmp_path / "bad.safetensors"
+    make_bad(bad, model_file)
+    with qtbot.waitSignal(window.load_failed, timeout=10000) as signal:
+        window.open_model(bad)
+    box = error_dialog(window, qtbot)
+    assert isinstance(box, QMessageBox) and box.icon() == QMessageBox.Icon.Critical
+    assert "bad.safetensors" in box.text() and "The current model stays loaded." in box.text()
+    assert signal.args[0] == box.text()
+    if expected != "tiny":
+        assert expected in box.text()
+    assert window.model is model  # the old model stays
+    box.close()
+    qtbot.waitUntil(lambda: window.error_dialog is None, timeout=2000)
+
+
+def test_a_missing_file_without_a_model(window, qtbot, tmp_path):
+    window.open_model(tmp_path / "nowhere.safetensors")
+    box = error_dialog(window, qtbot)
+    assert "no such file" in box.text() and "No model is loaded." in box.text()
+    assert window.model is None
+    box.close()
+
+
+def drop_event(cls, path):
+    """A drag event carrying one file; the mime data is returned too, since the event does not
+    own it (Python must keep it alive while the event is sent)."""
+    mime = QMimeData()
+    mime.setUrls([QUrl.fromLocalFile(str(path))])
+    if cls is QDragEnterEvent:
+        event = QDragEnterEvent(QPoint(10, 10), Qt.DropAction.CopyAction, mime, Qt.MouseButton.LeftButton,
+                                Qt.KeyboardModifier.NoModifier)
+    else:
+        event = QDropEvent(QPointF(10, 10), Qt.DropAction.CopyAction, mime, Qt.MouseButton.LeftButton,
+                           Qt.KeyboardModifier.NoModifier)
+    return event, mime
+
+
+def test_drag_and_drop_a_checkpoint(window, qtbot, model_file, tmp_path):
+    enter, mime = drop_event(QDragEnterEvent, model_file)
+    QApplication.sendEvent(window, enter)
+    assert enter.isAccepted()
+    other = tmp_path / "notes.txt"
+    other.write_text("hello")
+    refused, other_mime = drop_event(QDragEnterEvent, other)
+    QApplication.sendEvent(window, refused)
+    assert not refused.isAccepted()
+    drop, drop_mime = drop_event(QDropEvent, model_file)
+    with qtbot.waitSignal(window.model_changed, timeout=10000):
+        QApplication.sendEvent(window, drop)
+    assert window.model.path == str(model_file)
+
+
+def test_save_as_writes_a_loadable_copy(window, qtbot, model_file, tmp_path):
+    model = load(window, qtbot, model_file)
+    target = tmp_path / "copy.safetensors"
+    with qtbot.waitSignal(window.runner.done, timeout=10000):
+        window.save_model_as(target)
+    copy = transviz.load_model(str(target))
+    assert copy.config == model.config and copy.src_vocab == model.src_vocab
+    for name, tensor in model.net.state_dict().items():
+        assert torch.equal(copy.net.state_dict()[name], tensor)
+
+
+def test_model_info_lists_config_sizes_device_and_facts(window, qtbot, model_file):
+    load(window, qtbot, model_file)
+    dialog = window.show_model_info()
+    text = dialog.findChild(QPlainTextEdit).toPlainText()
+    for fact in ("parameters:", "config.d_model: 16", "source vocabulary: 9 tokens", "target vocabulary: 9 tokens",
+                 "device: cpu", "training.task: unit-test"):
+        assert fact in text
+    dialog.close()
+
+
+def test_export_current_plot(window, tmp_path):
+    window.tabs.setCurrentWidget(window.masks)
+    path = window.export_current_plot(tmp_path / "plot.png")
+    image = QImage(str(path))
+    assert image.size() == window.masks.padding_view.size()  # the tab's first plot, nothing pointed at yet
+    pixels = {image.pixel(x, y) for x in range(0, image.width(), 5) for y in range(0, image.height(), 5)}
+    assert len(pixels) > 5
+    svg = window.export_current_plot(tmp_path / "plot.svg").read_text()
+    assert "Padding mask" in svg
+
+
+def test_shipped_models_menu_lists_names_and_loads(window, qtbot, model_file):
+    texts = [a.text() for a in window.shipped_menu.actions()]
+    assert texts == ["(none installed)"] and not window.shipped_menu.actions()[0].isEnabled()
+    window.populate_shipped_menu({"tiny": model_file})
+    action = window.shipped_menu.actions()[0]
+    assert action.text() == "tiny"
+    with qtbot.waitSignal(window.model_changed, timeout=10000):
+        action.trigger()
+    np.testing.assert_array_equal(window.positional.table_view.displayed_image().shape, (20, 512))
+
+
+def test_tab_help_explains_the_current_tab(window):
+    window.tabs.setCurrentWidget(window.masks)
+    dialog = window.show_tab_help()
+    assert "sums to 1" in dialog.findChild(QPlainTextEdit).toPlainText()
+    dialog.close()

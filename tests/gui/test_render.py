@@ -1,0 +1,120 @@
+"""`transviz render` and plain `transviz`: real pictures from the real widgets, offscreen."""
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import xml.etree.ElementTree as ET
+from pathlib import Path
+
+import numpy as np
+import pytest
+from PySide6.QtGui import QImage
+
+from transviz import cli
+from transviz.core.positional import sinusoidal_table
+from transviz.gui.render import Slide, build
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def distinct_colours(image: QImage) -> int:
+    return len({image.pixel(x, y) for x in range(0, image.width(), 4) for y in range(0, image.height(), 4)})
+
+
+def test_render_masks_with_a_model_to_png(tmp_path, model_file, capsys):
+    out = tmp_path / "slide.png"
+    code = cli.main(["render", "ich mochte ein bier", "--view", "masks", "--model", str(model_file),
+                     "--kind", "cross", "--layer", "1", "--head", "1", "--out", str(out), "--size", "1280x720"])
+    assert code == 0 and capsys.readouterr().out.strip() == str(out)
+    image = QImage(str(out))
+    assert (image.width(), image.height()) == (1280, 720)
+    assert distinct_colours(image) > 50
+
+
+def test_render_masks_to_svg_holds_tokens_and_shapes(tmp_path, model_file):
+    out = tmp_path / "slide.svg"
+    assert cli.main(["render", "ich mochte ein bier", "--view", "masks", "--model", str(model_file),
+                     "--out", str(out)]) == 0
+    texts = {"".join(t.itertext()).strip() for t in ET.parse(out).getroot().iter("{http://www.w3.org/2000/svg}text")}
+    assert {"ich", "mochte", "ein", "bier", "<s>", "want"} <= texts
+    assert any("(3, 1, 1, 5)" in t for t in texts)
+
+
+def test_positional_slide_is_the_table(qtbot, make_model):
+    panel = build(Slide("positional", "ignored"))
+    qtbot.addWidget(panel)
+    np.testing.assert_array_equal(panel.table_view.displayed_image(), sinusoidal_table(20, 512).numpy())
+    model = make_model()
+    with_model = build(Slide("positional", "ignored", model))
+    qtbot.addWidget(with_model)
+    np.testing.assert_array_equal(with_model.table_view.displayed_image(), model.net.positional[:20].numpy())
+
+
+def test_masks_slide_takes_sentence_kind_layer_head_target(qtbot, make_model):
+    panel = build(Slide("masks", "ein bier", make_model(layers=2, heads=2), kind="cross", layer=1, head=1, target="i"))
+    qtbot.addWidget(panel)
+    assert panel.steps.kind == "cross" and (panel.steps.layer, panel.steps.head) == (1, 1)
+    assert panel.softmax_view.row_labels() == ["<s>", "i"] and panel.softmax_view.column_labels() == ["ein", "bier"]
+
+
+@pytest.mark.parametrize("args,message", [
+    (["--view", "masks", "--out", "x.jpg"], "must end in .png or .svg"),
+    (["--view", "masks", "--out", "x.png", "--size", "big"], "WIDTHxHEIGHT"),
+    (["--view", "masks", "--out", "x.png", "--model", "nowhere.safetensors"], "no such file"),
+])
+def test_bad_requests_print_one_line_and_fail(tmp_path, capsys, args, message):
+    args = [a if a not in ("x.jpg", "x.png") else str(tmp_path / a) for a in args]
+    assert cli.main(["render", "ich mochte ein bier", *args]) == 1
+    err = capsys.readouterr().err.strip()
+    assert err.startswith("transviz: ") and message in err and "\n" not in err
+
+
+def test_render_layer_out_of_range(tmp_path, model_file, capsys):
+    assert cli.main(["render", "ich", "--view", "masks", "--model", str(model_file), "--layer", "5",
+                     "--out", str(tmp_path / "x.png")]) == 1
+    assert "layer 5 does not exist" in capsys.readouterr().err
+
+
+def test_render_runs_without_a_display(tmp_path):
+    """A real process with no display and no QT_QPA_PLATFORM: render picks offscreen itself."""
+    env = {k: v for k, v in os.environ.items() if k not in ("QT_QPA_PLATFORM", "DISPLAY", "WAYLAND_DISPLAY")}
+    env["PYTHONPATH"] = str(ROOT)
+    out = tmp_path / "pe.png"
+    command = [sys.executable, "-m", "transviz", "render", "x", "--view", "positional", "--out", str(out)]
+    result = subprocess.run(command, env=env, capture_output=True, text=True, timeout=120)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip() == str(out) and result.stderr == ""
+    assert distinct_colours(QImage(str(out))) > 50
+
+
+PLAIN_TRANSVIZ = """
+import sys
+from PySide6.QtCore import QTimer
+from PySide6.QtWidgets import QApplication
+from transviz import cli
+from transviz.gui.app import application
+from transviz.gui.main_window import MainWindow
+
+application()  # before the timer: a timer needs the application's event dispatcher
+
+
+def close_it():
+    windows = [w for w in QApplication.topLevelWidgets() if isinstance(w, MainWindow) and w.isVisible()]
+    print("windows:", len(windows), windows[0].windowTitle() if windows else "", flush=True)
+    for window in windows:
+        window.close()  # the last window closed: the application quits
+
+QTimer.singleShot(500, close_it)
+sys.exit(cli.main([]))
+"""
+
+
+def test_plain_transviz_opens_the_window():
+    """`transviz` with no command in a real process (its own QApplication: quitting it must not
+    disturb this test session's event loop), closed from a timer."""
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "QT_QPA_PLATFORM": "offscreen"}
+    result = subprocess.run([sys.executable, "-c", PLAIN_TRANSVIZ], env=env, capture_output=True, text=True,
+                            timeout=120)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip() == "windows: 1 transviz: no model loaded"

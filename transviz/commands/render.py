@@ -1,0 +1,47 @@
+"""``transviz render SENTENCE --view positional|masks [--model FILE] --out slide.png|.svg``:
+draw a tab offscreen, for slides (no window appears, no display needed)."""
+from __future__ import annotations
+
+import argparse
+import re
+
+from ..core.errors import InputError
+
+SIZE = re.compile(r"^(\d+)x(\d+)$")
+
+
+def register(commands: argparse._SubParsersAction) -> None:
+    from ..core.walkthrough import KINDS
+    from ..gui import VIEWS  # Qt-free: listing the views does not load Qt
+
+    parser = commands.add_parser("render", help="render a view to a PNG or SVG file without a window")
+    parser.add_argument("sentence", help="the source sentence shown (the positional view does not use it)")
+    parser.add_argument("--view", required=True, choices=VIEWS, help="which tab to draw")
+    parser.add_argument("--model", help="a .safetensors checkpoint or a shipped model's name")
+    parser.add_argument("--out", required=True, help="the picture to write: .png or .svg")
+    parser.add_argument("--size", default="1600x900", help="width x height in pixels (default 1600x900)")
+    parser.add_argument("--kind", choices=KINDS, default="decoder_self", help="masks walkthrough: attention kind")
+    parser.add_argument("--layer", type=int, default=0, help="masks walkthrough: layer (from 0)")
+    parser.add_argument("--head", type=int, default=0, help="masks walkthrough: head (from 0)")
+    parser.add_argument("--target", help="masks walkthrough: the target so far, after the start token")
+    parser.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    size = SIZE.match(args.size)
+    if not size or min(int(size[1]), int(size[2])) < 100:
+        raise InputError(f"--size must be WIDTHxHEIGHT with both at least 100, e.g. 1600x900, not {args.size!r}")
+    if not args.out.lower().endswith((".png", ".svg")):
+        raise InputError(f"cannot write {args.out}: --out must end in .png or .svg")
+    from .. import load_model
+    from ..gui.app import application, leave_a_core_for_qt, use_offscreen_platform
+    from ..gui.render import Slide, render
+
+    use_offscreen_platform()
+    application()
+    leave_a_core_for_qt()
+    model = load_model(args.model) if args.model else None
+    slide = Slide(args.view, args.sentence, model, int(size[1]), int(size[2]), args.kind, args.layer, args.head,
+                  args.target)
+    print(render(slide, args.out))
+    return 0

@@ -1,0 +1,135 @@
+"""The QApplication and what every view shares: pyqtgraph's configuration, the one colormap of
+attention plots, translations.
+
+pyqtgraph is configured once, here, before any plot exists: ``imageAxisOrder='row-major'``
+(otherwise an array ``(queries, keys)`` is drawn transposed), no OpenGL (the offscreen platform
+and many classroom laptops have none), a light background for projectors.
+"""
+from __future__ import annotations
+
+import functools
+import logging
+import os
+import sys
+
+import numpy as np
+import pyqtgraph as pg
+from PySide6.QtCore import (
+    QCoreApplication, QEvent, QLocale, QMessageLogContext, QtMsgType, QTranslator, qInstallMessageHandler,
+)
+from PySide6.QtWidgets import QApplication, QWidget
+
+from ..core.resources import resource_dir
+
+log = logging.getLogger(__name__)
+
+APP_NAME = "transviz"
+# Perceptually uniform and readable with every common colour-vision deficiency; attention plots
+# use no other colormap (issue 7 adds a choice in View, which will change only this).
+ATTENTION_COLORMAP = "viridis"
+# Okabe & Ito's colour-blind-safe palette: lines, highlights and marks drawn over heatmaps.
+PALETTE = ("#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9", "#F0E442", "#000000")
+HIGHLIGHT = PALETTE[1]  # vermillion: stands out on every viridis colour
+
+
+def configure_pyqtgraph() -> None:
+    """Set pyqtgraph's global options (idempotent; call before creating any plot)."""
+    pg.setConfigOptions(
+        imageAxisOrder="row-major", useOpenGL=False, enableExperimental=False,
+        antialias=True,  # line plots and outlines; images are unaffected
+        background="w", foreground="k",
+    )
+
+
+def colormap() -> pg.ColorMap:
+    return pg.colormap.get(ATTENTION_COLORMAP)
+
+
+@functools.cache
+def lookup_table() -> np.ndarray:
+    """The colormap as a 256 x 3 uint8 table (pyqtgraph's fast path for float images)."""
+    return colormap().getLookupTable(0.0, 1.0, 256, alpha=False).astype(np.uint8)
+
+
+def install_translations(app: QApplication, locale: QLocale | None = None) -> QTranslator | None:
+    """Load ``resources/i18n/transviz_<locale>.qm`` when it exists (English needs none)."""
+    translator = QTranslator(app)
+    folder = resource_dir() / "i18n"
+    if translator.load(locale or QLocale.system(), APP_NAME, "_", str(folder)):
+        app.installTranslator(translator)
+        return translator
+    return None
+
+
+# The offscreen platform says this about every top-level window; it is not a problem.
+_HARMLESS = ("This plugin does not support propagateSizeHints()",)
+_LEVELS = {QtMsgType.QtDebugMsg: logging.DEBUG, QtMsgType.QtInfoMsg: logging.INFO,
+           QtMsgType.QtWarningMsg: logging.WARNING, QtMsgType.QtCriticalMsg: logging.ERROR,
+           QtMsgType.QtFatalMsg: logging.CRITICAL}
+
+
+def _qt_message(kind: QtMsgType, context: QMessageLogContext, message: str) -> None:
+    """Qt's own messages go to logging (so the CLI's stderr stays one line per real problem)."""
+    level = logging.DEBUG if message in _HARMLESS else _LEVELS.get(kind, logging.WARNING)
+    logging.getLogger("qt").log(level, "%s", message)
+
+
+def application(argv: list[str] | None = None) -> QApplication:
+    """The process's QApplication, created and configured on first use."""
+    existing = QApplication.instance()
+    if isinstance(existing, QApplication):
+        configure_pyqtgraph()
+        return existing
+    qInstallMessageHandler(_qt_message)
+    app = QApplication(argv if argv is not None else sys.argv[:1])
+    app.setApplicationName(APP_NAME)
+    app.setOrganizationName(APP_NAME)
+    configure_pyqtgraph()
+    install_translations(app)
+    return app
+
+
+def use_offscreen_platform() -> None:
+    """Draw without a display and without showing anything (``transviz render``, the bench).
+    Takes effect only before the QApplication exists."""
+    if QApplication.instance() is None:
+        os.environ["QT_QPA_PLATFORM"] = "offscreen"
+
+
+def dispose(widget: QWidget) -> None:
+    """Close and delete a top-level widget now, not at interpreter exit.
+
+    Left to Python's shutdown, Qt objects die in an arbitrary order and a closed pyqtgraph view
+    can crash the process with a segmentation fault after all the work is done (seen here with
+    ``transviz bench``); deleting it while the application still exists avoids that.
+    """
+    widget.close()
+    widget.deleteLater()
+    QCoreApplication.sendPostedEvents(None, QEvent.Type.DeferredDelete)
+
+
+def leave_a_core_for_qt() -> None:
+    """Let torch use all cores but one, so the window stays live while a worker computes.
+
+    On a 2-core machine this is one thread, which also matters for speed: a busy machine makes
+    torch's two-thread pool spin, and a tiny Linear layer then took 16 ms instead of 0.01 ms here.
+    """
+    import torch
+
+    torch.set_num_threads(max(1, (os.cpu_count() or 2) - 1))
+
+
+def run(model: str | None = None) -> int:
+    """Open the main window (with ``model``: a file or a shipped model's name) until it closes."""
+    from .main_window import MainWindow
+
+    leave_a_core_for_qt()
+    app = application()
+    window = MainWindow()
+    window.show()
+    window.open_initial_model(model)
+    try:
+        return int(app.exec())
+    finally:
+        window.shutdown()
+        dispose(window)

@@ -1,0 +1,106 @@
+"""Export any widget as a picture: PNG (its pixels) or SVG (vector text and lines; images
+embedded), written atomically like every file transviz writes."""
+from __future__ import annotations
+
+import base64
+import math
+import os
+import re
+import uuid
+from collections.abc import Callable
+from pathlib import Path
+
+from PySide6.QtCore import QBuffer, QCoreApplication, QIODevice, QPoint, Qt
+from PySide6.QtGui import QImage, QPainter
+from PySide6.QtSvg import QSvgGenerator
+from PySide6.QtWidgets import QFileDialog, QMessageBox, QWidget
+
+from ..core.errors import InputError, TransvizError
+
+FORMATS = (".png", ".svg")
+
+
+def _atomically(path: Path, write: Callable[[str], None]) -> Path:
+    """Write via a temporary file in the same folder, then rename: never a half-written picture."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    # a fresh name rather than mkstemp's file, so the picture gets the user's usual permissions
+    tmp = str(path.parent / f".{path.name}.{uuid.uuid4().hex}{path.suffix}")
+    try:
+        write(tmp)
+        os.replace(tmp, path)
+    finally:
+        if os.path.exists(tmp):
+            os.remove(tmp)
+    return path
+
+
+def _write_png(widget: QWidget, filename: str) -> None:
+    if not widget.grab().save(filename, "PNG"):
+        raise InputError(QCoreApplication.translate("export", "could not write the PNG file {0}").format(filename))
+
+
+# A heatmap is a tiny image (one pixel a cell) drawn large. SVG viewers smooth embedded images
+# when they scale them, which blurs cells into each other (Qt's image-rendering hint is widely
+# ignored), so small images are enlarged here first, nearest-neighbour: cells stay sharp.
+_EMBEDDED_PNG = re.compile(r'(<image\b[^>]*?xlink:href="data:image/png;base64,)([^"]+)(")')
+SHARP_PIXELS = 512  # enlarge embedded images until their longer side has at least this many pixels
+
+
+def _enlarge(match: re.Match[str]) -> str:
+    image = QImage.fromData(base64.b64decode(match.group(2)), "PNG")
+    longest = max(image.width(), image.height())
+    if image.isNull() or longest >= SHARP_PIXELS:
+        return match.group(0)
+    factor = math.ceil(SHARP_PIXELS / longest)
+    image = image.scaled(image.width() * factor, image.height() * factor,
+                         Qt.AspectRatioMode.IgnoreAspectRatio, Qt.TransformationMode.FastTransformation)
+    buffer = QBuffer()
+    buffer.open(QIODevice.OpenModeFlag.WriteOnly)
+    image.save(buffer, "PNG")
+    return match.group(1) + base64.b64encode(bytes(buffer.data().data())).decode("ascii") + match.group(3)
+
+
+def _write_svg(widget: QWidget, filename: str, title: str) -> None:
+    generator = QSvgGenerator()
+    generator.setFileName(filename)
+    generator.setSize(widget.size())
+    generator.setViewBox(widget.rect())
+    generator.setTitle(title)
+    painter = QPainter(generator)
+    try:
+        widget.render(painter, QPoint(0, 0))
+    finally:
+        painter.end()
+    svg = Path(filename).read_text(encoding="utf-8")
+    Path(filename).write_text(_EMBEDDED_PNG.sub(_enlarge, svg), encoding="utf-8")
+
+
+def save_picture(widget: QWidget, path: str | Path, title: str = "transviz") -> Path:
+    """Write ``widget`` as it looks now to ``path``: ``.png`` or ``.svg`` by the suffix."""
+    path = Path(path)
+    suffix = path.suffix.lower()
+    if suffix not in FORMATS:
+        message = QCoreApplication.translate("export", "cannot export to {0}: choose a .png or .svg file name")
+        raise InputError(message.format(path.name))
+    if suffix == ".png":
+        return _atomically(path, lambda tmp: _write_png(widget, tmp))
+    return _atomically(path, lambda tmp: _write_svg(widget, tmp, title))
+
+
+def export_with_dialog(widget: QWidget, suffix: str, title: str, parent: QWidget | None = None) -> Path | None:
+    """Ask where to write ``widget`` as ``suffix`` (".png" or ".svg") and write it; a failure is
+    shown in a warning box that does not block. Returns the file written, None if none was."""
+    owner = parent or widget
+    kind = suffix[1:].upper()
+    title_text = QCoreApplication.translate("export", "Export plot")
+    name, _ = QFileDialog.getSaveFileName(owner, title_text, "plot" + suffix, f"{kind} (*{suffix})")
+    if not name:
+        return None
+    try:
+        return save_picture(widget, name if name.lower().endswith(suffix) else name + suffix, title)
+    except (OSError, TransvizError) as exc:
+        failed = QCoreApplication.translate("export", "Export failed")
+        box = QMessageBox(QMessageBox.Icon.Warning, failed, str(exc), QMessageBox.StandardButton.Ok, owner)
+        box.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        box.open()
+        return None

@@ -1,0 +1,417 @@
+"""One reusable heatmap: a 2-D float array with token labels on both axes, a colour bar with
+fixed levels, the highlighted current row, a hover read-out and export to PNG / SVG.
+
+Every attention plot in transviz is this widget: rows are queries, columns are keys, drawn like
+a matrix (row 0 at the top), and the axis titles say so.
+"""
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+import pyqtgraph as pg
+from PySide6.QtCore import QCoreApplication, QPoint, QPointF, QRectF, Qt, Signal
+from PySide6.QtGui import QAction, QBrush, QColor, QFontMetricsF, QPainterPath, QPen
+from PySide6.QtWidgets import (
+    QGraphicsPathItem, QGraphicsRectItem, QHBoxLayout, QVBoxLayout, QWidget,
+)
+
+from .app import HIGHLIGHT, colormap, lookup_table
+from .export import export_with_dialog, save_picture
+from .labels import plain_label
+
+MAX_LABELS = 40  # more rows or columns than this: label every n-th one so that labels never pile up
+MASKED_FILL, MASKED_LINES = QColor("#dcdcdc"), QColor("#505050")  # grey hatching: outside any colormap
+
+
+def hatching(cells: np.ndarray) -> QPainterPath:
+    """Outlined, diagonally hatched squares over the ``True`` cells of a (rows, columns) array.
+
+    Drawn as vector lines rather than a pattern brush, so they look the same on screen, in PNG
+    and in every SVG viewer (pattern fills are not part of SVG Tiny, which Qt writes).
+    """
+    path = QPainterPath()
+    for row, column in zip(*np.nonzero(cells)):
+        x, y = float(column), float(row)
+        path.addRect(QRectF(x, y, 1, 1))
+        for start, end in (((0, 0.5), (0.5, 0)), ((0, 1), (1, 0)), ((0.5, 1), (1, 0.5))):  # rising diagonals
+            path.moveTo(x + start[0], y + start[1])
+            path.lineTo(x + end[0], y + end[1])
+    return path
+
+
+def label_stride(count: int) -> int:
+    """Label every ``stride``-th cell: 1 up to :data:`MAX_LABELS` cells, then 2, 5, 10, 20, 50, ..."""
+    stride, steps = 1, (2, 2.5, 2)  # 1 -> 2 -> 5 -> 10 -> 20 -> 50 ...
+    i = 0
+    while count / stride > MAX_LABELS:
+        stride = int(stride * steps[i % 3])
+        i += 1
+    return stride
+
+
+def reserve_label_width(axis: pg.AxisItem, texts: Sequence[str]) -> None:
+    """Size a vertical axis for its longest label now; pyqtgraph would widen it only after a
+    first paint, so a picture exported straight away would lose labels that do not fit."""
+    font = axis.style["tickFont"] or axis.font()
+    widest = max((QFontMetricsF(font).horizontalAdvance(text) for text in texts), default=0.0)
+    axis._updateMaxTextSize(math.ceil(widest) + 2)  # pyqtgraph's own hook for "text got wider"
+
+
+class TokenAxis(pg.AxisItem):
+    """An axis labelled with tokens at cell centres (cell ``i`` spans ``[i, i + 1]``).
+
+    A bottom axis turns its labels by 45 degrees when the widest is wider than a cell, so long
+    tokens stay readable instead of overlapping.
+    """
+
+    ANGLE = 45.0
+
+    def __init__(self, orientation: str) -> None:
+        super().__init__(orientation)
+        self._labels: list[str] = []
+        self._shown: list[int] = []  # indices of the labels drawn
+        self._rotated = False
+
+    @property
+    def labels(self) -> list[str]:
+        return list(self._labels)
+
+    @property
+    def rotated(self) -> bool:
+        return self._rotated
+
+    def tick_labels(self) -> list[tuple[float, str]]:
+        """The (position, text) of every label drawn."""
+        return [(i + 0.5, self._labels[i]) for i in self._shown]
+
+    def set_labels(self, labels: Sequence[str], shown: Sequence[int] | None = None) -> None:
+        """One label per cell; ``shown`` picks the cells labelled (default: every
+        :func:`label_stride`-th one)."""
+        self._labels = [str(label) for label in labels]
+        stride = label_stride(len(self._labels))
+        self._shown = list(shown) if shown is not None else list(range(0, len(self._labels), stride))
+        self.setTicks([self.tick_labels(), []])
+        if self.orientation in ("left", "right"):
+            reserve_label_width(self, [text for _, text in self.tick_labels()])
+        self._update_rotation()
+
+    def linkedViewChanged(self, view, newRange=None):  # type: ignore[no-untyped-def]  # pyqtgraph's signature
+        super().linkedViewChanged(view, newRange)
+        self._update_rotation()
+
+    def _metrics(self) -> QFontMetricsF:
+        return QFontMetricsF(self.style["tickFont"] or self.font())
+
+    def _widest_label(self) -> float:
+        metrics = self._metrics()
+        return max((metrics.horizontalAdvance(text) for _, text in self.tick_labels()), default=0.0)
+
+    def _update_rotation(self) -> None:
+        view = self.linkedView()
+        rotated = False
+        if self.orientation == "bottom" and self._labels and view is not None:
+            units_per_pixel = view.viewPixelSize()[0]
+            cell_pixels = 1.0 / units_per_pixel if units_per_pixel > 0 else math.inf
+            spacing = min((b - a for a, b in zip(self._shown, self._shown[1:])), default=1)
+            rotated = self._widest_label() > 0.9 * cell_pixels * spacing
+        if rotated == self._rotated:
+            return
+        self._rotated = rotated
+        if rotated:
+            slant = math.radians(self.ANGLE)
+            text = self._widest_label() * math.sin(slant) + self._metrics().height() * math.cos(slant)
+            label = self.label.boundingRect().height() if self.label.isVisible() else 0.0
+            self.setHeight(int(text + max(0, self.style["tickLength"]) + self.style["tickTextOffset"][1] + label + 4))
+        else:
+            self.setHeight(None)
+        self.picture = None
+        self.update()
+
+    def drawPicture(self, p, axisSpec, tickSpecs, textSpecs):  # type: ignore[no-untyped-def]
+        if not self._rotated:
+            super().drawPicture(p, axisSpec, tickSpecs, textSpecs)
+            return
+        super().drawPicture(p, axisSpec, tickSpecs, [])
+        view = self.linkedView()
+        metrics = self._metrics()
+        top = max(0, self.style["tickLength"]) + self.style["tickTextOffset"][1]
+        p.setPen(self.textPen())
+        for value, text in self.tick_labels():
+            x = self.mapFromScene(view.mapViewToScene(QPointF(value, 0))).x()
+            width, height = metrics.horizontalAdvance(text) + 2, metrics.height()
+            p.save()
+            p.translate(x, top)
+            p.rotate(-self.ANGLE)  # text rises to the right and ends at its tick
+            p.drawText(QRectF(-width, 0, width, height),  # the text's top right corner sits on the tick
+                       int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter), text)
+            p.restore()
+
+
+@dataclass(frozen=True)
+class AxisNames:
+    """What the rows and columns of a heatmap are, for its axis titles and read-out."""
+
+    row: str  # one row, in the read-out: "query"
+    column: str  # one column: "key"
+    row_title: str  # the vertical axis title
+    column_title: str  # the horizontal axis title
+    readout: str = "{row_name} '{row}' -> {column_name} '{column}': {value}"
+
+
+def attention_axes() -> AxisNames:
+    # QCoreApplication.translate with literal arguments, so that lupdate finds every string
+    return AxisNames(
+        QCoreApplication.translate("HeatmapWidget", "query"),
+        QCoreApplication.translate("HeatmapWidget", "key"),
+        QCoreApplication.translate("HeatmapWidget", "queries (rows)"),
+        QCoreApplication.translate("HeatmapWidget", "keys (columns)"),
+        QCoreApplication.translate("HeatmapWidget", "{row_name} '{row}' -> {column_name} '{column}': {value}"),
+    )
+
+
+def value_text(value: float, fmt: str = "{:.2f}") -> str:
+    if math.isnan(value):
+        return QCoreApplication.translate("HeatmapWidget", "masked")
+    if math.isinf(value):
+        return QCoreApplication.translate("HeatmapWidget", "{0}inf (masked)").format("-" if value < 0 else "+")
+    return fmt.format(value)
+
+
+class HeatmapWidget(QWidget):
+    """A heatmap of one 2-D array, rows = queries and columns = keys for attention.
+
+    Args:
+        title: shown above the plot and written into exported SVGs.
+        axes: names of rows and columns (default: query / key), see :class:`AxisNames`.
+        levels: the values at the two ends of the colormap; 0..1 for attention weights.
+        value_format: how the read-out prints finite values: a format string, or a function
+            (e.g. "may attend" / "blocked" for a mask).
+        colorbar: show the colour bar.
+
+    Signals:
+        hovered(int, int): the cell (row, column) under the mouse.
+        clicked(int, int): the cell (row, column) clicked.
+
+    Non-finite cells (``-inf`` scores of masked keys, NaN) are drawn hatched, outside the
+    colormap, and the read-out names them. Right-click offers export to PNG and SVG.
+
+    Example::
+
+        heatmap = HeatmapWidget(tr("cross-attention, layer 0, head 1"))
+        heatmap.set_data(trace.cross_attention[0, 1], trace.target_tokens, trace.source_tokens)
+        heatmap.set_highlighted_row(3)
+    """
+
+    hovered = Signal(int, int)
+    clicked = Signal(int, int)
+
+    def __init__(
+        self,
+        title: str = "",
+        axes: AxisNames | None = None,
+        levels: tuple[float, float] = (0.0, 1.0),
+        value_format: str | Callable[[float], str] = "{:.2f}",
+        colorbar: bool = True,
+        parent: QWidget | None = None,
+    ) -> None:
+        super().__init__(parent)
+        self._axes = axes or attention_axes()
+        self._levels = levels
+        self._value_format = value_format
+        self._data = np.zeros((0, 0), dtype=np.float32)
+        self._highlighted: int | None = None
+        self._build(title, colorbar)
+        self._add_export_actions()
+
+    # -- construction --------------------------------------------------------------------------
+    def _build(self, title: str, colorbar: bool) -> None:
+        self._title = plain_label(title)
+        self._title.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        self._title.setVisible(bool(title))
+        self._view = pg.GraphicsLayoutWidget()
+        self._view.ci.setContentsMargins(2, 2, 2, 2)
+        self._left, self._bottom = TokenAxis("left"), TokenAxis("bottom")
+        self._plot = self._view.addPlot(row=0, col=0, axisItems={"left": self._left, "bottom": self._bottom})
+        self._plot.setLabel("left", self._axes.row_title)
+        self._plot.setLabel("bottom", self._axes.column_title)
+        self._plot.hideButtons()
+        self._plot.setMenuEnabled(False)
+        box = self._plot.getViewBox()
+        box.invertY(True)  # row 0 on top, as a matrix is written
+        box.setMouseEnabled(False, False)
+        box.setDefaultPadding(0.0)
+        self._image = pg.ImageItem(axisOrder="row-major")
+        self._plot.addItem(self._image)
+        self._masked = QGraphicsPathItem()
+        self._masked.setBrush(QBrush(MASKED_FILL))
+        lines = QPen(MASKED_LINES, 1)
+        lines.setCosmetic(True)
+        self._masked.setPen(lines)
+        self._masked.setZValue(5)
+        box.addItem(self._masked)
+        self._highlight = QGraphicsRectItem()
+        pen = pg.mkPen(HIGHLIGHT, width=3)
+        pen.setCosmetic(True)
+        self._highlight.setPen(pen)
+        self._highlight.setZValue(10)
+        self._highlight.setVisible(False)
+        box.addItem(self._highlight)
+        self._colorbar: pg.ColorBarItem | None = None
+        if colorbar:
+            self._colorbar = pg.ColorBarItem(values=self._levels, colorMap=colormap(), interactive=False,
+                                             colorMapMenu=False, width=14)
+            self._view.addItem(self._colorbar, row=0, col=1)
+        self._readout = plain_label(" ")  # filled on hover; a space keeps its line height
+        self._masked_legend = plain_label(self.tr("grey hatched cells: masked (-inf)"))
+        self._masked_legend.setVisible(False)
+        footer = QHBoxLayout()
+        footer.addWidget(self._readout, 1)
+        footer.addWidget(self._masked_legend)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.setSpacing(2)
+        layout.addWidget(self._title)
+        layout.addWidget(self._view, 1)
+        layout.addLayout(footer)
+        scene = self._view.scene()
+        scene.sigMouseMoved.connect(self._on_mouse_moved)
+        scene.sigMouseClicked.connect(self._on_mouse_clicked)
+
+    def _add_export_actions(self) -> None:
+        self.setContextMenuPolicy(Qt.ContextMenuPolicy.ActionsContextMenu)
+        for text, suffix in ((self.tr("Export as PNG..."), ".png"), (self.tr("Export as SVG..."), ".svg")):
+            action = QAction(text, self)
+            action.triggered.connect(lambda _=False, s=suffix: self.export_with_dialog(s))
+            self.addAction(action)
+
+    # -- data ----------------------------------------------------------------------------------
+    def set_data(
+        self,
+        data: np.ndarray,
+        row_labels: Sequence[str],
+        column_labels: Sequence[str],
+        levels: tuple[float, float] | None = None,
+        labelled_columns: Sequence[int] | None = None,
+    ) -> None:
+        """Show ``data`` (rows, columns); labels give one name per row and per column.
+        ``labelled_columns`` picks the columns whose label is drawn (default: all, or every
+        n-th when there are many)."""
+        data = np.asarray(data, dtype=np.float32)
+        if data.ndim != 2 or data.shape != (len(row_labels), len(column_labels)):
+            raise ValueError(f"data {data.shape} does not match {len(row_labels)} row and "
+                             f"{len(column_labels)} column labels")
+        self._data = data
+        if levels is not None:
+            self._levels = levels if levels[1] > levels[0] else (levels[0], levels[0] + 1.0)  # constant data
+        finite = np.isfinite(data)
+        display = np.ascontiguousarray(np.where(finite, data, np.nan), dtype=np.float32)  # NaN: transparent
+        self._image.setImage(display, levels=self._levels, lut=lookup_table(), autoLevels=False)
+        rows, columns = data.shape
+        self._image.setRect(QRectF(0, 0, columns, rows))
+        self._masked.setPath(hatching(~finite))
+        self._masked_legend.setVisible(not bool(finite.all()))
+        self._left.set_labels(row_labels)
+        self._bottom.set_labels(column_labels, labelled_columns)
+        if self._colorbar is not None:
+            self._colorbar.setLevels(self._levels)
+        self._plot.getViewBox().setRange(QRectF(0, 0, max(columns, 1), max(rows, 1)), padding=0)
+        keep = self._highlighted is not None and self._highlighted < rows
+        self.set_highlighted_row(self._highlighted if keep else None)
+
+    def set_levels(self, low: float, high: float) -> None:
+        """Change the values at the ends of the colormap (e.g. for raw scores or a positional table)."""
+        self._levels = (low, high)
+        self._image.setLevels(self._levels)
+        if self._colorbar is not None:
+            self._colorbar.setLevels(self._levels)
+
+    def set_highlighted_row(self, row: int | None) -> None:
+        """Outline one row (the current query), or none."""
+        self._highlighted = row
+        if row is None or not 0 <= row < self._data.shape[0]:
+            self._highlight.setVisible(False)
+            return
+        self._highlight.setRect(QRectF(0, row, self._data.shape[1], 1))
+        self._highlight.setVisible(True)
+
+    def set_title(self, title: str) -> None:
+        self._title.setText(title)
+        self._title.setVisible(bool(title))
+
+    # -- what is shown (tests, export, read-out) -------------------------------------------------
+    @property
+    def title(self) -> str:
+        return self._title.text()
+
+    @property
+    def data(self) -> np.ndarray:
+        return self._data
+
+    @property
+    def levels(self) -> tuple[float, float]:
+        return self._levels
+
+    @property
+    def highlighted_row(self) -> int | None:
+        return self._highlighted if self._highlight.isVisible() else None
+
+    def displayed_image(self) -> np.ndarray:
+        """The array the image item draws (non-finite cells as NaN)."""
+        return self._image.image if self._image.image is not None else np.zeros((0, 0), np.float32)
+
+    def row_labels(self) -> list[str]:
+        return self._left.labels
+
+    def column_labels(self) -> list[str]:
+        return self._bottom.labels
+
+    def axis(self, which: str) -> TokenAxis:
+        """The ``"left"`` (rows) or ``"bottom"`` (columns) axis."""
+        return self._left if which == "left" else self._bottom
+
+    def readout(self, row: int, column: int) -> str:
+        raw = float(self._data[row, column])
+        value = self._value_format(raw) if callable(self._value_format) else value_text(raw, self._value_format)
+        return self._axes.readout.format(row_name=self._axes.row, row=self._left.labels[row],
+                                         column_name=self._axes.column, column=self._bottom.labels[column],
+                                         value=value)
+
+    def readout_text(self) -> str:
+        return self._readout.text()
+
+    def cell_position(self, row: int, column: int) -> QPoint:
+        """Where the centre of a cell is drawn, in this widget's coordinates."""
+        scene = self._image.mapToScene(QPointF(column + 0.5, row + 0.5))
+        return self._view.mapTo(self, self._view.mapFromScene(scene))
+
+    def _cell_at(self, scene_pos: QPointF) -> tuple[int, int] | None:
+        if not self._plot.getViewBox().sceneBoundingRect().contains(scene_pos):
+            return None
+        point = self._image.mapFromScene(scene_pos)
+        row, column = math.floor(point.y()), math.floor(point.x())
+        if 0 <= row < self._data.shape[0] and 0 <= column < self._data.shape[1]:
+            return row, column
+        return None
+
+    def _on_mouse_moved(self, scene_pos: QPointF) -> None:
+        cell = self._cell_at(scene_pos)
+        if cell is not None:
+            self._readout.setText(self.readout(*cell))
+            self.hovered.emit(*cell)
+
+    def _on_mouse_clicked(self, event) -> None:  # type: ignore[no-untyped-def]  # pyqtgraph's click event
+        cell = self._cell_at(event.scenePos())
+        if cell is not None and event.button() == Qt.MouseButton.LeftButton:
+            self.clicked.emit(*cell)
+
+    # -- export ----------------------------------------------------------------------------------
+    def export(self, path: str | Path) -> Path:
+        """Write the plot (title, axes, colour bar) as ``.png`` or ``.svg``."""
+        return save_picture(self, path, self.title or "transviz")
+
+    def export_with_dialog(self, suffix: str) -> None:
+        export_with_dialog(self, suffix, self.title or "transviz")

@@ -1,0 +1,308 @@
+"""The main window: menus, tabs, loading and saving models off the GUI thread, drag and drop,
+errors shown in a dialog that leaves the current model loaded.
+
+It composes the panels and hands each the loaded model; the panels draw what the core computes.
+"""
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+from pathlib import Path
+
+from PySide6.QtCore import QCoreApplication, Qt, Signal
+from PySide6.QtGui import QAction, QCloseEvent, QDragEnterEvent, QDropEvent, QKeySequence
+from PySide6.QtWidgets import (
+    QDialog, QDialogButtonBox, QFileDialog, QMainWindow, QMenu, QMessageBox, QPlainTextEdit, QProgressBar,
+    QTabWidget, QVBoxLayout, QWidget,
+)
+
+from .. import __version__, load_model, save_model
+from ..core.bundle import Model
+from ..core.checkpoint import describe
+from ..core.errors import TransvizError
+from ..core.resources import shipped_models
+from .export import export_with_dialog, save_picture
+from .labels import plain_label
+from .panels.base import PlotPanel
+from .panels.masks import MasksPanel
+from .panels.positional import PositionalPanel
+from .workers import TaskRunner, TaskState
+
+log = logging.getLogger(__name__)
+
+CHECKPOINT_SUFFIX = ".safetensors"
+
+
+def _load(source: str, state: TaskState) -> Model:
+    """The loading task (worker thread): a checkpoint file or a shipped model's name."""
+    state.set_status(source)
+    return load_model(source)
+
+
+def model_name(model: Model) -> str:
+    return Path(model.path).stem if model.path else QCoreApplication.translate("MainWindow", "unsaved model")
+
+
+def model_info(model: Model) -> str:
+    """Everything Model > Info shows: the checkpoint's description and where the model runs."""
+    return describe(model) + f"\ndevice: {model.device}"
+
+
+class MainWindow(QMainWindow):
+    """The desktop window. ``model`` is the loaded model, or None before the first load.
+
+    Signals:
+        model_changed(object): a model was loaded (the :class:`~transviz.core.bundle.Model`).
+        load_failed(str): a file could not be opened; the message the error dialog shows.
+    """
+
+    model_changed = Signal(object)
+    load_failed = Signal(str)
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.model: Model | None = None
+        self.runner = TaskRunner(self)
+        self.error_dialog: QMessageBox | None = None
+        self.positional = PositionalPanel()
+        self.masks = MasksPanel()
+        self.tabs = QTabWidget()
+        self.tabs.addTab(self.positional, self.tr("Positional encoding"))
+        self.tabs.addTab(self.masks, self.tr("Masks"))
+        self.setCentralWidget(self.tabs)
+        self._build_status_bar()
+        self._build_menus()
+        self.setAcceptDrops(True)
+        self.resize(1400, 900)
+        self._show_model()
+
+    # -- construction --------------------------------------------------------------------------
+    def _build_status_bar(self) -> None:
+        self.model_label = plain_label()
+        self.busy = QProgressBar()
+        self.busy.setRange(0, 0)  # indeterminate: checkpoints load in one piece
+        self.busy.setMaximumWidth(160)
+        self.busy.setVisible(False)
+        self.statusBar().addPermanentWidget(self.busy)
+        self.statusBar().addPermanentWidget(self.model_label)
+        self.runner.busy_changed.connect(self.busy.setVisible)
+        self.runner.status.connect(lambda text: self.statusBar().showMessage(self.tr("Loading {0}...").format(text)))
+
+    def _action(self, menu: QMenu, text: str, slot: Callable[[], object],
+                shortcut: QKeySequence | QKeySequence.StandardKey | str | None = None) -> QAction:
+        action = menu.addAction(text)
+        action.triggered.connect(slot)
+        if shortcut is not None:
+            action.setShortcut(QKeySequence(shortcut))
+        return action
+
+    def _build_menus(self) -> None:
+        bar = self.menuBar()
+        file = bar.addMenu(self.tr("&File"))
+        self._action(file, self.tr("&Open checkpoint..."), self._open_with_dialog, QKeySequence.StandardKey.Open)
+        self.shipped_menu = file.addMenu(self.tr("Shipped &models"))
+        self.populate_shipped_menu(shipped_models())
+        self.save_action = self._action(file, self.tr("&Save model as..."), self._save_with_dialog,
+                                        QKeySequence.StandardKey.SaveAs)
+        file.addSeparator()
+        self._action(file, self.tr("Export current plot as &PNG..."), lambda: self._export_with_dialog(".png"))
+        self._action(file, self.tr("Export current plot as S&VG..."), lambda: self._export_with_dialog(".svg"))
+        file.addSeparator()
+        self._action(file, self.tr("&Quit"), self.close, QKeySequence.StandardKey.Quit)
+
+        model = bar.addMenu(self.tr("&Model"))
+        self.info_action = self._action(model, self.tr("&Info..."), self.show_model_info, "Ctrl+I")
+
+        view = bar.addMenu(self.tr("&View"))
+        for index in range(self.tabs.count()):
+            self._action(view, self.tabs.tabText(index), lambda _=False, i=index: self.tabs.setCurrentIndex(i),
+                         f"Ctrl+{index + 1}")
+
+        help_menu = bar.addMenu(self.tr("&Help"))
+        self._action(help_menu, self.tr("How to read this &tab"), self.show_tab_help,
+                     QKeySequence.StandardKey.HelpContents)
+        self._action(help_menu, self.tr("&About transviz"), self.show_about)
+
+    def populate_shipped_menu(self, models: dict[str, Path]) -> None:
+        """List the shipped models by name (File > Shipped models)."""
+        self.shipped_menu.clear()
+        for name, path in models.items():
+            self._action(self.shipped_menu, name, lambda _=False, p=path: self.open_model(p))
+        if not models:
+            self.shipped_menu.addAction(self.tr("(none installed)")).setEnabled(False)
+
+    # -- the model -----------------------------------------------------------------------------
+    def open_initial_model(self, source: str | None) -> None:
+        """At start-up: the model asked for, else the shipped default, else the "no model" state."""
+        if source is None and "default" in shipped_models():
+            source = "default"
+        if source is not None:
+            self.open_model(source)
+
+    def open_model(self, source: str | Path) -> None:
+        """Load a checkpoint file or shipped model off the GUI thread; on success it replaces the
+        current model, on failure an error dialog says why and the current model stays."""
+        source = str(source)
+        self.runner.start(lambda state: _load(source, state), self.set_model,
+                          lambda exc: self._load_failed(source, exc))
+
+    def set_model(self, model: Model | None) -> None:
+        self.model = model
+        for panel in self._panels():
+            panel.set_model(model)
+        self._show_model()
+        if model is not None:
+            self.statusBar().showMessage(self.tr("Loaded {0}").format(model_name(model)), 5000)
+            self.model_changed.emit(model)
+
+    def _show_model(self) -> None:
+        if self.model is None:
+            self.model_label.setText(self.tr("No model loaded: File > Open"))
+            self.setWindowTitle(self.tr("transviz: no model loaded"))
+        else:
+            config = self.model.config
+            self.model_label.setText(self.tr("Model: {0} ({1:,} parameters, {2} layers, {3} heads)").format(
+                model_name(self.model), self.model.net.parameter_count(), config.n_encoder_layers, config.n_heads))
+            self.setWindowTitle(self.tr("transviz: {0}").format(model_name(self.model)))
+        self.save_action.setEnabled(self.model is not None)
+        self.info_action.setEnabled(self.model is not None)
+
+    def _load_failed(self, source: str, exc: Exception) -> None:
+        if isinstance(exc, TransvizError):
+            reason = str(exc)
+        else:
+            log.exception("unexpected error while loading %s", source, exc_info=exc)
+            reason = self.tr("unexpected error: {0}").format(exc)
+        kept = self.tr("The current model stays loaded.") if self.model else self.tr("No model is loaded.")
+        message = self.tr("Could not open {0}.\n\n{1}\n\n{2}").format(Path(source).name, reason, kept)
+        self.statusBar().showMessage(self.tr("Could not open {0}").format(Path(source).name), 8000)
+        self.show_error(self.tr("Could not open the model"), message)
+        self.load_failed.emit(message)
+
+    def save_model_as(self, path: str | Path) -> None:
+        """Write the current model to ``path`` (atomically, off the GUI thread)."""
+        if self.model is None:
+            return
+        model, path = self.model, Path(path)
+        self.runner.start(lambda state: save_model(model, path),
+                          lambda saved: self.statusBar().showMessage(self.tr("Saved {0}").format(saved), 5000),
+                          lambda exc: self.show_error(self.tr("Could not save the model"), str(exc)))
+
+    # -- dialogs -----------------------------------------------------------------------------------
+    def show_error(self, title: str, message: str) -> QMessageBox:
+        """A window-modal error box that does not block the event loop (tests can find and close it)."""
+        if self.error_dialog is not None:
+            self.error_dialog.close()
+        box = QMessageBox(QMessageBox.Icon.Critical, title, message, QMessageBox.StandardButton.Ok, self)
+        box.setObjectName("error_dialog")
+        box.setTextFormat(Qt.TextFormat.PlainText)
+        box.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        box.destroyed.connect(lambda: setattr(self, "error_dialog", None))
+        box.open()
+        self.error_dialog = box
+        return box
+
+    def _text_dialog(self, title: str, text: str, name: str) -> QDialog:
+        dialog = QDialog(self)
+        dialog.setObjectName(name)
+        dialog.setWindowTitle(title)
+        dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        body = QPlainTextEdit(text)
+        body.setReadOnly(True)
+        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close)
+        buttons.rejected.connect(dialog.close)
+        layout = QVBoxLayout(dialog)
+        layout.addWidget(body)
+        layout.addWidget(buttons)
+        dialog.resize(560, 420)
+        dialog.open()
+        return dialog
+
+    def show_model_info(self) -> QDialog | None:
+        if self.model is None:
+            return None
+        return self._text_dialog(self.tr("Model info: {0}").format(model_name(self.model)),
+                                 model_info(self.model), "model_info")
+
+    def show_tab_help(self) -> QDialog:
+        texts = {
+            self.positional: self.tr(
+                "Each row is a position, each column a dimension of the encoding added to the word embeddings. "
+                "Column 2i is sin(pos / 10000^(2i/d_model)) and column 2i+1 the cosine of the same angle: low "
+                "dimensions change fast from position to position, high ones slowly. The 'sin half | cos half' "
+                "layout reorders the columns as in the seed's figure. PE·PEᵀ compares two positions: its value "
+                "depends only on how far apart they are."),
+            self.masks: self.tr(
+                "A mask says which key each query may attend to (True) and which it may not (False). The padding "
+                "mask hides the <pad> tokens that fill shorter sentences of a batch; the causal mask hides the "
+                "future from the decoder. Blocked scores become -inf, so after the softmax their weight is 0 and "
+                "every row still sums to 1. The walkthrough shows one head's four steps for one query."),
+        }
+        panel = self.tabs.currentWidget()
+        return self._text_dialog(self.tr("How to read: {0}").format(self.tabs.tabText(self.tabs.currentIndex())),
+                                 texts.get(panel, ""), "tab_help")
+
+    def show_about(self) -> None:
+        QMessageBox.about(self, self.tr("About transviz"), self.tr(
+            "transviz {0}: look inside a small encoder-decoder Transformer.").format(__version__))
+
+    # -- files -------------------------------------------------------------------------------------
+    def _open_with_dialog(self) -> None:
+        path, _ = QFileDialog.getOpenFileName(self, self.tr("Open checkpoint"), "",
+                                              self.tr("transviz checkpoints (*.safetensors)"))
+        if path:
+            self.open_model(path)
+
+    def _save_with_dialog(self) -> None:
+        if self.model is None:
+            return
+        path, _ = QFileDialog.getSaveFileName(self, self.tr("Save model as"),
+                                              model_name(self.model) + CHECKPOINT_SUFFIX,
+                                              self.tr("transviz checkpoints (*.safetensors)"))
+        if path:
+            self.save_model_as(path if path.endswith(CHECKPOINT_SUFFIX) else path + CHECKPOINT_SUFFIX)
+
+    def current_plot(self) -> QWidget:
+        panel = self.tabs.currentWidget()
+        return panel.current_plot() if isinstance(panel, PlotPanel) else panel
+
+    def _plot_title(self) -> str:
+        return getattr(self.current_plot(), "title", "") or self.tabs.tabText(self.tabs.currentIndex())
+
+    def export_current_plot(self, path: str | Path) -> Path:
+        return save_picture(self.current_plot(), path, self._plot_title())
+
+    def _export_with_dialog(self, suffix: str) -> None:
+        export_with_dialog(self.current_plot(), suffix, self._plot_title(), parent=self)
+
+    @staticmethod
+    def _dropped_checkpoint(event: QDragEnterEvent | QDropEvent) -> str | None:
+        for url in event.mimeData().urls():
+            if url.isLocalFile() and url.toLocalFile().lower().endswith(CHECKPOINT_SUFFIX):
+                return url.toLocalFile()
+        return None
+
+    def dragEnterEvent(self, event: QDragEnterEvent) -> None:
+        if self._dropped_checkpoint(event):
+            event.acceptProposedAction()
+        else:
+            event.ignore()
+
+    def dropEvent(self, event: QDropEvent) -> None:
+        path = self._dropped_checkpoint(event)
+        if path:
+            event.acceptProposedAction()
+            self.open_model(path)
+
+    # -- teardown ----------------------------------------------------------------------------------
+    def _panels(self) -> list[PlotPanel]:
+        return [self.positional, self.masks]
+
+    def shutdown(self) -> None:
+        """Stop the worker thread (quit + wait); safe to call twice."""
+        if self.runner.thread.isRunning():
+            self.runner.shutdown()
+
+    def closeEvent(self, event: QCloseEvent) -> None:
+        self.shutdown()
+        super().closeEvent(event)

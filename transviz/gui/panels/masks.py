@@ -1,0 +1,306 @@
+"""The masks tab: the padding mask on a small batch of sentences of different lengths, the causal
+(sequence) mask, the combined mask decoder self-attention uses, each with its true tensor shape;
+and a walkthrough of one head's attention for one query, step by step, from the model's weights.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+import numpy as np
+import torch
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QFontDatabase
+from PySide6.QtWidgets import (
+    QComboBox, QGridLayout, QGroupBox, QHBoxLayout, QLineEdit, QSpinBox, QSplitter, QStackedWidget,
+    QVBoxLayout, QWidget,
+)
+
+from ...core.bundle import Model
+from ...core.errors import InputError
+from ...core.masks import causal_mask, combine, padding_mask
+from ...core.vocab import PAD, Vocab
+from ...core.walkthrough import KINDS, Kind, Walkthrough, walkthrough
+from ..heatmap import AxisNames, HeatmapWidget, attention_axes
+from ..labels import error_label, plain_label, show_error
+from .base import PlotPanel
+
+DEFAULT_SENTENCE = "ich mochte ein bier"
+DEFAULT_OTHERS = "ein bier; ich mochte ein bier bitte"  # shorter and longer: padding on both sides
+DEFAULT_TARGET = "i want a beer"
+
+
+@dataclass(frozen=True)
+class MaskBatch:
+    """A padded batch and its masks, in :mod:`transviz.core.masks`' convention (True = may attend)."""
+
+    sentences: list[str]
+    tokens: list[list[str]]  # (B, S) with PAD after each sentence
+    padding: torch.Tensor  # (B, 1, 1, S)
+    causal: torch.Tensor  # (1, 1, S, S)
+    combined: torch.Tensor  # (B, 1, S, S): what decoder self-attention uses on this batch
+
+
+def mask_batch(sentences: list[str], vocab: Vocab, pad_id: int) -> MaskBatch:
+    """Tokenize, pad to the longest sentence and build the three masks. InputError for an empty sentence."""
+    encodings = [vocab.encode(s) for s in sentences]
+    length = max(len(e.ids) for e in encodings)
+    ids = torch.full((len(sentences), length), pad_id, dtype=torch.long)  # (B, S)
+    for row, encoding in enumerate(encodings):
+        ids[row, : len(encoding.ids)] = torch.tensor(encoding.ids)
+    tokens = [e.tokens + [PAD] * (length - len(e.tokens)) for e in encodings]
+    padding, causal = padding_mask(ids, pad_id), causal_mask(length)
+    return MaskBatch(list(sentences), tokens, padding, causal, combine(padding, causal))
+
+
+def split_sentences(text: str) -> list[str]:
+    return [s.strip() for s in re.split(r"[;\n]", text) if s.strip()]
+
+
+def shape_text(tensor: torch.Tensor) -> str:
+    return "(" + ", ".join(str(n) for n in tensor.shape) + ")"
+
+
+def symmetric_levels(*arrays: np.ndarray) -> tuple[float, float]:
+    """Levels centred on 0 that cover every finite value (scores and values are signed)."""
+    finite = [np.abs(a[np.isfinite(a)]) for a in arrays]
+    high = max((float(f.max()) for f in finite if f.size), default=1.0)
+    return (-high, high) if high > 0 else (-1.0, 1.0)
+
+
+class MasksPanel(PlotPanel):
+    """Masks, with their shapes, and the attention walkthrough of one head and one query."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.batch: MaskBatch | None = None
+        self.steps: Walkthrough | None = None
+        self._build()
+        self.refresh()
+
+    # -- construction --------------------------------------------------------------------------
+    def _build(self) -> None:
+        self.sentence = QLineEdit(DEFAULT_SENTENCE)
+        self.others = QLineEdit(DEFAULT_OTHERS)
+        self.others.setToolTip(self.tr("Sentences separated by ';'"))
+        self.mask_error = error_label()
+        inputs = QGridLayout()
+        inputs.addWidget(plain_label(self.tr("Sentence")), 0, 0)
+        inputs.addWidget(self.sentence, 0, 1)
+        inputs.addWidget(plain_label(self.tr("Other sentences in the batch (separated by ;)")), 0, 2)
+        inputs.addWidget(self.others, 0, 3)
+        splitter = QSplitter(Qt.Orientation.Horizontal)
+        splitter.addWidget(self._build_masks())
+        splitter.addWidget(self._build_walkthrough())
+        splitter.setStretchFactor(0, 1)
+        splitter.setStretchFactor(1, 2)
+        self.arrange(inputs, self.mask_error, splitter)
+        self.sentence.textChanged.connect(self.refresh)
+        self.others.textChanged.connect(self.refresh)
+
+    def _mask_heatmap(self, title: str, axes: AxisNames) -> HeatmapWidget:
+        may = self.tr("1: may attend")
+        blocked = self.tr("0: blocked")
+        return HeatmapWidget(title, axes, value_format=lambda v: may if v > 0.5 else blocked, colorbar=False)
+
+    def _build_masks(self) -> QWidget:
+        batch_axes = AxisNames(self.tr("sentence"), self.tr("key"), self.tr("sentences"), self.tr("key positions"))
+        self.padding_view = self._mask_heatmap(self.tr("Padding mask"), batch_axes)
+        self.causal_view = self._mask_heatmap(self.tr("Sequence (causal) mask"), attention_axes())
+        self.combined_view = self._mask_heatmap(self.tr("Combined: padding AND causal"), attention_axes())
+        self.track(self.padding_view, self.causal_view, self.combined_view)
+        self.padded_tokens = plain_label()
+        self.padded_tokens.setFont(QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont))
+        self.padded_tokens.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.combined_sentence = QComboBox()
+        self.combined_sentence.currentIndexChanged.connect(self._draw_combined)
+        self.shapes = plain_label()
+        self.shapes.setWordWrap(True)
+        chooser = QHBoxLayout()
+        chooser.addWidget(plain_label(self.tr("Combined mask of sentence")))
+        chooser.addWidget(self.combined_sentence, 1)
+        box = QGroupBox(self.tr("Masks on a batch (True = may attend)"))
+        layout = QVBoxLayout(box)
+        layout.addWidget(self.padded_tokens)
+        layout.addWidget(self.padding_view, 3)
+        layout.addWidget(self.causal_view, 4)
+        layout.addLayout(chooser)
+        layout.addWidget(self.combined_view, 4)
+        layout.addWidget(self.shapes)
+        return box
+
+    def _build_walkthrough(self) -> QWidget:
+        self.kind = QComboBox()
+        self.kind.addItems([self.tr("encoder self-attention"), self.tr("decoder masked self-attention"),
+                            self.tr("cross-attention")])
+        self.kind.setCurrentIndex(KINDS.index("decoder_self"))
+        self.layer, self.head = QSpinBox(), QSpinBox()
+        self.target = QLineEdit(DEFAULT_TARGET)
+        self.query = QComboBox()
+        self.walk_error = error_label()
+        self.walk_controls = QWidget()
+        controls = QHBoxLayout(self.walk_controls)
+        controls.setContentsMargins(0, 0, 0, 0)
+        for text, widget in ((self.tr("Attention"), self.kind), (self.tr("layer"), self.layer),
+                             (self.tr("head"), self.head), (self.tr("target so far"), self.target),
+                             (self.tr("query"), self.query)):
+            controls.addWidget(plain_label(text))
+            controls.addWidget(widget, 2 if widget is self.target else 0)
+        values = AxisNames(self.tr("key"), self.tr("dimension"), self.tr("keys (rows)"), self.tr("dimensions of d_k"))
+        outputs = AxisNames(self.tr("query"), self.tr("dimension"), self.tr("queries (rows)"),
+                            self.tr("dimensions of d_k"))
+        self.score_view = HeatmapWidget(self.tr("1. raw scores Q Kᵀ"), value_format="{:.3f}")
+        self.scaled_view = HeatmapWidget(self.tr("2. scaled by 1/sqrt(d_k)"), value_format="{:.3f}")
+        self.masked_view = HeatmapWidget(self.tr("3. masked: -inf where blocked"), value_format="{:.3f}")
+        self.softmax_view = HeatmapWidget(self.tr("4. softmax over keys: each row sums to 1"), value_format="{:.3f}")
+        self.value_view = HeatmapWidget(self.tr("V: one value vector per key"), values, value_format="{:.3f}")
+        self.output_view = HeatmapWidget(self.tr("5. output = weights x V"), outputs, value_format="{:.3f}")
+        self.step_views = (self.score_view, self.scaled_view, self.masked_view, self.softmax_view, self.output_view)
+        self.track(*self.step_views, self.value_view)
+        for view in self.step_views:
+            view.clicked.connect(lambda row, _column: self.query.setCurrentIndex(row))
+        self.summary = plain_label()
+        self.summary.setWordWrap(True)
+        self.summary.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        plots = QGridLayout()
+        for i, view in enumerate((self.score_view, self.scaled_view, self.masked_view,
+                                  self.softmax_view, self.value_view, self.output_view)):
+            plots.addWidget(view, i // 3, i % 3)
+        page = QWidget()
+        page_layout = QVBoxLayout(page)
+        page_layout.setContentsMargins(0, 0, 0, 0)
+        page_layout.addLayout(plots, 1)
+        page_layout.addWidget(self.summary)
+        self.no_model = plain_label(self.tr("No model loaded: File > Open a checkpoint to walk through its attention."))
+        self.no_model.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        self.walk_pages = QStackedWidget()
+        self.walk_pages.addWidget(self.no_model)
+        self.walk_pages.addWidget(page)
+        box = QGroupBox(self.tr("Walkthrough: one head, one query, step by step"))
+        layout = QVBoxLayout(box)
+        layout.addWidget(self.walk_controls)
+        layout.addWidget(self.walk_error)
+        layout.addWidget(self.walk_pages, 1)
+        self.kind.currentIndexChanged.connect(self._on_kind_changed)
+        for spin in (self.layer, self.head):
+            spin.valueChanged.connect(self.refresh_walkthrough)
+        self.target.textChanged.connect(self.refresh_walkthrough)
+        self.query.currentIndexChanged.connect(self._show_query)
+        self.walk_controls.setEnabled(False)  # until a model is loaded
+        return box
+
+    # -- model -----------------------------------------------------------------------------------
+    def set_model(self, model: Model | None) -> None:
+        super().set_model(model)
+        self.walk_pages.setCurrentIndex(0 if model is None else 1)
+        self.walk_controls.setEnabled(model is not None)
+        if model is not None:
+            self.head.setMaximum(model.config.n_heads - 1)
+        self._on_kind_changed()
+
+    def _on_kind_changed(self) -> None:
+        if self.model is not None:
+            config = self.model.config
+            layers = config.n_encoder_layers if self.current_kind() == "encoder_self" else config.n_decoder_layers
+            self.layer.setMaximum(layers - 1)
+        self.refresh()
+
+    def current_kind(self) -> Kind:
+        return KINDS[self.kind.currentIndex()]
+
+    # -- masks -----------------------------------------------------------------------------------
+    def refresh(self) -> None:
+        self.refresh_masks()
+        self.refresh_walkthrough()
+
+    def refresh_masks(self) -> None:
+        sentences = [self.sentence.text(), *split_sentences(self.others.text())]
+        vocab = self.model.src_vocab if self.model else Vocab.build(sentences)
+        pad_id = self.model.config.pad_id if self.model else Vocab.pad_id
+        try:
+            self.batch = mask_batch(sentences, vocab, pad_id)
+        except InputError as exc:
+            show_error(self.mask_error, self.tr("Masks: {0}").format(exc))
+            return
+        show_error(self.mask_error, None)
+        batch = self.batch
+        length = batch.padding.shape[-1]
+        positions = [str(i) for i in range(length)]
+        self.padding_view.set_data(batch.padding[:, 0, 0].float().numpy(), self._short(batch.sentences), positions)
+        self.padding_view.set_title(self.tr("Padding mask: shape {0}").format(shape_text(batch.padding)))
+        self.causal_view.set_data(batch.causal[0, 0].float().numpy(), positions, positions)
+        self.causal_view.set_title(self.tr("Sequence (causal) mask: shape {0}").format(shape_text(batch.causal)))
+        self.shapes.setText(self.tr(
+            "Shapes are (batch, heads, queries, keys). The padding mask has one row per sentence and is the same "
+            "for every head and query; the causal mask lets query t see keys 0..t, never the future; decoder "
+            "self-attention uses both combined. Yellow: may attend (True); purple: blocked (False), whose scores "
+            "become -inf before the softmax."))
+        rows = [f"{i + 1}: " + " ".join(tokens) for i, tokens in enumerate(batch.tokens)]
+        self.padded_tokens.setText("\n".join(rows))
+        chosen = min(max(self.combined_sentence.currentIndex(), 0), len(batch.sentences) - 1)
+        self.combined_sentence.blockSignals(True)
+        self.combined_sentence.clear()
+        self.combined_sentence.addItems(self._short(batch.sentences))
+        self.combined_sentence.setCurrentIndex(chosen)
+        self.combined_sentence.blockSignals(False)
+        self._draw_combined()
+
+    def _draw_combined(self) -> None:
+        if self.batch is None or self.combined_sentence.currentIndex() < 0:
+            return
+        row = self.combined_sentence.currentIndex()
+        tokens = self.batch.tokens[row]
+        self.combined_view.set_data(self.batch.combined[row, 0].float().numpy(), tokens, tokens)
+        self.combined_view.set_title(self.tr("Combined: padding AND causal: shape {0}; sentence {1}")
+                                     .format(shape_text(self.batch.combined), row + 1))
+
+    @staticmethod
+    def _short(sentences: list[str], width: int = 18) -> list[str]:
+        return [s if len(s) <= width else s[: width - 1] + "…" for s in sentences]
+
+    # -- walkthrough -----------------------------------------------------------------------------
+    def refresh_walkthrough(self) -> None:
+        if self.model is None:
+            self.steps = None
+            return
+        try:
+            steps = walkthrough(self.model, self.sentence.text(), self.target.text(), self.current_kind(),
+                                self.layer.value(), self.head.value())
+        except InputError as exc:
+            show_error(self.walk_error, self.tr("Walkthrough: {0}").format(exc))
+            return
+        show_error(self.walk_error, None)
+        self.steps = steps
+        queries, keys = steps.query_tokens, steps.key_tokens
+        dims = [str(i) for i in range(steps.d_k)]
+        score_levels = symmetric_levels(steps.scores)
+        scaled_levels = symmetric_levels(steps.scaled)
+        value_levels = symmetric_levels(steps.values, steps.output)
+        self.score_view.set_data(steps.scores, queries, keys, levels=score_levels)
+        self.scaled_view.set_title(self.tr("2. scaled by 1/sqrt(d_k) = 1/sqrt({0})").format(steps.d_k))
+        self.scaled_view.set_data(steps.scaled, queries, keys, levels=scaled_levels)
+        self.masked_view.set_data(steps.masked, queries, keys, levels=scaled_levels)
+        self.softmax_view.set_data(steps.weights, queries, keys, levels=(0.0, 1.0))
+        self.value_view.set_data(steps.values, keys, dims, levels=value_levels)
+        self.output_view.set_data(steps.output, queries, dims, levels=value_levels)
+        previous = self.query.currentIndex()
+        self.query.blockSignals(True)
+        self.query.clear()
+        self.query.addItems([f"{i}: {token}" for i, token in enumerate(queries)])
+        self.query.setCurrentIndex(previous if 0 <= previous < len(queries) else len(queries) - 1)
+        self.query.blockSignals(False)
+        self._show_query()
+
+    def _show_query(self) -> None:
+        steps, row = self.steps, self.query.currentIndex()
+        if steps is None or row < 0:
+            return
+        for view in self.step_views:
+            view.set_highlighted_row(row)
+        weights = ", ".join(f"{key} {w:.2f}" for key, w in zip(steps.key_tokens, steps.weights[row]))
+        blocked = [key for key, visible in zip(steps.key_tokens, steps.mask[row]) if not visible]
+        self.summary.setText(self.tr(
+            "Query '{0}': softmax weights {1} (sum {2:.3f}). Blocked keys: {3}. The output row is these weights "
+            "times the rows of V: this head's {4} numbers for '{0}'.").format(
+            steps.query_tokens[row], weights, float(steps.weights[row].sum()),
+            ", ".join(blocked) if blocked else self.tr("none"), steps.d_k))

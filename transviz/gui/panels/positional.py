@@ -1,0 +1,200 @@
+"""The positional-encoding tab: the sinusoidal table as a heatmap (positions x dimensions) in the
+formula's interleaved layout or the seed's "sin half | cos half" layout, chosen dimensions as
+curves across positions, and the similarity PE·PEᵀ, which depends only on the offset between
+two positions. With a model loaded it can show the table that model adds to its embeddings.
+"""
+from __future__ import annotations
+
+import re
+
+import numpy as np
+import pyqtgraph as pg
+import torch
+from PySide6.QtCore import QCoreApplication
+from PySide6.QtWidgets import (
+    QComboBox, QGridLayout, QHBoxLayout, QLineEdit, QSpinBox, QVBoxLayout, QWidget,
+)
+
+from ...core.bundle import Model
+from ...core.positional import similarity, sinusoidal_table, split_halves
+from ..app import PALETTE
+from ..heatmap import AxisNames, HeatmapWidget, label_stride
+from ..labels import error_label, plain_label, show_error
+from .base import PlotPanel
+
+DEFAULT_LENGTH, DEFAULT_D_MODEL = 20, 512  # the seed's figure: 20 positions x 512 dimensions
+DEFAULT_DIMENSIONS = "4, 5, 6, 7"
+MAX_LENGTH, MAX_D_MODEL = 1024, 4096
+
+FORMULA, MODEL = 0, 1  # entries of the source selector
+INTERLEAVED, HALVES = 0, 1  # entries of the layout selector
+
+
+def parse_dimensions(text: str, d_model: int) -> list[int]:
+    """``"4, 5 6"`` -> ``[4, 5, 6]``; ValueError with a translated message naming what is wrong."""
+    parts = [p for p in re.split(r"[,\s]+", text.strip()) if p]
+    if not all(p.isdigit() for p in parts):
+        raise ValueError(QCoreApplication.translate("PositionalPanel",
+                                                    "dimensions must be whole numbers separated by commas"))
+    dims = [int(p) for p in parts]
+    outside = [d for d in dims if d >= d_model]
+    if outside:
+        raise ValueError(QCoreApplication.translate("PositionalPanel", "dimension {0} does not exist: d_model is {1} "
+                                                    "(dimensions 0..{2})").format(outside[0], d_model, d_model - 1))
+    return list(dict.fromkeys(dims))
+
+
+class PositionalPanel(PlotPanel):
+    """Args:
+        parent: the owning widget.
+
+    The table shown is always computed by :mod:`transviz.core.positional` (or read from the
+    loaded model's own buffer); this panel only arranges and draws it.
+    """
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self._table = np.zeros((0, 0), np.float32)  # (positions, d_model), interleaved
+        self._build()
+        self.refresh()
+
+    # -- construction --------------------------------------------------------------------------
+    def _build(self) -> None:
+        self.source = QComboBox()
+        self.source.addItems([self.tr("the formula"), self.tr("the loaded model's table")])
+        self.length = QSpinBox()
+        self.length.setRange(1, MAX_LENGTH)
+        self.length.setValue(DEFAULT_LENGTH)
+        self.d_model = QSpinBox()
+        self.d_model.setRange(1, MAX_D_MODEL)
+        self.d_model.setValue(DEFAULT_D_MODEL)
+        self.layout_choice = QComboBox()
+        self.layout_choice.addItems([self.tr("interleaved: sin, cos, sin, cos ... (the formula)"),
+                                     self.tr("sin half | cos half (the seed's figure)")])
+        self.dimensions = QLineEdit(DEFAULT_DIMENSIONS)
+        self.dimensions.setMinimumWidth(120)
+        self.error = error_label()
+        controls = QHBoxLayout()
+        for text, widget in ((self.tr("Table from"), self.source), (self.tr("positions"), self.length),
+                             (self.tr("d_model"), self.d_model), (self.tr("layout"), self.layout_choice),
+                             (self.tr("curves of dimensions"), self.dimensions)):
+            controls.addWidget(plain_label(text))
+            controls.addWidget(widget)
+        controls.addStretch(1)
+
+        positions = AxisNames(self.tr("position"), self.tr("dimension"), self.tr("positions (rows)"),
+                              self.tr("dimensions (columns)"),
+                              self.tr("{row_name} {row}, {column_name} {column}: {value}"))
+        self.table_view = HeatmapWidget(self.tr("Positional encoding PE"), positions, levels=(-1.0, 1.0))
+        self.layout_note = plain_label()
+        self.curves = pg.PlotWidget(title=self.tr("Chosen dimensions across positions"))
+        self.curves.setLabel("bottom", self.tr("position"))
+        self.curves.setLabel("left", self.tr("PE value"))
+        self.curves.addLegend(offset=(-10, 10), brush=(255, 255, 255, 220))
+        self.curves.setMenuEnabled(False)
+        self.curves.hideButtons()
+        pairs = AxisNames(self.tr("position"), self.tr("position"), self.tr("positions"), self.tr("positions"),
+                          self.tr("{row_name} {row} . {column_name} {column}: {value}"))
+        self.similarity_view = HeatmapWidget(self.tr("Similarity PE · PEᵀ (depends only on the offset)"), pairs,
+                                             value_format="{:.1f}")
+        self.track(self.table_view, self.curves, self.similarity_view)
+
+        plots = QGridLayout()
+        left = QVBoxLayout()
+        left.addWidget(self.table_view, 1)
+        left.addWidget(self.layout_note)
+        plots.addLayout(left, 0, 0, 2, 1)
+        plots.addWidget(self.curves, 0, 1)
+        plots.addWidget(self.similarity_view, 1, 1)
+        plots.setColumnStretch(0, 3)
+        plots.setColumnStretch(1, 2)
+        self.arrange(controls, self.error, plots)
+
+        for spin in (self.length, self.d_model):
+            spin.valueChanged.connect(self.refresh)
+        self.source.currentIndexChanged.connect(self._on_source_changed)
+        self.layout_choice.currentIndexChanged.connect(self.refresh)
+        self.dimensions.textChanged.connect(self.refresh)
+        self._enable_model_source(False)
+
+    # -- model -----------------------------------------------------------------------------------
+    def set_model(self, model: Model | None) -> None:
+        super().set_model(model)
+        self._enable_model_source(model is not None)
+        if model is None and self.source.currentIndex() == MODEL:
+            self.source.setCurrentIndex(FORMULA)  # refreshes
+        else:
+            self._on_source_changed()
+
+    def _enable_model_source(self, enabled: bool) -> None:
+        item = self.source.model().item(MODEL)  # type: ignore[attr-defined]
+        item.setEnabled(enabled)
+        item.setToolTip("" if enabled else self.tr("No model loaded: File > Open"))
+
+    def _on_source_changed(self) -> None:
+        from_model = self.source.currentIndex() == MODEL and self.model is not None
+        self.d_model.setEnabled(not from_model)
+        if from_model:
+            assert self.model is not None
+            config = self.model.config
+            self.length.setMaximum(config.max_len)
+            self.d_model.blockSignals(True)
+            self.d_model.setValue(config.d_model)
+            self.d_model.blockSignals(False)
+        else:
+            self.length.setMaximum(MAX_LENGTH)
+        self.refresh()
+
+    # -- computing and drawing ---------------------------------------------------------------------
+    def table(self) -> np.ndarray:
+        """The table shown, ``(positions, d_model)``, in the formula's interleaved layout."""
+        return self._table
+
+    def _compute_table(self) -> np.ndarray:
+        length = self.length.value()
+        if self.source.currentIndex() == MODEL and self.model is not None:
+            buffer = self.model.net.positional  # what the model adds to its embeddings
+            return buffer[:length].detach().cpu().numpy().astype(np.float32)  # type: ignore[index]
+        return sinusoidal_table(length, self.d_model.value()).numpy()
+
+    def refresh(self) -> None:
+        self._table = self._compute_table()
+        length, d_model = self._table.shape
+        halves = self.layout_choice.currentIndex() == HALVES
+        shown = split_halves(torch.from_numpy(self._table)).numpy() if halves else self._table
+        # Columns keep their formula dimension number in either layout: 0 2 4 ... | 1 3 5 ...
+        dims = split_halves(torch.arange(d_model)).tolist() if halves else list(range(d_model))
+        positions = [str(p) for p in range(length)]
+        step, half = label_stride(d_model), (d_model + 1) // 2
+        # each half labelled from its own start: 0, 40, 80 ... | 1, 41, 81 ...
+        labelled = [c for c in range(d_model) if (c if c < half else c - half) % step == 0] if halves else None
+        self.table_view.set_data(shown, positions, [str(d) for d in dims], labelled_columns=labelled)
+        from_model = self.source.currentIndex() == MODEL and self.model is not None
+        source = self.tr("the loaded model") if from_model else self.tr("the formula")
+        self.table_view.set_title(self.tr("Positional encoding PE: {0} positions x {1} dimensions, from {2}")
+                                  .format(length, d_model, source))
+        self.layout_note.setText(
+            self.tr("Left half: sin (even dimensions); right half: cos (odd dimensions).") if halves else
+            self.tr("Column 2i holds sin(pos / 10000^(2i/d_model)), column 2i+1 the cos of the same angle."))
+        sims = similarity(torch.from_numpy(self._table).double()).float().numpy()
+        self.similarity_view.set_data(sims, positions, positions, levels=(float(sims.min()), float(sims.max())))
+        self._draw_curves()
+
+    def _draw_curves(self) -> None:
+        self.curves.clear()
+        try:
+            dims = parse_dimensions(self.dimensions.text(), self._table.shape[1])
+        except ValueError as exc:
+            show_error(self.error, self.tr("Curves: {0}").format(exc))
+            return
+        show_error(self.error, None)
+        positions = np.arange(self._table.shape[0])
+        for i, dim in enumerate(dims):
+            colour = PALETTE[i % len(PALETTE)]
+            name = self.tr("dim {0} ({1})").format(dim, "sin" if dim % 2 == 0 else "cos")
+            self.curves.plot(positions, self._table[:, dim], pen=pg.mkPen(colour, width=2), name=name,
+                             symbol="o", symbolSize=5, symbolBrush=colour, symbolPen=None)
+
+    def curve_data(self) -> dict[str, tuple[np.ndarray, np.ndarray]]:
+        """Name -> (x, y) of every curve drawn."""
+        return {item.name(): item.getData() for item in self.curves.getPlotItem().listDataItems()}
