@@ -38,7 +38,9 @@ def error_dialog(window, qtbot):
 def test_opens_without_a_model(window):
     assert window.model is None
     assert "No model loaded: File > Open" in window.model_label.text()
-    assert [window.tabs.tabText(i) for i in range(window.tabs.count())] == ["Positional encoding", "Masks"]
+    assert [window.tabs.tabText(i) for i in range(window.tabs.count())] == ["Explorer", "Positional encoding",
+                                                                                 "Masks"]
+    assert window.explorer.pages.currentWidget() is window.explorer.no_model
     assert window.masks.walk_pages.currentWidget() is window.masks.no_model
     assert not window.save_action.isEnabled() and not window.info_action.isEnabled()
     window.open_initial_model(None)  # resources/models is empty here: nothing to load, no crash
@@ -60,7 +62,10 @@ def test_loading_replaces_the_model_off_the_gui_thread(window, qtbot, model_file
     qtbot.waitSignal(window.model_changed, timeout=10000).wait()
     assert window.model is not None and window.model.path == str(model_file)
     assert "Model: tiny" in window.model_label.text() and window.windowTitle() == "transviz: tiny"
-    assert window.masks.walk_pages.currentIndex() == 1 and window.masks.steps is not None
+    assert window.masks.walk_pages.currentIndex() == 1
+    assert window.masks.steps is None  # the walkthrough runs the model only once its tab shows
+    window.tabs.setCurrentWidget(window.masks)
+    assert window.masks.steps is not None
     assert window.positional.source.model().item(1).isEnabled()
     assert window.save_action.isEnabled() and not window.busy.isVisible()
 

@@ -51,9 +51,9 @@ def test_positional_slide_is_the_table(qtbot, make_model):
     np.testing.assert_array_equal(with_model.table_view.displayed_image(), model.net.positional[:20].numpy())
 
 
-def test_masks_slide_takes_sentence_kind_layer_head_target(qtbot, make_model):
+def test_masks_slide_takes_sentence_kind_layer_head_target(show, make_model):
     panel = build(Slide("masks", "ein bier", make_model(layers=2, heads=2), kind="cross", layer=1, head=1, target="i"))
-    qtbot.addWidget(panel)
+    show(panel, 1200, 800)
     assert panel.steps.kind == "cross" and (panel.steps.layer, panel.steps.head) == (1, 1)
     assert panel.softmax_view.row_labels() == ["<s>", "i"] and panel.softmax_view.column_labels() == ["ein", "bier"]
 

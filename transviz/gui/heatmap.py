@@ -342,6 +342,20 @@ class HeatmapWidget(QWidget):
         self._title.setText(title)
         self._title.setVisible(bool(title))
 
+    def repaint_now(self) -> None:
+        """Paint the plot immediately rather than on the event loop's next pass (for timing)."""
+        self._view.viewport().repaint()
+
+    def set_axes(self, axes: AxisNames) -> None:
+        """Rename rows and columns (axis titles and read-out), e.g. when the attention kind changes."""
+        self._axes = axes
+        self._plot.setLabel("left", axes.row_title)
+        self._plot.setLabel("bottom", axes.column_title)
+
+    @property
+    def axes(self) -> AxisNames:
+        return self._axes
+
     # -- what is shown (tests, export, read-out) -------------------------------------------------
     @property
     def title(self) -> str:
