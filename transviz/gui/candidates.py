@@ -81,6 +81,7 @@ class CandidatesChart(QWidget):
         self._draw_numbers(rows, probabilities)
         box = self._view.getPlotItem().getViewBox()
         box.setRange(xRange=(0, X_MAX), yRange=(0, max(len(tokens), 1)), padding=0)
+        box.prepareForPaint()  # apply the range now: one paint instead of two (see HeatmapWidget.set_data)
         self._title.setText(self._title_text(record))
 
     def _draw_numbers(self, rows: np.ndarray, probabilities: np.ndarray) -> None:

@@ -43,6 +43,7 @@ class AttentionGrid(QWidget):
         super().__init__(parent)
         self._maps = np.zeros((0, 0, 0, 0), dtype=np.float32)
         self._summary = np.zeros((0, 0, 0), dtype=np.float32)
+        self._column_ticks: list[list[tuple[float, str]]] = []
         self._query_labels: list[str] = []
         self._key_labels: list[str] = []
         self._query: int | None = None
@@ -134,9 +135,14 @@ class AttentionGrid(QWidget):
         self._plot.getAxis("left").setTicks([rows, []])
         reserve_label_width(self._plot.getAxis("left"), [text for _, text in rows])
         names = [self.tr("head {0}").format(h) for h in range(heads)] + [self._summary_names[0]]
-        self._plot.getAxis("top").setTicks([[((keys + GAP) * h + keys / 2, n) for h, n in enumerate(names)], []])
+        columns = [[((keys + GAP) * h + keys / 2, n) for h, n in enumerate(names)], []]
+        if columns != self._column_ticks:  # an axis redraw costs: only when the heads or keys changed
+            self._column_ticks = columns
+            self._plot.getAxis("top").setTicks(columns)
         self._separator.setValue(heads * (keys + GAP) - GAP / 2)
-        self._plot.getViewBox().setRange(QRectF(0, 0, width, height), padding=0)
+        box = self._plot.getViewBox()
+        box.setRange(QRectF(0, 0, width, height), padding=0)
+        box.prepareForPaint()  # apply the range now: one paint instead of two (see HeatmapWidget.set_data)
 
     def _draw_bands(self) -> None:
         path = QPainterPath()

@@ -91,9 +91,11 @@ class TokenAxis(pg.AxisItem):
     def set_labels(self, labels: Sequence[str], shown: Sequence[int] | None = None) -> None:
         """One label per cell; ``shown`` picks the cells labelled (default: every
         :func:`label_stride`-th one)."""
-        self._labels = [str(label) for label in labels]
-        stride = label_stride(len(self._labels))
-        self._shown = list(shown) if shown is not None else list(range(0, len(self._labels), stride))
+        labels = [str(label) for label in labels]
+        shown = list(shown) if shown is not None else list(range(0, len(labels), label_stride(len(labels))))
+        if (labels, shown) == (self._labels, self._shown):
+            return  # redrawing an axis is a good part of a step's redraw: only when it changed
+        self._labels, self._shown = labels, shown
         self.setTicks([self.tick_labels(), []])
         if self.orientation in ("left", "right"):
             reserve_label_width(self, [text for _, text in self.tick_labels()])
@@ -316,9 +318,13 @@ class HeatmapWidget(QWidget):
         self._masked_legend.setVisible(not bool(finite.all()))
         self._left.set_labels(row_labels)
         self._bottom.set_labels(column_labels, labelled_columns)
-        if self._colorbar is not None:
+        if self._colorbar is not None and tuple(self._colorbar.levels()) != tuple(self._levels):
             self._colorbar.setLevels(self._levels)
-        self._plot.getViewBox().setRange(QRectF(0, 0, max(columns, 1), max(rows, 1)), padding=0)
+        box = self._plot.getViewBox()
+        box.setRange(QRectF(0, 0, max(columns, 1), max(rows, 1)), padding=0)
+        # pyqtgraph applies a new range when the view paints, and the axes it moves then ask for
+        # a second paint; applying it now makes one paint do
+        box.prepareForPaint()
         keep = self._highlighted is not None and self._highlighted < rows
         self.set_highlighted_row(self._highlighted if keep else None)
 
