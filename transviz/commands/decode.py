@@ -8,7 +8,8 @@ import sys
 from dataclasses import asdict
 from typing import Any
 
-from ..core.errors import CheckpointError, InputError
+from ..core.errors import InputError
+from . import model_or_default
 
 SHOW = ("cross", "decoder", "encoder")
 REPL_HELP = "Enter: step   b: back   f WORD: force WORD as the next token (marked *)   q: quit"
@@ -48,7 +49,7 @@ def run(args: argparse.Namespace) -> int:
     from ..core.decoding import DecodingSession
     from ..core.trace_files import trace_dict, write_npz
 
-    model = _load_model(args.model)
+    model = model_or_default(args.model)
     session = DecodingSession(model, args.sentence, strategy=_strategy(args), top_k=max(1, args.candidates),
                               max_len=args.max_len, reference=args.reference)
     if args.interactive:
@@ -69,18 +70,6 @@ def run(args: argparse.Namespace) -> int:
 
 
 # -- model and strategy -----------------------------------------------------------------------
-
-def _load_model(path: str | None):  # type: ignore[no-untyped-def]
-    from .. import load_model
-    from ..core.resources import shipped_models
-
-    if path:
-        return load_model(path)
-    if "default" not in shipped_models():
-        raise CheckpointError("no shipped default model is installed yet (resources/models/default.safetensors); "
-                              "pass --model FILE")
-    return load_model("default")
-
 
 def _strategy(args: argparse.Namespace):  # type: ignore[no-untyped-def]
     from ..core.strategies import Beam, Greedy, Sampling

@@ -100,7 +100,9 @@ class AttentionView(QWidget):
         self.summary = QComboBox()
         self.summary.addItems([self.tr("mean of heads"), self.tr("max of heads"), self.tr("rollout across layers")])
         self.summary.setToolTip(self.tr("What the last column of the grid shows for each layer"))
-        controls = QHBoxLayout()
+        self.choices = QWidget()
+        controls = QHBoxLayout(self.choices)
+        controls.setContentsMargins(0, 0, 0, 0)
         for text, widget in ((self.tr("Attention"), self.kind), (self.tr("last column"), self.summary)):
             controls.addWidget(plain_label(text))
             controls.addWidget(widget)
@@ -120,7 +122,7 @@ class AttentionView(QWidget):
         self.pages.addWidget(splitter)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
-        layout.addLayout(controls)
+        layout.addWidget(self.choices)
         layout.addWidget(self.pages, 1)
         self.kind.currentIndexChanged.connect(self._on_kind_changed)
         self.summary.currentIndexChanged.connect(self._on_summary_changed)
@@ -151,6 +153,12 @@ class AttentionView(QWidget):
                  "rollout": (self.tr("rollout"), self.tr("rollout through this layer"))}
         self.grid.set_summary_names(*names[self.current_summary()])
         self.refresh()
+
+    def show_only(self, plot: AttentionGrid | HeatmapWidget) -> None:
+        """Show just one plot, without the selectors (a slide of the grid or of one head)."""
+        self.choices.setVisible(False)
+        self.grid.setVisible(plot is self.grid)
+        self.large.setVisible(plot is self.large)
 
     def select(self, layer: int, head: int) -> None:
         """Show this tile large (``head`` SUMMARY_COLUMN: the layer's summary)."""
