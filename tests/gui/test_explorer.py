@@ -150,10 +150,10 @@ def test_clicking_a_candidate_forces_it(window, qtbot, model):
     record = session.history[-1]
     bars = explorer.candidates.bars()
     assert bars == [(c.token, pytest.approx(c.probability)) for c in record.candidates] and len(bars) == TOP_K
-    assert explorer.candidates.bar_brush(0) != explorer.candidates.bar_brush(1)  # the chosen one stands out
+    assert explorer.candidates.bar_colour(0) != explorer.candidates.bar_colour(1)  # the chosen one stands out
     other = record.candidates[1].token
-    viewport = explorer.candidates._view.viewport()
-    click(viewport, viewport.mapFrom(explorer.candidates, explorer.candidates.bar_position(1)), qtbot)
+    bars = explorer.candidates.bars_widget
+    click(bars, bars.mapFrom(explorer.candidates, explorer.candidates.bar_position(1)), qtbot)
     assert session.position == 2
     assert session.history[-1].token == other and session.history[-1].forced
     expected = DecodingSession(model, SENTENCE)

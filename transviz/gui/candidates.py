@@ -1,23 +1,91 @@
 """The next-token panel: the last step's most probable tokens as horizontal bars, the chosen one
 highlighted (and, in teacher forcing, the gold one outlined). Clicking a bar asks to choose that
-token instead (the explorer forces it: "what if the model had said this?")."""
+token instead (the explorer forces it: "what if the model had said this?").
+
+The bars are painted by one plain widget: a step repaints a few rectangles and words, which
+costs a fraction of a pyqtgraph plot's redraw (``transviz bench gui_step_redraw_ms_default``).
+"""
 from __future__ import annotations
 
-import math
-
-import numpy as np
-import pyqtgraph as pg
-from PySide6.QtCore import QPoint, QPointF, Qt, Signal
-from PySide6.QtWidgets import QVBoxLayout, QWidget
+from PySide6.QtCore import QPoint, QRectF, QSize, Qt, Signal
+from PySide6.QtGui import QColor, QMouseEvent, QPainter, QPaintEvent, QPen
+from PySide6.QtWidgets import QSizePolicy, QVBoxLayout, QWidget
 
 from ..core.decoding import StepRecord
 from .app import HIGHLIGHT, PALETTE
-from .heatmap import TokenAxis
 from .labels import plain_label
 
-BAR_HEIGHT = 0.7
-OTHER, CHOSEN, GOLD = PALETTE[0], HIGHLIGHT, PALETTE[2]
-X_MAX = 1.3  # room right of a bar of probability 1 for its number
+OTHER, CHOSEN, GOLD = QColor(PALETTE[0]), QColor(HIGHLIGHT), QColor(PALETTE[2])
+ROW_HEIGHT, BAR_SHARE, MARGIN = 30, 0.7, 6  # most pixels a row gets; the bar's part of it; edges
+SCALE = (0.0, 0.5, 1.0)  # probabilities marked under the bars
+
+
+class _Bars(QWidget):
+    """Token | bar of its probability | the probability, one row per candidate."""
+
+    clicked = Signal(int)
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.rows: list[tuple[str, float, QColor, bool]] = []  # token, probability, colour, outlined
+        self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Expanding)
+        self.setMinimumSize(160, 120)
+
+    def sizeHint(self) -> QSize:
+        return QSize(260, 260)
+
+    def _geometry(self) -> tuple[float, float, float]:
+        """x where bars start, their length for probability 1, and the row height."""
+        metrics = self.fontMetrics()
+        left = MARGIN + max((metrics.horizontalAdvance(token) for token, *_ in self.rows), default=0) + MARGIN
+        number = metrics.horizontalAdvance("0.000") + 2 * MARGIN
+        rows = max(len(self.rows), 1)
+        height = min(ROW_HEIGHT, (self.height() - metrics.height() - 2 * MARGIN) / rows)
+        return left, max(self.width() - left - number, 10.0), height
+
+    def bar_rect(self, index: int) -> QRectF:
+        left, length, height = self._geometry()
+        probability = self.rows[index][1]
+        top = MARGIN + index * height + height * (1 - BAR_SHARE) / 2
+        return QRectF(left, top, max(probability * length, 1.0), height * BAR_SHARE)
+
+    def row_at(self, point: QPoint) -> int | None:
+        _, _, height = self._geometry()
+        index = int((point.y() - MARGIN) // height) if point.y() >= MARGIN else -1
+        return index if 0 <= index < len(self.rows) else None
+
+    def paintEvent(self, event: QPaintEvent) -> None:
+        painter = QPainter(self)
+        text = self.palette().text().color()
+        metrics = self.fontMetrics()
+        left, length, height = self._geometry()
+        for i, (token, probability, colour, outlined) in enumerate(self.rows):
+            bar = self.bar_rect(i)
+            painter.fillRect(bar, colour)
+            if outlined:
+                painter.setPen(QPen(GOLD, 3))
+                painter.drawRect(bar)
+            painter.setPen(text)
+            row = QRectF(0, MARGIN + i * height, left - MARGIN, height)
+            painter.drawText(row, int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter), token)
+            number = QRectF(bar.right() + MARGIN, row.top(), self.width() - bar.right(), height)
+            painter.drawText(number, int(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter),
+                             f"{probability:.3f}")
+        if self.rows:
+            bottom = MARGIN + len(self.rows) * height
+            painter.setPen(QColor("#808080"))
+            painter.drawLine(int(left), int(MARGIN), int(left), int(bottom))
+            for value in SCALE:  # a light scale: where 0, 0.5 and 1 are
+                x = left + value * length
+                painter.drawLine(int(x), int(bottom), int(x), int(bottom) + 3)
+                painter.drawText(QRectF(x - 20, bottom + 3, 40, metrics.height()),
+                                 int(Qt.AlignmentFlag.AlignCenter), f"{value:g}")
+
+    def mousePressEvent(self, event: QMouseEvent) -> None:
+        row = self.row_at(event.position().toPoint())
+        if row is not None and event.button() == Qt.MouseButton.LeftButton:
+            self.clicked.emit(row)
+        super().mousePressEvent(event)
 
 
 class CandidatesChart(QWidget):
@@ -33,26 +101,13 @@ class CandidatesChart(QWidget):
         super().__init__(parent)
         self._record: StepRecord | None = None
         self._title = plain_label(wrap=True)
-        self._axis = TokenAxis("left")
-        self._view = pg.PlotWidget(axisItems={"left": self._axis})
-        plot = self._view.getPlotItem()
-        plot.hideButtons()
-        plot.setMenuEnabled(False)
-        plot.setLabel("bottom", self.tr("probability"))
-        box = plot.getViewBox()
-        box.invertY(True)
-        box.setMouseEnabled(False, False)
-        self._bars = pg.BarGraphItem(x0=[], y=[], width=[], height=BAR_HEIGHT)
-        self._bars.setVisible(False)
-        plot.addItem(self._bars)
-        self._numbers: list[pg.TextItem] = []  # one per bar, reused from step to step
-        self._hint = plain_label(self.tr("Click a bar to make the model write that token instead."), wrap=True)
+        self._bars = _Bars()
+        self._bars.setToolTip(self.tr("Click a bar to make the model write that token instead"))
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addWidget(self._title)
-        layout.addWidget(self._view, 1)
-        layout.addWidget(self._hint)
-        self._view.scene().sigMouseClicked.connect(self._on_clicked)
+        layout.addWidget(self._bars, 1)
+        self._bars.clicked.connect(self._on_row_clicked)
         self.show_record(None)
 
     @property
@@ -64,36 +119,12 @@ class CandidatesChart(QWidget):
         self._record = record
         if record is None:
             self._title.setText(self.tr("Next-token candidates: press Step to see what the model considers."))
-            self._bars.setVisible(False)
-            self._axis.set_labels([])
-            for number in self._numbers:
-                number.setVisible(False)
-            return
-        tokens = [c.token for c in record.candidates]
-        probabilities = np.array([c.probability for c in record.candidates], dtype=float)
-        brushes = [pg.mkBrush(CHOSEN if token == record.token else OTHER) for token in tokens]
-        pens = [pg.mkPen(GOLD, width=3) if token == record.gold_token else pg.mkPen(None) for token in tokens]
-        rows = np.arange(len(tokens)) + 0.5
-        self._bars.setOpts(x0=np.zeros(len(tokens)), y=rows, width=probabilities, height=BAR_HEIGHT,
-                           brushes=brushes, pens=pens)
-        self._bars.setVisible(True)
-        self._axis.set_labels(tokens)
-        self._draw_numbers(rows, probabilities)
-        box = self._view.getPlotItem().getViewBox()
-        box.setRange(xRange=(0, X_MAX), yRange=(0, max(len(tokens), 1)), padding=0)
-        box.prepareForPaint()  # apply the range now: one paint instead of two (see HeatmapWidget.set_data)
-        self._title.setText(self._title_text(record))
-
-    def _draw_numbers(self, rows: np.ndarray, probabilities: np.ndarray) -> None:
-        while len(self._numbers) < len(rows):
-            number = pg.TextItem(color="k", anchor=(0, 0.5))
-            self._view.addItem(number)
-            self._numbers.append(number)
-        for i, number in enumerate(self._numbers):
-            number.setVisible(i < len(rows))
-            if i < len(rows):
-                number.setText(f"{probabilities[i]:.3f}")
-                number.setPos(float(probabilities[i]) + 0.02, float(rows[i]))
+            self._bars.rows = []
+        else:
+            self._bars.rows = [(c.token, c.probability, CHOSEN if c.token == record.token else OTHER,
+                                c.token == record.gold_token) for c in record.candidates]
+            self._title.setText(self._title_text(record))
+        self._bars.update()
 
     def _title_text(self, record: StepRecord) -> str:
         listed = [c.token for c in record.candidates]
@@ -103,34 +134,30 @@ class CandidatesChart(QWidget):
             text += self.tr(", forced by you")
         if record.token not in listed:
             text += self.tr(", not among them")
+        if record.beam is not None:
+            text += self.tr(" (in beam search: the best hypothesis extended at this step)")
         if record.gold_token is not None:
             text += self.tr(". Teacher forcing: the gold token is outlined green; the model predicted '{0}'").format(
                 record.predicted_token)
-        return text
+        return text + "."
+
+    def _on_row_clicked(self, row: int) -> None:
+        if self._record is not None:
+            self.candidate_clicked.emit(self._record.candidates[row].token)
 
     # -- what is shown (tests) -------------------------------------------------------------------
     def bars(self) -> list[tuple[str, float]]:
         """(token, probability) of every bar drawn, top to bottom."""
-        if not self._bars.isVisible():
-            return []
-        widths = self._bars.opts["width"]
-        return list(zip(self._axis.labels, (float(w) for w in widths)))
+        return [(token, probability) for token, probability, *_ in self._bars.rows]
 
-    def bar_brush(self, index: int) -> str:
-        return pg.mkBrush(self._bars.opts["brushes"][index]).color().name()
+    def bar_colour(self, index: int) -> str:
+        return self._bars.rows[index][2].name()
 
     def bar_position(self, index: int) -> QPoint:
         """The middle of bar ``index`` in this widget's coordinates."""
-        width = float(self._bars.opts["width"][index])
-        scene = self._view.getPlotItem().getViewBox().mapViewToScene(QPointF(max(width / 2, 0.02), index + 0.5))
-        return self._view.mapTo(self, self._view.mapFromScene(scene))
+        return self._bars.mapTo(self, self._bars.bar_rect(index).center().toPoint())
 
-    def _on_clicked(self, event) -> None:  # type: ignore[no-untyped-def]  # pyqtgraph's click event
-        if self._record is None or event.button() != Qt.MouseButton.LeftButton:
-            return
-        box = self._view.getPlotItem().getViewBox()
-        if not box.sceneBoundingRect().contains(event.scenePos()):
-            return
-        row = math.floor(box.mapSceneToView(event.scenePos()).y())
-        if 0 <= row < len(self._record.candidates):
-            self.candidate_clicked.emit(self._record.candidates[row].token)
+    @property
+    def bars_widget(self) -> QWidget:
+        """The widget the bars are painted on (where clicks land)."""
+        return self._bars
