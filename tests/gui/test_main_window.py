@@ -53,7 +53,8 @@ def test_menus(window):
     file_menu = window.menuBar().actions()[0].menu()
     texts = [a.text().replace("&", "") for a in file_menu.actions()]
     assert {"Open checkpoint...", "Shipped models", "Save model as...", "Export current plot as PNG...",
-            "Export current plot as SVG...", "Quit"} <= set(texts)
+            "Export current plot as SVG...", "Export trace as .npz or JSON...", "Quit"} <= set(texts)
+    assert not window.export_trace_action.isEnabled()  # no sentence decoded yet
 
 
 def test_loading_replaces_the_model_off_the_gui_thread(window, qtbot, model_file):

@@ -7,7 +7,7 @@ Summaries of a layer's heads (mean, max, rollout) come from :mod:`transviz.core.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 from PySide6.QtCore import QCoreApplication, Qt
@@ -17,7 +17,7 @@ from ..core.aggregate import max_over_heads, mean_over_heads, rollout
 from ..core.decoding import DecodingSession
 from ..core.walkthrough import KINDS, Kind
 from .grid import SUMMARY_COLUMN, AttentionGrid
-from .heatmap import AxisNames, HeatmapWidget
+from .heatmap import AxisNames, HeatmapWidget, attention_axes
 from .labels import plain_label
 from .session import SessionController
 
@@ -26,23 +26,23 @@ SUMMARY_FUNCTIONS = {"mean": mean_over_heads, "max": max_over_heads, "rollout": 
 DEFAULT_KIND: Kind = "cross"
 
 
-def _tr(text: str) -> str:
-    return QCoreApplication.translate("AttentionView", text)
-
-
 def kind_names() -> dict[Kind, str]:
-    return {"encoder_self": _tr("encoder self-attention"), "decoder_self": _tr("decoder masked self-attention"),
-            "cross": _tr("cross-attention")}
+    translate = QCoreApplication.translate  # literal arguments below, so that lupdate finds them
+    return {"encoder_self": translate("AttentionView", "encoder self-attention"),
+            "decoder_self": translate("AttentionView", "decoder masked self-attention"),
+            "cross": translate("AttentionView", "cross-attention")}
 
 
 def kind_axes(kind: Kind) -> AxisNames:
     """Axis titles that say which tokens are the queries (rows) and which the keys (columns)."""
-    source_rows, source_columns = _tr("queries: source tokens (rows)"), _tr("keys: source tokens (columns)")
-    target_rows, target_columns = _tr("queries: decoder inputs (rows)"), _tr("keys: decoder inputs (columns)")
+    translate = QCoreApplication.translate
+    source_rows = translate("AttentionView", "queries: source tokens (rows)")
+    source_columns = translate("AttentionView", "keys: source tokens (columns)")
+    target_rows = translate("AttentionView", "queries: decoder inputs (rows)")
+    target_columns = translate("AttentionView", "keys: decoder inputs (columns)")
     rows, columns = {"encoder_self": (source_rows, source_columns), "decoder_self": (target_rows, target_columns),
                      "cross": (target_rows, source_columns)}[kind]
-    return AxisNames(_tr("query"), _tr("key"), rows, columns,
-                     _tr("{row_name} '{row}' -> {column_name} '{column}': {value}"))
+    return replace(attention_axes(), row_title=rows, column_title=columns)
 
 
 @dataclass(frozen=True)

@@ -85,7 +85,7 @@ class DecodingControls(QWidget):
     """Buttons and strategy for the controller's session.
 
     Signals:
-        status(str): why a control is disabled (for the status bar), when that changes.
+        status(str): why Step cannot act (for the status bar), when that changes.
         playing_changed(bool): Play started or stopped.
     """
 
@@ -189,7 +189,7 @@ class DecodingControls(QWidget):
         teacher = session is not None and session.teacher_forcing
         self.strategy.setEnabled(not teacher)
         self.strategy.setToolTip(self.tr("Teacher forcing feeds the reference: no strategy chooses") if teacher else "")
-        reason = step_reason or back_reason or ""
+        reason = step_reason or ""  # Back's reason shows when Back is pressed (the controller refuses)
         if reason != self._last_reason:
             self._last_reason = reason
             if reason:

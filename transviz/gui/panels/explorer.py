@@ -104,6 +104,8 @@ class ExplorerPanel(PlotPanel):
         self.pages.setCurrentIndex(0 if model is None else 1)
         self.source.setEnabled(model is not None)
         self.source.set_model(model)
+        if self.controller.session is not None:
+            self.take_keyboard()  # an example is ready: Space steps at once
 
     # -- drawing ---------------------------------------------------------------------------------
     def refresh(self, *_: object) -> None:
