@@ -15,7 +15,6 @@ from __future__ import annotations
 import copy
 from collections.abc import Callable
 from dataclasses import replace
-from typing import TypeVar
 
 from PySide6.QtCore import QObject, Signal
 
@@ -26,7 +25,6 @@ from ..core.strategies import Greedy, Strategy
 from ..core.vocab import BOS, PAD
 
 TOP_K = 6  # candidates each step lists: enough to see the alternatives, few enough to read
-T = TypeVar("T")
 
 
 def decoding_copy(model: Model) -> Model:
@@ -91,30 +89,32 @@ class SessionController(QObject):
             self.changed.emit(event)
 
     # -- moving ------------------------------------------------------------------------------------
-    def _act(self, action: Callable[[DecodingSession], T]) -> T | None:
+    def _act(self, action: Callable[[DecodingSession], object]) -> bool:
+        """Run ``action`` on the session; False (and ``refused``) if there is none or it refuses."""
         if self.session is None:
             self.refused.emit(self.tr("Type a sentence to translate first."))
-            return None
+            return False
         try:
-            return action(self.session)
+            action(self.session)
         except InputError as exc:
             self.refused.emit(str(exc))
-            return None
+            return False
+        return True
 
     def step(self) -> bool:
-        return self._act(lambda s: s.step()) is not None
+        return self._act(DecodingSession.step)
 
     def back(self) -> bool:
-        return self._act(lambda s: s.back() or True) is not None
+        return self._act(DecodingSession.back)
 
-    def reset(self) -> None:
-        self._act(lambda s: s.reset())
+    def reset(self) -> bool:
+        return self._act(DecodingSession.reset)
 
-    def rewind(self, position: int) -> None:
-        self._act(lambda s: s.rewind(position))
+    def rewind(self, position: int) -> bool:
+        return self._act(lambda s: s.rewind(position))
 
     def force(self, token: str) -> bool:
-        return self._act(lambda s: s.force(token)) is not None
+        return self._act(lambda s: s.force(token))
 
     def choose_instead(self, token: str) -> bool:
         """Replace the last step's token with ``token`` (back, then force): "what if it had said
@@ -143,15 +143,18 @@ class SessionController(QObject):
         session.step()
         return False
 
-    def run_to_end(self) -> None:
+    def run_to_end(self) -> bool:
         """Step until decoding stops, then report the result as one event."""
+        session = self.session
+        start = session.position if session is not None else 0
         self._quiet = True
         try:
-            records = self._act(lambda s: s.run_to_end())
+            ran = self._act(DecodingSession.run_to_end)
         finally:
             self._quiet = False
-        if records and self.session is not None:
-            self.changed.emit(Event("step", self.session.position, records[-1]))
+        if ran and session is not None and session.position > start:
+            self.changed.emit(Event("step", session.position, session.history[-1]))
+        return ran
 
     def set_strategy(self, strategy: Strategy) -> None:
         """Use ``strategy`` from the next step on (and for new sentences)."""

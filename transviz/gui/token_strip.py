@@ -127,11 +127,10 @@ class TokenStrip(QWidget):
         metrics = self.fontMetrics()
         for chip, rect in zip(self._chips, self._rects):
             fill = CURRENT_FILL if chip.current else UNKNOWN_FILL if chip.unknown else PLAIN_FILL
-            pen = QPen(QColor(HIGHLIGHT) if chip.current else FORCED_LINE if chip.forced else QColor("#9a9a9a"),
-                       2.5 if chip.current else 1.5)
-            if chip.forced:
-                pen.setColor(FORCED_LINE)
-                pen.setStyle(Qt.PenStyle.DashLine)
+            # a forced chip keeps its dashed purple outline even when current (its fill says current)
+            colour = FORCED_LINE if chip.forced else QColor(HIGHLIGHT) if chip.current else QColor("#9a9a9a")
+            pen = QPen(colour, 2.5 if chip.current else 1.5)
+            pen.setStyle(Qt.PenStyle.DashLine if chip.forced else Qt.PenStyle.SolidLine)
             painter.setPen(pen)
             painter.setBrush(fill)
             painter.drawRoundedRect(QRectF(rect).adjusted(1, 1, -1, -1), RADIUS, RADIUS)

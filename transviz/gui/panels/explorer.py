@@ -136,8 +136,8 @@ class ExplorerPanel(PlotPanel):
         return chips
 
     def _show_beam_tree(self, *_: object) -> None:
-        session = self.controller.session
-        beam_search = isinstance(self.controller.strategy, Beam) and not (session and session.teacher_forcing)
+        session, strategy = self.controller.session, self.controller.strategy
+        beam_search = isinstance(strategy, Beam) and not (session is not None and session.teacher_forcing)
         self.beam_tree.setVisible(beam_search)
-        if beam_search and session is not None:
-            self.beam_tree.show_history(session.beam_history, self.controller.strategy.width)  # type: ignore[union-attr]
+        if isinstance(strategy, Beam) and beam_search and session is not None:
+            self.beam_tree.show_history(session.beam_history, strategy.width)
