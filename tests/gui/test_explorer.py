@@ -215,6 +215,8 @@ def test_disabled_controls_say_why(window, qtbot, make_model):
         assert "ended with the end token" in button.toolTip()
     assert "ended with the end token" in window.statusBar().currentMessage()
     assert controls.back_button.isEnabled()
+    press(window, Qt.Key.Key_Left)  # Step can act again: the old reason goes
+    assert controls.step_button.isEnabled() and window.statusBar().currentMessage() == ""
 
 
 def test_play_reaches_the_end(window, qtbot, make_model):
@@ -266,6 +268,11 @@ def test_strategy_switch(window, qtbot, model):
     assert explorer.controller.session.strategy == Greedy()
 
 
+def two_places(score):
+    """A score as the tree writes it (a score that rounds to zero has no minus sign)."""
+    return f"{score:.2f}".replace("-0.00", "0.00")
+
+
 def test_beam_tree_holds_the_sessions_hypotheses(window, qtbot, model):
     explorer = open_sentence(window, qtbot, model)
     editor = explorer.controls.strategy
@@ -279,7 +286,7 @@ def test_beam_tree_holds_the_sessions_hypotheses(window, qtbot, model):
     expected_points = [(0.0, 0.0)] + [(float(b.position), float(rank)) for b in history[1:]
                                       for rank in range(len(b.hypotheses))]
     assert tree.drawn_points() == expected_points
-    expected_labels = [BOS] + [f"{h.tokens[-1]}\n{h.normalized_score:.2f}" for b in history[1:] for h in b.hypotheses]
+    expected_labels = [BOS] + [f"{h.tokens[-1]}\n{two_places(h.normalized_score)}" for b in history[1:] for h in b.hypotheses]
     assert tree.drawn_labels() == expected_labels
     expected_edges = [((b.position - 1.0, float(h.parent)), (float(b.position), float(rank)))
                       for b in history[1:] for rank, h in enumerate(b.hypotheses)]
@@ -347,7 +354,9 @@ def test_examples_of_the_models_task(window, qtbot, model):
     assert window.explorer.controller.session.source == "ich mochte ein bier"
     source.examples.activated.emit(2)
     assert source.sentence.text() == "ich möchte ein bier trinken"
-    assert source.reference.text() == "i want to drink a beer"
+    assert source.reference.text() == "i want to drink a beer" and source.examples.currentIndex() == 2
+    source.sentence.setText("ich trinke")  # the user's own sentence: no example is shown as chosen
+    assert source.examples.currentIndex() == -1 and source.examples.currentText() == ""
     model.facts["task"] = "my-corpus"
     window.set_model(model)
     assert source.examples.count() == 0 and not source.examples.isEnabled()

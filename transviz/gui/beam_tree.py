@@ -43,7 +43,8 @@ def tree_nodes(history: Sequence[BeamStep]) -> list[TreeNode]:
             kept = len(h.tokens) < beam.position  # ended earlier, carried over as it was
             token = h.tokens[-1] if h.tokens else BOS
             label = f"({token})" if kept else token
-            nodes.append(TreeNode(beam.position, rank, h.parent, f"{label}\n{h.normalized_score:.2f}", h.tokens,
+            score = round(h.normalized_score, 2) + 0.0  # + 0.0: no "-0.00"
+            nodes.append(TreeNode(beam.position, rank, h.parent, f"{label}\n{score:.2f}", h.tokens,
                                   h.normalized_score, h.finished, kept))
     return nodes
 

@@ -85,7 +85,7 @@ class DecodingControls(QWidget):
     """Buttons and strategy for the controller's session.
 
     Signals:
-        status(str): why Step cannot act (for the status bar), when that changes.
+        status(str): why Step cannot act (for the status bar), when that changes ("" when it can again).
         playing_changed(bool): Play started or stopped.
     """
 
@@ -192,5 +192,4 @@ class DecodingControls(QWidget):
         reason = step_reason or ""  # Back's reason shows when Back is pressed (the controller refuses)
         if reason != self._last_reason:
             self._last_reason = reason
-            if reason:
-                self.status.emit(reason)
+            self.status.emit(reason)  # "" clears an old reason

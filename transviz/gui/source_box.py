@@ -42,6 +42,7 @@ class SourceBox(QWidget):
         self.sentence.setClearButtonEnabled(True)
         self.examples = QComboBox()
         self.examples.setMinimumContentsLength(24)
+        self.examples.setPlaceholderText(self.tr("choose an example"))
         self.preview = TokenStrip()
         self.preview.set_placeholder(self.tr("(the tokens the model reads appear here)"))
         self.teacher = QCheckBox(self.tr("Teacher forcing with the reference"))
@@ -88,10 +89,10 @@ class SourceBox(QWidget):
     def use_example(self, index: int) -> None:
         """Put example ``index`` in the sentence box and its translation in the reference box."""
         pair = self._examples[index]
-        self.examples.setCurrentIndex(index)
         self.reference.blockSignals(True)
         self.reference.setText(pair.target)
         self.reference.blockSignals(False)
+        self.examples.setCurrentIndex(index)
         if self.sentence.text() == pair.source:
             self.open_session()  # the reference may have changed
         else:
@@ -109,6 +110,8 @@ class SourceBox(QWidget):
     def open_session(self) -> None:
         """A new session for the text as it is now; problems are shown under the box."""
         text = self.sentence.text()
+        if self.examples.currentText() != text:
+            self.examples.setCurrentIndex(-1)  # the placeholder: the sentence is the user's own
         self._preview(text)
         if self.controller.model is None:  # the explorer says so
             show_error(self.error, None)

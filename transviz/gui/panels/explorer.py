@@ -31,7 +31,8 @@ class ExplorerPanel(PlotPanel):
     observing one :class:`~transviz.gui.session.SessionController`.
 
     Signals:
-        status(str): a message for the status bar (why a control is disabled or an action refused).
+        status(str): a message for the status bar (why a control is disabled or an action refused;
+            "" clears it).
     """
 
     status = Signal(str)
@@ -68,6 +69,7 @@ class ExplorerPanel(PlotPanel):
         plots.addWidget(self.attention)
         plots.setStretchFactor(0, 1)
         plots.setStretchFactor(1, 3)
+        plots.setSizes([300, 1100])  # room for the candidates' words and numbers
         body = QSplitter(Qt.Orientation.Vertical)  # the beam tree, when shown, spans the width: it grows sideways
         body.addWidget(self.beam_tree)
         body.addWidget(plots)
