@@ -458,3 +458,17 @@ def test_the_session_decodes_its_own_copy(window, qtbot, model):
     explorer.source.open_session()  # a new session, after the change
     assert explorer.controller.session.model is decoding
     np.testing.assert_array_equal(explorer.controller.session.encoder_attention, before)
+
+
+def test_file_export_writes_the_explorers_plot(window, qtbot, model, tmp_path):
+    from PySide6.QtGui import QImage
+
+    open_sentence(window, qtbot, model)
+    press(window, Qt.Key.Key_Space, 2)
+    grid = window.explorer.attention.grid
+    path = window.export_current_plot(tmp_path / "grid.png")  # nothing pointed at yet: the grid
+    image = QImage(str(path))
+    assert image.size() == grid.size()
+    assert len({image.pixel(x, y) for x in range(0, image.width(), 7) for y in range(0, image.height(), 7)}) > 10
+    svg = window.export_current_plot(tmp_path / "grid.svg").read_text(encoding="utf-8")
+    assert "layer 1" in svg and "head 2" in svg
