@@ -9,7 +9,7 @@ from PySide6.QtWidgets import QCheckBox, QComboBox, QGridLayout, QLineEdit, QWid
 
 from ..core.bundle import Model
 from ..core.dataset import Pair
-from ..core.errors import InputError
+from ..core.errors import InputError, TransvizError
 from ..core.tasks import TASKS, task_examples
 from ..core.vocab import UNK
 from .labels import error_label, plain_label, show_error
@@ -119,7 +119,7 @@ class SourceBox(QWidget):
         reference = self.reference.text() if self.teacher.isChecked() else None
         try:
             self.controller.open(text, reference)
-        except InputError as exc:
+        except TransvizError as exc:
             show_error(self.error, str(exc))
             return
         show_error(self.error, None)

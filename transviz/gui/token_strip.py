@@ -61,7 +61,8 @@ class TokenStrip(QWidget):
     def set_chips(self, chips: Sequence[Chip]) -> None:
         self._chips = list(chips)
         self._rects = self._layout(self.width())
-        self.updateGeometry()
+        if self.heightForWidth(self.width()) != self.height():
+            self.updateGeometry()  # a line more or less; otherwise the window's layout need not run again
         self.update()
 
     def set_placeholder(self, text: str) -> None:
