@@ -465,8 +465,11 @@ def test_file_export_writes_the_explorers_plot(window, qtbot, model, tmp_path):
 
     open_sentence(window, qtbot, model)
     press(window, Qt.Key.Key_Space, 2)
-    grid = window.explorer.attention.grid
-    path = window.export_current_plot(tmp_path / "grid.png")  # nothing pointed at yet: the grid
+    grid, large = window.explorer.attention.grid, window.explorer.attention.large
+    qtbot.mouseMove(large)  # the plot pointed at last is the one File > Export writes
+    assert QImage(str(window.export_current_plot(tmp_path / "large.png"))).size() == large.size()
+    qtbot.mouseMove(grid)
+    path = window.export_current_plot(tmp_path / "grid.png")
     image = QImage(str(path))
     assert image.size() == grid.size()
     assert len({image.pixel(x, y) for x in range(0, image.width(), 7) for y in range(0, image.height(), 7)}) > 10
