@@ -9,7 +9,7 @@ import sys
 
 from .core.errors import TransvizError
 
-COMMANDS = ("info", "bench")  # modules of transviz.commands, in the order --help lists them
+COMMANDS = ("train", "lab", "info", "bench")  # modules of transviz.commands, in the order --help lists them
 
 
 def build_parser() -> argparse.ArgumentParser:

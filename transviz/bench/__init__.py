@@ -14,7 +14,7 @@ from dataclasses import asdict, dataclass
 from typing import Literal
 
 Better = Literal["higher", "lower"]
-MODULES = ("transviz.bench.core",)  # each registers its figures when imported
+MODULES = ("transviz.bench.core", "transviz.bench.training")  # each registers its figures when imported
 
 
 @dataclass(frozen=True)
