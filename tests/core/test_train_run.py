@@ -48,6 +48,14 @@ class Recorder(TrainObserver):
         self.snapshots.append(snapshot)
 
 
+def in_thread(trainer):
+    """Start ``trainer.run()`` on another thread; the result lands in the returned dict."""
+    outcome = {}
+    thread = threading.Thread(target=lambda: outcome.setdefault("result", trainer.run()))
+    thread.start()
+    return thread, outcome
+
+
 def train(dataset, config, observer=None, path=None, **model):
     net = build_model(dataset, config, **{**TINY, **model})
     trainer = Trainer(net, dataset, config, observer, path)
@@ -138,7 +146,7 @@ def test_divergence_restores_the_last_good_weights_and_saves_nothing_worse(copy_
                     net.net.generator.weight[0, 0] = math.inf
 
     data = trimmed(copy_task, test=5)
-    config = replace(QUICK, steps=20, checkpoint_every=1)
+    config = replace(QUICK, steps=20, checkpoint_every=1, snapshot_every=1)
     net = build_model(data, config, **TINY)
     path = tmp_path / "m.safetensors"
     result = Trainer(net, data, config, Inject(), path).run()
@@ -149,6 +157,9 @@ def test_divergence_restores_the_last_good_weights_and_saves_nothing_worse(copy_
     saved = checkpoint.load(path)  # loads: the file holds finite weights, those restored
     assert all(torch.equal(saved.net.state_dict()[k], seen[4][k]) for k in state)
     assert saved.facts["status"] == "diverged" and saved.facts["steps"] == 4
+    # the snapshot of the poisoned step 5 is dropped: the timeline ends at the weights kept
+    assert [s.step for s in result.snapshots] == [s.step for s in load_snapshots(path)] == [0, 1, 2, 3, 4]
+    assert all(np.isfinite(s.cross_attention).all() for s in load_snapshots(path))
 
 
 def test_a_huge_learning_rate_ends_as_diverged(copy_task, tmp_path):
@@ -161,51 +172,48 @@ def test_a_huge_learning_rate_ends_as_diverged(copy_task, tmp_path):
         checkpoint.load(result.checkpoint)  # raises on NaN or inf weights
 
 
-def test_pause_blocks_without_spinning_resume_continues_stop_ends(copy_task):
+class At(Recorder):
+    """Records, and at ``step`` runs ``action`` on the training thread, then sets ``reached``."""
+
+    def __init__(self, step, action):
+        super().__init__()
+        self.step, self.action, self.reached = step, action, threading.Event()
+
+    def on_step(self, metrics):
+        super().on_step(metrics)
+        if metrics.step == self.step:
+            self.action()
+            self.reached.set()
+
+
+def test_pause_blocks_without_spinning_and_resume_continues(copy_task):
     data = trimmed(copy_task, test=5)
-    paused_at = threading.Event()
-
-    class PauseAt3(Recorder):
-        def on_step(self, metrics):
-            super().on_step(metrics)
-            if metrics.step == 3:
-                trainer.pause()
-                paused_at.set()
-
     config = replace(QUICK, steps=12)
-    rec = PauseAt3()
+    rec = At(3, lambda: trainer.pause())
     trainer = Trainer(build_model(data, config, **TINY), data, config, rec)
-    outcome = {}
-    thread = threading.Thread(target=lambda: outcome.setdefault("result", trainer.run()))
-    thread.start()
-    assert paused_at.wait(30)
-    cpu_before, steps_before = time.process_time(), len(rec.steps)
+    thread, outcome = in_thread(trainer)
+    assert rec.reached.wait(30)
+    cpu_before = time.process_time()
     time.sleep(0.5)
-    assert len(rec.steps) == steps_before == 3 and trainer.paused and thread.is_alive()
+    assert len(rec.steps) == 3 and trainer.paused and thread.is_alive()
     assert time.process_time() - cpu_before < 0.1  # blocked, not busy-waiting
     trainer.resume()
     thread.join(60)
     assert outcome["result"].status == "finished" and [m.step for m in rec.steps] == list(range(1, 13))
 
-    stop_at = threading.Event()
 
-    class Signal(Recorder):
-        def on_step(self, metrics):
-            super().on_step(metrics)
-            if metrics.step == 4:
-                stop_at.set()
-                time.sleep(0.2)  # give the other thread time to call stop() mid-run
-
+def test_stop_from_another_thread_ends_the_run_cleanly(copy_task):
+    data = trimmed(copy_task, test=5)
     config = replace(QUICK, steps=10_000)
-    trainer = Trainer(build_model(data, config, **TINY), data, config, Signal())
-    outcome.clear()
-    thread = threading.Thread(target=lambda: outcome.setdefault("result", trainer.run()))
-    thread.start()
-    assert stop_at.wait(30)
+    rec = At(4, lambda: time.sleep(0.2))  # time for the other thread to call stop() mid-run
+    trainer = Trainer(build_model(data, config, **TINY), data, config, rec)
+    thread, outcome = in_thread(trainer)
+    assert rec.reached.wait(30)
     trainer.stop()
     thread.join(60)
     result = outcome["result"]
     assert result.status == "stopped" and 4 <= result.steps < 10 and "stopped after" in result.message
+    assert result.test is None and result.model.facts["status"] == "stopped"
 
 
 def test_stop_while_paused_wakes_the_run(copy_task):
@@ -213,9 +221,7 @@ def test_stop_while_paused_wakes_the_run(copy_task):
     config = replace(QUICK, steps=50)
     trainer = Trainer(build_model(data, config, **TINY), data, config)
     trainer.pause()
-    outcome = {}
-    thread = threading.Thread(target=lambda: outcome.setdefault("result", trainer.run()))
-    thread.start()
+    thread, outcome = in_thread(trainer)
     time.sleep(0.3)
     trainer.stop()
     thread.join(30)

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import dataclasses
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Any, Literal, TypeVar
 
 from .errors import ConfigError
 from .init import InitScheme
@@ -76,14 +76,7 @@ class ModelConfig:
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> ModelConfig:
-        known = {f.name for f in dataclasses.fields(cls)}
-        unknown = set(data) - known
-        if unknown:
-            raise ConfigError(f"unknown model settings: {', '.join(sorted(unknown))}")
-        try:
-            return cls(**data)
-        except TypeError as exc:  # a required field is missing
-            raise ConfigError(f"incomplete model settings: {exc}") from None
+        return _from_dict(cls, data, "model")
 
 
 Schedule = Literal["constant", "warmup", "warmup-decay", "noam"]
@@ -149,8 +142,19 @@ class TrainConfig:
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> TrainConfig:
-        known = {f.name for f in dataclasses.fields(cls)}
-        unknown = set(data) - known
-        if unknown:
-            raise ConfigError(f"unknown training settings: {', '.join(sorted(unknown))}")
+        return _from_dict(cls, data, "training")
+
+
+Config = TypeVar("Config", ModelConfig, TrainConfig)
+
+
+def _from_dict(cls: type[Config], data: dict[str, Any], what: str) -> Config:
+    """``cls(**data)``, with a ConfigError naming unknown or missing settings."""
+    known = {f.name for f in dataclasses.fields(cls)}
+    unknown = set(data) - known
+    if unknown:
+        raise ConfigError(f"unknown {what} settings: {', '.join(sorted(unknown))}")
+    try:
         return cls(**data)
+    except TypeError as exc:  # a required field is missing
+        raise ConfigError(f"incomplete {what} settings: {exc}") from None

@@ -135,6 +135,7 @@ class Trainer:
             and at the end, snapshots included; an interrupted run keeps the last one written.
 
     Pause, resume and stop are safe to call from any thread; they take effect between batches.
+    A trainer runs once; its ``step``, ``snapshots`` and ``validation`` stay readable afterwards.
     """
 
     def __init__(self, model: Model, dataset: Dataset, config: TrainConfig,
@@ -157,6 +158,8 @@ class Trainer:
         self.snapshots: list[Snapshot] = []
         self.validation: Evaluation | None = None
         self._started, self._paused_s = time.perf_counter(), 0.0  # run() restarts the clock
+        self._good: list[Tensor] = []  # the last weights whose loss was finite ...
+        self._good_step = 0  # ... and the step they are from
 
     # -- control, from any thread ---------------------------------------------------------------
     def pause(self) -> None:
@@ -186,10 +189,11 @@ class Trainer:
         torch.manual_seed(cfg.seed)  # dropout
         batches = bucketed(self.rows, cfg.batch_size, random.Random(cfg.seed))
         # fused: one kernel for all parameters (on 2 CPU cores about twice as fast as the default)
-        optimizer = torch.optim.Adam(net.parameters(), lr=cfg.lr, betas=BETAS, eps=EPS, fused=True)
+        fused = self.device.type in ("cpu", "cuda")
+        optimizer = torch.optim.Adam(net.parameters(), lr=cfg.lr, betas=BETAS, eps=EPS, fused=fused)
         self._good = [p.detach().clone() for p in net.parameters()]
-        self._good_step = self.step
         self._started, self._paused_s = time.perf_counter(), 0.0
+        net.train()  # evaluation and snapshots switch to eval mode and back
         status, message = "finished", f"finished {cfg.steps} steps"
         self._snapshot()
         try:
@@ -220,7 +224,6 @@ class Trainer:
         lr = trainer_rate(cfg, self.step + 1, net.config.d_model)
         for group in optimizer.param_groups:
             group["lr"] = lr
-        net.train()
         loss, grad_norm, correct = self._loss_and_gradients(batch)
         if not math.isfinite(loss):
             raise self._diverged("the loss", loss, lr)
@@ -256,6 +259,7 @@ class Trainer:
 
     def _restore(self) -> None:
         self.step = self._good_step
+        self.snapshots = [s for s in self.snapshots if s.step <= self.step]  # later ones show bad weights
         with torch.no_grad():
             for keep, p in zip(self._good, self.model.net.parameters()):
                 p.copy_(keep)
