@@ -160,8 +160,19 @@ def test_lab_command_prints_the_result_beside_the_seed(capsys):
     assert main(["lab", "--steps", "2", "--test-batches", "1", "--layers", "1", "--device", "cpu"]) == 0
     out = capsys.readouterr().out
     assert "running: lr=0.001, no warm-up, init default, 1 layers, batch 16, 2 steps" in out
-    assert out.splitlines()[-1].split()[0] == "result" and out.splitlines()[-1].split()[2] == "-"
+    assert "(the seed has no value for this setting)" in out
     assert main(["lab", "--quick", "--steps", "2", "--test-batches", "1", "--layers", "1", "--device", "cpu"]) == 0
     assert "NOT the seed's setting" in capsys.readouterr().out
+    assert main(["lab", "--steps", "2", "--test-batches", "1", "--init", "uniform:1e30", "--device", "cpu"]) == 0
+    out = capsys.readouterr().out
+    assert "test MSE nan (the seed has no value" in out and "diverged: the loss became NaN/inf" in out
     assert main(["lab", "--sweep", "nope"]) == 1
     assert "no table called 'nope'" in capsys.readouterr().err
+
+
+def test_lab_sweep_command_prints_a_row_per_setting_beside_the_seed(capsys):
+    assert main(["lab", "--sweep", "batch", "--steps", "1", "--test-batches", "1", "--device", "cpu"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0].split() == ["setting", "test", "MSE", "seed", "time"]
+    assert [line[:36].strip() for line in lines[1:]] == ["lr=1e-3, no warm-up batch_size 64"]
+    assert float(lines[1][46:53]) == 0.037

@@ -54,7 +54,10 @@ def run(args: argparse.Namespace) -> int:
         return 0
     print(f"running: {settings.describe()}", flush=True)
     result = lab.run_lab(settings, on_step=_progress(settings.steps))
-    print(_row("result", result, lab.published(settings)))
+    seed = lab.published(settings)
+    print(f"test MSE {result.test_mse:.3f} (the seed published {seed:.3f} for this setting)" if seed is not None
+          else f"test MSE {result.test_mse:.3f} (the seed has no value for this setting)")
+    print(f"{result.seconds:.0f} s" + (f"; {result.mark}" if result.mark else ""))
     return 0
 
 

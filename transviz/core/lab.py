@@ -177,7 +177,8 @@ def run_lab(settings: LabSettings = SEED, on_step: StepCallback | None = None,
     model = LabModel(settings).to(device)
     initialize(model, settings.init)
     data = torch.Generator(device).manual_seed(settings.seed + 1)
-    optimizer = torch.optim.Adam(model.parameters(), lr=settings.lr)
+    # torch's default betas, as the seed; fused (one kernel for all parameters) where torch has it
+    optimizer = torch.optim.Adam(model.parameters(), lr=settings.lr, fused=device.type in ("cpu", "cuda"))
     losses: list[float] = []
     model.train()
     for step in range(1, settings.steps + 1):
