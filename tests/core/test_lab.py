@@ -88,12 +88,13 @@ def test_the_loss_is_half_the_mse_and_the_mean_predictor_scores_3_5():
     assert lab_loss(torch.zeros_like(targets), targets).item() == pytest.approx(5.5, abs=0.08)
 
 
-def test_warm_up_is_linear_over_its_fraction_of_the_steps_then_constant():
+def test_warm_up_adds_its_share_of_the_rate_each_step_then_stays_constant():
     seen = []
-    run_lab(replace(TINY, steps=20, test_batches=1, warmup=0.25, lr=2e-3),
+    run_lab(replace(TINY, steps=20, test_batches=1, warmup=0.125, lr=2e-3),
             on_step=lambda step, loss, lr: seen.append((step, lr)))
     assert [s for s, _ in seen] == list(range(1, 21))
-    assert [lr for _, lr in seen] == pytest.approx([2e-3 * min(1.0, s / 5) for s in range(1, 21)], rel=1e-12)
+    assert [lr for _, lr in seen] == pytest.approx([2e-3 * min(1.0, 0.125 * s) for s in range(1, 21)], rel=1e-12)
+    assert replace(SEED, warmup=0.01).warmup_steps == 100  # the seed's "1% warm-up"
     seen.clear()
     run_lab(replace(TINY, steps=5, test_batches=1), on_step=lambda step, loss, lr: seen.append(lr))
     assert seen == [1e-2] * 5
@@ -160,6 +161,9 @@ def test_lab_command_prints_the_result_beside_the_seed(capsys):
     assert main(["lab", "--steps", "2", "--test-batches", "1", "--layers", "1", "--device", "cpu"]) == 0
     out = capsys.readouterr().out
     assert "running: lr=0.001, no warm-up, init default, 1 layers, batch 16, 2 steps" in out
+    assert main(["lab", "--steps", "2", "--test-batches", "1", "--layers", "1", "--warmup", "0.01",
+                 "--device", "cpu"]) == 0
+    assert "lr=0.001, 1% warm-up (100 steps)" in capsys.readouterr().out
     assert "(the seed has no value for this setting)" in out
     assert main(["lab", "--quick", "--steps", "2", "--test-batches", "1", "--layers", "1", "--device", "cpu"]) == 0
     assert "NOT the seed's setting" in capsys.readouterr().out

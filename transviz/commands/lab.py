@@ -17,7 +17,9 @@ def register(commands: argparse._SubParsersAction) -> None:
                     "Adam) and print the test MSE (half the squared error, mean over test batches) beside the "
                     "seed's published value. Predicting the mean scores 3.5.")
     p.add_argument("--lr", type=float, help="learning rate (default 1e-3)")
-    p.add_argument("--warmup", type=float, help="fraction of the steps with linear warm-up, e.g. 0.01 (default 0)")
+    p.add_argument("--warmup", type=float,
+                   help="the seed's warm-up: 0.01 = the rate rises by 1%% of lr per step, reaching it after 100 steps "
+                        "(default 0: none)")
     p.add_argument("--init", help="default, xavier_uniform, xavier_normal, kaiming_uniform, kaiming_normal, "
                                   "normal:STD, uniform:A")
     p.add_argument("--layers", type=int, help="encoder layers (default 6)")
