@@ -15,6 +15,7 @@ import torch.nn.functional as F
 
 from .batches import encode_pairs, make_batch, pad
 from .bundle import Model
+from .errors import InputError
 from .inference import evaluating
 from .tasks import Pair
 
@@ -89,13 +90,15 @@ def teacher_forced_loss(model: Model, pairs: Sequence[Pair], batch_size: int = B
 
 
 def bleu(hypotheses: Sequence[str], references: Sequence[str]) -> float:
-    import sacrebleu  # noqa: PLC0415  (slow to import; only word-level tasks need it)
+    import sacrebleu  # imported here: slow to import, and only word-level tasks need it
 
     return float(sacrebleu.corpus_bleu(list(hypotheses), [list(references)]).score)
 
 
 def evaluate(model: Model, pairs: Sequence[Pair], max_len: int = 50) -> Evaluation:
     """Loss, exact match (overall and per group) and, for word-level targets, BLEU on ``pairs``."""
+    if not pairs:
+        raise InputError("there are no pairs to evaluate")
     vocab = model.tgt_vocab
     outputs = greedy_batch(model, [p.source for p in pairs], max_len)
     golds = [vocab.tokenize(p.target) for p in pairs]
