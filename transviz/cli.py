@@ -9,7 +9,7 @@ import sys
 
 from .core.errors import TransvizError
 
-COMMANDS = ("gui", "render", "decode", "info", "bench")  # modules of transviz.commands, in the order --help lists them
+COMMANDS = ("gui", "render", "decode", "train", "lab", "info", "bench")  # modules of transviz.commands, in --help order
 
 
 def build_parser() -> argparse.ArgumentParser:

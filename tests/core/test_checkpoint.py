@@ -32,6 +32,7 @@ def test_round_trip_keeps_weights_vocab_facts_and_ties(tmp_path, shared):
         assert back.net.src_embed is back.net.tgt_embed
     assert "parameters" in checkpoint.describe(back)
     assert list(tmp_path.iterdir()) == [path]  # no temporary file left behind
+    assert path.stat().st_mode & 0o777 == 0o644  # not the temporary file's private mode
 
 
 def test_bad_files_raise_checkpoint_error(tmp_path):

@@ -14,7 +14,9 @@ from dataclasses import asdict, dataclass
 from typing import Literal
 
 Better = Literal["higher", "lower"]
-MODULES = ("transviz.bench.core", "transviz.bench.session", "transviz.bench.gui")  # each registers its figures when imported
+MODULES = (  # each registers its figures when imported
+    "transviz.bench.core", "transviz.bench.training", "transviz.bench.session", "transviz.bench.gui",
+)
 
 
 @dataclass(frozen=True)

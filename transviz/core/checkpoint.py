@@ -52,6 +52,8 @@ def save(model: Model, path: str | Path, extras: Mapping[str, torch.Tensor] | No
     os.close(fd)
     try:
         save_file(tensors, tmp, metadata=metadata)
+        # mkstemp makes the file private (0600); a checkpoint is an ordinary, shareable file
+        os.chmod(tmp, path.stat().st_mode & 0o777 if path.exists() else 0o644)
         os.replace(tmp, path)
     finally:
         if os.path.exists(tmp):

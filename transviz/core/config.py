@@ -3,9 +3,10 @@ from __future__ import annotations
 
 import dataclasses
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Any, Literal, TypeVar
 
 from .errors import ConfigError
+from .init import InitScheme
 
 Norm = Literal["post", "pre"]
 Activation = Literal["relu", "gelu"]
@@ -75,11 +76,85 @@ class ModelConfig:
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> ModelConfig:
-        known = {f.name for f in dataclasses.fields(cls)}
-        unknown = set(data) - known
-        if unknown:
-            raise ConfigError(f"unknown model settings: {', '.join(sorted(unknown))}")
-        try:
-            return cls(**data)
-        except TypeError as exc:  # a required field is missing
-            raise ConfigError(f"incomplete model settings: {exc}") from None
+        return _from_dict(cls, data, "model")
+
+
+Schedule = Literal["constant", "warmup", "warmup-decay", "noam"]
+SCHEDULES: tuple[str, ...] = ("constant", "warmup", "warmup-decay", "noam")
+
+
+@dataclass(frozen=True)
+class TrainConfig:
+    """How to train: optimiser, schedule, regularisation, evaluation and snapshots.
+
+    ``lr`` is the peak learning rate of the ``constant``, ``warmup`` and ``warmup-decay``
+    schedules; for ``noam`` it is the paper's scale factor (1.0 reproduces the paper), see
+    :mod:`transviz.core.schedules`. ``init`` is a scheme of :mod:`transviz.core.init`, written
+    ``name`` or ``name:value`` (``normal:0.02``, ``uniform:0.05``). Every ``*_every`` setting
+    counts optimiser steps; 0 turns it off.
+    """
+
+    steps: int = 4000
+    batch_size: int = 64  # sentences per batch, grouped by similar length
+    lr: float = 1e-3
+    schedule: Schedule = "warmup"
+    warmup_steps: int = 400
+    label_smoothing: float = 0.1
+    clip_norm: float = 1.0  # largest gradient norm; 0 = no clipping
+    init: str = "default"
+    seed: int = 0
+    device: str = "auto"  # auto, cpu, cuda, cuda:N, mps
+    eval_every: int = 500  # validation (loss, exact match, BLEU)
+    eval_limit: int = 500  # validation sentences decoded each time
+    snapshot_every: int = 100  # attention of the probe sentence
+    checkpoint_every: int = 0  # write the checkpoint during training (always at the end)
+    probe: str | None = None  # source sentence for snapshots; None = the task's first example
+    max_output_len: int = 0  # greedy decoding limit in evaluation; 0 = longest target + 10
+
+    def __post_init__(self) -> None:
+        for name in ("steps", "batch_size"):
+            value = getattr(self, name)
+            if not isinstance(value, int) or isinstance(value, bool) or value < 1:
+                raise ConfigError(f"{name} must be a positive integer, got {value!r}")
+        for name in ("warmup_steps", "eval_every", "eval_limit", "snapshot_every", "checkpoint_every",
+                     "max_output_len", "seed"):
+            value = getattr(self, name)
+            if not isinstance(value, int) or isinstance(value, bool) or value < 0:
+                raise ConfigError(f"{name} must be a whole number >= 0, got {value!r}")
+        if not self.lr > 0:
+            raise ConfigError(f"lr must be positive, got {self.lr!r}")
+        if self.schedule not in SCHEDULES:
+            raise ConfigError(f"schedule must be one of {', '.join(SCHEDULES)}; got {self.schedule!r}")
+        if self.schedule in ("warmup-decay", "noam") and self.warmup_steps < 1:
+            raise ConfigError(f"the {self.schedule} schedule needs warmup_steps >= 1")
+        if self.schedule == "warmup-decay" and self.warmup_steps >= self.steps:
+            raise ConfigError(f"warmup_steps ({self.warmup_steps}) must be below steps ({self.steps}) to leave room to decay")
+        if not 0.0 <= self.label_smoothing < 1.0:
+            raise ConfigError(f"label_smoothing must be in [0, 1), got {self.label_smoothing!r}")
+        if not self.clip_norm >= 0:
+            raise ConfigError(f"clip_norm must be >= 0 (0 = off), got {self.clip_norm!r}")
+        if self.probe is not None and not self.probe.strip():
+            raise ConfigError("the probe sentence is empty")
+        InitScheme.parse(self.init)
+
+    def to_dict(self) -> dict[str, Any]:
+        return dataclasses.asdict(self)
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> TrainConfig:
+        return _from_dict(cls, data, "training")
+
+
+Config = TypeVar("Config", ModelConfig, TrainConfig)
+
+
+def _from_dict(cls: type[Config], data: dict[str, Any], what: str) -> Config:
+    """``cls(**data)``, with a ConfigError naming unknown or missing settings."""
+    known = {f.name for f in dataclasses.fields(cls)}
+    unknown = set(data) - known
+    if unknown:
+        raise ConfigError(f"unknown {what} settings: {', '.join(sorted(unknown))}")
+    try:
+        return cls(**data)
+    except TypeError as exc:  # a required field is missing
+        raise ConfigError(f"incomplete {what} settings: {exc}") from None

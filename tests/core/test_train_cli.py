@@ -1,0 +1,73 @@
+"""``transviz train`` end to end on a tiny run, its errors, and Ctrl-C in a real subprocess."""
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import transviz
+from transviz.cli import main
+from transviz.core.snapshots import load_snapshots
+
+ROOT = Path(__file__).resolve().parents[2]
+TINY = ["--layers", "1", "--heads", "2", "--d-model", "16", "--d-ff", "32", "--device", "cpu"]
+
+
+def test_train_command_trains_saves_and_summarises(tmp_path, capsys):
+    out = tmp_path / "m.safetensors"
+    code = main(["train", "--task", "copy", *TINY, "--steps", "12", "--batch-size", "16", "--warmup", "4",
+                 "--eval-every", "6", "--eval-limit", "20", "--snapshot-every", "4", "--out", str(out)])
+    printed = capsys.readouterr()
+    assert code == 0
+    assert "training on cpu: copy" in printed.out
+    assert "finished: finished 12 steps" in printed.out
+    assert "test exact match:" in printed.out and "seen-patterns:" in printed.out
+    assert f"saved: {out}" in printed.out
+    assert "step 6: valid loss" in printed.err  # validation lines beside the progress bar
+    model = transviz.load_model(str(out))
+    assert model.facts["steps"] == 12 and model.facts["train_config"]["warmup_steps"] == 4
+    assert model.config.n_encoder_layers == model.config.n_decoder_layers == 1 and model.config.d_model == 16
+    assert [s.step for s in load_snapshots(out)] == [0, 4, 8, 12]
+
+
+def test_train_command_errors_are_one_line(tmp_path, capsys):
+    for argv, words in [
+        (["train", "--task", "nope"], "no task called 'nope'"),
+        (["train"], "--task NAME"),
+        (["train", "--task", "copy", "--device", "cuda:63"], "not available"),
+        (["train", "--task", "copy", "--heads", "3", "--d-model", "16"], "divisible"),
+        (["train", "--task", "copy", "--lr", "0"], "lr must be positive"),
+        (["train", "--task", "copy", "--data", "x.tsv"], "not both"),
+    ]:
+        assert main([*argv, "--out", str(tmp_path / "m.safetensors")]) == 1
+        err = capsys.readouterr().err
+        assert words in err and err.count("\n") == 1, err
+    assert not (tmp_path / "m.safetensors").exists()
+
+
+def test_ctrl_c_saves_a_loadable_checkpoint_and_exits_0(tmp_path):
+    out = tmp_path / "m.safetensors"
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "OMP_NUM_THREADS": "1"}
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "transviz", "train", "--task", "copy", *TINY, "--steps", "100000",
+         "--eval-every", "0", "--snapshot-every", "0", "--checkpoint-every", "2", "--out", str(out)],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env, cwd=tmp_path,
+    )
+    try:
+        assert proc.stdout.readline().startswith("training on cpu")
+        deadline = time.monotonic() + 60
+        while not out.exists() and time.monotonic() < deadline:  # the checkpoint of step 2
+            time.sleep(0.05)
+        assert transviz.load_model(str(out)).facts["status"] == "running"
+        proc.send_signal(signal.SIGINT)
+        stdout, stderr = proc.communicate(timeout=120)
+    finally:
+        proc.kill()
+    assert proc.returncode == 0, stderr
+    assert "stopped: stopped after" in stdout and "stopping after this batch" in stderr
+    model = transviz.load_model(str(out))
+    assert model.facts["status"] == "stopped" and 2 <= model.facts["steps"] < 100000
+    assert [p.name for p in tmp_path.iterdir()] == ["m.safetensors"]  # no temporary file left

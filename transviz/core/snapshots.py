@@ -1,0 +1,90 @@
+"""Attention snapshots of one probe sentence taken during training, kept with their step, so a
+timeline can replay how the alignment formed; saved beside the weights in the checkpoint.
+
+When the probe's gold target is known the snapshot is teacher forced on it, so every snapshot
+has the same shape; otherwise the model's own greedy output is decoded, and shapes vary.
+"""
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+import torch
+
+from . import checkpoint
+from .bundle import Model
+from .errors import CheckpointError
+from .inference import decode, teacher_force
+
+PREFIX = "snapshots."  # checkpoint extras: snapshots.steps, snapshots.<i>.<field>
+MAPS = ("encoder_self_attention", "decoder_self_attention", "cross_attention")
+TOKENS = ("source_tokens", "target_tokens", "predicted_tokens")
+
+
+@dataclass(frozen=True)
+class Snapshot:
+    """The probe's attention after ``step`` updates. Arrays are float32, rows queries, columns keys."""
+
+    step: int
+    source_tokens: list[str]  # S
+    target_tokens: list[str]  # T decoder inputs, start token first
+    predicted_tokens: list[str]  # T most probable next tokens
+    encoder_self_attention: np.ndarray  # (layers, heads, S, S)
+    decoder_self_attention: np.ndarray  # (layers, heads, T, T)
+    cross_attention: np.ndarray  # (layers, heads, T, S)
+
+
+def take(model: Model, step: int, probe: str, gold: str | None, max_len: int = 50) -> Snapshot:
+    """Snapshot of ``probe``: teacher forced on ``gold`` when given, else greedy decoded."""
+    trace = teacher_force(model, probe, gold) if gold is not None else decode(model, probe, max_len=max_len)
+    return Snapshot(step, trace.source_tokens, trace.target_tokens, trace.predicted_tokens,
+                    trace.encoder_self_attention, trace.decoder_self_attention, trace.cross_attention)
+
+
+# Token lists travel as UTF-8 bytes joined by newlines (tokens never hold control characters),
+# so a snapshot reads back exactly, unknown words included, without the vocabularies.
+def _text_tensor(tokens: Sequence[str]) -> torch.Tensor:
+    return torch.tensor(list("\n".join(tokens).encode("utf-8")), dtype=torch.uint8)
+
+
+def _tokens(tensor: torch.Tensor) -> list[str]:
+    text = bytes(tensor.tolist()).decode("utf-8")
+    return text.split("\n") if text else []
+
+
+def to_extras(snapshots: Sequence[Snapshot]) -> dict[str, torch.Tensor]:
+    """Checkpoint extras (``checkpoint.save(model, path, extras=...)``) holding ``snapshots``."""
+    extras = {PREFIX + "steps": torch.tensor([s.step for s in snapshots], dtype=torch.long)}
+    for i, snap in enumerate(snapshots):
+        for name in TOKENS:
+            extras[f"{PREFIX}{i}.{name}"] = _text_tensor(getattr(snap, name))
+        for name in MAPS:
+            extras[f"{PREFIX}{i}.{name}"] = torch.from_numpy(np.ascontiguousarray(getattr(snap, name)))
+    return extras
+
+
+def from_extras(extras: Mapping[str, torch.Tensor]) -> list[Snapshot]:
+    """The snapshots in checkpoint extras, in step order; [] when there are none."""
+    if PREFIX + "steps" not in extras:
+        return []
+    try:
+        return [
+            Snapshot(int(step),
+                     *(_tokens(extras[f"{PREFIX}{i}.{name}"]) for name in TOKENS),
+                     *(extras[f"{PREFIX}{i}.{name}"].float().numpy() for name in MAPS))
+            for i, step in enumerate(extras[PREFIX + "steps"].tolist())
+        ]
+    except (KeyError, UnicodeDecodeError) as exc:
+        raise CheckpointError(f"the attention snapshots in this checkpoint are incomplete ({exc})") from None
+
+
+def save_with_snapshots(model: Model, path: str | Path, snapshots: Sequence[Snapshot]) -> Path:
+    """Write ``model`` and its training ``snapshots`` to one checkpoint (atomically)."""
+    return checkpoint.save(model, path, extras=to_extras(snapshots) if snapshots else None)
+
+
+def load_snapshots(path: str | Path) -> list[Snapshot]:
+    """The snapshots saved in the checkpoint at ``path`` (a GUI timeline after a restart)."""
+    return from_extras(checkpoint.load_extras(path))
