@@ -19,6 +19,7 @@ PADDING, SPACING, RADIUS = 6, 4, 4  # pixels inside a chip, between chips, corne
 PLAIN_FILL, CURRENT_FILL, UNKNOWN_FILL = QColor("#eeeeee"), QColor("#fde0cf"), QColor("#f7ef9e")
 FORCED_LINE = QColor(PALETTE[3])  # reddish purple: a choice made by the user, not the strategy
 RIGHT, WRONG = QColor(PALETTE[2]), QColor(HIGHLIGHT)  # teacher forcing: prediction = gold, or not
+CHIP_TEXT = QColor("black")  # the fills are light in every theme
 
 
 @dataclass(frozen=True)
@@ -136,7 +137,7 @@ class TokenStrip(QWidget):
             painter.setBrush(fill)
             painter.drawRoundedRect(QRectF(rect).adjusted(1, 1, -1, -1), RADIUS, RADIUS)
             top = QRect(rect.x(), rect.y() + PADDING // 2, rect.width(), metrics.height())
-            painter.setPen(self.palette().text().color())
+            painter.setPen(CHIP_TEXT)
             painter.drawText(top, int(Qt.AlignmentFlag.AlignCenter), chip.label)
             if chip.below is not None:
                 painter.setPen(RIGHT if chip.below_right else WRONG)
