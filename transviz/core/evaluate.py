@@ -62,6 +62,8 @@ def greedy_batch(model: Model, sources: Sequence[str], max_len: int = 50, batch_
     Sentences are sorted by length and decoded ``batch_size`` at a time with the cache and no
     attention maps; at most ``max_len`` tokens each (the end token included), as in :func:`transviz.decode`.
     """
+    if max_len < 1:
+        raise InputError(f"max_len must be at least 1, got {max_len}")
     ids = [model.encode_source(s).ids for s in sources]
     steps = min(max_len, model.config.max_len)
     order = sorted(range(len(ids)), key=lambda i: len(ids[i]))
