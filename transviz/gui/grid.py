@@ -57,6 +57,8 @@ class AttentionGrid(QWidget):
         self._plot.setMenuEnabled(False)
         self._plot.showAxis("top")
         self._plot.hideAxis("bottom")
+        for side in ("left", "top"):
+            self._plot.getAxis(side).enableAutoSIPrefix(False)  # no units; a step need not re-lay the titles
         box = self._plot.getViewBox()
         box.invertY(True)
         box.setMouseEnabled(False, False)

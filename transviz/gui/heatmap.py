@@ -72,6 +72,7 @@ class TokenAxis(pg.AxisItem):
 
     def __init__(self, orientation: str) -> None:
         super().__init__(orientation)
+        self.enableAutoSIPrefix(False)  # tokens have no units; otherwise every range change re-lays the title
         self._labels: list[str] = []
         self._shown: list[int] = []  # indices of the labels drawn
         self._rotated = False
