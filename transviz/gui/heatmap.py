@@ -43,11 +43,12 @@ def hatching(cells: np.ndarray) -> QPainterPath:
     return path
 
 
-def label_stride(count: int) -> int:
-    """Label every ``stride``-th cell: 1 up to :data:`MAX_LABELS` cells, then 2, 5, 10, 20, 50, ..."""
+def label_stride(count: int, cell_pixels: float = math.inf, needed_pixels: float = 0.0) -> int:
+    """Label every ``stride``-th cell: 1 up to :data:`MAX_LABELS` cells, then 2, 5, 10, 20, 50, ...;
+    more if the cells are narrower (``cell_pixels``) than a label needs (``needed_pixels``)."""
     stride, steps = 1, (2, 2.5, 2)  # 1 -> 2 -> 5 -> 10 -> 20 -> 50 ...
     i = 0
-    while count / stride > MAX_LABELS:
+    while (count / stride > MAX_LABELS or stride * cell_pixels < needed_pixels) and stride < count:
         stride = int(stride * steps[i % 3])
         i += 1
     return stride
@@ -65,7 +66,8 @@ class TokenAxis(pg.AxisItem):
     """An axis labelled with tokens at cell centres (cell ``i`` spans ``[i, i + 1]``).
 
     A bottom axis turns its labels by 45 degrees when the widest is wider than a cell, so long
-    tokens stay readable instead of overlapping.
+    tokens stay readable instead of overlapping; when the cells are too narrow even for that (or,
+    on a vertical axis, lower than a line of text), only every n-th cell is labelled.
     """
 
     ANGLE = 45.0
@@ -74,7 +76,10 @@ class TokenAxis(pg.AxisItem):
         super().__init__(orientation)
         self.enableAutoSIPrefix(False)  # tokens have no units; otherwise every range change re-lays the title
         self._labels: list[str] = []
+        self._requested: list[int] | None = None  # the cells the caller wants labelled; None: fit them
         self._shown: list[int] = []  # indices of the labels drawn
+        self._widest = 0.0  # pixels, of all labels
+        self._ticks_set = False
         self._rotated = False
 
     @property
@@ -91,19 +96,43 @@ class TokenAxis(pg.AxisItem):
 
     def set_labels(self, labels: Sequence[str], shown: Sequence[int] | None = None) -> None:
         """One label per cell; ``shown`` picks the cells labelled (default: every
-        :func:`label_stride`-th one)."""
+        :func:`label_stride`-th one, as many as fit)."""
         labels = [str(label) for label in labels]
-        shown = list(shown) if shown is not None else list(range(0, len(labels), label_stride(len(labels))))
-        if (labels, shown) == (self._labels, self._shown):
+        requested = list(shown) if shown is not None else None
+        if (labels, requested) == (self._labels, self._requested):
             return  # redrawing an axis is a good part of a step's redraw: only when it changed
-        self._labels, self._shown = labels, shown
+        self._labels, self._requested = labels, requested
+        metrics = self._metrics()
+        self._widest = max((metrics.horizontalAdvance(text) for text in labels), default=0.0)
+        self._choose_shown()
+        self._update_rotation()
+
+    def _cell_pixels(self) -> float:
+        """How many pixels one cell spans along this axis (infinite before the view is laid out)."""
+        view = self.linkedView()
+        if view is None:
+            return math.inf
+        units_per_pixel = view.viewPixelSize()[0 if self.orientation in ("top", "bottom") else 1]
+        return 1.0 / units_per_pixel if units_per_pixel > 0 else math.inf
+
+    def _choose_shown(self) -> None:
+        if self._requested is not None:
+            shown = self._requested
+        else:
+            height = self._metrics().height()
+            # a column label fits upright, or turned by 45 degrees in about 1.4 lines; a row label in a line
+            needed = min(1.1 * self._widest, 1.4 * height) if self.orientation in ("top", "bottom") else 1.1 * height
+            shown = list(range(0, len(self._labels), label_stride(len(self._labels), self._cell_pixels(), needed)))
+        if shown == self._shown and self._ticks_set:
+            return
+        self._shown, self._ticks_set = shown, True
         self.setTicks([self.tick_labels(), []])
         if self.orientation in ("left", "right"):
             reserve_label_width(self, [text for _, text in self.tick_labels()])
-        self._update_rotation()
 
     def linkedViewChanged(self, view, newRange=None):  # type: ignore[no-untyped-def]  # pyqtgraph's signature
         super().linkedViewChanged(view, newRange)
+        self._choose_shown()
         self._update_rotation()
 
     def _metrics(self) -> QFontMetricsF:
