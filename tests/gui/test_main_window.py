@@ -43,8 +43,15 @@ def test_opens_without_a_model(window):
     assert window.explorer.pages.currentWidget() is window.explorer.no_model
     assert window.masks.walk_pages.currentWidget() is window.masks.no_model
     assert not window.save_action.isEnabled() and not window.info_action.isEnabled()
-    window.open_initial_model(None)  # resources/models is empty here: nothing to load, no crash
-    assert window.model is None and not window.runner.is_busy()
+
+
+def test_starts_with_the_shipped_default_model_ready_to_step(window, qtbot):
+    with qtbot.waitSignal(window.model_changed, timeout=20000):
+        window.open_initial_model(None)  # what `transviz` does at start
+    assert window.windowTitle() == "transviz: default" and window.model.facts["task"] == "toy-de-en"
+    explorer = window.explorer
+    assert explorer.controller.session.source == "ich mochte ein bier"  # the task's first example, open
+    assert explorer.hasFocus()  # Space steps at once
 
 
 def test_menus(window):
@@ -167,6 +174,8 @@ def test_export_current_plot(window, tmp_path):
 
 
 def test_shipped_models_menu_lists_names_and_loads(window, qtbot, model_file):
+    assert [a.text() for a in window.shipped_menu.actions()] == ["dates", "default"]
+    window.populate_shipped_menu({})
     texts = [a.text() for a in window.shipped_menu.actions()]
     assert texts == ["(none installed)"] and not window.shipped_menu.actions()[0].isEnabled()
     window.populate_shipped_menu({"tiny": model_file})
