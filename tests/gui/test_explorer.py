@@ -475,3 +475,30 @@ def test_file_export_writes_the_explorers_plot(window, qtbot, model, tmp_path):
     assert len({image.pixel(x, y) for x in range(0, image.width(), 7) for y in range(0, image.height(), 7)}) > 10
     svg = window.export_current_plot(tmp_path / "grid.svg").read_text(encoding="utf-8")
     assert "layer 1" in svg and "head 2" in svg
+
+
+def test_choosing_a_candidate_in_beam_search(window, qtbot, make_model):
+    """The candidates shown are those of the best hypothesis extended at the last step; forcing
+    continues the best hypothesis before it, so a click forces only when those are the same one."""
+    explorer = open_sentence(window, qtbot, make_model(seed=0))
+    explorer.controls.strategy.choice.setCurrentIndex(2)
+    explorer.controls.strategy.width.setValue(3)
+    session = explorer.controller.session
+    cases = {}
+    while len(cases) < 2 and session.cant_step() is None:
+        press(window, Qt.Key.Key_Space)
+        record = session.history[-1]
+        same = record.path.previous is session.beam_history[-2].best.node
+        cases.setdefault(same, session.position)
+    assert set(cases) == {True, False}, "this model's beam must show both cases"
+    session.rewind(cases[False])
+    before = session.output_tokens, [h.tokens for h in session.beam.hypotheses]
+    other = session.history[-1].candidates[1].token
+    assert not explorer.controller.choose_instead(other)
+    assert "switch to greedy" in window.statusBar().currentMessage()
+    assert (session.output_tokens, [h.tokens for h in session.beam.hypotheses]) == before  # unchanged
+    session.rewind(cases[True])
+    other = session.history[-1].candidates[1].token
+    assert explorer.controller.choose_instead(other)
+    assert session.history[-1].forced and session.output_tokens[-1] == other
+    assert len(session.beam.hypotheses) == 1  # a forced step keeps the one hypothesis it made
