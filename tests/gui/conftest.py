@@ -22,12 +22,13 @@ def configured_like_the_app(qapp):
     torch.set_num_threads(threads)  # the core tests keep their own setting
 
 
-def tiny_model(seed: int = 0, layers: int = 2, heads: int = 2) -> transviz.Model:
+def tiny_model(seed: int = 0, layers: int = 2, heads: int = 2, max_len: int = 24) -> transviz.Model:
     torch.manual_seed(seed)
     src = Vocab("ich mochte ein bier bitte".split())
     tgt = Vocab("i want a beer please".split())
-    cfg = transviz.ModelConfig(len(src), len(tgt), d_model=16, n_heads=heads, n_encoder_layers=layers,
-                               n_decoder_layers=layers, d_ff=32, dropout=0.0, max_len=24)
+    cfg = transviz.ModelConfig(len(src), len(tgt), d_model=12 if heads == 3 else 16, n_heads=heads,
+                               n_encoder_layers=layers, n_decoder_layers=layers, d_ff=32, dropout=0.0,
+                               max_len=max_len)
     return transviz.Model(Transformer(cfg).eval(), src, tgt, {"task": "unit-test", "steps": seed})
 
 

@@ -20,3 +20,23 @@ def test_grid_redraw_figure_runs_and_exits_cleanly():
     [figure] = json.loads(result.stdout)
     assert figure["name"] == "gui_grid_redraw_ms_6x8" and figure["unit"] == "ms" and figure["target"] == 16.0
     assert figure["value"] > 0
+
+
+def test_step_redraw_figure_runs_and_exits_cleanly():
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    env.pop("QT_QPA_PLATFORM", None)
+    result = subprocess.run([sys.executable, "-m", "transviz", "bench", "gui_step_redraw_ms_default", "--json"],
+                            env=env, capture_output=True, text=True, timeout=300)
+    assert result.returncode == 0, result.stderr
+    [figure] = json.loads(result.stdout)
+    assert figure["name"] == "gui_step_redraw_ms_default" and figure["target"] == 16.0 and figure["value"] > 0
+
+
+def test_cold_start_reaches_a_window_with_the_model(model_file):
+    """One launch as gui_cold_start_s measures it: the marks come in start-up order."""
+    from transviz.bench.gui import _cold_start_marks
+
+    marks = _cold_start_marks(str(model_file))
+    order = ["python", "PySide6", "pyqtgraph", "torch", "transviz", "window", "ready"]
+    assert list(marks) == order
+    assert all(marks[a] <= marks[b] for a, b in zip(order, order[1:])) and marks["ready"] > 0

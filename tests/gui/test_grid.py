@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 from PySide6.QtCore import Qt
 
-from transviz.gui.grid import GAP, MEAN_COLUMN, AttentionGrid
+from transviz.gui.grid import GAP, SUMMARY_COLUMN, AttentionGrid
 
 LAYERS, HEADS, QUERIES, KEYS = 3, 4, 5, 7  # non-square tiles: a transposed tile cannot fit
 
@@ -36,12 +36,12 @@ def test_mosaic_holds_each_head_at_its_place(grid):
             row, column = grid.tile_origin(layer, head)
             assert (row, column) == (layer * (QUERIES + GAP), head * (KEYS + GAP))
             np.testing.assert_array_equal(mosaic[row:row + QUERIES, column:column + KEYS], maps[layer, head])
-        row, column = grid.tile_origin(layer, MEAN_COLUMN)
+        row, column = grid.tile_origin(layer, SUMMARY_COLUMN)
         mean = [[sum(maps[layer, h, q, k] for h in range(HEADS)) / HEADS for k in range(KEYS)] for q in range(QUERIES)]
         np.testing.assert_allclose(mosaic[row:row + QUERIES, column:column + KEYS], mean, atol=1e-6)
     gaps = np.ones(mosaic.shape, bool)
     for layer in range(LAYERS):
-        for head in [*range(HEADS), MEAN_COLUMN]:
+        for head in [*range(HEADS), SUMMARY_COLUMN]:
             row, column = grid.tile_origin(layer, head)
             gaps[row:row + QUERIES, column:column + KEYS] = False
     assert np.isnan(mosaic[gaps]).all() and not np.isnan(mosaic[~gaps]).any()
@@ -71,7 +71,7 @@ def test_current_query_row_is_outlined_in_every_layer(grid):
     assert grid.band_rows() == []
 
 
-@pytest.mark.parametrize("layer,head", [(0, 0), (2, 3), (1, MEAN_COLUMN)])
+@pytest.mark.parametrize("layer,head", [(0, 0), (2, 3), (1, SUMMARY_COLUMN)])
 def test_clicking_a_tile_emits_layer_and_head(grid, qtbot, layer, head):
     viewport = grid._view.viewport()
     target = viewport.mapFrom(grid, grid.tile_position(layer, head, 1, 1).toPoint())

@@ -174,3 +174,18 @@ def test_context_menu_offers_png_and_svg(heatmap):
     assert heatmap.contextMenuPolicy() == Qt.ContextMenuPolicy.ActionsContextMenu
     texts = [a.text() for a in heatmap.actions()]
     assert any("PNG" in t for t in texts) and any("SVG" in t for t in texts)
+
+
+def test_labels_of_narrow_cells_are_thinned_to_what_fits(show, qtbot):
+    widget = HeatmapWidget()
+    dims = [str(i) for i in range(32)]
+    widget.set_data(np.full((3, 32), 1 / 32, np.float32), ["a", "b", "c"], dims)
+    show(widget, 260, 300)  # about 6 pixels a column: 32 labels would pile up
+    axis = widget.axis("bottom")
+    shown = [int(t) for _, t in axis.tick_labels()]
+    stride = shown[1] - shown[0]
+    assert stride > 1 and shown == list(range(0, 32, stride))
+    line = axis._metrics().height()
+    assert stride * axis._cell_pixels() >= min(line * 1.4, axis._widest * 1.1)
+    widget.resize(1400, 300)
+    qtbot.waitUntil(lambda: len(axis.tick_labels()) == 32, timeout=2000)  # room again: every column

@@ -38,11 +38,20 @@ def error_dialog(window, qtbot):
 def test_opens_without_a_model(window):
     assert window.model is None
     assert "No model loaded: File > Open" in window.model_label.text()
-    assert [window.tabs.tabText(i) for i in range(window.tabs.count())] == ["Positional encoding", "Masks"]
+    assert [window.tabs.tabText(i) for i in range(window.tabs.count())] == ["Explorer", "Positional encoding",
+                                                                                 "Masks"]
+    assert window.explorer.pages.currentWidget() is window.explorer.no_model
     assert window.masks.walk_pages.currentWidget() is window.masks.no_model
     assert not window.save_action.isEnabled() and not window.info_action.isEnabled()
-    window.open_initial_model(None)  # resources/models is empty here: nothing to load, no crash
-    assert window.model is None and not window.runner.is_busy()
+
+
+def test_starts_with_the_shipped_default_model_ready_to_step(window, qtbot):
+    with qtbot.waitSignal(window.model_changed, timeout=20000):
+        window.open_initial_model(None)  # what `transviz` does at start
+    assert window.windowTitle() == "transviz: default" and window.model.facts["task"] == "toy-de-en"
+    explorer = window.explorer
+    assert explorer.controller.session.source == "ich mochte ein bier"  # the task's first example, open
+    assert explorer.hasFocus()  # Space steps at once
 
 
 def test_menus(window):
@@ -51,7 +60,8 @@ def test_menus(window):
     file_menu = window.menuBar().actions()[0].menu()
     texts = [a.text().replace("&", "") for a in file_menu.actions()]
     assert {"Open checkpoint...", "Shipped models", "Save model as...", "Export current plot as PNG...",
-            "Export current plot as SVG...", "Quit"} <= set(texts)
+            "Export current plot as SVG...", "Export trace as .npz or JSON...", "Quit"} <= set(texts)
+    assert not window.export_trace_action.isEnabled()  # no sentence decoded yet
 
 
 def test_loading_replaces_the_model_off_the_gui_thread(window, qtbot, model_file):
@@ -60,7 +70,10 @@ def test_loading_replaces_the_model_off_the_gui_thread(window, qtbot, model_file
     qtbot.waitSignal(window.model_changed, timeout=10000).wait()
     assert window.model is not None and window.model.path == str(model_file)
     assert "Model: tiny" in window.model_label.text() and window.windowTitle() == "transviz: tiny"
-    assert window.masks.walk_pages.currentIndex() == 1 and window.masks.steps is not None
+    assert window.masks.walk_pages.currentIndex() == 1
+    assert window.masks.steps is None  # the walkthrough runs the model only once its tab shows
+    window.tabs.setCurrentWidget(window.masks)
+    assert window.masks.steps is not None
     assert window.positional.source.model().item(1).isEnabled()
     assert window.save_action.isEnabled() and not window.busy.isVisible()
 
@@ -161,6 +174,8 @@ def test_export_current_plot(window, tmp_path):
 
 
 def test_shipped_models_menu_lists_names_and_loads(window, qtbot, model_file):
+    assert [a.text() for a in window.shipped_menu.actions()] == ["dates", "default"]
+    window.populate_shipped_menu({})
     texts = [a.text() for a in window.shipped_menu.actions()]
     assert texts == ["(none installed)"] and not window.shipped_menu.actions()[0].isEnabled()
     window.populate_shipped_menu({"tiny": model_file})

@@ -12,7 +12,9 @@ import pytest
 from PySide6.QtGui import QImage
 
 from transviz import cli
+from transviz.core.decoding import DecodingSession
 from transviz.core.positional import sinusoidal_table
+from transviz.core.resources import shipped_models
 from transviz.gui.render import Slide, build
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -51,11 +53,67 @@ def test_positional_slide_is_the_table(qtbot, make_model):
     np.testing.assert_array_equal(with_model.table_view.displayed_image(), model.net.positional[:20].numpy())
 
 
-def test_masks_slide_takes_sentence_kind_layer_head_target(qtbot, make_model):
+def test_masks_slide_takes_sentence_kind_layer_head_target(show, make_model):
     panel = build(Slide("masks", "ein bier", make_model(layers=2, heads=2), kind="cross", layer=1, head=1, target="i"))
-    qtbot.addWidget(panel)
+    show(panel, 1200, 800)
     assert panel.steps.kind == "cross" and (panel.steps.layer, panel.steps.head) == (1, 1)
     assert panel.softmax_view.row_labels() == ["<s>", "i"] and panel.softmax_view.column_labels() == ["ein", "bier"]
+
+
+@pytest.mark.parametrize("view", ["grid", "head", "window", "positional", "masks"])
+def test_every_view_renders_to_png_and_svg(tmp_path, model_file, view):
+    for suffix in (".png", ".svg"):
+        out = tmp_path / f"{view}{suffix}"
+        assert cli.main(["render", "ich mochte ein bier", "--view", view, "--model", str(model_file), "--step", "2",
+                         "--out", str(out), "--size", "1280x720"]) == 0
+        if suffix == ".png":
+            image = QImage(str(out))
+            assert (image.width(), image.height()) == (1280, 720) and distinct_colours(image) > 20
+        else:
+            root = ET.parse(out).getroot()  # a well-formed SVG
+            texts = {"".join(t.itertext()).strip() for t in root.iter("{http://www.w3.org/2000/svg}text")}
+            expected = {"grid": {"layer 0", "head 1"}, "positional": {"positions (rows)"}}
+            assert expected.get(view, {"ich", "mochte", "bier"}) <= texts
+            assert root.find("{http://www.w3.org/2000/svg}title").text == f"transviz: {view}"
+
+
+def test_grid_slide_is_the_sessions_attention_after_the_steps(show, make_model):
+    model = make_model(layers=2, heads=2)
+    view = show(build(Slide("grid", "ich mochte ein bier", model, kind="decoder_self", step=3, layer=1, head=1)),
+                900, 600)
+    expected = DecodingSession(model, "ich mochte ein bier")
+    for _ in range(3):
+        expected.step()
+    maps = expected.decoder_self_attention()  # (2, 2, 3, 3)
+    below = np.tri(3, dtype=bool)
+    assert view.grid.isVisible() and not view.large.isVisible() and not view.choices.isVisible()
+    np.testing.assert_array_equal(view.grid.maps[..., below], maps[..., below])
+    assert np.isnan(view.grid.maps[..., ~below]).all()
+    np.testing.assert_array_equal(view.large.data[below], maps[1, 1][below])
+
+
+def test_head_slide_of_a_summary(show, make_model):
+    model = make_model(layers=2, heads=2)
+    view = show(build(Slide("head", "ich mochte ein bier", model, kind="encoder_self", layer=1, head="max")), 900, 600)
+    encoder = DecodingSession(model, "ich mochte ein bier").encoder_attention
+    np.testing.assert_array_equal(view.large.data, np.maximum(encoder[1, 0], encoder[1, 1]))
+    assert view.large.title == "encoder self-attention, layer 1: max of heads"
+
+
+@pytest.mark.parametrize("args,message", [
+    (["--view", "grid", "--step", "99"], "cannot take step"),
+    (["--view", "head", "--head", "rollout"], "rollout follows self-attention"),
+    (["--view", "head", "--head", "7"], "head 7 does not exist"),
+    (["--view", "grid", "--head", "median"], "--head takes a number or one of mean, max, rollout"),
+    (["--view", "masks", "--head", "mean"], "--head takes a number"),
+    (["--view", "window", "--step", "-1"], "--step must be 0 or more"),
+])
+def test_impossible_slides_print_one_line(tmp_path, model_file, capsys, args, message):
+    assert cli.main(["render", "ich mochte ein bier", "--model", str(model_file), *args,
+                     "--out", str(tmp_path / "x.png")]) == 1
+    err = capsys.readouterr().err.strip()
+    assert message in err and "\n" not in err
+    assert not (tmp_path / "x.png").exists()
 
 
 @pytest.mark.parametrize("args,message", [
@@ -90,6 +148,7 @@ def test_render_runs_without_a_display(tmp_path):
 
 PLAIN_TRANSVIZ = """
 import sys
+import time
 from PySide6.QtCore import QTimer
 from PySide6.QtWidgets import QApplication
 from transviz import cli
@@ -97,24 +156,31 @@ from transviz.gui.app import application
 from transviz.gui.main_window import MainWindow
 
 application()  # before the timer: a timer needs the application's event dispatcher
+started = time.monotonic()
 
 
-def close_it():
+def close_when_ready():
     windows = [w for w in QApplication.topLevelWidgets() if isinstance(w, MainWindow) and w.isVisible()]
-    print("windows:", len(windows), windows[0].windowTitle() if windows else "", flush=True)
+    waiting = not windows or (windows[0].runner.is_busy() and time.monotonic() - started < 60)
+    if waiting:  # the shipped default model is still loading
+        QTimer.singleShot(50, close_when_ready)
+        return
+    session = windows[0].explorer.controller.session
+    print("windows:", len(windows), windows[0].windowTitle(), "|", session.source if session else "-", flush=True)
     for window in windows:
         window.close()  # the last window closed: the application quits
 
-QTimer.singleShot(500, close_it)
+QTimer.singleShot(100, close_when_ready)
 sys.exit(cli.main([]))
 """
 
 
-def test_plain_transviz_opens_the_window():
+def test_plain_transviz_opens_the_window_with_the_default_model():
     """`transviz` with no command in a real process (its own QApplication: quitting it must not
-    disturb this test session's event loop), closed from a timer."""
+    disturb this test session's event loop): the shipped default model, its first example open."""
     env = {**os.environ, "PYTHONPATH": str(ROOT), "QT_QPA_PLATFORM": "offscreen"}
     result = subprocess.run([sys.executable, "-c", PLAIN_TRANSVIZ], env=env, capture_output=True, text=True,
                             timeout=120)
     assert result.returncode == 0, result.stderr
-    assert result.stdout.strip() == "windows: 1 transviz: no model loaded"
+    assert "default" in shipped_models()
+    assert result.stdout.strip() == "windows: 1 transviz: default | ich mochte ein bier"

@@ -35,6 +35,10 @@ def test_lupdate_finds_the_strings_in_named_contexts(tmp_path):
     found = {text for texts in contexts.values() for text in texts}
     for text in ("No model loaded: File > Open", "query", "keys (columns)", "Export failed",
                  "{row_name} '{row}' -> {column_name} '{column}': {value}", "Positional encoding", "Masks",
-                 "dimensions must be whole numbers separated by commas", "layer {0}, head {1}"):
+                 "dimensions must be whole numbers separated by commas", "layer {0}, head {1}", "Explorer",
+                 "Step (Space)", "queries: decoder inputs (rows)", "Teacher forcing with the reference",
+                 "Beam search tree: choose beam search as the strategy to see it grow."):
         assert text in found
-    assert {"MainWindow", "HeatmapWidget", "MasksPanel", "PositionalPanel", "AttentionGrid", "export"} <= set(contexts)
+    assert {"MainWindow", "HeatmapWidget", "MasksPanel", "PositionalPanel", "AttentionGrid", "export", "ExplorerPanel",
+            "AttentionView", "DecodingControls", "StrategyEditor", "SourceBox", "CandidatesChart", "BeamTree",
+            "SessionController"} <= set(contexts)

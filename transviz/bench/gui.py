@@ -2,10 +2,22 @@
 from __future__ import annotations
 
 import itertools
+import json
+import logging
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
 
 import numpy as np
 
-from . import figure, median_seconds
+from ..core.bundle import Model
+from . import figure, median_seconds, seconds
+
+log = logging.getLogger(__name__)
 
 
 def _random_maps(seed: int, shape: tuple[int, int, int, int]) -> np.ndarray:
@@ -38,3 +50,128 @@ def grid_redraw_6x8() -> float:
         return 1000 * median_seconds(redraw, repeat=41, warmup=5)
     finally:
         dispose(grid)
+
+
+# -- a decoding step and everything the explorer redraws for it ------------------------------------
+
+STEPS = 20  # steps per sentence before going back to the start (the figures are medians over them)
+
+
+def _step_redraw_ms(model: Model, rounds: int = 4) -> float:
+    """Median time of one explorer step: the session steps, every view redraws, the window is
+    painted and the event loop is idle again (cross-attention grid and head shown, 1400 x 900)."""
+    from ..gui.app import application, dispose, leave_a_core_for_qt, use_offscreen_platform
+    from ..gui.panels.explorer import ExplorerPanel
+    from .session import _sentence
+
+    use_offscreen_platform()
+    app = application()
+    leave_a_core_for_qt()
+    panel = ExplorerPanel()
+    panel.resize(1400, 900)
+    panel.show()
+    panel.set_model(model)
+    panel.source.sentence.setText(_sentence(model))
+    app.processEvents()
+    controller = panel.controller
+    assert controller.session is not None, "the bench sentence must open a session"
+    controller.session.max_len = STEPS
+
+    def step_and_redraw() -> None:
+        controller.step()  # the views update their items
+        for _ in range(2):  # what the event loop does next: scenes post their updates, then paint
+            app.processEvents()
+
+    session = controller.session
+    times: list[list[float]] = []
+    try:
+        for _ in range(rounds + 1):  # the first round warms up
+            controller.reset()
+            app.processEvents()
+            times.append([])
+            while session.cant_step() is None:  # up to STEPS steps, or the end token
+                times[-1].append(seconds(step_and_redraw))
+        return 1000 * statistics.median(t for round_times in times[1:] for t in round_times)
+    finally:
+        dispose(panel)
+
+
+@figure("gui_step_redraw_ms_default", "ms", 16.0, "lower")
+def step_redraw_default() -> float:
+    """One explorer step with a full redraw, shipped default model (until it ships: a fresh 3x4x128 model)."""
+    from .session import _default_model
+
+    return _step_redraw_ms(_default_model())
+
+
+@figure("gui_step_redraw_ms_6x8", "ms", 16.0, "lower")
+def step_redraw_6x8() -> float:
+    """One explorer step with a full redraw of 48 heads: a fresh 6-layer x 8-head x 512 model."""
+    from .core import BASE
+    from .session import _fresh_model
+
+    return _step_redraw_ms(_fresh_model(BASE))
+
+
+# -- cold start ------------------------------------------------------------------------------------
+
+# Runs `transviz gui MODEL` in a fresh process and prints, as JSON, when each part of the start-up
+# was done (seconds since the launch time given as argv[1]); closes the window once it is ready.
+_COLD_START = """
+import json, sys, time
+launched = float(sys.argv[1])
+marks = {"python": time.time() - launched}
+import PySide6.QtWidgets; marks["PySide6"] = time.time() - launched
+import pyqtgraph; marks["pyqtgraph"] = time.time() - launched
+import torch; marks["torch"] = time.time() - launched
+from transviz import cli
+from transviz.gui.app import application
+from transviz.gui.main_window import MainWindow
+marks["transviz"] = time.time() - launched
+from PySide6.QtCore import QTimer
+app = application()
+
+def poll():
+    windows = [w for w in app.topLevelWidgets() if isinstance(w, MainWindow) and w.isVisible()]
+    if windows and "window" not in marks:
+        marks["window"] = time.time() - launched
+    if windows and windows[0].model is not None:
+        windows[0].repaint()
+        marks["ready"] = time.time() - launched
+        print(json.dumps(marks), flush=True)
+        windows[0].close()
+        return
+    QTimer.singleShot(5, poll)
+
+QTimer.singleShot(0, poll)
+sys.exit(cli.main(["gui", sys.argv[2]]))
+"""
+
+
+def _cold_start_marks(model: str) -> dict[str, float]:
+    root = str(Path(__file__).resolve().parents[2])
+    env = {**os.environ, "QT_QPA_PLATFORM": "offscreen",
+           "PYTHONPATH": os.pathsep.join(p for p in (root, os.environ.get("PYTHONPATH")) if p)}
+    launched = time.time()
+    result = subprocess.run([sys.executable, "-c", _COLD_START, repr(launched), model], env=env,
+                            capture_output=True, text=True, timeout=120)
+    if result.returncode != 0:
+        raise RuntimeError(f"the window did not start: {result.stderr.strip()[-500:]}")
+    return json.loads(result.stdout.strip().splitlines()[-1])  # type: ignore[no-any-return]
+
+
+@figure("gui_cold_start_s", "s", 3.0, "lower")
+def cold_start() -> float:
+    """Launch to an interactive window with the default model (a fresh process, offscreen), median of 5."""
+    from ..core.checkpoint import save
+    from ..core.resources import shipped_models
+    from .session import SHIPPED_SIZE, _fresh_model
+
+    with tempfile.TemporaryDirectory() as folder:
+        model = "default" if "default" in shipped_models() else str(save(_fresh_model(SHIPPED_SIZE),
+                                                                         Path(folder) / "fresh.safetensors"))
+        runs = [_cold_start_marks(model) for _ in range(5)]
+    medians = {name: statistics.median(run[name] for run in runs) for name in runs[0]}
+    log.info("cold start, median seconds since launch: %s",
+             ", ".join(f"{name} {value:.2f}" for name, value in medians.items()))
+    return medians["ready"]

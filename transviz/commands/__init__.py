@@ -1,2 +1,22 @@
 """One module per sub-command of ``transviz``. Each defines ``register(commands)``, which adds
 its parser to the argparse sub-parsers and sets ``func`` (args -> exit code)."""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from ..core.bundle import Model
+
+
+def model_or_default(path: str | None) -> Model:
+    """The checkpoint (or shipped model) named by ``path``, else the shipped default model."""
+    from .. import load_model
+    from ..core.errors import CheckpointError
+    from ..core.resources import shipped_models
+
+    if path:
+        return load_model(path)
+    if "default" not in shipped_models():
+        raise CheckpointError("no shipped default model is installed yet (resources/models/default.safetensors); "
+                              "pass --model FILE")
+    return load_model("default")

@@ -4,16 +4,12 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import sys
-import tempfile
 from dataclasses import asdict
-from pathlib import Path
 from typing import Any
 
-import numpy as np
-
-from ..core.errors import CheckpointError, InputError
+from ..core.errors import InputError
+from . import model_or_default
 
 SHOW = ("cross", "decoder", "encoder")
 REPL_HELP = "Enter: step   b: back   f WORD: force WORD as the next token (marked *)   q: quit"
@@ -51,8 +47,9 @@ def register(commands: argparse._SubParsersAction) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from ..core.decoding import DecodingSession
+    from ..core.trace_files import trace_dict, write_npz
 
-    model = _load_model(args.model)
+    model = model_or_default(args.model)
     session = DecodingSession(model, args.sentence, strategy=_strategy(args), top_k=max(1, args.candidates),
                               max_len=args.max_len, reference=args.reference)
     if args.interactive:
@@ -60,9 +57,9 @@ def run(args: argparse.Namespace) -> int:
     else:
         session.run_to_end()
     if args.npz:
-        _write_npz(session, args.npz)
+        write_npz(session, args.npz)
     if args.json:
-        print(json.dumps(_trace_json(session, model)))
+        print(json.dumps(trace_dict(session)))
         return 0
     if not args.interactive:
         print(_report(session, args.candidates))
@@ -73,18 +70,6 @@ def run(args: argparse.Namespace) -> int:
 
 
 # -- model and strategy -----------------------------------------------------------------------
-
-def _load_model(path: str | None):  # type: ignore[no-untyped-def]
-    from .. import load_model
-    from ..core.resources import shipped_models
-
-    if path:
-        return load_model(path)
-    if "default" not in shipped_models():
-        raise CheckpointError("no shipped default model is installed yet (resources/models/default.safetensors); "
-                              "pass --model FILE")
-    return load_model("default")
-
 
 def _strategy(args: argparse.Namespace):  # type: ignore[no-untyped-def]
     from ..core.strategies import Beam, Greedy, Sampling
@@ -205,73 +190,6 @@ def _head_number(text: str, heads: int) -> int:
     if not 1 <= head <= heads:
         raise InputError(f"there is no head {head}: this model has heads 1 to {heads}")
     return head
-
-
-# -- machine-readable output ------------------------------------------------------------------
-
-def _trace_json(session, model) -> dict[str, Any]:  # type: ignore[no-untyped-def]
-    trace = session.trace()
-    strategy = {"name": "teacher_forcing", "reference": session.reference_tokens} if session.teacher_forcing \
-        else {"name": session.strategy.name, **asdict(session.strategy)}
-    return {
-        "model": {"path": model.path, "config": model.config.to_dict(), "parameters": model.net.parameter_count(),
-                  "facts": model.facts},
-        "strategy": strategy,
-        "source": session.source,
-        "source_tokens": trace.source_tokens,
-        "unknown_tokens": [list(u) for u in trace.unknown_tokens],
-        "translation": trace.translation,
-        "target_tokens": trace.target_tokens,
-        "output_tokens": trace.output_tokens,
-        "output_probabilities": trace.output_probabilities.tolist(),
-        "stop_reason": session.stop_reason,
-        "steps": [_step_json(r) for r in session.history],
-        "beam": None if session.beam is None else [
-            {"tokens": list(h.tokens), "score": h.score, "normalized_score": h.normalized_score, "finished": h.finished}
-            for h in session.beam.hypotheses
-        ],
-        "attention_axes": "(layers, heads, queries, keys)",
-        "encoder_self_attention": trace.encoder_self_attention.tolist(),
-        "decoder_self_attention": trace.decoder_self_attention.tolist(),
-        "cross_attention": trace.cross_attention.tolist(),
-    }
-
-
-def _step_json(record) -> dict[str, Any]:  # type: ignore[no-untyped-def]
-    return {
-        "index": record.index, "token": record.token, "token_id": record.token_id,
-        "probability": record.probability, "forced": record.forced, "entropy_nats": record.entropy,
-        "predicted_token": record.predicted_token, "gold_token": record.gold_token,
-        "gold_probability": record.gold_probability, "stop": record.stop,
-        "candidates": [{"token": c.token, "id": c.id, "probability": c.probability} for c in record.candidates],
-    }
-
-
-def _write_npz(session, path: str) -> None:  # type: ignore[no-untyped-def]
-    """Arrays and tokens (unicode arrays: loadable with allow_pickle=False), written atomically."""
-    trace = session.trace()
-    target = Path(path)
-    if not target.parent.is_dir():
-        raise InputError(f"cannot write {path}: the folder {target.parent} does not exist")
-    arrays = {
-        "encoder_self_attention": trace.encoder_self_attention,
-        "decoder_self_attention": trace.decoder_self_attention,
-        "cross_attention": trace.cross_attention,
-        "output_probabilities": trace.output_probabilities,
-        "source_tokens": np.array(trace.source_tokens, dtype=str),
-        "target_tokens": np.array(trace.target_tokens, dtype=str),
-        "output_tokens": np.array(trace.output_tokens, dtype=str),
-    }
-    fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=".tmp")
-    try:
-        with os.fdopen(fd, "wb") as f:
-            np.savez(f, **arrays)
-        os.replace(tmp, target)
-    except OSError as exc:
-        raise InputError(f"cannot write {path}: {exc.strerror or exc}") from None
-    finally:
-        if os.path.exists(tmp):
-            os.remove(tmp)
 
 
 # -- interactive ------------------------------------------------------------------------------

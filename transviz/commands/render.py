@@ -1,11 +1,12 @@
-"""``transviz render SENTENCE --view positional|masks [--model FILE] --out slide.png|.svg``:
-draw a tab offscreen, for slides (no window appears, no display needed)."""
+"""``transviz render SENTENCE --view grid|head|positional|masks|window [--model FILE] --out slide.png|.svg``:
+draw a view offscreen, for slides (no window appears, no display needed)."""
 from __future__ import annotations
 
 import argparse
 import re
 
 from ..core.errors import InputError
+from . import model_or_default
 
 SIZE = re.compile(r"^(\d+)x(\d+)$")
 
@@ -16,13 +17,19 @@ def register(commands: argparse._SubParsersAction) -> None:
 
     parser = commands.add_parser("render", help="render a view to a PNG or SVG file without a window")
     parser.add_argument("sentence", help="the source sentence shown (the positional view does not use it)")
-    parser.add_argument("--view", required=True, choices=VIEWS, help="which tab to draw")
-    parser.add_argument("--model", help="a .safetensors checkpoint or a shipped model's name")
+    parser.add_argument("--view", required=True, choices=VIEWS,
+                        help="grid: every head of one attention kind; head: one head large; window: the whole "
+                             "window; positional, masks: those tabs")
+    parser.add_argument("--model", help="a .safetensors checkpoint or a shipped model's name (grid, head and "
+                                        "window default to the shipped default model)")
     parser.add_argument("--out", required=True, help="the picture to write: .png or .svg")
     parser.add_argument("--size", default="1600x900", help="width x height in pixels (default 1600x900)")
-    parser.add_argument("--kind", choices=KINDS, default="decoder_self", help="masks walkthrough: attention kind")
-    parser.add_argument("--layer", type=int, default=0, help="masks walkthrough: layer (from 0)")
-    parser.add_argument("--head", type=int, default=0, help="masks walkthrough: head (from 0)")
+    parser.add_argument("--kind", choices=KINDS, help="attention kind (default: cross for grid, head and window; "
+                                                      "decoder_self for the masks walkthrough)")
+    parser.add_argument("--layer", type=int, default=0, help="layer (from 0)")
+    parser.add_argument("--head", default="0", help="head (from 0), or mean, max or rollout of the layer's heads "
+                                                    "(grid, head and window)")
+    parser.add_argument("--step", type=int, default=0, help="decoding steps to take first (grid, head and window)")
     parser.add_argument("--target", help="masks walkthrough: the target so far, after the start token")
     parser.set_defaults(func=run)
 
@@ -33,15 +40,22 @@ def run(args: argparse.Namespace) -> int:
         raise InputError(f"--size must be WIDTHxHEIGHT with both at least 100, e.g. 1600x900, not {args.size!r}")
     if not args.out.lower().endswith((".png", ".svg")):
         raise InputError(f"cannot write {args.out}: --out must end in .png or .svg")
+    if args.step < 0:
+        raise InputError(f"--step must be 0 or more, not {args.step}")
     from .. import load_model
     from ..gui.app import application, leave_a_core_for_qt, use_offscreen_platform
-    from ..gui.render import Slide, render
+    from ..gui.render import EXPLORER_VIEWS, Slide, render
 
     use_offscreen_platform()
     application()
     leave_a_core_for_qt()
-    model = load_model(args.model) if args.model else None
-    slide = Slide(args.view, args.sentence, model, int(size[1]), int(size[2]), args.kind, args.layer, args.head,
-                  args.target)
+    if args.view in EXPLORER_VIEWS:  # they decode the sentence: they need a model
+        model = model_or_default(args.model)
+    else:
+        model = load_model(args.model) if args.model else None
+    head = int(args.head) if args.head.isdigit() else args.head
+    slide = Slide(args.view, args.sentence, model, int(size[1]), int(size[2]), args.kind, args.layer, head,
+                  args.target, args.step)
     print(render(slide, args.out))
     return 0
+

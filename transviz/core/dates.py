@@ -78,6 +78,11 @@ DESCRIPTION = (
 )
 
 
+def examples() -> tuple[str, ...]:
+    """The task's example sources: the example date in each of the issue's eight formats."""
+    return tuple(write(EXAMPLE_DATE) for write in _WRITERS[:8])
+
+
 def make(seed: int = 0) -> Dataset:
     """The ``dates`` task: 12,000 training pairs, 500 valid and 500 test on held-out dates."""
     rng = random.Random(f"{NAME}-{seed}")
@@ -85,13 +90,12 @@ def make(seed: int = 0) -> Dataset:
     held = [d for d in (FIRST + datetime.timedelta(i) for i in rng.sample(range(days), VALID_SIZE + TEST_SIZE + 1))
             if d != EXAMPLE_DATE][: VALID_SIZE + TEST_SIZE]
     held_set = set(held)
-    examples = tuple(write(EXAMPLE_DATE) for write in _WRITERS[:8])
-    train: dict[str, str] = {source: EXAMPLE_DATE.isoformat() for source in examples}
+    train: dict[str, str] = {source: EXAMPLE_DATE.isoformat() for source in examples()}
     while len(train) < TRAIN_SIZE:
         day = FIRST + datetime.timedelta(rng.randrange(days))
         if day not in held_set:
             train.setdefault(rng.choice(_WRITERS)(day), day.isoformat())
     held_pairs = [Pair(rng.choice(_WRITERS)(day), day.isoformat()) for day in held]
     return Dataset(NAME, "char", "char", tuple(Pair(s, t) for s, t in train.items()),
-                   tuple(held_pairs[:VALID_SIZE]), tuple(held_pairs[VALID_SIZE:]), examples,
+                   tuple(held_pairs[:VALID_SIZE]), tuple(held_pairs[VALID_SIZE:]), examples(),
                    description=DESCRIPTION)

@@ -15,7 +15,7 @@ from .corpus import load_tsv
 from .dataset import Dataset, Pair, split
 from .errors import InputError
 
-__all__ = ["Dataset", "Pair", "split", "TASKS", "load_task", "describe_task", "load_tsv"]
+__all__ = ["Dataset", "Pair", "split", "TASKS", "load_task", "describe_task", "task_examples", "load_tsv"]
 
 # -- algorithmic tasks: diagonal, anti-diagonal and content-based attention ----------------------
 
@@ -29,12 +29,14 @@ def _sequences(seed: int, count: int, shortest: int = 3, longest: int = 12) -> l
     return sorted(seen)  # set order is not deterministic across runs
 
 
+ALGORITHMIC_EXAMPLES = ("3a7f19c", "0123456789", "jihgf", "b4b4b4")
+
+
 def _algorithmic(name: str, transform: Callable[[str], str], description: str) -> Callable[[int], Dataset]:
     def make(seed: int = 0) -> Dataset:
         pairs = [Pair(s, transform(s)) for s in _sequences(seed, 9000)]
         train, valid, test = split(pairs, seed, 500, 500)
-        examples = ("3a7f19c", "0123456789", "jihgf", "b4b4b4")
-        return Dataset(name, "char", "char", train, valid, test, examples, description=description)
+        return Dataset(name, "char", "char", train, valid, test, ALGORITHMIC_EXAMPLES, description=description)
 
     return make
 
@@ -47,12 +49,24 @@ DESCRIPTIONS: dict[str, str] = {
     "sort": "Sort the characters of a string: each output attends to where its character is, wherever that is.",
 }
 
+TRANSFORMS: dict[str, Callable[[str], str]] = {
+    "copy": lambda s: s,
+    "reverse": lambda s: s[::-1],
+    "sort": lambda s: "".join(sorted(s)),
+}
+
 TASKS: dict[str, Callable[[int], Dataset]] = {
     toy_de_en.NAME: toy_de_en.make,
     dates.NAME: dates.make,
-    "copy": _algorithmic("copy", lambda s: s, DESCRIPTIONS["copy"]),
-    "reverse": _algorithmic("reverse", lambda s: s[::-1], DESCRIPTIONS["reverse"]),
-    "sort": _algorithmic("sort", lambda s: "".join(sorted(s)), DESCRIPTIONS["sort"]),
+    **{name: _algorithmic(name, transform, DESCRIPTIONS[name]) for name, transform in TRANSFORMS.items()},
+}
+
+# The examples of each task as pairs, without generating the task (menus list them at once)
+_EXAMPLES: dict[str, Callable[[], tuple[Pair, ...]]] = {
+    toy_de_en.NAME: lambda: tuple(Pair(s, t) for s, t in toy_de_en.EXAMPLES),
+    dates.NAME: lambda: tuple(Pair(s, dates.EXAMPLE_DATE.isoformat()) for s in dates.examples()),
+    **{name: (lambda t=transform: tuple(Pair(s, t(s)) for s in ALGORITHMIC_EXAMPLES))
+       for name, transform in TRANSFORMS.items()},
 }
 
 
@@ -71,3 +85,10 @@ def describe_task(name: str) -> str:
     """A short plain-language description of a built-in task, without generating its data."""
     _check_name(name)
     return DESCRIPTIONS[name]
+
+
+def task_examples(name: str) -> tuple[Pair, ...]:
+    """The example sentences of a built-in task with their targets (``load_task(name).examples``,
+    in order, the first the default probe), without generating the task's data."""
+    _check_name(name)
+    return _EXAMPLES[name]()

@@ -3,4 +3,4 @@
 This file imports no Qt, so the command line can list the views without loading Qt.
 """
 
-VIEWS = ("positional", "masks")  # what `transviz render --view` draws (transviz.gui.render)
+VIEWS = ("grid", "head", "positional", "masks", "window")  # what `transviz render --view` draws (gui.render)

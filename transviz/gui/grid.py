@@ -1,4 +1,5 @@
-"""All layers x heads of one attention kind at a glance, plus each layer's mean of heads.
+"""All layers x heads of one attention kind at a glance, plus a summary of each layer's heads
+(their mean by default; the explorer can show their max or the attention rollout instead).
 
 The maps are drawn as ONE mosaic image, not one plot per head: pyqtgraph repaints 48 separate
 image items in about 24 ms on these machines and one mosaic in about 5 ms, and a step of
@@ -21,18 +22,19 @@ from .heatmap import reserve_label_width, value_text
 from .labels import plain_label
 
 GAP = 1  # empty cells between tiles (transparent NaN in the mosaic)
-MEAN_COLUMN = -1  # the head reported by cell_clicked for the "mean of heads" column
+SUMMARY_COLUMN = -1  # the head reported by cell_clicked for the summary ("mean of heads") column
 
 
 class AttentionGrid(QWidget):
-    """Small heatmaps of every layer (rows of tiles) and head (columns), the last column the
-    layer's mean over heads. Each tile is ``(queries, keys)``: rows are queries, as everywhere.
+    """Small heatmaps of every layer (rows of tiles) and head (columns), the last column a
+    summary of the layer's heads (their mean unless :meth:`set_maps` is given another). Each
+    tile is ``(queries, keys)``: rows are queries, as everywhere. NaN cells are left blank.
 
     It takes arrays, not sessions: :meth:`set_maps` with ``(layers, heads, queries, keys)``.
 
     Signals:
         cell_clicked(int, int): the (layer, head) of the tile clicked; head is
-            :data:`MEAN_COLUMN` for the mean-of-heads column.
+            :data:`SUMMARY_COLUMN` for the summary column.
     """
 
     cell_clicked = Signal(int, int)
@@ -40,9 +42,12 @@ class AttentionGrid(QWidget):
     def __init__(self, title: str = "", parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self._maps = np.zeros((0, 0, 0, 0), dtype=np.float32)
+        self._summary = np.zeros((0, 0, 0), dtype=np.float32)
+        self._column_ticks: list[list[tuple[float, str]]] = []
         self._query_labels: list[str] = []
         self._key_labels: list[str] = []
         self._query: int | None = None
+        self._summary_names = (self.tr("mean"), self.tr("mean of heads"))  # column header, read-out
         self._title = plain_label(title)
         self._title.setAlignment(Qt.AlignmentFlag.AlignCenter)
         self._title.setVisible(bool(title))
@@ -52,6 +57,8 @@ class AttentionGrid(QWidget):
         self._plot.setMenuEnabled(False)
         self._plot.showAxis("top")
         self._plot.hideAxis("bottom")
+        for side in ("left", "top"):
+            self._plot.getAxis(side).enableAutoSIPrefix(False)  # no units; a step need not re-lay the titles
         box = self._plot.getViewBox()
         box.invertY(True)
         box.setMouseEnabled(False, False)
@@ -76,18 +83,29 @@ class AttentionGrid(QWidget):
         self._view.scene().sigMouseClicked.connect(self._on_mouse_clicked)
 
     # -- data ----------------------------------------------------------------------------------
-    def set_maps(self, maps: np.ndarray, query_labels: Sequence[str], key_labels: Sequence[str]) -> None:
-        """Show ``maps`` ``(layers, heads, queries, keys)`` with one label per query and key."""
+    def set_maps(self, maps: np.ndarray, query_labels: Sequence[str], key_labels: Sequence[str],
+                 summary: np.ndarray | None = None) -> None:
+        """Show ``maps`` ``(layers, heads, queries, keys)`` with one label per query and key;
+        ``summary`` ``(layers, queries, keys)`` fills the last column (default: the mean of heads)."""
         maps = np.asarray(maps, dtype=np.float32)
         if maps.ndim != 4 or maps.shape[2:] != (len(query_labels), len(key_labels)):
             raise ValueError(f"maps {maps.shape} do not match {len(query_labels)} queries and {len(key_labels)} keys")
+        summary = mean_over_heads(maps) if summary is None else np.asarray(summary, dtype=np.float32)
+        if summary.shape != (maps.shape[0], *maps.shape[2:]):
+            raise ValueError(f"summary {summary.shape} does not match maps {maps.shape}")
         reshaped = maps.shape != self._maps.shape
-        self._maps = maps
+        self._maps, self._summary = maps, summary
         self._query_labels, self._key_labels = list(query_labels), list(key_labels)
-        self._image.setImage(self._mosaic(maps), levels=(0.0, 1.0), lut=lookup_table(), autoLevels=False)
+        self._image.setImage(self._mosaic(maps, summary), levels=(0.0, 1.0), lut=lookup_table(), autoLevels=False)
         if reshaped:
             self._layout_axes()
         self._draw_bands()
+
+    def set_summary_names(self, column: str, readout: str) -> None:
+        """Name the summary column: its header (``"max"``) and in the read-out (``"max of heads"``)."""
+        self._summary_names = (column, readout)
+        if self._maps.size:
+            self._layout_axes()
 
     def set_query(self, row: int | None) -> None:
         """Highlight one query row in every tile (the current decoding step), or none."""
@@ -103,11 +121,11 @@ class AttentionGrid(QWidget):
         self._title.setVisible(bool(title))
 
     @staticmethod
-    def _mosaic(maps: np.ndarray) -> np.ndarray:
+    def _mosaic(maps: np.ndarray, summary: np.ndarray) -> np.ndarray:
         layers, heads, queries, keys = maps.shape
         tiles = np.full((layers, heads + 1, queries + GAP, keys + GAP), np.nan, dtype=np.float32)
         tiles[:, :heads, :queries, :keys] = maps
-        tiles[:, heads, :queries, :keys] = mean_over_heads(maps)
+        tiles[:, heads, :queries, :keys] = summary
         mosaic = tiles.transpose(0, 2, 1, 3).reshape(layers * (queries + GAP), (heads + 1) * (keys + GAP))
         return np.ascontiguousarray(mosaic[:-GAP, :-GAP])  # (L*(Q+1)-1, (H+1)*(K+1)-1), row-major
 
@@ -118,10 +136,15 @@ class AttentionGrid(QWidget):
         rows = [((queries + GAP) * layer + queries / 2, self.tr("layer {0}").format(layer)) for layer in range(layers)]
         self._plot.getAxis("left").setTicks([rows, []])
         reserve_label_width(self._plot.getAxis("left"), [text for _, text in rows])
-        names = [self.tr("head {0}").format(h) for h in range(heads)] + [self.tr("mean")]
-        self._plot.getAxis("top").setTicks([[((keys + GAP) * h + keys / 2, n) for h, n in enumerate(names)], []])
+        names = [self.tr("head {0}").format(h) for h in range(heads)] + [self._summary_names[0]]
+        columns = [[((keys + GAP) * h + keys / 2, n) for h, n in enumerate(names)], []]
+        if columns != self._column_ticks:  # an axis redraw costs: only when the heads or keys changed
+            self._column_ticks = columns
+            self._plot.getAxis("top").setTicks(columns)
         self._separator.setValue(heads * (keys + GAP) - GAP / 2)
-        self._plot.getViewBox().setRange(QRectF(0, 0, width, height), padding=0)
+        box = self._plot.getViewBox()
+        box.setRange(QRectF(0, 0, width, height), padding=0)
+        box.prepareForPaint()  # apply the range now: one paint instead of two (see HeatmapWidget.set_data)
 
     def _draw_bands(self) -> None:
         path = QPainterPath()
@@ -138,6 +161,11 @@ class AttentionGrid(QWidget):
         return self._maps
 
     @property
+    def summary(self) -> np.ndarray:
+        """``(layers, queries, keys)``: what the summary column shows."""
+        return self._summary
+
+    @property
     def query(self) -> int | None:
         return self._query
 
@@ -146,9 +174,9 @@ class AttentionGrid(QWidget):
         return self._image.image if self._image.image is not None else np.zeros((0, 0), np.float32)
 
     def tile_origin(self, layer: int, head: int) -> tuple[int, int]:
-        """Row and column of a tile's top-left cell in :meth:`mosaic` (head MEAN_COLUMN: the mean)."""
+        """Row and column of a tile's top-left cell in :meth:`mosaic` (head SUMMARY_COLUMN: the summary)."""
         _, heads, queries, keys = self._maps.shape
-        column = heads if head == MEAN_COLUMN else head
+        column = heads if head == SUMMARY_COLUMN else head
         return layer * (queries + GAP), column * (keys + GAP)
 
     def band_rows(self) -> list[int]:
@@ -165,7 +193,7 @@ class AttentionGrid(QWidget):
         return self._readout.text()
 
     def _cell_at(self, scene_pos: QPointF) -> tuple[int, int, int, int] | None:
-        """(layer, head, query, key) under a scene point; head MEAN_COLUMN for the mean."""
+        """(layer, head, query, key) under a scene point; head SUMMARY_COLUMN for the summary."""
         if self._maps.size == 0 or not self._plot.getViewBox().sceneBoundingRect().contains(scene_pos):
             return None
         layers, heads, queries, keys = self._maps.shape
@@ -176,7 +204,7 @@ class AttentionGrid(QWidget):
         inside = row >= 0 and column >= 0 and query < queries and key < keys  # not in a gap
         if not (inside and layer < layers and head <= heads):
             return None
-        return layer, MEAN_COLUMN if head == heads else head, query, key
+        return layer, SUMMARY_COLUMN if head == heads else head, query, key
 
     def _on_mouse_moved(self, scene_pos: QPointF) -> None:
         cell = self._cell_at(scene_pos)
@@ -185,7 +213,7 @@ class AttentionGrid(QWidget):
         layer, head, query, key = cell
         row, column = self.tile_origin(layer, head)
         value = float(self.mosaic()[row + query, column + key])
-        where = self.tr("layer {0}, mean of heads").format(layer) if head == MEAN_COLUMN else \
+        where = self.tr("layer {0}, {1}").format(layer, self._summary_names[1]) if head == SUMMARY_COLUMN else \
             self.tr("layer {0}, head {1}").format(layer, head)
         self._readout.setText(self.tr("{0}: query '{1}' -> key '{2}': {3}").format(
             where, self._query_labels[query], self._key_labels[key], value_text(value)))

@@ -43,11 +43,12 @@ def hatching(cells: np.ndarray) -> QPainterPath:
     return path
 
 
-def label_stride(count: int) -> int:
-    """Label every ``stride``-th cell: 1 up to :data:`MAX_LABELS` cells, then 2, 5, 10, 20, 50, ..."""
+def label_stride(count: int, cell_pixels: float = math.inf, needed_pixels: float = 0.0) -> int:
+    """Label every ``stride``-th cell: 1 up to :data:`MAX_LABELS` cells, then 2, 5, 10, 20, 50, ...;
+    more if the cells are narrower (``cell_pixels``) than a label needs (``needed_pixels``)."""
     stride, steps = 1, (2, 2.5, 2)  # 1 -> 2 -> 5 -> 10 -> 20 -> 50 ...
     i = 0
-    while count / stride > MAX_LABELS:
+    while (count / stride > MAX_LABELS or stride * cell_pixels < needed_pixels) and stride < count:
         stride = int(stride * steps[i % 3])
         i += 1
     return stride
@@ -65,15 +66,20 @@ class TokenAxis(pg.AxisItem):
     """An axis labelled with tokens at cell centres (cell ``i`` spans ``[i, i + 1]``).
 
     A bottom axis turns its labels by 45 degrees when the widest is wider than a cell, so long
-    tokens stay readable instead of overlapping.
+    tokens stay readable instead of overlapping; when the cells are too narrow even for that (or,
+    on a vertical axis, lower than a line of text), only every n-th cell is labelled.
     """
 
     ANGLE = 45.0
 
     def __init__(self, orientation: str) -> None:
         super().__init__(orientation)
+        self.enableAutoSIPrefix(False)  # tokens have no units; otherwise every range change re-lays the title
         self._labels: list[str] = []
+        self._requested: list[int] | None = None  # the cells the caller wants labelled; None: fit them
         self._shown: list[int] = []  # indices of the labels drawn
+        self._widest = 0.0  # pixels, of all labels
+        self._ticks_set = False
         self._rotated = False
 
     @property
@@ -90,17 +96,43 @@ class TokenAxis(pg.AxisItem):
 
     def set_labels(self, labels: Sequence[str], shown: Sequence[int] | None = None) -> None:
         """One label per cell; ``shown`` picks the cells labelled (default: every
-        :func:`label_stride`-th one)."""
-        self._labels = [str(label) for label in labels]
-        stride = label_stride(len(self._labels))
-        self._shown = list(shown) if shown is not None else list(range(0, len(self._labels), stride))
+        :func:`label_stride`-th one, as many as fit)."""
+        labels = [str(label) for label in labels]
+        requested = list(shown) if shown is not None else None
+        if (labels, requested) == (self._labels, self._requested):
+            return  # redrawing an axis is a good part of a step's redraw: only when it changed
+        self._labels, self._requested = labels, requested
+        metrics = self._metrics()
+        self._widest = max((metrics.horizontalAdvance(text) for text in labels), default=0.0)
+        self._choose_shown()
+        self._update_rotation()
+
+    def _cell_pixels(self) -> float:
+        """How many pixels one cell spans along this axis (infinite before the view is laid out)."""
+        view = self.linkedView()
+        if view is None:
+            return math.inf
+        units_per_pixel = view.viewPixelSize()[0 if self.orientation in ("top", "bottom") else 1]
+        return 1.0 / units_per_pixel if units_per_pixel > 0 else math.inf
+
+    def _choose_shown(self) -> None:
+        if self._requested is not None:
+            shown = self._requested
+        else:
+            height = self._metrics().height()
+            # a column label fits upright, or turned by 45 degrees in about 1.4 lines; a row label in a line
+            needed = min(1.1 * self._widest, 1.4 * height) if self.orientation in ("top", "bottom") else 1.1 * height
+            shown = list(range(0, len(self._labels), label_stride(len(self._labels), self._cell_pixels(), needed)))
+        if shown == self._shown and self._ticks_set:
+            return
+        self._shown, self._ticks_set = shown, True
         self.setTicks([self.tick_labels(), []])
         if self.orientation in ("left", "right"):
             reserve_label_width(self, [text for _, text in self.tick_labels()])
-        self._update_rotation()
 
     def linkedViewChanged(self, view, newRange=None):  # type: ignore[no-untyped-def]  # pyqtgraph's signature
         super().linkedViewChanged(view, newRange)
+        self._choose_shown()
         self._update_rotation()
 
     def _metrics(self) -> QFontMetricsF:
@@ -316,9 +348,13 @@ class HeatmapWidget(QWidget):
         self._masked_legend.setVisible(not bool(finite.all()))
         self._left.set_labels(row_labels)
         self._bottom.set_labels(column_labels, labelled_columns)
-        if self._colorbar is not None:
+        if self._colorbar is not None and tuple(self._colorbar.levels()) != tuple(self._levels):
             self._colorbar.setLevels(self._levels)
-        self._plot.getViewBox().setRange(QRectF(0, 0, max(columns, 1), max(rows, 1)), padding=0)
+        box = self._plot.getViewBox()
+        box.setRange(QRectF(0, 0, max(columns, 1), max(rows, 1)), padding=0)
+        # pyqtgraph applies a new range when the view paints, and the axes it moves then ask for
+        # a second paint; applying it now makes one paint do
+        box.prepareForPaint()
         keep = self._highlighted is not None and self._highlighted < rows
         self.set_highlighted_row(self._highlighted if keep else None)
 
@@ -341,6 +377,20 @@ class HeatmapWidget(QWidget):
     def set_title(self, title: str) -> None:
         self._title.setText(title)
         self._title.setVisible(bool(title))
+
+    def repaint_now(self) -> None:
+        """Paint the plot immediately rather than on the event loop's next pass (for timing)."""
+        self._view.viewport().repaint()
+
+    def set_axes(self, axes: AxisNames) -> None:
+        """Rename rows and columns (axis titles and read-out), e.g. when the attention kind changes."""
+        self._axes = axes
+        self._plot.setLabel("left", axes.row_title)
+        self._plot.setLabel("bottom", axes.column_title)
+
+    @property
+    def axes(self) -> AxisNames:
+        return self._axes
 
     # -- what is shown (tests, export, read-out) -------------------------------------------------
     @property

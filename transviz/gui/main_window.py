@@ -1,7 +1,8 @@
 """The main window: menus, tabs, loading and saving models off the GUI thread, drag and drop,
-errors shown in a dialog that leaves the current model loaded.
+errors shown in a dialog that leaves the current model loaded, export of plots and traces.
 
 It composes the panels and hands each the loaded model; the panels draw what the core computes.
+The masks tab follows the explorer's sentence and target prefix.
 """
 from __future__ import annotations
 
@@ -19,11 +20,13 @@ from PySide6.QtWidgets import (
 from .. import __version__, load_model, save_model
 from ..core.bundle import Model
 from ..core.checkpoint import describe
-from ..core.errors import TransvizError
+from ..core.errors import InputError, TransvizError
 from ..core.resources import shipped_models
+from ..core.trace_files import write_trace
 from .export import export_with_dialog, save_picture
 from .labels import plain_label
 from .panels.base import PlotPanel
+from .panels.explorer import ExplorerPanel
 from .panels.masks import MasksPanel
 from .panels.positional import PositionalPanel
 from .workers import TaskRunner, TaskState
@@ -64,9 +67,11 @@ class MainWindow(QMainWindow):
         self.model: Model | None = None
         self.runner = TaskRunner(self)
         self.error_dialog: QMessageBox | None = None
+        self.explorer = ExplorerPanel()
         self.positional = PositionalPanel()
         self.masks = MasksPanel()
         self.tabs = QTabWidget()
+        self.tabs.addTab(self.explorer, self.tr("Explorer"))
         self.tabs.addTab(self.positional, self.tr("Positional encoding"))
         self.tabs.addTab(self.masks, self.tr("Masks"))
         self.setCentralWidget(self.tabs)
@@ -74,6 +79,9 @@ class MainWindow(QMainWindow):
         self._build_menus()
         self.setAcceptDrops(True)
         self.resize(1400, 900)
+        self.explorer.status.connect(lambda text: self.statusBar().showMessage(text, 8000))
+        self.explorer.controller.session_changed.connect(self._follow_session)
+        self.explorer.controller.changed.connect(self._follow_session)
         self._show_model()
 
     # -- construction --------------------------------------------------------------------------
@@ -107,6 +115,8 @@ class MainWindow(QMainWindow):
         file.addSeparator()
         self._action(file, self.tr("Export current plot as &PNG..."), lambda: self._export_with_dialog(".png"))
         self._action(file, self.tr("Export current plot as S&VG..."), lambda: self._export_with_dialog(".svg"))
+        self.export_trace_action = self._action(file, self.tr("Export &trace as .npz or JSON..."),
+                                                self._export_trace_with_dialog, "Ctrl+E")
         file.addSeparator()
         self._action(file, self.tr("&Quit"), self.close, QKeySequence.StandardKey.Quit)
 
@@ -166,6 +176,7 @@ class MainWindow(QMainWindow):
             self.setWindowTitle(self.tr("transviz: {0}").format(model_name(self.model)))
         self.save_action.setEnabled(self.model is not None)
         self.info_action.setEnabled(self.model is not None)
+        self.export_trace_action.setEnabled(self.explorer.controller.session is not None)
 
     def _load_failed(self, source: str, exc: Exception) -> None:
         if isinstance(exc, TransvizError):
@@ -226,6 +237,14 @@ class MainWindow(QMainWindow):
 
     def show_tab_help(self) -> QDialog:
         texts = {
+            self.explorer: self.tr(
+                "Type a sentence and press Enter, then Space (or Step) to let the model write one token at a time. "
+                "The grid shows every layer and head of the chosen attention: each row is a query (the decoder's "
+                "input at that step, or a source token for the encoder), each column a key it may look at, and "
+                "every row sums to 1. The outlined row is the current step's query. Click a head to see it large "
+                "with its tokens. The bars are the model's most probable next tokens at the last step: click one to "
+                "make it write that token instead. Click an earlier output token to go back to it. In the decoder's "
+                "self-attention the future is masked: hatched cells."),
             self.positional: self.tr(
                 "Each row is a position, each column a dimension of the encoding added to the word embeddings. "
                 "Column 2i is sin(pos / 10000^(2i/d_model)) and column 2i+1 the cosine of the same angle: low "
@@ -294,9 +313,38 @@ class MainWindow(QMainWindow):
             event.acceptProposedAction()
             self.open_model(path)
 
+    # -- the explorer's trace -------------------------------------------------------------------------
+    def _follow_session(self, *_: object) -> None:
+        """The masks tab shows the explorer's sentence and the target written so far."""
+        session = self.explorer.controller.session
+        self.export_trace_action.setEnabled(session is not None)
+        if session is not None:
+            self.masks.follow(session.source, session.model.tgt_vocab.detokenize(session.target_tokens[1:]))
+
+    def export_trace(self, path: str | Path) -> Path:
+        """Write the explorer's trace (the best hypothesis so far) as .npz or JSON."""
+        session = self.explorer.controller.session
+        if session is None:
+            raise InputError(self.tr("there is no trace to export: type a sentence in the explorer first"))
+        return write_trace(session, path)
+
+    def _export_trace_with_dialog(self) -> None:
+        path, chosen = QFileDialog.getSaveFileName(self, self.tr("Export trace"), "trace.npz",
+                                                   self.tr("NumPy arrays (*.npz);;JSON (*.json)"))
+        if not path:
+            return
+        if not path.lower().endswith((".npz", ".json")):
+            path += ".json" if "json" in chosen else ".npz"
+        try:
+            written = self.export_trace(path)
+        except (OSError, TransvizError) as exc:
+            self.show_error(self.tr("Could not export the trace"), str(exc))
+            return
+        self.statusBar().showMessage(self.tr("Exported {0}").format(written), 5000)
+
     # -- teardown ----------------------------------------------------------------------------------
     def _panels(self) -> list[PlotPanel]:
-        return [self.positional, self.masks]
+        return [self.explorer, self.positional, self.masks]
 
     def shutdown(self) -> None:
         """Stop the worker thread (quit + wait); safe to call twice."""

@@ -1,39 +1,61 @@
-"""Render a tab offscreen to a picture, for slides and for tests that look at real pixels
-(``transviz render``). The widgets are the window's own; nothing appears on screen."""
+"""Render a view offscreen to a picture, for slides and for tests that look at real pixels
+(``transviz render``). The widgets are the window's own; nothing appears on screen.
+
+Views: ``grid`` (every head of one attention kind), ``head`` (one head or summary, large),
+``window`` (the whole window, explorer tab) after ``step`` decoding steps of the sentence;
+``positional`` and ``masks`` (those tabs).
+"""
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
-from PySide6.QtWidgets import QApplication
+from PySide6.QtWidgets import QApplication, QWidget
 
 from ..core.bundle import Model
 from ..core.errors import InputError
 from ..core.walkthrough import KINDS, Kind
 from . import VIEWS
 from .app import dispose
+from .attention_view import SUMMARIES, AttentionView
 from .export import save_picture
-from .panels.base import PlotPanel
+from .grid import SUMMARY_COLUMN
+from .main_window import MainWindow
 from .panels.masks import MasksPanel
 from .panels.positional import MODEL, PositionalPanel
+from .session import SessionController
+
+EXPLORER_VIEWS = ("grid", "head", "window")
+
 
 @dataclass(frozen=True)
 class Slide:
-    """What to render: a view of a sentence (and model), at a size in pixels."""
+    """What to render: a view of a sentence (and model), at a size in pixels.
+
+    ``kind``, ``layer`` and ``head`` choose the attention (default kind: cross-attention for the
+    explorer's views, decoder self-attention for the masks walkthrough); ``head`` may also be a
+    summary of the layer's heads ("mean", "max", "rollout") in the explorer's views. ``step``:
+    decoding steps taken first (explorer views); ``target``: the masks walkthrough's target.
+    """
 
     view: str
     sentence: str
     model: Model | None = None
     width: int = 1600
     height: int = 900
-    kind: Kind = "decoder_self"  # the masks walkthrough: attention kind, layer, head, target prefix
+    kind: Kind | None = None
     layer: int = 0
-    head: int = 0
+    head: int | str = 0
     target: str | None = None
+    step: int = 0
 
 
-def build(slide: Slide) -> PlotPanel:
-    """The panel of ``slide.view`` showing the slide's sentence and model."""
+def build(slide: Slide) -> QWidget:
+    """The widget of ``slide.view`` showing the slide's sentence and model."""
+    if slide.kind is not None and slide.kind not in KINDS:
+        raise InputError(f"unknown attention kind {slide.kind!r}; choose one of {', '.join(KINDS)}")
     if slide.view == "positional":
         positional = PositionalPanel()
         positional.set_model(slide.model)
@@ -41,20 +63,97 @@ def build(slide: Slide) -> PlotPanel:
             positional.source.setCurrentIndex(MODEL)  # a model was given: show its own table
         return positional
     if slide.view == "masks":
-        if slide.kind not in KINDS:
-            raise InputError(f"unknown attention kind {slide.kind!r}; choose one of {', '.join(KINDS)}")
-        masks = MasksPanel()
+        return _masks(slide)
+    if slide.view in EXPLORER_VIEWS:
+        if slide.model is None:
+            raise InputError(f"the {slide.view} view decodes the sentence: it needs a model (--model FILE)")
+        return _window(slide) if slide.view == "window" else _attention(slide)
+    raise InputError(f"unknown view {slide.view!r}; choose one of {', '.join(VIEWS)}")
+
+
+def _masks(slide: Slide) -> MasksPanel:
+    if not isinstance(slide.head, int):
+        raise InputError(f"the masks walkthrough shows one head: --head takes a number, not {slide.head!r}")
+    masks = MasksPanel()
+    with _disposed_on_error(masks):
         masks.sentence.setText(slide.sentence)
         if slide.target is not None:
             masks.target.setText(slide.target)
         masks.set_model(slide.model)
-        masks.kind.setCurrentIndex(KINDS.index(slide.kind))
+        masks.kind.setCurrentIndex(KINDS.index(slide.kind or "decoder_self"))
         _check_range("layer", slide.layer, masks.layer.maximum(), slide.model)
         _check_range("head", slide.head, masks.head.maximum(), slide.model)
         masks.layer.setValue(slide.layer)
         masks.head.setValue(slide.head)
-        return masks
-    raise InputError(f"unknown view {slide.view!r}; choose one of {', '.join(VIEWS)}")
+    return masks
+
+
+def _attention(slide: Slide) -> AttentionView:
+    controller = SessionController()
+    view = AttentionView(controller)
+    controller.setParent(view)
+    with _disposed_on_error(view):
+        controller.set_model(slide.model)
+        controller.open(slide.sentence)
+        _decode(controller, view, slide)
+    view.show_only(view.grid if slide.view == "grid" else view.large)
+    return view
+
+
+def _window(slide: Slide) -> MainWindow:
+    window = MainWindow()
+    with _disposed_on_error(window):
+        window.set_model(slide.model)
+        explorer = window.explorer
+        explorer.source.sentence.setText(slide.sentence)
+        if explorer.controller.session is None:
+            raise InputError(explorer.source.error.text())
+        _decode(explorer.controller, explorer.attention, slide)
+    return window
+
+
+@contextmanager
+def _disposed_on_error(widget: QWidget) -> Iterator[None]:
+    """A widget half set up when the slide turns out impossible is torn down at once (a
+    window's worker thread must be stopped before the process exits)."""
+    try:
+        yield
+    except BaseException:
+        _close(widget)
+        raise
+
+
+def _close(widget: QWidget) -> None:
+    if isinstance(widget, MainWindow):
+        widget.shutdown()
+    dispose(widget)
+
+
+def _decode(controller: SessionController, view: AttentionView, slide: Slide) -> None:
+    """Take the slide's steps and choose its kind, layer and head."""
+    session = controller.session
+    assert session is not None
+    for _ in range(slide.step):
+        reason = session.cant_step()
+        if reason:
+            raise InputError(f"cannot take step {session.position + 1} of {slide.step}: {reason}")
+        controller.step()
+    kind = slide.kind or "cross"
+    view.kind.setCurrentIndex(KINDS.index(kind))
+    layers, heads = session.encoder_attention.shape[:2]
+    if kind != "encoder_self":
+        layers = session.model.config.n_decoder_layers
+    _check_range("layer", slide.layer, layers - 1, session.model)
+    if isinstance(slide.head, str):
+        if slide.head not in SUMMARIES:
+            raise InputError(f"--head takes a number or one of {', '.join(SUMMARIES)}, not {slide.head!r}")
+        if slide.head == "rollout" and kind == "cross":
+            raise InputError("rollout follows self-attention: choose --kind encoder_self or decoder_self")
+        view.summary.setCurrentIndex(SUMMARIES.index(slide.head))
+        view.select(slide.layer, SUMMARY_COLUMN)
+    else:
+        _check_range("head", slide.head, heads - 1, session.model)
+        view.select(slide.layer, slide.head)
 
 
 def _check_range(what: str, value: int, highest: int, model: Model | None) -> None:
@@ -64,11 +163,11 @@ def _check_range(what: str, value: int, highest: int, model: Model | None) -> No
 
 def render(slide: Slide, out: str | Path) -> Path:
     """Draw ``slide`` offscreen and write it to ``out`` (``.png`` or ``.svg``)."""
-    panel = build(slide)
+    widget = build(slide)
     try:
-        panel.resize(slide.width, slide.height)
-        panel.show()  # lays the panel out; under the offscreen platform nothing is displayed
+        widget.resize(slide.width, slide.height)
+        widget.show()  # lays the widget out; under the offscreen platform nothing is displayed
         QApplication.processEvents()
-        return save_picture(panel, out, f"transviz: {slide.view}")
+        return save_picture(widget, out, f"transviz: {slide.view}")
     finally:
-        dispose(panel)
+        _close(widget)

@@ -1,6 +1,9 @@
 """The masks tab: the padding mask on a small batch of sentences of different lengths, the causal
 (sequence) mask, the combined mask decoder self-attention uses, each with its true tensor shape;
 and a walkthrough of one head's attention for one query, step by step, from the model's weights.
+
+The sentence and the target so far follow the explorer's session (:meth:`MasksPanel.follow`)
+unless "follow the explorer" is unticked; the other sentences of the batch stay editable.
 """
 from __future__ import annotations
 
@@ -11,8 +14,9 @@ import numpy as np
 import torch
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QFontDatabase
+from PySide6.QtGui import QShowEvent
 from PySide6.QtWidgets import (
-    QComboBox, QGridLayout, QGroupBox, QHBoxLayout, QLineEdit, QSpinBox, QSplitter, QStackedWidget,
+    QCheckBox, QComboBox, QGridLayout, QGroupBox, QHBoxLayout, QLineEdit, QSpinBox, QSplitter, QStackedWidget,
     QVBoxLayout, QWidget,
 )
 
@@ -75,6 +79,8 @@ class MasksPanel(PlotPanel):
         super().__init__(parent)
         self.batch: MaskBatch | None = None
         self.steps: Walkthrough | None = None
+        self._followed: tuple[str, str] | None = None  # the explorer's (sentence, target) not yet shown
+        self._walkthrough_stale = False  # the walkthrough waits until the tab is shown
         self._build()
         self.refresh()
 
@@ -83,12 +89,16 @@ class MasksPanel(PlotPanel):
         self.sentence = QLineEdit(DEFAULT_SENTENCE)
         self.others = QLineEdit(DEFAULT_OTHERS)
         self.others.setToolTip(self.tr("Sentences separated by ';'"))
+        self.following = QCheckBox(self.tr("Follow the explorer"))
+        self.following.setToolTip(self.tr("Show the explorer's sentence and the target it has written so far"))
+        self.following.setChecked(True)
         self.mask_error = error_label()
         inputs = QGridLayout()
         inputs.addWidget(plain_label(self.tr("Sentence")), 0, 0)
         inputs.addWidget(self.sentence, 0, 1)
-        inputs.addWidget(plain_label(self.tr("Other sentences in the batch (separated by ;)")), 0, 2)
-        inputs.addWidget(self.others, 0, 3)
+        inputs.addWidget(self.following, 0, 2)
+        inputs.addWidget(plain_label(self.tr("Other sentences in the batch (separated by ;)")), 0, 3)
+        inputs.addWidget(self.others, 0, 4)
         splitter = QSplitter(Qt.Orientation.Horizontal)
         splitter.addWidget(self._build_masks())
         splitter.addWidget(self._build_walkthrough())
@@ -97,6 +107,8 @@ class MasksPanel(PlotPanel):
         self.arrange(inputs, self.mask_error, splitter)
         self.sentence.textChanged.connect(self.refresh)
         self.others.textChanged.connect(self.refresh)
+        self.following.toggled.connect(self._on_following_toggled)
+        self._on_following_toggled(True)
 
     def _mask_heatmap(self, title: str, axes: AxisNames) -> HeatmapWidget:
         may = self.tr("1: may attend")
@@ -189,6 +201,38 @@ class MasksPanel(PlotPanel):
         self.walk_controls.setEnabled(False)  # until a model is loaded
         return box
 
+    # -- following the explorer ----------------------------------------------------------------------
+    def follow(self, sentence: str, target: str) -> None:
+        """Show the explorer's sentence and target prefix (at once if visible, else when shown:
+        the walkthrough runs the model, which a step of decoding should not wait for)."""
+        self._followed = (sentence, target)
+        if self.isVisible():
+            self._apply_followed()
+
+    def _apply_followed(self) -> None:
+        if self._followed is None or not self.following.isChecked():
+            return
+        sentence, target = self._followed
+        self._followed = None
+        if (sentence, target) == (self.sentence.text(), self.target.text()):
+            return
+        for box, text in ((self.sentence, sentence), (self.target, target)):
+            box.blockSignals(True)
+            box.setText(text)
+            box.blockSignals(False)
+        self.refresh()
+
+    def _on_following_toggled(self, on: bool) -> None:
+        self.sentence.setReadOnly(on)
+        self.target.setReadOnly(on)
+        self._apply_followed()
+
+    def showEvent(self, event: QShowEvent) -> None:
+        super().showEvent(event)
+        self._apply_followed()
+        if self._walkthrough_stale:
+            self.refresh_walkthrough()
+
     # -- model -----------------------------------------------------------------------------------
     def set_model(self, model: Model | None) -> None:
         super().set_model(model)
@@ -260,9 +304,14 @@ class MasksPanel(PlotPanel):
 
     # -- walkthrough -----------------------------------------------------------------------------
     def refresh_walkthrough(self) -> None:
+        """Run the walkthrough (a forward pass of the model) now if the tab shows, else when it is shown."""
         if self.model is None:
             self.steps = None
             return
+        if not self.isVisible():
+            self._walkthrough_stale = True  # e.g. at start-up, behind the explorer: not worth waiting for
+            return
+        self._walkthrough_stale = False
         try:
             steps = walkthrough(self.model, self.sentence.text(), self.target.text(), self.current_kind(),
                                 self.layer.value(), self.head.value())

@@ -1,0 +1,116 @@
+"""A decoding session's trace as files: JSON (everything: model, strategy, steps, candidates, beam,
+attention) and ``.npz`` (the attention arrays and the tokens, loadable with ``allow_pickle=False``).
+
+``transviz decode --json / --npz`` and the window's File > Export trace both write these, so a
+trace saved from either reads the same way. Files are written atomically.
+"""
+from __future__ import annotations
+
+import json
+import os
+import tempfile
+from collections.abc import Callable
+from dataclasses import asdict
+from pathlib import Path
+from typing import IO, Any
+
+import numpy as np
+
+from .decoding import DecodingSession, StepRecord
+from .errors import InputError
+
+SUFFIXES = (".npz", ".json")
+ATTENTION_AXES = "(layers, heads, queries, keys)"
+
+
+def step_dict(record: StepRecord) -> dict[str, Any]:
+    """One step as JSON-able values."""
+    return {
+        "index": record.index, "token": record.token, "token_id": record.token_id,
+        "probability": record.probability, "forced": record.forced, "entropy_nats": record.entropy,
+        "predicted_token": record.predicted_token, "gold_token": record.gold_token,
+        "gold_probability": record.gold_probability, "stop": record.stop,
+        "candidates": [{"token": c.token, "id": c.id, "probability": c.probability} for c in record.candidates],
+    }
+
+
+def trace_dict(session: DecodingSession) -> dict[str, Any]:
+    """The session's best hypothesis so far, with every step, as JSON-able values."""
+    model, trace = session.model, session.trace()
+    strategy = {"name": "teacher_forcing", "reference": session.reference_tokens} if session.teacher_forcing \
+        else {"name": session.strategy.name, **asdict(session.strategy)}
+    return {
+        "model": {"path": model.path, "config": model.config.to_dict(), "parameters": model.net.parameter_count(),
+                  "facts": model.facts},
+        "strategy": strategy,
+        "source": session.source,
+        "source_tokens": trace.source_tokens,
+        "unknown_tokens": [list(u) for u in trace.unknown_tokens],
+        "translation": trace.translation,
+        "target_tokens": trace.target_tokens,
+        "output_tokens": trace.output_tokens,
+        "output_probabilities": trace.output_probabilities.tolist(),
+        "stop_reason": session.stop_reason,
+        "steps": [step_dict(r) for r in session.history],
+        "beam": None if session.beam is None else [
+            {"tokens": list(h.tokens), "score": h.score, "normalized_score": h.normalized_score, "finished": h.finished}
+            for h in session.beam.hypotheses
+        ],
+        "attention_axes": ATTENTION_AXES,
+        "encoder_self_attention": trace.encoder_self_attention.tolist(),
+        "decoder_self_attention": trace.decoder_self_attention.tolist(),
+        "cross_attention": trace.cross_attention.tolist(),
+    }
+
+
+def trace_arrays(session: DecodingSession) -> dict[str, np.ndarray]:
+    """What the ``.npz`` file holds: float32 attention and probabilities, unicode token arrays."""
+    trace = session.trace()
+    return {
+        "encoder_self_attention": trace.encoder_self_attention,
+        "decoder_self_attention": trace.decoder_self_attention,
+        "cross_attention": trace.cross_attention,
+        "output_probabilities": trace.output_probabilities,
+        "source_tokens": np.array(trace.source_tokens, dtype=str),
+        "target_tokens": np.array(trace.target_tokens, dtype=str),
+        "output_tokens": np.array(trace.output_tokens, dtype=str),
+    }
+
+
+def _atomically(path: str | Path, write: Callable[[IO[bytes]], None]) -> Path:
+    target = Path(path)
+    if not target.parent.is_dir():
+        raise InputError(f"cannot write {path}: the folder {target.parent} does not exist")
+    fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "wb") as f:
+            write(f)
+        os.replace(tmp, target)
+    except OSError as exc:
+        raise InputError(f"cannot write {path}: {exc.strerror or exc}") from None
+    finally:
+        if os.path.exists(tmp):
+            os.remove(tmp)
+    return target
+
+
+def write_npz(session: DecodingSession, path: str | Path) -> Path:
+    """Write :func:`trace_arrays` to ``path`` (atomically)."""
+    arrays = trace_arrays(session)
+    return _atomically(path, lambda f: np.savez(f, **arrays))  # type: ignore[arg-type]
+
+
+def write_json(session: DecodingSession, path: str | Path) -> Path:
+    """Write :func:`trace_dict` to ``path`` as UTF-8 JSON (atomically)."""
+    text = json.dumps(trace_dict(session), ensure_ascii=False)
+    return _atomically(path, lambda f: f.write(text.encode("utf-8")))
+
+
+def write_trace(session: DecodingSession, path: str | Path) -> Path:
+    """Write the trace as ``.npz`` or ``.json``, chosen by the file name."""
+    suffix = Path(path).suffix.lower()
+    if suffix == ".npz":
+        return write_npz(session, path)
+    if suffix == ".json":
+        return write_json(session, path)
+    raise InputError(f"cannot export a trace to {Path(path).name}: choose a .npz or .json file name")

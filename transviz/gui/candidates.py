@@ -1,0 +1,172 @@
+"""The next-token panel: the last step's most probable tokens as horizontal bars, the chosen one
+highlighted (and, in teacher forcing, the gold one outlined). Clicking a bar asks to choose that
+token instead (the explorer forces it: "what if the model had said this?").
+
+One plain widget paints the title and the bars: a step repaints a few rectangles and words, a
+fraction of a pyqtgraph plot's redraw, and no label changes size, so the window's layout does
+not run again (``transviz bench gui_step_redraw_ms_default``).
+"""
+from __future__ import annotations
+
+from PySide6.QtCore import QPoint, QRectF, QSize, Qt, Signal
+from PySide6.QtGui import QColor, QMouseEvent, QPainter, QPaintEvent, QPen
+from PySide6.QtWidgets import QSizePolicy, QVBoxLayout, QWidget
+
+from ..core.decoding import StepRecord
+from .app import HIGHLIGHT, PALETTE
+
+OTHER, CHOSEN, GOLD = QColor(PALETTE[0]), QColor(HIGHLIGHT), QColor(PALETTE[2])
+ROW_HEIGHT, BAR_SHARE, MARGIN = 30, 0.7, 6  # most pixels a row gets; the bar's part of it; edges
+TITLE_LINES = 4  # the title wraps into at most this many lines above the bars
+SCALE = (0.0, 0.5, 1.0)  # probabilities marked under the bars
+
+
+class _Bars(QWidget):
+    """A title, then token | bar of its probability | the probability, one row per candidate."""
+
+    clicked = Signal(int)
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.title = ""
+        self.rows: list[tuple[str, float, QColor, bool]] = []  # token, probability, colour, outlined
+        self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Expanding)
+        self.setMinimumSize(160, 160)
+
+    def sizeHint(self) -> QSize:
+        return QSize(300, 320)
+
+    def _top(self) -> float:
+        return MARGIN + TITLE_LINES * self.fontMetrics().lineSpacing() + MARGIN
+
+    def _geometry(self) -> tuple[float, float, float]:
+        """x where bars start, their length for probability 1, and the row height."""
+        metrics = self.fontMetrics()
+        left = MARGIN + max((metrics.horizontalAdvance(token) for token, *_ in self.rows), default=0) + MARGIN
+        number = metrics.horizontalAdvance("0.000") + 2 * MARGIN
+        rows = max(len(self.rows), 1)
+        height = min(ROW_HEIGHT, (self.height() - self._top() - metrics.height() - 2 * MARGIN) / rows)
+        return left, max(self.width() - left - number, 10.0), max(height, 1.0)
+
+    def bar_rect(self, index: int) -> QRectF:
+        left, length, height = self._geometry()
+        probability = self.rows[index][1]
+        top = self._top() + index * height + height * (1 - BAR_SHARE) / 2
+        return QRectF(left, top, max(probability * length, 1.0), height * BAR_SHARE)
+
+    def row_at(self, point: QPoint) -> int | None:
+        _, _, height = self._geometry()
+        offset = point.y() - self._top()
+        index = int(offset // height) if offset >= 0 else -1
+        return index if 0 <= index < len(self.rows) else None
+
+    def paintEvent(self, event: QPaintEvent) -> None:
+        painter = QPainter(self)
+        text = self.palette().text().color()
+        metrics = self.fontMetrics()
+        painter.setPen(text)
+        painter.drawText(QRectF(MARGIN, MARGIN, self.width() - 2 * MARGIN, self._top() - 2 * MARGIN),
+                         int(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop | Qt.TextFlag.TextWordWrap),
+                         self.title)
+        left, length, height = self._geometry()
+        top = self._top()
+        for i, (token, probability, colour, outlined) in enumerate(self.rows):
+            bar = self.bar_rect(i)
+            painter.fillRect(bar, colour)
+            if outlined:
+                painter.setPen(QPen(GOLD, 3))
+                painter.drawRect(bar)
+            painter.setPen(text)
+            row = QRectF(0, top + i * height, left - MARGIN, height)
+            painter.drawText(row, int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter), token)
+            number = QRectF(bar.right() + MARGIN, row.top(), self.width() - bar.right(), height)
+            painter.drawText(number, int(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter),
+                             f"{probability:.3f}")
+        if self.rows:
+            bottom = top + len(self.rows) * height
+            painter.setPen(QColor("#808080"))
+            painter.drawLine(int(left), int(top), int(left), int(bottom))
+            for value in SCALE:  # a light scale: where 0, 0.5 and 1 are
+                x = left + value * length
+                painter.drawLine(int(x), int(bottom), int(x), int(bottom) + 3)
+                painter.drawText(QRectF(x - 20, bottom + 3, 40, metrics.height()),
+                                 int(Qt.AlignmentFlag.AlignCenter), f"{value:g}")
+
+    def mousePressEvent(self, event: QMouseEvent) -> None:
+        row = self.row_at(event.position().toPoint())
+        if row is not None and event.button() == Qt.MouseButton.LeftButton:
+            self.clicked.emit(row)
+        super().mousePressEvent(event)
+
+
+class CandidatesChart(QWidget):
+    """Bars of ``record.candidates``, most probable on top.
+
+    Signals:
+        candidate_clicked(str): the token whose row was clicked.
+    """
+
+    candidate_clicked = Signal(str)
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self._record: StepRecord | None = None
+        self._bars = _Bars()
+        self._bars.setToolTip(self.tr("Click a bar to make the model write that token instead"))
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.addWidget(self._bars, 1)
+        self._bars.clicked.connect(self._on_row_clicked)
+        self.show_record(None)
+
+    @property
+    def title(self) -> str:
+        return self._bars.title
+
+    def show_record(self, record: StepRecord | None) -> None:
+        """Draw ``record``'s candidates (None: nothing yet)."""
+        self._record = record
+        if record is None:
+            self._bars.title = self.tr("Next-token candidates: press Step to see what the model considers.")
+            self._bars.rows = []
+        else:
+            self._bars.rows = [(c.token, c.probability, CHOSEN if c.token == record.token else OTHER,
+                                c.token == record.gold_token) for c in record.candidates]
+            self._bars.title = self._title_text(record)
+        self._bars.update()
+
+    def _title_text(self, record: StepRecord) -> str:
+        listed = [c.token for c in record.candidates]
+        text = self.tr("Step {0}: the model's {1} most probable next tokens; it wrote '{2}' (p = {3:.3f})").format(
+            record.index + 1, len(listed), record.token, record.probability)
+        if record.forced:
+            text += self.tr(", forced by you")
+        if record.token not in listed:
+            text += self.tr(", not among them")
+        if record.beam is not None:
+            text += self.tr(" (in beam search: the best hypothesis extended at this step)")
+        if record.gold_token is not None:
+            text += self.tr(". Teacher forcing: the gold token is outlined green; the model predicted '{0}'").format(
+                record.predicted_token)
+        return text + "."
+
+    def _on_row_clicked(self, row: int) -> None:
+        if self._record is not None:
+            self.candidate_clicked.emit(self._record.candidates[row].token)
+
+    # -- what is shown (tests) -------------------------------------------------------------------
+    def bars(self) -> list[tuple[str, float]]:
+        """(token, probability) of every bar drawn, top to bottom."""
+        return [(token, probability) for token, probability, *_ in self._bars.rows]
+
+    def bar_colour(self, index: int) -> str:
+        return self._bars.rows[index][2].name()
+
+    def bar_position(self, index: int) -> QPoint:
+        """The middle of bar ``index`` in this widget's coordinates."""
+        return self._bars.mapTo(self, self._bars.bar_rect(index).center().toPoint())
+
+    @property
+    def bars_widget(self) -> QWidget:
+        """The widget the bars are painted on (where clicks land)."""
+        return self._bars

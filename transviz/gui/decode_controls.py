@@ -1,0 +1,195 @@
+"""Decoding controls: Step, Back, Play/Pause with a speed, Run to end, Reset, and the strategy
+(greedy, sampling with its settings, beam search with its width). A control that cannot act is
+disabled, and why is said in its tooltip and in the status bar."""
+from __future__ import annotations
+
+from PySide6.QtCore import Qt, QTimer, Signal
+from PySide6.QtWidgets import (
+    QComboBox, QDoubleSpinBox, QHBoxLayout, QPushButton, QSlider, QSpinBox, QStackedWidget, QWidget,
+)
+
+from ..core.decoding import Event
+from ..core.strategies import MAX_BEAM_WIDTH, Beam, Greedy, Sampling, Strategy
+from .labels import plain_label
+from .session import SessionController
+
+STRATEGY_NAMES = ("greedy", "sampling", "beam")  # entries of the strategy selector
+DEFAULT_SPEED, MAX_SPEED = 4, 30  # steps per second while playing
+RANDOM_SEED = -1  # the seed box's "random" entry
+
+
+def _row(*pairs: tuple[str, QWidget]) -> QWidget:
+    page = QWidget()
+    layout = QHBoxLayout(page)
+    layout.setContentsMargins(0, 0, 0, 0)
+    for text, widget in pairs:
+        layout.addWidget(plain_label(text))
+        layout.addWidget(widget)
+    layout.addStretch(1)
+    return page
+
+
+class StrategyEditor(QWidget):
+    """The strategy selector and the settings of the chosen strategy.
+
+    Signals:
+        changed(object): the new :class:`~transviz.core.strategies.Strategy`.
+    """
+
+    changed = Signal(object)
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.choice = QComboBox()
+        self.choice.addItems([self.tr("greedy"), self.tr("sampling"), self.tr("beam search")])
+        self.temperature = QDoubleSpinBox(decimals=2, minimum=0.05, maximum=5.0, singleStep=0.1, value=1.0)
+        self.top_k = QSpinBox(minimum=0, maximum=10_000, value=0)
+        self.top_k.setSpecialValueText(self.tr("all"))
+        self.top_p = QDoubleSpinBox(decimals=2, minimum=0.01, maximum=1.0, singleStep=0.05, value=1.0)
+        self.seed = QSpinBox(minimum=RANDOM_SEED, maximum=2**31 - 1, value=RANDOM_SEED)
+        self.seed.setSpecialValueText(self.tr("random"))
+        self.width = QSpinBox(minimum=1, maximum=MAX_BEAM_WIDTH, value=4)
+        self.length_penalty = QDoubleSpinBox(decimals=2, minimum=0.0, maximum=5.0, singleStep=0.1, value=1.0)
+        self.length_penalty.setToolTip(self.tr("Hypotheses are ranked by log-probability / length^penalty: "
+                                               "0 favours short outputs, 1 ranks by the average per token"))
+        self.settings = QStackedWidget()
+        self.settings.addWidget(QWidget())  # greedy: nothing to set
+        self.settings.addWidget(_row((self.tr("temperature"), self.temperature), (self.tr("top-k"), self.top_k),
+                                     (self.tr("top-p"), self.top_p), (self.tr("seed"), self.seed)))
+        self.settings.addWidget(_row((self.tr("width"), self.width), (self.tr("length penalty"), self.length_penalty)))
+        layout = QHBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.addWidget(plain_label(self.tr("Strategy")))
+        layout.addWidget(self.choice)
+        layout.addWidget(self.settings, 1)
+        self.choice.currentIndexChanged.connect(self.settings.setCurrentIndex)
+        self.choice.currentIndexChanged.connect(self._emit)
+        for spin in (self.temperature, self.top_k, self.top_p, self.seed, self.width, self.length_penalty):
+            spin.valueChanged.connect(self._emit)
+
+    def strategy(self) -> Strategy:
+        """The strategy the widgets describe (their ranges are the strategies' own)."""
+        name = STRATEGY_NAMES[self.choice.currentIndex()]
+        if name == "sampling":
+            seed = None if self.seed.value() == RANDOM_SEED else self.seed.value()
+            return Sampling(self.temperature.value(), self.top_k.value(), self.top_p.value(), seed)
+        if name == "beam":
+            return Beam(self.width.value(), self.length_penalty.value())
+        return Greedy()
+
+    def _emit(self) -> None:
+        self.changed.emit(self.strategy())
+
+
+class DecodingControls(QWidget):
+    """Buttons and strategy for the controller's session.
+
+    Signals:
+        status(str): why Step cannot act (for the status bar), when that changes ("" when it can again).
+        playing_changed(bool): Play started or stopped.
+    """
+
+    status = Signal(str)
+    playing_changed = Signal(bool)
+
+    def __init__(self, controller: SessionController, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.controller = controller
+        self._last_reason = ""
+        self.step_button = QPushButton(self.tr("Step (Space)"))
+        self.back_button = QPushButton(self.tr("Back (Left)"))
+        self.play_button = QPushButton(self.tr("Play (P)"))
+        self.play_button.setCheckable(True)
+        self.run_button = QPushButton(self.tr("Run to end"))
+        self.reset_button = QPushButton(self.tr("Reset (Home)"))
+        self.speed = QSlider(Qt.Orientation.Horizontal, minimum=1, maximum=MAX_SPEED, value=DEFAULT_SPEED)
+        self.speed.setMaximumWidth(140)
+        self.speed_label = plain_label()
+        self.strategy = StrategyEditor()
+        self.timer = QTimer(self)
+        layout = QHBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        for button in (self.reset_button, self.back_button, self.step_button, self.play_button, self.run_button):
+            button.setFocusPolicy(Qt.FocusPolicy.NoFocus)  # Space and the arrows stay the explorer's keys
+            layout.addWidget(button)
+        layout.addWidget(self.speed_label)
+        layout.addWidget(self.speed)
+        layout.addSpacing(16)
+        layout.addWidget(self.strategy, 1)
+        self.step_button.clicked.connect(controller.step)
+        self.back_button.clicked.connect(controller.back)
+        self.reset_button.clicked.connect(controller.reset)
+        self.run_button.clicked.connect(controller.run_to_end)
+        self.play_button.toggled.connect(self._on_play_toggled)
+        self.speed.valueChanged.connect(self._on_speed_changed)
+        self.timer.timeout.connect(self._tick)
+        self.strategy.changed.connect(controller.set_strategy)
+        controller.session_changed.connect(self._on_session_changed)
+        controller.changed.connect(self._on_changed)
+        self._on_speed_changed()
+        self.update_state()
+
+    # -- playing ---------------------------------------------------------------------------------
+    @property
+    def playing(self) -> bool:
+        return self.timer.isActive()
+
+    def toggle_play(self) -> None:
+        self.play_button.setChecked(not self.play_button.isChecked())
+
+    def pause(self) -> None:
+        self.play_button.setChecked(False)
+
+    def _on_play_toggled(self, on: bool) -> None:
+        session = self.controller.session
+        if on and (session is None or session.cant_step()):
+            self.play_button.setChecked(False)  # nothing to play: update_state says why
+            return
+        if on == self.timer.isActive():
+            return
+        if on:
+            self.timer.start()
+        else:
+            self.timer.stop()
+        self.play_button.setText(self.tr("Pause (P)") if on else self.tr("Play (P)"))
+        self.update_state()
+        self.playing_changed.emit(on)
+
+    def _on_speed_changed(self) -> None:
+        self.timer.setInterval(round(1000 / self.speed.value()))
+        self.speed_label.setText(self.tr("{0} steps/s").format(self.speed.value()))
+
+    def _tick(self) -> None:
+        session = self.controller.session
+        if session is None or not self.controller.step() or session.cant_step():
+            self.pause()
+
+    # -- state -----------------------------------------------------------------------------------
+    def _on_session_changed(self, _session: object) -> None:
+        self.pause()
+        self.update_state()
+
+    def _on_changed(self, event: Event) -> None:
+        if event.kind in ("back", "rewind", "reset"):
+            self.pause()  # the user took over
+        self.update_state()
+
+    def update_state(self) -> None:
+        """Enable what can act; say why the rest cannot."""
+        session = self.controller.session
+        none = self.tr("Type a sentence to translate first.")
+        step_reason = none if session is None else session.cant_step()
+        back_reason = none if session is None else session.cant_back()
+        for button, reason in ((self.step_button, step_reason), (self.run_button, step_reason),
+                               (self.back_button, back_reason), (self.reset_button, back_reason)):
+            button.setEnabled(reason is None)
+            button.setToolTip(reason or "")
+        self.play_button.setEnabled(step_reason is None or self.playing)
+        self.play_button.setToolTip(step_reason or "")
+        teacher = session is not None and session.teacher_forcing
+        self.strategy.setEnabled(not teacher)
+        self.strategy.setToolTip(self.tr("Teacher forcing feeds the reference: no strategy chooses") if teacher else "")
+        reason = step_reason or ""  # Back's reason shows when Back is pressed (the controller refuses)
+        if reason != self._last_reason:
+            self._last_reason = reason
+            self.status.emit(reason)  # "" clears an old reason

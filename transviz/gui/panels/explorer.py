@@ -1,0 +1,145 @@
+"""The explorer tab: type a sentence, step through its translation, and watch every head's
+attention, the candidates of each step and (in beam search) the tree of hypotheses.
+
+Keyboard: Space or Right = step, Left = back, Home = reset, P = play / pause (unless a text box
+has the focus and needs the key: Enter in a text box hands the keys back to the explorer).
+"""
+from __future__ import annotations
+
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtGui import QKeySequence, QShortcut
+from PySide6.QtWidgets import QSplitter, QStackedWidget, QVBoxLayout, QWidget
+
+from ...core.bundle import Model
+from ...core.decoding import DecodingSession
+from ...core.paths import walk
+from ...core.strategies import Beam
+from ...core.vocab import BOS
+from ..attention_view import AttentionView
+from ..beam_tree import BeamTree
+from ..candidates import CandidatesChart
+from ..decode_controls import DecodingControls
+from ..labels import plain_label
+from ..session import SessionController
+from ..source_box import SourceBox
+from ..token_strip import Chip, TokenStrip
+from .base import PlotPanel
+
+
+class ExplorerPanel(PlotPanel):
+    """Sentence, decoding controls, output strip, candidates, beam tree and attention, all
+    observing one :class:`~transviz.gui.session.SessionController`.
+
+    Signals:
+        status(str): a message for the status bar (why a control is disabled or an action refused;
+            "" clears it).
+    """
+
+    status = Signal(str)
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.controller = SessionController(self)
+        self._build()
+        self._add_shortcuts()
+        self.controller.session_changed.connect(self.refresh)
+        self.controller.changed.connect(self.refresh)
+        self.controller.refused.connect(self.status)
+        self.controls.status.connect(self.status)
+        self.controls.strategy.changed.connect(self._show_beam_tree)
+        self.output.chip_clicked.connect(self.controller.rewind)
+        self.candidates.candidate_clicked.connect(self.controller.choose_instead)
+        self.source.submitted.connect(self.take_keyboard)
+        self.set_model(None)
+
+    # -- construction --------------------------------------------------------------------------
+    def _build(self) -> None:
+        controller = self.controller
+        self.source = SourceBox(controller)
+        self.controls = DecodingControls(controller)
+        self.output = TokenStrip()
+        self.output.setToolTip(self.tr("The translation so far; click a token to go back to it"))
+        self.output.set_placeholder(self.tr("(the translation appears here, one token per step)"))
+        self.candidates = CandidatesChart()
+        self.beam_tree = BeamTree()
+        self.attention = AttentionView(controller)
+        self.track(self.attention.grid, self.attention.large, self.candidates, self.beam_tree)
+        plots = QSplitter(Qt.Orientation.Horizontal)
+        plots.addWidget(self.candidates)
+        plots.addWidget(self.attention)
+        plots.setStretchFactor(0, 1)
+        plots.setStretchFactor(1, 3)
+        plots.setSizes([300, 1100])  # room for the candidates' words and numbers
+        body = QSplitter(Qt.Orientation.Vertical)  # the beam tree, when shown, spans the width: it grows sideways
+        body.addWidget(self.beam_tree)
+        body.addWidget(plots)
+        body.setStretchFactor(0, 1)
+        body.setStretchFactor(1, 3)
+        self.no_model = plain_label(self.tr("No model loaded: File > Open a checkpoint to explore its decoding."))
+        self.no_model.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        self.pages = QStackedWidget()
+        self.pages.addWidget(self.no_model)
+        self.pages.addWidget(body)
+        layout = QVBoxLayout(self)
+        layout.addWidget(self.source)
+        layout.addWidget(self.controls)
+        layout.addWidget(self.output)
+        layout.addWidget(self.pages, 1)
+        self.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
+
+    def _add_shortcuts(self) -> None:
+        """Window shortcuts that act only while this tab shows: a text box with the focus keeps
+        the keys it uses (Space, arrows, Home, P) for typing."""
+        keys = ((Qt.Key.Key_Space, self.controller.step), (Qt.Key.Key_Right, self.controller.step),
+                (Qt.Key.Key_Left, self.controller.back), (Qt.Key.Key_Home, self.controller.reset),
+                (Qt.Key.Key_P, self.controls.toggle_play))
+        self.shortcuts = [QShortcut(QKeySequence(key), self, action) for key, action in keys]
+
+    def take_keyboard(self) -> None:
+        """Give the explorer the focus, so that Space steps instead of typing a space."""
+        self.setFocus(Qt.FocusReason.OtherFocusReason)
+
+    # -- model -----------------------------------------------------------------------------------
+    def set_model(self, model: Model | None) -> None:
+        super().set_model(model)
+        self.controller.set_model(model)
+        self.pages.setCurrentIndex(0 if model is None else 1)
+        self.source.setEnabled(model is not None)
+        self.source.set_model(model)
+        if self.controller.session is not None:
+            self.take_keyboard()  # an example is ready: Space steps at once
+
+    # -- drawing ---------------------------------------------------------------------------------
+    def refresh(self, *_: object) -> None:
+        session = self.controller.session
+        self.output.set_chips(self.output_chips(session) if session is not None else [])
+        record = session.history[-1] if session is not None and session.history else None
+        self.candidates.show_record(record)
+        self._show_beam_tree()
+
+    def output_chips(self, session: DecodingSession) -> list[Chip]:
+        """The start token, then one chip per output token of the best hypothesis (in beam search
+        the steps' records describe other hypotheses too); the last is the current step."""
+        records, tokens = session.history, session.output_tokens
+        nodes = walk(session.beam_history[-1].best.node)  # the best hypothesis, token by token
+        go_back = self.tr("click to go back to here")
+        chips = [Chip(BOS, self.tr("the start token: {0}").format(go_back), current=not tokens)]
+        for i, (token, node, record) in enumerate(zip(tokens, nodes, records)):
+            # a forced step leaves one hypothesis, so every later one continues the forced token
+            tip = self.tr("step {0}: p = {1:.3f}").format(i + 1, node.probability)
+            if record.forced:
+                tip += self.tr("; forced by you")
+            below = None
+            if record.gold_token is not None:
+                tip += self.tr("; the model predicted '{0}'").format(record.predicted_token)
+                below = record.predicted_token
+            chips.append(Chip(token, f"{tip}; {go_back}", current=i == len(tokens) - 1, forced=record.forced,
+                              below=below, below_right=record.predicted_token == token))
+        return chips
+
+    def _show_beam_tree(self, *_: object) -> None:
+        session, strategy = self.controller.session, self.controller.strategy
+        beam_search = isinstance(strategy, Beam) and not (session is not None and session.teacher_forcing)
+        self.beam_tree.setVisible(beam_search)
+        if isinstance(strategy, Beam) and beam_search and session is not None:
+            self.beam_tree.show_history(session.beam_history, strategy.width)

@@ -1,0 +1,163 @@
+"""The explorer's one :class:`~transviz.core.decoding.DecodingSession`, seen from Qt.
+
+:class:`SessionController` owns the session, forwards its events as a Qt signal and turns the
+errors a user can cause (stepping past the end, forcing in teacher forcing ...) into a message
+instead of an exception. Every explorer view takes the controller in its constructor, calls its
+methods and redraws from ``controller.session`` when it signals.
+
+Decoding runs on the GUI thread: a step of the shipped model takes about a millisecond
+(``transviz bench session_step_ms_default``), less than handing it to a thread would cost.
+The session decodes its own copy of the model, so a model that something else trains (a
+training worker) never changes under it.
+"""
+from __future__ import annotations
+
+import copy
+from collections.abc import Callable
+from dataclasses import replace
+
+from PySide6.QtCore import QObject, Signal
+
+from ..core.bundle import Model
+from ..core.decoding import DecodingSession, Event
+from ..core.errors import InputError, TransvizError
+from ..core.strategies import Greedy, Strategy
+from ..core.vocab import BOS, PAD
+
+TOP_K = 6  # candidates each step lists: enough to see the alternatives, few enough to read
+
+
+def decoding_copy(model: Model) -> Model:
+    """A copy of ``model`` for decoding: its own weights in eval mode, no gradients."""
+    net = copy.deepcopy(model.net).eval()
+    net.requires_grad_(False)
+    return replace(model, net=net, facts=dict(model.facts))
+
+
+class SessionController(QObject):
+    """Holds the model and the session being explored.
+
+    Signals:
+        session_changed(object): a new session (new sentence, reference or model), or None
+            when there is none (no model, or the sentence could not be read).
+        changed(object): the session moved: the core :class:`~transviz.core.decoding.Event`.
+        refused(str): an action could not run; the plain-language reason.
+    """
+
+    session_changed = Signal(object)
+    changed = Signal(object)
+    refused = Signal(str)
+
+    def __init__(self, parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self.model: Model | None = None
+        self.session: DecodingSession | None = None
+        self.strategy: Strategy = Greedy()
+        self._quiet = False  # run_to_end reports once, not once per step
+
+    # -- the session -----------------------------------------------------------------------------
+    def set_model(self, model: Model | None) -> None:
+        """Decode with (a copy of) ``model`` from now on; the current session is dropped."""
+        self.model = None if model is None else decoding_copy(model)
+        self._replace(None)
+
+    def open(self, source: str, reference: str | None = None) -> DecodingSession:
+        """A new session for ``source`` (teacher-forced when ``reference`` is given). On an
+        InputError there is no session any more, and the error is raised for the caller to show."""
+        if self.model is None:
+            self._replace(None)
+            raise InputError("no model is loaded: File > Open a checkpoint")
+        try:
+            strategy = Greedy() if reference is not None else self.strategy
+            session = DecodingSession(self.model, source, strategy=strategy, top_k=TOP_K, reference=reference)
+        except TransvizError:
+            self._replace(None)
+            raise
+        self._replace(session)
+        return session
+
+    def _replace(self, session: DecodingSession | None) -> None:
+        if self.session is not None:
+            self.session.events.disconnect(self._forward)
+        self.session = session
+        if session is not None:
+            session.events.connect(self._forward)
+        self.session_changed.emit(session)
+
+    def _forward(self, event: Event) -> None:
+        if not self._quiet:
+            self.changed.emit(event)
+
+    # -- moving ------------------------------------------------------------------------------------
+    def _act(self, action: Callable[[DecodingSession], object]) -> bool:
+        """Run ``action`` on the session; False (and ``refused``) if there is none or it refuses."""
+        if self.session is None:
+            self.refused.emit(self.tr("Type a sentence to translate first."))
+            return False
+        try:
+            action(self.session)
+        except InputError as exc:
+            self.refused.emit(str(exc))
+            return False
+        return True
+
+    def step(self) -> bool:
+        return self._act(DecodingSession.step)
+
+    def back(self) -> bool:
+        return self._act(DecodingSession.back)
+
+    def reset(self) -> bool:
+        return self._act(DecodingSession.reset)
+
+    def rewind(self, position: int) -> bool:
+        return self._act(lambda s: s.rewind(position))
+
+    def force(self, token: str) -> bool:
+        return self._act(lambda s: s.force(token))
+
+    def choose_instead(self, token: str) -> bool:
+        """Replace the last step's token with ``token`` (back, then force): "what if it had said
+        this?" Returns whether it did; if not, ``refused`` says why and the session is unchanged."""
+        session = self.session
+        if session is None or not session.history:
+            self.refused.emit(self.tr("Take a step first: the candidates are those of the last step."))
+            return False
+        if session.teacher_forcing:
+            self.refused.emit(self.tr("Teacher forcing feeds the reference: turn it off to choose other words."))
+            return False
+        if token in (PAD, BOS):
+            self.refused.emit(self.tr("{0} is a special token the model never writes.").format(token))
+            return False
+        if session.history[-1].path.previous is not session.beam_history[-2].best.node:
+            # beam search: the candidates shown are those of a hypothesis that was not the best
+            # before this step, and forcing continues the best one
+            self.refused.emit(self.tr("In beam search these candidates belong to a hypothesis that was not the best "
+                                      "one before this step: switch to greedy to force a word here."))
+            return False
+        session.back()
+        if self.force(token):
+            return True
+        # e.g. the beam's best hypothesis had ended: take the step again, which reproduces it
+        # exactly (the strategy is the one it was taken with, unless it was switched since)
+        session.step()
+        return False
+
+    def run_to_end(self) -> bool:
+        """Step until decoding stops, then report the result as one event."""
+        session = self.session
+        start = session.position if session is not None else 0
+        self._quiet = True
+        try:
+            ran = self._act(DecodingSession.run_to_end)
+        finally:
+            self._quiet = False
+        if ran and session is not None and session.position > start:
+            self.changed.emit(Event("step", session.position, session.history[-1]))
+        return ran
+
+    def set_strategy(self, strategy: Strategy) -> None:
+        """Use ``strategy`` from the next step on (and for new sentences)."""
+        self.strategy = strategy
+        if self.session is not None and not self.session.teacher_forcing:
+            self._act(lambda s: s.set_strategy(strategy))

@@ -1,0 +1,140 @@
+"""The sentence to translate: a text box with a live tokenization preview (words the model does
+not know are highlighted and say they will be read as <unk>), the examples of the model's task,
+and an optional reference for teacher forcing. Every change opens a new session at once (one
+encoder pass); what cannot be read is said inline, under the box."""
+from __future__ import annotations
+
+from PySide6.QtCore import Signal
+from PySide6.QtWidgets import QCheckBox, QComboBox, QGridLayout, QLineEdit, QWidget
+
+from ..core.bundle import Model
+from ..core.dataset import Pair
+from ..core.errors import InputError, TransvizError
+from ..core.tasks import TASKS, task_examples
+from ..core.vocab import UNK
+from .labels import error_label, plain_label, show_error
+from .session import SessionController
+from .token_strip import Chip, TokenStrip
+
+
+def model_examples(model: Model | None) -> tuple[Pair, ...]:
+    """The examples of the task the model was trained on (none for other corpora)."""
+    task = model.facts.get("task") if model is not None else None
+    return task_examples(task) if task in TASKS else ()
+
+
+class SourceBox(QWidget):
+    """Sentence, examples, tokenization preview, teacher forcing.
+
+    Signals:
+        submitted(): Enter was pressed in a text box (the explorer then takes the keyboard, so
+            Space steps).
+    """
+
+    submitted = Signal()
+
+    def __init__(self, controller: SessionController, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.controller = controller
+        self._examples: tuple[Pair, ...] = ()
+        self.sentence = QLineEdit()
+        self.sentence.setPlaceholderText(self.tr("Type a sentence to translate, then press Enter and Space to step"))
+        self.sentence.setClearButtonEnabled(True)
+        self.examples = QComboBox()
+        self.examples.setMinimumContentsLength(24)
+        self.examples.setPlaceholderText(self.tr("choose an example"))
+        self.preview = TokenStrip()
+        self.preview.set_placeholder(self.tr("(the tokens the model reads appear here)"))
+        self.teacher = QCheckBox(self.tr("Teacher forcing with the reference"))
+        self.teacher.setToolTip(self.tr("Feed the reference's tokens instead of the model's own choices and "
+                                        "compare them with what the model predicts at each step"))
+        self.reference = QLineEdit()
+        self.reference.setPlaceholderText(self.tr("the correct translation"))
+        self.reference.setEnabled(False)
+        self.error = error_label()
+        grid = QGridLayout(self)
+        grid.setContentsMargins(0, 0, 0, 0)
+        grid.addWidget(plain_label(self.tr("Sentence")), 0, 0)
+        grid.addWidget(self.sentence, 0, 1)
+        grid.addWidget(plain_label(self.tr("Examples")), 0, 2)
+        grid.addWidget(self.examples, 0, 3)
+        grid.addWidget(plain_label(self.tr("Tokens")), 1, 0)
+        grid.addWidget(self.preview, 1, 1)
+        grid.addWidget(self.teacher, 1, 2)
+        grid.addWidget(self.reference, 1, 3)
+        grid.addWidget(self.error, 2, 1, 1, 3)
+        grid.setColumnStretch(1, 3)
+        grid.setColumnStretch(3, 2)
+        self.sentence.textChanged.connect(self.open_session)
+        self.reference.textChanged.connect(self.open_session)
+        self.teacher.toggled.connect(self._on_teacher_toggled)
+        self.examples.activated.connect(self._on_example)
+        self.sentence.returnPressed.connect(self.submitted)
+        self.reference.returnPressed.connect(self.submitted)
+        self.set_model(None)
+
+    # -- model and examples ------------------------------------------------------------------------
+    def set_model(self, model: Model | None) -> None:
+        """List the model's examples; start with the first one when the box is empty."""
+        self._examples = model_examples(model)
+        self.examples.clear()
+        self.examples.addItems([p.source for p in self._examples])
+        self.examples.setEnabled(bool(self._examples))
+        self.examples.setToolTip("" if self._examples else self.tr("This model's task has no built-in examples"))
+        if model is not None and not self.sentence.text() and self._examples:
+            self.use_example(0)  # opens the session
+        else:
+            self.open_session()
+
+    def use_example(self, index: int) -> None:
+        """Put example ``index`` in the sentence box and its translation in the reference box."""
+        pair = self._examples[index]
+        self.reference.blockSignals(True)
+        self.reference.setText(pair.target)
+        self.reference.blockSignals(False)
+        self.examples.setCurrentIndex(index)
+        if self.sentence.text() == pair.source:
+            self.open_session()  # the reference may have changed
+        else:
+            self.sentence.setText(pair.source)
+
+    def _on_example(self, index: int) -> None:
+        self.use_example(index)
+        self.submitted.emit()
+
+    def _on_teacher_toggled(self, on: bool) -> None:
+        self.reference.setEnabled(on)
+        self.open_session()
+
+    # -- the session -------------------------------------------------------------------------------
+    def open_session(self) -> None:
+        """A new session for the text as it is now; problems are shown under the box."""
+        text = self.sentence.text()
+        if self.examples.currentText() != text:
+            self.examples.setCurrentIndex(-1)  # the placeholder: the sentence is the user's own
+        self._preview(text)
+        if self.controller.model is None:  # the explorer says so
+            show_error(self.error, None)
+            return
+        reference = self.reference.text() if self.teacher.isChecked() else None
+        try:
+            self.controller.open(text, reference)
+        except TransvizError as exc:
+            show_error(self.error, str(exc))
+            return
+        show_error(self.error, None)
+
+    def _preview(self, text: str) -> None:
+        model = self.controller.model
+        if model is None or not text.strip():
+            self.preview.set_chips([])
+            return
+        try:
+            encoding = model.src_vocab.encode(text)
+        except InputError:
+            self.preview.set_chips([])
+            return
+        unknown = {i for i, _ in encoding.unknown}
+        tip = self.tr("'{0}' is not in this model's vocabulary: the model reads it as {1}")
+        self.preview.set_chips([Chip(token, tip.format(token, UNK) if i in unknown else "", unknown=i in unknown)
+                                for i, token in enumerate(encoding.tokens)])

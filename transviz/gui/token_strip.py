@@ -1,0 +1,169 @@
+"""A row of tokens drawn as chips: the tokenization preview of the source sentence (unknown words
+highlighted) and the output strip (current step highlighted, forced tokens marked, the model's
+prediction under each gold token in teacher forcing). Clicking a chip reports its index.
+
+One widget paints every chip, so a step redraws it instead of adding widgets.
+"""
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from PySide6.QtCore import QEvent, QPoint, QRect, QRectF, QSize, Qt, Signal
+from PySide6.QtGui import QColor, QHelpEvent, QMouseEvent, QPainter, QPaintEvent, QPen
+from PySide6.QtWidgets import QSizePolicy, QToolTip, QWidget
+
+from .app import HIGHLIGHT, PALETTE
+
+PADDING, SPACING, RADIUS = 6, 4, 4  # pixels inside a chip, between chips, corner radius
+PLAIN_FILL, CURRENT_FILL, UNKNOWN_FILL = QColor("#eeeeee"), QColor("#fde0cf"), QColor("#f7ef9e")
+FORCED_LINE = QColor(PALETTE[3])  # reddish purple: a choice made by the user, not the strategy
+RIGHT, WRONG = QColor(PALETTE[2]), QColor(HIGHLIGHT)  # teacher forcing: prediction = gold, or not
+CHIP_TEXT = QColor("black")  # the fills are light in every theme
+
+
+@dataclass(frozen=True)
+class Chip:
+    """One token as the strip draws it."""
+
+    text: str
+    tooltip: str = ""
+    current: bool = False  # the current step: outlined and filled
+    forced: bool = False  # chosen by the user: dashed outline and a star
+    unknown: bool = False  # not in the vocabulary: yellow
+    below: str | None = None  # a second line (teacher forcing: the model's prediction)
+    below_right: bool = True  # the second line agrees (green) or not (red)
+
+    @property
+    def label(self) -> str:
+        return self.text + ("*" if self.forced else "")
+
+
+class TokenStrip(QWidget):
+    """Chips in reading order, wrapping onto more lines when the width runs out.
+
+    Signals:
+        chip_clicked(int): the index of the chip clicked (left button).
+    """
+
+    chip_clicked = Signal(int)
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self._chips: list[Chip] = []
+        self._rects: list[QRect] = []
+        self._placeholder = ""
+        policy = QSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Preferred)
+        policy.setHeightForWidth(True)
+        self.setSizePolicy(policy)
+        self.setMouseTracking(True)
+
+    # -- data ------------------------------------------------------------------------------------
+    def set_chips(self, chips: Sequence[Chip]) -> None:
+        self._chips = list(chips)
+        self._rects = self._layout(self.width())
+        if self.heightForWidth(self.width()) != self.height():
+            self.updateGeometry()  # a line more or less; otherwise the window's layout need not run again
+        self.update()
+
+    def set_placeholder(self, text: str) -> None:
+        """Shown (greyed) when there are no chips."""
+        self._placeholder = text
+        self.update()
+
+    @property
+    def chips(self) -> list[Chip]:
+        return list(self._chips)
+
+    def chip_rect(self, index: int) -> QRect:
+        """Where chip ``index`` is drawn, in this widget's coordinates."""
+        return self._rects[index]
+
+    # -- geometry --------------------------------------------------------------------------------
+    def _chip_size(self, chip: Chip) -> QSize:
+        metrics = self.fontMetrics()
+        width = metrics.horizontalAdvance(chip.label)
+        lines = 1
+        if chip.below is not None:
+            width = max(width, metrics.horizontalAdvance(chip.below))
+            lines = 2
+        return QSize(width + 2 * PADDING, lines * metrics.height() + PADDING)
+
+    def _layout(self, width: int) -> list[QRect]:
+        rects, x, y, line_height = [], 0, 0, 0
+        for chip in self._chips:
+            size = self._chip_size(chip)
+            if x > 0 and x + size.width() > width:  # wrap
+                x, y, line_height = 0, y + line_height + SPACING, 0
+            rects.append(QRect(QPoint(x, y), size))
+            x += size.width() + SPACING
+            line_height = max(line_height, size.height())
+        return rects
+
+    def hasHeightForWidth(self) -> bool:
+        return True
+
+    def heightForWidth(self, width: int) -> int:
+        rects = self._layout(width)
+        return max((r.bottom() + 1 for r in rects), default=self.fontMetrics().height() + PADDING) + 2
+
+    def sizeHint(self) -> QSize:
+        return QSize(400, self.heightForWidth(max(self.width(), 400)))
+
+    def minimumSizeHint(self) -> QSize:
+        return QSize(100, self.fontMetrics().height() + PADDING + 2)
+
+    def resizeEvent(self, event) -> None:  # type: ignore[no-untyped-def]
+        self._rects = self._layout(self.width())
+        super().resizeEvent(event)
+
+    # -- painting --------------------------------------------------------------------------------
+    def paintEvent(self, event: QPaintEvent) -> None:
+        painter = QPainter(self)
+        painter.setRenderHint(QPainter.RenderHint.Antialiasing)
+        if not self._chips:
+            painter.setPen(self.palette().placeholderText().color())
+            painter.drawText(self.rect(), int(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter),
+                             self._placeholder)
+            return
+        metrics = self.fontMetrics()
+        for chip, rect in zip(self._chips, self._rects):
+            fill = CURRENT_FILL if chip.current else UNKNOWN_FILL if chip.unknown else PLAIN_FILL
+            # a forced chip keeps its dashed purple outline even when current (its fill says current)
+            colour = FORCED_LINE if chip.forced else QColor(HIGHLIGHT) if chip.current else QColor("#9a9a9a")
+            pen = QPen(colour, 2.5 if chip.current else 1.5)
+            pen.setStyle(Qt.PenStyle.DashLine if chip.forced else Qt.PenStyle.SolidLine)
+            painter.setPen(pen)
+            painter.setBrush(fill)
+            painter.drawRoundedRect(QRectF(rect).adjusted(1, 1, -1, -1), RADIUS, RADIUS)
+            top = QRect(rect.x(), rect.y() + PADDING // 2, rect.width(), metrics.height())
+            painter.setPen(CHIP_TEXT)
+            painter.drawText(top, int(Qt.AlignmentFlag.AlignCenter), chip.label)
+            if chip.below is not None:
+                painter.setPen(RIGHT if chip.below_right else WRONG)
+                painter.drawText(top.translated(0, metrics.height()), int(Qt.AlignmentFlag.AlignCenter), chip.below)
+
+    # -- mouse -----------------------------------------------------------------------------------
+    def chip_at(self, point: QPoint) -> int | None:
+        return next((i for i, rect in enumerate(self._rects) if rect.contains(point)), None)
+
+    def mousePressEvent(self, event: QMouseEvent) -> None:
+        index = self.chip_at(event.position().toPoint())
+        if index is not None and event.button() == Qt.MouseButton.LeftButton:
+            self.chip_clicked.emit(index)
+        super().mousePressEvent(event)
+
+    def event(self, event: QEvent) -> bool:
+        if event.type() == QEvent.Type.ToolTip:
+            assert isinstance(event, QHelpEvent)
+            index = self.chip_at(event.pos())
+            if index is not None and self._chips[index].tooltip:
+                QToolTip.showText(event.globalPos(), self._chips[index].tooltip, self, self._rects[index])
+            else:
+                QToolTip.hideText()
+                event.ignore()
+            return True
+        return super().event(event)
+
+    def tooltip_at(self, index: int) -> str:
+        return self._chips[index].tooltip
