@@ -14,7 +14,8 @@ from dataclasses import asdict, dataclass
 from typing import Literal
 
 Better = Literal["higher", "lower"]
-MODULES = ("transviz.bench.core", "transviz.bench.session", "transviz.bench.gui")  # each registers its figures when imported
+# each registers its figures when imported
+MODULES = ("transviz.bench.core", "transviz.bench.session", "transviz.bench.gui", "transviz.bench.packaging")
 
 
 @dataclass(frozen=True)
@@ -33,6 +34,10 @@ class Figure:
 
     def to_dict(self) -> dict[str, object]:
         return {**asdict(self), "meets_target": self.meets_target}
+
+
+class Unavailable(Exception):
+    """Raised by a figure that cannot be measured here (the message says why); it is skipped."""
 
 
 @dataclass(frozen=True)
