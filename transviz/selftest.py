@@ -19,6 +19,8 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from .core.errors import InputError
+
 if TYPE_CHECKING:
     from PySide6.QtGui import QImage
     from PySide6.QtWidgets import QApplication
@@ -57,8 +59,11 @@ class Report:
         """The report as a text file, written atomically (the temporary file is renamed into place)."""
         target = Path(path)
         tmp = target.with_name(f".{target.name}.tmp")
-        tmp.write_text("\n".join(self.lines) + "\n", encoding="utf-8")
-        os.replace(tmp, target)
+        try:
+            tmp.write_text("\n".join(self.lines) + "\n", encoding="utf-8")
+            os.replace(tmp, target)
+        except OSError as exc:
+            raise InputError(f"cannot write the report {path}: {exc.strerror or exc}") from None
 
 
 def ink_share(image: QImage) -> float:

@@ -141,6 +141,11 @@ def test_the_process_passes_and_exits_0_every_time(tmp_path):
         assert "platform offscreen" in result.stdout and "self-test passed" in result.stdout
 
 
+def test_a_report_that_cannot_be_written_is_a_user_error(tmp_path, capsys):
+    with pytest.raises(transviz.InputError, match="cannot write the report .*missing"):
+        run(tmp_path / "missing" / "report.txt", {})
+
+
 def test_report_needs_self_test(capsys):
     from transviz.cli import main
 
