@@ -18,6 +18,9 @@ def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="transviz", description="Train, load and look inside a small Transformer.")
     parser.add_argument("--version", action="version", version=f"transviz {__version__}")
     parser.add_argument("-v", "--verbose", action="store_true", help="log progress to stderr")
+    parser.add_argument("--self-test", action="store_true",
+                        help="check this installation offscreen (models, decoding, every tab) and exit")
+    parser.add_argument("--report", metavar="FILE", help="with --self-test: also write the report to FILE")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND")
     for name in COMMANDS:
         importlib.import_module(f".commands.{name}", __package__).register(commands)
@@ -28,7 +31,13 @@ def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     logging.basicConfig(level=logging.INFO if args.verbose else logging.WARNING, format="%(message)s")
-    if args.command is None:  # plain `transviz` opens the desktop window
+    if args.report and not args.self_test:
+        parser.error("--report goes with --self-test")
+    if args.self_test:
+        from .selftest import run as self_test
+
+        args.func = lambda parsed: self_test(parsed.report)
+    elif args.command is None:  # plain `transviz` opens the desktop window
         from .commands.gui import run as open_window
 
         args.func = open_window

@@ -16,6 +16,7 @@ from typing import Literal
 Better = Literal["higher", "lower"]
 MODULES = (  # each registers its figures when imported
     "transviz.bench.core", "transviz.bench.training", "transviz.bench.session", "transviz.bench.gui",
+    "transviz.bench.packaging",
 )
 
 
@@ -35,6 +36,10 @@ class Figure:
 
     def to_dict(self) -> dict[str, object]:
         return {**asdict(self), "meets_target": self.meets_target}
+
+
+class Unavailable(Exception):
+    """Raised by a figure that cannot be measured here (the message says why); it is skipped."""
 
 
 @dataclass(frozen=True)

@@ -34,7 +34,11 @@ def run(args: argparse.Namespace) -> int:
     for spec in specs:
         if live:
             print(f"{spec.name:40} measuring...", end="\r", flush=True, file=sys.stderr)
-        figures.append(bench.run(spec))
+        try:
+            figures.append(bench.run(spec))
+        except bench.Unavailable as exc:
+            print(f"{spec.name:40} skipped: {exc}", flush=True, file=sys.stderr)
+            continue
         if not args.json:
             print(_row(figures[-1]), flush=True)
     if args.json:

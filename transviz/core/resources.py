@@ -1,12 +1,18 @@
-"""Where shipped files live: the installed ``transviz.resources`` package, or ``resources/``
-beside the package in a source checkout."""
+"""Where shipped files live: the installed ``transviz.resources`` package, ``resources/`` beside
+the package in a source checkout, or ``transviz/resources`` inside the frozen classroom bundle."""
 from __future__ import annotations
 
 import importlib.util
+import sys
 from pathlib import Path
+
+FROZEN_RESOURCES = ("transviz", "resources")  # where build.spec puts resources/ in the bundle
 
 
 def resource_dir() -> Path:
+    bundle = getattr(sys, "_MEIPASS", None)  # set by PyInstaller's bootloader in the frozen app
+    if getattr(sys, "frozen", False) and bundle:
+        return Path(bundle).joinpath(*FROZEN_RESOURCES)
     spec = importlib.util.find_spec("transviz.resources")
     if spec is not None and spec.submodule_search_locations:
         return Path(next(iter(spec.submodule_search_locations)))
