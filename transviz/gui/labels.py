@@ -5,7 +5,14 @@ from __future__ import annotations
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QLabel
 
-ERROR_STYLE = "color: #B00020;"  # inline messages about the user's input (no dialog for a typo)
+from .theme import plot_style
+
+
+class ErrorLabel(QLabel):
+    """An inline message about the user's input (no dialog for a typo), in the theme's error colour."""
+
+    def restyle(self) -> None:
+        self.setStyleSheet(f"color: {plot_style().error};")
 
 
 def plain_label(text: str = "", wrap: bool = False) -> QLabel:
@@ -15,9 +22,11 @@ def plain_label(text: str = "", wrap: bool = False) -> QLabel:
     return label
 
 
-def error_label() -> QLabel:
-    label = plain_label(wrap=True)
-    label.setStyleSheet(ERROR_STYLE)
+def error_label() -> ErrorLabel:
+    label = ErrorLabel()
+    label.setTextFormat(Qt.TextFormat.PlainText)
+    label.setWordWrap(True)
+    label.restyle()
     label.setVisible(False)
     return label
 
