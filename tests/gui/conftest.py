@@ -22,6 +22,19 @@ def configured_like_the_app(qapp):
     torch.set_num_threads(threads)  # the core tests keep their own setting
 
 
+@pytest.fixture(autouse=True)
+def english_and_the_default_look(qapp):
+    """A test that switches the language or the look (View menu) leaves the next one as it found it."""
+    yield
+    from transviz.gui.language import ENGLISH, current_language, set_language
+    from transviz.gui.theme import Appearance, apply_appearance, current_appearance
+
+    if current_language() != ENGLISH:
+        set_language(ENGLISH)
+    if current_appearance() != Appearance():
+        apply_appearance(Appearance())
+
+
 def tiny_model(seed: int = 0, layers: int = 2, heads: int = 2, max_len: int = 24) -> transviz.Model:
     torch.manual_seed(seed)
     src = Vocab("ich mochte ein bier bitte".split())

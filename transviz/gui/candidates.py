@@ -153,7 +153,7 @@ class CandidatesChart(Retranslated, QWidget):
         if record.gold_token is not None:
             text += self.tr(". Teacher forcing: the gold token is outlined green; the model predicted '{0}'").format(
                 record.predicted_token)
-        return text + "."
+        return self.tr("{0}.").format(text)  # the full stop of the language
 
     def _on_row_clicked(self, row: int) -> None:
         if self._record is not None:

@@ -12,6 +12,7 @@ from PySide6.QtWidgets import (
 
 from ..core.decoding import Event
 from ..core.strategies import MAX_BEAM_WIDTH, Beam, Greedy, Sampling, Strategy
+from .core_messages import translated
 from .labels import plain_label
 from .language import Retranslated, set_items
 from .session import SessionController
@@ -19,6 +20,10 @@ from .session import SessionController
 STRATEGY_NAMES = ("greedy", "sampling", "beam")  # entries of the strategy selector
 DEFAULT_SPEED, MAX_SPEED = 4, 30  # steps per second while playing
 RANDOM_SEED = -1  # the seed box's "random" entry
+
+
+def _translated(reason: str | None) -> str | None:
+    return None if reason is None else translated(reason)
 
 
 class StrategyEditor(Retranslated, QWidget):
@@ -120,6 +125,7 @@ class DecodingControls(Retranslated, QWidget):
             self.bind_text(button.setText, text)
         self.speed = QSlider(Qt.Orientation.Horizontal, minimum=1, maximum=MAX_SPEED, value=DEFAULT_SPEED)
         self.speed.setMaximumWidth(140)
+        self.speed.setMinimumWidth(60)  # the strategy settings beside it must not squeeze it away
         self.speed_label = plain_label()
         self.strategy = StrategyEditor()
         self.timer = QTimer(self)
@@ -204,8 +210,8 @@ class DecodingControls(Retranslated, QWidget):
         """Enable what can act; say why the rest cannot."""
         session = self.controller.session
         none = self.tr("Type a sentence to translate first.")
-        step_reason = none if session is None else session.cant_step()
-        back_reason = none if session is None else session.cant_back()
+        step_reason = none if session is None else _translated(session.cant_step())
+        back_reason = none if session is None else _translated(session.cant_back())
         for button, reason in ((self.step_button, step_reason), (self.run_button, step_reason),
                                (self.back_button, back_reason), (self.reset_button, back_reason)):
             button.setEnabled(reason is None)

@@ -113,7 +113,7 @@ class TokenAxis(pg.AxisItem):
         self._widest = max((self._metrics().horizontalAdvance(text) for text in self._labels), default=0.0)
         self._ticks_set = False
         self._choose_shown()
-        self._update_rotation(force=True)  # the rotated labels' height depends on the font
+        self._update_rotation(force=self.orientation == "bottom")  # turned labels' height depends on the font
 
     def _cell_pixels(self) -> float:
         """How many pixels one cell spans along this axis (infinite before the view is laid out)."""
@@ -137,6 +137,11 @@ class TokenAxis(pg.AxisItem):
         self.setTicks([self.tick_labels(), []])
         if self.orientation in ("left", "right"):
             reserve_label_width(self, [text for _, text in self.tick_labels()])
+
+    def setLabel(self, *args, **kwargs):  # type: ignore[no-untyped-def]  # pyqtgraph's signature
+        super().setLabel(*args, **kwargs)
+        if getattr(self, "_rotated", False):  # (pyqtgraph's constructor labels the axis before ours runs)
+            self._update_rotation(force=True)  # the title's height is part of a turned axis's height
 
     def linkedViewChanged(self, view, newRange=None):  # type: ignore[no-untyped-def]  # pyqtgraph's signature
         super().linkedViewChanged(view, newRange)

@@ -12,6 +12,7 @@ from ..core.dataset import Pair
 from ..core.errors import InputError, TransvizError
 from ..core.tasks import TASKS, task_examples
 from ..core.vocab import UNK
+from .core_messages import translated
 from .labels import error_label, plain_label, show_error
 from .language import Retranslated
 from .session import SessionController
@@ -136,7 +137,7 @@ class SourceBox(Retranslated, QWidget):
         try:
             self.controller.open(text, reference)
         except TransvizError as exc:
-            show_error(self.error, str(exc))
+            show_error(self.error, translated(str(exc)))
             return
         show_error(self.error, None)
 

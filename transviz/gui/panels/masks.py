@@ -26,6 +26,7 @@ from ...core.errors import InputError
 from ...core.masks import causal_mask, combine, padding_mask
 from ...core.vocab import PAD, Vocab
 from ...core.walkthrough import KINDS, Kind, Walkthrough, walkthrough
+from ..core_messages import translated
 from ..heatmap import AxisNames, HeatmapWidget
 from ..labels import error_label, plain_label, show_error
 from ..language import Retranslated, set_items
@@ -285,7 +286,7 @@ class MasksPanel(Retranslated, PlotPanel):
         try:
             self.batch = mask_batch(sentences, vocab, pad_id)
         except InputError as exc:
-            show_error(self.mask_error, self.tr("Masks: {0}").format(exc))
+            show_error(self.mask_error, self.tr("Masks: {0}").format(translated(str(exc))))
             return
         show_error(self.mask_error, None)
         batch = self.batch
@@ -337,7 +338,7 @@ class MasksPanel(Retranslated, PlotPanel):
             steps = walkthrough(self.model, self.sentence.text(), self.target.text(), self.current_kind(),
                                 self.layer.value(), self.head.value())
         except InputError as exc:
-            show_error(self.walk_error, self.tr("Walkthrough: {0}").format(exc))
+            show_error(self.walk_error, self.tr("Walkthrough: {0}").format(translated(str(exc))))
             return
         show_error(self.walk_error, None)
         self.steps = steps
