@@ -7,7 +7,7 @@ from collections.abc import Callable
 
 from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtWidgets import (
-    QComboBox, QDoubleSpinBox, QHBoxLayout, QPushButton, QSlider, QSpinBox, QStackedWidget, QWidget,
+    QComboBox, QDoubleSpinBox, QHBoxLayout, QPushButton, QSlider, QSpinBox, QStackedWidget, QVBoxLayout, QWidget,
 )
 
 from ..core.decoding import Event
@@ -16,6 +16,7 @@ from .core_messages import translated
 from .labels import plain_label
 from .language import Retranslated, set_items
 from .session import SessionController
+from .theme import current_appearance
 
 STRATEGY_NAMES = ("greedy", "sampling", "beam")  # entries of the strategy selector
 DEFAULT_SPEED, MAX_SPEED = 4, 30  # steps per second while playing
@@ -125,19 +126,21 @@ class DecodingControls(Retranslated, QWidget):
             self.bind_text(button.setText, text)
         self.speed = QSlider(Qt.Orientation.Horizontal, minimum=1, maximum=MAX_SPEED, value=DEFAULT_SPEED)
         self.speed.setMaximumWidth(140)
-        self.speed.setMinimumWidth(60)  # the strategy settings beside it must not squeeze it away
         self.speed_label = plain_label()
         self.strategy = StrategyEditor()
         self.timer = QTimer(self)
-        layout = QHBoxLayout(self)
+        self._buttons_row, self._strategy_row = QHBoxLayout(), QHBoxLayout()
+        layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
+        layout.addLayout(self._buttons_row)
+        layout.addLayout(self._strategy_row)
         for button in (self.reset_button, self.back_button, self.step_button, self.play_button, self.run_button):
             button.setFocusPolicy(Qt.FocusPolicy.NoFocus)  # Space and the arrows stay the explorer's keys
-            layout.addWidget(button)
-        layout.addWidget(self.speed_label)
-        layout.addWidget(self.speed)
-        layout.addSpacing(16)
-        layout.addWidget(self.strategy, 1)
+            self._buttons_row.addWidget(button)
+        self._buttons_row.addWidget(self.speed_label)
+        self._buttons_row.addWidget(self.speed)
+        self._buttons_row.addSpacing(16)
+        self.restyle()
         self.step_button.clicked.connect(controller.step)
         self.back_button.clicked.connect(controller.back)
         self.reset_button.clicked.connect(controller.reset)
@@ -149,6 +152,14 @@ class DecodingControls(Retranslated, QWidget):
         controller.session_changed.connect(self._on_session_changed)
         controller.changed.connect(self._on_changed)
         self.retranslate()
+
+    def restyle(self) -> None:
+        """One row of controls; two in presentation mode, where the text is too large for one."""
+        row = self._strategy_row if current_appearance().presentation else self._buttons_row
+        if row.indexOf(self.strategy) < 0:
+            for other in (self._buttons_row, self._strategy_row):
+                other.removeWidget(self.strategy)
+            row.addWidget(self.strategy, 1)
 
     def retranslate(self) -> None:
         super().retranslate()

@@ -51,7 +51,7 @@ class AttentionGrid(Retranslated, QWidget):
         self._key_labels: list[str] = []
         self._query: int | None = None
         self._chosen_summary_names: tuple[str, str] | None = None  # column header, read-out; None: the mean's
-        self._title = plain_label(title)
+        self._title = plain_label(title, wrap=True)  # long titles must not widen the window
         self._title.setAlignment(Qt.AlignmentFlag.AlignCenter)
         self._title.setVisible(bool(title))
         self._view = pg.GraphicsLayoutWidget()
@@ -76,7 +76,7 @@ class AttentionGrid(Retranslated, QWidget):
         box.addItem(self._bands)
         self._separator = pg.InfiniteLine(angle=90)  # heads | mean
         self._plot.addItem(self._separator)
-        self._readout = plain_label()
+        self._readout = plain_label(wrap=True)
         self.bind_text(self._readout.setText, lambda: self.tr("Click a head to open it large."))
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)

@@ -277,7 +277,7 @@ class HeatmapWidget(Retranslated, QWidget):
 
     # -- construction --------------------------------------------------------------------------
     def _build(self, title: str, colorbar: bool) -> None:
-        self._title = plain_label(title)
+        self._title = plain_label(title, wrap=True)  # long titles must not widen the window
         self._title.setAlignment(Qt.AlignmentFlag.AlignCenter)
         self._title.setVisible(bool(title))
         self._view = pg.GraphicsLayoutWidget()
@@ -314,7 +314,7 @@ class HeatmapWidget(Retranslated, QWidget):
                                              colorMapMenu=False, width=14)
             self._view.addItem(self._colorbar, row=0, col=1)
         self._readout = plain_label(" ")  # filled on hover; a space keeps its line height
-        self._masked_legend = plain_label()
+        self._masked_legend = plain_label(wrap=True)
         self.bind_text(self._masked_legend.setText, lambda: self.tr("grey hatched cells: masked (-inf)"))
         self._masked_legend.setVisible(False)
         footer = QHBoxLayout()

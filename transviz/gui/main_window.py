@@ -33,7 +33,7 @@ from .panels.explorer import ExplorerPanel
 from .panels.masks import MasksPanel
 from .panels.positional import PositionalPanel
 from .settings import Preferences, SettingsStore, Stored, WindowLayout
-from .theme import Appearance, apply_appearance, current_appearance
+from .theme import Appearance, apply_appearance, current_appearance, restyle
 from .view_menu import ViewChoices
 from .workers import TaskRunner, TaskState
 
@@ -108,7 +108,9 @@ class MainWindow(Retranslated, QMainWindow):
     # -- construction --------------------------------------------------------------------------
     def _build_status_bar(self) -> None:
         self.notice = error_label()  # a warning about the settings, shown for a minute
-        self.statusBar().addWidget(self.notice, 1)
+        self.notice.setWordWrap(False)
+        self.notice.setMaximumWidth(600)  # the whole text is in its tooltip
+        self.statusBar().addPermanentWidget(self.notice)
         self.model_label = plain_label()
         self.busy = QProgressBar()
         self.busy.setRange(0, 0)  # indeterminate: checkpoints load in one piece
@@ -449,6 +451,7 @@ class MainWindow(Retranslated, QMainWindow):
         warnings = list(stored.warnings)
         set_language(preferences.language)
         apply_appearance(preferences.appearance)
+        restyle(self)  # not shown yet: apply_appearance restyles only the windows shown
         self.view_choices.show_choices(preferences.language, preferences.appearance)
         self.model_source, self._pending_sentence = preferences.last_model, preferences.last_sentence
         if layout.geometry is not None and not self.restoreGeometry(layout.geometry):

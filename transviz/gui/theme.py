@@ -171,7 +171,7 @@ def restyle(root: QWidget) -> None:
 
 
 def apply_appearance(appearance: Appearance) -> None:
-    """Use ``appearance`` from now on, in every window (ConfigError for an unknown theme or colormap)."""
+    """Use ``appearance`` from now on, in every window shown (ConfigError for an unknown theme or colormap)."""
     if appearance.theme not in THEMES:
         raise ConfigError(f"unknown theme {appearance.theme!r}; choose one of {', '.join(THEMES)}")
     set_colormap(appearance.colormap)
@@ -186,7 +186,8 @@ def apply_appearance(appearance: Appearance) -> None:
     app.setPalette(palette(appearance.shown_theme))
     app.setFont(application_font(appearance))
     for window in app.topLevelWidgets():
-        restyle(window)
+        if window.isVisible():  # a window not shown yet is restyled by its owner (MainWindow.restore)
+            restyle(window)
 
 
 def with_changes(**changes: object) -> Appearance:
