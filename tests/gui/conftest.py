@@ -67,6 +67,31 @@ def make_model():
 
 
 @pytest.fixture
+def stepped_window(qtbot, make_model):
+    """A main window shown with a tiny model and a sentence decoded ``steps`` steps."""
+    from transviz.gui.main_window import MainWindow
+
+    windows = []
+
+    def open_window(steps: int):
+        window = MainWindow()
+        qtbot.addWidget(window)
+        windows.append(window)
+        window.resize(1400, 900)
+        window.show()
+        qtbot.waitExposed(window)
+        window.set_model(make_model(layers=2, heads=2))
+        window.explorer.source.sentence.setText("ich mochte ein bier")
+        for _ in range(steps):
+            assert window.explorer.controller.step()
+        return window
+
+    yield open_window
+    for window in windows:
+        window.shutdown()
+
+
+@pytest.fixture
 def model_file(tmp_path):
     return transviz.save_model(tiny_model(), tmp_path / "tiny.safetensors")
 

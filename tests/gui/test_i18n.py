@@ -113,16 +113,8 @@ def test_the_language_follows_the_system_locale(locale, language):
 
 
 @pytest.fixture
-def window(qtbot, make_model):
-    win = MainWindow()
-    qtbot.addWidget(win)
-    win.resize(1400, 900)
-    win.show()
-    win.set_model(make_model(layers=2, heads=2))
-    win.explorer.source.sentence.setText("ich mochte ein bier")
-    assert win.explorer.controller.step()
-    yield win
-    win.shutdown()
+def window(stepped_window):
+    return stepped_window(steps=1)
 
 
 def shown_texts(window: MainWindow) -> dict[tuple[str, str], str]:

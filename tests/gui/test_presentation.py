@@ -13,23 +13,12 @@ from PySide6.QtWidgets import QApplication
 
 from transviz.gui.app import COLORMAPS, colormap_name, lookup_table
 from transviz.gui.heatmap import HeatmapWidget
-from transviz.gui.main_window import MainWindow
 from transviz.gui.theme import CONTRAST, DARK, LIGHT, PRESENTATION_MIN_POINTS, current_appearance
 
 
 @pytest.fixture
-def window(qtbot, make_model):
-    win = MainWindow()
-    qtbot.addWidget(win)
-    win.resize(1400, 900)
-    win.show()
-    qtbot.waitExposed(win)
-    win.set_model(make_model(layers=2, heads=2))
-    win.explorer.source.sentence.setText("ich mochte ein bier")
-    for _ in range(3):
-        assert win.explorer.controller.step()
-    yield win
-    win.shutdown()
+def window(stepped_window):
+    return stepped_window(steps=3)
 
 
 def tick_points(axis: pg.AxisItem) -> float:

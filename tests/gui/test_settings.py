@@ -63,7 +63,8 @@ def test_a_damaged_file_is_set_aside_with_a_warning_and_the_next_save_works(ini)
 
 def test_nonsense_values_are_ignored_one_by_one(ini):
     ini.write_text("[General]\nlanguage=klingon\n[appearance]\ntheme=purple\ncolormap=jet\npresentation=maybe\n"
-                   "[session]\nsentence=ich mochte ein bier\nmodel=default\n[window]\ntab=second\ngeometry=plain text\n")
+                   "[session]\nsentence=ich mochte ein bier\nmodel=default\n"
+                   "[window]\ntab=second\ngeometry=plain text\n")
     stored = SettingsStore(ini).load()
     assert stored.preferences == Preferences(system_language(), Appearance(), "default", "ich mochte ein bier")
     assert stored.layout == WindowLayout()

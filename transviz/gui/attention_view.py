@@ -100,7 +100,8 @@ class AttentionView(Retranslated, QWidget):
         self.summary = QComboBox()
         self.bind_text(lambda texts: set_items(self.summary, texts), lambda: [
             self.tr("mean of heads"), self.tr("max of heads"), self.tr("rollout across layers")])
-        self.bind_text(self.summary.setToolTip, lambda: self.tr("What the last column of the grid shows for each layer"))
+        self.bind_text(self.summary.setToolTip,
+                       lambda: self.tr("What the last column of the grid shows for each layer"))
         self.choices = QWidget()
         controls = QHBoxLayout(self.choices)
         controls.setContentsMargins(0, 0, 0, 0)

@@ -34,8 +34,8 @@ def _rules() -> list[Rule]:
         (re.compile(r"the reference has ended: go back or reset to look at it again"),
          lambda m: translate("CoreMessages", "the reference has ended: go back or reset to look at it again")),
         (re.compile(r"the translation has ended with the end token (\S+): go back or reset to try another way"),
-         lambda m: translate("CoreMessages", "the translation has ended with the end token {0}: go back or reset to try "
-                                      "another way").format(m[1])),
+         lambda m: translate("CoreMessages", "the translation has ended with the end token {0}: go back or reset "
+                                             "to try another way").format(m[1])),
         (re.compile(r"the translation reached the length limit of (\d+) tokens"),
          lambda m: translate("CoreMessages", "the translation reached the length limit of {0} tokens").format(m[1])),
         (re.compile(r"nothing to undo: this is the start of the translation"),
@@ -43,16 +43,17 @@ def _rules() -> list[Rule]:
         (re.compile(r"the sentence is empty: type at least one word"),
          lambda m: translate("CoreMessages", "the sentence is empty: type at least one word")),
         (re.compile(r"the sentence has (\d+) tokens; this model reads at most (\d+)"),
-         lambda m: translate("CoreMessages", "the sentence has {0} tokens; this model reads at most {1}").format(m[1], m[2])),
+         lambda m: translate("CoreMessages", "the sentence has {0} tokens; this model reads at most {1}")
+         .format(m[1], m[2])),
         (re.compile(r"the sentence holds control characters \((.*)\); remove them and try again"),
          lambda m: translate("CoreMessages", "the sentence holds control characters ({0}); remove them and try again")
          .format(m[1])),
         (re.compile(r"none of the words \((.*)\) is in this model's vocabulary: it would read only <unk>"),
-         lambda m: translate("CoreMessages", "none of the words ({0}) is in this model's vocabulary: it would read only "
-                                      "<unk>").format(m[1])),
+         lambda m: translate("CoreMessages", "none of the words ({0}) is in this model's vocabulary: it would read "
+                                             "only <unk>").format(m[1])),
         (re.compile(r"the reference has (\d+) tokens with the end token; this model writes at most (\d+)"),
-         lambda m: translate("CoreMessages", "the reference has {0} tokens with the end token; this model writes at most "
-                                      "{1}").format(m[1], m[2])),
+         lambda m: translate("CoreMessages", "the reference has {0} tokens with the end token; this model writes "
+                                             "at most {1}").format(m[1], m[2])),
         (re.compile(r"(.+) is a special token the model never writes"),
          lambda m: translate("CoreMessages", "{0} is a special token the model never writes").format(m[1])),
     ]

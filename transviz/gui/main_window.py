@@ -157,8 +157,8 @@ class MainWindow(Retranslated, QMainWindow):
 
         view = self._menu(bar, lambda: self.tr("&View"))
         for index in range(self.tabs.count()):
-            self._action(view, lambda i=index: self.tabs.tabText(i), lambda _=False, i=index: self.tabs.setCurrentIndex(i),
-                         f"Ctrl+{index + 1}")
+            self._action(view, lambda i=index: self.tabs.tabText(i),
+                         lambda _=False, i=index: self.tabs.setCurrentIndex(i), f"Ctrl+{index + 1}")
         view.addSeparator()
         self.view_choices = ViewChoices(view, self)
         self.view_choices.language_chosen.connect(self.choose_language)
@@ -433,7 +433,8 @@ class MainWindow(Retranslated, QMainWindow):
                            sentence or self._pending_sentence)
 
     def layout_state(self) -> WindowLayout:
-        splitters = {s.objectName(): bytes(s.saveState().data()) for s in self.findChildren(QSplitter) if s.objectName()}
+        splitters = {splitter.objectName(): bytes(splitter.saveState().data())
+                     for splitter in self.findChildren(QSplitter) if splitter.objectName()}
         return WindowLayout(bytes(self.saveGeometry().data()), splitters, self.tabs.currentIndex())
 
     def remember(self, with_layout: bool = False) -> None:

@@ -22,7 +22,8 @@ from .theme import THEMES, Appearance
 log = logging.getLogger(__name__)
 
 T = TypeVar("T")
-LANGUAGE, THEME, COLORMAP, PRESENTATION = "language", "appearance/theme", "appearance/colormap", "appearance/presentation"
+LANGUAGE = "language"
+THEME, COLORMAP, PRESENTATION = "appearance/theme", "appearance/colormap", "appearance/presentation"
 LAST_MODEL, LAST_SENTENCE = "session/model", "session/sentence"
 GEOMETRY, TAB, SPLITTERS = "window/geometry", "window/tab", "window/splitters"
 BROKEN_SUFFIX = ".broken"
@@ -157,7 +158,8 @@ class SettingsStore:
             return None
         if status == QSettings.Status.AccessError:
             return QCoreApplication.translate(
-                "Settings", "The settings file {0} cannot be read; transviz starts with its defaults.").format(self.path)
+                "Settings", "The settings file {0} cannot be read; transviz starts with its defaults."
+            ).format(self.path)
         aside = self.path + BROKEN_SUFFIX
         try:
             os.replace(self.path, aside)

@@ -59,7 +59,8 @@ class ExplorerPanel(Retranslated, PlotPanel):
         self.source = SourceBox(controller)
         self.controls = DecodingControls(controller)
         self.output = TokenStrip()
-        self.bind_text(self.output.setToolTip, lambda: self.tr("The translation so far; click a token to go back to it"))
+        self.bind_text(self.output.setToolTip,
+                       lambda: self.tr("The translation so far; click a token to go back to it"))
         self.bind_text(self.output.set_placeholder,
                        lambda: self.tr("(the translation appears here, one token per step)"))
         self.candidates = CandidatesChart()

@@ -77,13 +77,15 @@ class PositionalPanel(Retranslated, PlotPanel):
         self.d_model.setValue(DEFAULT_D_MODEL)
         self.layout_choice = QComboBox()
         self.bind_text(lambda texts: set_items(self.layout_choice, texts), lambda: [
-            self.tr("interleaved: sin, cos, sin, cos ... (the formula)"), self.tr("sin half | cos half (the seed's figure)")])
+            self.tr("interleaved: sin, cos, sin, cos ... (the formula)"),
+            self.tr("sin half | cos half (the seed's figure)")])
         self.dimensions = QLineEdit(DEFAULT_DIMENSIONS)
         self.dimensions.setMinimumWidth(120)
         self.error = error_label()
         controls = QHBoxLayout()
-        for text, widget in ((lambda: self.tr("Table from"), self.source), (lambda: self.tr("positions"), self.length),
-                             (lambda: self.tr("d_model"), self.d_model), (lambda: self.tr("layout"), self.layout_choice),
+        for text, widget in ((lambda: self.tr("Table from"), self.source),
+                             (lambda: self.tr("positions"), self.length), (lambda: self.tr("d_model"), self.d_model),
+                             (lambda: self.tr("layout"), self.layout_choice),
                              (lambda: self.tr("curves of dimensions"), self.dimensions)):
             label = plain_label()
             self.bind_text(label.setText, text)
@@ -104,7 +106,8 @@ class PositionalPanel(Retranslated, PlotPanel):
         self.curves.setMenuEnabled(False)
         self.curves.hideButtons()
         self.similarity_view = HeatmapWidget(value_format="{:.1f}")
-        self.bind_text(self.similarity_view.set_title, lambda: self.tr("Similarity PE · PEᵀ (depends only on the offset)"))
+        self.bind_text(self.similarity_view.set_title,
+                       lambda: self.tr("Similarity PE · PEᵀ (depends only on the offset)"))
         self.bind_text(self.similarity_view.set_axes, lambda: AxisNames(
             self.tr("position"), self.tr("position"), self.tr("positions"), self.tr("positions"),
             self.tr("{row_name} {row} . {column_name} {column}: {value}")))
