@@ -57,6 +57,9 @@ def test_presentation_mode_goes_full_screen_with_larger_text_and_back(window, qt
         assert font.pointSizeF() == big > before and font.bold()  # read from the back of the room
         assert axis.pen().widthF() == 2.0
     assert window.explorer.output.chip_rect(1).height() > chip  # the output tokens grow with the text
+    title = large.axis("left")
+    assert title.labelText == "queries: decoder inputs (rows)" and title.label.isVisible()
+    assert "font-size: 16pt" in title.labelString() or f"font-size: {big:g}pt" in title.labelString()
     assert current_appearance().shown_theme == CONTRAST
     palette = QApplication.palette()
     assert palette.window().color().name() == "#ffffff" and palette.windowText().color().name() == "#000000"

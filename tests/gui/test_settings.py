@@ -219,3 +219,16 @@ def test_the_real_app_remembers_and_survives_a_damaged_file(ini):
     assert BROKEN_SUFFIX in shown[2]
     ini.write_bytes(b"\x00\x9c[[[ binary \xff\xfe" * 50)  # Qt reads no setting at all in this one
     assert run_app("look", ini)[:2] == ["en light ich mochte ein bier", "Explorer"]
+
+
+def test_a_tab_not_shown_this_time_keeps_its_stored_layout(qtbot, close_later, ini):
+    first = open_window(qtbot, close_later, ini)
+    first.tabs.setCurrentWidget(first.masks)
+    qtbot.waitUntil(lambda: splitter(first, "masks_and_walkthrough").width() > 0)
+    splitter(first, "masks_and_walkthrough").setSizes([500, 500])
+    first.tabs.setCurrentWidget(first.explorer)
+    first.close()
+    stored = SettingsStore(ini).load().layout.splitters["masks_and_walkthrough"]
+    second = open_window(qtbot, close_later, ini)  # the masks tab is never shown this time
+    second.close()
+    assert SettingsStore(ini).load().layout.splitters["masks_and_walkthrough"] == stored

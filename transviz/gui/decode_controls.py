@@ -140,6 +140,7 @@ class DecodingControls(Retranslated, QWidget):
         self._buttons_row.addWidget(self.speed_label)
         self._buttons_row.addWidget(self.speed)
         self._buttons_row.addSpacing(16)
+        self._buttons_row.addStretch(1)  # buttons keep their size on a wide screen
         self.restyle()
         self.step_button.clicked.connect(controller.step)
         self.back_button.clicked.connect(controller.back)
@@ -159,7 +160,7 @@ class DecodingControls(Retranslated, QWidget):
         if row.indexOf(self.strategy) < 0:
             for other in (self._buttons_row, self._strategy_row):
                 other.removeWidget(self.strategy)
-            row.addWidget(self.strategy, 1)
+            row.insertWidget(row.count() - 1 if row is self._buttons_row else 0, self.strategy, 1)  # before the stretch
 
     def retranslate(self) -> None:
         super().retranslate()

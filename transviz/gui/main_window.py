@@ -410,6 +410,7 @@ class MainWindow(Retranslated, QMainWindow):
         entering = appearance.presentation and not current_appearance().presentation
         leaving = current_appearance().presentation and not appearance.presentation
         apply_appearance(appearance)
+        restyle(self)
         if entering:
             self._was_maximized = self.isMaximized()
             self.showFullScreen()
@@ -433,8 +434,9 @@ class MainWindow(Retranslated, QMainWindow):
                            sentence or self._pending_sentence)
 
     def layout_state(self) -> WindowLayout:
+        # a splitter on a tab never shown this time has no sizes: its stored state stays as it was
         splitters = {splitter.objectName(): bytes(splitter.saveState().data())
-                     for splitter in self.findChildren(QSplitter) if splitter.objectName()}
+                     for splitter in self.findChildren(QSplitter) if splitter.objectName() and sum(splitter.sizes())}
         return WindowLayout(bytes(self.saveGeometry().data()), splitters, self.tabs.currentIndex())
 
     def remember(self, with_layout: bool = False) -> None:
@@ -452,7 +454,7 @@ class MainWindow(Retranslated, QMainWindow):
         warnings = list(stored.warnings)
         set_language(preferences.language)
         apply_appearance(preferences.appearance)
-        restyle(self)  # not shown yet: apply_appearance restyles only the windows shown
+        restyle(self)
         self.view_choices.show_choices(preferences.language, preferences.appearance)
         self.model_source, self._pending_sentence = preferences.last_model, preferences.last_sentence
         if layout.geometry is not None and not self.restoreGeometry(layout.geometry):

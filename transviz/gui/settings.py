@@ -183,10 +183,10 @@ class SettingsStore:
         self._settings.sync()
 
     def save_layout(self, layout: WindowLayout) -> None:
+        """Write the layout; splitters it does not name keep their stored state."""
         if layout.geometry is not None:
             self._settings.setValue(GEOMETRY, QByteArray(layout.geometry))
         self._settings.setValue(TAB, layout.tab)
-        self._settings.remove(SPLITTERS)
         for name, state in layout.splitters.items():
             self._settings.setValue(f"{SPLITTERS}/{name}", QByteArray(state))
         self._settings.sync()

@@ -2,10 +2,10 @@
 plots and presentation mode (large fonts and thick plot lines for a projector), applied to the
 whole application while it runs.
 
-Qt widgets follow the application's palette and font by themselves. pyqtgraph items do not:
-:func:`apply_appearance` restyles every plot (background, axes, titles, legends, text items) and
-then calls ``restyle()`` on every widget that has one (see :class:`Styled`): heatmaps take the new
-colormap, token axes re-measure their labels.
+Qt widgets follow the application's palette and font by themselves (:func:`apply_appearance`).
+pyqtgraph items do not: :func:`restyle` restyles every plot of a window (background, axes, titles,
+legends, text items) and then calls ``restyle()`` on every widget that has one (see
+:class:`Styled`): heatmaps take the new colormap, token axes re-measure their labels.
 """
 from __future__ import annotations
 
@@ -149,7 +149,8 @@ def style_plots(root: QWidget, style: PlotStyle) -> None:
                 item.setPen(pen)
                 item.setTextPen(style.foreground)
                 item.setTickFont(font)
-                item.setLabel(**label_style)
+                # pyqtgraph's setLabel replaces the title too: give it the one it has
+                item.setLabel(item.labelText, item.labelUnits, item.labelUnitPrefix, **label_style)
             elif isinstance(item, pg.LegendItem):
                 item.setBrush(QColor(style.background))
                 item.setLabelTextColor(style.foreground)
@@ -171,7 +172,8 @@ def restyle(root: QWidget) -> None:
 
 
 def apply_appearance(appearance: Appearance) -> None:
-    """Use ``appearance`` from now on, in every window shown (ConfigError for an unknown theme or colormap)."""
+    """Use ``appearance`` from now on (ConfigError for an unknown theme or colormap): Qt's widgets
+    follow at once; the plots of a window follow when it is restyled (:func:`restyle`)."""
     if appearance.theme not in THEMES:
         raise ConfigError(f"unknown theme {appearance.theme!r}; choose one of {', '.join(THEMES)}")
     set_colormap(appearance.colormap)
@@ -185,9 +187,6 @@ def apply_appearance(appearance: Appearance) -> None:
     set_plot_colours(style.background, style.foreground)
     app.setPalette(palette(appearance.shown_theme))
     app.setFont(application_font(appearance))
-    for window in app.topLevelWidgets():
-        if window.isVisible():  # a window not shown yet is restyled by its owner (MainWindow.restore)
-            restyle(window)
 
 
 def with_changes(**changes: object) -> Appearance:

@@ -114,6 +114,7 @@ class MasksPanel(Retranslated, PlotPanel):
         splitter.addWidget(self._build_walkthrough())
         splitter.setStretchFactor(0, 1)
         splitter.setStretchFactor(1, 2)
+        splitter.setSizes([450, 900])  # wrapped titles no longer widen the masks: give them a third
         self.arrange(inputs, self.mask_error, splitter)
         self.sentence.textChanged.connect(self.refresh)
         self.others.textChanged.connect(self.refresh)
