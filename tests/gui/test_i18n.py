@@ -233,3 +233,14 @@ def test_the_core_messages_a_student_meets_are_translated(make_model):
 def test_an_unknown_message_stays_as_the_core_wrote_it():
     set_language(CHINESE)
     assert translated("a message nobody translated") == "a message nobody translated"
+
+
+def test_the_self_test_checks_the_chinese_catalogue_and_its_font():
+    from transviz.selftest import Report, check_languages
+
+    report = Report()
+    check_languages(report)
+    assert report.failures == 0
+    assert report.lines == ["ok    languages: Chinese catalogue translates; fonts: WenQuanYi Micro Hei, "
+                            "WenQuanYi Micro Hei Mono"]
+    assert current_language() == ENGLISH  # put back as it was
