@@ -94,6 +94,7 @@ def test_the_dark_theme_turns_widgets_and_plots_dark_and_back(window, qtbot):
         assert lightness(view.backgroundBrush().color()) < 40
     axis = window.explorer.attention.large.axis("bottom")
     assert lightness(axis.textPen().color()) > 200 and lightness(axis.pen().color()) > 200
+    assert "#ff8a80" in window.explorer.source.error.styleSheet()  # inline errors readable on dark
     window.view_choices.themes[LIGHT].trigger()
     qtbot.waitUntil(lambda: lightness(background_pixel(grid_view)) > 240, timeout=5000)
     assert lightness(axis.textPen().color()) < 40
