@@ -38,7 +38,8 @@ def error_dialog(window, qtbot):
 def test_opens_without_a_model(window):
     assert window.model is None
     assert "No model loaded: File > Open" in window.model_label.text()
-    assert [window.tabs.tabText(i) for i in range(window.tabs.count())] == ["Positional encoding", "Masks"]
+    assert [window.tabs.tabText(i) for i in range(window.tabs.count())] == ["Positional encoding", "Masks", "Training",
+                                                                        "Lab"]
     assert window.masks.walk_pages.currentWidget() is window.masks.no_model
     assert not window.save_action.isEnabled() and not window.info_action.isEnabled()
     window.open_initial_model(None)  # resources/models is empty here: nothing to load, no crash
