@@ -39,9 +39,9 @@ def seed_rows(table: str, base: LabSettings) -> list[LabRow]:
 
 
 def _value(name: str, text: str) -> float | int | str:
+    if name == "init":
+        return str(InitScheme.parse(text))  # ConfigError naming the schemes
     try:
-        if name == "init":
-            return str(InitScheme.parse(text))
         return int(text) if name in ("layers", "batch") else float(text)
     except ValueError:
         kind = QCoreApplication.translate("LabPanel", "a whole number") if name in ("layers", "batch") else \

@@ -63,10 +63,16 @@ class LivePlot(pg.PlotWidget):
         log_y: logarithmic vertical axis (values <= 0 and non-finite values are left out).
         legend: where the legend goes (:data:`TOP_RIGHT`, ...: a corner the curves are not expected
             to cross), or None for no legend.
+        top: for values >= 0, a vertical axis from 0 to ``top`` that grows (by half again) only
+            when a value passes it, instead of rescaling with every point; None: automatic.
+
+    Axes that rescale are redrawn with all their ticks, and a redrawn plot costs the training
+    thread time (they share the Python lock); :meth:`set_x_span` and ``top`` keep them still.
     """
 
     def __init__(self, title: str, left: str, bottom: str, log_y: bool = False,
-                 legend: tuple[int, int] | None = TOP_RIGHT, parent: QWidget | None = None) -> None:
+                 legend: tuple[int, int] | None = TOP_RIGHT, top: float | None = None,
+                 parent: QWidget | None = None) -> None:
         super().__init__(parent, title=title)
         self.title = title
         self.setLabel("left", left)
@@ -79,6 +85,10 @@ class LivePlot(pg.PlotWidget):
             self.addLegend(offset=legend, brush=(255, 255, 255, 220))
         self._curves: dict[int, tuple[Series, pg.PlotDataItem]] = {}
         self._drawn: dict[int, int] = {}  # series id -> version drawn
+        self._first_top = self._top = top
+        if top is not None:
+            self.setYRange(0, top, padding=0)
+            self.enableAutoRange(y=False)
 
     def add_series(self, series: Series, colour: str, width: float = 2.0, symbol: str | None = None,
                    dashed: bool = False) -> pg.PlotDataItem:
@@ -99,10 +109,13 @@ class LivePlot(pg.PlotWidget):
                             labelOpts={"position": 0.8, "color": "#555555", "anchors": [(0, 1), (0, 1)]})
 
     def set_x_span(self, high: float) -> None:
-        """Fix the horizontal axis to ``0..high`` (a run's steps): curves grow across a still axis,
-        which is not redrawn each frame, instead of an axis that rescales with every point."""
+        """Fix the horizontal axis to ``0..high`` (a run's steps) and the vertical one back to its
+        first ``top``: curves grow across still axes."""
         self.setXRange(0, high, padding=0.02)
         self.enableAutoRange(x=False)
+        if self._first_top is not None:
+            self._top = self._first_top
+            self.setYRange(0, self._top, padding=0)
 
     def remove_all(self) -> None:
         for _, curve in self._curves.values():
@@ -125,7 +138,17 @@ class LivePlot(pg.PlotWidget):
             curve.setData(x.copy(), y.copy())  # copies: the series' buffers keep growing underneath
             self._drawn[key] = series.version
             changed += 1
+            self._raise_top(y)
         return changed
+
+    def _raise_top(self, y: np.ndarray) -> None:
+        if self._top is None or not y.size:
+            return
+        finite = y[np.isfinite(y)]
+        highest = float(finite.max()) if finite.size else 0.0
+        if highest > self._top:
+            self._top = 1.5 * highest
+            self.setYRange(0, self._top, padding=0)
 
     def points(self, series: Series) -> int:
         """How many points the curve of ``series`` holds now (what was last drawn)."""

@@ -15,7 +15,7 @@ from pathlib import Path
 from PySide6.QtCore import QStandardPaths, Qt, Signal, Slot
 from PySide6.QtGui import QDragEnterEvent, QDropEvent
 from PySide6.QtWidgets import (
-    QFileDialog, QHBoxLayout, QProgressBar, QPushButton, QScrollArea, QSplitter, QVBoxLayout, QWidget,
+    QFileDialog, QHBoxLayout, QProgressBar, QPushButton, QScrollArea, QSizePolicy, QSplitter, QVBoxLayout, QWidget,
 )
 
 from ...core.bundle import Model
@@ -77,6 +77,7 @@ class TrainingPanel(PlotPanel):
         self._recent: deque[StepMetrics] = deque(maxlen=RATE_WINDOW)
         self._handed: Model | None = None  # the last copy given to the explorer
         self._pausing = False  # Pause pressed and not yet Resume
+        self._run_text = ""  # the data, the model's size and the device of the run
         self._build()
         self.clock = FrameClock(self._redraw, parent=self)
         self.worker.started.connect(self._on_started)
@@ -106,9 +107,11 @@ class TrainingPanel(PlotPanel):
         self.explore_button.clicked.connect(self.explore)
         self.save_button.clicked.connect(self._save_with_dialog)
         self.timeline_button.clicked.connect(self._open_timeline_with_dialog)
+        # The bar carries the per-frame text (step, tokens/s, ETA): a new label text re-lays out the
+        # whole tab (~3 ms a frame here, taken from the training thread); a bar format only repaints.
         self.progress = QProgressBar()
-        self.progress.setFormat("%v / %m")
-        self.progress_text = plain_label()
+        self.progress_text = plain_label()  # what the run is doing: loading, paused, finished ...
+        self.progress_text.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
         self.notice = plain_label(wrap=True)  # how the run ended; after divergence, the explanation
         self.notice.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         self.notice.setVisible(False)
@@ -142,14 +145,14 @@ class TrainingPanel(PlotPanel):
         self.token_accuracy = Series(self.tr("token accuracy (batch)"))
         self.exact_match = Series(self.tr("exact match (validation)"))
         self.learning_rate = Series(self.tr("learning rate"))
-        self.loss_plot = LivePlot(self.tr("Loss"), self.tr("cross-entropy"), step)
+        self.loss_plot = LivePlot(self.tr("Loss"), self.tr("cross-entropy"), step, top=1.0)
         self.loss_plot.add_series(self.train_loss, PALETTE[0], width=1.5)
         self.loss_plot.add_series(self.valid_loss, PALETTE[1], symbol="o")
-        self.accuracy_plot = LivePlot(self.tr("Accuracy"), self.tr("fraction right"), step, legend=BOTTOM_RIGHT)
+        self.accuracy_plot = LivePlot(self.tr("Accuracy"), self.tr("fraction right"), step, legend=BOTTOM_RIGHT,
+                                      top=1.0)
         self.accuracy_plot.add_series(self.token_accuracy, PALETTE[2], width=1.5)
         self.accuracy_plot.add_series(self.exact_match, PALETTE[3], symbol="o")
-        self.accuracy_plot.setYRange(0, 1)
-        self.lr_plot = LivePlot(self.tr("Learning rate"), self.tr("lr"), step, legend=None)
+        self.lr_plot = LivePlot(self.tr("Learning rate"), self.tr("lr"), step, legend=None, top=1e-9)
         self.lr_plot.add_series(self.learning_rate, PALETTE[4])
         self.plots = (self.loss_plot, self.accuracy_plot, self.lr_plot)
         self.timeline = SnapshotTimeline()
@@ -195,6 +198,7 @@ class TrainingPanel(PlotPanel):
         else:
             self.worker.resume()
             self.pause_button.setText(self.tr("Pause"))
+            self.progress_text.setText(self._run_text)
             self._show_progress()
 
     def stop(self) -> None:
@@ -218,6 +222,7 @@ class TrainingPanel(PlotPanel):
         self.timeline.set_snapshots([], self.tr("this run"))
         self.progress.setRange(0, steps)
         self.progress.setValue(0)
+        self.progress.setFormat(self.tr("step {0:,} of {1:,}").format(0, steps))
         for plot in self.plots:
             plot.set_x_span(steps)
         show_error(self.error, None)
@@ -242,8 +247,8 @@ class TrainingPanel(PlotPanel):
     def _on_started(self, start: RunStart) -> None:
         self.form.set_examples(start.examples)
         self.timeline.set_snapshots(self.timeline.snapshots, self.tr("probe: {0}").format(start.probe))
-        self.progress_text.setText(self.tr("{0}; {1:,} parameters on {2}").format(
-            start.summary, start.parameters, start.device))
+        self._run_text = self.tr("{0}; {1:,} parameters on {2}").format(start.summary, start.parameters, start.device)
+        self.progress_text.setText(self._run_text)
 
     @Slot(object)
     def _on_steps(self, steps: list[StepMetrics]) -> None:
@@ -283,14 +288,15 @@ class TrainingPanel(PlotPanel):
         metrics = self._step
         if metrics is None:
             return
-        self.progress.setValue(metrics.step)
         first = self._recent[0]
         per_step = (metrics.elapsed_s - first.elapsed_s) / max(1, metrics.step - first.step)
         if metrics.step == first.step:
             per_step = metrics.elapsed_s / metrics.step
         rate = statistics.median(m.tokens_per_s for m in self._recent)
-        self.progress_text.setText(self.tr("step {0:,} of {1:,} · {2:,.0f} tokens/s · ETA {3}").format(
-            metrics.step, self._total_steps, rate, duration_text(per_step * (self._total_steps - metrics.step))))
+        text = self.tr("step {0:,} of {1:,} · {2:,.0f} tokens/s · ETA {3}").format(
+            metrics.step, self._total_steps, rate, duration_text(per_step * (self._total_steps - metrics.step)))
+        self.progress.setFormat(text.replace("%", "%%"))  # % starts the bar's own placeholders
+        self.progress.setValue(metrics.step)
 
     @Slot(object)
     def _on_finished(self, result: TrainResult) -> None:
