@@ -80,6 +80,8 @@ def test_a_short_run_reaches_finished_through_signals_and_the_plots_hold_every_s
     expected = [3e-3 * min(1.0, s / 5) for s in range(1, 31)]
     assert panel.learning_rate.y.tolist() == pytest.approx(expected, rel=1e-12)
     assert expected == pytest.approx([learning_rate(s, 3e-3, "warmup", 5, 30, 16) for s in range(1, 31)])
+    # the lr axis was set to the schedule's peak (plus a tenth) before the first step: it never rescales
+    assert panel.lr_plot.viewRange()[1] == pytest.approx([0.0, 1.1 * 3e-3])
     # validations at 10, 20 and at the end
     assert [s for s, _ in spy.validations] == [10, 20, 30]
     assert panel.valid_loss.x.tolist() == [10, 20, 30] and panel.loss_plot.points(panel.valid_loss) == 3
@@ -95,8 +97,11 @@ def test_a_short_run_reaches_finished_through_signals_and_the_plots_hold_every_s
 def test_the_timeline_holds_every_snapshot_and_scrubbing_shows_that_snapshots_arrays(panel, qtbot):
     configure(panel.form, steps=30, snapshot_every=5, eval_every=0)
     spy = Spy(panel)
+    assert panel.timeline.pages.currentWidget() is panel.timeline.empty  # a note, not empty axes
     result = run(panel, qtbot)
     timeline = panel.timeline
+    assert timeline.pages.currentIndex() == 1
+    assert "not in the data: the model's own output is shown" in timeline.origin.text()
     assert [s.step for s in spy.snapshots] == [0, 5, 10, 15, 20, 25, 30]
     assert timeline.slider.maximum() == 6 and timeline.slider.value() == 6  # followed the newest
     # the newest snapshot is what the trained model itself does with the probe
@@ -105,8 +110,14 @@ def test_the_timeline_holds_every_snapshot_and_scrubbing_shows_that_snapshots_ar
     timeline.slider.setValue(2)  # scrub back to step 10
     assert timeline.current().step == 10 and "step 10 (snapshot 3 of 7)" in timeline.position.text()
     np.testing.assert_array_equal(timeline.grid.maps, spy.snapshots[2].cross_attention)
+    # the large view: the mean of heads by default, a head once clicked in the grid, tokens on its axes
+    np.testing.assert_allclose(timeline.head_view.data, spy.snapshots[2].cross_attention[0].mean(axis=0), atol=1e-6)
+    timeline.grid.cell_clicked.emit(0, 1)
+    np.testing.assert_array_equal(timeline.head_view.data, spy.snapshots[2].cross_attention[0, 1])
+    assert timeline.head_view.column_labels() == list(PROBE) and "layer 0, head 1" in timeline.head_view.title
     timeline.kind.setCurrentIndex(1)  # encoder self-attention of the same snapshot
     np.testing.assert_array_equal(timeline.grid.maps, spy.snapshots[2].encoder_self_attention)
+    np.testing.assert_array_equal(timeline.head_view.data, spy.snapshots[2].encoder_self_attention[0, 1])
     assert timeline.grid.maps.shape == (1, 2, len(PROBE), len(PROBE))
     assert not np.allclose(spy.snapshots[0].encoder_self_attention, spy.snapshots[-1].encoder_self_attention)
 
@@ -310,13 +321,14 @@ def test_a_dropped_corpus_trains_and_a_broken_one_says_which_line(panel, qtbot, 
     assert result.status == "finished" and result.model.facts["task"] == "pairs.tsv"
     assert result.checkpoint.name.startswith("pairs-") and not panel.error.isVisible()
     assert panel.form.probe.count() > 0  # the corpus' examples are offered as probes
+    assert "teacher forced on its translation in the data" in panel.timeline.origin.text()  # a training pair
 
 
 def test_divergence_is_explained_in_the_window(panel, qtbot):
     configure(panel.form, steps=60, snapshot_every=1, eval_every=0, lr="1e6", schedule="constant", warmup=0)
     result = run(panel, qtbot)
     assert result.status == "diverged", result.message
-    assert panel.notice.isVisible() and result.message in panel.notice.text()
+    assert panel.notice.isVisible() and result.message[1:] in panel.notice.text()  # capitalised in the window
     assert "Try warm-up or a lower lr" in panel.notice.text()
     assert "diverged after" in panel.progress_text.text()
     assert panel.timeline.snapshots[-1].step == result.steps  # no snapshot of the poisoned weights

@@ -17,7 +17,7 @@ from ..core.errors import ConfigError
 from ..core.init import InitScheme
 from ..core.lab import SWEEPS, LabResult, LabSettings, published, run_lab, sweep_settings
 from .export import _atomically  # the one way transviz writes a file: temporary name, then rename
-from .workers import TaskRunner
+from .background import OwnThreadWorker
 
 VARIED = ("lr", "warmup", "init", "layers", "batch")  # what a custom sweep may vary (LabSettings fields)
 CSV_COLUMNS = ("setting", "lr", "warmup", "init", "layers", "batch", "steps", "test_batches", "test_mse",
@@ -83,7 +83,7 @@ def write_csv(path: str | Path, results: Sequence[tuple[LabRow, LabResult]]) -> 
     return _atomically(Path(path), lambda tmp: Path(tmp).write_text(text, encoding="utf-8"))
 
 
-class LabWorker(QObject):
+class LabWorker(OwnThreadWorker):
     """Runs lab rows one after another on its own thread; :meth:`cancel` stops between batches.
 
     Signals (delivered on the GUI thread):
@@ -99,17 +99,8 @@ class LabWorker(QObject):
     failed = Signal(object)
 
     def __init__(self, parent: QObject | None = None) -> None:
-        super().__init__(parent)
-        self._runner = TaskRunner(self)
-        self._runner.thread.setObjectName("transviz-lab")
+        super().__init__("transviz-lab", parent)
         self._stop = threading.Event()
-
-    @property
-    def thread(self):  # type: ignore[no-untyped-def]  # QThread
-        return self._runner.thread
-
-    def is_running(self) -> bool:
-        return self._runner.is_busy()
 
     def start(self, rows: Sequence[LabRow]) -> None:
         if self.is_running():
@@ -123,10 +114,8 @@ class LabWorker(QObject):
         """Stop after the current batch; rows already finished keep their results."""
         self._stop.set()
 
-    def shutdown(self) -> None:
+    def stop_work(self) -> None:
         self.cancel()
-        if self.thread.isRunning():
-            self._runner.shutdown()
 
     def _run(self, rows: list[LabRow], stop: threading.Event) -> bool:
         """Worker thread: every row in turn; True when all finished, False when cancelled."""

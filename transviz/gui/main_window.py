@@ -21,6 +21,7 @@ from ..core.bundle import Model
 from ..core.checkpoint import describe
 from ..core.errors import TransvizError
 from ..core.resources import shipped_models
+from .drops import dropped_file
 from .export import export_with_dialog, save_picture
 from .labels import plain_label
 from .panels.base import PlotPanel
@@ -304,10 +305,7 @@ class MainWindow(QMainWindow):
 
     @staticmethod
     def _dropped_checkpoint(event: QDragEnterEvent | QDropEvent) -> str | None:
-        for url in event.mimeData().urls():
-            if url.isLocalFile() and url.toLocalFile().lower().endswith(CHECKPOINT_SUFFIX):
-                return url.toLocalFile()
-        return None
+        return dropped_file(event, (CHECKPOINT_SUFFIX,))
 
     def dragEnterEvent(self, event: QDragEnterEvent) -> None:
         if self._dropped_checkpoint(event):

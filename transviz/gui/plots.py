@@ -16,7 +16,7 @@ from PySide6.QtWidgets import QWidget
 
 FRAME_RATE = 30  # redraws per second at most: smooth to the eye, cheap for the training thread
 # Legend positions (pyqtgraph offsets: negative counts from the right or bottom edge)
-TOP_RIGHT, BOTTOM_RIGHT, BOTTOM_LEFT = (-10, 10), (-10, -10), (10, -10)
+TOP_LEFT, TOP_RIGHT, BOTTOM_LEFT = (10, 10), (-10, 10), (10, -10)
 
 
 class Series:
@@ -67,7 +67,7 @@ class LivePlot(pg.PlotWidget):
             when a value passes it, instead of rescaling with every point; None: automatic.
 
     Axes that rescale are redrawn with all their ticks, and a redrawn plot costs the training
-    thread time (they share the Python lock); :meth:`set_x_span` and ``top`` keep them still.
+    thread time (they share the Python lock); :meth:`reset_axes` and ``top`` keep them still.
     """
 
     def __init__(self, title: str, left: str, bottom: str, log_y: bool = False,
@@ -82,7 +82,7 @@ class LivePlot(pg.PlotWidget):
         self.setLogMode(False, log_y)
         self._log_y = log_y
         if legend is not None:
-            self.addLegend(offset=legend, brush=(255, 255, 255, 220))
+            self.addLegend(offset=legend, brush=(255, 255, 255, 170))  # curves show through
         self._curves: dict[int, tuple[Series, pg.PlotDataItem]] = {}
         self._drawn: dict[int, int] = {}  # series id -> version drawn
         self._first_top = self._top = top
@@ -105,16 +105,17 @@ class LivePlot(pg.PlotWidget):
     def add_level(self, value: float, label: str) -> pg.InfiniteLine:
         """A dotted horizontal reference line at ``value`` (in data units, on a log axis too)."""
         y = float(np.log10(value)) if self._log_y else value  # pyqtgraph places items in log10 units there
-        return self.addLine(y=y, pen=pg.mkPen("#777777", width=1.5, style=Qt.PenStyle.DotLine), label=label,
-                            labelOpts={"position": 0.8, "color": "#555555", "anchors": [(0, 1), (0, 1)]})
+        return self.addLine(y=y, pen=pg.mkPen("#444444", width=1.5, style=Qt.PenStyle.DashLine), label=label,
+                            labelOpts={"position": 0.75, "color": "#222222", "fill": (255, 255, 255, 230),
+                                       "anchors": [(0, 0), (0, 0)]})  # on a white card just below the line
 
-    def set_x_span(self, high: float) -> None:
-        """Fix the horizontal axis to ``0..high`` (a run's steps) and the vertical one back to its
-        first ``top``: curves grow across still axes."""
+    def reset_axes(self, high: float, top: float | None = None) -> None:
+        """Fix the horizontal axis to ``0..high`` (a run's steps) and, with a ``top`` plot, the
+        vertical one to ``0..top`` (default: the first ``top``): curves grow across still axes."""
         self.setXRange(0, high, padding=0.02)
         self.enableAutoRange(x=False)
         if self._first_top is not None:
-            self._top = self._first_top
+            self._top = top or self._first_top
             self.setYRange(0, self._top, padding=0)
 
     def remove_all(self) -> None:

@@ -23,7 +23,7 @@ from ..core.evaluate import Evaluation
 from ..core.snapshots import Snapshot
 from ..core.tasks import Dataset, load_task, load_tsv
 from ..core.train import StepMetrics, Trainer, TrainObserver, TrainResult, build_model
-from .workers import TaskRunner
+from .background import OwnThreadWorker
 
 
 @dataclass(frozen=True)
@@ -52,6 +52,7 @@ class RunStart:
     parameters: int
     device: str
     probe: str
+    gold: str | None  # the probe's target in the data (snapshots are teacher forced on it), or None
     examples: tuple[str, ...]  # source sentences the user may pick as the probe
     steps: int
     checkpoint: Path | None
@@ -106,7 +107,7 @@ class _Forward(TrainObserver):
         self.worker.paused.emit(step)
 
 
-class TrainingWorker(QObject):
+class TrainingWorker(OwnThreadWorker):
     """Runs one :class:`TrainingJob` at a time on its own thread.
 
     Signals (all delivered on the GUI thread):
@@ -133,20 +134,11 @@ class TrainingWorker(QObject):
     failed = Signal(object)
 
     def __init__(self, parent: QObject | None = None) -> None:
-        super().__init__(parent)
-        self._runner = TaskRunner(self)
-        self._runner.thread.setObjectName("transviz-training")
+        super().__init__("transviz-training", parent)
         self._lock = threading.Lock()  # guards the trainer and the requests made before it exists
         self._trainer: Trainer | None = None
         self._stop_asked = self._pause_asked = False
         self._datasets: dict[tuple[str, ...], Dataset] = {}  # worker thread only: reused by the next run
-
-    @property
-    def thread(self):  # type: ignore[no-untyped-def]  # QThread
-        return self._runner.thread
-
-    def is_running(self) -> bool:
-        return self._runner.is_busy()
 
     def start(self, job: TrainingJob) -> None:
         """Train ``job`` on the worker thread; RuntimeError if a run is in progress."""
@@ -181,11 +173,8 @@ class TrainingWorker(QObject):
             if self._trainer is not None:
                 act(self._trainer)
 
-    def shutdown(self) -> None:
-        """Stop any run (it saves its checkpoint), then stop the thread (quit + wait)."""
-        self.stop()
-        if self.thread.isRunning():
-            self._runner.shutdown()
+    def stop_work(self) -> None:
+        self.stop()  # the run saves its checkpoint before the thread stops
 
     # -- the worker thread ---------------------------------------------------------------------
     def _dataset(self, job: TrainingJob) -> Dataset:
@@ -211,7 +200,8 @@ class TrainingWorker(QObject):
             elif self._pause_asked:
                 trainer.pause()
         self.started.emit(RunStart(dataset.summary(), model.net.parameter_count(), str(trainer.device),
-                                   trainer.probe, dataset.examples, job.config.steps, job.checkpoint))
+                                   trainer.probe, trainer.probe_gold, dataset.examples, job.config.steps,
+                                   job.checkpoint))
         try:
             return trainer.run()
         finally:

@@ -247,6 +247,7 @@ class LabPanel(PlotPanel):
             series = Series(row.label)
             self.plot.add_series(series, _curve_colour(index), width=1.5, dashed=index >= len(PALETTE))
             self.curves.append(series)
+        self.plot.reset_axes(self.steps.value())
         self.progress.setRange(0, len(self.rows) * self.steps.value())
         self.progress.setValue(0)
         self._latest = None

@@ -12,7 +12,7 @@ from collections import deque
 from datetime import datetime
 from pathlib import Path
 
-from PySide6.QtCore import QStandardPaths, Qt, Signal, Slot
+from PySide6.QtCore import QCoreApplication, QStandardPaths, Qt, Signal, Slot
 from PySide6.QtGui import QDragEnterEvent, QDropEvent
 from PySide6.QtWidgets import (
     QFileDialog, QHBoxLayout, QProgressBar, QPushButton, QScrollArea, QSizePolicy, QSplitter, QVBoxLayout, QWidget,
@@ -22,10 +22,13 @@ from ...core.bundle import Model
 from ...core.errors import TransvizError
 from ...core.evaluate import Evaluation
 from ...core.snapshots import Snapshot, load_snapshots, save_with_snapshots
+from ...core.config import TrainConfig
+from ...core.schedules import trainer_rate
 from ...core.train import StepMetrics, TrainResult
 from ..app import PALETTE
+from ..drops import dropped_file
 from ..labels import error_label, plain_label, show_error
-from ..plots import BOTTOM_RIGHT, FrameClock, LivePlot, Series
+from ..plots import TOP_LEFT, FrameClock, LivePlot, Series
 from ..timeline import SnapshotTimeline
 from ..training_form import TSV_SUFFIXES, TrainingForm
 from ..training_worker import RunStart, TrainingJob, TrainingWorker, detached_copy
@@ -44,10 +47,15 @@ def default_runs_dir() -> Path:
 
 
 def duration_text(seconds: float) -> str:
+    """``"1 h 05 min"``, ``"3 min 07 s"`` or ``"42 s"``."""
     seconds = max(0, round(seconds))
     minutes, seconds = divmod(seconds, 60)
     hours, minutes = divmod(minutes, 60)
-    return f"{hours} h {minutes:02d} min" if hours else f"{minutes} min {seconds:02d} s" if minutes else f"{seconds} s"
+    if hours:
+        return QCoreApplication.translate("TrainingPanel", "{0} h {1:02d} min").format(hours, minutes)
+    if minutes:
+        return QCoreApplication.translate("TrainingPanel", "{0} min {1:02d} s").format(minutes, seconds)
+    return QCoreApplication.translate("TrainingPanel", "{0} s").format(seconds)
 
 
 class TrainingPanel(PlotPanel):
@@ -148,11 +156,11 @@ class TrainingPanel(PlotPanel):
         self.loss_plot = LivePlot(self.tr("Loss"), self.tr("cross-entropy"), step, top=1.0)
         self.loss_plot.add_series(self.train_loss, PALETTE[0], width=1.5)
         self.loss_plot.add_series(self.valid_loss, PALETTE[1], symbol="o")
-        self.accuracy_plot = LivePlot(self.tr("Accuracy"), self.tr("fraction right"), step, legend=BOTTOM_RIGHT,
+        self.accuracy_plot = LivePlot(self.tr("Accuracy"), self.tr("fraction right"), step, legend=TOP_LEFT,
                                       top=1.0)
         self.accuracy_plot.add_series(self.token_accuracy, PALETTE[2], width=1.5)
         self.accuracy_plot.add_series(self.exact_match, PALETTE[3], symbol="o")
-        self.lr_plot = LivePlot(self.tr("Learning rate"), self.tr("lr"), step, legend=None, top=1e-9)
+        self.lr_plot = LivePlot(self.tr("Learning rate"), self.tr("lr"), step, legend=None, top=1.0)
         self.lr_plot.add_series(self.learning_rate, PALETTE[4])
         self.plots = (self.loss_plot, self.accuracy_plot, self.lr_plot)
         self.timeline = SnapshotTimeline()
@@ -165,8 +173,7 @@ class TrainingPanel(PlotPanel):
         splitter = QSplitter(Qt.Orientation.Vertical)
         splitter.addWidget(plots)
         splitter.addWidget(self.timeline)
-        splitter.setStretchFactor(0, 2)
-        splitter.setStretchFactor(1, 3)
+        splitter.setSizes([300, 600])  # the attention gets the larger share
         return splitter
 
     # -- running -------------------------------------------------------------------------------
@@ -181,7 +188,7 @@ class TrainingPanel(PlotPanel):
         name = Path(data).stem if data else task
         self.checkpoint = self.runs_dir / f"{name}-{datetime.now():%Y%m%d-%H%M%S}{CHECKPOINT_SUFFIX}"
         job = TrainingJob(task, self.form.model_settings(), self.form.train_config(), self.checkpoint, data)
-        self._reset(job.config.steps)
+        self._reset(job.config, job.model["d_model"])
         self.progress_text.setText(self.tr("loading the data and building the model..."))
         self.worker.start(job)
         self._update_buttons()
@@ -214,7 +221,8 @@ class TrainingPanel(PlotPanel):
         self.clock.flush()
         self.worker.shutdown()
 
-    def _reset(self, steps: int) -> None:
+    def _reset(self, config: TrainConfig, d_model: int) -> None:
+        steps = config.steps
         self.result, self._step, self._total_steps = None, None, steps
         self._recent.clear()
         for series in (self.train_loss, self.valid_loss, self.token_accuracy, self.exact_match, self.learning_rate):
@@ -223,8 +231,10 @@ class TrainingPanel(PlotPanel):
         self.progress.setRange(0, steps)
         self.progress.setValue(0)
         self.progress.setFormat(self.tr("step {0:,} of {1:,}").format(0, steps))
+        # every schedule peaks at the end of its warm-up (or at step 1): the lr axis is known in advance
+        peak = max(trainer_rate(config, step, d_model) for step in (1, max(1, min(config.warmup_steps, steps))))
         for plot in self.plots:
-            plot.set_x_span(steps)
+            plot.reset_axes(steps, 1.1 * peak if plot is self.lr_plot else None)
         show_error(self.error, None)
         self.notice.setVisible(False)
         self._pausing = False
@@ -246,7 +256,12 @@ class TrainingPanel(PlotPanel):
     @Slot(object)
     def _on_started(self, start: RunStart) -> None:
         self.form.set_examples(start.examples)
-        self.timeline.set_snapshots(self.timeline.snapshots, self.tr("probe: {0}").format(start.probe))
+        if start.gold is not None:
+            origin = self.tr("probe: {0} (teacher forced on its translation in the data: {1})").format(
+                start.probe, start.gold)
+        else:
+            origin = self.tr("probe: {0} (not in the data: the model's own output is shown)").format(start.probe)
+        self.timeline.set_snapshots(self.timeline.snapshots, origin)
         self._run_text = self.tr("{0}; {1:,} parameters on {2}").format(start.summary, start.parameters, start.device)
         self.progress_text.setText(self._run_text)
 
@@ -305,7 +320,8 @@ class TrainingPanel(PlotPanel):
             # after divergence the trainer drops the snapshots of the weights it threw away
             self.timeline.set_snapshots(result.snapshots, self.timeline.origin.text())
         self.clock.flush()
-        self._show_progress()
+        self.progress.setFormat(self.tr("step {0:,} of {1:,}").format(result.steps, self._total_steps))
+        self.progress.setValue(result.steps)  # after divergence: the step of the weights kept
         self.progress_text.setText(self.tr("{0} after {1:,} steps in {2} on {3}").format(
             self._status_name(result.status), result.steps, duration_text(result.seconds), result.device))
         self._show_notice(result)
@@ -320,7 +336,7 @@ class TrainingPanel(PlotPanel):
     def _show_notice(self, result: TrainResult) -> None:
         lines = []
         if result.status == "diverged":
-            lines.append(self.tr("Training diverged. {0}").format(result.message))
+            lines.append(result.message[:1].upper() + result.message[1:])  # what happened, and what to try
         elif result.status == "stopped":
             lines.append(self.tr("Stopped after {0:,} of {1:,} steps.").format(result.steps, self._total_steps))
         else:
@@ -410,21 +426,14 @@ class TrainingPanel(PlotPanel):
             self._show_saved_timeline(snapshots, model.path)
 
     # -- drag and drop of corpora ------------------------------------------------------------------
-    @staticmethod
-    def _dropped_corpus(event: QDragEnterEvent | QDropEvent) -> str | None:
-        for url in event.mimeData().urls():
-            if url.isLocalFile() and url.toLocalFile().lower().endswith(TSV_SUFFIXES):
-                return url.toLocalFile()
-        return None
-
     def dragEnterEvent(self, event: QDragEnterEvent) -> None:
-        if self._dropped_corpus(event) and not self.is_running():
+        if dropped_file(event, TSV_SUFFIXES) and not self.is_running():
             event.acceptProposedAction()
         else:
             event.ignore()
 
     def dropEvent(self, event: QDropEvent) -> None:
-        path = self._dropped_corpus(event)
+        path = dropped_file(event, TSV_SUFFIXES)
         if path and not self.is_running():
             event.acceptProposedAction()
             self.form.set_tsv(path)
