@@ -9,7 +9,7 @@ from typing import Any
 
 from PySide6.QtCore import QCoreApplication, Qt, Signal
 from PySide6.QtWidgets import (
-    QCheckBox, QComboBox, QDoubleSpinBox, QFileDialog, QFormLayout, QGroupBox, QHBoxLayout, QLineEdit,
+    QCheckBox, QComboBox, QDoubleSpinBox, QFileDialog, QFormLayout, QGroupBox, QHBoxLayout, QLayout, QLineEdit,
     QPushButton, QSpinBox, QVBoxLayout, QWidget,
 )
 
@@ -34,6 +34,15 @@ def device_combo() -> QComboBox:
     for device in found:
         combo.addItem(f"{device.name}: {device.description}", device.name)
     return combo
+
+
+def _group(title: str, rows: list[tuple[str, QWidget | QLayout]]) -> QGroupBox:
+    """A titled box of labelled rows."""
+    box = QGroupBox(title)
+    form = QFormLayout(box)
+    for label, field in rows:
+        form.addRow(label, field)
+    return box
 
 
 def _spin(low: int, high: int, step: int = 1) -> QSpinBox:
@@ -105,12 +114,11 @@ class TrainingForm(QWidget):
         self.probe.lineEdit().setPlaceholderText(self.tr("the task's first example"))
         self.probe.setToolTip(self.tr("The sentence whose attention is shown as training goes on"))
         self.task.currentIndexChanged.connect(self._on_task_changed)
-        box = QGroupBox(self.tr("Data"))
-        form = QFormLayout(box)
-        form.addRow(self.tr("Task"), self.task)
-        form.addRow(self.tr("Corpus"), self.tsv_row)
-        form.addRow(self.tr("Probe sentence"), self.probe)
-        return box
+        return _group(self.tr("Data"), [
+            (self.tr("Task"), self.task),
+            (self.tr("Corpus"), self.tsv_row),
+            (self.tr("Probe sentence"), self.probe),
+        ])
 
     def _model_box(self) -> QGroupBox:
         self.layers, self.heads = _spin(1, 12), _spin(1, 32)
@@ -122,17 +130,16 @@ class TrainingForm(QWidget):
         self.share_embeddings = QCheckBox(self.tr("one embedding table for both sides"))
         self.share_embeddings.setToolTip(self.tr("One joint vocabulary and embedding table for source and target"))
         self.tie_output = QCheckBox(self.tr("output layer = target embedding"))
-        box = QGroupBox(self.tr("Model"))
-        form = QFormLayout(box)
-        form.addRow(self.tr("Layers (each side)"), self.layers)
-        form.addRow(self.tr("Heads"), self.heads)
-        form.addRow(self.tr("d_model"), self.d_model)
-        form.addRow(self.tr("d_ff"), self.d_ff)
-        form.addRow(self.tr("Dropout"), self.dropout)
-        form.addRow(self.tr("LayerNorm"), self.norm)
-        form.addRow(self.tr("Weight sharing"), self.share_embeddings)
-        form.addRow("", self.tie_output)
-        return box
+        return _group(self.tr("Model"), [
+            (self.tr("Layers (each side)"), self.layers),
+            (self.tr("Heads"), self.heads),
+            (self.tr("d_model"), self.d_model),
+            (self.tr("d_ff"), self.d_ff),
+            (self.tr("Dropout"), self.dropout),
+            (self.tr("LayerNorm"), self.norm),
+            (self.tr("Weight sharing"), self.share_embeddings),
+            ("", self.tie_output),
+        ])
 
     def _optimiser_box(self) -> QGroupBox:
         self.lr = QLineEdit()
@@ -156,17 +163,16 @@ class TrainingForm(QWidget):
         init_row.addWidget(self.init, 1)
         init_row.addWidget(self.init_scale)
         self.device = device_combo()
-        box = QGroupBox(self.tr("Optimiser (Adam)"))
-        form = QFormLayout(box)
-        form.addRow(self.tr("Learning rate"), self.lr)
-        form.addRow(self.tr("Schedule"), self.schedule)
-        form.addRow(self.tr("Warm-up steps"), self.warmup)
-        form.addRow(self.tr("Label smoothing"), self.label_smoothing)
-        form.addRow(self.tr("Batch size (sentences)"), self.batch_size)
-        form.addRow(self.tr("Steps"), self.steps)
-        form.addRow(self.tr("Initialisation"), init_row)
-        form.addRow(self.tr("Device"), self.device)
-        return box
+        return _group(self.tr("Optimiser (Adam)"), [
+            (self.tr("Learning rate"), self.lr),
+            (self.tr("Schedule"), self.schedule),
+            (self.tr("Warm-up steps"), self.warmup),
+            (self.tr("Label smoothing"), self.label_smoothing),
+            (self.tr("Batch size (sentences)"), self.batch_size),
+            (self.tr("Steps"), self.steps),
+            (self.tr("Initialisation"), init_row),
+            (self.tr("Device"), self.device),
+        ])
 
     def _live_box(self) -> QGroupBox:
         self.snapshot_every = _spin(0, 100_000, 10)
@@ -175,12 +181,11 @@ class TrainingForm(QWidget):
         self.eval_every.setSpecialValueText(self.tr("at the end only"))
         self.checkpoint_every = _spin(0, 100_000, 100)
         self.checkpoint_every.setSpecialValueText(self.tr("at the end only"))
-        box = QGroupBox(self.tr("Watching"))
-        form = QFormLayout(box)
-        form.addRow(self.tr("Attention every (steps)"), self.snapshot_every)
-        form.addRow(self.tr("Validate every (steps)"), self.eval_every)
-        form.addRow(self.tr("Save every (steps)"), self.checkpoint_every)
-        return box
+        return _group(self.tr("Watching"), [
+            (self.tr("Attention every (steps)"), self.snapshot_every),
+            (self.tr("Validate every (steps)"), self.eval_every),
+            (self.tr("Save every (steps)"), self.checkpoint_every),
+        ])
 
     # -- filling in ----------------------------------------------------------------------------
     def reset_to_recipe(self, name: str = DEFAULT_RECIPE) -> None:
