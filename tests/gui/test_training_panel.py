@@ -223,6 +223,7 @@ def test_the_trained_model_becomes_the_explorers_model_as_a_copy_and_decodes(win
     ours, theirs = transviz.decode(copy, "0123456789"), transviz.decode(result.model, "0123456789")
     assert ours.output_tokens == theirs.output_tokens
     np.testing.assert_array_equal(ours.cross_attention, theirs.cross_attention)
+    window.tabs.setCurrentWidget(window.masks)
     assert window.masks.steps is not None  # the other tabs got it too
     before = next(result.model.net.parameters()).detach().clone()
     with torch.no_grad():
