@@ -38,8 +38,8 @@ def error_dialog(window, qtbot):
 def test_opens_without_a_model(window):
     assert window.model is None
     assert "No model loaded: File > Open" in window.model_label.text()
-    assert [window.tabs.tabText(i) for i in range(window.tabs.count())] == ["Explorer", "Positional encoding",
-                                                                                 "Masks"]
+    assert [window.tabs.tabText(i) for i in range(window.tabs.count())] == [
+        "Explorer", "Positional encoding", "Masks", "Training", "Lab"]
     assert window.explorer.pages.currentWidget() is window.explorer.no_model
     assert window.masks.walk_pages.currentWidget() is window.masks.no_model
     assert not window.save_action.isEnabled() and not window.info_action.isEnabled()

@@ -16,7 +16,7 @@ from typing import Literal
 Better = Literal["higher", "lower"]
 MODULES = (  # each registers its figures when imported
     "transviz.bench.core", "transviz.bench.training", "transviz.bench.session", "transviz.bench.gui",
-    "transviz.bench.packaging",
+    "transviz.bench.packaging", "transviz.bench.studio",
 )
 
 
@@ -90,15 +90,20 @@ def median_seconds(fn: Callable[[], object], repeat: int = 7, warmup: int = 1) -
     return statistics.median(seconds(fn) for _ in range(repeat))
 
 
-def median_ratio(a: Callable[[], object], b: Callable[[], object], rounds: int = 7, warmup: int = 1) -> float:
-    """Median over rounds of time(b) / time(a), running a and b alternately: above 1 means a is faster."""
+def median_ratio(a: Callable[[], object], b: Callable[[], object], rounds: int = 7, warmup: int = 1,
+                 timer: Callable[[Callable[[], object]], float] = seconds) -> float:
+    """Median over rounds of time(b) / time(a), running a and b alternately: above 1 means a is faster.
+
+    ``timer`` says how long one call took: by default its wall time; a run that clocks only
+    part of its work itself can be timed by what it returns (``timer=lambda run: run()``).
+    """
     for _ in range(warmup):
         a(), b()
     ratios = []
     for i in range(rounds):
         if i % 2:  # alternate which goes first, so neither always runs on a warmer cache
-            tb, ta = seconds(b), seconds(a)
+            tb, ta = timer(b), timer(a)
         else:
-            ta, tb = seconds(a), seconds(b)
+            ta, tb = timer(a), timer(b)
         ratios.append(tb / ta)
     return statistics.median(ratios)

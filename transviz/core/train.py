@@ -102,6 +102,9 @@ class TrainObserver:
     def on_snapshot(self, snapshot: Snapshot) -> None:
         """After each attention snapshot of the probe (step 0, every ``snapshot_every`` steps, the end)."""
 
+    def on_paused(self, step: int) -> None:
+        """When a pause takes effect: ``step`` updates are done and no more follow until resumed."""
+
 
 @dataclass(frozen=True)
 class TrainResult:
@@ -212,6 +215,7 @@ class Trainer:
         """Block while paused (no spinning); True when the run should stop."""
         if not self._go.is_set():
             log.info("paused at step %d", self.step)
+            self.observer.on_paused(self.step)
             since = time.perf_counter()
             self._go.wait()
             self._paused_s += time.perf_counter() - since

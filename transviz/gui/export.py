@@ -68,7 +68,9 @@ def _write_svg(widget: QWidget, filename: str, title: str) -> None:
     generator.setTitle(title)
     painter = QPainter(generator)
     try:
-        widget.render(painter, QPoint(0, 0))
+        # QWidget's render, by name: pyqtgraph's views (QGraphicsView) override render() with the
+        # scene-drawing signature, which refuses these arguments
+        QWidget.render(widget, painter, QPoint(0, 0))
     finally:
         painter.end()
     svg = Path(filename).read_text(encoding="utf-8")

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from PySide6.QtCore import QCoreApplication
 
-EXPLORER, POSITIONAL, MASKS = "explorer", "positional", "masks"
+EXPLORER, POSITIONAL, MASKS, TRAINING, LAB = "explorer", "positional", "masks", "training", "lab"
 
 
 def tab_help(tab: str) -> str:
@@ -40,5 +40,22 @@ def tab_help(tab: str) -> str:
             "is 0 and every row still sums to 1.\n\n"
             "The walkthrough shows one head's steps for one query: the raw scores Q·Kᵀ, scaled by 1/sqrt(d_k), "
             "masked, turned into weights by the softmax, and the output: the weights times the value vectors V."),
+        TRAINING: translate(
+            "TabHelp",
+            "Choose a task and the model's size, then Start. The plots show the training loss of every batch, "
+            "the validation loss and exact match at each validation, the learning rate (watch the warm-up: it "
+            "climbs from 0 before it levels off or falls) and the share of target tokens predicted right.\n\n"
+            "Below, every layer and head of the probe sentence's attention: rows are queries, columns keys, each "
+            "row sums to 1. Drag the timeline to go back to an earlier snapshot and watch the alignment form out "
+            "of noise. When the run ends, 'Use in explorer' makes the trained model the window's model."),
+        LAB: translate(
+            "TabHelp",
+            "The experiment of the seed tutorial: an encoder stack learns y = (a+1)^2 + b. Each row is one "
+            "configuration; its test MSE stands beside the value the tutorial published. Predicting the mean "
+            "scores 3.5: a run that ends there learned nothing (marked diverged).\n\n"
+            "The plot overlays every run's training loss on a log scale: without warm-up, lr=1e-3 stays on the "
+            "3.5 line while the others fall. This is what the lab demonstrates: a Transformer is hard to train "
+            "from scratch, and warm-up and a careful initialisation decide whether it learns at all. The quick "
+            "preset is shorter than the tutorial's runs, so its numbers differ."),
     }
     return texts.get(tab, "")

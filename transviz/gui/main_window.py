@@ -24,14 +24,17 @@ from ..core.checkpoint import describe
 from ..core.errors import InputError, TransvizError
 from ..core.resources import shipped_models
 from ..core.trace_files import write_trace
+from .drops import dropped_file
 from .export import export_with_dialog, save_picture
-from .help_texts import EXPLORER, MASKS, POSITIONAL, tab_help
+from .help_texts import EXPLORER, LAB, MASKS, POSITIONAL, TRAINING, tab_help
 from .labels import error_label, plain_label
 from .language import Retranslated, current_language, set_language
 from .panels.base import PlotPanel
 from .panels.explorer import ExplorerPanel
+from .panels.lab import LabPanel
 from .panels.masks import MasksPanel
 from .panels.positional import PositionalPanel
+from .panels.training import TrainingPanel
 from .settings import Preferences, SettingsStore, Stored, WindowLayout
 from .theme import Appearance, apply_appearance, current_appearance, restyle
 from .view_menu import ViewChoices
@@ -88,14 +91,21 @@ class MainWindow(Retranslated, QMainWindow):
         self.explorer = ExplorerPanel()
         self.positional = PositionalPanel()
         self.masks = MasksPanel()
+        self.training = TrainingPanel()
+        self.lab = LabPanel()
         self.tabs = QTabWidget()
-        self.help_topics = {self.explorer: EXPLORER, self.positional: POSITIONAL, self.masks: MASKS}
+        self.help_topics = {self.explorer: EXPLORER, self.positional: POSITIONAL, self.masks: MASKS,
+                            self.training: TRAINING, self.lab: LAB}
         for panel, name in ((self.explorer, lambda: self.tr("Explorer")),
                             (self.positional, lambda: self.tr("Positional encoding")),
-                            (self.masks, lambda: self.tr("Masks"))):
+                            (self.masks, lambda: self.tr("Masks")), (self.training, lambda: self.tr("Training")),
+                            (self.lab, lambda: self.tr("Lab"))):
             index = self.tabs.addTab(panel, "")
             self.bind_text(lambda text, i=index: self.tabs.setTabText(i, text), name)
         self.setCentralWidget(self.tabs)
+        self.training.use_model.connect(self.use_trained_model)
+        self.training.running_changed.connect(self._close_if_asked)
+        self._close_after_training = False
         self._build_status_bar()
         self._build_menus()
         self.setAcceptDrops(True)
@@ -227,6 +237,12 @@ class MainWindow(Retranslated, QMainWindow):
             self.statusBar().showMessage(self.tr("Loaded {0}").format(model_name(model)), 5000)
             self.model_changed.emit(model)
 
+    def use_trained_model(self, model: Model) -> None:
+        """The training tab's "Use in explorer": a copy of the trained model becomes the window's model."""
+        self.set_model(model)
+        self.tabs.setCurrentWidget(self.explorer)
+        self.statusBar().showMessage(self.tr("The trained model is now the explorer's model"), 5000)
+
     def _show_model(self) -> None:
         if self.model is None:
             self.model_label.setText(self.tr("No model loaded: File > Open"))
@@ -338,10 +354,7 @@ class MainWindow(Retranslated, QMainWindow):
 
     @staticmethod
     def _dropped_checkpoint(event: QDragEnterEvent | QDropEvent) -> str | None:
-        for url in event.mimeData().urls():
-            if url.isLocalFile() and url.toLocalFile().lower().endswith(CHECKPOINT_SUFFIX):
-                return url.toLocalFile()
-        return None
+        return dropped_file(event, (CHECKPOINT_SUFFIX,))
 
     def dragEnterEvent(self, event: QDragEnterEvent) -> None:
         if self._dropped_checkpoint(event):
@@ -386,14 +399,46 @@ class MainWindow(Retranslated, QMainWindow):
 
     # -- teardown ----------------------------------------------------------------------------------
     def _panels(self) -> list[PlotPanel]:
-        return [self.explorer, self.positional, self.masks]
+        return [self.explorer, self.positional, self.masks, self.training]
 
     def shutdown(self) -> None:
-        """Stop the worker thread (quit + wait); safe to call twice."""
+        """Stop the worker threads (quit + wait; a training run stops and saves first); safe to call twice."""
+        self.training.shutdown()
+        self.lab.shutdown()
         if self.runner.thread.isRunning():
             self.runner.shutdown()
 
+    def ask_to_stop_training(self) -> QMessageBox:
+        """Closing while a model trains: ask first; "Stop and close" stops it, saves, then closes."""
+        box = QMessageBox(QMessageBox.Icon.Question, self.tr("Training is running"), self.tr(
+            "A model is being trained. Stop the training and close transviz?\n\nThe model trained so far will "
+            "be saved to:\n{0}").format(self.training.checkpoint), QMessageBox.StandardButton.Cancel, self)
+        box.setObjectName("stop_training_question")
+        box.setTextFormat(Qt.TextFormat.PlainText)
+        box.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        stop = box.addButton(self.tr("Stop training and close"), QMessageBox.ButtonRole.AcceptRole)
+        stop.clicked.connect(self._stop_training_and_close)
+        box.open()
+        return box
+
+    def _stop_training_and_close(self) -> None:
+        self._close_after_training = True
+        if not self.training.is_running():  # it ended while the question was open
+            self.close()
+            return
+        self.statusBar().showMessage(self.tr("Stopping the training and saving to {0}...").format(
+            self.training.checkpoint))
+        self.training.stop()
+
+    def _close_if_asked(self, running: bool) -> None:
+        if not running and self._close_after_training:
+            self.close()
+
     def closeEvent(self, event: QCloseEvent) -> None:
+        if self.training.is_running():
+            event.ignore()
+            self.ask_to_stop_training()
+            return
         self.remember(with_layout=True)
         self.shutdown()
         super().closeEvent(event)

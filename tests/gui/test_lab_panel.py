@@ -1,0 +1,141 @@
+"""The lab tab with real (short) runs of the seed's experiment: rows fill as runs end, beside the
+seed's published values; curves hold every loss; cancel keeps finished rows; CSV and plot export."""
+from __future__ import annotations
+
+import csv
+import math
+
+import pytest
+from PySide6.QtGui import QImage
+
+from transviz.core.lab import run_lab
+from transviz.gui.panels.lab import DIVERGED_FILL, LabPanel
+
+# the seed's five tables, as its text prints them (000_d44500b147c75d2f.txt)
+SEED_LR_TABLE = [("lr=1e-3, no warm-up", 3.37), ("lr=1e-4, no warm-up", 0.56), ("lr=1e-5, no warm-up", 2.31),
+                 ("lr=1e-3, 1% warm-up", 0.10)]
+
+
+@pytest.fixture
+def lab(qtbot, show):
+    panel = show(LabPanel(), 1400, 800)
+    yield panel
+    panel.shutdown()
+    assert panel.worker.thread.isFinished()
+
+
+def sweep(lab, vary, values, steps=20, test_batches=4, layers=1, lr="1e-3"):
+    lab.table_choice.setCurrentIndex(lab.table_choice.findData("custom"))
+    lab.vary.setCurrentIndex(lab.vary.findData(vary))
+    lab.values.setText(values)
+    lab.base_lr.setText(lr)
+    lab.base_layers.setValue(layers)
+    lab.set_length(steps, test_batches)
+    lab.device.setCurrentIndex(lab.device.findData("cpu"))
+    assert lab.run_button.isEnabled(), lab.error.text()
+
+
+def run(lab, qtbot, timeout=120000):
+    with qtbot.waitSignal(lab.worker.all_done, timeout=timeout) as done:
+        lab.run_button.click()
+    return done.args[0]
+
+
+def cells(lab, row):
+    return [lab.table.item(row, column).text() for column in range(lab.table.columnCount())]
+
+
+def test_a_run_of_two_tiny_configurations_fills_two_rows_and_exports_csv(lab, qtbot, tmp_path):
+    sweep(lab, "lr", "1e-3, 10")
+    rows_seen = []
+    lab.worker.row_done.connect(lambda index, result: rows_seen.append(lab.table.rowCount()))
+    assert run(lab, qtbot) is False  # not cancelled
+    assert rows_seen == [1, 2]  # one row appeared as each run ended
+    assert lab.table.rowCount() == 2 and "all 2 runs finished" in lab.progress_text.text()
+    (first, good), (second, wild) = lab.results
+    # the same configuration run directly by the core gives the same test MSE (seeded, CPU)
+    again = run_lab(first.settings)
+    assert again.test_mse == good.test_mse and again.train_losses == good.train_losses
+    assert cells(lab, 0)[:2] == ["lr=1e-3", f"{good.test_mse:.3f}"] and cells(lab, 0)[4] == ""
+    assert cells(lab, 0)[2] == "-"  # the seed has no 1-layer run
+    assert wild.status in ("collapsed", "diverged") and cells(lab, 1)[4].startswith("diverged")
+    assert lab.table.item(1, 0).background().color() == DIVERGED_FILL
+    # every training loss is a point of its curve (the log plot leaves out non-finite ones)
+    assert lab.plot.points(lab.curves[0]) == 20 and list(lab.curves[0].y) == list(good.train_losses)
+    finite = [x for x in wild.train_losses if math.isfinite(x) and x > 0]
+    assert lab.plot.points(lab.curves[1]) == len(finite)
+    path = lab.export_csv(tmp_path / "lab.csv")
+    with path.open(encoding="utf-8") as f:
+        table = list(csv.DictReader(f))
+    assert [r["setting"] for r in table] == ["lr=1e-3", "lr=10"]
+    assert float(table[0]["test_mse"]) == pytest.approx(good.test_mse, rel=1e-5)
+    assert table[0]["lr"] == "0.001" and table[1]["lr"] == "10" and table[0]["status"] == "ok"
+    assert table[0]["layers"] == "1" and table[0]["steps"] == "20" and table[0]["test_batches"] == "4"
+    assert table[0]["seed_mse"] == "" and table[1]["status"] == wild.status
+
+
+def test_a_row_the_seed_published_shows_its_value(lab, qtbot):
+    sweep(lab, "layers", "2", steps=3, test_batches=2)  # lr=1e-3, no warm-up, 2 layers: the seed's 0.086
+    run(lab, qtbot)
+    assert cells(lab, 0)[0] == "layers=2" and cells(lab, 0)[2] == "0.086"
+
+
+def test_cancel_mid_run_keeps_the_finished_rows_and_the_tab_stays_usable(lab, qtbot):
+    sweep(lab, "lr", "1e-3, 1e-4, 1e-5", steps=300, test_batches=2)
+    steps_of_second = []
+    lab.worker.stepped.connect(lambda index, step, loss: index == 1 and steps_of_second.append(step))
+    with qtbot.waitSignal(lab.worker.row_done, timeout=120000):
+        lab.run_button.click()
+    qtbot.waitUntil(lambda: len(steps_of_second) >= 3, timeout=60000)
+    with qtbot.waitSignal(lab.worker.all_done, timeout=60000) as done:
+        lab.cancel_button.click()
+    assert done.args[0] is True  # cancelled
+    assert lab.table.rowCount() == 2 and cells(lab, 0)[4] == "" and cells(lab, 1)[4] == "stopped (cancelled)"
+    assert [result.status for _, result in lab.results][1] == "stopped"
+    assert "cancelled: 1 of 3 runs finished" in lab.progress_text.text()
+    assert lab.run_button.isEnabled() and not lab.cancel_button.isEnabled() and lab.csv_button.isEnabled()
+    sweep(lab, "batch", "8", steps=5, test_batches=2)  # usable: another run goes through
+    assert run(lab, qtbot) is False and lab.table.rowCount() == 1 and cells(lab, 0)[0] == "batch=8"
+
+
+def test_the_plot_exports_as_png_and_svg(lab, qtbot, tmp_path):
+    sweep(lab, "lr", "1e-3, 1e-4", steps=5, test_batches=2)
+    run(lab, qtbot)
+    image = QImage(str(lab.export_plot(tmp_path / "lab.png")))
+    assert image.size() == lab.plot.size()
+    svg = lab.export_plot(tmp_path / "lab.svg").read_text(encoding="utf-8")
+    for text in ("Training loss of each run (log scale)", "lr=1e-3", "lr=1e-4", "predicting the mean"):
+        assert text in svg
+
+
+def test_the_seed_tables_and_the_quick_preset_say_what_they_are(lab):
+    lab.table_choice.setCurrentIndex(lab.table_choice.findData("lr"))
+    assert [(r.label, r.published) for r in lab.planned_rows()] == SEED_LR_TABLE
+    assert [r.settings.warmup_steps for r in lab.planned_rows()] == [0, 0, 0, 100]
+    assert not lab.custom.isVisible()
+    assert (lab.steps.value(), lab.test_batches.value()) == (1000, 1000)
+    assert lab.length_note.text().startswith("the seed's setting")
+    lab.quick_button.click()
+    assert (lab.steps.value(), lab.test_batches.value()) == (300, 200)
+    assert "quick preset: NOT the seed's setting" in lab.length_note.text()
+    assert all(r.settings.steps == 300 and r.settings.test_batches == 200 for r in lab.planned_rows())
+    lab.seed_button.click()
+    assert lab.is_seed_length()
+    lab.table_choice.setCurrentIndex(lab.table_choice.findData("init"))
+    assert len(lab.planned_rows()) == 11 and lab.planned_rows()[5].settings.init == "normal:0.1"
+
+
+@pytest.mark.parametrize("vary,values,message", [
+    ("lr", "fast", "is not a number"),
+    ("layers", "1.5", "is not a whole number"),
+    ("init", "bogus", "unknown initialisation"),
+    ("lr", " , ", "list the values"),
+    ("layers", "0", "layers must be a positive integer"),
+])
+def test_a_bad_custom_sweep_is_explained_inline(lab, vary, values, message):
+    lab.table_choice.setCurrentIndex(lab.table_choice.findData("custom"))
+    lab.vary.setCurrentIndex(lab.vary.findData(vary))
+    lab.values.setText(values)
+    assert lab.error.isVisible() and message in lab.error.text() and not lab.run_button.isEnabled()
+    lab.values.setText("1" if vary != "init" else "default")
+    assert not lab.error.isVisible() and lab.run_button.isEnabled()

@@ -1,0 +1,367 @@
+"""The training tab with real tiny runs on the reverse task: signals to the finished state, plots
+holding every reported step, the snapshot timeline, pause, the explorer hook, a live event loop,
+closing during training, inline errors, corpora dropped on the tab, divergence."""
+from __future__ import annotations
+
+import dataclasses
+
+import numpy as np
+import pytest
+import torch
+from PySide6.QtCore import QElapsedTimer, QMimeData, QPointF, Qt, QTimer, QUrl
+from PySide6.QtGui import QDragEnterEvent, QDropEvent
+from PySide6.QtWidgets import QApplication, QMessageBox
+
+import transviz
+from transviz.core.schedules import learning_rate
+from transviz.core.snapshots import load_snapshots
+from transviz.gui.main_window import MainWindow
+from transviz.gui.panels.training import TrainingPanel
+
+PROBE = "3a7f19c"  # the reverse task's first example; no pair of the task has it, so it is decoded greedily
+
+
+def configure(form, steps=30, snapshot_every=5, eval_every=10, lr="3e-3", schedule="warmup", warmup=5):
+    """A tiny model on the reverse task, on the CPU."""
+    form.set_task("reverse")
+    form.layers.setValue(1)
+    form.heads.setValue(2)
+    form.d_model.setValue(16)
+    form.d_ff.setValue(32)
+    form.dropout.setValue(0.0)
+    form.steps.setValue(steps)
+    form.batch_size.setValue(16)
+    form.lr.setText(lr)
+    form.schedule.setCurrentIndex(form.schedule.findData(schedule))
+    form.warmup.setValue(warmup)
+    form.snapshot_every.setValue(snapshot_every)
+    form.eval_every.setValue(eval_every)
+    form.device.setCurrentIndex(form.device.findData("cpu"))
+    assert form.valid, form.check()
+
+
+class Spy:
+    """Everything the worker reported, in order, as the GUI thread received it."""
+
+    def __init__(self, panel):
+        self.steps, self.validations, self.snapshots = [], [], []
+        panel.worker.stepped.connect(self.steps.extend)  # steps come in batches
+        panel.worker.validated.connect(lambda step, evaluation: self.validations.append((step, evaluation)))
+        panel.worker.snapshot_taken.connect(self.snapshots.append)
+
+
+@pytest.fixture
+def panel(qtbot, show, tmp_path):
+    panel = show(TrainingPanel(runs_dir=tmp_path / "runs"), 1400, 900)
+    yield panel
+    panel.shutdown()
+    assert panel.worker.thread.isFinished()  # no QThread left running
+
+
+def run(panel, qtbot, timeout=60000):
+    with qtbot.waitSignal(panel.run_finished, timeout=timeout) as signal:
+        panel.start()
+    return signal.args[0]
+
+
+def test_a_short_run_reaches_finished_through_signals_and_the_plots_hold_every_step(panel, qtbot):
+    configure(panel.form, steps=30, eval_every=10)
+    spy = Spy(panel)
+    result = run(panel, qtbot)
+    assert result.status == "finished" and result.steps == 30
+    assert [m.step for m in spy.steps] == list(range(1, 31))
+    # every reported step is a point of the loss, accuracy and learning-rate curves
+    for series, plot, field in ((panel.train_loss, panel.loss_plot, "loss"),
+                                (panel.token_accuracy, panel.accuracy_plot, "token_accuracy"),
+                                (panel.learning_rate, panel.lr_plot, "lr")):
+        assert plot.points(series) == len(series) == 30
+        assert list(series.y) == [getattr(m, field) for m in spy.steps]
+    # the learning rate drawn is the schedule's formula: linear warm-up over 5 steps to 3e-3
+    expected = [3e-3 * min(1.0, s / 5) for s in range(1, 31)]
+    assert panel.learning_rate.y.tolist() == pytest.approx(expected, rel=1e-12)
+    assert expected == pytest.approx([learning_rate(s, 3e-3, "warmup", 5, 30, 16) for s in range(1, 31)])
+    # the lr axis was set to the schedule's peak (plus a tenth) before the first step: it never rescales
+    assert panel.lr_plot.viewRange()[1] == pytest.approx([0.0, 1.1 * 3e-3])
+    # validations at 10, 20 and at the end
+    assert [s for s, _ in spy.validations] == [10, 20, 30]
+    assert panel.valid_loss.x.tolist() == [10, 20, 30] and panel.loss_plot.points(panel.valid_loss) == 3
+    assert panel.exact_match.y.tolist() == [e.exact_match for _, e in spy.validations]
+    assert panel.progress.value() == panel.progress.maximum() == 30
+    assert "finished after 30 steps" in panel.progress_text.text()
+    assert panel.notice.isVisible() and f"Saved to {result.checkpoint}" in panel.notice.text()
+    assert panel.start_button.isEnabled() and not panel.stop_button.isEnabled()
+    assert panel.explore_button.isEnabled() and panel.save_button.isEnabled()
+    assert result.checkpoint.parent == panel.runs_dir and result.checkpoint.name.startswith("reverse-")
+
+
+def test_the_timeline_holds_every_snapshot_and_scrubbing_shows_that_snapshots_arrays(panel, qtbot):
+    configure(panel.form, steps=30, snapshot_every=5, eval_every=0)
+    spy = Spy(panel)
+    assert panel.timeline.pages.currentWidget() is panel.timeline.empty  # a note, not empty axes
+    result = run(panel, qtbot)
+    timeline = panel.timeline
+    assert timeline.pages.currentIndex() == 1
+    assert "not in the data: the model's own output is shown" in timeline.origin.text()
+    assert [s.step for s in spy.snapshots] == [0, 5, 10, 15, 20, 25, 30]
+    assert timeline.slider.maximum() == 6 and timeline.slider.value() == 6  # followed the newest
+    # the newest snapshot is what the trained model itself does with the probe
+    final = transviz.decode(result.model, PROBE, max_len=spy.snapshots[-1].cross_attention.shape[2])
+    np.testing.assert_allclose(timeline.grid.maps, final.cross_attention, atol=1e-6)
+    timeline.slider.setValue(2)  # scrub back to step 10
+    assert timeline.current().step == 10 and "step 10 (snapshot 3 of 7)" in timeline.position.text()
+    np.testing.assert_array_equal(timeline.grid.maps, spy.snapshots[2].cross_attention)
+    # the large view: the mean of heads by default, a head once clicked in the grid, tokens on its axes
+    np.testing.assert_allclose(timeline.head_view.data, spy.snapshots[2].cross_attention[0].mean(axis=0), atol=1e-6)
+    timeline.grid.cell_clicked.emit(0, 1)
+    np.testing.assert_array_equal(timeline.head_view.data, spy.snapshots[2].cross_attention[0, 1])
+    assert timeline.head_view.column_labels() == list(PROBE) and "layer 0, head 1" in timeline.head_view.title
+    timeline.kind.setCurrentIndex(1)  # encoder self-attention of the same snapshot
+    np.testing.assert_array_equal(timeline.grid.maps, spy.snapshots[2].encoder_self_attention)
+    np.testing.assert_array_equal(timeline.head_view.data, spy.snapshots[2].encoder_self_attention[0, 1])
+    assert timeline.grid.maps.shape == (1, 2, len(PROBE), len(PROBE))
+    assert not np.allclose(spy.snapshots[0].encoder_self_attention, spy.snapshots[-1].encoder_self_attention)
+
+
+def test_a_checkpoints_timeline_can_be_scrubbed_again_after_a_restart(panel, qtbot, show, tmp_path):
+    configure(panel.form, steps=20, snapshot_every=5, eval_every=0)
+    spy = Spy(panel)
+    result = run(panel, qtbot)
+    assert [s.step for s in load_snapshots(result.checkpoint)] == [0, 5, 10, 15, 20]
+    fresh = show(TrainingPanel(runs_dir=tmp_path), 1200, 800)  # as after a restart
+    try:
+        assert fresh.open_timeline(result.checkpoint)
+        assert fresh.timeline.slider.maximum() == 4 and "saved in" in fresh.timeline.origin.text()
+        fresh.timeline.slider.setValue(1)
+        np.testing.assert_array_equal(fresh.timeline.grid.maps, spy.snapshots[1].cross_attention)
+        other = show(TrainingPanel(runs_dir=tmp_path), 1200, 800)
+        other.set_model(transviz.load_model(str(result.checkpoint)))  # loaded by the window: timeline too
+        assert [s.step for s in other.timeline.snapshots] == [0, 5, 10, 15, 20]
+        other.shutdown()
+        plain = transviz.save_model(result.model, tmp_path / "plain.safetensors")  # no snapshots in it
+        assert not fresh.open_timeline(plain) and "holds no attention snapshots" in fresh.error.text()
+        assert fresh.timeline.slider.maximum() == 4  # the timeline shown stays
+    finally:
+        fresh.shutdown()
+
+
+def test_pausing_stops_the_step_counter_and_resume_goes_on(panel, qtbot):
+    configure(panel.form, steps=100_000, snapshot_every=0, eval_every=0)
+    spy = Spy(panel)
+    panel.start()
+    qtbot.waitUntil(lambda: len(spy.steps) >= 3, timeout=30000)
+    with qtbot.waitSignal(panel.worker.paused, timeout=10000) as paused:
+        panel.toggle_pause()
+    step = paused.args[0]
+    assert len(spy.steps) == step and spy.steps[-1].step == step  # no step after the pause took effect
+    assert panel.progress_text.text() == f"paused at step {step} of 100,000"
+    assert panel.pause_button.text() == "Resume" and panel.is_running()
+    qtbot.wait(300)  # the event loop runs; the training thread must not
+    assert len(spy.steps) == step
+    panel.toggle_pause()
+    qtbot.waitUntil(lambda: len(spy.steps) > step + 2, timeout=10000)
+    with qtbot.waitSignal(panel.run_finished, timeout=30000) as finished:
+        panel.stop()
+    result = finished.args[0]
+    assert result.status == "stopped" and result.steps == len(spy.steps) > step
+    assert "Stopped after" in panel.notice.text()
+
+
+def test_the_event_loop_answers_a_timer_within_100_ms_while_training_runs(panel, qtbot):
+    configure(panel.form, steps=100_000, snapshot_every=2, eval_every=20)  # snapshots and validations too
+    spy = Spy(panel)
+    panel.start()
+    qtbot.waitUntil(lambda: len(spy.steps) >= 3, timeout=30000)
+    late, clock, steps_at_start = [], QElapsedTimer(), len(spy.steps)
+    timer = QTimer()
+    timer.setSingleShot(True)
+    timer.setTimerType(Qt.TimerType.PreciseTimer)
+
+    def measured() -> bool:  # long enough to cover steps, snapshots and two validations
+        return len(late) >= 25 and len(spy.validations) >= 2
+
+    def fire():
+        late.append(clock.elapsed() - 10)  # ms later than asked
+        if not measured():
+            clock.restart()
+            timer.start(10)
+
+    timer.timeout.connect(fire)
+    clock.start()
+    timer.start(10)
+    qtbot.waitUntil(measured, timeout=30000)
+    assert panel.is_running() and len(spy.steps) > steps_at_start + 20  # training went on meanwhile
+    with qtbot.waitSignal(panel.run_finished, timeout=30000):
+        panel.stop()
+    assert max(late) < 100, late
+
+
+@pytest.fixture
+def window(qtbot, tmp_path):
+    win = MainWindow()
+    win.training.runs_dir = tmp_path / "runs"
+    qtbot.addWidget(win)
+    win.resize(1400, 900)
+    win.show()
+    yield win
+    win.shutdown()
+    assert win.training.worker.thread.isFinished() and win.lab.worker.thread.isFinished()
+
+
+def test_the_trained_model_becomes_the_explorers_model_as_a_copy_and_decodes(window, qtbot):
+    training = window.training
+    configure(training.form, steps=40, eval_every=0)
+    result = run(training, qtbot)
+    with qtbot.waitSignal(window.model_changed, timeout=5000) as changed:
+        training.explore_button.click()
+    copy = changed.args[0]
+    assert window.model is copy and copy is not result.model
+    assert copy.path == str(result.checkpoint) and window.windowTitle() == f"transviz: {result.checkpoint.stem}"
+    trained = {p.data_ptr() for p in result.model.net.parameters()}
+    assert not trained & {p.data_ptr() for p in copy.net.parameters()}  # no tensor shared with the trainer's model
+    for name, tensor in result.model.net.state_dict().items():
+        assert torch.equal(copy.net.state_dict()[name], tensor)
+    ours, theirs = transviz.decode(copy, "0123456789"), transviz.decode(result.model, "0123456789")
+    assert ours.output_tokens == theirs.output_tokens
+    np.testing.assert_array_equal(ours.cross_attention, theirs.cross_attention)
+    window.tabs.setCurrentWidget(window.masks)
+    assert window.masks.steps is not None  # the other tabs got it too
+    before = next(result.model.net.parameters()).detach().clone()
+    with torch.no_grad():
+        next(copy.net.parameters()).add_(1.0)  # the explorer's copy changes; the trained model does not
+    assert torch.equal(next(result.model.net.parameters()), before)
+
+
+def test_closing_during_training_asks_then_stops_cleanly_and_keeps_a_loadable_checkpoint(window, qtbot):
+    training = window.training
+    configure(training.form, steps=100_000, snapshot_every=10, eval_every=0)
+    spy = Spy(training)
+    training.start()
+    qtbot.waitUntil(lambda: len(spy.steps) >= 3, timeout=30000)
+
+    def question():
+        box = window.findChild(QMessageBox, "stop_training_question")
+        assert box is not None and box.isVisible()
+        return box
+
+    window.close()
+    box = question()
+    assert window.isVisible() and str(training.checkpoint) in box.text()
+    box.button(QMessageBox.StandardButton.Cancel).click()  # changed their mind: training goes on
+    count = len(spy.steps)
+    qtbot.waitUntil(lambda: len(spy.steps) > count, timeout=10000)
+    assert window.isVisible() and training.is_running()
+    window.close()
+    stop = next(b for b in question().buttons() if b.text() == "Stop training and close")
+    with qtbot.waitSignal(training.run_finished, timeout=30000) as finished:
+        stop.click()
+    qtbot.waitUntil(lambda: not window.isVisible(), timeout=10000)
+    result = finished.args[0]
+    assert result.status == "stopped" and result.checkpoint == training.checkpoint
+    assert training.worker.thread.isFinished()
+    saved = transviz.load_model(str(result.checkpoint))
+    assert saved.facts["status"] == "stopped" and saved.facts["steps"] == result.steps == len(spy.steps)
+    for name, tensor in result.model.net.state_dict().items():
+        assert torch.equal(saved.net.state_dict()[name], tensor.cpu())
+    assert [s.step for s in load_snapshots(result.checkpoint)] == [s.step for s in spy.snapshots]
+
+
+def test_impossible_settings_are_explained_inline_and_start_stays_off(panel):
+    form = panel.form
+    configure(form)
+    form.d_model.setValue(30)  # 30 is not divisible by 4 heads
+    form.heads.setValue(4)
+    assert not form.valid and not panel.start_button.isEnabled()
+    assert form.error.isVisible() and "divisible by n_heads" in form.error.text()
+    panel.start()  # does nothing
+    assert not panel.is_running()
+    form.d_model.setValue(32)
+    assert form.valid and panel.start_button.isEnabled() and not form.error.isVisible()
+    form.lr.setText("fast")
+    assert "must be a number" in form.error.text() and not panel.start_button.isEnabled()
+    form.lr.setText("1e-3")
+    form.schedule.setCurrentIndex(form.schedule.findData("warmup-decay"))
+    form.warmup.setValue(form.steps.value())
+    assert "must be below steps" in form.error.text()
+    form.warmup.setValue(5)
+    form.set_tsv("")  # a corpus chosen but no file yet
+    assert "choose a TSV file" in form.error.text() and not panel.start_button.isEnabled()
+
+
+def drop(widget, path):
+    mime = QMimeData()
+    mime.setUrls([QUrl.fromLocalFile(str(path))])
+    enter = QDragEnterEvent(QPointF(20, 20).toPoint(), Qt.DropAction.CopyAction, mime, Qt.MouseButton.LeftButton,
+                            Qt.KeyboardModifier.NoModifier)
+    QApplication.sendEvent(widget, enter)
+    event = QDropEvent(QPointF(20, 20), Qt.DropAction.CopyAction, mime, Qt.MouseButton.LeftButton,
+                       Qt.KeyboardModifier.NoModifier)
+    if enter.isAccepted():
+        QApplication.sendEvent(widget, event)
+    return enter.isAccepted()
+
+
+def test_a_dropped_corpus_trains_and_a_broken_one_says_which_line(panel, qtbot, tmp_path):
+    words = "ich du er sie wir ihr".split()
+    english = "i you he she we you-all".split()
+    lines = [f"{a} {b}\t{english[i]} {english[j]}" for i, a in enumerate(words) for j, b in enumerate(words)]
+    corpus = tmp_path / "pairs.tsv"
+    corpus.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    configure(panel.form, steps=6, snapshot_every=3, eval_every=0)
+    assert drop(panel, corpus)
+    assert panel.form.tsv.text() == str(corpus) and panel.form.task.currentData() == ""
+    assert not drop(panel, tmp_path / "notes.pdf")  # not a corpus
+    broken = tmp_path / "broken.tsv"
+    broken.write_text(lines[0] + "\n" + lines[1] + "\nno tab on this line\n", encoding="utf-8")
+    panel.form.set_tsv(str(broken))
+    with qtbot.waitSignal(panel.run_failed, timeout=30000) as failed:
+        panel.start()
+    assert "line 3" in failed.args[0] and panel.error.isVisible() and "line 3" in panel.error.text()
+    assert not panel.is_running() and panel.start_button.isEnabled()  # usable after the failure
+    panel.form.set_tsv(str(corpus))
+    result = run(panel, qtbot)
+    assert result.status == "finished" and result.model.facts["task"] == "pairs.tsv"
+    assert result.checkpoint.name.startswith("pairs-") and not panel.error.isVisible()
+    assert panel.form.probe.count() > 0  # the corpus' examples are offered as probes
+    assert "teacher forced on its translation in the data" in panel.timeline.origin.text()  # a training pair
+
+
+def test_divergence_is_explained_in_the_window(panel, qtbot):
+    configure(panel.form, steps=60, snapshot_every=1, eval_every=0, lr="1e6", schedule="constant", warmup=0)
+    result = run(panel, qtbot)
+    assert result.status == "diverged", result.message
+    assert panel.notice.isVisible() and result.message[1:] in panel.notice.text()  # capitalised in the window
+    assert "Try warm-up or a lower lr" in panel.notice.text()
+    assert "diverged after" in panel.progress_text.text()
+    assert panel.timeline.snapshots[-1].step == result.steps  # no snapshot of the poisoned weights
+    assert panel.explore_button.isEnabled()  # the last good weights can still be explored
+
+
+def test_save_as_writes_the_model_with_its_timeline(panel, qtbot, tmp_path):
+    configure(panel.form, steps=10, snapshot_every=5, eval_every=0)
+    result = run(panel, qtbot)
+    target = tmp_path / "mine.safetensors"
+    with qtbot.waitSignal(panel.worker._runner.done, timeout=10000):
+        panel.save_as(target)
+    saved = transviz.load_model(str(target))
+    for name, tensor in result.model.net.state_dict().items():
+        assert torch.equal(saved.net.state_dict()[name], tensor)
+    assert [s.step for s in load_snapshots(target)] == [0, 5, 10]
+    assert "saved to" in panel.progress_text.text()
+
+
+def test_the_form_starts_at_the_toy_de_en_recipe_and_offers_the_devices_found():
+    from transviz.core.devices import available_devices
+    from transviz.core.recipes import recipe
+    from transviz.gui.training_form import TrainingForm
+
+    form = TrainingForm()
+    shipped = recipe("toy-de-en")
+    assert form.task.currentData() == "toy-de-en" and form.valid
+    assert form.model_settings() == {**shipped.model, "n_encoder_layers": 3, "n_decoder_layers": 3,
+                                     "norm": "post", "share_embeddings": False, "tie_output": False}
+    assert dataclasses.replace(form.train_config(), device=shipped.train.device) == shipped.train
+    devices = [form.device.itemData(i) for i in range(form.device.count())]
+    assert devices == ["auto"] + [d.name for d in available_devices()]
+    form.init.setCurrentIndex(form.init.findData("normal"))
+    assert form.train_config().init == "normal:0.02" and form.init_scale.isEnabled()
+    form.deleteLater()

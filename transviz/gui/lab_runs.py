@@ -1,0 +1,127 @@
+"""The lab tab's runs: which configurations (a seed table or a custom sweep), running them one
+after another on a worker thread with cancel, and writing the results as CSV.
+"""
+from __future__ import annotations
+
+import csv
+import io
+import math
+import threading
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+from pathlib import Path
+
+from PySide6.QtCore import QCoreApplication, QObject, Signal
+
+from ..core.errors import ConfigError
+from ..core.init import InitScheme
+from ..core.lab import SWEEPS, LabResult, LabSettings, published, run_lab, sweep_settings
+from .export import _atomically  # the one way transviz writes a file: temporary name, then rename
+from .background import OwnThreadWorker
+
+VARIED = ("lr", "warmup", "init", "layers", "batch")  # what a custom sweep may vary (LabSettings fields)
+CSV_COLUMNS = ("setting", "lr", "warmup", "init", "layers", "batch", "steps", "test_batches", "test_mse",
+               "seed_mse", "seconds", "status")
+
+
+@dataclass(frozen=True)
+class LabRow:
+    """One configuration to run, with the seed's published test MSE for it (None: the seed has none)."""
+
+    label: str
+    settings: LabSettings
+    published: float | None
+
+
+def seed_rows(table: str, base: LabSettings) -> list[LabRow]:
+    """The rows of one of the seed's tables, run with ``base``'s length, device and seed."""
+    return [LabRow(row.label, sweep_settings(row, base), row.published) for row in SWEEPS[table]]
+
+
+def _value(name: str, text: str) -> float | int | str:
+    if name == "init":
+        return str(InitScheme.parse(text))  # ConfigError naming the schemes
+    try:
+        return int(text) if name in ("layers", "batch") else float(text)
+    except ValueError:
+        kind = QCoreApplication.translate("LabPanel", "a whole number") if name in ("layers", "batch") else \
+            QCoreApplication.translate("LabPanel", "a number")
+        raise ConfigError(QCoreApplication.translate("LabPanel", "{0}: '{1}' is not {2}").format(name, text, kind)) \
+            from None
+
+
+def custom_rows(vary: str, values: str, base: LabSettings) -> list[LabRow]:
+    """``base`` once per value of ``vary`` (values separated by commas); ConfigError naming what is wrong."""
+    if vary not in VARIED:
+        raise ConfigError(f"a sweep varies one of {', '.join(VARIED)}, not {vary!r}")
+    texts = [t.strip() for t in values.split(",") if t.strip()]
+    if not texts:
+        raise ConfigError(QCoreApplication.translate("LabPanel", "list the values to try, separated by commas"))
+    rows = []
+    for text in texts:
+        settings = replace(base, **{vary: _value(vary, text)})  # LabSettings checks the value
+        rows.append(LabRow(f"{vary}={text}", settings, published(settings)))
+    return rows
+
+
+def csv_text(results: Sequence[tuple[LabRow, LabResult]]) -> str:
+    """The results as CSV: one line per run, the seed's value beside the measured one."""
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow(CSV_COLUMNS)
+    for row, result in results:
+        s = row.settings
+        mse = "" if math.isnan(result.test_mse) else f"{result.test_mse:.6g}"
+        seed = "" if row.published is None else f"{row.published:g}"
+        writer.writerow([row.label, f"{s.lr:g}", f"{s.warmup:g}", s.init, s.layers, s.batch, s.steps, s.test_batches,
+                         mse, seed, f"{result.seconds:.2f}", result.status])
+    return out.getvalue()
+
+
+def write_csv(path: str | Path, results: Sequence[tuple[LabRow, LabResult]]) -> Path:
+    text = csv_text(results)
+    return _atomically(Path(path), lambda tmp: Path(tmp).write_text(text, encoding="utf-8"))
+
+
+class LabWorker(OwnThreadWorker):
+    """Runs lab rows one after another on its own thread; :meth:`cancel` stops between batches.
+
+    Signals (delivered on the GUI thread):
+        stepped(int, int, float): row index, step, training loss.
+        row_done(int, LabResult): a row ended (finished, diverged, or stopped by cancel).
+        all_done(bool): the run ended; True if it was cancelled before the last row finished.
+        failed(Exception): a row could not run (e.g. a device that is not there).
+    """
+
+    stepped = Signal(int, int, float)
+    row_done = Signal(int, object)
+    all_done = Signal(bool)
+    failed = Signal(object)
+
+    def __init__(self, parent: QObject | None = None) -> None:
+        super().__init__("transviz-lab", parent)
+        self._stop = threading.Event()
+
+    def start(self, rows: Sequence[LabRow]) -> None:
+        if self.is_running():
+            raise RuntimeError("a lab run is in progress")
+        self._stop = threading.Event()
+        stop, rows = self._stop, list(rows)
+        self._runner.start(lambda state: self._run(rows, stop), lambda done: self.all_done.emit(not done),
+                           self.failed.emit)
+
+    def cancel(self) -> None:
+        """Stop after the current batch; rows already finished keep their results."""
+        self._stop.set()
+
+    def stop_work(self) -> None:
+        self.cancel()
+
+    def _run(self, rows: list[LabRow], stop: threading.Event) -> bool:
+        """Worker thread: every row in turn; True when all finished, False when cancelled."""
+        for index, row in enumerate(rows):
+            result = run_lab(row.settings, lambda step, loss, lr, i=index: self.stepped.emit(i, step, loss), stop)
+            self.row_done.emit(index, result)
+            if result.status == "stopped":
+                return False
+        return True

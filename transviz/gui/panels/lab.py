@@ -1,0 +1,352 @@
+"""The lab tab: the seed tutorial's warm-up / initialisation experiment (000_d44500b147c75d2f.txt).
+
+Pick one of its tables (or build a sweep), Run, and the results table fills row by row with the
+test MSE, the time and a mark for runs that diverged, the seed's published value beside each;
+every run's training loss is overlaid in one log-scale plot, so the run at lr=1e-3 without
+warm-up stands out, stuck at the mean predictor's 3.5. Runs can be cancelled (finished rows
+stay); results export to CSV and the plot to PNG or SVG.
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import replace
+from pathlib import Path
+
+from PySide6.QtCore import Qt, Slot
+from PySide6.QtGui import QBrush, QColor, QIcon, QPixmap
+from PySide6.QtWidgets import (
+    QAbstractItemView, QComboBox, QFileDialog, QFormLayout, QGroupBox, QHBoxLayout, QHeaderView, QLineEdit,
+    QProgressBar, QPushButton, QSpinBox, QSplitter, QTableWidget, QTableWidgetItem, QVBoxLayout, QWidget,
+)
+
+from ...core.errors import TransvizError
+from ...core.lab import MEAN_PREDICTOR_MSE, QUICK, SEED, LabResult, LabSettings
+from ..app import PALETTE
+from ..export import export_with_dialog, save_picture
+from ..labels import error_label, plain_label, show_error
+from ..lab_runs import VARIED, LabRow, LabWorker, custom_rows, seed_rows, write_csv
+from ..plots import BOTTOM_LEFT, FrameClock, LivePlot, Series
+from ..training_form import device_combo
+from .base import PlotPanel
+
+CUSTOM = "custom"
+COLUMNS = 5  # setting, test MSE, seed's MSE, time, mark
+DIVERGED_FILL = QColor("#FCE8D5")
+NOTE_STYLE = {True: "color: #006B4F;", False: "color: #B00020; font-weight: bold;"}
+
+
+def _curve_colour(index: int) -> str:
+    return PALETTE[index % len(PALETTE)]
+
+
+class LabPanel(PlotPanel):
+    """Run the seed's lab tables (or a custom sweep) and compare with its published numbers."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.rows: list[LabRow] = []  # of the current (or last) run
+        self.results: list[tuple[LabRow, LabResult]] = []
+        self.curves: list[Series] = []
+        self._valid = True  # the custom sweep's settings
+        self._latest: tuple[int, int] | None = None  # (row, step) last reported
+        self.worker = LabWorker(self)
+        self._build()
+        self.clock = FrameClock(self._redraw, parent=self)
+        self.worker.stepped.connect(self._on_step)
+        self.worker.row_done.connect(self._on_row_done)
+        self.worker.all_done.connect(self._on_all_done)
+        self.worker.failed.connect(self._on_failed)
+        self.set_length(SEED.steps, SEED.test_batches)
+        self._on_table_changed()
+
+    # -- construction --------------------------------------------------------------------------
+    def _build(self) -> None:
+        self.table_choice = QComboBox()
+        for text, key in ((self.tr("learning rate x warm-up (the seed's first table)"), "lr"),
+                          (self.tr("initialisation (6 layers, 1% warm-up)"), "init"),
+                          (self.tr("depth: 2 layers"), "depth"), (self.tr("batch size 64"), "batch"),
+                          (self.tr("custom sweep"), CUSTOM)):
+            self.table_choice.addItem(text, key)
+        self.table_choice.currentIndexChanged.connect(self._on_table_changed)
+        self.run_button = QPushButton(self.tr("Run"))
+        self.cancel_button = QPushButton(self.tr("Cancel"))
+        self.csv_button = QPushButton(self.tr("Export CSV..."))
+        self.png_button = QPushButton(self.tr("Plot as PNG..."))
+        self.svg_button = QPushButton(self.tr("Plot as SVG..."))
+        self.run_button.clicked.connect(self.run)
+        self.cancel_button.clicked.connect(self.cancel)
+        self.csv_button.clicked.connect(self._export_csv_with_dialog)
+        self.png_button.clicked.connect(lambda: export_with_dialog(self.plot, ".png", self.plot.title, self))
+        self.svg_button.clicked.connect(lambda: export_with_dialog(self.plot, ".svg", self.plot.title, self))
+        self.progress = QProgressBar()
+        self.progress_text = plain_label()
+        top = QHBoxLayout()
+        top.addWidget(plain_label(self.tr("Experiment")))
+        top.addWidget(self.table_choice, 1)
+        for widget in (self.run_button, self.cancel_button):
+            top.addWidget(widget)
+        top.addWidget(self.progress, 1)
+        top.addWidget(self.progress_text, 1)
+        for widget in (self.csv_button, self.png_button, self.svg_button):
+            top.addWidget(widget)
+
+        self.steps, self.test_batches = QSpinBox(), QSpinBox()
+        self.steps.setRange(1, 1_000_000)
+        self.test_batches.setRange(1, 1_000_000)
+        self.seed_button = QPushButton(self.tr("The seed's setting"))
+        self.quick_button = QPushButton(self.tr("Quick preset"))
+        self.quick_button.setToolTip(self.tr("{0} steps and {1} test batches: fast on a classroom CPU, "
+                                             "but not the seed's setting").format(QUICK.steps, QUICK.test_batches))
+        self.seed_button.clicked.connect(lambda: self.set_length(SEED.steps, SEED.test_batches))
+        self.quick_button.clicked.connect(lambda: self.set_length(QUICK.steps, QUICK.test_batches))
+        self.length_note = plain_label()
+        self.device = device_combo()
+        for spin in (self.steps, self.test_batches):
+            spin.valueChanged.connect(self._show_length_note)
+        length = QHBoxLayout()
+        for text, widget in ((self.tr("Training steps"), self.steps), (self.tr("test batches"), self.test_batches)):
+            length.addWidget(plain_label(text))
+            length.addWidget(widget)
+        length.addWidget(self.seed_button)
+        length.addWidget(self.quick_button)
+        length.addWidget(self.length_note, 1)
+        length.addWidget(plain_label(self.tr("Device")))
+        length.addWidget(self.device)
+        controls = QVBoxLayout()
+        controls.addLayout(top)
+        controls.addLayout(length)
+        controls.addWidget(self._build_custom())
+
+        self.error = error_label()
+        self.table = QTableWidget(0, COLUMNS)
+        self.table.setHorizontalHeaderLabels([self.tr("Setting"), self.tr("test MSE"), self.tr("seed's MSE"),
+                                              self.tr("time"), self.tr("note")])
+        self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        self.table.verticalHeader().setVisible(False)
+        header = self.table.horizontalHeader()
+        header.setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
+        header.setStretchLastSection(True)
+        self.table.setWordWrap(True)
+        self.plot = LivePlot(self.tr("Training loss of each run (log scale)"), self.tr("loss (half the MSE)"),
+                             self.tr("step"), log_y=True, legend=BOTTOM_LEFT)
+        self.plot.add_level(MEAN_PREDICTOR_MSE, self.tr("predicting the mean: 3.5"))
+        self.track(self.plot)
+        splitter = QSplitter(Qt.Orientation.Horizontal)
+        splitter.addWidget(self.table)
+        splitter.addWidget(self.plot)
+        splitter.setSizes([560, 840])
+        self.arrange(controls, self.error, splitter)
+        self._update_buttons()
+
+    def _build_custom(self) -> QGroupBox:
+        self.vary = QComboBox()
+        names = {"lr": self.tr("learning rate"), "warmup": self.tr("warm-up (share of lr added per step)"),
+                 "init": self.tr("initialisation"), "layers": self.tr("layers"), "batch": self.tr("batch size")}
+        for name in VARIED:
+            self.vary.addItem(names[name], name)
+        self.values = QLineEdit("1e-3, 1e-4")
+        self.values.setToolTip(self.tr("Values separated by commas; initialisations as default, xavier_uniform, "
+                                       "normal:0.02, uniform:0.01 ..."))
+        self.base_lr, self.base_warmup, self.base_init = QLineEdit(f"{SEED.lr:g}"), QLineEdit("0"), QLineEdit("default")
+        self.base_layers, self.base_batch = QSpinBox(), QSpinBox()
+        self.base_layers.setRange(1, 24)
+        self.base_layers.setValue(SEED.layers)
+        self.base_batch.setRange(1, 4096)
+        self.base_batch.setValue(SEED.batch)
+        self.custom = QGroupBox(self.tr("Custom sweep: vary one setting, keep the others"))
+        form = QFormLayout(self.custom)
+        varied = QHBoxLayout()
+        varied.addWidget(self.vary)
+        varied.addWidget(plain_label(self.tr("values")))
+        varied.addWidget(self.values, 1)
+        form.addRow(self.tr("Vary"), varied)
+        base = QHBoxLayout()
+        for text, widget in ((self.tr("lr"), self.base_lr), (self.tr("warm-up"), self.base_warmup),
+                             (self.tr("init"), self.base_init), (self.tr("layers"), self.base_layers),
+                             (self.tr("batch"), self.base_batch)):
+            base.addWidget(plain_label(text))
+            base.addWidget(widget)
+        form.addRow(self.tr("Others"), base)
+        self.vary.currentIndexChanged.connect(self.check)
+        for edit in (self.values, self.base_lr, self.base_warmup, self.base_init):
+            edit.textChanged.connect(self.check)
+        for spin in (self.base_layers, self.base_batch):
+            spin.valueChanged.connect(self.check)
+        return self.custom
+
+    # -- settings ------------------------------------------------------------------------------
+    def set_length(self, steps: int, test_batches: int) -> None:
+        self.steps.setValue(steps)
+        self.test_batches.setValue(test_batches)
+
+    def is_seed_length(self) -> bool:
+        return (self.steps.value(), self.test_batches.value()) == (SEED.steps, SEED.test_batches)
+
+    def _show_length_note(self) -> None:
+        seed = self.is_seed_length()
+        if seed:
+            text = self.tr("the seed's setting: its numbers are comparable")
+        elif (self.steps.value(), self.test_batches.value()) == (QUICK.steps, QUICK.test_batches):
+            text = self.tr("quick preset: NOT the seed's setting ({0} steps, {1} test batches); expect other numbers")
+            text = text.format(SEED.steps, SEED.test_batches)
+        else:
+            text = self.tr("NOT the seed's setting ({0} steps, {1} test batches); expect other numbers").format(
+                SEED.steps, SEED.test_batches)
+        self.length_note.setText(text)
+        self.length_note.setStyleSheet(NOTE_STYLE[seed])
+
+    def _on_table_changed(self) -> None:
+        self.custom.setVisible(self.table_choice.currentData() == CUSTOM)
+        self.check()
+
+    def base_settings(self) -> LabSettings:
+        """The run length and device chosen, on the seed's configuration."""
+        return replace(SEED, steps=self.steps.value(), test_batches=self.test_batches.value(),
+                       device=self.device.currentData())
+
+    def planned_rows(self) -> list[LabRow]:
+        """What Run would run; ConfigError (plain words) if the custom sweep is not valid."""
+        base = self.base_settings()
+        table = self.table_choice.currentData()
+        if table != CUSTOM:
+            return seed_rows(table, base)
+        try:
+            others = replace(base, lr=float(self.base_lr.text()), warmup=float(self.base_warmup.text()),
+                             init=self.base_init.text().strip(), layers=self.base_layers.value(),
+                             batch=self.base_batch.value())
+        except ValueError:
+            raise TransvizError(self.tr("lr and warm-up must be numbers (like 1e-3 and 0.01)")) from None
+        return custom_rows(self.vary.currentData(), self.values.text(), others)
+
+    def check(self) -> bool:
+        try:
+            self.planned_rows()
+        except TransvizError as exc:
+            show_error(self.error, self.tr("Custom sweep: {0}").format(exc))
+            self._valid = False
+        else:
+            show_error(self.error, None)
+            self._valid = True
+        self._update_buttons()
+        return self._valid
+
+    # -- running -------------------------------------------------------------------------------
+    def is_running(self) -> bool:
+        return self.worker.is_running()
+
+    def run(self) -> None:
+        """Run the chosen table or sweep; the results table and the plot start afresh."""
+        if self.is_running() or not self.check():
+            return
+        self.rows = self.planned_rows()
+        self.results = []
+        self.table.setRowCount(0)
+        self.plot.remove_all()
+        self.curves = []
+        for index, row in enumerate(self.rows):
+            series = Series(row.label)
+            self.plot.add_series(series, _curve_colour(index), width=1.5, dashed=index >= len(PALETTE))
+            self.curves.append(series)
+        self.plot.reset_axes(self.steps.value())
+        self.progress.setRange(0, len(self.rows) * self.steps.value())
+        self.progress.setValue(0)
+        self._latest = None
+        self.progress_text.setText(self.tr("starting..."))
+        self.worker.start(self.rows)
+        self._update_buttons()
+
+    def cancel(self) -> None:
+        if self.is_running():
+            self.worker.cancel()
+            self.progress_text.setText(self.tr("cancelling after this batch..."))
+            self.cancel_button.setEnabled(False)
+
+    def shutdown(self) -> None:
+        """Cancel a run and stop the worker thread (quit + wait); before the window goes."""
+        self.worker.shutdown()
+
+    def _update_buttons(self) -> None:
+        running = self.is_running()
+        self.run_button.setEnabled(not running and self._valid)
+        self.cancel_button.setEnabled(running)
+        for widget in (self.table_choice, self.steps, self.test_batches, self.seed_button, self.quick_button,
+                       self.device, self.custom):
+            widget.setEnabled(not running)
+        has_results = bool(self.results)
+        for button in (self.csv_button, self.png_button, self.svg_button):
+            button.setEnabled(has_results)
+
+    @Slot(int, int, float)
+    def _on_step(self, index: int, step: int, loss: float) -> None:
+        self.curves[index].append(step, loss)
+        self._latest = (index, step)
+        self.clock.mark()
+
+    def _redraw(self) -> None:
+        """One frame: the curves and the progress line."""
+        self.plot.redraw()
+        if self._latest is not None and self.is_running():
+            index, step = self._latest
+            self.progress.setValue(index * self.steps.value() + step)
+            self.progress_text.setText(self.tr("run {0} of {1}: {2}, step {3}").format(
+                index + 1, len(self.rows), self.rows[index].label, step))
+
+    @Slot(int, object)
+    def _on_row_done(self, index: int, result: LabResult) -> None:
+        row = self.rows[index]
+        self.results.append((row, result))
+        self._add_table_row(index, row, result)
+        self.clock.mark()
+
+    def _add_table_row(self, index: int, row: LabRow, result: LabResult) -> None:
+        line = self.table.rowCount()
+        self.table.insertRow(line)
+        swatch = QPixmap(12, 12)
+        swatch.fill(QColor(_curve_colour(index)))
+        texts = [row.label, "" if math.isnan(result.test_mse) else f"{result.test_mse:.3f}",
+                 "-" if row.published is None else f"{row.published:.3g}", f"{result.seconds:.0f} s",
+                 self.mark(result)]
+        for column, text in enumerate(texts):
+            item = QTableWidgetItem(text)
+            if column in (1, 2, 3):
+                item.setTextAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+            if result.status in ("diverged", "collapsed"):
+                item.setBackground(QBrush(DIVERGED_FILL))
+            self.table.setItem(line, column, item)
+        self.table.item(line, 0).setIcon(QIcon(swatch))  # the row's colour in the plot
+        self.table.resizeRowToContents(line)
+
+    def mark(self, result: LabResult) -> str:
+        return {"ok": "", "stopped": self.tr("stopped (cancelled)"),
+                "collapsed": self.tr("diverged: no better than predicting the mean (3.5)"),
+                "diverged": self.tr("diverged: the loss became NaN or infinite")}[result.status]
+
+    @Slot(bool)
+    def _on_all_done(self, cancelled: bool) -> None:
+        self.clock.flush()
+        done = sum(r.status != "stopped" for _, r in self.results)
+        self.progress_text.setText(self.tr("cancelled: {0} of {1} runs finished").format(done, len(self.rows))
+                                   if cancelled else self.tr("all {0} runs finished").format(len(self.rows)))
+        self._update_buttons()
+
+    @Slot(object)
+    def _on_failed(self, exc: Exception) -> None:
+        show_error(self.error, self.tr("Lab: {0}").format(exc))
+        self.progress_text.setText(self.tr("stopped by an error"))
+        self._update_buttons()
+
+    # -- export --------------------------------------------------------------------------------
+    def export_csv(self, path: str | Path) -> Path:
+        return write_csv(path, self.results)
+
+    def export_plot(self, path: str | Path) -> Path:
+        return save_picture(self.plot, path, self.plot.title)
+
+    def _export_csv_with_dialog(self) -> None:
+        path, _ = QFileDialog.getSaveFileName(self, self.tr("Export results"), "lab.csv", self.tr("CSV (*.csv)"))
+        if not path:
+            return
+        try:
+            self.export_csv(path if path.lower().endswith(".csv") else path + ".csv")
+        except OSError as exc:
+            show_error(self.error, self.tr("Could not write {0}: {1}").format(path, exc))

@@ -1,0 +1,439 @@
+"""The training tab: settings, Start / Pause / Stop, progress with ETA and tokens/s, live plots
+of loss, learning rate, accuracy and exact match, and the probe sentence's attention on a
+timeline of snapshots. When a run ends, one click hands (a copy of) the model to the explorer.
+
+Training runs on :class:`~transviz.gui.training_worker.TrainingWorker`'s thread; this panel
+only collects what it reports and redraws at a fixed frame rate.
+"""
+from __future__ import annotations
+
+import statistics
+from collections import deque
+from datetime import datetime
+from pathlib import Path
+
+from PySide6.QtCore import QCoreApplication, QStandardPaths, Qt, Signal, Slot
+from PySide6.QtGui import QDragEnterEvent, QDropEvent
+from PySide6.QtWidgets import (
+    QFileDialog, QHBoxLayout, QProgressBar, QPushButton, QScrollArea, QSizePolicy, QSplitter, QVBoxLayout, QWidget,
+)
+
+from ...core.bundle import Model
+from ...core.errors import TransvizError
+from ...core.evaluate import Evaluation
+from ...core.snapshots import Snapshot, load_snapshots, save_with_snapshots
+from ...core.config import TrainConfig
+from ...core.schedules import trainer_rate
+from ...core.train import StepMetrics, TrainResult
+from ..app import PALETTE
+from ..drops import dropped_file
+from ..labels import error_label, plain_label, show_error
+from ..plots import TOP_LEFT, FrameClock, LivePlot, Series
+from ..timeline import SnapshotTimeline
+from ..training_form import TSV_SUFFIXES, TrainingForm
+from ..training_worker import RunStart, TrainingJob, TrainingWorker, detached_copy
+from .base import PlotPanel
+
+CHECKPOINT_SUFFIX = ".safetensors"
+RATE_WINDOW = 50  # steps the ETA and tokens/s average over
+NOTICE_STYLE = {"diverged": "background: #FCE8D5; border: 1px solid #D55E00; padding: 6px;",
+                "finished": "background: #E3F1EA; border: 1px solid #009E73; padding: 6px;",
+                "stopped": "background: #EEF3F8; border: 1px solid #0072B2; padding: 6px;"}
+
+
+def default_runs_dir() -> Path:
+    """Where runs save their checkpoints unless told otherwise: the user's application data."""
+    return Path(QStandardPaths.writableLocation(QStandardPaths.StandardLocation.AppDataLocation)) / "runs"
+
+
+def duration_text(seconds: float) -> str:
+    """``"1 h 05 min"``, ``"3 min 07 s"`` or ``"42 s"``."""
+    seconds = max(0, round(seconds))
+    minutes, seconds = divmod(seconds, 60)
+    hours, minutes = divmod(minutes, 60)
+    if hours:
+        return QCoreApplication.translate("TrainingPanel", "{0} h {1:02d} min").format(hours, minutes)
+    if minutes:
+        return QCoreApplication.translate("TrainingPanel", "{0} min {1:02d} s").format(minutes, seconds)
+    return QCoreApplication.translate("TrainingPanel", "{0} s").format(seconds)
+
+
+class TrainingPanel(PlotPanel):
+    """Train a model in the window and watch it learn.
+
+    Signals:
+        use_model(Model): the user chose to explore the trained model; a CPU copy that shares
+            nothing with the trained one (connect it to the main window's ``set_model``).
+        running_changed(bool): a run started, or ended.
+        run_finished(TrainResult): a run ended (finished, stopped or diverged) and is shown.
+        run_failed(str): a run could not start or broke; the message shown inline.
+    """
+
+    use_model = Signal(object)
+    running_changed = Signal(bool)
+    run_finished = Signal(object)
+    run_failed = Signal(str)
+
+    def __init__(self, parent: QWidget | None = None, runs_dir: Path | None = None) -> None:
+        super().__init__(parent)
+        self.runs_dir = runs_dir or default_runs_dir()
+        self.worker = TrainingWorker(self)
+        self.result: TrainResult | None = None
+        self.checkpoint: Path | None = None  # where the current (or last) run saves
+        self._total_steps = 0
+        self._step: StepMetrics | None = None
+        self._recent: deque[StepMetrics] = deque(maxlen=RATE_WINDOW)
+        self._handed: Model | None = None  # the last copy given to the explorer
+        self._pausing = False  # Pause pressed and not yet Resume
+        self._run_text = ""  # the data, the model's size and the device of the run
+        self._build()
+        self.clock = FrameClock(self._redraw, parent=self)
+        self.worker.started.connect(self._on_started)
+        self.worker.stepped.connect(self._on_steps)
+        self.worker.validated.connect(self._on_validation)
+        self.worker.snapshot_taken.connect(self._on_snapshot)
+        self.worker.paused.connect(self._on_paused)
+        self.worker.finished.connect(self._on_finished)
+        self.worker.failed.connect(self._on_failed)
+        self.form.validity_changed.connect(lambda _: self._update_buttons())
+        self.setAcceptDrops(True)
+        self._update_buttons()
+
+    # -- construction --------------------------------------------------------------------------
+    def _build(self) -> None:
+        self.start_button = QPushButton(self.tr("Start"))
+        self.pause_button = QPushButton(self.tr("Pause"))
+        self.stop_button = QPushButton(self.tr("Stop"))
+        self.explore_button = QPushButton(self.tr("Use in explorer"))
+        self.explore_button.setToolTip(self.tr("Make the trained model the explorer's model (a copy)"))
+        self.save_button = QPushButton(self.tr("Save as..."))
+        self.timeline_button = QPushButton(self.tr("Open timeline..."))
+        self.timeline_button.setToolTip(self.tr("Scrub the attention snapshots saved in a checkpoint"))
+        self.start_button.clicked.connect(self.start)
+        self.pause_button.clicked.connect(self.toggle_pause)
+        self.stop_button.clicked.connect(self.stop)
+        self.explore_button.clicked.connect(self.explore)
+        self.save_button.clicked.connect(self._save_with_dialog)
+        self.timeline_button.clicked.connect(self._open_timeline_with_dialog)
+        # The bar carries the per-frame text (step, tokens/s, ETA): a new label text re-lays out the
+        # whole tab (~3 ms a frame here, taken from the training thread); a bar format only repaints.
+        self.progress = QProgressBar()
+        self.progress_text = plain_label()  # what the run is doing: loading, paused, finished ...
+        self.progress_text.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
+        self.notice = plain_label(wrap=True)  # how the run ended; after divergence, the explanation
+        self.notice.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.notice.setVisible(False)
+        row = QHBoxLayout()
+        for button in (self.start_button, self.pause_button, self.stop_button):
+            row.addWidget(button)
+        row.addWidget(self.progress, 1)
+        row.addWidget(self.progress_text, 1)
+        for button in (self.explore_button, self.save_button, self.timeline_button):
+            row.addWidget(button)
+        controls = QVBoxLayout()
+        controls.addLayout(row)
+        controls.addWidget(self.notice)
+
+        self.form = TrainingForm()
+        scroll = QScrollArea()
+        scroll.setWidget(self.form)
+        scroll.setWidgetResizable(True)
+        scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        scroll.setMinimumWidth(self.form.sizeHint().width() + 24)
+        self.error = error_label()
+        splitter = QSplitter(Qt.Orientation.Horizontal)
+        splitter.addWidget(scroll)
+        splitter.addWidget(self._build_watch())
+        splitter.setStretchFactor(1, 1)
+        self.arrange(controls, self.error, splitter)
+
+    def _build_watch(self) -> QWidget:
+        step = self.tr("step")
+        self.train_loss, self.valid_loss = Series(self.tr("training loss")), Series(self.tr("validation loss"))
+        self.token_accuracy = Series(self.tr("token accuracy (batch)"))
+        self.exact_match = Series(self.tr("exact match (validation)"))
+        self.learning_rate = Series(self.tr("learning rate"))
+        self.loss_plot = LivePlot(self.tr("Loss"), self.tr("cross-entropy"), step, top=1.0)
+        self.loss_plot.add_series(self.train_loss, PALETTE[0], width=1.5)
+        self.loss_plot.add_series(self.valid_loss, PALETTE[1], symbol="o")
+        self.accuracy_plot = LivePlot(self.tr("Accuracy"), self.tr("fraction right"), step, legend=TOP_LEFT,
+                                      top=1.0)
+        self.accuracy_plot.add_series(self.token_accuracy, PALETTE[2], width=1.5)
+        self.accuracy_plot.add_series(self.exact_match, PALETTE[3], symbol="o")
+        self.lr_plot = LivePlot(self.tr("Learning rate"), self.tr("lr"), step, legend=None, top=1.0)
+        self.lr_plot.add_series(self.learning_rate, PALETTE[4])
+        self.plots = (self.loss_plot, self.accuracy_plot, self.lr_plot)
+        self.timeline = SnapshotTimeline()
+        self.track(*self.plots, self.timeline.grid)
+        plots = QWidget()
+        row = QHBoxLayout(plots)
+        row.setContentsMargins(0, 0, 0, 0)
+        for plot in self.plots:
+            row.addWidget(plot)
+        splitter = QSplitter(Qt.Orientation.Vertical)
+        splitter.addWidget(plots)
+        splitter.addWidget(self.timeline)
+        splitter.setSizes([300, 600])  # the attention gets the larger share
+        return splitter
+
+    # -- running -------------------------------------------------------------------------------
+    def is_running(self) -> bool:
+        return self.worker.is_running()
+
+    def start(self) -> None:
+        """Start a run with the form's settings (if they are valid and none is running)."""
+        if self.is_running() or not self.form.validate():
+            return
+        task, data = self.form.data()
+        name = Path(data).stem if data else task
+        self.checkpoint = self.runs_dir / f"{name}-{datetime.now():%Y%m%d-%H%M%S}{CHECKPOINT_SUFFIX}"
+        job = TrainingJob(task, self.form.model_settings(), self.form.train_config(), self.checkpoint, data)
+        self._reset(job.config, job.model["d_model"])
+        self.progress_text.setText(self.tr("loading the data and building the model..."))
+        self.worker.start(job)
+        self._update_buttons()
+        self.running_changed.emit(True)
+
+    def toggle_pause(self) -> None:
+        if not self.is_running():
+            return
+        self._pausing = not self._pausing
+        if self._pausing:
+            self.worker.pause()
+            self.pause_button.setText(self.tr("Resume"))
+            self.progress_text.setText(self.tr("pausing after this batch..."))
+        else:
+            self.worker.resume()
+            self.pause_button.setText(self.tr("Pause"))
+            self.progress_text.setText(self._run_text)
+            self._show_progress()
+
+    def stop(self) -> None:
+        """Stop after the current batch; the run saves its checkpoint and reports as stopped."""
+        if self.is_running():
+            self.worker.stop()
+            self.progress_text.setText(self.tr("stopping after this batch and saving..."))
+            self.stop_button.setEnabled(False)
+            self.pause_button.setEnabled(False)
+
+    def shutdown(self) -> None:
+        """Stop a run (it saves) and the worker thread (quit + wait); before the window goes."""
+        self.clock.flush()
+        self.worker.shutdown()
+
+    def _reset(self, config: TrainConfig, d_model: int) -> None:
+        steps = config.steps
+        self.result, self._step, self._total_steps = None, None, steps
+        self._recent.clear()
+        for series in (self.train_loss, self.valid_loss, self.token_accuracy, self.exact_match, self.learning_rate):
+            series.clear()
+        self.timeline.set_snapshots([], self.tr("this run"))
+        self.progress.setRange(0, steps)
+        self.progress.setValue(0)
+        self.progress.setFormat(self.tr("step {0:,} of {1:,}").format(0, steps))
+        # every schedule peaks at the end of its warm-up (or at step 1): the lr axis is known in advance
+        peak = max(trainer_rate(config, step, d_model) for step in (1, max(1, min(config.warmup_steps, steps))))
+        for plot in self.plots:
+            plot.reset_axes(steps, 1.1 * peak if plot is self.lr_plot else None)
+        show_error(self.error, None)
+        self.notice.setVisible(False)
+        self._pausing = False
+        self.pause_button.setText(self.tr("Pause"))
+        self._redraw()
+
+    def _update_buttons(self) -> None:
+        running = self.is_running()
+        self.start_button.setEnabled(not running and self.form.valid)
+        self.pause_button.setEnabled(running)
+        self.stop_button.setEnabled(running)
+        self.form.setEnabled(not running)
+        done = not running and self.result is not None
+        self.explore_button.setEnabled(done)
+        self.save_button.setEnabled(done)
+        self.timeline_button.setEnabled(not running)
+
+    # -- reports from the worker (GUI thread) ----------------------------------------------------
+    @Slot(object)
+    def _on_started(self, start: RunStart) -> None:
+        self.form.set_examples(start.examples)
+        if start.gold is not None:
+            origin = self.tr("probe: {0} (teacher forced on its translation in the data: {1})").format(
+                start.probe, start.gold)
+        else:
+            origin = self.tr("probe: {0} (not in the data: the model's own output is shown)").format(start.probe)
+        self.timeline.set_snapshots(self.timeline.snapshots, origin)
+        self._run_text = self.tr("{0}; {1:,} parameters on {2}").format(start.summary, start.parameters, start.device)
+        self.progress_text.setText(self._run_text)
+
+    @Slot(object)
+    def _on_steps(self, steps: list[StepMetrics]) -> None:
+        for metrics in steps:
+            self.train_loss.append(metrics.step, metrics.loss)
+            self.token_accuracy.append(metrics.step, metrics.token_accuracy)
+            self.learning_rate.append(metrics.step, metrics.lr)
+        self._recent.extend(steps)
+        self._step = steps[-1]
+        self.clock.mark()
+
+    @Slot(int, object)
+    def _on_validation(self, step: int, evaluation: Evaluation) -> None:
+        self.valid_loss.append(step, evaluation.loss)
+        self.exact_match.append(step, evaluation.exact_match)
+        self.clock.mark()
+
+    @Slot(object)
+    def _on_snapshot(self, snapshot: Snapshot) -> None:
+        self.timeline.add(snapshot)
+        self.clock.mark()
+
+    @Slot(int)
+    def _on_paused(self, step: int) -> None:
+        if self._pausing:  # not resumed in the meantime
+            self.progress_text.setText(self.tr("paused at step {0:,} of {1:,}").format(step, self._total_steps))
+
+    def _redraw(self) -> None:
+        """One frame: the plots, the newest snapshot, the progress line."""
+        for plot in self.plots:
+            plot.redraw()
+        self.timeline.redraw()
+        if not self._pausing:
+            self._show_progress()
+
+    def _show_progress(self) -> None:
+        metrics = self._step
+        if metrics is None:
+            return
+        first = self._recent[0]
+        per_step = (metrics.elapsed_s - first.elapsed_s) / max(1, metrics.step - first.step)
+        if metrics.step == first.step:
+            per_step = metrics.elapsed_s / metrics.step
+        rate = statistics.median(m.tokens_per_s for m in self._recent)
+        text = self.tr("step {0:,} of {1:,} · {2:,.0f} tokens/s · ETA {3}").format(
+            metrics.step, self._total_steps, rate, duration_text(per_step * (self._total_steps - metrics.step)))
+        self.progress.setFormat(text.replace("%", "%%"))  # % starts the bar's own placeholders
+        self.progress.setValue(metrics.step)
+
+    @Slot(object)
+    def _on_finished(self, result: TrainResult) -> None:
+        self.result = result
+        if [s.step for s in result.snapshots] != [s.step for s in self.timeline.snapshots]:
+            # after divergence the trainer drops the snapshots of the weights it threw away
+            self.timeline.set_snapshots(result.snapshots, self.timeline.origin.text())
+        self.clock.flush()
+        self.progress.setFormat(self.tr("step {0:,} of {1:,}").format(result.steps, self._total_steps))
+        self.progress.setValue(result.steps)  # after divergence: the step of the weights kept
+        self.progress_text.setText(self.tr("{0} after {1:,} steps in {2} on {3}").format(
+            self._status_name(result.status), result.steps, duration_text(result.seconds), result.device))
+        self._show_notice(result)
+        self._update_buttons()
+        self.running_changed.emit(False)
+        self.run_finished.emit(result)
+
+    def _status_name(self, status: str) -> str:
+        return {"finished": self.tr("finished"), "stopped": self.tr("stopped"),
+                "diverged": self.tr("diverged")}.get(status, status)
+
+    def _show_notice(self, result: TrainResult) -> None:
+        lines = []
+        if result.status == "diverged":
+            lines.append(result.message[:1].upper() + result.message[1:])  # what happened, and what to try
+        elif result.status == "stopped":
+            lines.append(self.tr("Stopped after {0:,} of {1:,} steps.").format(result.steps, self._total_steps))
+        else:
+            lines.append(self.tr("Finished {0:,} steps.").format(result.steps))
+        if result.test is not None:
+            bleu = self.tr(", BLEU {0:.1f}").format(result.test.bleu) if result.test.bleu is not None else ""
+            lines.append(self.tr("Test: exact match {0:.1%} of {1} pairs{2}.").format(
+                result.test.exact_match, result.test.count, bleu))
+        elif result.validation is not None:
+            lines.append(self.tr("Last validation: exact match {0:.1%}.").format(result.validation.exact_match))
+        lines.append(self.tr("Saved to {0}").format(result.checkpoint) if result.checkpoint is not None
+                     else self.tr("Nothing was saved."))
+        self.notice.setText("\n".join(lines))
+        self.notice.setStyleSheet(NOTICE_STYLE.get(result.status, ""))
+        self.notice.setVisible(True)
+
+    @Slot(object)
+    def _on_failed(self, exc: Exception) -> None:
+        message = str(exc) if isinstance(exc, (TransvizError, OSError)) else self.tr("unexpected error: {0}").format(exc)
+        self.progress_text.setText(self.tr("could not train"))
+        show_error(self.error, self.tr("Training: {0}").format(message))
+        self._update_buttons()
+        self.running_changed.emit(False)
+        self.run_failed.emit(message)
+
+    # -- the trained model ---------------------------------------------------------------------
+    def explore(self) -> Model | None:
+        """Hand a copy of the trained model to the explorer (:attr:`use_model`); returns the copy."""
+        if self.result is None or self.is_running():
+            return None
+        model = detached_copy(self.result.model)
+        model.path = str(self.result.checkpoint) if self.result.checkpoint else None
+        self._handed = model
+        self.use_model.emit(model)
+        return model
+
+    def save_as(self, path: str | Path) -> None:
+        """Write the trained model and its snapshots to ``path`` (off the GUI thread)."""
+        if self.result is None or self.is_running():
+            return
+        model, snapshots, path = self.result.model, self.result.snapshots, Path(path)
+        self.worker.run_task(lambda: save_with_snapshots(model, path, snapshots),
+                             lambda saved: self.progress_text.setText(self.tr("saved to {0}").format(saved)),
+                             lambda exc: show_error(self.error, self.tr("Could not save: {0}").format(exc)))
+
+    def _save_with_dialog(self) -> None:
+        path, _ = QFileDialog.getSaveFileName(self, self.tr("Save the trained model"),
+                                              str(self.checkpoint or "model.safetensors"),
+                                              self.tr("transviz checkpoints (*.safetensors)"))
+        if path:
+            self.save_as(path if path.endswith(CHECKPOINT_SUFFIX) else path + CHECKPOINT_SUFFIX)
+
+    # -- timelines of saved checkpoints ----------------------------------------------------------
+    def open_timeline(self, path: str | Path) -> bool:
+        """Show the snapshots saved in a checkpoint; False (and an inline message) if it has none."""
+        try:
+            snapshots = load_snapshots(path)
+        except TransvizError as exc:
+            show_error(self.error, self.tr("Timeline: {0}").format(exc))
+            return False
+        if not snapshots:
+            show_error(self.error, self.tr("Timeline: {0} holds no attention snapshots").format(Path(path).name))
+            return False
+        self._show_saved_timeline(snapshots, path)
+        return True
+
+    def _show_saved_timeline(self, snapshots: list[Snapshot], path: str | Path) -> None:
+        show_error(self.error, None)
+        self.timeline.set_snapshots(snapshots, self.tr("saved in {0}").format(Path(path).name))
+
+    def _open_timeline_with_dialog(self) -> None:
+        path, _ = QFileDialog.getOpenFileName(self, self.tr("Open a checkpoint's timeline"), str(self.runs_dir),
+                                              self.tr("transviz checkpoints (*.safetensors)"))
+        if path:
+            self.open_timeline(path)
+
+    def set_model(self, model: Model | None) -> None:
+        """A model the window loaded: show its saved timeline, if it has one and no run is on."""
+        super().set_model(model)
+        if model is None or model is self._handed or not model.path or self.is_running():
+            return
+        try:
+            snapshots = load_snapshots(model.path)
+        except TransvizError:
+            return  # the window reports unreadable files
+        if snapshots:  # a model without a timeline leaves the one shown
+            self._show_saved_timeline(snapshots, model.path)
+
+    # -- drag and drop of corpora ------------------------------------------------------------------
+    def dragEnterEvent(self, event: QDragEnterEvent) -> None:
+        if dropped_file(event, TSV_SUFFIXES) and not self.is_running():
+            event.acceptProposedAction()
+        else:
+            event.ignore()
+
+    def dropEvent(self, event: QDropEvent) -> None:
+        path = dropped_file(event, TSV_SUFFIXES)
+        if path and not self.is_running():
+            event.acceptProposedAction()
+            self.form.set_tsv(path)

@@ -1,0 +1,317 @@
+"""The settings of a training run: the data, the model's size, the optimiser, the initialisation,
+the device. Starts at the toy-de-en recipe; impossible combinations are reported inline (and
+Start stays disabled) before anything runs.
+"""
+from __future__ import annotations
+
+import dataclasses
+from typing import Any
+
+from PySide6.QtCore import QCoreApplication, Qt, Signal
+from PySide6.QtWidgets import (
+    QCheckBox, QComboBox, QDoubleSpinBox, QFileDialog, QFormLayout, QGroupBox, QHBoxLayout, QLayout, QLineEdit,
+    QPushButton, QSpinBox, QVBoxLayout, QWidget,
+)
+
+from ..core.config import SCHEDULES, ModelConfig, TrainConfig
+from ..core.devices import available_devices
+from ..core.errors import ConfigError, TransvizError
+from ..core.init import DEFAULT_VALUES, SCHEMES
+from ..core.recipes import recipe
+from ..core.tasks import TASKS, describe_task
+from .labels import error_label, plain_label, show_error
+
+DEFAULT_RECIPE = "toy-de-en"
+TSV_SUFFIXES = (".tsv", ".txt")
+AUTO = "auto"
+
+
+def device_combo() -> QComboBox:
+    """auto, then every device torch can use here, with what was found (item data: the name to pass on)."""
+    combo = QComboBox()
+    found = available_devices()
+    combo.addItem(QCoreApplication.translate("TrainingForm", "auto: {0}").format(found[0].name), AUTO)
+    for device in found:
+        combo.addItem(f"{device.name}: {device.description}", device.name)
+    return combo
+
+
+def _group(title: str, rows: list[tuple[str, QWidget | QLayout]]) -> QGroupBox:
+    """A titled box of labelled rows."""
+    box = QGroupBox(title)
+    form = QFormLayout(box)
+    for label, field in rows:
+        form.addRow(label, field)
+    return box
+
+
+def _spin(low: int, high: int, step: int = 1) -> QSpinBox:
+    spin = QSpinBox()
+    spin.setRange(low, high)
+    spin.setSingleStep(step)
+    spin.setGroupSeparatorShown(True)
+    return spin
+
+
+def _fraction(high: float, step: float) -> QDoubleSpinBox:
+    spin = QDoubleSpinBox()
+    spin.setRange(0.0, high)
+    spin.setDecimals(2)
+    spin.setSingleStep(step)
+    return spin
+
+
+class TrainingForm(QWidget):
+    """Every setting of a run, checked as it is typed.
+
+    Signals:
+        validity_changed(bool): the settings became valid (Start may run) or invalid.
+    """
+
+    validity_changed = Signal(bool)
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self._valid = False
+        self.error = error_label()
+        layout = QVBoxLayout(self)
+        for box in (self._data_box(), self._model_box(), self._optimiser_box(), self._live_box()):
+            layout.addWidget(box)
+        layout.addWidget(self.error)
+        layout.addStretch(1)
+        for combo in self.findChildren(QComboBox):  # long entries must not widen the whole tab
+            combo.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
+            combo.setMinimumContentsLength(10)
+        self.reset_to_recipe()
+        for spin in (*self.findChildren(QSpinBox), *self.findChildren(QDoubleSpinBox)):
+            spin.valueChanged.connect(self.validate)
+        for widget in self.findChildren(QComboBox):
+            widget.currentIndexChanged.connect(self.validate)
+        for widget in self.findChildren(QLineEdit):
+            widget.textChanged.connect(self.validate)
+        for widget in self.findChildren(QCheckBox):
+            widget.toggled.connect(self.validate)
+        self.validate()
+
+    # -- construction --------------------------------------------------------------------------
+    def _data_box(self) -> QGroupBox:
+        self.task = QComboBox()
+        for name in TASKS:
+            self.task.addItem(name, name)
+            self.task.setItemData(self.task.count() - 1, describe_task(name), Qt.ItemDataRole.ToolTipRole)
+        self.task.addItem(self.tr("your TSV file (source<TAB>target)"), "")
+        self.tsv = QLineEdit()
+        self.tsv.setPlaceholderText(self.tr("choose or drop a .tsv file"))
+        browse = QPushButton(self.tr("Browse..."))
+        browse.clicked.connect(self._browse_tsv)
+        self.tsv_row = QWidget()
+        row = QHBoxLayout(self.tsv_row)
+        row.setContentsMargins(0, 0, 0, 0)
+        row.addWidget(self.tsv, 1)
+        row.addWidget(browse)
+        self.probe = QComboBox()
+        self.probe.setEditable(True)
+        self.probe.lineEdit().setPlaceholderText(self.tr("the task's first example"))
+        self.probe.setToolTip(self.tr("The sentence whose attention is shown as training goes on"))
+        self.task.currentIndexChanged.connect(self._on_task_changed)
+        return _group(self.tr("Data"), [
+            (self.tr("Task"), self.task),
+            (self.tr("Corpus"), self.tsv_row),
+            (self.tr("Probe sentence"), self.probe),
+        ])
+
+    def _model_box(self) -> QGroupBox:
+        self.layers, self.heads = _spin(1, 12), _spin(1, 32)
+        self.d_model, self.d_ff = _spin(2, 2048, 8), _spin(2, 8192, 64)
+        self.dropout = _fraction(0.9, 0.05)
+        self.norm = QComboBox()
+        self.norm.addItem(self.tr("post-LN (the paper)"), "post")
+        self.norm.addItem(self.tr("pre-LN (steadier training)"), "pre")
+        self.share_embeddings = QCheckBox(self.tr("one embedding table for both sides"))
+        self.share_embeddings.setToolTip(self.tr("One joint vocabulary and embedding table for source and target"))
+        self.tie_output = QCheckBox(self.tr("output layer = target embedding"))
+        return _group(self.tr("Model"), [
+            (self.tr("Layers (each side)"), self.layers),
+            (self.tr("Heads"), self.heads),
+            (self.tr("d_model"), self.d_model),
+            (self.tr("d_ff"), self.d_ff),
+            (self.tr("Dropout"), self.dropout),
+            (self.tr("LayerNorm"), self.norm),
+            (self.tr("Weight sharing"), self.share_embeddings),
+            ("", self.tie_output),
+        ])
+
+    def _optimiser_box(self) -> QGroupBox:
+        self.lr = QLineEdit()
+        self.schedule = QComboBox()
+        names = {"constant": self.tr("constant"), "warmup": self.tr("linear warm-up, then constant"),
+                 "warmup-decay": self.tr("warm-up, then linear decay to 0"),
+                 "noam": self.tr("noam (the paper; lr is a scale factor)")}
+        for schedule in SCHEDULES:
+            self.schedule.addItem(names[schedule], schedule)
+        self.warmup = _spin(0, 1_000_000, 50)
+        self.label_smoothing = _fraction(0.5, 0.05)
+        self.batch_size = _spin(1, 4096, 8)
+        self.steps = _spin(1, 10_000_000, 100)
+        self.init = QComboBox()
+        for name in SCHEMES:
+            self.init.addItem(name, name)
+        self.init_scale = QLineEdit()
+        self.init_scale.setPlaceholderText(self.tr("std or half-width"))
+        self.init.currentIndexChanged.connect(self._on_init_changed)
+        init_row = QHBoxLayout()
+        init_row.addWidget(self.init, 1)
+        init_row.addWidget(self.init_scale)
+        self.device = device_combo()
+        return _group(self.tr("Optimiser (Adam)"), [
+            (self.tr("Learning rate"), self.lr),
+            (self.tr("Schedule"), self.schedule),
+            (self.tr("Warm-up steps"), self.warmup),
+            (self.tr("Label smoothing"), self.label_smoothing),
+            (self.tr("Batch size (sentences)"), self.batch_size),
+            (self.tr("Steps"), self.steps),
+            (self.tr("Initialisation"), init_row),
+            (self.tr("Device"), self.device),
+        ])
+
+    def _live_box(self) -> QGroupBox:
+        self.snapshot_every = _spin(0, 100_000, 10)
+        self.snapshot_every.setSpecialValueText(self.tr("never"))
+        self.eval_every = _spin(0, 100_000, 50)
+        self.eval_every.setSpecialValueText(self.tr("at the end only"))
+        self.checkpoint_every = _spin(0, 100_000, 100)
+        self.checkpoint_every.setSpecialValueText(self.tr("at the end only"))
+        return _group(self.tr("Watching"), [
+            (self.tr("Attention every (steps)"), self.snapshot_every),
+            (self.tr("Validate every (steps)"), self.eval_every),
+            (self.tr("Save every (steps)"), self.checkpoint_every),
+        ])
+
+    # -- filling in ----------------------------------------------------------------------------
+    def reset_to_recipe(self, name: str = DEFAULT_RECIPE) -> None:
+        """Every setting as the tested recipe ``name`` has it (the defaults)."""
+        chosen = recipe(name)
+        self.set_task(chosen.task)
+        self.set_settings({**dataclasses.asdict(ModelConfig(1, 1)), **chosen.model}, chosen.train)
+
+    def set_task(self, name: str) -> None:
+        self.task.setCurrentIndex(max(0, self.task.findData(name)))
+
+    def set_tsv(self, path: str) -> None:
+        """Train on the corpus at ``path`` (a dropped or chosen file)."""
+        self.task.setCurrentIndex(self.task.findData(""))
+        self.tsv.setText(path)
+
+    def set_settings(self, model: dict[str, Any], config: TrainConfig) -> None:
+        """Fill the model (ModelConfig fields) and training settings in."""
+        self.layers.setValue(model["n_encoder_layers"])
+        self.heads.setValue(model["n_heads"])
+        self.d_model.setValue(model["d_model"])
+        self.d_ff.setValue(model["d_ff"])
+        self.dropout.setValue(model["dropout"])
+        self.norm.setCurrentIndex(self.norm.findData(model["norm"]))
+        self.share_embeddings.setChecked(model["share_embeddings"])
+        self.tie_output.setChecked(model["tie_output"])
+        self.lr.setText(f"{config.lr:g}")
+        self.schedule.setCurrentIndex(self.schedule.findData(config.schedule))
+        self.warmup.setValue(config.warmup_steps)
+        self.label_smoothing.setValue(config.label_smoothing)
+        self.batch_size.setValue(config.batch_size)
+        self.steps.setValue(config.steps)
+        name, _, scale = config.init.partition(":")
+        self.init.setCurrentIndex(self.init.findData(name))
+        self.init_scale.setText(scale)
+        self.probe.setEditText(config.probe or "")
+        self.snapshot_every.setValue(config.snapshot_every)
+        self.eval_every.setValue(config.eval_every)
+        self.checkpoint_every.setValue(config.checkpoint_every)
+        self.device.setCurrentIndex(max(0, self.device.findData(config.device)))
+        self._base = config  # settings the form does not show (clipping, seed, eval limit) come from here
+
+    def set_examples(self, examples: tuple[str, ...]) -> None:
+        """Offer the data's example sources as probes (keeping what is typed)."""
+        text = self.probe.currentText()
+        self.probe.blockSignals(True)
+        self.probe.clear()
+        self.probe.addItems(list(examples))
+        self.probe.setEditText(text)
+        self.probe.blockSignals(False)
+
+    def _on_task_changed(self) -> None:
+        self.tsv_row.setEnabled(self.task.currentData() == "")
+        self.probe.clear()  # another task's sentences are no probe for this one
+
+    def _on_init_changed(self) -> None:
+        name = self.init.currentData()
+        self.init_scale.setEnabled(name in DEFAULT_VALUES)
+        if name in DEFAULT_VALUES and not self.init_scale.text():
+            self.init_scale.setText(f"{DEFAULT_VALUES[name]:g}")
+        if name not in DEFAULT_VALUES:
+            self.init_scale.clear()
+
+    def _browse_tsv(self) -> None:
+        path, _ = QFileDialog.getOpenFileName(self, self.tr("Choose a corpus"), "",
+                                              self.tr("Sentence pairs (*.tsv *.txt)"))
+        if path:
+            self.set_tsv(path)
+
+    # -- reading and checking ------------------------------------------------------------------
+    def model_settings(self) -> dict[str, Any]:
+        layers = self.layers.value()
+        return dict(n_encoder_layers=layers, n_decoder_layers=layers, n_heads=self.heads.value(),
+                    d_model=self.d_model.value(), d_ff=self.d_ff.value(), dropout=round(self.dropout.value(), 4),
+                    norm=self.norm.currentData(), share_embeddings=self.share_embeddings.isChecked(),
+                    tie_output=self.tie_output.isChecked())
+
+    def _number(self, edit: QLineEdit, what: str) -> float:
+        try:
+            return float(edit.text().strip())
+        except ValueError:
+            raise ConfigError(self.tr("{0} must be a number (like 1e-3), not '{1}'").format(what, edit.text())) from None
+
+    def train_config(self) -> TrainConfig:
+        name, scale = self.init.currentData(), self.init_scale.text().strip()
+        if name in DEFAULT_VALUES and scale:
+            init = f"{name}:{self._number(self.init_scale, self.tr('the initialisation scale'))}"
+        else:
+            init = name
+        return dataclasses.replace(
+            self._base, steps=self.steps.value(), batch_size=self.batch_size.value(),
+            lr=self._number(self.lr, self.tr("the learning rate")), schedule=self.schedule.currentData(),
+            warmup_steps=self.warmup.value(), label_smoothing=round(self.label_smoothing.value(), 4), init=init,
+            device=self.device.currentData(), snapshot_every=self.snapshot_every.value(),
+            eval_every=self.eval_every.value(), checkpoint_every=self.checkpoint_every.value(),
+            probe=self.probe.currentText().strip() or None)
+
+    def data(self) -> tuple[str, str | None]:
+        """The built-in task's name, or ``("", path)`` for a TSV corpus."""
+        if self.task.currentData():
+            return self.task.currentData(), None
+        path = self.tsv.text().strip()
+        if not path:
+            raise ConfigError(self.tr("choose a TSV file of sentence pairs (or drop one on this tab)"))
+        return "", path
+
+    def check(self) -> str | None:
+        """What is wrong with the settings, in plain words, or None."""
+        try:
+            self.data()
+            # vocabulary sizes come from the data; 2 stands in for them (the checks do not depend on it)
+            ModelConfig(2, 2, **self.model_settings())
+            self.train_config()
+        except TransvizError as exc:
+            return str(exc)
+        return None
+
+    def validate(self) -> bool:
+        problem = self.check()
+        show_error(self.error, problem)
+        valid = problem is None
+        if valid != self._valid:
+            self._valid = valid
+            self.validity_changed.emit(valid)
+        return valid
+
+    @property
+    def valid(self) -> bool:
+        return self._valid
