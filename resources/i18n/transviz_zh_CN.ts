@@ -350,6 +350,257 @@
     </message>
 </context>
 <context>
+    <name>LabPanel</name>
+    <message>
+        <source>a whole number</source>
+        <translation>整数</translation>
+    </message>
+    <message>
+        <source>a number</source>
+        <translation>数字</translation>
+    </message>
+    <message>
+        <source>{0}: &apos;{1}&apos; is not {2}</source>
+        <translation>{0}：“{1}”不是{2}</translation>
+    </message>
+    <message>
+        <source>list the values to try, separated by commas</source>
+        <translation>列出要尝试的取值，用逗号分隔</translation>
+    </message>
+    <message>
+        <source>learning rate x warm-up (the seed&apos;s first table)</source>
+        <translation>学习率 × 预热（教程的第一张表）</translation>
+    </message>
+    <message>
+        <source>initialisation (6 layers, 1% warm-up)</source>
+        <translation>初始化（6 层，1% 预热）</translation>
+    </message>
+    <message>
+        <source>depth: 2 layers</source>
+        <translation>深度：2 层</translation>
+    </message>
+    <message>
+        <source>batch size 64</source>
+        <translation>批大小 64</translation>
+    </message>
+    <message>
+        <source>custom sweep</source>
+        <translation>自定义扫描</translation>
+    </message>
+    <message>
+        <source>Run</source>
+        <translation>运行</translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation>取消</translation>
+    </message>
+    <message>
+        <source>Export CSV...</source>
+        <translation>导出 CSV…</translation>
+    </message>
+    <message>
+        <source>Plot as PNG...</source>
+        <translation>图导出为 PNG…</translation>
+    </message>
+    <message>
+        <source>Plot as SVG...</source>
+        <translation>图导出为 SVG…</translation>
+    </message>
+    <message>
+        <source>Experiment</source>
+        <translation>实验</translation>
+    </message>
+    <message>
+        <source>The seed&apos;s setting</source>
+        <translation>教程的设置</translation>
+    </message>
+    <message>
+        <source>Quick preset</source>
+        <translation>快速预设</translation>
+    </message>
+    <message>
+        <source>{0} steps and {1} test batches: fast on a classroom CPU, but not the seed&apos;s setting</source>
+        <translation>{0} 步训练、{1} 个测试批次：在教室的 CPU 上也很快，但不是教程的设置</translation>
+    </message>
+    <message>
+        <source>Training steps</source>
+        <translation>训练步数</translation>
+    </message>
+    <message>
+        <source>test batches</source>
+        <translation>测试批次</translation>
+    </message>
+    <message>
+        <source>Device</source>
+        <translation>设备</translation>
+    </message>
+    <message>
+        <source>Setting</source>
+        <translation>设置</translation>
+    </message>
+    <message>
+        <source>test MSE</source>
+        <translation>测试 MSE</translation>
+    </message>
+    <message>
+        <source>seed&apos;s MSE</source>
+        <translation>教程的 MSE</translation>
+    </message>
+    <message>
+        <source>time</source>
+        <translation>用时</translation>
+    </message>
+    <message>
+        <source>note</source>
+        <translation>备注</translation>
+    </message>
+    <message>
+        <source>Training loss of each run (log scale)</source>
+        <translation>每次运行的训练损失（对数坐标）</translation>
+    </message>
+    <message>
+        <source>loss (half the MSE)</source>
+        <translation>损失（MSE 的一半）</translation>
+    </message>
+    <message>
+        <source>step</source>
+        <translation>步</translation>
+    </message>
+    <message>
+        <source>predicting the mean: 3.5</source>
+        <translation>预测均值：3.5</translation>
+    </message>
+    <message>
+        <source>learning rate</source>
+        <translation>学习率</translation>
+    </message>
+    <message>
+        <source>warm-up (share of lr added per step)</source>
+        <translation>预热（每步增加的学习率比例）</translation>
+    </message>
+    <message>
+        <source>initialisation</source>
+        <translation>初始化</translation>
+    </message>
+    <message>
+        <source>layers</source>
+        <translation>层数</translation>
+    </message>
+    <message>
+        <source>batch size</source>
+        <translation>批大小</translation>
+    </message>
+    <message>
+        <source>Values separated by commas; initialisations as default, xavier_uniform, normal:0.02, uniform:0.01 ...</source>
+        <translation>用逗号分隔的取值；初始化写作 default、xavier_uniform、normal:0.02、uniform:0.01 …</translation>
+    </message>
+    <message>
+        <source>Custom sweep: vary one setting, keep the others</source>
+        <translation>自定义扫描：改变一项设置，其余保持不变</translation>
+    </message>
+    <message>
+        <source>values</source>
+        <translation>取值</translation>
+    </message>
+    <message>
+        <source>Vary</source>
+        <translation>改变</translation>
+    </message>
+    <message>
+        <source>lr</source>
+        <translation>学习率</translation>
+    </message>
+    <message>
+        <source>warm-up</source>
+        <translation>预热</translation>
+    </message>
+    <message>
+        <source>init</source>
+        <translation>初始化</translation>
+    </message>
+    <message>
+        <source>batch</source>
+        <translation>批大小</translation>
+    </message>
+    <message>
+        <source>Others</source>
+        <translation>其余</translation>
+    </message>
+    <message>
+        <source>the seed&apos;s setting: its numbers are comparable</source>
+        <translation>教程的设置：结果可以与教程的数字比较</translation>
+    </message>
+    <message>
+        <source>quick preset: NOT the seed&apos;s setting ({0} steps, {1} test batches); expect other numbers</source>
+        <translation>快速预设：不是教程的设置（{0} 步，{1} 个测试批次）；结果会与教程不同</translation>
+    </message>
+    <message>
+        <source>NOT the seed&apos;s setting ({0} steps, {1} test batches); expect other numbers</source>
+        <translation>不是教程的设置（{0} 步，{1} 个测试批次）；结果会与教程不同</translation>
+    </message>
+    <message>
+        <source>lr and warm-up must be numbers (like 1e-3 and 0.01)</source>
+        <translation>学习率和预热必须是数字（如 1e-3 和 0.01）</translation>
+    </message>
+    <message>
+        <source>Custom sweep: {0}</source>
+        <translation>自定义扫描：{0}</translation>
+    </message>
+    <message>
+        <source>starting...</source>
+        <translation>正在开始…</translation>
+    </message>
+    <message>
+        <source>cancelling after this batch...</source>
+        <translation>本批次结束后取消…</translation>
+    </message>
+    <message>
+        <source>run {0} of {1}: {2}, step {3}</source>
+        <translation>第 {0} 次运行（共 {1} 次）：{2}，第 {3} 步</translation>
+    </message>
+    <message>
+        <source>stopped (cancelled)</source>
+        <translation>已停止（已取消）</translation>
+    </message>
+    <message>
+        <source>diverged: no better than predicting the mean (3.5)</source>
+        <translation>发散：不比预测均值（3.5）更好</translation>
+    </message>
+    <message>
+        <source>diverged: the loss became NaN or infinite</source>
+        <translation>发散：损失变成了 NaN 或无穷大</translation>
+    </message>
+    <message>
+        <source>cancelled: {0} of {1} runs finished</source>
+        <translation>已取消：{1} 次运行中完成了 {0} 次</translation>
+    </message>
+    <message>
+        <source>all {0} runs finished</source>
+        <translation>全部 {0} 次运行已完成</translation>
+    </message>
+    <message>
+        <source>Lab: {0}</source>
+        <translation>实验室：{0}</translation>
+    </message>
+    <message>
+        <source>stopped by an error</source>
+        <translation>因错误而停止</translation>
+    </message>
+    <message>
+        <source>Export results</source>
+        <translation>导出结果</translation>
+    </message>
+    <message>
+        <source>CSV (*.csv)</source>
+        <translation>CSV (*.csv)</translation>
+    </message>
+    <message>
+        <source>Could not write {0}: {1}</source>
+        <translation>无法写入 {0}：{1}</translation>
+    </message>
+</context>
+<context>
     <name>MainWindow</name>
     <message>
         <source>unsaved model</source>
@@ -366,6 +617,14 @@
     <message>
         <source>Masks</source>
         <translation>掩码</translation>
+    </message>
+    <message>
+        <source>Training</source>
+        <translation>训练</translation>
+    </message>
+    <message>
+        <source>Lab</source>
+        <translation>实验室</translation>
     </message>
     <message>
         <source>Loading {0}...</source>
@@ -438,6 +697,10 @@
     <message>
         <source>Loaded {0}</source>
         <translation>已加载 {0}</translation>
+    </message>
+    <message>
+        <source>The trained model is now the explorer&apos;s model</source>
+        <translation>训练好的模型现在是探索页的模型</translation>
     </message>
     <message>
         <source>No model loaded: File &gt; Open</source>
@@ -542,6 +805,28 @@
     <message>
         <source>Exported {0}</source>
         <translation>已导出 {0}</translation>
+    </message>
+    <message>
+        <source>Training is running</source>
+        <translation>正在训练</translation>
+    </message>
+    <message>
+        <source>A model is being trained. Stop the training and close transviz?
+
+The model trained so far will be saved to:
+{0}</source>
+        <translation>正在训练一个模型。停止训练并关闭 transviz 吗？
+
+目前训练好的模型将保存到：
+{0}</translation>
+    </message>
+    <message>
+        <source>Stop training and close</source>
+        <translation>停止训练并关闭</translation>
+    </message>
+    <message>
+        <source>Stopping the training and saving to {0}...</source>
+        <translation>正在停止训练并保存到 {0}…</translation>
     </message>
     <message>
         <source>The saved window size could not be used.</source>
@@ -873,6 +1158,57 @@
     </message>
 </context>
 <context>
+    <name>SnapshotTimeline</name>
+    <message>
+        <source>cross-attention (target queries x source keys)</source>
+        <translation>交叉注意力（目标语言查询 × 源语言键）</translation>
+    </message>
+    <message>
+        <source>encoder self-attention</source>
+        <translation>编码器自注意力</translation>
+    </message>
+    <message>
+        <source>decoder self-attention</source>
+        <translation>解码器自注意力</translation>
+    </message>
+    <message>
+        <source>Attention of the probe</source>
+        <translation>探针句的注意力</translation>
+    </message>
+    <message>
+        <source>Timeline</source>
+        <translation>时间线</translation>
+    </message>
+    <message>
+        <source>Start a run to watch the attention of the probe sentence form, or open the timeline saved in a checkpoint.</source>
+        <translation>开始一次训练，观察探针句的注意力如何形成；或者打开检查点中保存的时间线。</translation>
+    </message>
+    <message>
+        <source>layer {0}, mean of heads</source>
+        <translation>第 {0} 层，各头平均</translation>
+    </message>
+    <message>
+        <source>layer {0}, head {1}</source>
+        <translation>第 {0} 层，头 {1}</translation>
+    </message>
+    <message>
+        <source>{0} (click a head in the grid)</source>
+        <translation>{0}（点击网格中的一个头）</translation>
+    </message>
+    <message>
+        <source>no snapshots yet</source>
+        <translation>还没有快照</translation>
+    </message>
+    <message>
+        <source>step {0} (snapshot {1} of {2})</source>
+        <translation>第 {0} 步（快照 {1}/{2}）</translation>
+    </message>
+    <message>
+        <source>At step {0} the model predicts after each target token: {1}</source>
+        <translation>第 {0} 步时，模型在每个目标词元之后的预测：{1}</translation>
+    </message>
+</context>
+<context>
     <name>SourceBox</name>
     <message>
         <source>Type a sentence to translate, then press Enter and Space to step</source>
@@ -1007,6 +1343,444 @@ The walkthrough shows one head&apos;s steps for one query: the raw scores Q·K�
 填充掩码（padding mask）遮住用来补齐批次中较短句子的 &lt;pad&gt; 词元；序列（因果）掩码（sequence mask）对解码器遮住未来，使查询 t 只能看到键 0..t。解码器自注意力使用二者的组合。被屏蔽的分数变为 -inf，所以经过 softmax 后它们的权重为 0，每一行之和仍然为 1。
 
 逐步演示展示一个头对一个查询的各个步骤：原始分数 Q·Kᵀ，乘以 1/sqrt(d_k) 缩放，加掩码，经 softmax 变成权重，以及输出：权重乘以值向量 V。</translation>
+    </message>
+    <message>
+        <source>Choose a task and the model&apos;s size, then Start. The plots show the training loss of every batch, the validation loss and exact match at each validation, the learning rate (watch the warm-up: it climbs from 0 before it levels off or falls) and the share of target tokens predicted right.
+
+Below, every layer and head of the probe sentence&apos;s attention: rows are queries, columns keys, each row sums to 1. Drag the timeline to go back to an earlier snapshot and watch the alignment form out of noise. When the run ends, &apos;Use in explorer&apos; makes the trained model the window&apos;s model.</source>
+        <translation>选择任务和模型大小，然后点“开始”。曲线显示每个批次的训练损失、每次验证时的验证损失和完全匹配率、学习率（注意预热：它先从 0 开始上升，然后保持或下降），以及预测正确的目标词元比例。
+
+下方是探针句在每一层、每个头上的注意力：行是查询，列是键，每行之和为 1。拖动时间线可回到较早的快照，看对齐如何从噪声中形成。训练结束后，“在探索页使用”把训练好的模型设为窗口的模型。</translation>
+    </message>
+    <message>
+        <source>The experiment of the seed tutorial: an encoder stack learns y = (a+1)^2 + b. Each row is one configuration; its test MSE stands beside the value the tutorial published. Predicting the mean scores 3.5: a run that ends there learned nothing (marked diverged).
+
+The plot overlays every run&apos;s training loss on a log scale: without warm-up, lr=1e-3 stays on the 3.5 line while the others fall. This is what the lab demonstrates: a Transformer is hard to train from scratch, and warm-up and a careful initialisation decide whether it learns at all. The quick preset is shorter than the tutorial&apos;s runs, so its numbers differ.</source>
+        <translation>教程中的实验：一个编码器堆栈学习 y = (a+1)^2 + b。每一行是一种配置，它的测试 MSE 旁边是教程公布的数值。预测均值的得分是 3.5：停在这里的运行什么也没学到（标为发散）。
+
+图中用对数坐标叠加了每次运行的训练损失：没有预热时，lr=1e-3 停在 3.5 这条线上，而其他运行的损失不断下降。这正是实验要说明的：Transformer 很难从头训练，预热和谨慎的初始化决定了它能否学会。快速预设比教程的运行短，所以数字会不同。</translation>
+    </message>
+</context>
+<context>
+    <name>TrainingForm</name>
+    <message>
+        <source>auto: {0}</source>
+        <translation>自动：{0}</translation>
+    </message>
+    <message>
+        <source>your TSV file (source&lt;TAB&gt;target)</source>
+        <translation>你的 TSV 文件（源句&lt;TAB&gt;目标句）</translation>
+    </message>
+    <message>
+        <source>choose or drop a .tsv file</source>
+        <translation>选择或拖入一个 .tsv 文件</translation>
+    </message>
+    <message>
+        <source>Browse...</source>
+        <translation>浏览…</translation>
+    </message>
+    <message>
+        <source>the task&apos;s first example</source>
+        <translation>任务的第一个例句</translation>
+    </message>
+    <message>
+        <source>The sentence whose attention is shown as training goes on</source>
+        <translation>训练过程中显示其注意力的句子</translation>
+    </message>
+    <message>
+        <source>Data</source>
+        <translation>数据</translation>
+    </message>
+    <message>
+        <source>Task</source>
+        <translation>任务</translation>
+    </message>
+    <message>
+        <source>Corpus</source>
+        <translation>语料</translation>
+    </message>
+    <message>
+        <source>Probe sentence</source>
+        <translation>探针句</translation>
+    </message>
+    <message>
+        <source>post-LN (the paper)</source>
+        <translation>后置 LN（论文）</translation>
+    </message>
+    <message>
+        <source>pre-LN (steadier training)</source>
+        <translation>前置 LN（训练更稳定）</translation>
+    </message>
+    <message>
+        <source>one embedding table for both sides</source>
+        <translation>两侧共用一张嵌入表</translation>
+    </message>
+    <message>
+        <source>One joint vocabulary and embedding table for source and target</source>
+        <translation>源语言和目标语言共用一个词表和一张嵌入表</translation>
+    </message>
+    <message>
+        <source>output layer = target embedding</source>
+        <translation>输出层 = 目标语言嵌入</translation>
+    </message>
+    <message>
+        <source>Model</source>
+        <translation>模型</translation>
+    </message>
+    <message>
+        <source>Layers (each side)</source>
+        <translation>层数（每侧）</translation>
+    </message>
+    <message>
+        <source>Heads</source>
+        <translation>头数</translation>
+    </message>
+    <message>
+        <source>d_model</source>
+        <translation>d_model</translation>
+    </message>
+    <message>
+        <source>d_ff</source>
+        <translation>d_ff</translation>
+    </message>
+    <message>
+        <source>Dropout</source>
+        <translation>Dropout</translation>
+    </message>
+    <message>
+        <source>LayerNorm</source>
+        <translation>层归一化</translation>
+    </message>
+    <message>
+        <source>Weight sharing</source>
+        <translation>权重共享</translation>
+    </message>
+    <message>
+        <source>constant</source>
+        <translation>恒定</translation>
+    </message>
+    <message>
+        <source>linear warm-up, then constant</source>
+        <translation>线性预热，然后恒定</translation>
+    </message>
+    <message>
+        <source>warm-up, then linear decay to 0</source>
+        <translation>预热，然后线性衰减到 0</translation>
+    </message>
+    <message>
+        <source>noam (the paper; lr is a scale factor)</source>
+        <translation>noam（论文；学习率是缩放系数）</translation>
+    </message>
+    <message>
+        <source>std or half-width</source>
+        <translation>标准差或半宽</translation>
+    </message>
+    <message>
+        <source>Optimiser (Adam)</source>
+        <translation>优化器（Adam）</translation>
+    </message>
+    <message>
+        <source>Learning rate</source>
+        <translation>学习率</translation>
+    </message>
+    <message>
+        <source>Schedule</source>
+        <translation>调度</translation>
+    </message>
+    <message>
+        <source>Warm-up steps</source>
+        <translation>预热步数</translation>
+    </message>
+    <message>
+        <source>Label smoothing</source>
+        <translation>标签平滑</translation>
+    </message>
+    <message>
+        <source>Batch size (sentences)</source>
+        <translation>批大小（句子数）</translation>
+    </message>
+    <message>
+        <source>Steps</source>
+        <translation>步数</translation>
+    </message>
+    <message>
+        <source>Initialisation</source>
+        <translation>初始化</translation>
+    </message>
+    <message>
+        <source>Device</source>
+        <translation>设备</translation>
+    </message>
+    <message>
+        <source>never</source>
+        <translation>从不</translation>
+    </message>
+    <message>
+        <source>at the end only</source>
+        <translation>仅在结束时</translation>
+    </message>
+    <message>
+        <source>Watching</source>
+        <translation>观察</translation>
+    </message>
+    <message>
+        <source>Attention every (steps)</source>
+        <translation>注意力快照间隔（步）</translation>
+    </message>
+    <message>
+        <source>Validate every (steps)</source>
+        <translation>验证间隔（步）</translation>
+    </message>
+    <message>
+        <source>Save every (steps)</source>
+        <translation>保存间隔（步）</translation>
+    </message>
+    <message>
+        <source>Choose a corpus</source>
+        <translation>选择语料</translation>
+    </message>
+    <message>
+        <source>Sentence pairs (*.tsv *.txt)</source>
+        <translation>句对 (*.tsv *.txt)</translation>
+    </message>
+    <message>
+        <source>{0} must be a number (like 1e-3), not &apos;{1}&apos;</source>
+        <translation>{0}必须是数字（如 1e-3），而不是“{1}”</translation>
+    </message>
+    <message>
+        <source>the learning rate</source>
+        <translation>学习率</translation>
+    </message>
+    <message>
+        <source>choose a TSV file of sentence pairs (or drop one on this tab)</source>
+        <translation>请选择一个句对 TSV 文件（或把文件拖到这一页）</translation>
+    </message>
+</context>
+<context>
+    <name>TrainingPanel</name>
+    <message>
+        <source>{0} h {1:02d} min</source>
+        <translation>{0} 小时 {1:02d} 分</translation>
+    </message>
+    <message>
+        <source>{0} min {1:02d} s</source>
+        <translation>{0} 分 {1:02d} 秒</translation>
+    </message>
+    <message>
+        <source>{0} s</source>
+        <translation>{0} 秒</translation>
+    </message>
+    <message>
+        <source>Start</source>
+        <translation>开始</translation>
+    </message>
+    <message>
+        <source>Stop</source>
+        <translation>停止</translation>
+    </message>
+    <message>
+        <source>Use in explorer</source>
+        <translation>在探索页使用</translation>
+    </message>
+    <message>
+        <source>Save as...</source>
+        <translation>另存为…</translation>
+    </message>
+    <message>
+        <source>Open timeline...</source>
+        <translation>打开时间线…</translation>
+    </message>
+    <message>
+        <source>Make the trained model the explorer&apos;s model (a copy)</source>
+        <translation>把训练好的模型设为探索页的模型（一份副本）</translation>
+    </message>
+    <message>
+        <source>Scrub the attention snapshots saved in a checkpoint</source>
+        <translation>浏览检查点中保存的注意力快照</translation>
+    </message>
+    <message>
+        <source>step</source>
+        <translation>步</translation>
+    </message>
+    <message>
+        <source>Loss</source>
+        <translation>损失</translation>
+    </message>
+    <message>
+        <source>cross-entropy</source>
+        <translation>交叉熵</translation>
+    </message>
+    <message>
+        <source>Accuracy</source>
+        <translation>准确率</translation>
+    </message>
+    <message>
+        <source>fraction right</source>
+        <translation>正确比例</translation>
+    </message>
+    <message>
+        <source>Learning rate</source>
+        <translation>学习率</translation>
+    </message>
+    <message>
+        <source>lr</source>
+        <translation>学习率</translation>
+    </message>
+    <message>
+        <source>training loss</source>
+        <translation>训练损失</translation>
+    </message>
+    <message>
+        <source>validation loss</source>
+        <translation>验证损失</translation>
+    </message>
+    <message>
+        <source>token accuracy (batch)</source>
+        <translation>词元准确率（批次）</translation>
+    </message>
+    <message>
+        <source>exact match (validation)</source>
+        <translation>完全匹配率（验证）</translation>
+    </message>
+    <message>
+        <source>learning rate</source>
+        <translation>学习率</translation>
+    </message>
+    <message>
+        <source>Resume</source>
+        <translation>继续</translation>
+    </message>
+    <message>
+        <source>Pause</source>
+        <translation>暂停</translation>
+    </message>
+    <message>
+        <source>loading the data and building the model...</source>
+        <translation>正在加载数据并构建模型…</translation>
+    </message>
+    <message>
+        <source>pausing after this batch...</source>
+        <translation>本批次结束后暂停…</translation>
+    </message>
+    <message>
+        <source>stopping after this batch and saving...</source>
+        <translation>本批次结束后停止并保存…</translation>
+    </message>
+    <message>
+        <source>this run</source>
+        <translation>本次训练</translation>
+    </message>
+    <message>
+        <source>step {0:,} of {1:,}</source>
+        <translation>第 {0:,} 步，共 {1:,} 步</translation>
+    </message>
+    <message>
+        <source>probe: {0} (teacher forced on its translation in the data: {1})</source>
+        <translation>探针句：{0}（用数据中的译文做强制教学：{1}）</translation>
+    </message>
+    <message>
+        <source>probe: {0} (not in the data: the model&apos;s own output is shown)</source>
+        <translation>探针句：{0}（不在数据中：显示模型自己的输出）</translation>
+    </message>
+    <message>
+        <source>{0}; {1:,} parameters on {2}</source>
+        <translation>{0}；{1:,} 个参数，在 {2} 上</translation>
+    </message>
+    <message>
+        <source>paused at step {0:,} of {1:,}</source>
+        <translation>暂停于第 {0:,} 步，共 {1:,} 步</translation>
+    </message>
+    <message>
+        <source>step {0:,} of {1:,} · {2:,.0f} tokens/s · ETA {3}</source>
+        <translation>第 {0:,} 步，共 {1:,} 步 · 每秒 {2:,.0f} 个词元 · 预计还需 {3}</translation>
+    </message>
+    <message>
+        <source>{0} after {1:,} steps in {2} on {3}</source>
+        <translation>{0}：{1:,} 步，用时 {2}，在 {3} 上</translation>
+    </message>
+    <message>
+        <source>finished</source>
+        <translation>已完成</translation>
+    </message>
+    <message>
+        <source>stopped</source>
+        <translation>已停止</translation>
+    </message>
+    <message>
+        <source>diverged</source>
+        <translation>已发散</translation>
+    </message>
+    <message>
+        <source>Stopped after {0:,} of {1:,} steps.</source>
+        <translation>在第 {0:,} 步停止（共 {1:,} 步）。</translation>
+    </message>
+    <message>
+        <source>Finished {0:,} steps.</source>
+        <translation>完成了 {0:,} 步。</translation>
+    </message>
+    <message>
+        <source>, BLEU {0:.1f}</source>
+        <translation>，BLEU {0:.1f}</translation>
+    </message>
+    <message>
+        <source>Test: exact match {0:.1%} of {1} pairs{2}.</source>
+        <translation>测试：{1} 个句对的完全匹配率 {0:.1%}{2}。</translation>
+    </message>
+    <message>
+        <source>Last validation: exact match {0:.1%}.</source>
+        <translation>最近一次验证：完全匹配率 {0:.1%}。</translation>
+    </message>
+    <message>
+        <source>Saved to {0}</source>
+        <translation>已保存到 {0}</translation>
+    </message>
+    <message>
+        <source>Nothing was saved.</source>
+        <translation>没有保存任何内容。</translation>
+    </message>
+    <message>
+        <source>unexpected error: {0}</source>
+        <translation>意外错误：{0}</translation>
+    </message>
+    <message>
+        <source>could not train</source>
+        <translation>无法训练</translation>
+    </message>
+    <message>
+        <source>Training: {0}</source>
+        <translation>训练：{0}</translation>
+    </message>
+    <message>
+        <source>saved to {0}</source>
+        <translation>已保存到 {0}</translation>
+    </message>
+    <message>
+        <source>Could not save: {0}</source>
+        <translation>无法保存：{0}</translation>
+    </message>
+    <message>
+        <source>Save the trained model</source>
+        <translation>保存训练好的模型</translation>
+    </message>
+    <message>
+        <source>transviz checkpoints (*.safetensors)</source>
+        <translation>transviz 检查点 (*.safetensors)</translation>
+    </message>
+    <message>
+        <source>Timeline: {0}</source>
+        <translation>时间线：{0}</translation>
+    </message>
+    <message>
+        <source>Timeline: {0} holds no attention snapshots</source>
+        <translation>时间线：{0} 中没有注意力快照</translation>
+    </message>
+    <message>
+        <source>saved in {0}</source>
+        <translation>保存在 {0}</translation>
+    </message>
+    <message>
+        <source>Open a checkpoint&apos;s timeline</source>
+        <translation>打开检查点的时间线</translation>
     </message>
 </context>
 <context>

@@ -136,3 +136,21 @@ def test_the_colormap_choice_redraws_every_heatmap_and_grid(window, qtbot, name)
                     timeout=5000)
     bar = large._colorbar.colorMap().getLookupTable(0.0, 1.0, 256, alpha=False)
     np.testing.assert_array_equal(bar, lut_of(name))
+
+
+def test_the_dark_theme_reaches_the_training_and_lab_tabs(window, qtbot):
+    """The lab's reference-line card, its length note and the training notice are drawn in the
+    theme's colours (hard-coded light colours would leave white text on a white card)."""
+    from pyqtgraph.graphicsItems.InfiniteLine import InfLineLabel
+
+    card = next(item for item in window.lab.plot.scene().items() if isinstance(item, InfLineLabel))
+    assert card.toPlainText() == "predicting the mean: 3.5"
+    window.lab.set_length(10, 2)  # not the seed's setting: a warning
+    window.training.notice.show_notice("Finished 10 steps.", "#009E73")
+    window.view_choices.themes[DARK].trigger()
+    assert lightness(card.fill.color()) < 60 and lightness(card.color) > 200
+    assert "#ff8a80" in window.lab.length_note.styleSheet()
+    assert "background: #1e1e1e" in window.training.notice.styleSheet()
+    window.view_choices.themes[LIGHT].trigger()
+    assert lightness(card.fill.color()) > 200 and lightness(card.color) < 60
+    assert "background: #ffffff" in window.training.notice.styleSheet()

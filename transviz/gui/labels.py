@@ -2,9 +2,12 @@
 QLabel's rich-text guess (``<s>`` strikes out the rest of the line), so every label is plain."""
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QLabel
 
+from .language import Retranslated
 from .theme import plot_style
 
 
@@ -15,10 +18,41 @@ class ErrorLabel(QLabel):
         self.setStyleSheet(f"color: {plot_style().error};")
 
 
+class NoticeLabel(QLabel):
+    """A framed message in the theme's colours, its border in an accent colour (how a run ended)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.setTextFormat(Qt.TextFormat.PlainText)
+        self.setWordWrap(True)
+        self.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.setVisible(False)
+        self._accent = "#0072B2"
+
+    def show_notice(self, text: str, accent: str) -> None:
+        self._accent = accent
+        self.setText(text)
+        self.restyle()
+        self.setVisible(True)
+
+    def restyle(self) -> None:
+        # set again on each change: a widget with a style sheet keeps the font it was polished with
+        style = plot_style()
+        self.setStyleSheet(f"background: {style.background}; color: {style.foreground}; "
+                           f"border: 2px solid {self._accent}; padding: 6px;")
+
+
 def plain_label(text: str = "", wrap: bool = False) -> QLabel:
     label = QLabel(text)
     label.setTextFormat(Qt.TextFormat.PlainText)
     label.setWordWrap(wrap)
+    return label
+
+
+def bound_label(owner: Retranslated, text: Callable[[], str], wrap: bool = False) -> QLabel:
+    """A plain label showing ``text()``, set again by ``owner`` after each language change."""
+    label = plain_label(wrap=wrap)
+    owner.bind_text(label.setText, text)
     return label
 
 

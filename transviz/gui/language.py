@@ -8,7 +8,7 @@ own strings (standard buttons, file dialogs) come from Qt's translations (``qtba
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import TypeVar
 
 from PySide6.QtCore import QCoreApplication, QEvent, QLibraryInfo, QLocale, QTranslator
@@ -105,3 +105,9 @@ def set_items(combo: QComboBox, texts: list[str]) -> None:
         return
     for index, text in enumerate(texts):
         combo.setItemText(index, text)
+
+
+def set_items_by_data(combo: QComboBox, texts: Mapping[object, str]) -> None:
+    """Name a combo box's entries by their item data (``texts[data]``), keeping the one chosen."""
+    for index in range(combo.count()):
+        combo.setItemText(index, texts[combo.itemData(index)])

@@ -13,6 +13,7 @@ from dataclasses import dataclass, replace
 from typing import Protocol, runtime_checkable
 
 import pyqtgraph as pg
+from PySide6.QtCore import Qt
 from PySide6.QtGui import QColor, QFont, QPalette
 from PySide6.QtWidgets import QApplication, QWidget
 
@@ -160,6 +161,9 @@ def style_plots(root: QWidget, style: PlotStyle) -> None:
             elif isinstance(item, pg.TextItem):
                 item.setColor(style.foreground)
                 item.setFont(font)
+                if item.fill.style() != Qt.BrushStyle.NoBrush:  # a card behind the text
+                    item.fill = pg.mkBrush(style.background)
+                    item.update()
 
 
 def restyle(root: QWidget) -> None:

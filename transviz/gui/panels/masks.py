@@ -12,12 +12,10 @@ from dataclasses import dataclass
 
 import numpy as np
 import torch
-from collections.abc import Callable
-
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QFont, QFontDatabase, QShowEvent
 from PySide6.QtWidgets import (
-    QCheckBox, QComboBox, QGridLayout, QGroupBox, QHBoxLayout, QLabel, QLineEdit, QSpinBox, QSplitter,
+    QCheckBox, QComboBox, QGridLayout, QGroupBox, QHBoxLayout, QLineEdit, QSpinBox, QSplitter,
     QStackedWidget, QVBoxLayout, QWidget,
 )
 
@@ -28,7 +26,7 @@ from ...core.vocab import PAD, Vocab
 from ...core.walkthrough import KINDS, Kind, Walkthrough, walkthrough
 from ..core_messages import translated
 from ..heatmap import AxisNames, HeatmapWidget
-from ..labels import error_label, plain_label, show_error
+from ..labels import bound_label, error_label, plain_label, show_error
 from ..language import Retranslated, set_items
 from .base import PlotPanel
 
@@ -103,10 +101,10 @@ class MasksPanel(Retranslated, PlotPanel):
         self.following.setChecked(True)
         self.mask_error = error_label()
         inputs = QGridLayout()
-        inputs.addWidget(self._label(lambda: self.tr("Sentence")), 0, 0)
+        inputs.addWidget(bound_label(self, lambda: self.tr("Sentence")), 0, 0)
         inputs.addWidget(self.sentence, 0, 1)
         inputs.addWidget(self.following, 0, 2)
-        inputs.addWidget(self._label(lambda: self.tr("Other sentences in the batch (separated by ;)")), 0, 3)
+        inputs.addWidget(bound_label(self, lambda: self.tr("Other sentences in the batch (separated by ;)")), 0, 3)
         inputs.addWidget(self.others, 0, 4)
         splitter = QSplitter(Qt.Orientation.Horizontal)
         splitter.setObjectName("masks_and_walkthrough")  # its sizes are restored at the next start
@@ -120,11 +118,6 @@ class MasksPanel(Retranslated, PlotPanel):
         self.others.textChanged.connect(self.refresh)
         self.following.toggled.connect(self._on_following_toggled)
         self._on_following_toggled(True)
-
-    def _label(self, text: Callable[[], str]) -> QLabel:
-        label = plain_label()
-        self.bind_text(label.setText, text)
-        return label
 
     def _mask_value(self, value: float) -> str:
         return self.tr("1: may attend") if value > 0.5 else self.tr("0: blocked")
@@ -146,7 +139,7 @@ class MasksPanel(Retranslated, PlotPanel):
         self.shapes = plain_label()
         self.shapes.setWordWrap(True)
         chooser = QHBoxLayout()
-        chooser.addWidget(self._label(lambda: self.tr("Combined mask of sentence")))
+        chooser.addWidget(bound_label(self, lambda: self.tr("Combined mask of sentence")))
         chooser.addWidget(self.combined_sentence, 1)
         box = QGroupBox()
         self.bind_text(box.setTitle, lambda: self.tr("Masks on a batch (True = may attend)"))
@@ -174,7 +167,7 @@ class MasksPanel(Retranslated, PlotPanel):
         for text, widget in ((lambda: self.tr("Attention"), self.kind), (lambda: self.tr("layer"), self.layer),
                              (lambda: self.tr("head"), self.head), (lambda: self.tr("target so far"), self.target),
                              (lambda: self.tr("query"), self.query)):
-            controls.addWidget(self._label(text))
+            controls.addWidget(bound_label(self, text))
             controls.addWidget(widget, 2 if widget is self.target else 0)
         (self.score_view, self.scaled_view, self.masked_view, self.softmax_view, self.value_view,
          self.output_view) = (HeatmapWidget(value_format="{:.3f}") for _ in range(6))
@@ -204,7 +197,7 @@ class MasksPanel(Retranslated, PlotPanel):
         page_layout.setContentsMargins(0, 0, 0, 0)
         page_layout.addLayout(plots, 1)
         page_layout.addWidget(self.summary)
-        self.no_model = self._label(
+        self.no_model = bound_label(self, 
             lambda: self.tr("No model loaded: File > Open a checkpoint to walk through its attention."))
         self.no_model.setAlignment(Qt.AlignmentFlag.AlignCenter)
         self.walk_pages = QStackedWidget()
