@@ -1,10 +1,11 @@
 """``transviz --self-test``: check this installation end to end, offscreen, in a few seconds.
 
 It runs the same way from a source checkout, a pip install and the frozen classroom bundle, where
-it is the proof that nothing the app needs was left out: it opens the main window, loads every
-shipped model, decodes the seed sentence with the default one, renders every tab of the window and
-checks that the picture is not blank, then tears Qt down in order (a PySide6 + pyqtgraph process
-left to interpreter shutdown can crash at exit) and exits 0 only if every check passed.
+it is the proof that nothing the app needs was left out: it opens the main window, checks that the
+Chinese translation and its font are there, loads every shipped model, decodes the seed sentence
+with the default one, renders every tab of the window and checks that the picture is not blank,
+then tears Qt down in order (a PySide6 + pyqtgraph process left to interpreter shutdown can crash
+at exit) and exits 0 only if every check passed.
 """
 from __future__ import annotations
 
@@ -98,6 +99,7 @@ def run(report_path: str | Path | None = None, models: Mapping[str, Path] | None
     try:
         if window is not None:
             _describe_installation(report, app)
+            check_languages(report)
             model = check_models(report, shipped_models() if models is None else models)
             window.set_model(model)
             check_tabs(report, app, window)
@@ -144,6 +146,24 @@ def _describe_installation(report: Report, app: QApplication) -> None:
               for kind, pattern in (("models", "*.safetensors"), ("i18n", "*.qm"), ("fonts", "*.[ot]t[fc]"))}
     report.note(f"resources: {folder} ({counts['models']} models, {counts['i18n']} translations, "
                 f"{counts['fonts']} fonts)")
+
+
+def check_languages(report: Report) -> None:
+    """The Chinese catalogue loads and translates, and the font that draws Chinese is registered."""
+    from PySide6.QtCore import QCoreApplication
+
+    from .gui.fonts import shipped_families
+    from .gui.language import CHINESE, current_language, set_language
+
+    before = current_language()
+    try:
+        set_language(CHINESE)
+        translated = QCoreApplication.translate("MainWindow", "Explorer") != "Explorer"
+    finally:
+        set_language(before)
+    fonts = ", ".join(shipped_families()) or "none"
+    report.check("languages", translated and bool(shipped_families()),
+                 f"Chinese catalogue {'translates' if translated else 'MISSING'}; fonts: {fonts}")
 
 
 def check_models(report: Report, models: Mapping[str, Path]) -> Model | None:

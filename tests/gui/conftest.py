@@ -22,6 +22,19 @@ def configured_like_the_app(qapp):
     torch.set_num_threads(threads)  # the core tests keep their own setting
 
 
+@pytest.fixture(autouse=True)
+def english_and_the_default_look(qapp):
+    """A test that switches the language or the look (View menu) leaves the next one as it found it."""
+    yield
+    from transviz.gui.language import ENGLISH, current_language, set_language
+    from transviz.gui.theme import Appearance, apply_appearance, current_appearance
+
+    if current_language() != ENGLISH:
+        set_language(ENGLISH)
+    if current_appearance() != Appearance():
+        apply_appearance(Appearance())
+
+
 def tiny_model(seed: int = 0, layers: int = 2, heads: int = 2, max_len: int = 24) -> transviz.Model:
     torch.manual_seed(seed)
     src = Vocab("ich mochte ein bier bitte".split())
@@ -51,6 +64,31 @@ def show(qtbot):
 def make_model():
     """Build a tiny untrained model (seed, layers, heads) for a test."""
     return tiny_model
+
+
+@pytest.fixture
+def stepped_window(qtbot, make_model):
+    """A main window shown with a tiny model and a sentence decoded ``steps`` steps."""
+    from transviz.gui.main_window import MainWindow
+
+    windows = []
+
+    def open_window(steps: int):
+        window = MainWindow()
+        qtbot.addWidget(window)
+        windows.append(window)
+        window.resize(1400, 900)
+        window.show()
+        qtbot.waitExposed(window)
+        window.set_model(make_model(layers=2, heads=2))
+        window.explorer.source.sentence.setText("ich mochte ein bier")
+        for _ in range(steps):
+            assert window.explorer.controller.step()
+        return window
+
+    yield open_window
+    for window in windows:
+        window.shutdown()
 
 
 @pytest.fixture

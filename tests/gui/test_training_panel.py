@@ -365,3 +365,23 @@ def test_the_form_starts_at_the_toy_de_en_recipe_and_offers_the_devices_found():
     form.init.setCurrentIndex(form.init.findData("normal"))
     assert form.train_config().init == "normal:0.02" and form.init_scale.isEnabled()
     form.deleteLater()
+
+
+def test_a_finished_runs_texts_follow_a_language_change(panel, qtbot):
+    from transviz.gui.language import CHINESE, ENGLISH, set_language
+
+    configure(panel.form, steps=10)
+    run(panel, qtbot)
+    english = panel.timeline.origin.text(), panel.notice.text()
+    assert english[0].startswith("probe: 3a7f19c") and english[1].startswith("Finished 10 steps.")
+    set_language(CHINESE)
+    try:
+        qtbot.waitUntil(lambda: panel.start_button.text() == "开始", timeout=5000)
+        assert panel.timeline.origin.text().startswith("探针句：3a7f19c")
+        assert panel.notice.text().startswith("完成了 10 步。")
+        assert panel.pause_button.text() == "暂停"
+        assert panel.loss_plot.title == "损失"
+    finally:
+        set_language(ENGLISH)
+    qtbot.waitUntil(lambda: panel.start_button.text() == "Start", timeout=5000)
+    assert (panel.timeline.origin.text(), panel.notice.text()) == english

@@ -1,9 +1,10 @@
-"""The QApplication and what every view shares: pyqtgraph's configuration, the one colormap of
-attention plots, translations.
+"""The QApplication and what every view shares: pyqtgraph's configuration, the colormap of
+attention plots, fonts and translations.
 
 pyqtgraph is configured once, here, before any plot exists: ``imageAxisOrder='row-major'``
 (otherwise an array ``(queries, keys)`` is drawn transposed), no OpenGL (the offscreen platform
-and many classroom laptops have none), a light background for projectors.
+and many classroom laptops have none), the theme's plot colours (a light background by default,
+for projectors). View > Theme and View > Colormap change the shared colours (:mod:`.theme`).
 """
 from __future__ import annotations
 
@@ -14,22 +15,30 @@ import sys
 
 import numpy as np
 import pyqtgraph as pg
-from PySide6.QtCore import (
-    QCoreApplication, QEvent, QLocale, QMessageLogContext, QtMsgType, QTranslator, qInstallMessageHandler,
-)
+from PySide6.QtCore import QCoreApplication, QEvent, QMessageLogContext, QtMsgType, qInstallMessageHandler
 from PySide6.QtWidgets import QApplication, QWidget
 
-from ..core.resources import resource_dir
+from ..core.errors import ConfigError
+from .fonts import install_fonts
+from .language import set_language, system_language
 
 log = logging.getLogger(__name__)
 
 APP_NAME = "transviz"
-# Perceptually uniform and readable with every common colour-vision deficiency; attention plots
-# use no other colormap (issue 7 adds a choice in View, which will change only this).
-ATTENTION_COLORMAP = "viridis"
+# Perceptually uniform and readable with every common colour-vision deficiency (cividis was made
+# for red-green deficiency); attention plots use no other colormaps (View > Colormap chooses).
+COLORMAPS = ("viridis", "cividis", "magma")
 # Okabe & Ito's colour-blind-safe palette: lines, highlights and marks drawn over heatmaps.
 PALETTE = ("#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9", "#F0E442", "#000000")
-HIGHLIGHT = PALETTE[1]  # vermillion: stands out on every viridis colour
+HIGHLIGHT = PALETTE[1]  # vermillion: stands out on every colour of these colormaps
+
+
+class _Shared:
+    """What every plot is drawn with now (changed through :func:`set_colormap` and
+    :func:`set_plot_colours`)."""
+
+    colormap = COLORMAPS[0]
+    plot_colours = {"background": "w", "foreground": "k"}
 
 
 def configure_pyqtgraph() -> None:
@@ -37,28 +46,38 @@ def configure_pyqtgraph() -> None:
     pg.setConfigOptions(
         imageAxisOrder="row-major", useOpenGL=False, enableExperimental=False,
         antialias=True,  # line plots and outlines; images are unaffected
-        background="w", foreground="k",
+        **_Shared.plot_colours,
     )
 
 
+def set_plot_colours(background: str, foreground: str) -> None:
+    """The background and text colour of plots made from now on (the theme restyles the others)."""
+    _Shared.plot_colours = {"background": background, "foreground": foreground}
+    pg.setConfigOptions(**_Shared.plot_colours)
+
+
+def colormap_name() -> str:
+    return _Shared.colormap
+
+
+def set_colormap(name: str) -> None:
+    """Draw attention with ``name`` (one of :data:`COLORMAPS`) from now on; ConfigError otherwise.
+    Heatmaps already shown take it when restyled (:func:`transviz.gui.theme.restyle`)."""
+    if name not in COLORMAPS:
+        raise ConfigError(f"unknown colormap {name!r}; choose one of {', '.join(COLORMAPS)}")
+    if name != _Shared.colormap:
+        _Shared.colormap = name
+        lookup_table.cache_clear()
+
+
 def colormap() -> pg.ColorMap:
-    return pg.colormap.get(ATTENTION_COLORMAP)
+    return pg.colormap.get(_Shared.colormap)
 
 
 @functools.cache
 def lookup_table() -> np.ndarray:
     """The colormap as a 256 x 3 uint8 table (pyqtgraph's fast path for float images)."""
     return colormap().getLookupTable(0.0, 1.0, 256, alpha=False).astype(np.uint8)
-
-
-def install_translations(app: QApplication, locale: QLocale | None = None) -> QTranslator | None:
-    """Load ``resources/i18n/transviz_<locale>.qm`` when it exists (English needs none)."""
-    translator = QTranslator(app)
-    folder = resource_dir() / "i18n"
-    if translator.load(locale or QLocale.system(), APP_NAME, "_", str(folder)):
-        app.installTranslator(translator)
-        return translator
-    return None
 
 
 # The offscreen platform says this about every top-level window; it is not a problem.
@@ -85,7 +104,8 @@ def application(argv: list[str] | None = None) -> QApplication:
     app.setApplicationName(APP_NAME)
     app.setOrganizationName(APP_NAME)
     configure_pyqtgraph()
-    install_translations(app)
+    install_fonts()
+    set_language(system_language())
     return app
 
 
@@ -120,13 +140,18 @@ def leave_a_core_for_qt() -> None:
 
 
 def run(model: str | None = None) -> int:
-    """Open the main window (with ``model``: a file or a shipped model's name) until it closes."""
+    """Open the main window (with ``model``: a file or a shipped model's name; default: the last
+    run's) until it closes. The window remembers its settings in the user's settings file."""
     from .main_window import MainWindow
+    from .settings import user_settings
 
     leave_a_core_for_qt()
     app = application()
-    window = MainWindow()
-    window.show()
+    settings = user_settings()
+    window = MainWindow(settings=settings)
+    if settings is not None:
+        window.restore(settings.load())
+    window.show_as_chosen()
     window.open_initial_model(model)
     try:
         return int(app.exec())

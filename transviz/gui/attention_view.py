@@ -19,6 +19,7 @@ from ..core.walkthrough import KINDS, Kind
 from .grid import SUMMARY_COLUMN, AttentionGrid
 from .heatmap import AxisNames, HeatmapWidget, attention_axes
 from .labels import plain_label
+from .language import Retranslated, set_items
 from .session import SessionController
 
 SUMMARIES = ("mean", "max", "rollout")  # entries of the summary selector
@@ -75,7 +76,7 @@ def attention_maps(session: DecodingSession, kind: Kind, summary: str) -> Attent
     return AttentionMaps(kind, maps.astype(np.float32), summarised.astype(np.float32), list(queries), list(keys), query)
 
 
-class AttentionView(QWidget):
+class AttentionView(Retranslated, QWidget):
     """Kind and summary selectors, the grid of every head, and one head (or summary) large.
 
     Args:
@@ -94,22 +95,26 @@ class AttentionView(QWidget):
 
     def _build(self) -> None:
         self.kind = QComboBox()
-        names = kind_names()
-        self.kind.addItems([names[k] for k in KINDS])
+        self.bind_text(lambda names: set_items(self.kind, [names[k] for k in KINDS]), kind_names)
         self.kind.setCurrentIndex(KINDS.index(DEFAULT_KIND))
         self.summary = QComboBox()
-        self.summary.addItems([self.tr("mean of heads"), self.tr("max of heads"), self.tr("rollout across layers")])
-        self.summary.setToolTip(self.tr("What the last column of the grid shows for each layer"))
+        self.bind_text(lambda texts: set_items(self.summary, texts), lambda: [
+            self.tr("mean of heads"), self.tr("max of heads"), self.tr("rollout across layers")])
+        self.bind_text(self.summary.setToolTip,
+                       lambda: self.tr("What the last column of the grid shows for each layer"))
         self.choices = QWidget()
         controls = QHBoxLayout(self.choices)
         controls.setContentsMargins(0, 0, 0, 0)
-        for text, widget in ((self.tr("Attention"), self.kind), (self.tr("last column"), self.summary)):
-            controls.addWidget(plain_label(text))
+        for text, widget in ((lambda: self.tr("Attention"), self.kind), (lambda: self.tr("last column"), self.summary)):
+            label = plain_label()
+            self.bind_text(label.setText, text)
+            controls.addWidget(label)
             controls.addWidget(widget)
         controls.addStretch(1)
         self.grid = AttentionGrid()
         self.large = HeatmapWidget()
         splitter = QSplitter(Qt.Orientation.Horizontal)
+        splitter.setObjectName("attention_grid_and_head")  # its sizes are restored at the next start
         splitter.addWidget(self.grid)
         splitter.addWidget(self.large)
         splitter.setStretchFactor(0, 3)
@@ -127,6 +132,11 @@ class AttentionView(QWidget):
         self.kind.currentIndexChanged.connect(self._on_kind_changed)
         self.summary.currentIndexChanged.connect(self._on_summary_changed)
         self.grid.cell_clicked.connect(self.select)
+
+    def retranslate(self) -> None:
+        super().retranslate()
+        self._name_summary()
+        self._on_kind_changed()  # axes, titles and tooltips name the kind; redraws
 
     # -- choices ---------------------------------------------------------------------------------
     def current_kind(self) -> Kind:
@@ -149,10 +159,13 @@ class AttentionView(QWidget):
         self.refresh()
 
     def _on_summary_changed(self) -> None:
+        self._name_summary()
+        self.refresh()
+
+    def _name_summary(self) -> None:
         names = {"mean": (self.tr("mean"), self.tr("mean of heads")), "max": (self.tr("max"), self.tr("max of heads")),
                  "rollout": (self.tr("rollout"), self.tr("rollout through this layer"))}
         self.grid.set_summary_names(*names[self.current_summary()])
-        self.refresh()
 
     def show_only(self, plot: AttentionGrid | HeatmapWidget) -> None:
         """Show just one plot, without the selectors (a slide of the grid or of one head)."""

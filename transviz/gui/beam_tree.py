@@ -17,6 +17,8 @@ from ..core.beam import BeamStep
 from ..core.vocab import BOS
 from .app import HIGHLIGHT, PALETTE
 from .labels import plain_label
+from .language import Retranslated
+from .theme import plot_font, plot_style
 
 LIVE, ENDED = PALETTE[0], PALETTE[2]
 
@@ -59,19 +61,20 @@ def best_path(history: Sequence[BeamStep]) -> list[tuple[int, int]]:
     return path[::-1]
 
 
-class BeamTree(QWidget):
+class BeamTree(Retranslated, QWidget):
     """A plot of the beam after every step; call :meth:`show_history` with ``session.beam_history``."""
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self._nodes: list[TreeNode] = []
+        self._width: int | None = None  # the beam's, for the title
         self._title = plain_label(wrap=True)
         self._view = pg.PlotWidget()
         plot = self._view.getPlotItem()
         plot.hideButtons()
         plot.setMenuEnabled(False)
-        plot.setLabel("bottom", self.tr("step"))
-        plot.setLabel("left", self.tr("rank (0 = best)"))
+        self.bind_text(lambda text: plot.setLabel("bottom", text), lambda: self.tr("step"))
+        self.bind_text(lambda text: plot.setLabel("left", text), lambda: self.tr("rank (0 = best)"))
         plot.getViewBox().invertY(True)
         for axis in ("bottom", "left"):
             plot.getAxis(axis).setTickSpacing(1, 1)  # steps and ranks are whole numbers
@@ -87,19 +90,27 @@ class BeamTree(QWidget):
         layout.addWidget(self._view, 1)
         self.show_history(())
 
+    def retranslate(self) -> None:
+        super().retranslate()
+        self._name()
+
     @property
     def title(self) -> str:
         return self._title.text()
 
-    def show_history(self, history: Sequence[BeamStep], width: int | None = None) -> None:
-        """Draw the beams of a search (``width``: the beam width, for the title)."""
-        self._nodes = tree_nodes(history) if history else []
-        if width is None:
+    def _name(self) -> None:
+        if self._width is None:
             self._title.setText(self.tr("Beam search tree: choose beam search as the strategy to see it grow."))
         else:
             self._title.setText(self.tr("Beam search, width {0}: each hypothesis kept after each step, with its "
                                         "last token and score (log-probability / length penalty); the best path "
-                                        "is thick; (token): ended earlier, kept").format(width))
+                                        "is thick; (token): ended earlier, kept").format(self._width))
+
+    def show_history(self, history: Sequence[BeamStep], width: int | None = None) -> None:
+        """Draw the beams of a search (``width``: the beam width, for the title)."""
+        self._nodes = tree_nodes(history) if history else []
+        self._width = width
+        self._name()
         x = np.array([n.step for n in self._nodes], dtype=float)
         y = np.array([n.rank for n in self._nodes], dtype=float)
         brushes = [pg.mkBrush(ENDED if n.finished else LIVE) for n in self._nodes]
@@ -118,7 +129,8 @@ class BeamTree(QWidget):
 
     def _draw_labels(self) -> None:
         while len(self._labels) < len(self._nodes):
-            label = pg.TextItem(color="k", anchor=(0, 0.5))
+            label = pg.TextItem(color=plot_style().foreground, anchor=(0, 0.5))
+            label.setFont(plot_font())
             self._view.addItem(label)
             self._labels.append(label)
         for i, label in enumerate(self._labels):

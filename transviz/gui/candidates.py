@@ -14,6 +14,7 @@ from PySide6.QtWidgets import QSizePolicy, QVBoxLayout, QWidget
 
 from ..core.decoding import StepRecord
 from .app import HIGHLIGHT, PALETTE
+from .language import Retranslated
 
 OTHER, CHOSEN, GOLD = QColor(PALETTE[0]), QColor(HIGHLIGHT), QColor(PALETTE[2])
 ROW_HEIGHT, BAR_SHARE, MARGIN = 30, 0.7, 6  # most pixels a row gets; the bar's part of it; edges
@@ -99,7 +100,7 @@ class _Bars(QWidget):
         super().mousePressEvent(event)
 
 
-class CandidatesChart(QWidget):
+class CandidatesChart(Retranslated, QWidget):
     """Bars of ``record.candidates``, most probable on top.
 
     Signals:
@@ -112,12 +113,16 @@ class CandidatesChart(QWidget):
         super().__init__(parent)
         self._record: StepRecord | None = None
         self._bars = _Bars()
-        self._bars.setToolTip(self.tr("Click a bar to make the model write that token instead"))
+        self.bind_text(self._bars.setToolTip, lambda: self.tr("Click a bar to make the model write that token instead"))
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addWidget(self._bars, 1)
         self._bars.clicked.connect(self._on_row_clicked)
         self.show_record(None)
+
+    def retranslate(self) -> None:
+        super().retranslate()
+        self.show_record(self._record)
 
     @property
     def title(self) -> str:
@@ -148,7 +153,7 @@ class CandidatesChart(QWidget):
         if record.gold_token is not None:
             text += self.tr(". Teacher forcing: the gold token is outlined green; the model predicted '{0}'").format(
                 record.predicted_token)
-        return text + "."
+        return self.tr("{0}.").format(text)  # the full stop of the language
 
     def _on_row_clicked(self, row: int) -> None:
         if self._record is not None:

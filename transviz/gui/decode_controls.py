@@ -3,33 +3,31 @@
 disabled, and why is said in its tooltip and in the status bar."""
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtWidgets import (
-    QComboBox, QDoubleSpinBox, QHBoxLayout, QPushButton, QSlider, QSpinBox, QStackedWidget, QWidget,
+    QComboBox, QDoubleSpinBox, QHBoxLayout, QPushButton, QSlider, QSpinBox, QStackedWidget, QVBoxLayout, QWidget,
 )
 
 from ..core.decoding import Event
 from ..core.strategies import MAX_BEAM_WIDTH, Beam, Greedy, Sampling, Strategy
+from .core_messages import translated
 from .labels import plain_label
+from .language import Retranslated, set_items
 from .session import SessionController
+from .theme import current_appearance
 
 STRATEGY_NAMES = ("greedy", "sampling", "beam")  # entries of the strategy selector
 DEFAULT_SPEED, MAX_SPEED = 4, 30  # steps per second while playing
 RANDOM_SEED = -1  # the seed box's "random" entry
 
 
-def _row(*pairs: tuple[str, QWidget]) -> QWidget:
-    page = QWidget()
-    layout = QHBoxLayout(page)
-    layout.setContentsMargins(0, 0, 0, 0)
-    for text, widget in pairs:
-        layout.addWidget(plain_label(text))
-        layout.addWidget(widget)
-    layout.addStretch(1)
-    return page
+def _translated(reason: str | None) -> str | None:
+    return None if reason is None else translated(reason)
 
 
-class StrategyEditor(QWidget):
+class StrategyEditor(Retranslated, QWidget):
     """The strategy selector and the settings of the chosen strategy.
 
     Signals:
@@ -41,31 +39,50 @@ class StrategyEditor(QWidget):
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.choice = QComboBox()
-        self.choice.addItems([self.tr("greedy"), self.tr("sampling"), self.tr("beam search")])
+        self.bind_text(lambda texts: set_items(self.choice, texts),
+                       lambda: [self.tr("greedy"), self.tr("sampling"), self.tr("beam search")])
         self.temperature = QDoubleSpinBox(decimals=2, minimum=0.05, maximum=5.0, singleStep=0.1, value=1.0)
         self.top_k = QSpinBox(minimum=0, maximum=10_000, value=0)
-        self.top_k.setSpecialValueText(self.tr("all"))
+        self.bind_text(self.top_k.setSpecialValueText, lambda: self.tr("all"))
         self.top_p = QDoubleSpinBox(decimals=2, minimum=0.01, maximum=1.0, singleStep=0.05, value=1.0)
         self.seed = QSpinBox(minimum=RANDOM_SEED, maximum=2**31 - 1, value=RANDOM_SEED)
-        self.seed.setSpecialValueText(self.tr("random"))
+        self.bind_text(self.seed.setSpecialValueText, lambda: self.tr("random"))
         self.width = QSpinBox(minimum=1, maximum=MAX_BEAM_WIDTH, value=4)
         self.length_penalty = QDoubleSpinBox(decimals=2, minimum=0.0, maximum=5.0, singleStep=0.1, value=1.0)
-        self.length_penalty.setToolTip(self.tr("Hypotheses are ranked by log-probability / length^penalty: "
-                                               "0 favours short outputs, 1 ranks by the average per token"))
+        self.bind_text(self.length_penalty.setToolTip, lambda: self.tr(
+            "Hypotheses are ranked by log-probability / length^penalty: 0 favours short outputs, 1 ranks by the "
+            "average per token"))
         self.settings = QStackedWidget()
         self.settings.addWidget(QWidget())  # greedy: nothing to set
-        self.settings.addWidget(_row((self.tr("temperature"), self.temperature), (self.tr("top-k"), self.top_k),
-                                     (self.tr("top-p"), self.top_p), (self.tr("seed"), self.seed)))
-        self.settings.addWidget(_row((self.tr("width"), self.width), (self.tr("length penalty"), self.length_penalty)))
+        self.settings.addWidget(self._row((lambda: self.tr("temperature"), self.temperature),
+                                          (lambda: self.tr("top-k"), self.top_k),
+                                          (lambda: self.tr("top-p"), self.top_p), (lambda: self.tr("seed"), self.seed)))
+        self.settings.addWidget(self._row((lambda: self.tr("width"), self.width),
+                                          (lambda: self.tr("length penalty"), self.length_penalty)))
         layout = QHBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
-        layout.addWidget(plain_label(self.tr("Strategy")))
+        name = plain_label()
+        self.bind_text(name.setText, lambda: self.tr("Strategy"))
+        layout.addWidget(name)
         layout.addWidget(self.choice)
         layout.addWidget(self.settings, 1)
         self.choice.currentIndexChanged.connect(self.settings.setCurrentIndex)
         self.choice.currentIndexChanged.connect(self._emit)
         for spin in (self.temperature, self.top_k, self.top_p, self.seed, self.width, self.length_penalty):
             spin.valueChanged.connect(self._emit)
+
+    def _row(self, *pairs: tuple[Callable[[], str], QWidget]) -> QWidget:
+        """A strategy's settings: a translated name before each box."""
+        page = QWidget()
+        layout = QHBoxLayout(page)
+        layout.setContentsMargins(0, 0, 0, 0)
+        for text, widget in pairs:
+            label = plain_label()
+            self.bind_text(label.setText, text)
+            layout.addWidget(label)
+            layout.addWidget(widget)
+        layout.addStretch(1)
+        return page
 
     def strategy(self) -> Strategy:
         """The strategy the widgets describe (their ranges are the strategies' own)."""
@@ -81,7 +98,7 @@ class StrategyEditor(QWidget):
         self.changed.emit(self.strategy())
 
 
-class DecodingControls(QWidget):
+class DecodingControls(Retranslated, QWidget):
     """Buttons and strategy for the controller's session.
 
     Signals:
@@ -95,27 +112,36 @@ class DecodingControls(QWidget):
     def __init__(self, controller: SessionController, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.controller = controller
-        self._last_reason = ""
-        self.step_button = QPushButton(self.tr("Step (Space)"))
-        self.back_button = QPushButton(self.tr("Back (Left)"))
-        self.play_button = QPushButton(self.tr("Play (P)"))
+        self._last_reason: str | None = ""
+        self.step_button = QPushButton()
+        self.back_button = QPushButton()
+        self.play_button = QPushButton()
         self.play_button.setCheckable(True)
-        self.run_button = QPushButton(self.tr("Run to end"))
-        self.reset_button = QPushButton(self.tr("Reset (Home)"))
+        self.run_button = QPushButton()
+        self.reset_button = QPushButton()
+        for button, text in ((self.step_button, lambda: self.tr("Step (Space)")),
+                             (self.back_button, lambda: self.tr("Back (Left)")),
+                             (self.run_button, lambda: self.tr("Run to end")),
+                             (self.reset_button, lambda: self.tr("Reset (Home)"))):
+            self.bind_text(button.setText, text)
         self.speed = QSlider(Qt.Orientation.Horizontal, minimum=1, maximum=MAX_SPEED, value=DEFAULT_SPEED)
         self.speed.setMaximumWidth(140)
         self.speed_label = plain_label()
         self.strategy = StrategyEditor()
         self.timer = QTimer(self)
-        layout = QHBoxLayout(self)
+        self._buttons_row, self._strategy_row = QHBoxLayout(), QHBoxLayout()
+        layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
+        layout.addLayout(self._buttons_row)
+        layout.addLayout(self._strategy_row)
         for button in (self.reset_button, self.back_button, self.step_button, self.play_button, self.run_button):
             button.setFocusPolicy(Qt.FocusPolicy.NoFocus)  # Space and the arrows stay the explorer's keys
-            layout.addWidget(button)
-        layout.addWidget(self.speed_label)
-        layout.addWidget(self.speed)
-        layout.addSpacing(16)
-        layout.addWidget(self.strategy, 1)
+            self._buttons_row.addWidget(button)
+        self._buttons_row.addWidget(self.speed_label)
+        self._buttons_row.addWidget(self.speed)
+        self._buttons_row.addSpacing(16)
+        self._buttons_row.addStretch(1)  # buttons keep their size on a wide screen
+        self.restyle()
         self.step_button.clicked.connect(controller.step)
         self.back_button.clicked.connect(controller.back)
         self.reset_button.clicked.connect(controller.reset)
@@ -126,7 +152,22 @@ class DecodingControls(QWidget):
         self.strategy.changed.connect(controller.set_strategy)
         controller.session_changed.connect(self._on_session_changed)
         controller.changed.connect(self._on_changed)
+        self.retranslate()
+
+    def restyle(self) -> None:
+        """One row of controls; two in presentation mode, where the text is too large for one."""
+        row = self._strategy_row if current_appearance().presentation else self._buttons_row
+        if row.indexOf(self.strategy) < 0:
+            for other in (self._buttons_row, self._strategy_row):
+                other.removeWidget(self.strategy)
+            row.insertWidget(row.count() - 1 if row is self._buttons_row else 0, self.strategy, 1)  # before the stretch
+
+    def retranslate(self) -> None:
+        super().retranslate()
+        self._name_play_button()
         self._on_speed_changed()
+        if self._last_reason:
+            self._last_reason = None  # say why again, in the new language
         self.update_state()
 
     # -- playing ---------------------------------------------------------------------------------
@@ -151,9 +192,12 @@ class DecodingControls(QWidget):
             self.timer.start()
         else:
             self.timer.stop()
-        self.play_button.setText(self.tr("Pause (P)") if on else self.tr("Play (P)"))
+        self._name_play_button()
         self.update_state()
         self.playing_changed.emit(on)
+
+    def _name_play_button(self) -> None:
+        self.play_button.setText(self.tr("Pause (P)") if self.timer.isActive() else self.tr("Play (P)"))
 
     def _on_speed_changed(self) -> None:
         self.timer.setInterval(round(1000 / self.speed.value()))
@@ -178,8 +222,8 @@ class DecodingControls(QWidget):
         """Enable what can act; say why the rest cannot."""
         session = self.controller.session
         none = self.tr("Type a sentence to translate first.")
-        step_reason = none if session is None else session.cant_step()
-        back_reason = none if session is None else session.cant_back()
+        step_reason = none if session is None else _translated(session.cant_step())
+        back_reason = none if session is None else _translated(session.cant_back())
         for button, reason in ((self.step_button, step_reason), (self.run_button, step_reason),
                                (self.back_button, back_reason), (self.reset_button, back_reason)):
             button.setEnabled(reason is None)

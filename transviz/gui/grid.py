@@ -20,17 +20,20 @@ from ..core.aggregate import mean_over_heads
 from .app import HIGHLIGHT, lookup_table
 from .heatmap import reserve_label_width, value_text
 from .labels import plain_label
+from .language import Retranslated
+from .theme import plot_style
 
 GAP = 1  # empty cells between tiles (transparent NaN in the mosaic)
 SUMMARY_COLUMN = -1  # the head reported by cell_clicked for the summary ("mean of heads") column
 
 
-class AttentionGrid(QWidget):
+class AttentionGrid(Retranslated, QWidget):
     """Small heatmaps of every layer (rows of tiles) and head (columns), the last column a
     summary of the layer's heads (their mean unless :meth:`set_maps` is given another). Each
     tile is ``(queries, keys)``: rows are queries, as everywhere. NaN cells are left blank.
 
-    It takes arrays, not sessions: :meth:`set_maps` with ``(layers, heads, queries, keys)``.
+    It takes arrays, not sessions: :meth:`set_maps` with ``(layers, heads, queries, keys)``. Its
+    title and summary names are the caller's to translate again on a language change.
 
     Signals:
         cell_clicked(int, int): the (layer, head) of the tile clicked; head is
@@ -47,8 +50,8 @@ class AttentionGrid(QWidget):
         self._query_labels: list[str] = []
         self._key_labels: list[str] = []
         self._query: int | None = None
-        self._summary_names = (self.tr("mean"), self.tr("mean of heads"))  # column header, read-out
-        self._title = plain_label(title)
+        self._chosen_summary_names: tuple[str, str] | None = None  # column header, read-out; None: the mean's
+        self._title = plain_label(title, wrap=True)  # long titles must not widen the window
         self._title.setAlignment(Qt.AlignmentFlag.AlignCenter)
         self._title.setVisible(bool(title))
         self._view = pg.GraphicsLayoutWidget()
@@ -71,9 +74,10 @@ class AttentionGrid(QWidget):
         self._bands.setPen(pen)
         self._bands.setZValue(10)
         box.addItem(self._bands)
-        self._separator = pg.InfiniteLine(angle=90, pen=pg.mkPen("k", width=2))  # heads | mean
+        self._separator = pg.InfiniteLine(angle=90)  # heads | mean
         self._plot.addItem(self._separator)
-        self._readout = plain_label(self.tr("Click a head to open it large."))
+        self._readout = plain_label(wrap=True)
+        self.bind_text(self._readout.setText, lambda: self.tr("Click a head to open it large."))
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addWidget(self._title)
@@ -81,6 +85,20 @@ class AttentionGrid(QWidget):
         layout.addWidget(self._readout)
         self._view.scene().sigMouseMoved.connect(self._on_mouse_moved)
         self._view.scene().sigMouseClicked.connect(self._on_mouse_clicked)
+        self.restyle()
+
+    def retranslate(self) -> None:
+        super().retranslate()
+        if self._maps.size:
+            self._layout_axes()  # "layer 0", "head 0"
+
+    def restyle(self) -> None:
+        """Take the current colormap, theme colour and font."""
+        self._separator.setPen(pg.mkPen(plot_style().foreground, width=2))
+        if self._maps.size:
+            self._image.setLookupTable(lookup_table())
+            self._column_ticks = []  # measured again in the new font
+            self._layout_axes()
 
     # -- data ----------------------------------------------------------------------------------
     def set_maps(self, maps: np.ndarray, query_labels: Sequence[str], key_labels: Sequence[str],
@@ -103,9 +121,12 @@ class AttentionGrid(QWidget):
 
     def set_summary_names(self, column: str, readout: str) -> None:
         """Name the summary column: its header (``"max"``) and in the read-out (``"max of heads"``)."""
-        self._summary_names = (column, readout)
+        self._chosen_summary_names = (column, readout)
         if self._maps.size:
             self._layout_axes()
+
+    def _summary_names(self) -> tuple[str, str]:
+        return self._chosen_summary_names or (self.tr("mean"), self.tr("mean of heads"))
 
     def set_query(self, row: int | None) -> None:
         """Highlight one query row in every tile (the current decoding step), or none."""
@@ -136,7 +157,7 @@ class AttentionGrid(QWidget):
         rows = [((queries + GAP) * layer + queries / 2, self.tr("layer {0}").format(layer)) for layer in range(layers)]
         self._plot.getAxis("left").setTicks([rows, []])
         reserve_label_width(self._plot.getAxis("left"), [text for _, text in rows])
-        names = [self.tr("head {0}").format(h) for h in range(heads)] + [self._summary_names[0]]
+        names = [self.tr("head {0}").format(h) for h in range(heads)] + [self._summary_names()[0]]
         columns = [[((keys + GAP) * h + keys / 2, n) for h, n in enumerate(names)], []]
         if columns != self._column_ticks:  # an axis redraw costs: only when the heads or keys changed
             self._column_ticks = columns
@@ -213,7 +234,7 @@ class AttentionGrid(QWidget):
         layer, head, query, key = cell
         row, column = self.tile_origin(layer, head)
         value = float(self.mosaic()[row + query, column + key])
-        where = self.tr("layer {0}, {1}").format(layer, self._summary_names[1]) if head == SUMMARY_COLUMN else \
+        where = self.tr("layer {0}, {1}").format(layer, self._summary_names()[1]) if head == SUMMARY_COLUMN else \
             self.tr("layer {0}, head {1}").format(layer, head)
         self._readout.setText(self.tr("{0}: query '{1}' -> key '{2}': {3}").format(
             where, self._query_labels[query], self._key_labels[key], value_text(value)))

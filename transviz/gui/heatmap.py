@@ -22,6 +22,7 @@ from PySide6.QtWidgets import (
 from .app import HIGHLIGHT, colormap, lookup_table
 from .export import export_with_dialog, save_picture
 from .labels import plain_label
+from .language import Retranslated
 
 MAX_LABELS = 40  # more rows or columns than this: label every n-th one so that labels never pile up
 MASKED_FILL, MASKED_LINES = QColor("#dcdcdc"), QColor("#505050")  # grey hatching: outside any colormap
@@ -107,6 +108,13 @@ class TokenAxis(pg.AxisItem):
         self._choose_shown()
         self._update_rotation()
 
+    def refit(self) -> None:
+        """Measure the labels again (the tick font changed: a theme or presentation mode)."""
+        self._widest = max((self._metrics().horizontalAdvance(text) for text in self._labels), default=0.0)
+        self._ticks_set = False
+        self._choose_shown()
+        self._update_rotation(force=self.orientation == "bottom")  # turned labels' height depends on the font
+
     def _cell_pixels(self) -> float:
         """How many pixels one cell spans along this axis (infinite before the view is laid out)."""
         view = self.linkedView()
@@ -130,6 +138,11 @@ class TokenAxis(pg.AxisItem):
         if self.orientation in ("left", "right"):
             reserve_label_width(self, [text for _, text in self.tick_labels()])
 
+    def setLabel(self, *args, **kwargs):  # type: ignore[no-untyped-def]  # pyqtgraph's signature
+        super().setLabel(*args, **kwargs)
+        if getattr(self, "_rotated", False):  # (pyqtgraph's constructor labels the axis before ours runs)
+            self._update_rotation(force=True)  # the title's height is part of a turned axis's height
+
     def linkedViewChanged(self, view, newRange=None):  # type: ignore[no-untyped-def]  # pyqtgraph's signature
         super().linkedViewChanged(view, newRange)
         self._choose_shown()
@@ -142,7 +155,7 @@ class TokenAxis(pg.AxisItem):
         metrics = self._metrics()
         return max((metrics.horizontalAdvance(text) for _, text in self.tick_labels()), default=0.0)
 
-    def _update_rotation(self) -> None:
+    def _update_rotation(self, force: bool = False) -> None:
         view = self.linkedView()
         rotated = False
         if self.orientation == "bottom" and self._labels and view is not None:
@@ -150,7 +163,7 @@ class TokenAxis(pg.AxisItem):
             cell_pixels = 1.0 / units_per_pixel if units_per_pixel > 0 else math.inf
             spacing = min((b - a for a, b in zip(self._shown, self._shown[1:])), default=1)
             rotated = self._widest_label() > 0.9 * cell_pixels * spacing
-        if rotated == self._rotated:
+        if rotated == self._rotated and not force:
             return
         self._rotated = rotated
         if rotated:
@@ -213,7 +226,7 @@ def value_text(value: float, fmt: str = "{:.2f}") -> str:
     return fmt.format(value)
 
 
-class HeatmapWidget(QWidget):
+class HeatmapWidget(Retranslated, QWidget):
     """A heatmap of one 2-D array, rows = queries and columns = keys for attention.
 
     Args:
@@ -229,7 +242,9 @@ class HeatmapWidget(QWidget):
         clicked(int, int): the cell (row, column) clicked.
 
     Non-finite cells (``-inf`` scores of masked keys, NaN) are drawn hatched, outside the
-    colormap, and the read-out names them. Right-click offers export to PNG and SVG.
+    colormap, and the read-out names them. Right-click offers export to PNG and SVG. The title
+    and axes given are the caller's to translate again on a language change (the default axes
+    translate themselves).
 
     Example::
 
@@ -252,6 +267,7 @@ class HeatmapWidget(QWidget):
     ) -> None:
         super().__init__(parent)
         self._axes = axes or attention_axes()
+        self._default_axes = axes is None
         self._levels = levels
         self._value_format = value_format
         self._data = np.zeros((0, 0), dtype=np.float32)
@@ -261,7 +277,7 @@ class HeatmapWidget(QWidget):
 
     # -- construction --------------------------------------------------------------------------
     def _build(self, title: str, colorbar: bool) -> None:
-        self._title = plain_label(title)
+        self._title = plain_label(title, wrap=True)  # long titles must not widen the window
         self._title.setAlignment(Qt.AlignmentFlag.AlignCenter)
         self._title.setVisible(bool(title))
         self._view = pg.GraphicsLayoutWidget()
@@ -298,7 +314,8 @@ class HeatmapWidget(QWidget):
                                              colorMapMenu=False, width=14)
             self._view.addItem(self._colorbar, row=0, col=1)
         self._readout = plain_label(" ")  # filled on hover; a space keeps its line height
-        self._masked_legend = plain_label(self.tr("grey hatched cells: masked (-inf)"))
+        self._masked_legend = plain_label(wrap=True)
+        self.bind_text(self._masked_legend.setText, lambda: self.tr("grey hatched cells: masked (-inf)"))
         self._masked_legend.setVisible(False)
         footer = QHBoxLayout()
         footer.addWidget(self._readout, 1)
@@ -315,10 +332,26 @@ class HeatmapWidget(QWidget):
 
     def _add_export_actions(self) -> None:
         self.setContextMenuPolicy(Qt.ContextMenuPolicy.ActionsContextMenu)
-        for text, suffix in ((self.tr("Export as PNG..."), ".png"), (self.tr("Export as SVG..."), ".svg")):
-            action = QAction(text, self)
+        for text, suffix in ((lambda: self.tr("Export as PNG..."), ".png"),
+                             (lambda: self.tr("Export as SVG..."), ".svg")):
+            action = QAction(self)
+            self.bind_text(action.setText, text)
             action.triggered.connect(lambda _=False, s=suffix: self.export_with_dialog(s))
             self.addAction(action)
+
+    def retranslate(self) -> None:
+        super().retranslate()
+        if self._default_axes:
+            self.set_axes(attention_axes())
+            self._default_axes = True
+
+    def restyle(self) -> None:
+        """Take the current colormap; measure the axis labels in the current font."""
+        self._image.setLookupTable(lookup_table())
+        if self._colorbar is not None:
+            self._colorbar.setColorMap(colormap())
+        for axis in (self._left, self._bottom):
+            axis.refit()
 
     # -- data ----------------------------------------------------------------------------------
     def set_data(
@@ -385,6 +418,7 @@ class HeatmapWidget(QWidget):
     def set_axes(self, axes: AxisNames) -> None:
         """Rename rows and columns (axis titles and read-out), e.g. when the attention kind changes."""
         self._axes = axes
+        self._default_axes = False
         self._plot.setLabel("left", axes.row_title)
         self._plot.setLabel("bottom", axes.column_title)
 

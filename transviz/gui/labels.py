@@ -2,10 +2,44 @@
 QLabel's rich-text guess (``<s>`` strikes out the rest of the line), so every label is plain."""
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QLabel
 
-ERROR_STYLE = "color: #B00020;"  # inline messages about the user's input (no dialog for a typo)
+from .language import Retranslated
+from .theme import plot_style
+
+
+class ErrorLabel(QLabel):
+    """An inline message about the user's input (no dialog for a typo), in the theme's error colour."""
+
+    def restyle(self) -> None:
+        self.setStyleSheet(f"color: {plot_style().error};")
+
+
+class NoticeLabel(QLabel):
+    """A framed message in the theme's colours, its border in an accent colour (how a run ended)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.setTextFormat(Qt.TextFormat.PlainText)
+        self.setWordWrap(True)
+        self.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.setVisible(False)
+        self._accent = "#0072B2"
+
+    def show_notice(self, text: str, accent: str) -> None:
+        self._accent = accent
+        self.setText(text)
+        self.restyle()
+        self.setVisible(True)
+
+    def restyle(self) -> None:
+        # set again on each change: a widget with a style sheet keeps the font it was polished with
+        style = plot_style()
+        self.setStyleSheet(f"background: {style.background}; color: {style.foreground}; "
+                           f"border: 2px solid {self._accent}; padding: 6px;")
 
 
 def plain_label(text: str = "", wrap: bool = False) -> QLabel:
@@ -15,9 +49,18 @@ def plain_label(text: str = "", wrap: bool = False) -> QLabel:
     return label
 
 
-def error_label() -> QLabel:
-    label = plain_label(wrap=True)
-    label.setStyleSheet(ERROR_STYLE)
+def bound_label(owner: Retranslated, text: Callable[[], str], wrap: bool = False) -> QLabel:
+    """A plain label showing ``text()``, set again by ``owner`` after each language change."""
+    label = plain_label(wrap=wrap)
+    owner.bind_text(label.setText, text)
+    return label
+
+
+def error_label() -> ErrorLabel:
+    label = ErrorLabel()
+    label.setTextFormat(Qt.TextFormat.PlainText)
+    label.setWordWrap(True)
+    label.restyle()
     label.setVisible(False)
     return label
 

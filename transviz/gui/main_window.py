@@ -1,5 +1,6 @@
 """The main window: menus, tabs, loading and saving models off the GUI thread, drag and drop,
-errors shown in a dialog that leaves the current model loaded, export of plots and traces.
+errors shown in a dialog that leaves the current model loaded, export of plots and traces; the
+View menu's language, theme, colormap and presentation mode; what it remembers between runs.
 
 It composes the panels and hands each the loaded model; the panels draw what the core computes.
 The masks tab follows the explorer's sentence and target prefix.
@@ -10,11 +11,11 @@ import logging
 from collections.abc import Callable
 from pathlib import Path
 
-from PySide6.QtCore import QCoreApplication, Qt, Signal
+from PySide6.QtCore import QCoreApplication, Qt, QTimer, Signal
 from PySide6.QtGui import QAction, QCloseEvent, QDragEnterEvent, QDropEvent, QKeySequence
 from PySide6.QtWidgets import (
-    QDialog, QDialogButtonBox, QFileDialog, QMainWindow, QMenu, QMessageBox, QPlainTextEdit, QProgressBar,
-    QTabWidget, QVBoxLayout, QWidget,
+    QDialog, QDialogButtonBox, QFileDialog, QMainWindow, QMenu, QMenuBar, QMessageBox, QPlainTextEdit,
+    QProgressBar, QSplitter, QTabWidget, QVBoxLayout, QWidget,
 )
 
 from .. import __version__, load_model, save_model
@@ -25,18 +26,25 @@ from ..core.resources import shipped_models
 from ..core.trace_files import write_trace
 from .drops import dropped_file
 from .export import export_with_dialog, save_picture
-from .labels import plain_label
+from .help_texts import EXPLORER, LAB, MASKS, POSITIONAL, TRAINING, tab_help
+from .labels import error_label, plain_label
+from .language import Retranslated, current_language, set_language
 from .panels.base import PlotPanel
 from .panels.explorer import ExplorerPanel
 from .panels.lab import LabPanel
 from .panels.masks import MasksPanel
 from .panels.positional import PositionalPanel
 from .panels.training import TrainingPanel
+from .settings import Preferences, SettingsStore, Stored, WindowLayout
+from .theme import Appearance, apply_appearance, current_appearance, restyle
+from .view_menu import ViewChoices
 from .workers import TaskRunner, TaskState
 
 log = logging.getLogger(__name__)
 
 CHECKPOINT_SUFFIX = ".safetensors"
+DEFAULT_MODEL = "default"
+NOTICE_SECONDS = 60  # how long a warning about the settings stays in the status bar
 
 
 def _load(source: str, state: TaskState) -> Model:
@@ -54,8 +62,13 @@ def model_info(model: Model) -> str:
     return describe(model) + f"\ndevice: {model.device}"
 
 
-class MainWindow(QMainWindow):
+class MainWindow(Retranslated, QMainWindow):
     """The desktop window. ``model`` is the loaded model, or None before the first load.
+
+    Args:
+        settings: where the window remembers the language, the look, the last model and sentence
+            and its layout (:meth:`restore` reads them; choices and closing write them). None: it
+            remembers nothing (tests, ``transviz render``, the self-test).
 
     Signals:
         model_changed(object): a model was loaded (the :class:`~transviz.core.bundle.Model`).
@@ -65,9 +78,14 @@ class MainWindow(QMainWindow):
     model_changed = Signal(object)
     load_failed = Signal(str)
 
-    def __init__(self, parent: QWidget | None = None) -> None:
+    def __init__(self, parent: QWidget | None = None, settings: SettingsStore | None = None) -> None:
         super().__init__(parent)
+        self.settings = settings
         self.model: Model | None = None
+        self.model_source: str | None = None  # the file or shipped model opened last
+        self._pending_sentence: str | None = None  # the last run's sentence, typed once a model loads
+        self._shipped: dict[str, Path] = {}
+        self._was_maximized = False  # before presentation mode
         self.runner = TaskRunner(self)
         self.error_dialog: QMessageBox | None = None
         self.explorer = ExplorerPanel()
@@ -76,11 +94,14 @@ class MainWindow(QMainWindow):
         self.training = TrainingPanel()
         self.lab = LabPanel()
         self.tabs = QTabWidget()
-        self.tabs.addTab(self.explorer, self.tr("Explorer"))
-        self.tabs.addTab(self.positional, self.tr("Positional encoding"))
-        self.tabs.addTab(self.masks, self.tr("Masks"))
-        self.tabs.addTab(self.training, self.tr("Training"))
-        self.tabs.addTab(self.lab, self.tr("Lab"))
+        self.help_topics = {self.explorer: EXPLORER, self.positional: POSITIONAL, self.masks: MASKS,
+                            self.training: TRAINING, self.lab: LAB}
+        for panel, name in ((self.explorer, lambda: self.tr("Explorer")),
+                            (self.positional, lambda: self.tr("Positional encoding")),
+                            (self.masks, lambda: self.tr("Masks")), (self.training, lambda: self.tr("Training")),
+                            (self.lab, lambda: self.tr("Lab"))):
+            index = self.tabs.addTab(panel, "")
+            self.bind_text(lambda text, i=index: self.tabs.setTabText(i, text), name)
         self.setCentralWidget(self.tabs)
         self.training.use_model.connect(self.use_trained_model)
         self.training.running_changed.connect(self._close_if_asked)
@@ -96,6 +117,10 @@ class MainWindow(QMainWindow):
 
     # -- construction --------------------------------------------------------------------------
     def _build_status_bar(self) -> None:
+        self.notice = error_label()  # a warning about the settings, shown for a minute
+        self.notice.setWordWrap(False)
+        self.notice.setMaximumWidth(600)  # the whole text is in its tooltip
+        self.statusBar().addPermanentWidget(self.notice)
         self.model_label = plain_label()
         self.busy = QProgressBar()
         self.busy.setRange(0, 0)  # indeterminate: checkpoints load in one piece
@@ -106,9 +131,15 @@ class MainWindow(QMainWindow):
         self.runner.busy_changed.connect(self.busy.setVisible)
         self.runner.status.connect(lambda text: self.statusBar().showMessage(self.tr("Loading {0}...").format(text)))
 
-    def _action(self, menu: QMenu, text: str, slot: Callable[[], object],
+    def _menu(self, parent: QMenuBar | QMenu, title: Callable[[], str]) -> QMenu:
+        menu = parent.addMenu("")
+        self.bind_text(menu.setTitle, title)
+        return menu
+
+    def _action(self, menu: QMenu, text: Callable[[], str], slot: Callable[[], object],
                 shortcut: QKeySequence | QKeySequence.StandardKey | str | None = None) -> QAction:
-        action = menu.addAction(text)
+        action = menu.addAction("")
+        self.bind_text(action.setText, text)
         action.triggered.connect(slot)
         if shortcut is not None:
             action.setShortcut(QKeySequence(shortcut))
@@ -116,60 +147,91 @@ class MainWindow(QMainWindow):
 
     def _build_menus(self) -> None:
         bar = self.menuBar()
-        file = bar.addMenu(self.tr("&File"))
-        self._action(file, self.tr("&Open checkpoint..."), self._open_with_dialog, QKeySequence.StandardKey.Open)
-        self.shipped_menu = file.addMenu(self.tr("Shipped &models"))
+        file = self._menu(bar, lambda: self.tr("&File"))
+        self._action(file, lambda: self.tr("&Open checkpoint..."), self._open_with_dialog,
+                     QKeySequence.StandardKey.Open)
+        self.shipped_menu = self._menu(file, lambda: self.tr("Shipped &models"))
         self.populate_shipped_menu(shipped_models())
-        self.save_action = self._action(file, self.tr("&Save model as..."), self._save_with_dialog,
+        self.save_action = self._action(file, lambda: self.tr("&Save model as..."), self._save_with_dialog,
                                         QKeySequence.StandardKey.SaveAs)
         file.addSeparator()
-        self._action(file, self.tr("Export current plot as &PNG..."), lambda: self._export_with_dialog(".png"))
-        self._action(file, self.tr("Export current plot as S&VG..."), lambda: self._export_with_dialog(".svg"))
-        self.export_trace_action = self._action(file, self.tr("Export &trace as .npz or JSON..."),
+        self._action(file, lambda: self.tr("Export current plot as &PNG..."), lambda: self._export_with_dialog(".png"))
+        self._action(file, lambda: self.tr("Export current plot as S&VG..."), lambda: self._export_with_dialog(".svg"))
+        self.export_trace_action = self._action(file, lambda: self.tr("Export &trace as .npz or JSON..."),
                                                 self._export_trace_with_dialog, "Ctrl+E")
         file.addSeparator()
-        self._action(file, self.tr("&Quit"), self.close, QKeySequence.StandardKey.Quit)
+        self._action(file, lambda: self.tr("&Quit"), self.close, QKeySequence.StandardKey.Quit)
 
-        model = bar.addMenu(self.tr("&Model"))
-        self.info_action = self._action(model, self.tr("&Info..."), self.show_model_info, "Ctrl+I")
+        model = self._menu(bar, lambda: self.tr("&Model"))
+        self.info_action = self._action(model, lambda: self.tr("&Info..."), self.show_model_info, "Ctrl+I")
 
-        view = bar.addMenu(self.tr("&View"))
+        view = self._menu(bar, lambda: self.tr("&View"))
         for index in range(self.tabs.count()):
-            self._action(view, self.tabs.tabText(index), lambda _=False, i=index: self.tabs.setCurrentIndex(i),
-                         f"Ctrl+{index + 1}")
+            self._action(view, lambda i=index: self.tabs.tabText(i),
+                         lambda _=False, i=index: self.tabs.setCurrentIndex(i), f"Ctrl+{index + 1}")
+        view.addSeparator()
+        self.view_choices = ViewChoices(view, self)
+        self.view_choices.language_chosen.connect(self.choose_language)
+        self.view_choices.appearance_chosen.connect(self.choose_appearance)
+        self.view_choices.show_choices(current_language(), current_appearance())
 
-        help_menu = bar.addMenu(self.tr("&Help"))
-        self._action(help_menu, self.tr("How to read this &tab"), self.show_tab_help,
+        help_menu = self._menu(bar, lambda: self.tr("&Help"))
+        self._action(help_menu, lambda: self.tr("How to read this &tab"), self.show_tab_help,
                      QKeySequence.StandardKey.HelpContents)
-        self._action(help_menu, self.tr("&About transviz"), self.show_about)
+        self._action(help_menu, lambda: self.tr("&About transviz"), self.show_about)
+
+    def retranslate(self) -> None:
+        super().retranslate()  # tabs first: the View menu names them
+        self.view_choices.retranslate()
+        self.populate_shipped_menu(self._shipped)
+        self._show_model()
 
     def populate_shipped_menu(self, models: dict[str, Path]) -> None:
         """List the shipped models by name (File > Shipped models)."""
+        self._shipped = dict(models)
         self.shipped_menu.clear()
-        for name, path in models.items():
-            self._action(self.shipped_menu, name, lambda _=False, p=path: self.open_model(p))
+        for name, path in models.items():  # a model's name is its file's: not translated
+            self.shipped_menu.addAction(name).triggered.connect(lambda _=False, p=path: self.open_model(p))
         if not models:
             self.shipped_menu.addAction(self.tr("(none installed)")).setEnabled(False)
 
     # -- the model -----------------------------------------------------------------------------
     def open_initial_model(self, source: str | None) -> None:
-        """At start-up: the model asked for, else the shipped default, else the "no model" state."""
-        if source is None and "default" in shipped_models():
-            source = "default"
+        """At start-up: the model asked for, else the last run's (when it is still there), else the
+        shipped default, else the "no model" state."""
+        shipped = shipped_models()
+        last = self.model_source
+        if source is None and last is not None:
+            if last in shipped or Path(last).is_file():
+                source = last
+            else:
+                self.show_notice(self.tr("The last model, {0}, is not there any more.").format(last))
+        if source is None and DEFAULT_MODEL in shipped:
+            source = DEFAULT_MODEL
         if source is not None:
             self.open_model(source)
 
     def open_model(self, source: str | Path) -> None:
         """Load a checkpoint file or shipped model off the GUI thread; on success it replaces the
-        current model, on failure an error dialog says why and the current model stays."""
+        current model (and is remembered), on failure an error dialog says why and the current
+        model stays."""
         source = str(source)
-        self.runner.start(lambda state: _load(source, state), self.set_model,
+        self.runner.start(lambda state: _load(source, state), lambda model: self._loaded(source, model),
                           lambda exc: self._load_failed(source, exc))
+
+    def _loaded(self, source: str, model: Model) -> None:
+        # a shipped model is remembered by name: the classroom bundle may move
+        self.model_source = next((name for name, path in shipped_models().items() if str(path) == source), source)
+        self.set_model(model)
+        self.remember()
 
     def set_model(self, model: Model | None) -> None:
         self.model = model
         for panel in self._panels():
             panel.set_model(model)
+        if model is not None and self._pending_sentence:
+            self.explorer.source.sentence.setText(self._pending_sentence)  # the last run's sentence
+            self._pending_sentence = None
         self._show_model()
         if model is not None:
             self.statusBar().showMessage(self.tr("Loaded {0}").format(model_name(model)), 5000)
@@ -252,43 +314,10 @@ class MainWindow(QMainWindow):
                                  model_info(self.model), "model_info")
 
     def show_tab_help(self) -> QDialog:
-        texts = {
-            self.explorer: self.tr(
-                "Type a sentence and press Enter, then Space (or Step) to let the model write one token at a time. "
-                "The grid shows every layer and head of the chosen attention: each row is a query (the decoder's "
-                "input at that step, or a source token for the encoder), each column a key it may look at, and "
-                "every row sums to 1. The outlined row is the current step's query. Click a head to see it large "
-                "with its tokens. The bars are the model's most probable next tokens at the last step: click one to "
-                "make it write that token instead. Click an earlier output token to go back to it. In the decoder's "
-                "self-attention the future is masked: hatched cells."),
-            self.positional: self.tr(
-                "Each row is a position, each column a dimension of the encoding added to the word embeddings. "
-                "Column 2i is sin(pos / 10000^(2i/d_model)) and column 2i+1 the cosine of the same angle: low "
-                "dimensions change fast from position to position, high ones slowly. The 'sin half | cos half' "
-                "layout reorders the columns as in the seed's figure. PE·PEᵀ compares two positions: its value "
-                "depends only on how far apart they are."),
-            self.masks: self.tr(
-                "A mask says which key each query may attend to (True) and which it may not (False). The padding "
-                "mask hides the <pad> tokens that fill shorter sentences of a batch; the causal mask hides the "
-                "future from the decoder. Blocked scores become -inf, so after the softmax their weight is 0 and "
-                "every row still sums to 1. The walkthrough shows one head's four steps for one query."),
-            self.training: self.tr(
-                "Choose a task and the model's size, then Start. The plots show the training loss of every batch, "
-                "the validation loss and exact match at each validation, the learning rate (watch the warm-up) and "
-                "the share of target tokens predicted right. Below, every layer and head of the probe sentence's "
-                "attention: rows are queries, columns keys, each row sums to 1. Drag the timeline to go back to an "
-                "earlier snapshot and watch the alignment form out of noise. When the run ends, 'Use in explorer' "
-                "makes the trained model the window's model."),
-            self.lab: self.tr(
-                "The experiment of the seed tutorial: an encoder stack learns y = (a+1)^2 + b. Each row is one "
-                "configuration; its test MSE stands beside the value the tutorial published. Predicting the mean "
-                "scores 3.5: a run that ends there learned nothing (marked diverged). The plot overlays every run's "
-                "training loss on a log scale: without warm-up, lr=1e-3 stays on the 3.5 line while the others fall. "
-                "The quick preset is shorter than the tutorial's runs, so its numbers differ."),
-        }
-        panel = self.tabs.currentWidget()
+        """Help > How to read this tab, for the tab shown."""
+        topic = self.help_topics.get(self.tabs.currentWidget(), "")
         return self._text_dialog(self.tr("How to read: {0}").format(self.tabs.tabText(self.tabs.currentIndex())),
-                                 texts.get(panel, ""), "tab_help")
+                                 tab_help(topic), "tab_help")
 
     def show_about(self) -> None:
         QMessageBox.about(self, self.tr("About transviz"), self.tr(
@@ -410,5 +439,84 @@ class MainWindow(QMainWindow):
             event.ignore()
             self.ask_to_stop_training()
             return
+        self.remember(with_layout=True)
         self.shutdown()
         super().closeEvent(event)
+
+    # -- language, look and what is remembered ----------------------------------------------------
+    def choose_language(self, code: str) -> None:
+        """View > Language: every text of the window changes on the event loop's next pass."""
+        set_language(code)
+        self.view_choices.show_choices(code, current_appearance())
+        self.remember()
+
+    def choose_appearance(self, appearance: Appearance) -> None:
+        """View > Theme, Colormap, Presentation mode: applied to every plot at once."""
+        entering = appearance.presentation and not current_appearance().presentation
+        leaving = current_appearance().presentation and not appearance.presentation
+        apply_appearance(appearance)
+        restyle(self)
+        if entering:
+            self._was_maximized = self.isMaximized()
+            self.showFullScreen()
+        elif leaving and self._was_maximized:
+            self.showMaximized()
+        elif leaving:
+            self.showNormal()
+        self.view_choices.show_choices(current_language(), appearance)
+        self.remember()
+
+    def show_as_chosen(self) -> None:
+        """Show the window: full screen in presentation mode."""
+        if current_appearance().presentation:
+            self.showFullScreen()
+        else:
+            self.show()
+
+    def preferences(self) -> Preferences:
+        sentence = self.explorer.source.sentence.text()
+        return Preferences(current_language(), current_appearance(), self.model_source,
+                           sentence or self._pending_sentence)
+
+    def layout_state(self) -> WindowLayout:
+        # a splitter on a tab never shown this time has no sizes: its stored state stays as it was
+        splitters = {splitter.objectName(): bytes(splitter.saveState().data())
+                     for splitter in self.findChildren(QSplitter) if splitter.objectName() and sum(splitter.sizes())}
+        return WindowLayout(bytes(self.saveGeometry().data()), splitters, self.tabs.currentIndex())
+
+    def remember(self, with_layout: bool = False) -> None:
+        """Write the preferences (and the layout) to the settings, if the window has settings."""
+        if self.settings is None:
+            return
+        self.settings.save_preferences(self.preferences())
+        if with_layout:
+            self.settings.save_layout(self.layout_state())
+
+    def restore(self, stored: Stored) -> None:
+        """Take what the settings held: language, look, layout, the last model and sentence (call
+        before showing the window and opening the initial model). Warnings show in the status bar."""
+        preferences, layout = stored.preferences, stored.layout
+        warnings = list(stored.warnings)
+        set_language(preferences.language)
+        apply_appearance(preferences.appearance)
+        restyle(self)
+        self.view_choices.show_choices(preferences.language, preferences.appearance)
+        self.model_source, self._pending_sentence = preferences.last_model, preferences.last_sentence
+        if layout.geometry is not None and not self.restoreGeometry(layout.geometry):
+            warnings.append(self.tr("The saved window size could not be used."))
+        for splitter in self.findChildren(QSplitter):
+            state = layout.splitters.get(splitter.objectName())
+            if state is not None and not splitter.restoreState(state):
+                warnings.append(self.tr("The saved layout of {0} could not be used.").format(splitter.objectName()))
+        if 0 <= layout.tab < self.tabs.count():
+            self.tabs.setCurrentIndex(layout.tab)
+        if warnings:
+            self.show_notice(" ".join(warnings))
+
+    def show_notice(self, text: str) -> None:
+        """A warning in the status bar for a minute (the full text in its tooltip), and in the log."""
+        log.warning("%s", text)
+        self.notice.setText(text)
+        self.notice.setToolTip(text)
+        self.notice.setVisible(True)
+        QTimer.singleShot(NOTICE_SECONDS * 1000, self.notice, lambda: self.notice.setVisible(False))

@@ -14,6 +14,8 @@ import pyqtgraph as pg
 from PySide6.QtCore import QObject, Qt, QTimer
 from PySide6.QtWidgets import QWidget
 
+from .theme import plot_style
+
 FRAME_RATE = 30  # redraws per second at most: smooth to the eye, cheap for the training thread
 # Legend positions (pyqtgraph offsets: negative counts from the right or bottom edge)
 TOP_LEFT, TOP_RIGHT, BOTTOM_LEFT = (10, 10), (-10, 10), (10, -10)
@@ -90,6 +92,21 @@ class LivePlot(pg.PlotWidget):
             self.setYRange(0, top, padding=0)
             self.enableAutoRange(y=False)
 
+    def set_texts(self, title: str, left: str, bottom: str) -> None:
+        """Name the plot and its axes again (a language change)."""
+        self.title = title
+        self.setTitle(title)
+        self.setLabel("left", left)
+        self.setLabel("bottom", bottom)
+
+    def rename(self, series: Series, name: str) -> None:
+        """Call ``series`` ``name`` in the legend (a language change)."""
+        series.name = name
+        legend = self.plotItem.legend
+        label = legend.getLabel(self._curves[id(series)][1]) if legend is not None else None
+        if label is not None:
+            label.setText(name)
+
     def add_series(self, series: Series, colour: str, width: float = 2.0, symbol: str | None = None,
                    dashed: bool = False) -> pg.PlotDataItem:
         """Draw ``series`` as a line (with ``symbol`` markers, e.g. ``"o"`` for sparse points)."""
@@ -105,9 +122,10 @@ class LivePlot(pg.PlotWidget):
     def add_level(self, value: float, label: str) -> pg.InfiniteLine:
         """A dotted horizontal reference line at ``value`` (in data units, on a log axis too)."""
         y = float(np.log10(value)) if self._log_y else value  # pyqtgraph places items in log10 units there
-        return self.addLine(y=y, pen=pg.mkPen("#444444", width=1.5, style=Qt.PenStyle.DashLine), label=label,
-                            labelOpts={"position": 0.75, "color": "#222222", "fill": (255, 255, 255, 230),
-                                       "anchors": [(0, 0), (0, 0)]})  # on a white card just below the line
+        style = plot_style()  # restyled with the plot: the card takes the background, the text the foreground
+        return self.addLine(y=y, pen=pg.mkPen("#888888", width=1.5, style=Qt.PenStyle.DashLine), label=label,
+                            labelOpts={"position": 0.75, "color": style.foreground, "fill": style.background,
+                                       "anchors": [(0, 0), (0, 0)]})  # on a card just below the line
 
     def reset_axes(self, high: float, top: float | None = None) -> None:
         """Fix the horizontal axis to ``0..high`` (a run's steps) and, with a ``top`` plot, the

@@ -23,6 +23,7 @@ from ..core.decoding import DecodingSession, Event
 from ..core.errors import InputError, TransvizError
 from ..core.strategies import Greedy, Strategy
 from ..core.vocab import BOS, PAD
+from .core_messages import translated
 
 TOP_K = 6  # candidates each step lists: enough to see the alternatives, few enough to read
 
@@ -66,7 +67,7 @@ class SessionController(QObject):
         InputError there is no session any more, and the error is raised for the caller to show."""
         if self.model is None:
             self._replace(None)
-            raise InputError("no model is loaded: File > Open a checkpoint")
+            raise InputError(self.tr("No model is loaded: File > Open a checkpoint."))
         try:
             strategy = Greedy() if reference is not None else self.strategy
             session = DecodingSession(self.model, source, strategy=strategy, top_k=TOP_K, reference=reference)
@@ -97,7 +98,7 @@ class SessionController(QObject):
         try:
             action(self.session)
         except InputError as exc:
-            self.refused.emit(str(exc))
+            self.refused.emit(translated(str(exc)))
             return False
         return True
 

@@ -12,7 +12,9 @@ from ..core.dataset import Pair
 from ..core.errors import InputError, TransvizError
 from ..core.tasks import TASKS, task_examples
 from ..core.vocab import UNK
+from .core_messages import translated
 from .labels import error_label, plain_label, show_error
+from .language import Retranslated
 from .session import SessionController
 from .token_strip import Chip, TokenStrip
 
@@ -23,7 +25,7 @@ def model_examples(model: Model | None) -> tuple[Pair, ...]:
     return task_examples(task) if task in TASKS else ()
 
 
-class SourceBox(QWidget):
+class SourceBox(Retranslated, QWidget):
     """Sentence, examples, tokenization preview, teacher forcing.
 
     Signals:
@@ -38,27 +40,34 @@ class SourceBox(QWidget):
         self.controller = controller
         self._examples: tuple[Pair, ...] = ()
         self.sentence = QLineEdit()
-        self.sentence.setPlaceholderText(self.tr("Type a sentence to translate, then press Enter and Space to step"))
+        self.bind_text(self.sentence.setPlaceholderText,
+                       lambda: self.tr("Type a sentence to translate, then press Enter and Space to step"))
         self.sentence.setClearButtonEnabled(True)
         self.examples = QComboBox()
         self.examples.setMinimumContentsLength(24)
-        self.examples.setPlaceholderText(self.tr("choose an example"))
+        self.bind_text(self.examples.setPlaceholderText, lambda: self.tr("choose an example"))
         self.preview = TokenStrip()
-        self.preview.set_placeholder(self.tr("(the tokens the model reads appear here)"))
-        self.teacher = QCheckBox(self.tr("Teacher forcing with the reference"))
-        self.teacher.setToolTip(self.tr("Feed the reference's tokens instead of the model's own choices and "
-                                        "compare them with what the model predicts at each step"))
+        self.bind_text(self.preview.set_placeholder, lambda: self.tr("(the tokens the model reads appear here)"))
+        self.teacher = QCheckBox()
+        self.bind_text(self.teacher.setText, lambda: self.tr("Teacher forcing with the reference"))
+        self.bind_text(self.teacher.setToolTip, lambda: self.tr(
+            "Feed the reference's tokens instead of the model's own choices and compare them with what the model "
+            "predicts at each step"))
         self.reference = QLineEdit()
-        self.reference.setPlaceholderText(self.tr("the correct translation"))
+        self.bind_text(self.reference.setPlaceholderText, lambda: self.tr("the correct translation"))
         self.reference.setEnabled(False)
         self.error = error_label()
+        names = [plain_label() for _ in range(3)]
+        for label, text in zip(names, (lambda: self.tr("Sentence"), lambda: self.tr("Examples"),
+                                       lambda: self.tr("Tokens"))):
+            self.bind_text(label.setText, text)
         grid = QGridLayout(self)
         grid.setContentsMargins(0, 0, 0, 0)
-        grid.addWidget(plain_label(self.tr("Sentence")), 0, 0)
+        grid.addWidget(names[0], 0, 0)
         grid.addWidget(self.sentence, 0, 1)
-        grid.addWidget(plain_label(self.tr("Examples")), 0, 2)
+        grid.addWidget(names[1], 0, 2)
         grid.addWidget(self.examples, 0, 3)
-        grid.addWidget(plain_label(self.tr("Tokens")), 1, 0)
+        grid.addWidget(names[2], 1, 0)
         grid.addWidget(self.preview, 1, 1)
         grid.addWidget(self.teacher, 1, 2)
         grid.addWidget(self.reference, 1, 3)
@@ -73,6 +82,11 @@ class SourceBox(QWidget):
         self.reference.returnPressed.connect(self.submitted)
         self.set_model(None)
 
+    def retranslate(self) -> None:
+        super().retranslate()
+        self._describe_examples()
+        self._preview(self.sentence.text())  # the unknown words' tooltips
+
     # -- model and examples ------------------------------------------------------------------------
     def set_model(self, model: Model | None) -> None:
         """List the model's examples; start with the first one when the box is empty."""
@@ -80,11 +94,14 @@ class SourceBox(QWidget):
         self.examples.clear()
         self.examples.addItems([p.source for p in self._examples])
         self.examples.setEnabled(bool(self._examples))
-        self.examples.setToolTip("" if self._examples else self.tr("This model's task has no built-in examples"))
+        self._describe_examples()
         if model is not None and not self.sentence.text() and self._examples:
             self.use_example(0)  # opens the session
         else:
             self.open_session()
+
+    def _describe_examples(self) -> None:
+        self.examples.setToolTip("" if self._examples else self.tr("This model's task has no built-in examples"))
 
     def use_example(self, index: int) -> None:
         """Put example ``index`` in the sentence box and its translation in the reference box."""
@@ -120,7 +137,7 @@ class SourceBox(QWidget):
         try:
             self.controller.open(text, reference)
         except TransvizError as exc:
-            show_error(self.error, str(exc))
+            show_error(self.error, translated(str(exc)))
             return
         show_error(self.error, None)
 

@@ -20,11 +20,12 @@ from ..core.snapshots import Snapshot
 from .grid import AttentionGrid
 from .heatmap import HeatmapWidget
 from .labels import plain_label
+from .language import Retranslated, set_items
 
 KINDS = ("cross_attention", "encoder_self_attention", "decoder_self_attention")  # Snapshot fields, menu order
 
 
-class SnapshotTimeline(QWidget):
+class SnapshotTimeline(Retranslated, QWidget):
     """Every layer and head of one attention kind of the snapshot chosen on the slider.
 
     While the slider is at its right end the timeline follows the newest snapshot; moved back,
@@ -42,15 +43,16 @@ class SnapshotTimeline(QWidget):
         self._index = -1
         self._stale = False  # a new snapshot arrived and waits for the next frame
         self.kind = QComboBox()
-        self.kind.addItems([self.tr("cross-attention (target queries x source keys)"),
-                            self.tr("encoder self-attention"), self.tr("decoder self-attention")])
+        self.bind_text(lambda texts: set_items(self.kind, texts), lambda: [
+            self.tr("cross-attention (target queries x source keys)"), self.tr("encoder self-attention"),
+            self.tr("decoder self-attention")])
         self.kind.currentIndexChanged.connect(self._draw)
         self.slider = QSlider(Qt.Orientation.Horizontal)
         self.slider.setRange(0, 0)
         self.slider.setEnabled(False)
         self.slider.setTickPosition(QSlider.TickPosition.TicksBelow)
         self.slider.valueChanged.connect(self._on_slider)
-        self.position = plain_label(self.tr("no snapshots yet"))
+        self.position = plain_label()
         self.origin = plain_label()  # which run or file; a long probe must not widen the window
         self.origin.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
         self.grid = AttentionGrid()
@@ -58,12 +60,15 @@ class SnapshotTimeline(QWidget):
         self.head_view = HeatmapWidget()
         self._head: tuple[int, int] = (0, -1)  # (layer, head) drawn large; head < 0: the mean of heads
         self.prediction = plain_label(wrap=True)
+        names = plain_label(), plain_label()
+        self.bind_text(names[0].setText, lambda: self.tr("Attention of the probe"))
+        self.bind_text(names[1].setText, lambda: self.tr("Timeline"))
         controls = QHBoxLayout()
-        controls.addWidget(plain_label(self.tr("Attention of the probe")))
+        controls.addWidget(names[0])
         controls.addWidget(self.kind)
         controls.addWidget(self.origin, 1)
         scrub = QHBoxLayout()
-        scrub.addWidget(plain_label(self.tr("Timeline")))
+        scrub.addWidget(names[1])
         scrub.addWidget(self.slider, 1)
         scrub.addWidget(self.position)
         layout = QVBoxLayout(self)
@@ -74,8 +79,10 @@ class SnapshotTimeline(QWidget):
         maps.addWidget(self.head_view)
         maps.setStretchFactor(0, 3)
         maps.setStretchFactor(1, 2)
-        self.empty = plain_label(self.tr("Start a run to watch the attention of the probe sentence form, "
-                                         "or open the timeline saved in a checkpoint."), wrap=True)
+        self.empty = plain_label(wrap=True)
+        self.bind_text(self.empty.setText, lambda: self.tr(
+            "Start a run to watch the attention of the probe sentence form, or open the timeline saved in a "
+            "checkpoint."))
         self.empty.setAlignment(Qt.AlignmentFlag.AlignCenter)
         self.pages = QStackedWidget()  # the note until there is a snapshot, then the maps
         self.pages.addWidget(self.empty)
@@ -83,16 +90,25 @@ class SnapshotTimeline(QWidget):
         layout.addWidget(self.pages, 1)
         layout.addWidget(self.prediction)
         layout.addLayout(scrub)
+        self._draw()
+
+    def retranslate(self) -> None:
+        super().retranslate()
+        self._draw()  # the position, the prediction and the large head's title
 
     # -- data ----------------------------------------------------------------------------------
     def set_snapshots(self, snapshots: Sequence[Snapshot], origin: str = "") -> None:
         """Replace the timeline (a new run, or a checkpoint's saved snapshots) and show the last."""
         self._snapshots = list(snapshots)
-        self.origin.setText(origin)
-        self.origin.setToolTip(origin)
+        self.set_origin(origin)
         self._index = len(self._snapshots) - 1
         self._update_slider()
         self._draw()
+
+    def set_origin(self, origin: str) -> None:
+        """Say where the snapshots come from (a run's probe, a file)."""
+        self.origin.setText(origin)
+        self.origin.setToolTip(origin)
 
     def add(self, snapshot: Snapshot) -> None:
         """Append a snapshot; drawn at the next :meth:`redraw` if the timeline follows the newest."""

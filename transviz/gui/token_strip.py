@@ -117,6 +117,12 @@ class TokenStrip(QWidget):
         self._rects = self._layout(self.width())
         super().resizeEvent(event)
 
+    def changeEvent(self, event: QEvent) -> None:
+        if event.type() == QEvent.Type.FontChange:  # presentation mode: chips grow with the text
+            self._rects = self._layout(self.width())
+            self.updateGeometry()
+        super().changeEvent(event)
+
     # -- painting --------------------------------------------------------------------------------
     def paintEvent(self, event: QPaintEvent) -> None:
         painter = QPainter(self)

@@ -5,12 +5,13 @@ Start stays disabled) before anything runs.
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Callable
 from typing import Any
 
 from PySide6.QtCore import QCoreApplication, Qt, Signal
 from PySide6.QtWidgets import (
-    QCheckBox, QComboBox, QDoubleSpinBox, QFileDialog, QFormLayout, QGroupBox, QHBoxLayout, QLayout, QLineEdit,
-    QPushButton, QSpinBox, QVBoxLayout, QWidget,
+    QCheckBox, QComboBox, QDoubleSpinBox, QFileDialog, QFormLayout, QGroupBox, QHBoxLayout, QLabel, QLayout,
+    QLineEdit, QPushButton, QSpinBox, QVBoxLayout, QWidget,
 )
 
 from ..core.config import SCHEDULES, ModelConfig, TrainConfig
@@ -19,7 +20,8 @@ from ..core.errors import ConfigError, TransvizError
 from ..core.init import DEFAULT_VALUES, SCHEMES
 from ..core.recipes import recipe
 from ..core.tasks import TASKS, describe_task
-from .labels import error_label, plain_label, show_error
+from .labels import bound_label, error_label, show_error
+from .language import Retranslated, set_items_by_data
 
 DEFAULT_RECIPE = "toy-de-en"
 TSV_SUFFIXES = (".tsv", ".txt")
@@ -27,22 +29,19 @@ AUTO = "auto"
 
 
 def device_combo() -> QComboBox:
-    """auto, then every device torch can use here, with what was found (item data: the name to pass on)."""
+    """auto, then every device torch can use here, with what was found (item data: the name to pass on).
+    :func:`name_auto_device` names the first entry (again, after a language change)."""
     combo = QComboBox()
     found = available_devices()
-    combo.addItem(QCoreApplication.translate("TrainingForm", "auto: {0}").format(found[0].name), AUTO)
+    combo.addItem("", AUTO)
     for device in found:
         combo.addItem(f"{device.name}: {device.description}", device.name)
+    name_auto_device(combo)
     return combo
 
 
-def _group(title: str, rows: list[tuple[str, QWidget | QLayout]]) -> QGroupBox:
-    """A titled box of labelled rows."""
-    box = QGroupBox(title)
-    form = QFormLayout(box)
-    for label, field in rows:
-        form.addRow(label, field)
-    return box
+def name_auto_device(combo: QComboBox) -> None:
+    combo.setItemText(0, QCoreApplication.translate("TrainingForm", "auto: {0}").format(combo.itemData(1)))
 
 
 def _spin(low: int, high: int, step: int = 1) -> QSpinBox:
@@ -61,7 +60,7 @@ def _fraction(high: float, step: float) -> QDoubleSpinBox:
     return spin
 
 
-class TrainingForm(QWidget):
+class TrainingForm(Retranslated, QWidget):
     """Every setting of a run, checked as it is typed.
 
     Signals:
@@ -94,15 +93,28 @@ class TrainingForm(QWidget):
         self.validate()
 
     # -- construction --------------------------------------------------------------------------
+    def _group(self, title: Callable[[], str],
+               rows: list[tuple[Callable[[], str] | None, QWidget | QLayout]]) -> QGroupBox:
+        """A titled box of labelled rows (named again after a language change)."""
+        box = QGroupBox()
+        self.bind_text(box.setTitle, title)
+        form = QFormLayout(box)
+        for label, field in rows:
+            form.addRow(bound_label(self, label) if label is not None else QLabel(), field)
+        return box
+
     def _data_box(self) -> QGroupBox:
         self.task = QComboBox()
         for name in TASKS:
             self.task.addItem(name, name)
             self.task.setItemData(self.task.count() - 1, describe_task(name), Qt.ItemDataRole.ToolTipRole)
-        self.task.addItem(self.tr("your TSV file (source<TAB>target)"), "")
+        self.task.addItem("", "")
+        self.bind_text(lambda text: self.task.setItemText(self.task.findData(""), text),
+                       lambda: self.tr("your TSV file (source<TAB>target)"))
         self.tsv = QLineEdit()
-        self.tsv.setPlaceholderText(self.tr("choose or drop a .tsv file"))
-        browse = QPushButton(self.tr("Browse..."))
+        self.bind_text(self.tsv.setPlaceholderText, lambda: self.tr("choose or drop a .tsv file"))
+        browse = QPushButton()
+        self.bind_text(browse.setText, lambda: self.tr("Browse..."))
         browse.clicked.connect(self._browse_tsv)
         self.tsv_row = QWidget()
         row = QHBoxLayout(self.tsv_row)
@@ -111,13 +123,14 @@ class TrainingForm(QWidget):
         row.addWidget(browse)
         self.probe = QComboBox()
         self.probe.setEditable(True)
-        self.probe.lineEdit().setPlaceholderText(self.tr("the task's first example"))
-        self.probe.setToolTip(self.tr("The sentence whose attention is shown as training goes on"))
+        self.bind_text(self.probe.lineEdit().setPlaceholderText, lambda: self.tr("the task's first example"))
+        self.bind_text(self.probe.setToolTip,
+                       lambda: self.tr("The sentence whose attention is shown as training goes on"))
         self.task.currentIndexChanged.connect(self._on_task_changed)
-        return _group(self.tr("Data"), [
-            (self.tr("Task"), self.task),
-            (self.tr("Corpus"), self.tsv_row),
-            (self.tr("Probe sentence"), self.probe),
+        return self._group(lambda: self.tr("Data"), [
+            (lambda: self.tr("Task"), self.task),
+            (lambda: self.tr("Corpus"), self.tsv_row),
+            (lambda: self.tr("Probe sentence"), self.probe),
         ])
 
     def _model_box(self) -> QGroupBox:
@@ -125,30 +138,36 @@ class TrainingForm(QWidget):
         self.d_model, self.d_ff = _spin(2, 2048, 8), _spin(2, 8192, 64)
         self.dropout = _fraction(0.9, 0.05)
         self.norm = QComboBox()
-        self.norm.addItem(self.tr("post-LN (the paper)"), "post")
-        self.norm.addItem(self.tr("pre-LN (steadier training)"), "pre")
-        self.share_embeddings = QCheckBox(self.tr("one embedding table for both sides"))
-        self.share_embeddings.setToolTip(self.tr("One joint vocabulary and embedding table for source and target"))
-        self.tie_output = QCheckBox(self.tr("output layer = target embedding"))
-        return _group(self.tr("Model"), [
-            (self.tr("Layers (each side)"), self.layers),
-            (self.tr("Heads"), self.heads),
-            (self.tr("d_model"), self.d_model),
-            (self.tr("d_ff"), self.d_ff),
-            (self.tr("Dropout"), self.dropout),
-            (self.tr("LayerNorm"), self.norm),
-            (self.tr("Weight sharing"), self.share_embeddings),
-            ("", self.tie_output),
+        self.norm.addItem("", "post")
+        self.norm.addItem("", "pre")
+        self.bind_text(lambda texts: set_items_by_data(self.norm, texts), lambda: {
+            "post": self.tr("post-LN (the paper)"), "pre": self.tr("pre-LN (steadier training)")})
+        self.share_embeddings = QCheckBox()
+        self.bind_text(self.share_embeddings.setText, lambda: self.tr("one embedding table for both sides"))
+        self.bind_text(self.share_embeddings.setToolTip,
+                       lambda: self.tr("One joint vocabulary and embedding table for source and target"))
+        self.tie_output = QCheckBox()
+        self.bind_text(self.tie_output.setText, lambda: self.tr("output layer = target embedding"))
+        return self._group(lambda: self.tr("Model"), [
+            (lambda: self.tr("Layers (each side)"), self.layers),
+            (lambda: self.tr("Heads"), self.heads),
+            (lambda: self.tr("d_model"), self.d_model),
+            (lambda: self.tr("d_ff"), self.d_ff),
+            (lambda: self.tr("Dropout"), self.dropout),
+            (lambda: self.tr("LayerNorm"), self.norm),
+            (lambda: self.tr("Weight sharing"), self.share_embeddings),
+            (None, self.tie_output),
         ])
 
     def _optimiser_box(self) -> QGroupBox:
         self.lr = QLineEdit()
         self.schedule = QComboBox()
-        names = {"constant": self.tr("constant"), "warmup": self.tr("linear warm-up, then constant"),
-                 "warmup-decay": self.tr("warm-up, then linear decay to 0"),
-                 "noam": self.tr("noam (the paper; lr is a scale factor)")}
         for schedule in SCHEDULES:
-            self.schedule.addItem(names[schedule], schedule)
+            self.schedule.addItem("", schedule)
+        self.bind_text(lambda texts: set_items_by_data(self.schedule, texts), lambda: {
+            "constant": self.tr("constant"), "warmup": self.tr("linear warm-up, then constant"),
+            "warmup-decay": self.tr("warm-up, then linear decay to 0"),
+            "noam": self.tr("noam (the paper; lr is a scale factor)")})
         self.warmup = _spin(0, 1_000_000, 50)
         self.label_smoothing = _fraction(0.5, 0.05)
         self.batch_size = _spin(1, 4096, 8)
@@ -157,35 +176,40 @@ class TrainingForm(QWidget):
         for name in SCHEMES:
             self.init.addItem(name, name)
         self.init_scale = QLineEdit()
-        self.init_scale.setPlaceholderText(self.tr("std or half-width"))
+        self.bind_text(self.init_scale.setPlaceholderText, lambda: self.tr("std or half-width"))
         self.init.currentIndexChanged.connect(self._on_init_changed)
         init_row = QHBoxLayout()
         init_row.addWidget(self.init, 1)
         init_row.addWidget(self.init_scale)
         self.device = device_combo()
-        return _group(self.tr("Optimiser (Adam)"), [
-            (self.tr("Learning rate"), self.lr),
-            (self.tr("Schedule"), self.schedule),
-            (self.tr("Warm-up steps"), self.warmup),
-            (self.tr("Label smoothing"), self.label_smoothing),
-            (self.tr("Batch size (sentences)"), self.batch_size),
-            (self.tr("Steps"), self.steps),
-            (self.tr("Initialisation"), init_row),
-            (self.tr("Device"), self.device),
+        return self._group(lambda: self.tr("Optimiser (Adam)"), [
+            (lambda: self.tr("Learning rate"), self.lr),
+            (lambda: self.tr("Schedule"), self.schedule),
+            (lambda: self.tr("Warm-up steps"), self.warmup),
+            (lambda: self.tr("Label smoothing"), self.label_smoothing),
+            (lambda: self.tr("Batch size (sentences)"), self.batch_size),
+            (lambda: self.tr("Steps"), self.steps),
+            (lambda: self.tr("Initialisation"), init_row),
+            (lambda: self.tr("Device"), self.device),
         ])
 
     def _live_box(self) -> QGroupBox:
         self.snapshot_every = _spin(0, 100_000, 10)
-        self.snapshot_every.setSpecialValueText(self.tr("never"))
+        self.bind_text(self.snapshot_every.setSpecialValueText, lambda: self.tr("never"))
         self.eval_every = _spin(0, 100_000, 50)
-        self.eval_every.setSpecialValueText(self.tr("at the end only"))
+        self.bind_text(self.eval_every.setSpecialValueText, lambda: self.tr("at the end only"))
         self.checkpoint_every = _spin(0, 100_000, 100)
-        self.checkpoint_every.setSpecialValueText(self.tr("at the end only"))
-        return _group(self.tr("Watching"), [
-            (self.tr("Attention every (steps)"), self.snapshot_every),
-            (self.tr("Validate every (steps)"), self.eval_every),
-            (self.tr("Save every (steps)"), self.checkpoint_every),
+        self.bind_text(self.checkpoint_every.setSpecialValueText, lambda: self.tr("at the end only"))
+        return self._group(lambda: self.tr("Watching"), [
+            (lambda: self.tr("Attention every (steps)"), self.snapshot_every),
+            (lambda: self.tr("Validate every (steps)"), self.eval_every),
+            (lambda: self.tr("Save every (steps)"), self.checkpoint_every),
         ])
+
+    def retranslate(self) -> None:
+        super().retranslate()
+        name_auto_device(self.device)
+        self.validate()  # the message under the form
 
     # -- filling in ----------------------------------------------------------------------------
     def reset_to_recipe(self, name: str = DEFAULT_RECIPE) -> None:

@@ -20,13 +20,14 @@ from ..beam_tree import BeamTree
 from ..candidates import CandidatesChart
 from ..decode_controls import DecodingControls
 from ..labels import plain_label
+from ..language import Retranslated
 from ..session import SessionController
 from ..source_box import SourceBox
 from ..token_strip import Chip, TokenStrip
 from .base import PlotPanel
 
 
-class ExplorerPanel(PlotPanel):
+class ExplorerPanel(Retranslated, PlotPanel):
     """Sentence, decoding controls, output strip, candidates, beam tree and attention, all
     observing one :class:`~transviz.gui.session.SessionController`.
 
@@ -58,24 +59,30 @@ class ExplorerPanel(PlotPanel):
         self.source = SourceBox(controller)
         self.controls = DecodingControls(controller)
         self.output = TokenStrip()
-        self.output.setToolTip(self.tr("The translation so far; click a token to go back to it"))
-        self.output.set_placeholder(self.tr("(the translation appears here, one token per step)"))
+        self.bind_text(self.output.setToolTip,
+                       lambda: self.tr("The translation so far; click a token to go back to it"))
+        self.bind_text(self.output.set_placeholder,
+                       lambda: self.tr("(the translation appears here, one token per step)"))
         self.candidates = CandidatesChart()
         self.beam_tree = BeamTree()
         self.attention = AttentionView(controller)
         self.track(self.attention.grid, self.attention.large, self.candidates, self.beam_tree)
         plots = QSplitter(Qt.Orientation.Horizontal)
+        plots.setObjectName("explorer_candidates_and_attention")  # splitter sizes are restored at the next start
         plots.addWidget(self.candidates)
         plots.addWidget(self.attention)
         plots.setStretchFactor(0, 1)
         plots.setStretchFactor(1, 3)
         plots.setSizes([300, 1100])  # room for the candidates' words and numbers
         body = QSplitter(Qt.Orientation.Vertical)  # the beam tree, when shown, spans the width: it grows sideways
+        body.setObjectName("explorer_beam_tree_and_plots")
         body.addWidget(self.beam_tree)
         body.addWidget(plots)
         body.setStretchFactor(0, 1)
         body.setStretchFactor(1, 3)
-        self.no_model = plain_label(self.tr("No model loaded: File > Open a checkpoint to explore its decoding."))
+        self.no_model = plain_label()
+        self.bind_text(self.no_model.setText,
+                       lambda: self.tr("No model loaded: File > Open a checkpoint to explore its decoding."))
         self.no_model.setAlignment(Qt.AlignmentFlag.AlignCenter)
         self.pages = QStackedWidget()
         self.pages.addWidget(self.no_model)
@@ -98,6 +105,10 @@ class ExplorerPanel(PlotPanel):
     def take_keyboard(self) -> None:
         """Give the explorer the focus, so that Space steps instead of typing a space."""
         self.setFocus(Qt.FocusReason.OtherFocusReason)
+
+    def retranslate(self) -> None:
+        super().retranslate()
+        self.refresh()  # the output tokens' tooltips
 
     # -- model -----------------------------------------------------------------------------------
     def set_model(self, model: Model | None) -> None:

@@ -23,23 +23,22 @@ from ...core.errors import TransvizError
 from ...core.lab import MEAN_PREDICTOR_MSE, QUICK, SEED, LabResult, LabSettings
 from ..app import PALETTE
 from ..export import export_with_dialog, save_picture
-from ..labels import error_label, plain_label, show_error
+from ..labels import bound_label, error_label, plain_label, show_error
+from ..language import Retranslated, set_items_by_data
 from ..lab_runs import VARIED, LabRow, LabWorker, custom_rows, seed_rows, write_csv
 from ..plots import BOTTOM_LEFT, FrameClock, LivePlot, Series
-from ..training_form import device_combo
+from ..theme import plot_style
+from ..training_form import device_combo, name_auto_device
 from .base import PlotPanel
 
 CUSTOM = "custom"
 COLUMNS = 5  # setting, test MSE, seed's MSE, time, mark
 DIVERGED_FILL = QColor("#FCE8D5")
-NOTE_STYLE = {True: "color: #006B4F;", False: "color: #B00020; font-weight: bold;"}
-
-
 def _curve_colour(index: int) -> str:
     return PALETTE[index % len(PALETTE)]
 
 
-class LabPanel(PlotPanel):
+class LabPanel(Retranslated, PlotPanel):
     """Run the seed's lab tables (or a custom sweep) and compare with its published numbers."""
 
     def __init__(self, parent: QWidget | None = None) -> None:
@@ -62,17 +61,20 @@ class LabPanel(PlotPanel):
     # -- construction --------------------------------------------------------------------------
     def _build(self) -> None:
         self.table_choice = QComboBox()
-        for text, key in ((self.tr("learning rate x warm-up (the seed's first table)"), "lr"),
-                          (self.tr("initialisation (6 layers, 1% warm-up)"), "init"),
-                          (self.tr("depth: 2 layers"), "depth"), (self.tr("batch size 64"), "batch"),
-                          (self.tr("custom sweep"), CUSTOM)):
-            self.table_choice.addItem(text, key)
+        for key in ("lr", "init", "depth", "batch", CUSTOM):
+            self.table_choice.addItem("", key)
+        self.bind_text(lambda texts: set_items_by_data(self.table_choice, texts), lambda: {
+            "lr": self.tr("learning rate x warm-up (the seed's first table)"),
+            "init": self.tr("initialisation (6 layers, 1% warm-up)"), "depth": self.tr("depth: 2 layers"),
+            "batch": self.tr("batch size 64"), CUSTOM: self.tr("custom sweep")})
         self.table_choice.currentIndexChanged.connect(self._on_table_changed)
-        self.run_button = QPushButton(self.tr("Run"))
-        self.cancel_button = QPushButton(self.tr("Cancel"))
-        self.csv_button = QPushButton(self.tr("Export CSV..."))
-        self.png_button = QPushButton(self.tr("Plot as PNG..."))
-        self.svg_button = QPushButton(self.tr("Plot as SVG..."))
+        self.run_button, self.cancel_button, self.csv_button = QPushButton(), QPushButton(), QPushButton()
+        self.png_button, self.svg_button = QPushButton(), QPushButton()
+        for button, text in ((self.run_button, lambda: self.tr("Run")), (self.cancel_button, lambda: self.tr("Cancel")),
+                             (self.csv_button, lambda: self.tr("Export CSV...")),
+                             (self.png_button, lambda: self.tr("Plot as PNG...")),
+                             (self.svg_button, lambda: self.tr("Plot as SVG..."))):
+            self.bind_text(button.setText, text)
         self.run_button.clicked.connect(self.run)
         self.cancel_button.clicked.connect(self.cancel)
         self.csv_button.clicked.connect(self._export_csv_with_dialog)
@@ -81,7 +83,7 @@ class LabPanel(PlotPanel):
         self.progress = QProgressBar()
         self.progress_text = plain_label()
         top = QHBoxLayout()
-        top.addWidget(plain_label(self.tr("Experiment")))
+        top.addWidget(bound_label(self, lambda: self.tr("Experiment")))
         top.addWidget(self.table_choice, 1)
         for widget in (self.run_button, self.cancel_button):
             top.addWidget(widget)
@@ -93,10 +95,12 @@ class LabPanel(PlotPanel):
         self.steps, self.test_batches = QSpinBox(), QSpinBox()
         self.steps.setRange(1, 1_000_000)
         self.test_batches.setRange(1, 1_000_000)
-        self.seed_button = QPushButton(self.tr("The seed's setting"))
-        self.quick_button = QPushButton(self.tr("Quick preset"))
-        self.quick_button.setToolTip(self.tr("{0} steps and {1} test batches: fast on a classroom CPU, "
-                                             "but not the seed's setting").format(QUICK.steps, QUICK.test_batches))
+        self.seed_button, self.quick_button = QPushButton(), QPushButton()
+        self.bind_text(self.seed_button.setText, lambda: self.tr("The seed's setting"))
+        self.bind_text(self.quick_button.setText, lambda: self.tr("Quick preset"))
+        self.bind_text(self.quick_button.setToolTip, lambda: self.tr(
+            "{0} steps and {1} test batches: fast on a classroom CPU, but not the seed's setting").format(
+            QUICK.steps, QUICK.test_batches))
         self.seed_button.clicked.connect(lambda: self.set_length(SEED.steps, SEED.test_batches))
         self.quick_button.clicked.connect(lambda: self.set_length(QUICK.steps, QUICK.test_batches))
         self.length_note = plain_label()
@@ -104,13 +108,14 @@ class LabPanel(PlotPanel):
         for spin in (self.steps, self.test_batches):
             spin.valueChanged.connect(self._show_length_note)
         length = QHBoxLayout()
-        for text, widget in ((self.tr("Training steps"), self.steps), (self.tr("test batches"), self.test_batches)):
-            length.addWidget(plain_label(text))
+        for text, widget in ((lambda: self.tr("Training steps"), self.steps),
+                             (lambda: self.tr("test batches"), self.test_batches)):
+            length.addWidget(bound_label(self, text))
             length.addWidget(widget)
         length.addWidget(self.seed_button)
         length.addWidget(self.quick_button)
         length.addWidget(self.length_note, 1)
-        length.addWidget(plain_label(self.tr("Device")))
+        length.addWidget(bound_label(self, lambda: self.tr("Device")))
         length.addWidget(self.device)
         controls = QVBoxLayout()
         controls.addLayout(top)
@@ -119,17 +124,19 @@ class LabPanel(PlotPanel):
 
         self.error = error_label()
         self.table = QTableWidget(0, COLUMNS)
-        self.table.setHorizontalHeaderLabels([self.tr("Setting"), self.tr("test MSE"), self.tr("seed's MSE"),
-                                              self.tr("time"), self.tr("note")])
+        self.bind_text(self.table.setHorizontalHeaderLabels, lambda: [
+            self.tr("Setting"), self.tr("test MSE"), self.tr("seed's MSE"), self.tr("time"), self.tr("note")])
         self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
         self.table.verticalHeader().setVisible(False)
         header = self.table.horizontalHeader()
         header.setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
         header.setStretchLastSection(True)
         self.table.setWordWrap(True)
-        self.plot = LivePlot(self.tr("Training loss of each run (log scale)"), self.tr("loss (half the MSE)"),
-                             self.tr("step"), log_y=True, legend=BOTTOM_LEFT)
-        self.plot.add_level(MEAN_PREDICTOR_MSE, self.tr("predicting the mean: 3.5"))
+        self.plot = LivePlot("", "", "", log_y=True, legend=BOTTOM_LEFT)
+        self.bind_text(lambda texts: self.plot.set_texts(*texts), lambda: (
+            self.tr("Training loss of each run (log scale)"), self.tr("loss (half the MSE)"), self.tr("step")))
+        level = self.plot.add_level(MEAN_PREDICTOR_MSE, "")
+        self.bind_text(level.label.setFormat, lambda: self.tr("predicting the mean: 3.5"))
         self.track(self.plot)
         splitter = QSplitter(Qt.Orientation.Horizontal)
         splitter.addWidget(self.table)
@@ -140,39 +147,49 @@ class LabPanel(PlotPanel):
 
     def _build_custom(self) -> QGroupBox:
         self.vary = QComboBox()
-        names = {"lr": self.tr("learning rate"), "warmup": self.tr("warm-up (share of lr added per step)"),
-                 "init": self.tr("initialisation"), "layers": self.tr("layers"), "batch": self.tr("batch size")}
         for name in VARIED:
-            self.vary.addItem(names[name], name)
+            self.vary.addItem("", name)
+        self.bind_text(lambda texts: set_items_by_data(self.vary, texts), lambda: {
+            "lr": self.tr("learning rate"), "warmup": self.tr("warm-up (share of lr added per step)"),
+            "init": self.tr("initialisation"), "layers": self.tr("layers"), "batch": self.tr("batch size")})
         self.values = QLineEdit("1e-3, 1e-4")
-        self.values.setToolTip(self.tr("Values separated by commas; initialisations as default, xavier_uniform, "
-                                       "normal:0.02, uniform:0.01 ..."))
+        self.bind_text(self.values.setToolTip, lambda: self.tr(
+            "Values separated by commas; initialisations as default, xavier_uniform, normal:0.02, uniform:0.01 ..."))
         self.base_lr, self.base_warmup, self.base_init = QLineEdit(f"{SEED.lr:g}"), QLineEdit("0"), QLineEdit("default")
         self.base_layers, self.base_batch = QSpinBox(), QSpinBox()
         self.base_layers.setRange(1, 24)
         self.base_layers.setValue(SEED.layers)
         self.base_batch.setRange(1, 4096)
         self.base_batch.setValue(SEED.batch)
-        self.custom = QGroupBox(self.tr("Custom sweep: vary one setting, keep the others"))
+        self.custom = QGroupBox()
+        self.bind_text(self.custom.setTitle, lambda: self.tr("Custom sweep: vary one setting, keep the others"))
         form = QFormLayout(self.custom)
         varied = QHBoxLayout()
         varied.addWidget(self.vary)
-        varied.addWidget(plain_label(self.tr("values")))
+        varied.addWidget(bound_label(self, lambda: self.tr("values")))
         varied.addWidget(self.values, 1)
-        form.addRow(self.tr("Vary"), varied)
+        form.addRow(bound_label(self, lambda: self.tr("Vary")), varied)
         base = QHBoxLayout()
-        for text, widget in ((self.tr("lr"), self.base_lr), (self.tr("warm-up"), self.base_warmup),
-                             (self.tr("init"), self.base_init), (self.tr("layers"), self.base_layers),
-                             (self.tr("batch"), self.base_batch)):
-            base.addWidget(plain_label(text))
+        for text, widget in ((lambda: self.tr("lr"), self.base_lr), (lambda: self.tr("warm-up"), self.base_warmup),
+                             (lambda: self.tr("init"), self.base_init), (lambda: self.tr("layers"), self.base_layers),
+                             (lambda: self.tr("batch"), self.base_batch)):
+            base.addWidget(bound_label(self, text))
             base.addWidget(widget)
-        form.addRow(self.tr("Others"), base)
+        form.addRow(bound_label(self, lambda: self.tr("Others")), base)
         self.vary.currentIndexChanged.connect(self.check)
         for edit in (self.values, self.base_lr, self.base_warmup, self.base_init):
             edit.textChanged.connect(self.check)
         for spin in (self.base_layers, self.base_batch):
             spin.valueChanged.connect(self.check)
         return self.custom
+
+    def retranslate(self) -> None:
+        super().retranslate()
+        name_auto_device(self.device)
+        self._show_length_note()
+        self.check()  # the custom sweep's message
+        for line, (row, result) in enumerate(self.results):
+            self.table.item(line, COLUMNS - 1).setText(self.mark(result))
 
     # -- settings ------------------------------------------------------------------------------
     def set_length(self, steps: int, test_batches: int) -> None:
@@ -193,7 +210,11 @@ class LabPanel(PlotPanel):
             text = self.tr("NOT the seed's setting ({0} steps, {1} test batches); expect other numbers").format(
                 SEED.steps, SEED.test_batches)
         self.length_note.setText(text)
-        self.length_note.setStyleSheet(NOTE_STYLE[seed])
+        # the seed's setting reads as plain text; any other as a warning in the theme's error colour
+        self.length_note.setStyleSheet("" if seed else f"color: {plot_style().error}; font-weight: bold;")
+
+    def restyle(self) -> None:
+        self._show_length_note()
 
     def _on_table_changed(self) -> None:
         self.custom.setVisible(self.table_choice.currentData() == CUSTOM)

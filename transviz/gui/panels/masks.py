@@ -13,11 +13,10 @@ from dataclasses import dataclass
 import numpy as np
 import torch
 from PySide6.QtCore import Qt
-from PySide6.QtGui import QFontDatabase
-from PySide6.QtGui import QShowEvent
+from PySide6.QtGui import QFont, QFontDatabase, QShowEvent
 from PySide6.QtWidgets import (
-    QCheckBox, QComboBox, QGridLayout, QGroupBox, QHBoxLayout, QLineEdit, QSpinBox, QSplitter, QStackedWidget,
-    QVBoxLayout, QWidget,
+    QCheckBox, QComboBox, QGridLayout, QGroupBox, QHBoxLayout, QLineEdit, QSpinBox, QSplitter,
+    QStackedWidget, QVBoxLayout, QWidget,
 )
 
 from ...core.bundle import Model
@@ -25,8 +24,10 @@ from ...core.errors import InputError
 from ...core.masks import causal_mask, combine, padding_mask
 from ...core.vocab import PAD, Vocab
 from ...core.walkthrough import KINDS, Kind, Walkthrough, walkthrough
-from ..heatmap import AxisNames, HeatmapWidget, attention_axes
-from ..labels import error_label, plain_label, show_error
+from ..core_messages import translated
+from ..heatmap import AxisNames, HeatmapWidget
+from ..labels import bound_label, error_label, plain_label, show_error
+from ..language import Retranslated, set_items
 from .base import PlotPanel
 
 DEFAULT_SENTENCE = "ich mochte ein bier"
@@ -72,7 +73,7 @@ def symmetric_levels(*arrays: np.ndarray) -> tuple[float, float]:
     return (-high, high) if high > 0 else (-1.0, 1.0)
 
 
-class MasksPanel(PlotPanel):
+class MasksPanel(Retranslated, PlotPanel):
     """Masks, with their shapes, and the attention walkthrough of one head and one query."""
 
     def __init__(self, parent: QWidget | None = None) -> None:
@@ -84,54 +85,64 @@ class MasksPanel(PlotPanel):
         self._build()
         self.refresh()
 
+    def retranslate(self) -> None:
+        super().retranslate()
+        self.refresh()  # titles with shapes, the shapes' explanation, the query's summary
+
     # -- construction --------------------------------------------------------------------------
     def _build(self) -> None:
         self.sentence = QLineEdit(DEFAULT_SENTENCE)
         self.others = QLineEdit(DEFAULT_OTHERS)
-        self.others.setToolTip(self.tr("Sentences separated by ';'"))
-        self.following = QCheckBox(self.tr("Follow the explorer"))
-        self.following.setToolTip(self.tr("Show the explorer's sentence and the target it has written so far"))
+        self.bind_text(self.others.setToolTip, lambda: self.tr("Sentences separated by ';'"))
+        self.following = QCheckBox()
+        self.bind_text(self.following.setText, lambda: self.tr("Follow the explorer"))
+        self.bind_text(self.following.setToolTip,
+                       lambda: self.tr("Show the explorer's sentence and the target it has written so far"))
         self.following.setChecked(True)
         self.mask_error = error_label()
         inputs = QGridLayout()
-        inputs.addWidget(plain_label(self.tr("Sentence")), 0, 0)
+        inputs.addWidget(bound_label(self, lambda: self.tr("Sentence")), 0, 0)
         inputs.addWidget(self.sentence, 0, 1)
         inputs.addWidget(self.following, 0, 2)
-        inputs.addWidget(plain_label(self.tr("Other sentences in the batch (separated by ;)")), 0, 3)
+        inputs.addWidget(bound_label(self, lambda: self.tr("Other sentences in the batch (separated by ;)")), 0, 3)
         inputs.addWidget(self.others, 0, 4)
         splitter = QSplitter(Qt.Orientation.Horizontal)
+        splitter.setObjectName("masks_and_walkthrough")  # its sizes are restored at the next start
         splitter.addWidget(self._build_masks())
         splitter.addWidget(self._build_walkthrough())
         splitter.setStretchFactor(0, 1)
         splitter.setStretchFactor(1, 2)
+        splitter.setSizes([450, 900])  # wrapped titles no longer widen the masks: give them a third
         self.arrange(inputs, self.mask_error, splitter)
         self.sentence.textChanged.connect(self.refresh)
         self.others.textChanged.connect(self.refresh)
         self.following.toggled.connect(self._on_following_toggled)
         self._on_following_toggled(True)
 
-    def _mask_heatmap(self, title: str, axes: AxisNames) -> HeatmapWidget:
-        may = self.tr("1: may attend")
-        blocked = self.tr("0: blocked")
-        return HeatmapWidget(title, axes, value_format=lambda v: may if v > 0.5 else blocked, colorbar=False)
+    def _mask_value(self, value: float) -> str:
+        return self.tr("1: may attend") if value > 0.5 else self.tr("0: blocked")
 
     def _build_masks(self) -> QWidget:
-        batch_axes = AxisNames(self.tr("sentence"), self.tr("key"), self.tr("sentences"), self.tr("key positions"))
-        self.padding_view = self._mask_heatmap(self.tr("Padding mask"), batch_axes)
-        self.causal_view = self._mask_heatmap(self.tr("Sequence (causal) mask"), attention_axes())
-        self.combined_view = self._mask_heatmap(self.tr("Combined: padding AND causal"), attention_axes())
+        self.padding_view, self.causal_view, self.combined_view = (
+            HeatmapWidget(value_format=self._mask_value, colorbar=False) for _ in range(3))
+        self.bind_text(self.padding_view.set_axes, lambda: AxisNames(
+            self.tr("sentence"), self.tr("key"), self.tr("sentences"), self.tr("key positions")))
         self.track(self.padding_view, self.causal_view, self.combined_view)
         self.padded_tokens = plain_label()
-        self.padded_tokens.setFont(QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont))
+        # only the family: the size follows the window's font (presentation mode enlarges it)
+        fixed = QFont()
+        fixed.setFamilies(QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont).families())
+        self.padded_tokens.setFont(fixed)
         self.padded_tokens.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         self.combined_sentence = QComboBox()
         self.combined_sentence.currentIndexChanged.connect(self._draw_combined)
         self.shapes = plain_label()
         self.shapes.setWordWrap(True)
         chooser = QHBoxLayout()
-        chooser.addWidget(plain_label(self.tr("Combined mask of sentence")))
+        chooser.addWidget(bound_label(self, lambda: self.tr("Combined mask of sentence")))
         chooser.addWidget(self.combined_sentence, 1)
-        box = QGroupBox(self.tr("Masks on a batch (True = may attend)"))
+        box = QGroupBox()
+        self.bind_text(box.setTitle, lambda: self.tr("Masks on a batch (True = may attend)"))
         layout = QVBoxLayout(box)
         layout.addWidget(self.padded_tokens)
         layout.addWidget(self.padding_view, 3)
@@ -143,8 +154,8 @@ class MasksPanel(PlotPanel):
 
     def _build_walkthrough(self) -> QWidget:
         self.kind = QComboBox()
-        self.kind.addItems([self.tr("encoder self-attention"), self.tr("decoder masked self-attention"),
-                            self.tr("cross-attention")])
+        self.bind_text(lambda texts: set_items(self.kind, texts), lambda: [
+            self.tr("encoder self-attention"), self.tr("decoder masked self-attention"), self.tr("cross-attention")])
         self.kind.setCurrentIndex(KINDS.index("decoder_self"))
         self.layer, self.head = QSpinBox(), QSpinBox()
         self.target = QLineEdit(DEFAULT_TARGET)
@@ -153,20 +164,23 @@ class MasksPanel(PlotPanel):
         self.walk_controls = QWidget()
         controls = QHBoxLayout(self.walk_controls)
         controls.setContentsMargins(0, 0, 0, 0)
-        for text, widget in ((self.tr("Attention"), self.kind), (self.tr("layer"), self.layer),
-                             (self.tr("head"), self.head), (self.tr("target so far"), self.target),
-                             (self.tr("query"), self.query)):
-            controls.addWidget(plain_label(text))
+        for text, widget in ((lambda: self.tr("Attention"), self.kind), (lambda: self.tr("layer"), self.layer),
+                             (lambda: self.tr("head"), self.head), (lambda: self.tr("target so far"), self.target),
+                             (lambda: self.tr("query"), self.query)):
+            controls.addWidget(bound_label(self, text))
             controls.addWidget(widget, 2 if widget is self.target else 0)
-        values = AxisNames(self.tr("key"), self.tr("dimension"), self.tr("keys (rows)"), self.tr("dimensions of d_k"))
-        outputs = AxisNames(self.tr("query"), self.tr("dimension"), self.tr("queries (rows)"),
-                            self.tr("dimensions of d_k"))
-        self.score_view = HeatmapWidget(self.tr("1. raw scores Q Kᵀ"), value_format="{:.3f}")
-        self.scaled_view = HeatmapWidget(self.tr("2. scaled by 1/sqrt(d_k)"), value_format="{:.3f}")
-        self.masked_view = HeatmapWidget(self.tr("3. masked: -inf where blocked"), value_format="{:.3f}")
-        self.softmax_view = HeatmapWidget(self.tr("4. softmax over keys: each row sums to 1"), value_format="{:.3f}")
-        self.value_view = HeatmapWidget(self.tr("V: one value vector per key"), values, value_format="{:.3f}")
-        self.output_view = HeatmapWidget(self.tr("5. output = weights x V"), outputs, value_format="{:.3f}")
+        (self.score_view, self.scaled_view, self.masked_view, self.softmax_view, self.value_view,
+         self.output_view) = (HeatmapWidget(value_format="{:.3f}") for _ in range(6))
+        for view, title in ((self.score_view, lambda: self.tr("1. raw scores Q Kᵀ")),
+                            (self.masked_view, lambda: self.tr("3. masked: -inf where blocked")),
+                            (self.softmax_view, lambda: self.tr("4. softmax over keys: each row sums to 1")),
+                            (self.value_view, lambda: self.tr("V: one value vector per key")),
+                            (self.output_view, lambda: self.tr("5. output = weights x V"))):
+            self.bind_text(view.set_title, title)
+        self.bind_text(self.value_view.set_axes, lambda: AxisNames(
+            self.tr("key"), self.tr("dimension"), self.tr("keys (rows)"), self.tr("dimensions of d_k")))
+        self.bind_text(self.output_view.set_axes, lambda: AxisNames(
+            self.tr("query"), self.tr("dimension"), self.tr("queries (rows)"), self.tr("dimensions of d_k")))
         self.step_views = (self.score_view, self.scaled_view, self.masked_view, self.softmax_view, self.output_view)
         self.track(*self.step_views, self.value_view)
         for view in self.step_views:
@@ -183,12 +197,14 @@ class MasksPanel(PlotPanel):
         page_layout.setContentsMargins(0, 0, 0, 0)
         page_layout.addLayout(plots, 1)
         page_layout.addWidget(self.summary)
-        self.no_model = plain_label(self.tr("No model loaded: File > Open a checkpoint to walk through its attention."))
+        self.no_model = bound_label(self, 
+            lambda: self.tr("No model loaded: File > Open a checkpoint to walk through its attention."))
         self.no_model.setAlignment(Qt.AlignmentFlag.AlignCenter)
         self.walk_pages = QStackedWidget()
         self.walk_pages.addWidget(self.no_model)
         self.walk_pages.addWidget(page)
-        box = QGroupBox(self.tr("Walkthrough: one head, one query, step by step"))
+        box = QGroupBox()
+        self.bind_text(box.setTitle, lambda: self.tr("Walkthrough: one head, one query, step by step"))
         layout = QVBoxLayout(box)
         layout.addWidget(self.walk_controls)
         layout.addWidget(self.walk_error)
@@ -264,7 +280,7 @@ class MasksPanel(PlotPanel):
         try:
             self.batch = mask_batch(sentences, vocab, pad_id)
         except InputError as exc:
-            show_error(self.mask_error, self.tr("Masks: {0}").format(exc))
+            show_error(self.mask_error, self.tr("Masks: {0}").format(translated(str(exc))))
             return
         show_error(self.mask_error, None)
         batch = self.batch
@@ -277,8 +293,8 @@ class MasksPanel(PlotPanel):
         self.shapes.setText(self.tr(
             "Shapes are (batch, heads, queries, keys). The padding mask has one row per sentence and is the same "
             "for every head and query; the causal mask lets query t see keys 0..t, never the future; decoder "
-            "self-attention uses both combined. Yellow: may attend (True); purple: blocked (False), whose scores "
-            "become -inf before the softmax."))
+            "self-attention uses both combined. Light cells: may attend (True); dark cells: blocked (False), whose "
+            "scores become -inf before the softmax."))
         rows = [f"{i + 1}: " + " ".join(tokens) for i, tokens in enumerate(batch.tokens)]
         self.padded_tokens.setText("\n".join(rows))
         chosen = min(max(self.combined_sentence.currentIndex(), 0), len(batch.sentences) - 1)
@@ -316,7 +332,7 @@ class MasksPanel(PlotPanel):
             steps = walkthrough(self.model, self.sentence.text(), self.target.text(), self.current_kind(),
                                 self.layer.value(), self.head.value())
         except InputError as exc:
-            show_error(self.walk_error, self.tr("Walkthrough: {0}").format(exc))
+            show_error(self.walk_error, self.tr("Walkthrough: {0}").format(translated(str(exc))))
             return
         show_error(self.walk_error, None)
         self.steps = steps

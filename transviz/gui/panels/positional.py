@@ -20,6 +20,7 @@ from ...core.positional import similarity, sinusoidal_table, split_halves
 from ..app import PALETTE
 from ..heatmap import AxisNames, HeatmapWidget, label_stride
 from ..labels import error_label, plain_label, show_error
+from ..language import Retranslated, set_items
 from .base import PlotPanel
 
 DEFAULT_LENGTH, DEFAULT_D_MODEL = 20, 512  # the seed's figure: 20 positions x 512 dimensions
@@ -44,7 +45,7 @@ def parse_dimensions(text: str, d_model: int) -> list[int]:
     return list(dict.fromkeys(dims))
 
 
-class PositionalPanel(PlotPanel):
+class PositionalPanel(Retranslated, PlotPanel):
     """Args:
         parent: the owning widget.
 
@@ -58,10 +59,16 @@ class PositionalPanel(PlotPanel):
         self._build()
         self.refresh()
 
+    def retranslate(self) -> None:
+        super().retranslate()
+        self._enable_model_source(self.model is not None)
+        self.refresh()  # the table's title, the layout note, the curves' names
+
     # -- construction --------------------------------------------------------------------------
     def _build(self) -> None:
         self.source = QComboBox()
-        self.source.addItems([self.tr("the formula"), self.tr("the loaded model's table")])
+        self.bind_text(lambda texts: set_items(self.source, texts),
+                       lambda: [self.tr("the formula"), self.tr("the loaded model's table")])
         self.length = QSpinBox()
         self.length.setRange(1, MAX_LENGTH)
         self.length.setValue(DEFAULT_LENGTH)
@@ -69,34 +76,41 @@ class PositionalPanel(PlotPanel):
         self.d_model.setRange(1, MAX_D_MODEL)
         self.d_model.setValue(DEFAULT_D_MODEL)
         self.layout_choice = QComboBox()
-        self.layout_choice.addItems([self.tr("interleaved: sin, cos, sin, cos ... (the formula)"),
-                                     self.tr("sin half | cos half (the seed's figure)")])
+        self.bind_text(lambda texts: set_items(self.layout_choice, texts), lambda: [
+            self.tr("interleaved: sin, cos, sin, cos ... (the formula)"),
+            self.tr("sin half | cos half (the seed's figure)")])
         self.dimensions = QLineEdit(DEFAULT_DIMENSIONS)
         self.dimensions.setMinimumWidth(120)
         self.error = error_label()
         controls = QHBoxLayout()
-        for text, widget in ((self.tr("Table from"), self.source), (self.tr("positions"), self.length),
-                             (self.tr("d_model"), self.d_model), (self.tr("layout"), self.layout_choice),
-                             (self.tr("curves of dimensions"), self.dimensions)):
-            controls.addWidget(plain_label(text))
+        for text, widget in ((lambda: self.tr("Table from"), self.source),
+                             (lambda: self.tr("positions"), self.length), (lambda: self.tr("d_model"), self.d_model),
+                             (lambda: self.tr("layout"), self.layout_choice),
+                             (lambda: self.tr("curves of dimensions"), self.dimensions)):
+            label = plain_label()
+            self.bind_text(label.setText, text)
+            controls.addWidget(label)
             controls.addWidget(widget)
         controls.addStretch(1)
 
-        positions = AxisNames(self.tr("position"), self.tr("dimension"), self.tr("positions (rows)"),
-                              self.tr("dimensions (columns)"),
-                              self.tr("{row_name} {row}, {column_name} {column}: {value}"))
-        self.table_view = HeatmapWidget(self.tr("Positional encoding PE"), positions, levels=(-1.0, 1.0))
+        self.table_view = HeatmapWidget(levels=(-1.0, 1.0))
+        self.bind_text(self.table_view.set_axes, lambda: AxisNames(
+            self.tr("position"), self.tr("dimension"), self.tr("positions (rows)"), self.tr("dimensions (columns)"),
+            self.tr("{row_name} {row}, {column_name} {column}: {value}")))
         self.layout_note = plain_label()
-        self.curves = pg.PlotWidget(title=self.tr("Chosen dimensions across positions"))
-        self.curves.setLabel("bottom", self.tr("position"))
-        self.curves.setLabel("left", self.tr("PE value"))
-        self.curves.addLegend(offset=(-10, 10), brush=(255, 255, 255, 220))
+        self.curves = pg.PlotWidget()
+        self.bind_text(self.curves.setTitle, lambda: self.tr("Chosen dimensions across positions"))
+        self.bind_text(lambda text: self.curves.setLabel("bottom", text), lambda: self.tr("position"))
+        self.bind_text(lambda text: self.curves.setLabel("left", text), lambda: self.tr("PE value"))
+        self.curves.addLegend(offset=(-10, 10), brush=pg.getConfigOption("background"))
         self.curves.setMenuEnabled(False)
         self.curves.hideButtons()
-        pairs = AxisNames(self.tr("position"), self.tr("position"), self.tr("positions"), self.tr("positions"),
-                          self.tr("{row_name} {row} . {column_name} {column}: {value}"))
-        self.similarity_view = HeatmapWidget(self.tr("Similarity PE · PEᵀ (depends only on the offset)"), pairs,
-                                             value_format="{:.1f}")
+        self.similarity_view = HeatmapWidget(value_format="{:.1f}")
+        self.bind_text(self.similarity_view.set_title,
+                       lambda: self.tr("Similarity PE · PEᵀ (depends only on the offset)"))
+        self.bind_text(self.similarity_view.set_axes, lambda: AxisNames(
+            self.tr("position"), self.tr("position"), self.tr("positions"), self.tr("positions"),
+            self.tr("{row_name} {row} . {column_name} {column}: {value}")))
         self.track(self.table_view, self.curves, self.similarity_view)
 
         plots = QGridLayout()

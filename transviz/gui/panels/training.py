@@ -9,10 +9,11 @@ from __future__ import annotations
 
 import statistics
 from collections import deque
+from collections.abc import Callable
 from datetime import datetime
 from pathlib import Path
 
-from PySide6.QtCore import QCoreApplication, QStandardPaths, Qt, Signal, Slot
+from PySide6.QtCore import QCoreApplication, QStandardPaths, Qt, QTimer, Signal, Slot
 from PySide6.QtGui import QDragEnterEvent, QDropEvent
 from PySide6.QtWidgets import (
     QFileDialog, QHBoxLayout, QProgressBar, QPushButton, QScrollArea, QSizePolicy, QSplitter, QVBoxLayout, QWidget,
@@ -27,7 +28,8 @@ from ...core.schedules import trainer_rate
 from ...core.train import StepMetrics, TrainResult
 from ..app import PALETTE
 from ..drops import dropped_file
-from ..labels import error_label, plain_label, show_error
+from ..labels import NoticeLabel, error_label, plain_label, show_error
+from ..language import Retranslated
 from ..plots import TOP_LEFT, FrameClock, LivePlot, Series
 from ..timeline import SnapshotTimeline
 from ..training_form import TSV_SUFFIXES, TrainingForm
@@ -36,9 +38,7 @@ from .base import PlotPanel
 
 CHECKPOINT_SUFFIX = ".safetensors"
 RATE_WINDOW = 50  # steps the ETA and tokens/s average over
-NOTICE_STYLE = {"diverged": "background: #FCE8D5; border: 1px solid #D55E00; padding: 6px;",
-                "finished": "background: #E3F1EA; border: 1px solid #009E73; padding: 6px;",
-                "stopped": "background: #EEF3F8; border: 1px solid #0072B2; padding: 6px;"}
+NOTICE_ACCENT = {"diverged": "#D55E00", "finished": "#009E73", "stopped": "#0072B2"}  # colour-blind safe
 
 
 def default_runs_dir() -> Path:
@@ -58,7 +58,7 @@ def duration_text(seconds: float) -> str:
     return QCoreApplication.translate("TrainingPanel", "{0} s").format(seconds)
 
 
-class TrainingPanel(PlotPanel):
+class TrainingPanel(Retranslated, PlotPanel):
     """Train a model in the window and watch it learn.
 
     Signals:
@@ -86,6 +86,7 @@ class TrainingPanel(PlotPanel):
         self._handed: Model | None = None  # the last copy given to the explorer
         self._pausing = False  # Pause pressed and not yet Resume
         self._run_text = ""  # the data, the model's size and the device of the run
+        self._timeline_origin: Callable[[], str] = str  # where the timeline's snapshots come from
         self._build()
         self.clock = FrameClock(self._redraw, parent=self)
         self.worker.started.connect(self._on_started)
@@ -101,14 +102,17 @@ class TrainingPanel(PlotPanel):
 
     # -- construction --------------------------------------------------------------------------
     def _build(self) -> None:
-        self.start_button = QPushButton(self.tr("Start"))
-        self.pause_button = QPushButton(self.tr("Pause"))
-        self.stop_button = QPushButton(self.tr("Stop"))
-        self.explore_button = QPushButton(self.tr("Use in explorer"))
-        self.explore_button.setToolTip(self.tr("Make the trained model the explorer's model (a copy)"))
-        self.save_button = QPushButton(self.tr("Save as..."))
-        self.timeline_button = QPushButton(self.tr("Open timeline..."))
-        self.timeline_button.setToolTip(self.tr("Scrub the attention snapshots saved in a checkpoint"))
+        self.start_button, self.pause_button, self.stop_button = QPushButton(), QPushButton(), QPushButton()
+        self.explore_button, self.save_button, self.timeline_button = QPushButton(), QPushButton(), QPushButton()
+        for button, text in ((self.start_button, lambda: self.tr("Start")), (self.stop_button, lambda: self.tr("Stop")),
+                             (self.explore_button, lambda: self.tr("Use in explorer")),
+                             (self.save_button, lambda: self.tr("Save as...")),
+                             (self.timeline_button, lambda: self.tr("Open timeline..."))):
+            self.bind_text(button.setText, text)
+        self.bind_text(self.explore_button.setToolTip,
+                       lambda: self.tr("Make the trained model the explorer's model (a copy)"))
+        self.bind_text(self.timeline_button.setToolTip,
+                       lambda: self.tr("Scrub the attention snapshots saved in a checkpoint"))
         self.start_button.clicked.connect(self.start)
         self.pause_button.clicked.connect(self.toggle_pause)
         self.stop_button.clicked.connect(self.stop)
@@ -120,9 +124,7 @@ class TrainingPanel(PlotPanel):
         self.progress = QProgressBar()
         self.progress_text = plain_label()  # what the run is doing: loading, paused, finished ...
         self.progress_text.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
-        self.notice = plain_label(wrap=True)  # how the run ended; after divergence, the explanation
-        self.notice.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-        self.notice.setVisible(False)
+        self.notice = NoticeLabel()  # how the run ended; after divergence, the explanation
         row = QHBoxLayout()
         for button in (self.start_button, self.pause_button, self.stop_button):
             row.addWidget(button)
@@ -135,11 +137,11 @@ class TrainingPanel(PlotPanel):
         controls.addWidget(self.notice)
 
         self.form = TrainingForm()
-        scroll = QScrollArea()
+        self.form_scroll = scroll = QScrollArea()
         scroll.setWidget(self.form)
         scroll.setWidgetResizable(True)
         scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
-        scroll.setMinimumWidth(self.form.sizeHint().width() + 24)
+        self.restyle()
         self.error = error_label()
         splitter = QSplitter(Qt.Orientation.Horizontal)
         splitter.addWidget(scroll)
@@ -148,21 +150,18 @@ class TrainingPanel(PlotPanel):
         self.arrange(controls, self.error, splitter)
 
     def _build_watch(self) -> QWidget:
-        step = self.tr("step")
-        self.train_loss, self.valid_loss = Series(self.tr("training loss")), Series(self.tr("validation loss"))
-        self.token_accuracy = Series(self.tr("token accuracy (batch)"))
-        self.exact_match = Series(self.tr("exact match (validation)"))
-        self.learning_rate = Series(self.tr("learning rate"))
-        self.loss_plot = LivePlot(self.tr("Loss"), self.tr("cross-entropy"), step, top=1.0)
+        self.train_loss, self.valid_loss = Series(""), Series("")  # named by _name_plots
+        self.token_accuracy, self.exact_match, self.learning_rate = Series(""), Series(""), Series("")
+        self.loss_plot = LivePlot("", "", "", top=1.0)
         self.loss_plot.add_series(self.train_loss, PALETTE[0], width=1.5)
         self.loss_plot.add_series(self.valid_loss, PALETTE[1], symbol="o")
-        self.accuracy_plot = LivePlot(self.tr("Accuracy"), self.tr("fraction right"), step, legend=TOP_LEFT,
-                                      top=1.0)
+        self.accuracy_plot = LivePlot("", "", "", legend=TOP_LEFT, top=1.0)
         self.accuracy_plot.add_series(self.token_accuracy, PALETTE[2], width=1.5)
         self.accuracy_plot.add_series(self.exact_match, PALETTE[3], symbol="o")
-        self.lr_plot = LivePlot(self.tr("Learning rate"), self.tr("lr"), step, legend=None, top=1.0)
+        self.lr_plot = LivePlot("", "", "", legend=None, top=1.0)
         self.lr_plot.add_series(self.learning_rate, PALETTE[4])
         self.plots = (self.loss_plot, self.accuracy_plot, self.lr_plot)
+        self._name_plots()
         self.timeline = SnapshotTimeline()
         self.track(*self.plots, self.timeline.grid)
         plots = QWidget()
@@ -175,6 +174,39 @@ class TrainingPanel(PlotPanel):
         splitter.addWidget(self.timeline)
         splitter.setSizes([300, 600])  # the attention gets the larger share
         return splitter
+
+    def restyle(self) -> None:
+        """The form keeps its full width in any font (presentation mode's is larger), measured once
+        the new font has reached it."""
+        QTimer.singleShot(0, lambda: self.form_scroll.setMinimumWidth(self.form.sizeHint().width() + 24))
+
+    def _name_plots(self) -> None:
+        step = self.tr("step")
+        self.loss_plot.set_texts(self.tr("Loss"), self.tr("cross-entropy"), step)
+        self.accuracy_plot.set_texts(self.tr("Accuracy"), self.tr("fraction right"), step)
+        self.lr_plot.set_texts(self.tr("Learning rate"), self.tr("lr"), step)
+        for plot, series, name in ((self.loss_plot, self.train_loss, self.tr("training loss")),
+                                   (self.loss_plot, self.valid_loss, self.tr("validation loss")),
+                                   (self.accuracy_plot, self.token_accuracy, self.tr("token accuracy (batch)")),
+                                   (self.accuracy_plot, self.exact_match, self.tr("exact match (validation)")),
+                                   (self.lr_plot, self.learning_rate, self.tr("learning rate"))):
+            plot.rename(series, name)
+
+    def _show_timeline(self, snapshots: list[Snapshot], origin: Callable[[], str]) -> None:
+        """Show ``snapshots``; ``origin()`` says where they come from, in the language of the moment."""
+        self._timeline_origin = origin
+        self.timeline.set_snapshots(snapshots, origin())
+
+    def retranslate(self) -> None:
+        super().retranslate()
+        self.timeline.set_origin(self._timeline_origin())
+        self._name_plots()
+        self._name_pause_button()
+        if self.result is not None and not self.is_running():
+            self._describe_result(self.result)  # a run in progress says it anew at its next report
+
+    def _name_pause_button(self) -> None:
+        self.pause_button.setText(self.tr("Resume") if self._pausing else self.tr("Pause"))
 
     # -- running -------------------------------------------------------------------------------
     def is_running(self) -> bool:
@@ -198,13 +230,12 @@ class TrainingPanel(PlotPanel):
         if not self.is_running():
             return
         self._pausing = not self._pausing
+        self._name_pause_button()
         if self._pausing:
             self.worker.pause()
-            self.pause_button.setText(self.tr("Resume"))
             self.progress_text.setText(self.tr("pausing after this batch..."))
         else:
             self.worker.resume()
-            self.pause_button.setText(self.tr("Pause"))
             self.progress_text.setText(self._run_text)
             self._show_progress()
 
@@ -227,7 +258,7 @@ class TrainingPanel(PlotPanel):
         self._recent.clear()
         for series in (self.train_loss, self.valid_loss, self.token_accuracy, self.exact_match, self.learning_rate):
             series.clear()
-        self.timeline.set_snapshots([], self.tr("this run"))
+        self._show_timeline([], lambda: self.tr("this run"))
         self.progress.setRange(0, steps)
         self.progress.setValue(0)
         self.progress.setFormat(self.tr("step {0:,} of {1:,}").format(0, steps))
@@ -238,7 +269,7 @@ class TrainingPanel(PlotPanel):
         show_error(self.error, None)
         self.notice.setVisible(False)
         self._pausing = False
-        self.pause_button.setText(self.tr("Pause"))
+        self._name_pause_button()
         self._redraw()
 
     def _update_buttons(self) -> None:
@@ -256,12 +287,14 @@ class TrainingPanel(PlotPanel):
     @Slot(object)
     def _on_started(self, start: RunStart) -> None:
         self.form.set_examples(start.examples)
-        if start.gold is not None:
-            origin = self.tr("probe: {0} (teacher forced on its translation in the data: {1})").format(
-                start.probe, start.gold)
-        else:
-            origin = self.tr("probe: {0} (not in the data: the model's own output is shown)").format(start.probe)
-        self.timeline.set_snapshots(self.timeline.snapshots, origin)
+
+        def origin() -> str:
+            if start.gold is not None:
+                return self.tr("probe: {0} (teacher forced on its translation in the data: {1})").format(
+                    start.probe, start.gold)
+            return self.tr("probe: {0} (not in the data: the model's own output is shown)").format(start.probe)
+
+        self._show_timeline(self.timeline.snapshots, origin)
         self._run_text = self.tr("{0}; {1:,} parameters on {2}").format(start.summary, start.parameters, start.device)
         self.progress_text.setText(self._run_text)
 
@@ -318,16 +351,20 @@ class TrainingPanel(PlotPanel):
         self.result = result
         if [s.step for s in result.snapshots] != [s.step for s in self.timeline.snapshots]:
             # after divergence the trainer drops the snapshots of the weights it threw away
-            self.timeline.set_snapshots(result.snapshots, self.timeline.origin.text())
+            self._show_timeline(result.snapshots, self._timeline_origin)
         self.clock.flush()
-        self.progress.setFormat(self.tr("step {0:,} of {1:,}").format(result.steps, self._total_steps))
         self.progress.setValue(result.steps)  # after divergence: the step of the weights kept
-        self.progress_text.setText(self.tr("{0} after {1:,} steps in {2} on {3}").format(
-            self._status_name(result.status), result.steps, duration_text(result.seconds), result.device))
-        self._show_notice(result)
+        self._describe_result(result)
         self._update_buttons()
         self.running_changed.emit(False)
         self.run_finished.emit(result)
+
+    def _describe_result(self, result: TrainResult) -> None:
+        """The progress line and the notice of a run that ended."""
+        self.progress.setFormat(self.tr("step {0:,} of {1:,}").format(result.steps, self._total_steps))
+        self.progress_text.setText(self.tr("{0} after {1:,} steps in {2} on {3}").format(
+            self._status_name(result.status), result.steps, duration_text(result.seconds), result.device))
+        self._show_notice(result)
 
     def _status_name(self, status: str) -> str:
         return {"finished": self.tr("finished"), "stopped": self.tr("stopped"),
@@ -349,9 +386,7 @@ class TrainingPanel(PlotPanel):
             lines.append(self.tr("Last validation: exact match {0:.1%}.").format(result.validation.exact_match))
         lines.append(self.tr("Saved to {0}").format(result.checkpoint) if result.checkpoint is not None
                      else self.tr("Nothing was saved."))
-        self.notice.setText("\n".join(lines))
-        self.notice.setStyleSheet(NOTICE_STYLE.get(result.status, ""))
-        self.notice.setVisible(True)
+        self.notice.show_notice("\n".join(lines), NOTICE_ACCENT.get(result.status, NOTICE_ACCENT["stopped"]))
 
     @Slot(object)
     def _on_failed(self, exc: Exception) -> None:
@@ -405,7 +440,7 @@ class TrainingPanel(PlotPanel):
 
     def _show_saved_timeline(self, snapshots: list[Snapshot], path: str | Path) -> None:
         show_error(self.error, None)
-        self.timeline.set_snapshots(snapshots, self.tr("saved in {0}").format(Path(path).name))
+        self._show_timeline(snapshots, lambda: self.tr("saved in {0}").format(Path(path).name))
 
     def _open_timeline_with_dialog(self) -> None:
         path, _ = QFileDialog.getOpenFileName(self, self.tr("Open a checkpoint's timeline"), str(self.runs_dir),

@@ -1,0 +1,1848 @@
+<?xml version="1.0" encoding="utf-8"?>
+<!DOCTYPE TS>
+<TS version="2.1" language="zh_CN">
+<context>
+    <name>AttentionGrid</name>
+    <message>
+        <source>Click a head to open it large.</source>
+        <translation>点击一个头，放大查看。</translation>
+    </message>
+    <message>
+        <source>mean</source>
+        <translation>平均</translation>
+    </message>
+    <message>
+        <source>mean of heads</source>
+        <translation>各头平均</translation>
+    </message>
+    <message>
+        <source>layer {0}</source>
+        <translation>第 {0} 层</translation>
+    </message>
+    <message>
+        <source>head {0}</source>
+        <translation>头 {0}</translation>
+    </message>
+    <message>
+        <source>layer {0}, {1}</source>
+        <translation>第 {0} 层，{1}</translation>
+    </message>
+    <message>
+        <source>layer {0}, head {1}</source>
+        <translation>第 {0} 层，头 {1}</translation>
+    </message>
+    <message>
+        <source>{0}: query &apos;{1}&apos; -&gt; key &apos;{2}&apos;: {3}</source>
+        <translation>{0}：查询“{1}” → 键“{2}”：{3}</translation>
+    </message>
+</context>
+<context>
+    <name>AttentionView</name>
+    <message>
+        <source>encoder self-attention</source>
+        <translation>编码器自注意力</translation>
+    </message>
+    <message>
+        <source>decoder masked self-attention</source>
+        <translation>解码器掩码自注意力</translation>
+    </message>
+    <message>
+        <source>cross-attention</source>
+        <translation>交叉注意力</translation>
+    </message>
+    <message>
+        <source>queries: source tokens (rows)</source>
+        <translation>查询：源语言词元（行）</translation>
+    </message>
+    <message>
+        <source>keys: source tokens (columns)</source>
+        <translation>键：源语言词元（列）</translation>
+    </message>
+    <message>
+        <source>queries: decoder inputs (rows)</source>
+        <translation>查询：解码器输入（行）</translation>
+    </message>
+    <message>
+        <source>keys: decoder inputs (columns)</source>
+        <translation>键：解码器输入（列）</translation>
+    </message>
+    <message>
+        <source>mean of heads</source>
+        <translation>各头平均</translation>
+    </message>
+    <message>
+        <source>max of heads</source>
+        <translation>各头最大值</translation>
+    </message>
+    <message>
+        <source>rollout across layers</source>
+        <translation>跨层注意力展开（rollout）</translation>
+    </message>
+    <message>
+        <source>What the last column of the grid shows for each layer</source>
+        <translation>网格最后一列为每一层显示的内容</translation>
+    </message>
+    <message>
+        <source>Attention</source>
+        <translation>注意力</translation>
+    </message>
+    <message>
+        <source>last column</source>
+        <translation>最后一列</translation>
+    </message>
+    <message>
+        <source>Rollout follows self-attention through the layers; cross-attention&apos;s queries and keys are different sequences</source>
+        <translation>注意力展开沿各层追踪自注意力；交叉注意力的查询和键来自不同的序列</translation>
+    </message>
+    <message>
+        <source>{0}: every layer (rows) and head (columns); click one to open it large</source>
+        <translation>{0}：每一层（行）和每个头（列）；点击其中一个放大查看</translation>
+    </message>
+    <message>
+        <source>mean</source>
+        <translation>平均</translation>
+    </message>
+    <message>
+        <source>max</source>
+        <translation>最大</translation>
+    </message>
+    <message>
+        <source>rollout</source>
+        <translation>展开</translation>
+    </message>
+    <message>
+        <source>rollout through this layer</source>
+        <translation>展开到本层</translation>
+    </message>
+    <message>
+        <source>Type a sentence above to see its attention.</source>
+        <translation>在上方输入句子，查看它的注意力。</translation>
+    </message>
+    <message>
+        <source>The decoder has not run yet: press Step (Space) to see its first query.</source>
+        <translation>解码器尚未运行：按“单步”（空格）查看它的第一个查询。</translation>
+    </message>
+    <message>
+        <source>{0}, layer {1}: {2}</source>
+        <translation>{0}，第 {1} 层：{2}</translation>
+    </message>
+    <message>
+        <source>head {0}</source>
+        <translation>头 {0}</translation>
+    </message>
+    <message>
+        <source>rollout through layers 0..{0}</source>
+        <translation>第 0..{0} 层的注意力展开</translation>
+    </message>
+</context>
+<context>
+    <name>BeamTree</name>
+    <message>
+        <source>step</source>
+        <translation>步</translation>
+    </message>
+    <message>
+        <source>rank (0 = best)</source>
+        <translation>排名（0 = 最佳）</translation>
+    </message>
+    <message>
+        <source>Beam search tree: choose beam search as the strategy to see it grow.</source>
+        <translation>束搜索树：把策略选为束搜索，即可看到它逐步生长。</translation>
+    </message>
+    <message>
+        <source>Beam search, width {0}: each hypothesis kept after each step, with its last token and score (log-probability / length penalty); the best path is thick; (token): ended earlier, kept</source>
+        <translation>束搜索，束宽 {0}：每一步之后保留的每个假设，标出其最后一个词元和得分（对数概率 / 长度惩罚）；粗线为最佳路径；（词元）：较早结束、被保留的假设</translation>
+    </message>
+</context>
+<context>
+    <name>CandidatesChart</name>
+    <message>
+        <source>Click a bar to make the model write that token instead</source>
+        <translation>点击一根条形，让模型改写成这个词元</translation>
+    </message>
+    <message>
+        <source>Next-token candidates: press Step to see what the model considers.</source>
+        <translation>下一个词元的候选：按“单步”查看模型考虑了哪些词元。</translation>
+    </message>
+    <message>
+        <source>Step {0}: the model&apos;s {1} most probable next tokens; it wrote &apos;{2}&apos; (p = {3:.3f})</source>
+        <translation>第 {0} 步：模型认为最可能的 {1} 个下一词元；它写出了“{2}”（p = {3:.3f}）</translation>
+    </message>
+    <message>
+        <source>, forced by you</source>
+        <translation>，由你强制指定</translation>
+    </message>
+    <message>
+        <source>, not among them</source>
+        <translation>，不在其中</translation>
+    </message>
+    <message>
+        <source> (in beam search: the best hypothesis extended at this step)</source>
+        <translation>（束搜索中：本步扩展的最佳假设）</translation>
+    </message>
+    <message>
+        <source>. Teacher forcing: the gold token is outlined green; the model predicted &apos;{0}&apos;</source>
+        <translation>。强制教学：标准答案词元以绿框标出；模型预测的是“{0}”</translation>
+    </message>
+    <message>
+        <source>{0}.</source>
+        <translation>{0}。</translation>
+    </message>
+</context>
+<context>
+    <name>CoreMessages</name>
+    <message>
+        <source>the reference has ended: go back or reset to look at it again</source>
+        <translation>参考译文已结束：后退或重置即可再看一遍</translation>
+    </message>
+    <message>
+        <source>the translation has ended with the end token {0}: go back or reset to try another way</source>
+        <translation>译文已以结束词元 {0} 结束：后退或重置可以尝试别的写法</translation>
+    </message>
+    <message>
+        <source>the translation reached the length limit of {0} tokens</source>
+        <translation>译文已达到 {0} 个词元的长度上限</translation>
+    </message>
+    <message>
+        <source>nothing to undo: this is the start of the translation</source>
+        <translation>没有可撤销的步骤：这是译文的开头</translation>
+    </message>
+    <message>
+        <source>the sentence is empty: type at least one word</source>
+        <translation>句子为空：请至少输入一个词</translation>
+    </message>
+    <message>
+        <source>the sentence has {0} tokens; this model reads at most {1}</source>
+        <translation>句子有 {0} 个词元；这个模型最多读入 {1} 个</translation>
+    </message>
+    <message>
+        <source>the sentence holds control characters ({0}); remove them and try again</source>
+        <translation>句子含有控制字符（{0}）；请删除后重试</translation>
+    </message>
+    <message>
+        <source>none of the words ({0}) is in this model&apos;s vocabulary: it would read only &lt;unk&gt;</source>
+        <translation>这些词（{0}）都不在这个模型的词表中：模型只会读到 &lt;unk&gt;</translation>
+    </message>
+    <message>
+        <source>the reference has {0} tokens with the end token; this model writes at most {1}</source>
+        <translation>参考译文连同结束词元共有 {0} 个词元；这个模型最多写出 {1} 个</translation>
+    </message>
+    <message>
+        <source>{0} is a special token the model never writes</source>
+        <translation>{0} 是特殊词元，模型从不写出它</translation>
+    </message>
+</context>
+<context>
+    <name>DecodingControls</name>
+    <message>
+        <source>Step (Space)</source>
+        <translation>单步（空格）</translation>
+    </message>
+    <message>
+        <source>Back (Left)</source>
+        <translation>后退（←）</translation>
+    </message>
+    <message>
+        <source>Run to end</source>
+        <translation>运行到结束</translation>
+    </message>
+    <message>
+        <source>Reset (Home)</source>
+        <translation>重置（Home）</translation>
+    </message>
+    <message>
+        <source>Pause (P)</source>
+        <translation>暂停（P）</translation>
+    </message>
+    <message>
+        <source>Play (P)</source>
+        <translation>播放（P）</translation>
+    </message>
+    <message>
+        <source>{0} steps/s</source>
+        <translation>每秒 {0} 步</translation>
+    </message>
+    <message>
+        <source>Type a sentence to translate first.</source>
+        <translation>请先输入要翻译的句子。</translation>
+    </message>
+    <message>
+        <source>Teacher forcing feeds the reference: no strategy chooses</source>
+        <translation>强制教学直接输入参考译文：不由解码策略选择</translation>
+    </message>
+</context>
+<context>
+    <name>ExplorerPanel</name>
+    <message>
+        <source>The translation so far; click a token to go back to it</source>
+        <translation>目前的译文；点击一个词元可回到该处</translation>
+    </message>
+    <message>
+        <source>(the translation appears here, one token per step)</source>
+        <translation>（译文显示在这里，每步一个词元）</translation>
+    </message>
+    <message>
+        <source>No model loaded: File &gt; Open a checkpoint to explore its decoding.</source>
+        <translation>未加载模型：请通过“文件 &gt; 打开检查点”加载模型，探索它的解码过程。</translation>
+    </message>
+    <message>
+        <source>click to go back to here</source>
+        <translation>点击回到这里</translation>
+    </message>
+    <message>
+        <source>the start token: {0}</source>
+        <translation>起始词元：{0}</translation>
+    </message>
+    <message>
+        <source>step {0}: p = {1:.3f}</source>
+        <translation>第 {0} 步：p = {1:.3f}</translation>
+    </message>
+    <message>
+        <source>; forced by you</source>
+        <translation>；由你强制指定</translation>
+    </message>
+    <message>
+        <source>; the model predicted &apos;{0}&apos;</source>
+        <translation>；模型预测的是“{0}”</translation>
+    </message>
+</context>
+<context>
+    <name>HeatmapWidget</name>
+    <message>
+        <source>query</source>
+        <translation>查询</translation>
+    </message>
+    <message>
+        <source>key</source>
+        <translation>键</translation>
+    </message>
+    <message>
+        <source>queries (rows)</source>
+        <translation>查询（行）</translation>
+    </message>
+    <message>
+        <source>keys (columns)</source>
+        <translation>键（列）</translation>
+    </message>
+    <message>
+        <source>{row_name} &apos;{row}&apos; -&gt; {column_name} &apos;{column}&apos;: {value}</source>
+        <translation>{row_name}“{row}” → {column_name}“{column}”：{value}</translation>
+    </message>
+    <message>
+        <source>masked</source>
+        <translation>已掩码</translation>
+    </message>
+    <message>
+        <source>{0}inf (masked)</source>
+        <translation>{0}inf（已掩码）</translation>
+    </message>
+    <message>
+        <source>grey hatched cells: masked (-inf)</source>
+        <translation>灰色斜线格：已掩码（-inf）</translation>
+    </message>
+    <message>
+        <source>Export as PNG...</source>
+        <translation>导出为 PNG…</translation>
+    </message>
+    <message>
+        <source>Export as SVG...</source>
+        <translation>导出为 SVG…</translation>
+    </message>
+</context>
+<context>
+    <name>LabPanel</name>
+    <message>
+        <source>a whole number</source>
+        <translation>整数</translation>
+    </message>
+    <message>
+        <source>a number</source>
+        <translation>数字</translation>
+    </message>
+    <message>
+        <source>{0}: &apos;{1}&apos; is not {2}</source>
+        <translation>{0}：“{1}”不是{2}</translation>
+    </message>
+    <message>
+        <source>list the values to try, separated by commas</source>
+        <translation>列出要尝试的取值，用逗号分隔</translation>
+    </message>
+    <message>
+        <source>learning rate x warm-up (the seed&apos;s first table)</source>
+        <translation>学习率 × 预热（教程的第一张表）</translation>
+    </message>
+    <message>
+        <source>initialisation (6 layers, 1% warm-up)</source>
+        <translation>初始化（6 层，1% 预热）</translation>
+    </message>
+    <message>
+        <source>depth: 2 layers</source>
+        <translation>深度：2 层</translation>
+    </message>
+    <message>
+        <source>batch size 64</source>
+        <translation>批大小 64</translation>
+    </message>
+    <message>
+        <source>custom sweep</source>
+        <translation>自定义扫描</translation>
+    </message>
+    <message>
+        <source>Run</source>
+        <translation>运行</translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation>取消</translation>
+    </message>
+    <message>
+        <source>Export CSV...</source>
+        <translation>导出 CSV…</translation>
+    </message>
+    <message>
+        <source>Plot as PNG...</source>
+        <translation>图导出为 PNG…</translation>
+    </message>
+    <message>
+        <source>Plot as SVG...</source>
+        <translation>图导出为 SVG…</translation>
+    </message>
+    <message>
+        <source>Experiment</source>
+        <translation>实验</translation>
+    </message>
+    <message>
+        <source>The seed&apos;s setting</source>
+        <translation>教程的设置</translation>
+    </message>
+    <message>
+        <source>Quick preset</source>
+        <translation>快速预设</translation>
+    </message>
+    <message>
+        <source>{0} steps and {1} test batches: fast on a classroom CPU, but not the seed&apos;s setting</source>
+        <translation>{0} 步训练、{1} 个测试批次：在教室的 CPU 上也很快，但不是教程的设置</translation>
+    </message>
+    <message>
+        <source>Training steps</source>
+        <translation>训练步数</translation>
+    </message>
+    <message>
+        <source>test batches</source>
+        <translation>测试批次</translation>
+    </message>
+    <message>
+        <source>Device</source>
+        <translation>设备</translation>
+    </message>
+    <message>
+        <source>Setting</source>
+        <translation>设置</translation>
+    </message>
+    <message>
+        <source>test MSE</source>
+        <translation>测试 MSE</translation>
+    </message>
+    <message>
+        <source>seed&apos;s MSE</source>
+        <translation>教程的 MSE</translation>
+    </message>
+    <message>
+        <source>time</source>
+        <translation>用时</translation>
+    </message>
+    <message>
+        <source>note</source>
+        <translation>备注</translation>
+    </message>
+    <message>
+        <source>Training loss of each run (log scale)</source>
+        <translation>每次运行的训练损失（对数坐标）</translation>
+    </message>
+    <message>
+        <source>loss (half the MSE)</source>
+        <translation>损失（MSE 的一半）</translation>
+    </message>
+    <message>
+        <source>step</source>
+        <translation>步</translation>
+    </message>
+    <message>
+        <source>predicting the mean: 3.5</source>
+        <translation>预测均值：3.5</translation>
+    </message>
+    <message>
+        <source>learning rate</source>
+        <translation>学习率</translation>
+    </message>
+    <message>
+        <source>warm-up (share of lr added per step)</source>
+        <translation>预热（每步增加的学习率比例）</translation>
+    </message>
+    <message>
+        <source>initialisation</source>
+        <translation>初始化</translation>
+    </message>
+    <message>
+        <source>layers</source>
+        <translation>层数</translation>
+    </message>
+    <message>
+        <source>batch size</source>
+        <translation>批大小</translation>
+    </message>
+    <message>
+        <source>Values separated by commas; initialisations as default, xavier_uniform, normal:0.02, uniform:0.01 ...</source>
+        <translation>用逗号分隔的取值；初始化写作 default、xavier_uniform、normal:0.02、uniform:0.01 …</translation>
+    </message>
+    <message>
+        <source>Custom sweep: vary one setting, keep the others</source>
+        <translation>自定义扫描：改变一项设置，其余保持不变</translation>
+    </message>
+    <message>
+        <source>values</source>
+        <translation>取值</translation>
+    </message>
+    <message>
+        <source>Vary</source>
+        <translation>改变</translation>
+    </message>
+    <message>
+        <source>lr</source>
+        <translation>学习率</translation>
+    </message>
+    <message>
+        <source>warm-up</source>
+        <translation>预热</translation>
+    </message>
+    <message>
+        <source>init</source>
+        <translation>初始化</translation>
+    </message>
+    <message>
+        <source>batch</source>
+        <translation>批大小</translation>
+    </message>
+    <message>
+        <source>Others</source>
+        <translation>其余</translation>
+    </message>
+    <message>
+        <source>the seed&apos;s setting: its numbers are comparable</source>
+        <translation>教程的设置：结果可以与教程的数字比较</translation>
+    </message>
+    <message>
+        <source>quick preset: NOT the seed&apos;s setting ({0} steps, {1} test batches); expect other numbers</source>
+        <translation>快速预设：不是教程的设置（{0} 步，{1} 个测试批次）；结果会与教程不同</translation>
+    </message>
+    <message>
+        <source>NOT the seed&apos;s setting ({0} steps, {1} test batches); expect other numbers</source>
+        <translation>不是教程的设置（{0} 步，{1} 个测试批次）；结果会与教程不同</translation>
+    </message>
+    <message>
+        <source>lr and warm-up must be numbers (like 1e-3 and 0.01)</source>
+        <translation>学习率和预热必须是数字（如 1e-3 和 0.01）</translation>
+    </message>
+    <message>
+        <source>Custom sweep: {0}</source>
+        <translation>自定义扫描：{0}</translation>
+    </message>
+    <message>
+        <source>starting...</source>
+        <translation>正在开始…</translation>
+    </message>
+    <message>
+        <source>cancelling after this batch...</source>
+        <translation>本批次结束后取消…</translation>
+    </message>
+    <message>
+        <source>run {0} of {1}: {2}, step {3}</source>
+        <translation>第 {0} 次运行（共 {1} 次）：{2}，第 {3} 步</translation>
+    </message>
+    <message>
+        <source>stopped (cancelled)</source>
+        <translation>已停止（已取消）</translation>
+    </message>
+    <message>
+        <source>diverged: no better than predicting the mean (3.5)</source>
+        <translation>发散：不比预测均值（3.5）更好</translation>
+    </message>
+    <message>
+        <source>diverged: the loss became NaN or infinite</source>
+        <translation>发散：损失变成了 NaN 或无穷大</translation>
+    </message>
+    <message>
+        <source>cancelled: {0} of {1} runs finished</source>
+        <translation>已取消：{1} 次运行中完成了 {0} 次</translation>
+    </message>
+    <message>
+        <source>all {0} runs finished</source>
+        <translation>全部 {0} 次运行已完成</translation>
+    </message>
+    <message>
+        <source>Lab: {0}</source>
+        <translation>实验室：{0}</translation>
+    </message>
+    <message>
+        <source>stopped by an error</source>
+        <translation>因错误而停止</translation>
+    </message>
+    <message>
+        <source>Export results</source>
+        <translation>导出结果</translation>
+    </message>
+    <message>
+        <source>CSV (*.csv)</source>
+        <translation>CSV (*.csv)</translation>
+    </message>
+    <message>
+        <source>Could not write {0}: {1}</source>
+        <translation>无法写入 {0}：{1}</translation>
+    </message>
+</context>
+<context>
+    <name>MainWindow</name>
+    <message>
+        <source>unsaved model</source>
+        <translation>未保存的模型</translation>
+    </message>
+    <message>
+        <source>Explorer</source>
+        <translation>探索</translation>
+    </message>
+    <message>
+        <source>Positional encoding</source>
+        <translation>位置编码</translation>
+    </message>
+    <message>
+        <source>Masks</source>
+        <translation>掩码</translation>
+    </message>
+    <message>
+        <source>Training</source>
+        <translation>训练</translation>
+    </message>
+    <message>
+        <source>Lab</source>
+        <translation>实验室</translation>
+    </message>
+    <message>
+        <source>Loading {0}...</source>
+        <translation>正在加载 {0}…</translation>
+    </message>
+    <message>
+        <source>&amp;File</source>
+        <translation>文件(&amp;F)</translation>
+    </message>
+    <message>
+        <source>&amp;Open checkpoint...</source>
+        <translation>打开检查点(&amp;O)…</translation>
+    </message>
+    <message>
+        <source>Shipped &amp;models</source>
+        <translation>自带模型(&amp;M)</translation>
+    </message>
+    <message>
+        <source>&amp;Save model as...</source>
+        <translation>模型另存为(&amp;S)…</translation>
+    </message>
+    <message>
+        <source>Export current plot as &amp;PNG...</source>
+        <translation>将当前图导出为 &amp;PNG…</translation>
+    </message>
+    <message>
+        <source>Export current plot as S&amp;VG...</source>
+        <translation>将当前图导出为 S&amp;VG…</translation>
+    </message>
+    <message>
+        <source>Export &amp;trace as .npz or JSON...</source>
+        <translation>导出解码轨迹为 .npz 或 JSON(&amp;T)…</translation>
+    </message>
+    <message>
+        <source>&amp;Quit</source>
+        <translation>退出(&amp;Q)</translation>
+    </message>
+    <message>
+        <source>&amp;Model</source>
+        <translation>模型(&amp;M)</translation>
+    </message>
+    <message>
+        <source>&amp;Info...</source>
+        <translation>信息(&amp;I)…</translation>
+    </message>
+    <message>
+        <source>&amp;View</source>
+        <translation>视图(&amp;V)</translation>
+    </message>
+    <message>
+        <source>&amp;Help</source>
+        <translation>帮助(&amp;H)</translation>
+    </message>
+    <message>
+        <source>How to read this &amp;tab</source>
+        <translation>如何阅读本页(&amp;T)</translation>
+    </message>
+    <message>
+        <source>&amp;About transviz</source>
+        <translation>关于 transviz(&amp;A)</translation>
+    </message>
+    <message>
+        <source>(none installed)</source>
+        <translation>（未安装）</translation>
+    </message>
+    <message>
+        <source>The last model, {0}, is not there any more.</source>
+        <translation>上次使用的模型 {0} 已不存在。</translation>
+    </message>
+    <message>
+        <source>Loaded {0}</source>
+        <translation>已加载 {0}</translation>
+    </message>
+    <message>
+        <source>The trained model is now the explorer&apos;s model</source>
+        <translation>训练好的模型现在是探索页的模型</translation>
+    </message>
+    <message>
+        <source>No model loaded: File &gt; Open</source>
+        <translation>未加载模型：文件 &gt; 打开</translation>
+    </message>
+    <message>
+        <source>transviz: no model loaded</source>
+        <translation>transviz：未加载模型</translation>
+    </message>
+    <message>
+        <source>Model: {0} ({1:,} parameters, {2} layers, {3} heads)</source>
+        <translation>模型：{0}（{1:,} 个参数，{2} 层，{3} 个头）</translation>
+    </message>
+    <message>
+        <source>transviz: {0}</source>
+        <translation>transviz：{0}</translation>
+    </message>
+    <message>
+        <source>unexpected error: {0}</source>
+        <translation>意外错误：{0}</translation>
+    </message>
+    <message>
+        <source>The current model stays loaded.</source>
+        <translation>当前模型保持加载。</translation>
+    </message>
+    <message>
+        <source>No model is loaded.</source>
+        <translation>没有加载任何模型。</translation>
+    </message>
+    <message>
+        <source>Could not open {0}.
+
+{1}
+
+{2}</source>
+        <translation>无法打开 {0}。
+
+{1}
+
+{2}</translation>
+    </message>
+    <message>
+        <source>Could not open {0}</source>
+        <translation>无法打开 {0}</translation>
+    </message>
+    <message>
+        <source>Could not open the model</source>
+        <translation>无法打开模型</translation>
+    </message>
+    <message>
+        <source>Saved {0}</source>
+        <translation>已保存 {0}</translation>
+    </message>
+    <message>
+        <source>Could not save the model</source>
+        <translation>无法保存模型</translation>
+    </message>
+    <message>
+        <source>Model info: {0}</source>
+        <translation>模型信息：{0}</translation>
+    </message>
+    <message>
+        <source>How to read: {0}</source>
+        <translation>如何阅读：{0}</translation>
+    </message>
+    <message>
+        <source>About transviz</source>
+        <translation>关于 transviz</translation>
+    </message>
+    <message>
+        <source>transviz {0}: look inside a small encoder-decoder Transformer.</source>
+        <translation>transviz {0}：看看一个小型编码器-解码器 Transformer 的内部。</translation>
+    </message>
+    <message>
+        <source>Open checkpoint</source>
+        <translation>打开检查点</translation>
+    </message>
+    <message>
+        <source>transviz checkpoints (*.safetensors)</source>
+        <translation>transviz 检查点 (*.safetensors)</translation>
+    </message>
+    <message>
+        <source>Save model as</source>
+        <translation>模型另存为</translation>
+    </message>
+    <message>
+        <source>there is no trace to export: type a sentence in the explorer first</source>
+        <translation>没有可导出的解码轨迹：请先在“探索”页输入句子</translation>
+    </message>
+    <message>
+        <source>Export trace</source>
+        <translation>导出解码轨迹</translation>
+    </message>
+    <message>
+        <source>NumPy arrays (*.npz);;JSON (*.json)</source>
+        <translation>NumPy 数组 (*.npz);;JSON (*.json)</translation>
+    </message>
+    <message>
+        <source>Could not export the trace</source>
+        <translation>无法导出解码轨迹</translation>
+    </message>
+    <message>
+        <source>Exported {0}</source>
+        <translation>已导出 {0}</translation>
+    </message>
+    <message>
+        <source>Training is running</source>
+        <translation>正在训练</translation>
+    </message>
+    <message>
+        <source>A model is being trained. Stop the training and close transviz?
+
+The model trained so far will be saved to:
+{0}</source>
+        <translation>正在训练一个模型。停止训练并关闭 transviz 吗？
+
+目前训练好的模型将保存到：
+{0}</translation>
+    </message>
+    <message>
+        <source>Stop training and close</source>
+        <translation>停止训练并关闭</translation>
+    </message>
+    <message>
+        <source>Stopping the training and saving to {0}...</source>
+        <translation>正在停止训练并保存到 {0}…</translation>
+    </message>
+    <message>
+        <source>The saved window size could not be used.</source>
+        <translation>保存的窗口大小无法使用。</translation>
+    </message>
+    <message>
+        <source>The saved layout of {0} could not be used.</source>
+        <translation>保存的 {0} 布局无法使用。</translation>
+    </message>
+</context>
+<context>
+    <name>MasksPanel</name>
+    <message>
+        <source>Sentences separated by &apos;;&apos;</source>
+        <translation>用“;”分隔的句子</translation>
+    </message>
+    <message>
+        <source>Follow the explorer</source>
+        <translation>跟随“探索”页</translation>
+    </message>
+    <message>
+        <source>Show the explorer&apos;s sentence and the target it has written so far</source>
+        <translation>显示“探索”页中的句子及目前已写出的目标序列</translation>
+    </message>
+    <message>
+        <source>Sentence</source>
+        <translation>句子</translation>
+    </message>
+    <message>
+        <source>Other sentences in the batch (separated by ;)</source>
+        <translation>批次中的其他句子（用 ; 分隔）</translation>
+    </message>
+    <message>
+        <source>1: may attend</source>
+        <translation>1：可以关注</translation>
+    </message>
+    <message>
+        <source>0: blocked</source>
+        <translation>0：被屏蔽</translation>
+    </message>
+    <message>
+        <source>sentence</source>
+        <translation>句子</translation>
+    </message>
+    <message>
+        <source>key</source>
+        <translation>键</translation>
+    </message>
+    <message>
+        <source>sentences</source>
+        <translation>句子</translation>
+    </message>
+    <message>
+        <source>key positions</source>
+        <translation>键的位置</translation>
+    </message>
+    <message>
+        <source>Combined mask of sentence</source>
+        <translation>组合掩码，句子</translation>
+    </message>
+    <message>
+        <source>Masks on a batch (True = may attend)</source>
+        <translation>一个批次上的掩码（True = 可以关注）</translation>
+    </message>
+    <message>
+        <source>encoder self-attention</source>
+        <translation>编码器自注意力</translation>
+    </message>
+    <message>
+        <source>decoder masked self-attention</source>
+        <translation>解码器掩码自注意力</translation>
+    </message>
+    <message>
+        <source>cross-attention</source>
+        <translation>交叉注意力</translation>
+    </message>
+    <message>
+        <source>Attention</source>
+        <translation>注意力</translation>
+    </message>
+    <message>
+        <source>layer</source>
+        <translation>层</translation>
+    </message>
+    <message>
+        <source>head</source>
+        <translation>头</translation>
+    </message>
+    <message>
+        <source>target so far</source>
+        <translation>目前的目标序列</translation>
+    </message>
+    <message>
+        <source>query</source>
+        <translation>查询</translation>
+    </message>
+    <message>
+        <source>1. raw scores Q Kᵀ</source>
+        <translation>1. 原始分数 Q Kᵀ</translation>
+    </message>
+    <message>
+        <source>3. masked: -inf where blocked</source>
+        <translation>3. 掩码：被屏蔽处为 -inf</translation>
+    </message>
+    <message>
+        <source>4. softmax over keys: each row sums to 1</source>
+        <translation>4. 对键做 softmax：每行之和为 1</translation>
+    </message>
+    <message>
+        <source>V: one value vector per key</source>
+        <translation>V：每个键对应一个值向量</translation>
+    </message>
+    <message>
+        <source>5. output = weights x V</source>
+        <translation>5. 输出 = 权重 × V</translation>
+    </message>
+    <message>
+        <source>dimension</source>
+        <translation>维度</translation>
+    </message>
+    <message>
+        <source>keys (rows)</source>
+        <translation>键（行）</translation>
+    </message>
+    <message>
+        <source>dimensions of d_k</source>
+        <translation>d_k 的各维度</translation>
+    </message>
+    <message>
+        <source>queries (rows)</source>
+        <translation>查询（行）</translation>
+    </message>
+    <message>
+        <source>No model loaded: File &gt; Open a checkpoint to walk through its attention.</source>
+        <translation>未加载模型：请通过“文件 &gt; 打开检查点”加载模型，逐步查看它的注意力计算。</translation>
+    </message>
+    <message>
+        <source>Walkthrough: one head, one query, step by step</source>
+        <translation>逐步演示：一个头、一个查询，一步一步</translation>
+    </message>
+    <message>
+        <source>Masks: {0}</source>
+        <translation>掩码：{0}</translation>
+    </message>
+    <message>
+        <source>Padding mask: shape {0}</source>
+        <translation>填充掩码（padding mask）：形状 {0}</translation>
+    </message>
+    <message>
+        <source>Sequence (causal) mask: shape {0}</source>
+        <translation>序列（因果）掩码（sequence mask）：形状 {0}</translation>
+    </message>
+    <message>
+        <source>Shapes are (batch, heads, queries, keys). The padding mask has one row per sentence and is the same for every head and query; the causal mask lets query t see keys 0..t, never the future; decoder self-attention uses both combined. Light cells: may attend (True); dark cells: blocked (False), whose scores become -inf before the softmax.</source>
+        <translation>形状为（批次, 头, 查询, 键）。填充掩码每个句子一行，对每个头和每个查询都相同；因果掩码让查询 t 只能看到键 0..t，永远看不到未来；解码器自注意力使用二者的组合。浅色格：可以关注（True）；深色格：被屏蔽（False），其分数在 softmax 之前变为 -inf。</translation>
+    </message>
+    <message>
+        <source>Combined: padding AND causal: shape {0}; sentence {1}</source>
+        <translation>组合：填充 且 因果：形状 {0}；句子 {1}</translation>
+    </message>
+    <message>
+        <source>Walkthrough: {0}</source>
+        <translation>逐步演示：{0}</translation>
+    </message>
+    <message>
+        <source>2. scaled by 1/sqrt(d_k) = 1/sqrt({0})</source>
+        <translation>2. 乘以 1/sqrt(d_k) = 1/sqrt({0}) 缩放</translation>
+    </message>
+    <message>
+        <source>Query &apos;{0}&apos;: softmax weights {1} (sum {2:.3f}). Blocked keys: {3}. The output row is these weights times the rows of V: this head&apos;s {4} numbers for &apos;{0}&apos;.</source>
+        <translation>查询“{0}”：softmax 权重 {1}（和为 {2:.3f}）。被屏蔽的键：{3}。输出行等于这些权重乘以 V 的各行：这就是本头为“{0}”算出的 {4} 个数。</translation>
+    </message>
+    <message>
+        <source>none</source>
+        <translation>无</translation>
+    </message>
+</context>
+<context>
+    <name>PositionalPanel</name>
+    <message>
+        <source>dimensions must be whole numbers separated by commas</source>
+        <translation>维度必须是用逗号分隔的整数</translation>
+    </message>
+    <message>
+        <source>dimension {0} does not exist: d_model is {1} (dimensions 0..{2})</source>
+        <translation>维度 {0} 不存在：d_model 为 {1}（维度 0..{2}）</translation>
+    </message>
+    <message>
+        <source>the formula</source>
+        <translation>公式</translation>
+    </message>
+    <message>
+        <source>the loaded model&apos;s table</source>
+        <translation>已加载模型的位置编码表</translation>
+    </message>
+    <message>
+        <source>interleaved: sin, cos, sin, cos ... (the formula)</source>
+        <translation>交错排列：sin, cos, sin, cos …（公式）</translation>
+    </message>
+    <message>
+        <source>sin half | cos half (the seed&apos;s figure)</source>
+        <translation>前半 sin | 后半 cos（教程中的图）</translation>
+    </message>
+    <message>
+        <source>Table from</source>
+        <translation>编码表来自</translation>
+    </message>
+    <message>
+        <source>positions</source>
+        <translation>位置</translation>
+    </message>
+    <message>
+        <source>d_model</source>
+        <translation>d_model</translation>
+    </message>
+    <message>
+        <source>layout</source>
+        <translation>排列</translation>
+    </message>
+    <message>
+        <source>curves of dimensions</source>
+        <translation>曲线所示维度</translation>
+    </message>
+    <message>
+        <source>position</source>
+        <translation>位置</translation>
+    </message>
+    <message>
+        <source>dimension</source>
+        <translation>维度</translation>
+    </message>
+    <message>
+        <source>positions (rows)</source>
+        <translation>位置（行）</translation>
+    </message>
+    <message>
+        <source>dimensions (columns)</source>
+        <translation>维度（列）</translation>
+    </message>
+    <message>
+        <source>{row_name} {row}, {column_name} {column}: {value}</source>
+        <translation>{row_name} {row}，{column_name} {column}：{value}</translation>
+    </message>
+    <message>
+        <source>Chosen dimensions across positions</source>
+        <translation>所选维度随位置的变化</translation>
+    </message>
+    <message>
+        <source>PE value</source>
+        <translation>PE 值</translation>
+    </message>
+    <message>
+        <source>Similarity PE · PEᵀ (depends only on the offset)</source>
+        <translation>相似度 PE · PEᵀ（只取决于位置之差）</translation>
+    </message>
+    <message>
+        <source>{row_name} {row} . {column_name} {column}: {value}</source>
+        <translation>{row_name} {row} · {column_name} {column}：{value}</translation>
+    </message>
+    <message>
+        <source>No model loaded: File &gt; Open</source>
+        <translation>未加载模型：文件 &gt; 打开</translation>
+    </message>
+    <message>
+        <source>the loaded model</source>
+        <translation>已加载的模型</translation>
+    </message>
+    <message>
+        <source>Positional encoding PE: {0} positions x {1} dimensions, from {2}</source>
+        <translation>位置编码 PE：{0} 个位置 × {1} 个维度，来自{2}</translation>
+    </message>
+    <message>
+        <source>Left half: sin (even dimensions); right half: cos (odd dimensions).</source>
+        <translation>左半部分：sin（偶数维度）；右半部分：cos（奇数维度）。</translation>
+    </message>
+    <message>
+        <source>Column 2i holds sin(pos / 10000^(2i/d_model)), column 2i+1 the cos of the same angle.</source>
+        <translation>第 2i 列为 sin(pos / 10000^(2i/d_model))，第 2i+1 列为同一角度的 cos。</translation>
+    </message>
+    <message>
+        <source>Curves: {0}</source>
+        <translation>曲线：{0}</translation>
+    </message>
+    <message>
+        <source>dim {0} ({1})</source>
+        <translation>维度 {0}（{1}）</translation>
+    </message>
+</context>
+<context>
+    <name>SessionController</name>
+    <message>
+        <source>No model is loaded: File &gt; Open a checkpoint.</source>
+        <translation>没有加载模型：请通过“文件 &gt; 打开检查点”加载。</translation>
+    </message>
+    <message>
+        <source>Type a sentence to translate first.</source>
+        <translation>请先输入要翻译的句子。</translation>
+    </message>
+    <message>
+        <source>Take a step first: the candidates are those of the last step.</source>
+        <translation>请先走一步：候选词元属于上一步。</translation>
+    </message>
+    <message>
+        <source>Teacher forcing feeds the reference: turn it off to choose other words.</source>
+        <translation>强制教学直接输入参考译文：关闭它才能选择其他词。</translation>
+    </message>
+    <message>
+        <source>{0} is a special token the model never writes.</source>
+        <translation>{0} 是特殊词元，模型从不写出它。</translation>
+    </message>
+    <message>
+        <source>In beam search these candidates belong to a hypothesis that was not the best one before this step: switch to greedy to force a word here.</source>
+        <translation>在束搜索中，这些候选属于本步之前并非最佳的假设：请切换到贪心搜索，才能在这里强制指定一个词。</translation>
+    </message>
+</context>
+<context>
+    <name>Settings</name>
+    <message>
+        <source>The setting {0} = {1!r} makes no sense here; it was ignored.</source>
+        <translation>设置项 {0} = {1!r} 无效，已忽略。</translation>
+    </message>
+    <message>
+        <source>The settings file {0} cannot be read; transviz starts with its defaults.</source>
+        <translation>无法读取设置文件 {0}；transviz 以默认设置启动。</translation>
+    </message>
+    <message>
+        <source>The settings file was damaged and has been set aside as {0}; transviz starts with its defaults.</source>
+        <translation>设置文件已损坏，已另存为 {0}；transviz 以默认设置启动。</translation>
+    </message>
+</context>
+<context>
+    <name>SnapshotTimeline</name>
+    <message>
+        <source>cross-attention (target queries x source keys)</source>
+        <translation>交叉注意力（目标语言查询 × 源语言键）</translation>
+    </message>
+    <message>
+        <source>encoder self-attention</source>
+        <translation>编码器自注意力</translation>
+    </message>
+    <message>
+        <source>decoder self-attention</source>
+        <translation>解码器自注意力</translation>
+    </message>
+    <message>
+        <source>Attention of the probe</source>
+        <translation>探针句的注意力</translation>
+    </message>
+    <message>
+        <source>Timeline</source>
+        <translation>时间线</translation>
+    </message>
+    <message>
+        <source>Start a run to watch the attention of the probe sentence form, or open the timeline saved in a checkpoint.</source>
+        <translation>开始一次训练，观察探针句的注意力如何形成；或者打开检查点中保存的时间线。</translation>
+    </message>
+    <message>
+        <source>layer {0}, mean of heads</source>
+        <translation>第 {0} 层，各头平均</translation>
+    </message>
+    <message>
+        <source>layer {0}, head {1}</source>
+        <translation>第 {0} 层，头 {1}</translation>
+    </message>
+    <message>
+        <source>{0} (click a head in the grid)</source>
+        <translation>{0}（点击网格中的一个头）</translation>
+    </message>
+    <message>
+        <source>no snapshots yet</source>
+        <translation>还没有快照</translation>
+    </message>
+    <message>
+        <source>step {0} (snapshot {1} of {2})</source>
+        <translation>第 {0} 步（快照 {1}/{2}）</translation>
+    </message>
+    <message>
+        <source>At step {0} the model predicts after each target token: {1}</source>
+        <translation>第 {0} 步时，模型在每个目标词元之后的预测：{1}</translation>
+    </message>
+</context>
+<context>
+    <name>SourceBox</name>
+    <message>
+        <source>Type a sentence to translate, then press Enter and Space to step</source>
+        <translation>输入要翻译的句子，按回车，再按空格逐步解码</translation>
+    </message>
+    <message>
+        <source>choose an example</source>
+        <translation>选择一个例句</translation>
+    </message>
+    <message>
+        <source>(the tokens the model reads appear here)</source>
+        <translation>（模型读入的词元显示在这里）</translation>
+    </message>
+    <message>
+        <source>Teacher forcing with the reference</source>
+        <translation>使用参考译文进行强制教学</translation>
+    </message>
+    <message>
+        <source>Feed the reference&apos;s tokens instead of the model&apos;s own choices and compare them with what the model predicts at each step</source>
+        <translation>输入参考译文的词元，而不是模型自己的选择，并在每一步与模型的预测进行比较</translation>
+    </message>
+    <message>
+        <source>the correct translation</source>
+        <translation>正确的译文</translation>
+    </message>
+    <message>
+        <source>Sentence</source>
+        <translation>句子</translation>
+    </message>
+    <message>
+        <source>Examples</source>
+        <translation>例句</translation>
+    </message>
+    <message>
+        <source>Tokens</source>
+        <translation>词元</translation>
+    </message>
+    <message>
+        <source>This model&apos;s task has no built-in examples</source>
+        <translation>这个模型的任务没有内置例句</translation>
+    </message>
+    <message>
+        <source>&apos;{0}&apos; is not in this model&apos;s vocabulary: the model reads it as {1}</source>
+        <translation>“{0}”不在这个模型的词表中：模型把它读作 {1}</translation>
+    </message>
+</context>
+<context>
+    <name>StrategyEditor</name>
+    <message>
+        <source>greedy</source>
+        <translation>贪心搜索</translation>
+    </message>
+    <message>
+        <source>sampling</source>
+        <translation>采样</translation>
+    </message>
+    <message>
+        <source>beam search</source>
+        <translation>束搜索</translation>
+    </message>
+    <message>
+        <source>all</source>
+        <translation>全部</translation>
+    </message>
+    <message>
+        <source>random</source>
+        <translation>随机</translation>
+    </message>
+    <message>
+        <source>Hypotheses are ranked by log-probability / length^penalty: 0 favours short outputs, 1 ranks by the average per token</source>
+        <translation>假设按 对数概率 / 长度^惩罚系数 排序：0 偏向短输出，1 按每个词元的平均值排序</translation>
+    </message>
+    <message>
+        <source>temperature</source>
+        <translation>温度</translation>
+    </message>
+    <message>
+        <source>top-k</source>
+        <translation>top-k</translation>
+    </message>
+    <message>
+        <source>top-p</source>
+        <translation>top-p</translation>
+    </message>
+    <message>
+        <source>seed</source>
+        <translation>随机种子</translation>
+    </message>
+    <message>
+        <source>width</source>
+        <translation>束宽</translation>
+    </message>
+    <message>
+        <source>length penalty</source>
+        <translation>长度惩罚</translation>
+    </message>
+    <message>
+        <source>Strategy</source>
+        <translation>策略</translation>
+    </message>
+</context>
+<context>
+    <name>TabHelp</name>
+    <message>
+        <source>Type a sentence and press Enter, then Space (or Step) to let the model write one token at a time.
+
+The grid shows every layer (rows of tiles) and head (columns) of the chosen attention. In each tile a row is one query: the token that is looking (the decoder&apos;s input at that step, or a source token for the encoder); a column is one key: a token it may look at. A cell&apos;s colour is how much of its attention the query gives to that key. Every row sums to 1, because the softmax turns the row&apos;s scores into shares of one whole. The outlined row is the current step&apos;s query. The last column sums up each layer&apos;s heads (their mean, max, or the rollout through the layers).
+
+Click a head to see it large with its tokens. The bars are the model&apos;s most probable next tokens at the last step: click one to make it write that token instead. Click an earlier output token to go back to it. In the decoder&apos;s self-attention the future is masked: hatched cells.</source>
+        <translation>输入一个句子并按回车，然后按空格（或“单步”），让模型每次写出一个词元。
+
+网格显示所选注意力的每一层（一行行小图）和每个头（列）。在每个小图中，一行是一个查询：正在“看”的词元（解码器在这一步的输入，或编码器的一个源语言词元）；一列是一个键：它可以看的词元。格子的颜色表示查询把多少注意力分给了这个键。每一行之和都为 1，因为 softmax 把这一行的分数变成了一个整体中的份额。带边框的行是当前这一步的查询。最后一列汇总每一层的各个头（平均值、最大值，或跨层的注意力展开）。
+
+点击一个头可以放大查看它和它的词元。条形图是上一步中模型认为最可能的下一个词元：点击其中一个，让模型改写成这个词元。点击较早写出的词元可以回到那里。在解码器的自注意力中，未来被掩码遮住：显示为斜线格。</translation>
+    </message>
+    <message>
+        <source>The table is the positional encoding PE that is added to the word embeddings, so that the model knows where each token stands. Each row is a position, each column a dimension. Column 2i is sin(pos / 10000^(2i/d_model)) and column 2i+1 the cosine of the same angle: low dimensions change fast from position to position, high ones slowly, like the hands of a clock.
+
+The &apos;sin half | cos half&apos; layout reorders the columns as in the seed&apos;s figure. The curves show a few dimensions across positions. PE·PEᵀ compares two positions: its value depends only on how far apart they are, which lets attention find relative positions.</source>
+        <translation>这张表是位置编码 PE，它被加到词嵌入上，让模型知道每个词元所在的位置。每一行是一个位置，每一列是一个维度。第 2i 列为 sin(pos / 10000^(2i/d_model))，第 2i+1 列为同一角度的余弦：低维度随位置变化得快，高维度变化得慢，就像时钟的指针。
+
+“前半 sin | 后半 cos”的排列方式按教程中的图重新排列各列。曲线显示几个维度随位置的变化。PE·PEᵀ 比较两个位置：它的值只取决于两个位置相距多远，这让注意力能够找到相对位置。</translation>
+    </message>
+    <message>
+        <source>A mask says which key each query may attend to (True, light) and which it may not (False, dark).
+
+The padding mask hides the &lt;pad&gt; tokens that fill the shorter sentences of a batch; the sequence (causal) mask hides the future from the decoder, so that query t sees keys 0..t only. Decoder self-attention uses both combined. Blocked scores become -inf, so after the softmax their weight is 0 and every row still sums to 1.
+
+The walkthrough shows one head&apos;s steps for one query: the raw scores Q·Kᵀ, scaled by 1/sqrt(d_k), masked, turned into weights by the softmax, and the output: the weights times the value vectors V.</source>
+        <translation>掩码规定每个查询可以关注哪些键（True，浅色），不能关注哪些键（False，深色）。
+
+填充掩码（padding mask）遮住用来补齐批次中较短句子的 &lt;pad&gt; 词元；序列（因果）掩码（sequence mask）对解码器遮住未来，使查询 t 只能看到键 0..t。解码器自注意力使用二者的组合。被屏蔽的分数变为 -inf，所以经过 softmax 后它们的权重为 0，每一行之和仍然为 1。
+
+逐步演示展示一个头对一个查询的各个步骤：原始分数 Q·Kᵀ，乘以 1/sqrt(d_k) 缩放，加掩码，经 softmax 变成权重，以及输出：权重乘以值向量 V。</translation>
+    </message>
+    <message>
+        <source>Choose a task and the model&apos;s size, then Start. The plots show the training loss of every batch, the validation loss and exact match at each validation, the learning rate (watch the warm-up: it climbs from 0 before it levels off or falls) and the share of target tokens predicted right.
+
+Below, every layer and head of the probe sentence&apos;s attention: rows are queries, columns keys, each row sums to 1. Drag the timeline to go back to an earlier snapshot and watch the alignment form out of noise. When the run ends, &apos;Use in explorer&apos; makes the trained model the window&apos;s model.</source>
+        <translation>选择任务和模型大小，然后点“开始”。曲线显示每个批次的训练损失、每次验证时的验证损失和完全匹配率、学习率（注意预热：它先从 0 开始上升，然后保持或下降），以及预测正确的目标词元比例。
+
+下方是探针句在每一层、每个头上的注意力：行是查询，列是键，每行之和为 1。拖动时间线可回到较早的快照，看对齐如何从噪声中形成。训练结束后，“在探索页使用”把训练好的模型设为窗口的模型。</translation>
+    </message>
+    <message>
+        <source>The experiment of the seed tutorial: an encoder stack learns y = (a+1)^2 + b. Each row is one configuration; its test MSE stands beside the value the tutorial published. Predicting the mean scores 3.5: a run that ends there learned nothing (marked diverged).
+
+The plot overlays every run&apos;s training loss on a log scale: without warm-up, lr=1e-3 stays on the 3.5 line while the others fall. This is what the lab demonstrates: a Transformer is hard to train from scratch, and warm-up and a careful initialisation decide whether it learns at all. The quick preset is shorter than the tutorial&apos;s runs, so its numbers differ.</source>
+        <translation>教程中的实验：一个编码器堆栈学习 y = (a+1)^2 + b。每一行是一种配置，它的测试 MSE 旁边是教程公布的数值。预测均值的得分是 3.5：停在这里的运行什么也没学到（标为发散）。
+
+图中用对数坐标叠加了每次运行的训练损失：没有预热时，lr=1e-3 停在 3.5 这条线上，而其他运行的损失不断下降。这正是实验要说明的：Transformer 很难从头训练，预热和谨慎的初始化决定了它能否学会。快速预设比教程的运行短，所以数字会不同。</translation>
+    </message>
+</context>
+<context>
+    <name>TrainingForm</name>
+    <message>
+        <source>auto: {0}</source>
+        <translation>自动：{0}</translation>
+    </message>
+    <message>
+        <source>your TSV file (source&lt;TAB&gt;target)</source>
+        <translation>你的 TSV 文件（源句&lt;TAB&gt;目标句）</translation>
+    </message>
+    <message>
+        <source>choose or drop a .tsv file</source>
+        <translation>选择或拖入一个 .tsv 文件</translation>
+    </message>
+    <message>
+        <source>Browse...</source>
+        <translation>浏览…</translation>
+    </message>
+    <message>
+        <source>the task&apos;s first example</source>
+        <translation>任务的第一个例句</translation>
+    </message>
+    <message>
+        <source>The sentence whose attention is shown as training goes on</source>
+        <translation>训练过程中显示其注意力的句子</translation>
+    </message>
+    <message>
+        <source>Data</source>
+        <translation>数据</translation>
+    </message>
+    <message>
+        <source>Task</source>
+        <translation>任务</translation>
+    </message>
+    <message>
+        <source>Corpus</source>
+        <translation>语料</translation>
+    </message>
+    <message>
+        <source>Probe sentence</source>
+        <translation>探针句</translation>
+    </message>
+    <message>
+        <source>post-LN (the paper)</source>
+        <translation>后置 LN（论文）</translation>
+    </message>
+    <message>
+        <source>pre-LN (steadier training)</source>
+        <translation>前置 LN（训练更稳定）</translation>
+    </message>
+    <message>
+        <source>one embedding table for both sides</source>
+        <translation>两侧共用一张嵌入表</translation>
+    </message>
+    <message>
+        <source>One joint vocabulary and embedding table for source and target</source>
+        <translation>源语言和目标语言共用一个词表和一张嵌入表</translation>
+    </message>
+    <message>
+        <source>output layer = target embedding</source>
+        <translation>输出层 = 目标语言嵌入</translation>
+    </message>
+    <message>
+        <source>Model</source>
+        <translation>模型</translation>
+    </message>
+    <message>
+        <source>Layers (each side)</source>
+        <translation>层数（每侧）</translation>
+    </message>
+    <message>
+        <source>Heads</source>
+        <translation>头数</translation>
+    </message>
+    <message>
+        <source>d_model</source>
+        <translation>d_model</translation>
+    </message>
+    <message>
+        <source>d_ff</source>
+        <translation>d_ff</translation>
+    </message>
+    <message>
+        <source>Dropout</source>
+        <translation>Dropout</translation>
+    </message>
+    <message>
+        <source>LayerNorm</source>
+        <translation>层归一化</translation>
+    </message>
+    <message>
+        <source>Weight sharing</source>
+        <translation>权重共享</translation>
+    </message>
+    <message>
+        <source>constant</source>
+        <translation>恒定</translation>
+    </message>
+    <message>
+        <source>linear warm-up, then constant</source>
+        <translation>线性预热，然后恒定</translation>
+    </message>
+    <message>
+        <source>warm-up, then linear decay to 0</source>
+        <translation>预热，然后线性衰减到 0</translation>
+    </message>
+    <message>
+        <source>noam (the paper; lr is a scale factor)</source>
+        <translation>noam（论文；学习率是缩放系数）</translation>
+    </message>
+    <message>
+        <source>std or half-width</source>
+        <translation>标准差或半宽</translation>
+    </message>
+    <message>
+        <source>Optimiser (Adam)</source>
+        <translation>优化器（Adam）</translation>
+    </message>
+    <message>
+        <source>Learning rate</source>
+        <translation>学习率</translation>
+    </message>
+    <message>
+        <source>Schedule</source>
+        <translation>调度</translation>
+    </message>
+    <message>
+        <source>Warm-up steps</source>
+        <translation>预热步数</translation>
+    </message>
+    <message>
+        <source>Label smoothing</source>
+        <translation>标签平滑</translation>
+    </message>
+    <message>
+        <source>Batch size (sentences)</source>
+        <translation>批大小（句子数）</translation>
+    </message>
+    <message>
+        <source>Steps</source>
+        <translation>步数</translation>
+    </message>
+    <message>
+        <source>Initialisation</source>
+        <translation>初始化</translation>
+    </message>
+    <message>
+        <source>Device</source>
+        <translation>设备</translation>
+    </message>
+    <message>
+        <source>never</source>
+        <translation>从不</translation>
+    </message>
+    <message>
+        <source>at the end only</source>
+        <translation>仅在结束时</translation>
+    </message>
+    <message>
+        <source>Watching</source>
+        <translation>观察</translation>
+    </message>
+    <message>
+        <source>Attention every (steps)</source>
+        <translation>注意力快照间隔（步）</translation>
+    </message>
+    <message>
+        <source>Validate every (steps)</source>
+        <translation>验证间隔（步）</translation>
+    </message>
+    <message>
+        <source>Save every (steps)</source>
+        <translation>保存间隔（步）</translation>
+    </message>
+    <message>
+        <source>Choose a corpus</source>
+        <translation>选择语料</translation>
+    </message>
+    <message>
+        <source>Sentence pairs (*.tsv *.txt)</source>
+        <translation>句对 (*.tsv *.txt)</translation>
+    </message>
+    <message>
+        <source>{0} must be a number (like 1e-3), not &apos;{1}&apos;</source>
+        <translation>{0}必须是数字（如 1e-3），而不是“{1}”</translation>
+    </message>
+    <message>
+        <source>the learning rate</source>
+        <translation>学习率</translation>
+    </message>
+    <message>
+        <source>choose a TSV file of sentence pairs (or drop one on this tab)</source>
+        <translation>请选择一个句对 TSV 文件（或把文件拖到这一页）</translation>
+    </message>
+</context>
+<context>
+    <name>TrainingPanel</name>
+    <message>
+        <source>{0} h {1:02d} min</source>
+        <translation>{0} 小时 {1:02d} 分</translation>
+    </message>
+    <message>
+        <source>{0} min {1:02d} s</source>
+        <translation>{0} 分 {1:02d} 秒</translation>
+    </message>
+    <message>
+        <source>{0} s</source>
+        <translation>{0} 秒</translation>
+    </message>
+    <message>
+        <source>Start</source>
+        <translation>开始</translation>
+    </message>
+    <message>
+        <source>Stop</source>
+        <translation>停止</translation>
+    </message>
+    <message>
+        <source>Use in explorer</source>
+        <translation>在探索页使用</translation>
+    </message>
+    <message>
+        <source>Save as...</source>
+        <translation>另存为…</translation>
+    </message>
+    <message>
+        <source>Open timeline...</source>
+        <translation>打开时间线…</translation>
+    </message>
+    <message>
+        <source>Make the trained model the explorer&apos;s model (a copy)</source>
+        <translation>把训练好的模型设为探索页的模型（一份副本）</translation>
+    </message>
+    <message>
+        <source>Scrub the attention snapshots saved in a checkpoint</source>
+        <translation>浏览检查点中保存的注意力快照</translation>
+    </message>
+    <message>
+        <source>step</source>
+        <translation>步</translation>
+    </message>
+    <message>
+        <source>Loss</source>
+        <translation>损失</translation>
+    </message>
+    <message>
+        <source>cross-entropy</source>
+        <translation>交叉熵</translation>
+    </message>
+    <message>
+        <source>Accuracy</source>
+        <translation>准确率</translation>
+    </message>
+    <message>
+        <source>fraction right</source>
+        <translation>正确比例</translation>
+    </message>
+    <message>
+        <source>Learning rate</source>
+        <translation>学习率</translation>
+    </message>
+    <message>
+        <source>lr</source>
+        <translation>学习率</translation>
+    </message>
+    <message>
+        <source>training loss</source>
+        <translation>训练损失</translation>
+    </message>
+    <message>
+        <source>validation loss</source>
+        <translation>验证损失</translation>
+    </message>
+    <message>
+        <source>token accuracy (batch)</source>
+        <translation>词元准确率（批次）</translation>
+    </message>
+    <message>
+        <source>exact match (validation)</source>
+        <translation>完全匹配率（验证）</translation>
+    </message>
+    <message>
+        <source>learning rate</source>
+        <translation>学习率</translation>
+    </message>
+    <message>
+        <source>Resume</source>
+        <translation>继续</translation>
+    </message>
+    <message>
+        <source>Pause</source>
+        <translation>暂停</translation>
+    </message>
+    <message>
+        <source>loading the data and building the model...</source>
+        <translation>正在加载数据并构建模型…</translation>
+    </message>
+    <message>
+        <source>pausing after this batch...</source>
+        <translation>本批次结束后暂停…</translation>
+    </message>
+    <message>
+        <source>stopping after this batch and saving...</source>
+        <translation>本批次结束后停止并保存…</translation>
+    </message>
+    <message>
+        <source>this run</source>
+        <translation>本次训练</translation>
+    </message>
+    <message>
+        <source>step {0:,} of {1:,}</source>
+        <translation>第 {0:,} 步，共 {1:,} 步</translation>
+    </message>
+    <message>
+        <source>probe: {0} (teacher forced on its translation in the data: {1})</source>
+        <translation>探针句：{0}（用数据中的译文做强制教学：{1}）</translation>
+    </message>
+    <message>
+        <source>probe: {0} (not in the data: the model&apos;s own output is shown)</source>
+        <translation>探针句：{0}（不在数据中：显示模型自己的输出）</translation>
+    </message>
+    <message>
+        <source>{0}; {1:,} parameters on {2}</source>
+        <translation>{0}；{1:,} 个参数，在 {2} 上</translation>
+    </message>
+    <message>
+        <source>paused at step {0:,} of {1:,}</source>
+        <translation>暂停于第 {0:,} 步，共 {1:,} 步</translation>
+    </message>
+    <message>
+        <source>step {0:,} of {1:,} · {2:,.0f} tokens/s · ETA {3}</source>
+        <translation>第 {0:,} 步，共 {1:,} 步 · 每秒 {2:,.0f} 个词元 · 预计还需 {3}</translation>
+    </message>
+    <message>
+        <source>{0} after {1:,} steps in {2} on {3}</source>
+        <translation>{0}：{1:,} 步，用时 {2}，在 {3} 上</translation>
+    </message>
+    <message>
+        <source>finished</source>
+        <translation>已完成</translation>
+    </message>
+    <message>
+        <source>stopped</source>
+        <translation>已停止</translation>
+    </message>
+    <message>
+        <source>diverged</source>
+        <translation>已发散</translation>
+    </message>
+    <message>
+        <source>Stopped after {0:,} of {1:,} steps.</source>
+        <translation>在第 {0:,} 步停止（共 {1:,} 步）。</translation>
+    </message>
+    <message>
+        <source>Finished {0:,} steps.</source>
+        <translation>完成了 {0:,} 步。</translation>
+    </message>
+    <message>
+        <source>, BLEU {0:.1f}</source>
+        <translation>，BLEU {0:.1f}</translation>
+    </message>
+    <message>
+        <source>Test: exact match {0:.1%} of {1} pairs{2}.</source>
+        <translation>测试：{1} 个句对的完全匹配率 {0:.1%}{2}。</translation>
+    </message>
+    <message>
+        <source>Last validation: exact match {0:.1%}.</source>
+        <translation>最近一次验证：完全匹配率 {0:.1%}。</translation>
+    </message>
+    <message>
+        <source>Saved to {0}</source>
+        <translation>已保存到 {0}</translation>
+    </message>
+    <message>
+        <source>Nothing was saved.</source>
+        <translation>没有保存任何内容。</translation>
+    </message>
+    <message>
+        <source>unexpected error: {0}</source>
+        <translation>意外错误：{0}</translation>
+    </message>
+    <message>
+        <source>could not train</source>
+        <translation>无法训练</translation>
+    </message>
+    <message>
+        <source>Training: {0}</source>
+        <translation>训练：{0}</translation>
+    </message>
+    <message>
+        <source>saved to {0}</source>
+        <translation>已保存到 {0}</translation>
+    </message>
+    <message>
+        <source>Could not save: {0}</source>
+        <translation>无法保存：{0}</translation>
+    </message>
+    <message>
+        <source>Save the trained model</source>
+        <translation>保存训练好的模型</translation>
+    </message>
+    <message>
+        <source>transviz checkpoints (*.safetensors)</source>
+        <translation>transviz 检查点 (*.safetensors)</translation>
+    </message>
+    <message>
+        <source>Timeline: {0}</source>
+        <translation>时间线：{0}</translation>
+    </message>
+    <message>
+        <source>Timeline: {0} holds no attention snapshots</source>
+        <translation>时间线：{0} 中没有注意力快照</translation>
+    </message>
+    <message>
+        <source>saved in {0}</source>
+        <translation>保存在 {0}</translation>
+    </message>
+    <message>
+        <source>Open a checkpoint&apos;s timeline</source>
+        <translation>打开检查点的时间线</translation>
+    </message>
+</context>
+<context>
+    <name>ViewChoices</name>
+    <message>
+        <source>&amp;Language</source>
+        <translation>语言(&amp;L)</translation>
+    </message>
+    <message>
+        <source>&amp;Theme</source>
+        <translation>主题(&amp;T)</translation>
+    </message>
+    <message>
+        <source>Light</source>
+        <translation>浅色</translation>
+    </message>
+    <message>
+        <source>Light, high contrast (projector)</source>
+        <translation>浅色高对比度（投影仪）</translation>
+    </message>
+    <message>
+        <source>Dark</source>
+        <translation>深色</translation>
+    </message>
+    <message>
+        <source>viridis (the default)</source>
+        <translation>viridis（默认）</translation>
+    </message>
+    <message>
+        <source>cividis (for red-green colour blindness)</source>
+        <translation>cividis（适合红绿色盲）</translation>
+    </message>
+    <message>
+        <source>magma</source>
+        <translation>magma</translation>
+    </message>
+    <message>
+        <source>&amp;Colormap of attention</source>
+        <translation>注意力配色(&amp;C)</translation>
+    </message>
+    <message>
+        <source>&amp;Presentation mode (full screen, large text)</source>
+        <translation>演示模式（全屏、大字）(&amp;P)</translation>
+    </message>
+</context>
+<context>
+    <name>export</name>
+    <message>
+        <source>could not write the PNG file {0}</source>
+        <translation>无法写入 PNG 文件 {0}</translation>
+    </message>
+    <message>
+        <source>cannot export to {0}: choose a .png or .svg file name</source>
+        <translation>无法导出到 {0}：请选择 .png 或 .svg 文件名</translation>
+    </message>
+    <message>
+        <source>Export plot</source>
+        <translation>导出图</translation>
+    </message>
+    <message>
+        <source>Export failed</source>
+        <translation>导出失败</translation>
+    </message>
+</context>
+</TS>
