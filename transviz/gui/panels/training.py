@@ -178,7 +178,10 @@ class TrainingPanel(Retranslated, PlotPanel):
     def restyle(self) -> None:
         """The form keeps its full width in any font (presentation mode's is larger), measured once
         the new font has reached it."""
-        QTimer.singleShot(0, lambda: self.form_scroll.setMinimumWidth(self.form.sizeHint().width() + 24))
+        QTimer.singleShot(0, self, self._fit_form)  # dropped if the panel is gone by then
+
+    def _fit_form(self) -> None:
+        self.form_scroll.setMinimumWidth(self.form.sizeHint().width() + 24)
 
     def _name_plots(self) -> None:
         step = self.tr("step")
