@@ -36,7 +36,7 @@ SYSTEM_LIBRARIES = {
 def bundle(tmp_path_factory) -> Path:
     """The ``dist/transviz`` folder built from this tree ($TRANSVIZ_BUNDLE: one built already)."""
     if os.environ.get(BUNDLE_VARIABLE):
-        return Path(os.environ[BUNDLE_VARIABLE])
+        return Path(os.environ[BUNDLE_VARIABLE]).resolve()  # the tests run it from other folders
     work = tmp_path_factory.mktemp("pyinstaller")
     result = subprocess.run(
         [sys.executable, "-m", "PyInstaller", "--noconfirm", "--log-level", "WARN", "--distpath", str(work / "dist"),
