@@ -349,6 +349,13 @@ def test_save_as_writes_the_model_with_its_timeline(panel, qtbot, tmp_path):
     assert "saved to" in panel.progress_text.text()
 
 
+def test_every_button_is_named_before_the_first_run(panel):
+    buttons = (panel.start_button, panel.pause_button, panel.stop_button, panel.explore_button,
+               panel.save_button, panel.timeline_button)
+    assert [b.text() for b in buttons] == ["Start", "Pause", "Stop", "Use in explorer", "Save as...",
+                                            "Open timeline..."]
+
+
 def test_the_form_starts_at_the_toy_de_en_recipe_and_offers_the_devices_found():
     from transviz.core.devices import available_devices
     from transviz.core.recipes import recipe

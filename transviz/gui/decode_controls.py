@@ -233,7 +233,7 @@ class DecodingControls(Retranslated, QWidget):
         teacher = session is not None and session.teacher_forcing
         self.strategy.setEnabled(not teacher)
         self.strategy.setToolTip(self.tr("Teacher forcing feeds the reference: no strategy chooses") if teacher else "")
-        reason = step_reason or ""  # Back's reason shows when Back is pressed (the controller refuses)
+        reason = step_reason or back_reason or ""  # what blocks Step first (it matters most), else Back
         if reason != self._last_reason:
             self._last_reason = reason
             self.status.emit(reason)  # "" clears an old reason

@@ -109,6 +109,7 @@ class TrainingPanel(Retranslated, PlotPanel):
                              (self.save_button, lambda: self.tr("Save as...")),
                              (self.timeline_button, lambda: self.tr("Open timeline..."))):
             self.bind_text(button.setText, text)
+        self._name_pause_button()
         self.bind_text(self.explore_button.setToolTip,
                        lambda: self.tr("Make the trained model the explorer's model (a copy)"))
         self.bind_text(self.timeline_button.setToolTip,
