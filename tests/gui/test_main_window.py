@@ -37,7 +37,7 @@ def error_dialog(window, qtbot):
 
 def test_opens_without_a_model(window):
     assert window.model is None
-    assert "No model loaded: File > Open" in window.model_label.text()
+    assert "No model loaded: Model > Open" in window.model_label.text()
     assert [window.tabs.tabText(i) for i in range(window.tabs.count())] == [
         "Explorer", "Positional encoding", "Masks", "Training", "Lab"]
     assert window.explorer.pages.currentWidget() is window.explorer.no_model
@@ -57,10 +57,12 @@ def test_starts_with_the_shipped_default_model_ready_to_step(window, qtbot):
 def test_menus(window):
     titles = [a.text().replace("&", "") for a in window.menuBar().actions()]
     assert titles == ["File", "Model", "View", "Help"]
-    file_menu = window.menuBar().actions()[0].menu()
-    texts = [a.text().replace("&", "") for a in file_menu.actions()]
-    assert {"Open checkpoint...", "Shipped models", "Save model as...", "Export current plot as PNG...",
-            "Export current plot as SVG...", "Export trace as .npz or JSON...", "Quit"} <= set(texts)
+    file_menu, model_menu = (action.menu() for action in window.menuBar().actions()[:2])
+    texts = [a.text().replace("&", "") for a in file_menu.actions() if not a.isSeparator()]
+    assert texts == ["Export current plot as PNG...", "Export current plot as SVG...",
+                     "Export trace as .npz or JSON...", "Quit"]
+    texts = [a.text().replace("&", "") for a in model_menu.actions() if not a.isSeparator()]
+    assert texts == ["Open checkpoint...", "Shipped models", "Save model as...", "Info..."]
     assert not window.export_trace_action.isEnabled()  # no sentence decoded yet
 
 
@@ -191,3 +193,17 @@ def test_tab_help_explains_the_current_tab(window):
     dialog = window.show_tab_help()
     assert "sums to 1" in dialog.findChild(QPlainTextEdit).toPlainText()
     dialog.close()
+
+
+def test_every_plot_of_every_tab_exports_from_its_right_click_menu(window, tmp_path):
+    """Issue 5: any plot exports to PNG and SVG from its context menu (and from File)."""
+    from transviz.gui.export import save_picture
+
+    for panel in window._panels():
+        assert panel._plots, panel
+        for plot in panel._plots:
+            assert plot.contextMenuPolicy() == Qt.ContextMenuPolicy.ActionsContextMenu, plot
+            texts = [action.text() for action in plot.actions()]
+            assert texts == ["Export as PNG...", "Export as SVG..."], (plot, texts)
+    written = save_picture(window.training.lr_plot, tmp_path / "lr.svg")
+    assert written.read_text().startswith("<?xml")

@@ -33,7 +33,7 @@ def test_lupdate_finds_the_strings_in_named_contexts(tmp_path):
         contexts[name] = [m.findtext("source") for m in context.iter("message")]
     assert "" not in contexts, f"strings without a translation context: {contexts.get('')}"
     found = {text for texts in contexts.values() for text in texts}
-    for text in ("No model loaded: File > Open", "query", "keys (columns)", "Export failed",
+    for text in ("No model loaded: Model > Open", "query", "keys (columns)", "Export failed",
                  "{row_name} '{row}' -> {column_name} '{column}': {value}", "Positional encoding", "Masks",
                  "dimensions must be whole numbers separated by commas", "layer {0}, head {1}", "Explorer",
                  "Step (Space)", "queries: decoder inputs (rows)", "Teacher forcing with the reference",

@@ -185,7 +185,7 @@ class DecodingSession:
 
         session = DecodingSession(model, "ich mochte ein bier", top_k=5)
         record = session.step()          # record.token, record.candidates, record.cross_rows
-        session.force("trinken")          # "what if it had said trinken?"
+        session.force("drink")          # "what if it had said drink?"
         session.back(); session.run_to_end()
     """
 

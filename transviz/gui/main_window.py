@@ -148,13 +148,6 @@ class MainWindow(Retranslated, QMainWindow):
     def _build_menus(self) -> None:
         bar = self.menuBar()
         file = self._menu(bar, lambda: self.tr("&File"))
-        self._action(file, lambda: self.tr("&Open checkpoint..."), self._open_with_dialog,
-                     QKeySequence.StandardKey.Open)
-        self.shipped_menu = self._menu(file, lambda: self.tr("Shipped &models"))
-        self.populate_shipped_menu(shipped_models())
-        self.save_action = self._action(file, lambda: self.tr("&Save model as..."), self._save_with_dialog,
-                                        QKeySequence.StandardKey.SaveAs)
-        file.addSeparator()
         self._action(file, lambda: self.tr("Export current plot as &PNG..."), lambda: self._export_with_dialog(".png"))
         self._action(file, lambda: self.tr("Export current plot as S&VG..."), lambda: self._export_with_dialog(".svg"))
         self.export_trace_action = self._action(file, lambda: self.tr("Export &trace as .npz or JSON..."),
@@ -163,6 +156,13 @@ class MainWindow(Retranslated, QMainWindow):
         self._action(file, lambda: self.tr("&Quit"), self.close, QKeySequence.StandardKey.Quit)
 
         model = self._menu(bar, lambda: self.tr("&Model"))
+        self._action(model, lambda: self.tr("&Open checkpoint..."), self._open_with_dialog,
+                     QKeySequence.StandardKey.Open)
+        self.shipped_menu = self._menu(model, lambda: self.tr("Shipped &models"))
+        self.populate_shipped_menu(shipped_models())
+        self.save_action = self._action(model, lambda: self.tr("&Save model as..."), self._save_with_dialog,
+                                        QKeySequence.StandardKey.SaveAs)
+        model.addSeparator()
         self.info_action = self._action(model, lambda: self.tr("&Info..."), self.show_model_info, "Ctrl+I")
 
         view = self._menu(bar, lambda: self.tr("&View"))
@@ -187,7 +187,7 @@ class MainWindow(Retranslated, QMainWindow):
         self._show_model()
 
     def populate_shipped_menu(self, models: dict[str, Path]) -> None:
-        """List the shipped models by name (File > Shipped models)."""
+        """List the shipped models by name (Model > Shipped models)."""
         self._shipped = dict(models)
         self.shipped_menu.clear()
         for name, path in models.items():  # a model's name is its file's: not translated
@@ -245,7 +245,7 @@ class MainWindow(Retranslated, QMainWindow):
 
     def _show_model(self) -> None:
         if self.model is None:
-            self.model_label.setText(self.tr("No model loaded: File > Open"))
+            self.model_label.setText(self.tr("No model loaded: Model > Open"))
             self.setWindowTitle(self.tr("transviz: no model loaded"))
         else:
             config = self.model.config
@@ -344,7 +344,8 @@ class MainWindow(Retranslated, QMainWindow):
         return panel.current_plot() if isinstance(panel, PlotPanel) else panel
 
     def _plot_title(self) -> str:
-        return getattr(self.current_plot(), "title", "") or self.tabs.tabText(self.tabs.currentIndex())
+        plot = self.current_plot()
+        return getattr(plot, "title", "") or self.tabs.tabText(self.tabs.currentIndex())
 
     def export_current_plot(self, path: str | Path) -> Path:
         return save_picture(self.current_plot(), path, self._plot_title())

@@ -67,7 +67,7 @@ class SessionController(QObject):
         InputError there is no session any more, and the error is raised for the caller to show."""
         if self.model is None:
             self._replace(None)
-            raise InputError(self.tr("No model is loaded: File > Open a checkpoint."))
+            raise InputError(self.tr("No model is loaded: Model > Open a checkpoint."))
         try:
             strategy = Greedy() if reference is not None else self.strategy
             session = DecodingSession(self.model, source, strategy=strategy, top_k=TOP_K, reference=reference)

@@ -1,11 +1,23 @@
-"""What every tab shares: the model it shows (or none) and the plot the user last pointed at,
-which File > Export writes."""
+"""What every tab shares: the model it shows (or none), the plot the user last pointed at, which
+File > Export writes, and a right-click menu that exports any of its plots."""
 from __future__ import annotations
 
-from PySide6.QtCore import QEvent, QObject
+from PySide6.QtCore import QCoreApplication, QEvent, QObject, Qt
+from PySide6.QtGui import QAction
 from PySide6.QtWidgets import QLabel, QLayout, QVBoxLayout, QWidget
 
 from ...core.bundle import Model
+from ..export import export_with_dialog
+
+
+def plot_title(plot: QWidget) -> str:
+    """The title a plot's SVG export carries."""
+    return getattr(plot, "title", "") or "transviz"
+
+
+def _export_text(suffix: str) -> str:
+    translate = QCoreApplication.translate  # literal arguments, so that lupdate finds them
+    return translate("export", "Export as PNG...") if suffix == ".png" else translate("export", "Export as SVG...")
 
 
 class PlotPanel(QWidget):
@@ -15,6 +27,7 @@ class PlotPanel(QWidget):
         super().__init__(parent)
         self._plots: list[QWidget] = []
         self._current: QWidget | None = None
+        self._export_actions: list[QAction] = []
         self.model: Model | None = None
 
     def set_model(self, model: Model | None) -> None:
@@ -31,10 +44,28 @@ class PlotPanel(QWidget):
             layout.addWidget(body, 1)
 
     def track(self, *plots: QWidget) -> None:
-        """Remember these plots; the one the mouse last entered is the panel's current plot."""
+        """Remember these plots; the one the mouse last entered is the panel's current plot. Each
+        gets a right-click menu that exports it (the heatmaps bring their own)."""
         for plot in plots:
             self._plots.append(plot)
             plot.installEventFilter(self)
+            if not plot.actions():
+                self._add_export_actions(plot)
+
+    def _add_export_actions(self, plot: QWidget) -> None:
+        plot.setContextMenuPolicy(Qt.ContextMenuPolicy.ActionsContextMenu)
+        for suffix in (".png", ".svg"):
+            action = QAction(_export_text(suffix), plot)
+            action.setData(suffix)
+            action.triggered.connect(lambda _=False, p=plot, s=suffix: export_with_dialog(p, s, plot_title(p)))
+            plot.addAction(action)
+            self._export_actions.append(action)
+
+    def changeEvent(self, event: QEvent) -> None:
+        if event.type() == QEvent.Type.LanguageChange:
+            for action in self._export_actions:
+                action.setText(_export_text(action.data()))
+        super().changeEvent(event)
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:
         if event.type() == QEvent.Type.Enter and watched in self._plots:

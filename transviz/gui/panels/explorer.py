@@ -82,7 +82,7 @@ class ExplorerPanel(Retranslated, PlotPanel):
         body.setStretchFactor(1, 3)
         self.no_model = plain_label()
         self.bind_text(self.no_model.setText,
-                       lambda: self.tr("No model loaded: File > Open a checkpoint to explore its decoding."))
+                       lambda: self.tr("No model loaded: Model > Open a checkpoint to explore its decoding."))
         self.no_model.setAlignment(Qt.AlignmentFlag.AlignCenter)
         self.pages = QStackedWidget()
         self.pages.addWidget(self.no_model)

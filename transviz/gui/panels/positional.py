@@ -143,7 +143,7 @@ class PositionalPanel(Retranslated, PlotPanel):
     def _enable_model_source(self, enabled: bool) -> None:
         item = self.source.model().item(MODEL)  # type: ignore[attr-defined]
         item.setEnabled(enabled)
-        item.setToolTip("" if enabled else self.tr("No model loaded: File > Open"))
+        item.setToolTip("" if enabled else self.tr("No model loaded: Model > Open"))
 
     def _on_source_changed(self) -> None:
         from_model = self.source.currentIndex() == MODEL and self.model is not None

@@ -164,7 +164,7 @@ class TrainingPanel(Retranslated, PlotPanel):
         self.plots = (self.loss_plot, self.accuracy_plot, self.lr_plot)
         self._name_plots()
         self.timeline = SnapshotTimeline()
-        self.track(*self.plots, self.timeline.grid)
+        self.track(*self.plots, self.timeline.grid, self.timeline.head_view)
         plots = QWidget()
         row = QHBoxLayout(plots)
         row.setContentsMargins(0, 0, 0, 0)
