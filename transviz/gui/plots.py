@@ -16,7 +16,7 @@ from PySide6.QtWidgets import QWidget
 
 from .theme import plot_style
 
-FRAME_RATE = 30  # redraws per second at most: smooth to the eye, cheap for the training thread
+FRAME_RATE = 60  # redraws per second at most (issue 6: smooth to 60 fps); data arriving faster waits for the next frame
 # Legend positions (pyqtgraph offsets: negative counts from the right or bottom edge)
 TOP_LEFT, TOP_RIGHT, BOTTOM_LEFT = (10, 10), (-10, 10), (10, -10)
 
