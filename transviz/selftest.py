@@ -35,6 +35,7 @@ SEED_SENTENCE = "ich mochte ein bier"  # the seed tutorial's example
 DEFAULT_MODEL = "default"
 WINDOW_SHOWN = "window shown"  # the check the cold-start figure waits for (transviz.bench.packaging)
 MIN_INK = 0.01  # a tab whose picture is more than 99% one colour counts as blank
+GRID_INK = 0.3  # the attention grid is mostly coloured cells: far less means the heatmaps did not draw
 
 
 class Report:
@@ -99,6 +100,7 @@ def run(report_path: str | Path | None = None, models: Mapping[str, Path] | None
     try:
         if window is not None:
             _describe_installation(report, app)
+            check_icon(report)
             check_languages(report)
             model = check_models(report, shipped_models() if models is None else models)
             window.set_model(model)
@@ -146,6 +148,14 @@ def _describe_installation(report: Report, app: QApplication) -> None:
               for kind, pattern in (("models", "*.safetensors"), ("i18n", "*.qm"), ("fonts", "*.[ot]t[fc]"))}
     report.note(f"resources: {folder} ({counts['models']} models, {counts['i18n']} translations, "
                 f"{counts['fonts']} fonts)")
+
+
+def check_icon(report: Report) -> None:
+    """The window icon (an SVG: the bundle must carry Qt's SVG plugins) draws."""
+    from .gui.app import app_icon
+
+    pixmap = app_icon().pixmap(64, 64)
+    report.check("window icon", not pixmap.isNull(), f"{pixmap.width()}x{pixmap.height()} pixels")
 
 
 def check_languages(report: Report) -> None:
@@ -209,7 +219,10 @@ def _decode(report: Report, model: Model) -> None:
 
 
 def check_tabs(report: Report, app: QApplication, window: MainWindow) -> None:
-    """Show each tab in turn and grab its pixels: a tab that fails to draw is (nearly) one colour."""
+    """Show each tab in turn and grab its pixels: a tab that fails to draw is (nearly) one colour.
+    With a model, the explorer first steps the seed sentence, and its attention grid must draw."""
+    if window.model is not None:
+        _step_explorer(report, app, window)
     tabs = window.tabs
     for index in range(tabs.count()):
         name = tabs.tabText(index).replace("&", "")
@@ -223,3 +236,26 @@ def check_tabs(report: Report, app: QApplication, window: MainWindow) -> None:
             continue
         report.check(f"tab {name}", ink >= MIN_INK,
                      f"{image.width()}x{image.height()} pixels, {ink:.0%} differ from the background")
+
+
+def _step_explorer(report: Report, app: QApplication, window: MainWindow) -> None:
+    """Type the seed sentence, take up to three steps, and grab the attention grid alone."""
+    explorer = window.explorer
+    try:
+        window.tabs.setCurrentWidget(explorer)
+        explorer.source.sentence.setText(SEED_SENTENCE)
+        app.processEvents()
+        for _ in range(3):
+            session = explorer.controller.session
+            if session is not None and session.cant_step() is None:
+                explorer.controller.step()
+                app.processEvents()
+        grid = explorer.attention.grid.grab().toImage()
+        ink = ink_share(grid)
+    except Exception as exc:
+        report.failed("attention grid", exc)
+        return
+    session = explorer.controller.session
+    steps = 0 if session is None else session.position
+    report.check("attention grid", steps >= 1 and ink >= GRID_INK,
+                 f"{steps} steps of the seed sentence; {ink:.0%} of the grid's pixels drawn")

@@ -207,3 +207,14 @@ def test_every_plot_of_every_tab_exports_from_its_right_click_menu(window, tmp_p
             assert texts == ["Export as PNG...", "Export as SVG..."], (plot, texts)
     written = save_picture(window.training.lr_plot, tmp_path / "lr.svg")
     assert written.read_text().startswith("<?xml")
+
+
+
+def test_the_transviz_icon_draws_an_attention_matrix():
+    from transviz.gui.app import app_icon
+
+    image = app_icon().pixmap(64, 64).toImage()
+    assert image.width() == 64 and image.height() == 64
+    assert image.pixelColor(32, 0).name() == "#1e1e1e"  # the dark card
+    assert image.pixelColor(7, 7).name() == "#fde725"  # query 0 attends to key 0 (viridis' top)
+    assert image.pixelColor(20, 7).name() == "#3b528b"

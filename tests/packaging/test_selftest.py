@@ -71,6 +71,8 @@ def test_checks_every_model_decodes_the_seed_with_the_default_and_renders_every_
     translation = decoded.split(" -> ")[1].split('"')[1]
     assert decoded.startswith(f'ok    decode: "{SEED_SENTENCE}" -> ')
     assert set(translation.split()) == {"beer"} and "stopped: max_len" in decoded  # it never says </s>
+    assert "ok    window icon: 64x64 pixels" in lines
+    assert any(line.startswith("ok    attention grid: 3 steps of the seed sentence; ") for line in lines), lines
     tabs = [line.split(": ")[0].removeprefix("ok    tab ") for line in lines if line.startswith("ok    tab ")]
     assert tabs == tab_names and len(tabs) >= 2
     assert lines[0].startswith("ok    window shown: ") and lines[-1].startswith("self-test passed")

@@ -16,9 +16,11 @@ import sys
 import numpy as np
 import pyqtgraph as pg
 from PySide6.QtCore import QCoreApplication, QEvent, QMessageLogContext, QtMsgType, qInstallMessageHandler
+from PySide6.QtGui import QIcon
 from PySide6.QtWidgets import QApplication, QWidget
 
 from ..core.errors import ConfigError
+from ..core.resources import resource_dir
 from .fonts import install_fonts
 from .language import set_language, system_language
 
@@ -105,8 +107,14 @@ def application(argv: list[str] | None = None) -> QApplication:
     app.setOrganizationName(APP_NAME)
     configure_pyqtgraph()
     install_fonts()
+    app.setWindowIcon(app_icon())  # every window, the task bar
     set_language(system_language())
     return app
+
+
+def app_icon() -> QIcon:
+    """transviz's icon: an attention matrix (an SVG, drawn by Qt's SVG plugins)."""
+    return QIcon(str(resource_dir() / "icons" / "transviz.svg"))
 
 
 def use_offscreen_platform() -> None:
