@@ -22,8 +22,11 @@ from .app import set_colormap, set_plot_colours
 
 LIGHT, CONTRAST, DARK = "light", "contrast", "dark"
 THEMES = (LIGHT, CONTRAST, DARK)
-PRESENTATION_SCALE = 1.6  # presentation fonts: the desktop's size times this, at least ...
-PRESENTATION_MIN_POINTS = 16.0  # ... readable from the back of a classroom on a projector
+# Presentation text is a share of the screen's height: a projected picture is as large at 1280 x 800
+# as at 1920 x 1080, so the same share reads as well from the back of the room on either, and the
+# window's layout fits both (1080 / 48 = 22.5 px, 17 pt at 96 dpi; 800 / 48 = 12.5 pt).
+PRESENTATION_LINES = 48  # lines of text the screen's height holds
+PRESENTATION_MIN_SCALE = 1.2  # never less than the desktop's size times this
 STYLE = "Fusion"  # the one Qt style that draws every palette colour, on every platform
 
 
@@ -106,10 +109,17 @@ def _base_font() -> QFont:
     return _State.base_font
 
 
+def presentation_points(desktop_points: float) -> float:
+    """The text size of presentation mode on the primary screen (see PRESENTATION_LINES)."""
+    screen = QApplication.primaryScreen()
+    share = screen.size().height() / PRESENTATION_LINES * 72 / screen.logicalDotsPerInchY()  # px -> pt
+    return max(share, desktop_points * PRESENTATION_MIN_SCALE)
+
+
 def application_font(appearance: Appearance) -> QFont:
     font = QFont(_base_font())
     if appearance.presentation:
-        font.setPointSizeF(max(font.pointSizeF() * PRESENTATION_SCALE, PRESENTATION_MIN_POINTS))
+        font.setPointSizeF(presentation_points(font.pointSizeF()))
     return font
 
 
