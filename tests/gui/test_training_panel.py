@@ -223,6 +223,17 @@ def test_the_trained_model_becomes_the_explorers_model_as_a_copy_and_decodes(win
     ours, theirs = transviz.decode(copy, "0123456789"), transviz.decode(result.model, "0123456789")
     assert ours.output_tokens == theirs.output_tokens
     np.testing.assert_array_equal(ours.cross_attention, theirs.cross_attention)
+    assert window.tabs.currentWidget() is window.explorer  # the explorer decodes it, step by step
+    explorer = window.explorer
+    explorer.source.sentence.setText("0123456789")
+    qtbot.waitUntil(lambda: explorer.controller.session is not None, timeout=5000)
+    steps = min(3, len(theirs.output_tokens))  # a model trained this briefly may end at once
+    for _ in range(steps):
+        explorer.controller.step()
+    QApplication.processEvents()
+    assert explorer.controller.session.output_tokens == theirs.output_tokens[:steps]
+    # the grid shows the cross-attention of every step so far, as the trained model's own decode has it
+    np.testing.assert_allclose(explorer.attention.grid.maps, theirs.cross_attention[:, :, :steps], atol=1e-5)
     window.tabs.setCurrentWidget(window.masks)
     assert window.masks.steps is not None  # the other tabs got it too
     before = next(result.model.net.parameters()).detach().clone()
