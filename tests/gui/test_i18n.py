@@ -358,3 +358,75 @@ def test_the_self_test_checks_the_chinese_catalogue_and_its_font():
     assert report.lines == ["ok    languages: Chinese catalogue translates; fonts: WenQuanYi Micro Hei, "
                             "WenQuanYi Micro Hei Mono"]
     assert current_language() == ENGLISH  # put back as it was
+
+
+def test_the_training_form_lab_devices_and_model_info_follow_the_language(window, qtbot):
+    form, lab = window.training.form, window.lab
+    cpu = form.device.findData("cpu")
+    threads = re.fullmatch(r"cpu: CPU, (\d+) threads", form.device.itemText(cpu))[1]
+    form.d_model.setValue(128)
+    form.heads.setValue(3)  # 128 / 3 heads: impossible
+    lab.table_choice.setCurrentIndex(lab.table_choice.findData("custom"))
+    lab.vary.setCurrentIndex(lab.vary.findData("layers"))
+    lab.values.setText("2, 0")  # no layers: impossible
+    english = "d_model (128) must be divisible by n_heads (3): each head gets d_model / n_heads dimensions"
+    assert not form.valid and form.error.text() == english
+    assert lab.error.text() == "Custom sweep: layers must be a positive integer, got 0"
+    window.view_choices.languages[CHINESE].trigger()
+    qtbot.waitUntil(lambda: window.tabs.tabText(0) == zh("MainWindow", "Explorer"), timeout=5000)
+    assert not form.error.isHidden() and form.error.text() == zh("CoreMessages", english.replace("128", "{0}").replace(
+        "(3)", "({1})")).format(128, 3) == "d_model（128）必须能被 n_heads（3）整除：每个头分到 d_model / n_heads 维"
+    assert lab.error.text() == zh("LabPanel", "Custom sweep: {0}").format(
+        zh("CoreMessages", "{0} must be a positive integer, got {1}").format("layers", 0))
+    assert form.device.itemText(cpu) == lab.device.itemText(cpu) == "cpu: " + zh(
+        "CoreMessages", "CPU, {0} threads").format(threads)
+    dialog = window.show_model_info()
+    info = dialog.findChild(QPlainTextEdit).toPlainText().split("\n")
+    dialog.close()
+    assert all(CJK.search(line) for line in info), info
+    assert zh("CoreMessages", "config.{0}: {1}").format("d_model", 16) in info
+    assert zh("CoreMessages", "source vocabulary: {0} tokens ({1})").format(
+        len(window.model.src_vocab), zh("CoreMessages", "word level")) in info
+    assert info[-1] == zh("MainWindow", "device: {0}").format("cpu") == "设备：cpu"
+    window.view_choices.languages[ENGLISH].trigger()
+    qtbot.waitUntil(lambda: window.tabs.tabText(0) == "Explorer", timeout=5000)
+    assert form.error.text() == english and form.device.itemText(cpu) == f"cpu: CPU, {threads} threads"
+
+
+def test_the_training_tab_says_in_chinese_why_a_run_diverged_or_could_not_start(qtbot, show, tmp_path):
+    from transviz.gui.panels.training import TrainingPanel
+
+    set_language(CHINESE)
+    panel = show(TrainingPanel(runs_dir=tmp_path / "runs"), 1400, 900)
+    form = panel.form
+    try:
+        broken = tmp_path / "broken.tsv"
+        broken.write_text(f"{PAIRS[0]}\n{PAIRS[1]}\nno tab on this line\n", encoding="utf-8")
+        form.set_tsv(str(broken))
+        with qtbot.waitSignal(panel.run_failed, timeout=30000):
+            panel.start()
+        line_3 = zh("CoreMessages", "line {0}: no tab; expected one tab between source and target").format(3)
+        assert panel.error.text() == zh("TrainingPanel", "Training: {0}").format(line_3)
+        set_language(ENGLISH)
+        qtbot.waitUntil(lambda: panel.error.text() == "Training: line 3: no tab; expected one tab between source "
+                                                      "and target", timeout=5000)
+        set_language(CHINESE)
+        form.set_task("reverse")
+        for spin, value in ((form.layers, 1), (form.heads, 2), (form.d_model, 16), (form.d_ff, 32),
+                            (form.steps, 60), (form.batch_size, 16), (form.snapshot_every, 0), (form.eval_every, 0)):
+            spin.setValue(value)
+        form.lr.setText("1e6")
+        form.schedule.setCurrentIndex(form.schedule.findData("constant"))
+        form.device.setCurrentIndex(form.device.findData("cpu"))
+        with qtbot.waitSignal(panel.run_finished, timeout=60000) as finished:
+            panel.start()
+        result = finished.args[0]
+        assert result.status == "diverged", result.message
+        explained = panel.notice.text().split("\n")[0]
+        assert explained == translated(result.message) and CJK.search(explained)
+        failed_step = re.match(r"training diverged at step (\d+)", result.message)[1]
+        assert explained.startswith(f"训练在第 {failed_step} 步发散") and "试试预热或更低的学习率" in explained
+        set_language(ENGLISH)
+        qtbot.waitUntil(lambda: panel.notice.text().startswith("Training diverged at step"), timeout=5000)
+    finally:
+        panel.shutdown()
