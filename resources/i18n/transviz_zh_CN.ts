@@ -231,6 +231,194 @@
         <source>{0} is a special token the model never writes</source>
         <translation>{0} 是特殊词元，模型从不写出它</translation>
     </message>
+    <message>
+        <source>{0} must be a positive integer, got {1}</source>
+        <translation>{0} 必须是正整数，而不是 {1}</translation>
+    </message>
+    <message>
+        <source>{0} must be at least 1, got {1}</source>
+        <translation>{0} 至少为 1，而不是 {1}</translation>
+    </message>
+    <message>
+        <source>{0} must be a whole number &gt;= 0, got {1}</source>
+        <translation>{0} 必须是 &gt;= 0 的整数，而不是 {1}</translation>
+    </message>
+    <message>
+        <source>{0} must be positive, got {1}</source>
+        <translation>{0} 必须为正数，而不是 {1}</translation>
+    </message>
+    <message>
+        <source>{0} must be in [0, 1), got {1}</source>
+        <translation>{0} 必须在 [0, 1) 之内，而不是 {1}</translation>
+    </message>
+    <message>
+        <source>{0} must be &apos;{1}&apos; or &apos;{2}&apos;, got {3}</source>
+        <translation>{0} 必须是 &apos;{1}&apos; 或 &apos;{2}&apos;，而不是 {3}</translation>
+    </message>
+    <message>
+        <source>d_model ({0}) must be divisible by n_heads ({1}): each head gets d_model / n_heads dimensions</source>
+        <translation>d_model（{0}）必须能被 n_heads（{1}）整除：每个头分到 d_model / n_heads 维</translation>
+    </message>
+    <message>
+        <source>share_embeddings needs one joint vocabulary: source has {0} tokens, target {1}</source>
+        <translation>share_embeddings 需要一个共用词表：源语言有 {0} 个词元，目标语言有 {1} 个</translation>
+    </message>
+    <message>
+        <source>pad_id {0} is outside the vocabularies</source>
+        <translation>pad_id {0} 超出了词表范围</translation>
+    </message>
+    <message>
+        <source>schedule must be one of {0}; got {1}</source>
+        <translation>调度必须是 {0} 之一；而不是 {1}</translation>
+    </message>
+    <message>
+        <source>the {0} schedule needs warmup_steps &gt;= 1</source>
+        <translation>{0} 调度需要 warmup_steps &gt;= 1（至少 1 步预热）</translation>
+    </message>
+    <message>
+        <source>warmup_steps ({0}) must be below steps ({1}) to leave room to decay</source>
+        <translation>warmup_steps（{0}）必须小于 steps（{1}），才能留出衰减的步数</translation>
+    </message>
+    <message>
+        <source>clip_norm must be &gt;= 0 (0 = off), got {0}</source>
+        <translation>clip_norm 必须 &gt;= 0（0 = 不裁剪），而不是 {0}</translation>
+    </message>
+    <message>
+        <source>the probe sentence is empty</source>
+        <translation>探针句为空</translation>
+    </message>
+    <message>
+        <source>unknown initialisation {0}; choose from {1}</source>
+        <translation>未知的初始化 {0}；请从 {1} 中选择</translation>
+    </message>
+    <message>
+        <source>the {0} initialisation takes no value (got {1})</source>
+        <translation>{0} 初始化不带数值（得到的是 {1}）</translation>
+    </message>
+    <message>
+        <source>{0}: the value after &apos;:&apos; must be a number</source>
+        <translation>{0}：冒号“:”后面的值必须是数字</translation>
+    </message>
+    <message>
+        <source>{0}: the scale must be positive</source>
+        <translation>{0}：尺度必须为正数</translation>
+    </message>
+    <message>
+        <source>warmup is the share of lr added per step, between 0 and 1; got {0}</source>
+        <translation>warmup 是每步增加的学习率比例，应在 0 到 1 之间；而不是 {0}</translation>
+    </message>
+    <message>
+        <source>finished {0} steps</source>
+        <translation>完成了 {0} 步</translation>
+    </message>
+    <message>
+        <source>stopped after {0} of {1} steps</source>
+        <translation>在第 {0} 步停止（共 {1} 步）</translation>
+    </message>
+    <message>
+        <source>training diverged at step {0}: {1} became {2}. The weights are back to those after step {3}, the last whose loss was finite, and nothing worse was saved. Try warm-up or a lower lr (step {4} used lr {5}).</source>
+        <translation>训练在第 {0} 步发散：{1}变成了 {2}。权重已恢复到第 {3} 步之后的值（损失仍为有限值的最后一步），更差的权重没有保存。试试预热或更低的学习率（第 {4} 步的学习率为 {5}）。</translation>
+    </message>
+    <message>
+        <source>the loss</source>
+        <translation>损失</translation>
+    </message>
+    <message>
+        <source>the gradient norm</source>
+        <translation>梯度范数</translation>
+    </message>
+    <message>
+        <source>cannot read {0}: {1}</source>
+        <translation>无法读取 {0}：{1}</translation>
+    </message>
+    <message>
+        <source>{0} is not a file</source>
+        <translation>{0} 不是文件</translation>
+    </message>
+    <message>
+        <source>{0} is {1} MB; transviz reads corpora up to {2} MB (split it or keep a sample)</source>
+        <translation>{0} 有 {1} MB；transviz 最多读取 {2} MB 的语料（请拆分文件或只保留一部分）</translation>
+    </message>
+    <message>
+        <source>{0} has more than {1} lines; transviz reads corpora up to that many (split it or keep a sample)</source>
+        <translation>{0} 超过 {1} 行；transviz 最多读取这么多行的语料（请拆分文件或只保留一部分）</translation>
+    </message>
+    <message>
+        <source>{0} holds no sentence pairs: it is empty or only blank lines</source>
+        <translation>{0} 中没有句对：文件为空或只有空行</translation>
+    </message>
+    <message>
+        <source>{0} holds only {1} distinct pairs; a corpus needs at least {2} to split into train, valid and test</source>
+        <translation>{0} 只有 {1} 个不同的句对；语料至少需要 {2} 个，才能分成训练集、验证集和测试集</translation>
+    </message>
+    <message>
+        <source>line {0}: byte {1} is not UTF-8 text ({2}); save the file as UTF-8</source>
+        <translation>第 {0} 行：第 {1} 个字节不是 UTF-8 文本（{2}）；请把文件保存为 UTF-8</translation>
+    </message>
+    <message>
+        <source>line {0}: no tab; expected one tab between source and target</source>
+        <translation>第 {0} 行：没有制表符；源句和目标句之间应有一个制表符</translation>
+    </message>
+    <message>
+        <source>line {0}: {1} tabs; expected one tab between source and target</source>
+        <translation>第 {0} 行：有 {1} 个制表符；源句和目标句之间应只有一个制表符</translation>
+    </message>
+    <message>
+        <source>line {0}: the source is empty</source>
+        <translation>第 {0} 行：源句为空</translation>
+    </message>
+    <message>
+        <source>line {0}: the target is empty</source>
+        <translation>第 {0} 行：目标句为空</translation>
+    </message>
+    <message>
+        <source>lines {0} and {1} give the same source {2} two different targets ({3} and {4}); each source needs exactly one</source>
+        <translation>第 {0} 行和第 {1} 行给同一个源句 {2} 配了两个不同的目标句（{3} 和 {4}）；每个源句只能有一个目标句</translation>
+    </message>
+    <message>
+        <source>CPU, {0} threads</source>
+        <translation>CPU，{0} 个线程</translation>
+    </message>
+    <message>
+        <source>Apple GPU (Metal)</source>
+        <translation>苹果 GPU（Metal）</translation>
+    </message>
+    <message>
+        <source>{0}, {1} GB</source>
+        <translation>{0}，显存 {1} GB</translation>
+    </message>
+    <message>
+        <source>file: {0} ({1} MB)</source>
+        <translation>文件：{0}（{1} MB）</translation>
+    </message>
+    <message>
+        <source>parameters: {0}</source>
+        <translation>参数：{0}</translation>
+    </message>
+    <message>
+        <source>config.{0}: {1}</source>
+        <translation>模型设置 {0}：{1}</translation>
+    </message>
+    <message>
+        <source>source vocabulary: {0} tokens ({1})</source>
+        <translation>源语言词表：{0} 个词元（{1}）</translation>
+    </message>
+    <message>
+        <source>target vocabulary: {0} tokens ({1})</source>
+        <translation>目标语言词表：{0} 个词元（{1}）</translation>
+    </message>
+    <message>
+        <source>training.{0}: {1}</source>
+        <translation>训练记录 {0}：{1}</translation>
+    </message>
+    <message>
+        <source>char level</source>
+        <translation>字符级</translation>
+    </message>
+    <message>
+        <source>word level</source>
+        <translation>词级</translation>
+    </message>
 </context>
 <context>
     <name>DecodingControls</name>
@@ -605,6 +793,10 @@
     <message>
         <source>unsaved model</source>
         <translation>未保存的模型</translation>
+    </message>
+    <message>
+        <source>device: {0}</source>
+        <translation>设备：{0}</translation>
     </message>
     <message>
         <source>Explorer</source>
@@ -1546,6 +1738,10 @@ The plot overlays every run&apos;s training loss on a log scale: without warm-up
     <message>
         <source>{0} must be a number (like 1e-3), not &apos;{1}&apos;</source>
         <translation>{0}必须是数字（如 1e-3），而不是“{1}”</translation>
+    </message>
+    <message>
+        <source>the initialisation scale</source>
+        <translation>初始化的尺度</translation>
     </message>
     <message>
         <source>the learning rate</source>

@@ -24,6 +24,7 @@ from ..core.checkpoint import describe
 from ..core.errors import InputError, TransvizError
 from ..core.resources import shipped_models
 from ..core.trace_files import write_trace
+from .core_messages import translated_lines
 from .drops import dropped_file
 from .export import export_with_dialog, save_picture
 from .help_texts import EXPLORER, LAB, MASKS, POSITIONAL, TRAINING, tab_help
@@ -58,8 +59,10 @@ def model_name(model: Model) -> str:
 
 
 def model_info(model: Model) -> str:
-    """Everything Model > Info shows: the checkpoint's description and where the model runs."""
-    return describe(model) + f"\ndevice: {model.device}"
+    """Everything Model > Info shows: the checkpoint's description and where the model runs, in
+    the language in use."""
+    device = QCoreApplication.translate("MainWindow", "device: {0}").format(model.device)
+    return translated_lines(describe(model)) + "\n" + device
 
 
 class MainWindow(Retranslated, QMainWindow):

@@ -20,6 +20,7 @@ from ..core.errors import ConfigError, TransvizError
 from ..core.init import DEFAULT_VALUES, SCHEMES
 from ..core.recipes import recipe
 from ..core.tasks import TASKS, describe_task
+from .core_messages import translated
 from .labels import bound_label, error_label, show_error
 from .language import Retranslated, set_items_by_data
 
@@ -28,20 +29,27 @@ TSV_SUFFIXES = (".tsv", ".txt")
 AUTO = "auto"
 
 
+DESCRIPTION_ROLE = Qt.ItemDataRole.UserRole + 1  # a device entry's description as the core wrote it
+
+
 def device_combo() -> QComboBox:
     """auto, then every device torch can use here, with what was found (item data: the name to pass on).
-    :func:`name_auto_device` names the first entry (again, after a language change)."""
+    :func:`name_devices` names the entries (again, after a language change)."""
     combo = QComboBox()
-    found = available_devices()
     combo.addItem("", AUTO)
-    for device in found:
-        combo.addItem(f"{device.name}: {device.description}", device.name)
-    name_auto_device(combo)
+    for device in available_devices():
+        combo.addItem("", device.name)
+        combo.setItemData(combo.count() - 1, device.description, DESCRIPTION_ROLE)
+    name_devices(combo)
     return combo
 
 
-def name_auto_device(combo: QComboBox) -> None:
+def name_devices(combo: QComboBox) -> None:
+    """Name a :func:`device_combo`'s entries in the language in use."""
     combo.setItemText(0, QCoreApplication.translate("TrainingForm", "auto: {0}").format(combo.itemData(1)))
+    for index in range(1, combo.count()):
+        description = translated(combo.itemData(index, DESCRIPTION_ROLE))
+        combo.setItemText(index, f"{combo.itemData(index)}: {description}")
 
 
 def _spin(low: int, high: int, step: int = 1) -> QSpinBox:
@@ -208,7 +216,7 @@ class TrainingForm(Retranslated, QWidget):
 
     def retranslate(self) -> None:
         super().retranslate()
-        name_auto_device(self.device)
+        name_devices(self.device)
         self.validate()  # the message under the form
 
     # -- filling in ----------------------------------------------------------------------------
@@ -296,7 +304,8 @@ class TrainingForm(Retranslated, QWidget):
     def train_config(self) -> TrainConfig:
         name, scale = self.init.currentData(), self.init_scale.text().strip()
         if name in DEFAULT_VALUES and scale:
-            init = f"{name}:{self._number(self.init_scale, self.tr('the initialisation scale'))}"
+            what = self.tr("the initialisation scale")  # outside the f-string, where lupdate finds it
+            init = f"{name}:{self._number(self.init_scale, what)}"
         else:
             init = name
         return dataclasses.replace(
@@ -324,7 +333,7 @@ class TrainingForm(Retranslated, QWidget):
             ModelConfig(2, 2, **self.model_settings())
             self.train_config()
         except TransvizError as exc:
-            return str(exc)
+            return translated(str(exc))
         return None
 
     def validate(self) -> bool:

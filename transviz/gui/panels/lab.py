@@ -22,13 +22,14 @@ from PySide6.QtWidgets import (
 from ...core.errors import TransvizError
 from ...core.lab import MEAN_PREDICTOR_MSE, QUICK, SEED, LabResult, LabSettings
 from ..app import PALETTE
+from ..core_messages import translated
 from ..export import export_with_dialog, save_picture
 from ..labels import bound_label, error_label, plain_label, show_error
 from ..language import Retranslated, set_items_by_data
 from ..lab_runs import VARIED, LabRow, LabWorker, custom_rows, seed_rows, write_csv
 from ..plots import BOTTOM_LEFT, FrameClock, LivePlot, Series
 from ..theme import plot_style
-from ..training_form import device_combo, name_auto_device
+from ..training_form import device_combo, name_devices
 from .base import PlotPanel
 
 CUSTOM = "custom"
@@ -185,7 +186,7 @@ class LabPanel(Retranslated, PlotPanel):
 
     def retranslate(self) -> None:
         super().retranslate()
-        name_auto_device(self.device)
+        name_devices(self.device)
         self._show_length_note()
         self.check()  # the custom sweep's message
         for line, (row, result) in enumerate(self.results):
@@ -243,7 +244,7 @@ class LabPanel(Retranslated, PlotPanel):
         try:
             self.planned_rows()
         except TransvizError as exc:
-            show_error(self.error, self.tr("Custom sweep: {0}").format(exc))
+            show_error(self.error, self.tr("Custom sweep: {0}").format(translated(str(exc))))
             self._valid = False
         else:
             show_error(self.error, None)
@@ -352,7 +353,7 @@ class LabPanel(Retranslated, PlotPanel):
 
     @Slot(object)
     def _on_failed(self, exc: Exception) -> None:
-        show_error(self.error, self.tr("Lab: {0}").format(exc))
+        show_error(self.error, self.tr("Lab: {0}").format(translated(str(exc))))
         self.progress_text.setText(self.tr("stopped by an error"))
         self._update_buttons()
 

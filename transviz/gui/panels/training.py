@@ -27,6 +27,7 @@ from ...core.config import TrainConfig
 from ...core.schedules import trainer_rate
 from ...core.train import StepMetrics, TrainResult
 from ..app import PALETTE
+from ..core_messages import translated
 from ..drops import dropped_file
 from ..labels import NoticeLabel, error_label, plain_label, show_error
 from ..language import Retranslated
@@ -87,6 +88,7 @@ class TrainingPanel(Retranslated, PlotPanel):
         self._pausing = False  # Pause pressed and not yet Resume
         self._run_text = ""  # the data, the model's size and the device of the run
         self._timeline_origin: Callable[[], str] = str  # where the timeline's snapshots come from
+        self._failure: tuple[Exception, str] | None = None  # why the last run could not train; the text shown
         self._build()
         self.clock = FrameClock(self._redraw, parent=self)
         self.worker.started.connect(self._on_started)
@@ -208,6 +210,8 @@ class TrainingPanel(Retranslated, PlotPanel):
         self._name_pause_button()
         if self.result is not None and not self.is_running():
             self._describe_result(self.result)  # a run in progress says it anew at its next report
+        if self._failure is not None and self.error.text() == self._failure[1]:  # still shown
+            self._show_failure(self._failure[0])
 
     def _name_pause_button(self) -> None:
         self.pause_button.setText(self.tr("Resume") if self._pausing else self.tr("Pause"))
@@ -377,7 +381,8 @@ class TrainingPanel(Retranslated, PlotPanel):
     def _show_notice(self, result: TrainResult) -> None:
         lines = []
         if result.status == "diverged":
-            lines.append(result.message[:1].upper() + result.message[1:])  # what happened, and what to try
+            message = translated(result.message)  # what happened, and what to try
+            lines.append(message[:1].upper() + message[1:])
         elif result.status == "stopped":
             lines.append(self.tr("Stopped after {0:,} of {1:,} steps.").format(result.steps, self._total_steps))
         else:
@@ -394,12 +399,20 @@ class TrainingPanel(Retranslated, PlotPanel):
 
     @Slot(object)
     def _on_failed(self, exc: Exception) -> None:
-        message = str(exc) if isinstance(exc, (TransvizError, OSError)) else self.tr("unexpected error: {0}").format(exc)
-        self.progress_text.setText(self.tr("could not train"))
-        show_error(self.error, self.tr("Training: {0}").format(message))
+        message = self._show_failure(exc)
         self._update_buttons()
         self.running_changed.emit(False)
         self.run_failed.emit(message)
+
+    def _show_failure(self, exc: Exception) -> str:
+        """Say inline why the run could not train (a corpus' bad line, ...); returns the reason."""
+        message = translated(str(exc)) if isinstance(exc, (TransvizError, OSError)) else \
+            self.tr("unexpected error: {0}").format(exc)
+        self.progress_text.setText(self.tr("could not train"))
+        shown = self.tr("Training: {0}").format(message)
+        show_error(self.error, shown)
+        self._failure = (exc, shown)
+        return message
 
     # -- the trained model ---------------------------------------------------------------------
     def explore(self) -> Model | None:
