@@ -470,8 +470,8 @@
         <translation>（译文显示在这里，每步一个词元）</translation>
     </message>
     <message>
-        <source>No model loaded: File &gt; Open a checkpoint to explore its decoding.</source>
-        <translation>未加载模型：请通过“文件 &gt; 打开检查点”加载模型，探索它的解码过程。</translation>
+        <source>No model loaded: Model &gt; Open a checkpoint to explore its decoding.</source>
+        <translation>未加载模型：请通过“模型 &gt; 打开检查点”加载模型，探索它的解码过程。</translation>
     </message>
     <message>
         <source>click to go back to here</source>
@@ -895,8 +895,8 @@
         <translation>训练好的模型现在是探索页的模型</translation>
     </message>
     <message>
-        <source>No model loaded: File &gt; Open</source>
-        <translation>未加载模型：文件 &gt; 打开</translation>
+        <source>No model loaded: Model &gt; Open</source>
+        <translation>未加载模型：模型 &gt; 打开</translation>
     </message>
     <message>
         <source>transviz: no model loaded</source>
@@ -1279,8 +1279,8 @@ The model trained so far will be saved to:
         <translation>{row_name} {row} · {column_name} {column}：{value}</translation>
     </message>
     <message>
-        <source>No model loaded: File &gt; Open</source>
-        <translation>未加载模型：文件 &gt; 打开</translation>
+        <source>No model loaded: Model &gt; Open</source>
+        <translation>未加载模型：模型 &gt; 打开</translation>
     </message>
     <message>
         <source>the loaded model</source>
@@ -1310,8 +1310,8 @@ The model trained so far will be saved to:
 <context>
     <name>SessionController</name>
     <message>
-        <source>No model is loaded: File &gt; Open a checkpoint.</source>
-        <translation>没有加载模型：请通过“文件 &gt; 打开检查点”加载。</translation>
+        <source>No model is loaded: Model &gt; Open a checkpoint.</source>
+        <translation>没有加载模型：请通过“模型 &gt; 打开检查点”加载。</translation>
     </message>
     <message>
         <source>Type a sentence to translate first.</source>
@@ -2039,6 +2039,14 @@ The plot overlays every run&apos;s training loss on a log scale: without warm-up
     <message>
         <source>Export failed</source>
         <translation>导出失败</translation>
+    </message>
+    <message>
+        <source>Export as PNG...</source>
+        <translation>导出为 PNG…</translation>
+    </message>
+    <message>
+        <source>Export as SVG...</source>
+        <translation>导出为 SVG…</translation>
     </message>
 </context>
 </TS>
