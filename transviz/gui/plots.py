@@ -123,9 +123,11 @@ class LivePlot(pg.PlotWidget):
         """A dotted horizontal reference line at ``value`` (in data units, on a log axis too)."""
         y = float(np.log10(value)) if self._log_y else value  # pyqtgraph places items in log10 units there
         style = plot_style()  # restyled with the plot: the card takes the background, the text the foreground
-        return self.addLine(y=y, pen=pg.mkPen("#888888", width=1.5, style=Qt.PenStyle.DashLine), label=label,
+        line = self.addLine(y=y, pen=pg.mkPen("#888888", width=1.5, style=Qt.PenStyle.DashLine), label=label,
                             labelOpts={"position": 0.75, "color": style.foreground, "fill": style.background,
                                        "anchors": [(0, 0), (0, 0)]})  # on a card just below the line
+        line.setZValue(10)  # above the curves, so they never cover its label
+        return line
 
     def reset_axes(self, high: float, top: float | None = None) -> None:
         """Fix the horizontal axis to ``0..high`` (a run's steps) and, with a ``top`` plot, the
