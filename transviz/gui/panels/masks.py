@@ -384,7 +384,7 @@ class MasksPanel(Retranslated, PlotPanel):
     def _draw_causal(self, decoder: DecoderBatch) -> None:
         inputs = decoder.tokens[0][: decoder.causal.shape[-1]]
         self.causal_view.set_data(decoder.causal[0, 0].float().numpy(), inputs, inputs)
-        self.causal_view.set_title(self.tr("TokensAndIds (causal) mask over sentence 1's decoder inputs: shape {0}")
+        self.causal_view.set_title(self.tr("Sequence (causal) mask over sentence 1's decoder inputs: shape {0}")
                                    .format(shape_text(decoder.causal)))
         self.decoder_tokens.setText(numbered_rows(self.tr("Decoder inputs:"), decoder.tokens))
 
