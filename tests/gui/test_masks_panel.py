@@ -117,6 +117,25 @@ def test_causal_mask_follows_the_explorer_as_it_steps(stepped_window):
         assert controller.force("beer")
 
 
+def drawn_ticks(view, side):
+    """(cell, text) of the ticks pyqtgraph draws on an axis (what setTicks gave it; long axes label
+    every n-th cell), not the labels the widget keeps."""
+    return [(int(position), text) for level in view.axis(side)._tickLevels for position, text in level]
+
+
+def test_new_tokens_of_the_same_length_are_drawn(panel, default_model):
+    """The explorer's target "i want a beer" then "i want": the batch stays 6 inputs long, and the axes
+    must still draw the new tokens (they once kept the old texts when the count did not change)."""
+    panel.set_model(default_model)
+    panel.target.setText("i want a beer")  # 5 inputs, the longest translation 6: T_max 6
+    panel.target.setText("i want")  # 3 inputs: T_max still 6
+    expected = ["<s>", "i", "want", "<pad>", "<pad>", "<pad>"]
+    assert panel.combined_view.row_labels() == expected
+    for side in ("left", "bottom"):
+        ticks = drawn_ticks(panel.combined_view, side)
+        assert ticks and all(text == expected[cell] for cell, text in ticks)
+
+
 def test_editing_the_batch_recomputes(panel):
     panel.others.setText("a b c d e f g")
     assert panel.padding_view.displayed_image().shape == (2, 7)
