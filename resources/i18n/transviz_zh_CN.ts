@@ -1076,6 +1076,10 @@ The model trained so far will be saved to:
         <translation>键的位置</translation>
     </message>
     <message>
+        <source>No model: the other sentences cannot be translated, so the combined mask shows sentence 1 only.</source>
+        <translation>未加载模型：无法翻译其他句子，所以组合掩码只显示句子 1。</translation>
+    </message>
+    <message>
         <source>Combined mask of sentence</source>
         <translation>组合掩码，句子</translation>
     </message>
@@ -1152,8 +1156,8 @@ The model trained so far will be saved to:
         <translation>查询（行）</translation>
     </message>
     <message>
-        <source>No model loaded: File &gt; Open a checkpoint to walk through its attention.</source>
-        <translation>未加载模型：请通过“文件 &gt; 打开检查点”加载模型，逐步查看它的注意力计算。</translation>
+        <source>No model loaded: Model &gt; Open a checkpoint to walk through its attention.</source>
+        <translation>未加载模型：请通过“模型 &gt; 打开检查点”加载模型，逐步查看它的注意力计算。</translation>
     </message>
     <message>
         <source>Walkthrough: one head, one query, step by step</source>
@@ -1164,20 +1168,28 @@ The model trained so far will be saved to:
         <translation>掩码：{0}</translation>
     </message>
     <message>
-        <source>Padding mask: shape {0}</source>
-        <translation>填充掩码（padding mask）：形状 {0}</translation>
+        <source>Shapes are (batch, heads, queries, keys). The padding mask marks the padding of the source batch: encoder self-attention and cross-attention use it, the same for every head and query. Decoder self-attention uses the combined mask on the decoder inputs (sentence 1: &lt;s&gt; and the target so far; the others: &lt;s&gt; and the model&apos;s greedy translation): their padding AND the causal mask, which lets input t see inputs 0..t, never the future. Light cells: may attend (True); dark cells: blocked (False), whose scores become -inf before the softmax.</source>
+        <translation>形状为（批次, 头, 查询, 键）。填充掩码标出源句子批次中的填充：编码器自注意力和交叉注意力使用它，对每个头和每个查询都相同。解码器自注意力在解码器输入上使用组合掩码（句子 1：&lt;s&gt; 加上目前的目标序列；其他句子：&lt;s&gt; 加上模型的贪心翻译）：它们的填充 且 因果掩码，因果掩码让输入 t 只能看到输入 0..t，永远看不到未来。浅色格：可以关注（True）；深色格：被屏蔽（False），其分数在 softmax 之前变为 -inf。</translation>
     </message>
     <message>
-        <source>Sequence (causal) mask: shape {0}</source>
-        <translation>序列（因果）掩码（sequence mask）：形状 {0}</translation>
+        <source>Padding mask of the source batch (encoder self- and cross-attention): shape {0}</source>
+        <translation>源句子批次的填充掩码（padding mask，用于编码器自注意力和交叉注意力）：形状 {0}</translation>
     </message>
     <message>
-        <source>Shapes are (batch, heads, queries, keys). The padding mask has one row per sentence and is the same for every head and query; the causal mask lets query t see keys 0..t, never the future; decoder self-attention uses both combined. Light cells: may attend (True); dark cells: blocked (False), whose scores become -inf before the softmax.</source>
-        <translation>形状为（批次, 头, 查询, 键）。填充掩码每个句子一行，对每个头和每个查询都相同；因果掩码让查询 t 只能看到键 0..t，永远看不到未来；解码器自注意力使用二者的组合。浅色格：可以关注（True）；深色格：被屏蔽（False），其分数在 softmax 之前变为 -inf。</translation>
+        <source>Source sentences:</source>
+        <translation>源句子：</translation>
     </message>
     <message>
-        <source>Combined: padding AND causal: shape {0}; sentence {1}</source>
-        <translation>组合：填充 且 因果：形状 {0}；句子 {1}</translation>
+        <source>Sequence (causal) mask over sentence 1&apos;s decoder inputs: shape {0}</source>
+        <translation>句子 1 的解码器输入上的序列（因果）掩码（sequence mask）：形状 {0}</translation>
+    </message>
+    <message>
+        <source>Decoder inputs:</source>
+        <translation>解码器输入：</translation>
+    </message>
+    <message>
+        <source>Decoder self-attention&apos;s mask, padding AND causal: shape {0}; sentence {1}</source>
+        <translation>解码器自注意力的掩码，填充 且 因果：形状 {0}；句子 {1}</translation>
     </message>
     <message>
         <source>Walkthrough: {0}</source>

@@ -9,8 +9,14 @@ import pytest
 import torch
 from PySide6.QtCore import Qt
 
+import transviz
+from transviz.core.masks import causal_mask, decoder_self_mask
 from transviz.core.walkthrough import KINDS, walkthrough
 from transviz.gui.panels.masks import DEFAULT_SENTENCE, MasksPanel
+
+
+def title(view) -> str:
+    return view.title.replace("\u00a0", " ")  # shapes hold no-break spaces: a title never splits one
 
 
 @pytest.fixture
@@ -25,32 +31,116 @@ def test_padding_mask_on_a_batch_of_different_lengths(panel):
     np.testing.assert_array_equal(panel.padding_view.displayed_image(), expected)
     assert panel.padding_view.row_labels()[1] == "ein bier"
     assert panel.padding_view.column_labels() == ["0", "1", "2", "3", "4"]
-    assert "(3, 1, 1, 5)" in panel.padding_view.title
+    assert "(3, 1, 1, 5)" in title(panel.padding_view)
     assert "2: ein bier <pad> <pad> <pad>" in panel.padded_tokens.text()
     assert panel.padding_view.readout(1, 3) == "sentence 'ein bier' -> key '3': 0: blocked"
 
 
-def test_causal_mask_is_lower_triangular_with_its_shape(panel):
+def lower_triangle_with_padding(length: int, real: int) -> np.ndarray:
+    """The decoder self-attention mask of one sentence built by hand: query q sees keys 0..q, and
+    never a padded key (``real`` inputs, then padding up to ``length``)."""
+    return np.tril(np.ones((length, length))) * (np.arange(length) < real)[None, :]
+
+
+def test_causal_mask_is_over_the_decoder_inputs(panel):
+    decoder_inputs = ["<s>", "i", "want", "a", "beer"]  # the start token and the default target so far
     shown = panel.causal_view.displayed_image()
-    assert shown.shape == (5, 5) and "(1, 1, 5, 5)" in panel.causal_view.title
-    for q in range(5):
-        for k in range(5):
-            assert shown[q, k] == (1.0 if k <= q else 0.0)  # query q sees keys 0..q only
-    assert panel.causal_view.readout(1, 3) == "query '1' -> key '3': 0: blocked"
+    np.testing.assert_array_equal(shown, causal_mask(5)[0, 0].float().numpy())
+    np.testing.assert_array_equal(shown, np.tril(np.ones((5, 5))))  # query q sees keys 0..q only
+    assert "(1, 1, 5, 5)" in title(panel.causal_view)
+    assert panel.causal_view.row_labels() == decoder_inputs == panel.causal_view.column_labels()
+    assert panel.causal_view.readout(1, 3) == "query 'i' -> key 'a': 0: blocked"
+    panel.target.setText("i want")  # the causal mask follows the target's length, not the source's
+    np.testing.assert_array_equal(panel.causal_view.displayed_image(), np.tril(np.ones((3, 3))))
+    assert "(1, 1, 3, 3)" in title(panel.causal_view) and panel.causal_view.row_labels() == ["<s>", "i", "want"]
 
 
-def test_combined_mask_of_the_chosen_sentence(panel):
-    panel.combined_sentence.setCurrentIndex(1)  # "ein bier": 2 real tokens, 3 padding
-    shown = panel.combined_view.displayed_image()
-    np.testing.assert_array_equal(shown, [[1.0 if k <= q and k < 2 else 0.0 for k in range(5)] for q in range(5)])
-    assert panel.combined_view.row_labels() == ["ein", "bier", "<pad>", "<pad>", "<pad>"]
-    assert "(3, 1, 5, 5)" in panel.combined_view.title and "sentence 2" in panel.combined_view.title
+def test_without_a_model_the_combined_mask_is_the_target_alone(panel):
+    assert panel.no_translation.isVisibleTo(panel) and "cannot be translated" in panel.no_translation.text()
+    ids = torch.arange(1, 6)[None]  # (1, 5): "<s> i want a beer", none of them the pad id 0
+    np.testing.assert_array_equal(panel.combined_view.displayed_image(),
+                                  decoder_self_mask(ids, 0)[0, 0].float().numpy())
+    np.testing.assert_array_equal(panel.combined_view.displayed_image(), lower_triangle_with_padding(5, 5))
+    assert panel.combined_sentence.count() == 1 and "(1, 1, 5, 5)" in title(panel.combined_view)
+    assert panel.decoder_tokens.text() == "Decoder inputs:\n1: <s> i want a beer"
+
+
+@pytest.fixture(scope="module")
+def default_model():
+    return transviz.load_model("default")
+
+
+def test_combined_mask_is_the_decoder_self_mask_of_the_batch(panel, default_model):
+    panel.set_model(default_model)
+    assert not panel.no_translation.isVisibleTo(panel)
+    vocab, others = default_model.tgt_vocab, ["ein bier", "ich mochte ein bier bitte"]
+    # the decoder inputs: the start token, then the target so far (sentence 1) or a greedy translation
+    inputs = [["<s>", "i", "want", "a", "beer"]]
+    for sentence in others:
+        outputs = transviz.decode(default_model, sentence, "greedy", max_len=12).output_tokens
+        assert outputs[-1] == "</s>"  # the translations end before the cap
+        inputs.append(["<s>", *outputs[:-1]])
+    longest = max(map(len, inputs))
+    assert min(map(len, inputs)) < longest  # the batch has target padding to show
+    ids = torch.zeros(3, longest, dtype=torch.long)  # (B, T_max), padded with the pad id 0
+    for row, tokens in enumerate(inputs):
+        ids[row, : len(tokens)] = torch.tensor([vocab.id_of(t) for t in tokens])
+    reference = decoder_self_mask(ids, default_model.config.pad_id)
+    for row, tokens in enumerate(inputs):
+        panel.combined_sentence.setCurrentIndex(row)
+        shown = panel.combined_view.displayed_image()
+        np.testing.assert_array_equal(shown, reference[row, 0].float().numpy())
+        np.testing.assert_array_equal(shown, lower_triangle_with_padding(longest, len(tokens)))
+        padded = tokens + ["<pad>"] * (longest - len(tokens))
+        assert panel.combined_view.row_labels() == padded == panel.combined_view.column_labels()
+        assert f"(3, 1, {longest}, {longest})" in title(panel.combined_view)
+        assert f"sentence {row + 1}" in title(panel.combined_view)
+        assert f"{row + 1}: " + " ".join(padded) in panel.decoder_tokens.text()
+    assert "(1, 1, 5, 5)" in title(panel.causal_view)  # the causal mask stays the target so far's
+    assert "(3, 1, 1, 5)" in title(panel.padding_view)  # the source batch: "ich mochte ein bier bitte" is longest
+
+
+def test_causal_mask_follows_the_explorer_as_it_steps(stepped_window):
+    window = stepped_window(0)
+    controller = window.explorer.controller
+    for word in ("i", "want", "a"):  # words, not what the untrained model would say (it may say <s>)
+        assert controller.force(word)
+    window.tabs.setCurrentWidget(window.masks)  # the masks tab catches up when it is shown
+    masks, session = window.masks, controller.session
+    for length in (3, 4):
+        assert session.target_tokens == masks.causal_view.row_labels()
+        assert len(session.target_tokens) == length
+        np.testing.assert_array_equal(masks.causal_view.displayed_image(), np.tril(np.ones((length, length))))
+        assert f"(1, 1, {length}, {length})" in title(masks.causal_view)
+        masks.combined_sentence.setCurrentIndex(0)
+        assert masks.combined_view.row_labels()[:length] == session.target_tokens
+        assert controller.force("beer")
+
+
+def drawn_ticks(view, side):
+    """(cell, text) of the ticks pyqtgraph draws on an axis (what setTicks gave it; long axes label
+    every n-th cell), not the labels the widget keeps."""
+    return [(int(position), text) for level in view.axis(side)._tickLevels for position, text in level]
+
+
+def test_new_tokens_of_the_same_length_are_drawn(panel, default_model):
+    """The explorer's target "i want a beer" then "i want": the batch stays 6 inputs long, and the axes
+    must still draw the new tokens (they once kept the old texts when the count did not change)."""
+    panel.set_model(default_model)
+    panel.target.setText("i want a beer")  # 5 inputs, the longest translation 6: T_max 6
+    panel.target.setText("i want")  # 3 inputs: T_max still 6
+    expected = ["<s>", "i", "want", "<pad>", "<pad>", "<pad>"]
+    assert panel.combined_view.row_labels() == expected
+    for side in ("left", "bottom"):
+        ticks = drawn_ticks(panel.combined_view, side)
+        assert ticks and all(text == expected[cell] for cell, text in ticks)
 
 
 def test_editing_the_batch_recomputes(panel):
     panel.others.setText("a b c d e f g")
     assert panel.padding_view.displayed_image().shape == (2, 7)
-    assert "(2, 1, 1, 7)" in panel.padding_view.title and "(1, 1, 7, 7)" in panel.causal_view.title
+    assert "(2, 1, 1, 7)" in title(panel.padding_view)
+    assert "(1, 1, 5, 5)" in title(panel.causal_view)  # the target's length, whatever the source's
     panel.sentence.setText("   ")
     assert panel.mask_error.isVisibleTo(panel) and "empty" in panel.mask_error.text()
     panel.sentence.setText(DEFAULT_SENTENCE)
@@ -59,7 +149,7 @@ def test_editing_the_batch_recomputes(panel):
 
 def test_walkthrough_waits_for_a_model(panel):
     assert panel.walk_pages.currentWidget() is panel.no_model
-    assert "File > Open" in panel.no_model.text()
+    assert "Model > Open" in panel.no_model.text()
     assert panel.steps is None
 
 

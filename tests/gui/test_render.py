@@ -11,6 +11,7 @@ import numpy as np
 import pytest
 from PySide6.QtGui import QImage
 
+import transviz
 from transviz import cli
 from transviz.core.decoding import DecodingSession
 from transviz.core.positional import sinusoidal_table
@@ -39,8 +40,21 @@ def test_render_masks_to_svg_holds_tokens_and_shapes(tmp_path, model_file):
     assert cli.main(["render", "ich mochte ein bier", "--view", "masks", "--model", str(model_file),
                      "--out", str(out)]) == 0
     texts = {"".join(t.itertext()).strip() for t in ET.parse(out).getroot().iter("{http://www.w3.org/2000/svg}text")}
-    assert {"ich", "mochte", "ein", "bier", "<s>", "want"} <= texts
-    assert any("(3, 1, 1, 5)" in t for t in texts)
+    assert {"1: ich mochte ein bier <pad>", "<s>", "want", "beer"} <= texts  # source rows, decoder inputs
+    assert any("(3, 1, 1, 5)" in t.replace("\u00a0", " ") for t in texts)  # shapes never break over lines
+
+
+def test_render_masks_without_a_model_walks_through_the_default_model(tmp_path):
+    """The issue's example command has no --model: the masks view falls back to the shipped default
+    model like the explorer's views, so the walkthrough and the translated batch are drawn."""
+    out = tmp_path / "slide.svg"
+    assert cli.main(["render", "ich mochte ein bier", "--view", "masks", "--kind", "cross", "--layer", "0",
+                     "--head", "1", "--step", "3", "--out", str(out)]) == 0
+    texts = {"".join(t.itertext()).strip() for t in ET.parse(out).getroot().iter("{http://www.w3.org/2000/svg}text")}
+    config = transviz.load_model("default").config
+    assert f"2. scaled by 1/sqrt(d_k) = 1/sqrt({config.d_model // config.n_heads})" in texts
+    assert {"V: one value vector per key", "dimensions of d_k"} <= texts  # drawn only with a model
+    assert not any("cannot be translated" in t for t in texts)
 
 
 def test_positional_slide_is_the_table(qtbot, make_model):
@@ -72,7 +86,8 @@ def test_every_view_renders_to_png_and_svg(tmp_path, model_file, view):
         else:
             root = ET.parse(out).getroot()  # a well-formed SVG
             texts = {"".join(t.itertext()).strip() for t in root.iter("{http://www.w3.org/2000/svg}text")}
-            expected = {"grid": {"layer 0", "head 1"}, "positional": {"positions (rows)"}}
+            expected = {"grid": {"layer 0", "head 1"}, "positional": {"positions (rows)"},
+                        "masks": {"1: ich mochte ein bier <pad>", "<s>", "want"}}
             assert expected.get(view, {"ich", "mochte", "bier"}) <= texts
             assert root.find("{http://www.w3.org/2000/svg}title").text == f"transviz: {view}"
 
@@ -151,6 +166,7 @@ import sys
 import time
 from PySide6.QtCore import QTimer
 from PySide6.QtWidgets import QApplication
+import transviz
 from transviz import cli
 from transviz.gui.app import application
 from transviz.gui.main_window import MainWindow

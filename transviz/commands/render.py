@@ -20,8 +20,9 @@ def register(commands: argparse._SubParsersAction) -> None:
     parser.add_argument("--view", required=True, choices=VIEWS,
                         help="grid: every head of one attention kind; head: one head large; window: the whole "
                              "window; positional, masks: those tabs")
-    parser.add_argument("--model", help="a .safetensors checkpoint or a shipped model's name (grid, head and "
-                                        "window default to the shipped default model)")
+    parser.add_argument("--model", help="a .safetensors checkpoint or a shipped model's name (grid, head, window "
+                                        "and masks default to the shipped default model; positional shows the "
+                                        "formula's table without one)")
     parser.add_argument("--out", required=True, help="the picture to write: .png or .svg")
     parser.add_argument("--size", default="1600x900", help="width x height in pixels (default 1600x900)")
     parser.add_argument("--kind", choices=KINDS, help="attention kind (default: cross for grid, head and window; "
@@ -49,7 +50,7 @@ def run(args: argparse.Namespace) -> int:
     use_offscreen_platform()
     application()
     leave_a_core_for_qt()
-    if args.view in EXPLORER_VIEWS:  # they decode the sentence: they need a model
+    if args.view in (*EXPLORER_VIEWS, "masks"):  # they decode the sentence, or walk through a head: a model
         model = model_or_default(args.model)
     else:
         model = load_model(args.model) if args.model else None

@@ -27,7 +27,7 @@ from .bundle import Model
 from .errors import InputError
 from .inference import evaluating
 from .model import MultiHeadAttention
-from .vocab import BOS
+from .vocab import BOS, Vocab
 
 Kind = Literal["encoder_self", "decoder_self", "cross"]
 KINDS: tuple[Kind, ...] = ("encoder_self", "decoder_self", "cross")
@@ -96,14 +96,14 @@ def _attention_module(model: Model, kind: Kind, layer: int) -> MultiHeadAttentio
     return module  # type: ignore[no-any-return]
 
 
-def _decoder_inputs(model: Model, target_prefix: str) -> tuple[list[str], list[int]]:
-    """Tokens (as typed) and ids of the decoder inputs: the start token, then the prefix (may be empty)."""
-    vocab = model.tgt_vocab
+def decoder_inputs(vocab: Vocab, target_prefix: str, max_len: int | None = None) -> tuple[list[str], list[int]]:
+    """Tokens (as typed) and ids of the decoder inputs: the start token, then the prefix (may be empty).
+    InputError if there are more than ``max_len`` (the model's limit; None: no limit)."""
     prefix = vocab.encode(target_prefix) if target_prefix.strip() else None
     tokens = [BOS] + (prefix.tokens if prefix else [])
     ids = [vocab.bos_id] + (prefix.ids if prefix else [])
-    if len(ids) > model.config.max_len:
-        raise InputError(f"the target has {len(ids)} tokens; this model reads at most {model.config.max_len}")
+    if max_len is not None and len(ids) > max_len:
+        raise InputError(f"the target has {len(ids)} tokens; this model reads at most {max_len}")
     return tokens, ids
 
 
@@ -121,7 +121,7 @@ def walkthrough(model: Model, source: str, target_prefix: str, kind: Kind, layer
     if not 0 <= head < attention.n_heads:
         raise InputError(f"head {head} does not exist: this model has heads 0..{attention.n_heads - 1}")
     encoding = model.encode_source(source)
-    target_tokens, target_ids = _decoder_inputs(model, target_prefix)
+    target_tokens, target_ids = decoder_inputs(model.tgt_vocab, target_prefix, model.config.max_len)
     with evaluating(model), _recording(attention) as calls:
         model.net(model.source_tensor(encoding), torch.tensor([target_ids], device=model.device))
     q, k, v = (t[0, head].float() for t in calls[0][:3])  # (L, d_k)

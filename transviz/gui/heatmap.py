@@ -103,6 +103,7 @@ class TokenAxis(pg.AxisItem):
         if (labels, requested) == (self._labels, self._requested):
             return  # redrawing an axis is a good part of a step's redraw: only when it changed
         self._labels, self._requested = labels, requested
+        self._ticks_set = False  # new texts at the same places: the axis must still be given them
         metrics = self._metrics()
         self._widest = max((metrics.horizontalAdvance(text) for text in labels), default=0.0)
         self._choose_shown()

@@ -1,9 +1,12 @@
-"""The masks tab: the padding mask on a small batch of sentences of different lengths, the causal
-(sequence) mask, the combined mask decoder self-attention uses, each with its true tensor shape;
-and a walkthrough of one head's attention for one query, step by step, from the model's weights.
+"""The masks tab: the padding mask on a small batch of source sentences of different lengths
+(what encoder self-attention and cross-attention use), the sequence (causal) mask over the decoder
+inputs so far, and the combined mask decoder self-attention really uses on a batch of decoder
+inputs, each with its true tensor shape; and a walkthrough of one head's attention for one query,
+step by step, from the model's weights.
 
 The sentence and the target so far follow the explorer's session (:meth:`MasksPanel.follow`)
-unless "follow the explorer" is unticked; the other sentences of the batch stay editable.
+unless "follow the explorer" is unticked; the other sentences of the batch stay editable. Their
+decoder inputs are the start token and the loaded model's greedy translation.
 """
 from __future__ import annotations
 
@@ -15,15 +18,16 @@ import torch
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QFont, QFontDatabase, QShowEvent
 from PySide6.QtWidgets import (
-    QCheckBox, QComboBox, QGridLayout, QGroupBox, QHBoxLayout, QLineEdit, QSpinBox, QSplitter,
+    QCheckBox, QComboBox, QGridLayout, QGroupBox, QHBoxLayout, QLabel, QLineEdit, QSpinBox, QSplitter,
     QStackedWidget, QVBoxLayout, QWidget,
 )
 
 from ...core.bundle import Model
 from ...core.errors import InputError
-from ...core.masks import causal_mask, combine, padding_mask
-from ...core.vocab import PAD, Vocab
-from ...core.walkthrough import KINDS, Kind, Walkthrough, walkthrough
+from ...core.inference import decode
+from ...core.masks import causal_mask, decoder_self_mask, padding_mask
+from ...core.vocab import BOS, EOS, PAD, Vocab
+from ...core.walkthrough import KINDS, Kind, Walkthrough, decoder_inputs, walkthrough
 from ..core_messages import translated
 from ..heatmap import AxisNames, HeatmapWidget
 from ..labels import bound_label, error_label, plain_label, show_error
@@ -33,37 +37,70 @@ from .base import PlotPanel
 DEFAULT_SENTENCE = "ich mochte ein bier"
 DEFAULT_OTHERS = "ein bier; ich mochte ein bier bitte"  # shorter and longer: padding on both sides
 DEFAULT_TARGET = "i want a beer"
+TRANSLATION_MAX_LEN = 12  # the other sentences' greedy translations: enough to show target padding
+
+TokensAndIds = tuple[list[str], list[int]]  # one sentence's tokens (as typed) and ids
 
 
 @dataclass(frozen=True)
 class MaskBatch:
-    """A padded batch and its masks, in :mod:`transviz.core.masks`' convention (True = may attend)."""
+    """The source batch and its padding mask, in :mod:`transviz.core.masks`' convention (True = may attend)."""
 
     sentences: list[str]
     tokens: list[list[str]]  # (B, S) with PAD after each sentence
-    padding: torch.Tensor  # (B, 1, 1, S)
-    causal: torch.Tensor  # (1, 1, S, S)
-    combined: torch.Tensor  # (B, 1, S, S): what decoder self-attention uses on this batch
+    padding: torch.Tensor  # (B, 1, 1, S): encoder self-attention and cross-attention use it
+
+
+@dataclass(frozen=True)
+class DecoderBatch:
+    """The decoder inputs of the batch (row 0: the chosen sentence) and the masks on them."""
+
+    tokens: list[list[str]]  # (B, T_max) with PAD after each sentence's inputs
+    causal: torch.Tensor  # (1, 1, T, T) over row 0's T inputs, unpadded
+    combined: torch.Tensor  # (B, 1, T_max, T_max): decoder_self_mask, what decoder self-attention uses
+
+
+def padded(sequences: list[TokensAndIds], pad_id: int) -> tuple[torch.Tensor, list[list[str]]]:
+    """Ids (B, longest) and tokens of the sequences, PAD after each shorter one."""
+    length = max(len(ids) for _, ids in sequences)
+    ids = torch.full((len(sequences), length), pad_id, dtype=torch.long)  # (B, L)
+    for row, (_, row_ids) in enumerate(sequences):
+        ids[row, : len(row_ids)] = torch.tensor(row_ids)
+    return ids, [tokens + [PAD] * (length - len(tokens)) for tokens, _ in sequences]
 
 
 def mask_batch(sentences: list[str], vocab: Vocab, pad_id: int) -> MaskBatch:
-    """Tokenize, pad to the longest sentence and build the three masks. InputError for an empty sentence."""
-    encodings = [vocab.encode(s) for s in sentences]
-    length = max(len(e.ids) for e in encodings)
-    ids = torch.full((len(sentences), length), pad_id, dtype=torch.long)  # (B, S)
-    for row, encoding in enumerate(encodings):
-        ids[row, : len(encoding.ids)] = torch.tensor(encoding.ids)
-    tokens = [e.tokens + [PAD] * (length - len(e.tokens)) for e in encodings]
-    padding, causal = padding_mask(ids, pad_id), causal_mask(length)
-    return MaskBatch(list(sentences), tokens, padding, causal, combine(padding, causal))
+    """Tokenize, pad to the longest sentence and build the padding mask. InputError for an empty sentence."""
+    ids, tokens = padded([(e.tokens, e.ids) for e in map(vocab.encode, sentences)], pad_id)
+    return MaskBatch(list(sentences), tokens, padding_mask(ids, pad_id))
+
+
+def decoder_batch(inputs: list[TokensAndIds], pad_id: int) -> DecoderBatch:
+    """Pad the decoder inputs (row 0 first) and build the masks decoder self-attention uses on them."""
+    ids, tokens = padded(inputs, pad_id)
+    return DecoderBatch(tokens, causal_mask(len(inputs[0][1])), decoder_self_mask(ids, pad_id))
+
+
+def translated_inputs(model: Model, sentence: str) -> TokensAndIds:
+    """The start token and ``model``'s greedy translation of ``sentence`` (its end token left out):
+    what the decoder reads for this sentence in a batch."""
+    outputs = decode(model, sentence, "greedy", max_len=TRANSLATION_MAX_LEN).output_tokens
+    tokens = [BOS] + [token for token in outputs if token != EOS]
+    return tokens, [model.tgt_vocab.id_of(token) for token in tokens]
 
 
 def split_sentences(text: str) -> list[str]:
     return [s.strip() for s in re.split(r"[;\n]", text) if s.strip()]
 
 
+def numbered_rows(heading: str, rows: list[list[str]]) -> str:
+    """The heading, then one line per padded row of tokens, numbered from 1 like the chooser."""
+    return "\n".join([heading, *(f"{i + 1}: " + " ".join(tokens) for i, tokens in enumerate(rows))])
+
+
 def shape_text(tensor: torch.Tensor) -> str:
-    return "(" + ", ".join(str(n) for n in tensor.shape) + ")"
+    """``(3, 1, 1, 5)`` with no-break spaces: a wrapped title never splits a shape over two lines."""
+    return "(" + ",\u00a0".join(str(n) for n in tensor.shape) + ")"
 
 
 def symmetric_levels(*arrays: np.ndarray) -> tuple[float, float]:
@@ -79,6 +116,8 @@ class MasksPanel(Retranslated, PlotPanel):
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.batch: MaskBatch | None = None
+        self.decoder: DecoderBatch | None = None
+        self._translations: dict[str, TokensAndIds] = {}  # of the loaded model, by sentence
         self.steps: Walkthrough | None = None
         self._followed: tuple[str, str] | None = None  # the explorer's (sentence, target) not yet shown
         self._walkthrough_stale = False  # the walkthrough waits until the tab is shown
@@ -115,7 +154,7 @@ class MasksPanel(Retranslated, PlotPanel):
         splitter.setSizes([450, 900])  # wrapped titles no longer widen the masks: give them a third
         self.arrange(inputs, self.mask_error, splitter)
         self.sentence.textChanged.connect(self.refresh)
-        self.others.textChanged.connect(self.refresh)
+        self.others.textChanged.connect(self.refresh_masks)  # the walkthrough reads one sentence
         self.following.toggled.connect(self._on_following_toggled)
         self._on_following_toggled(True)
 
@@ -128,12 +167,10 @@ class MasksPanel(Retranslated, PlotPanel):
         self.bind_text(self.padding_view.set_axes, lambda: AxisNames(
             self.tr("sentence"), self.tr("key"), self.tr("sentences"), self.tr("key positions")))
         self.track(self.padding_view, self.causal_view, self.combined_view)
-        self.padded_tokens = plain_label()
-        # only the family: the size follows the window's font (presentation mode enlarges it)
-        fixed = QFont()
-        fixed.setFamilies(QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont).families())
-        self.padded_tokens.setFont(fixed)
-        self.padded_tokens.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.padded_tokens, self.decoder_tokens = self._token_rows(), self._token_rows()
+        self.no_translation = bound_label(self, lambda: self.tr(
+            "No model: the other sentences cannot be translated, so the combined mask shows sentence 1 only."),
+            wrap=True)
         self.combined_sentence = QComboBox()
         self.combined_sentence.currentIndexChanged.connect(self._draw_combined)
         self.shapes = plain_label()
@@ -147,10 +184,23 @@ class MasksPanel(Retranslated, PlotPanel):
         layout.addWidget(self.padded_tokens)
         layout.addWidget(self.padding_view, 3)
         layout.addWidget(self.causal_view, 4)
+        layout.addWidget(self.decoder_tokens)
+        layout.addWidget(self.no_translation)
         layout.addLayout(chooser)
         layout.addWidget(self.combined_view, 4)
         layout.addWidget(self.shapes)
         return box
+
+    @staticmethod
+    def _token_rows() -> QLabel:
+        """A label for padded token rows, in a fixed-width font so that the rows line up."""
+        label = plain_label()
+        # only the family: the size follows the window's font (presentation mode enlarges it)
+        fixed = QFont()
+        fixed.setFamilies(QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont).families())
+        label.setFont(fixed)
+        label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        return label
 
     def _build_walkthrough(self) -> QWidget:
         self.kind = QComboBox()
@@ -198,7 +248,7 @@ class MasksPanel(Retranslated, PlotPanel):
         page_layout.addLayout(plots, 1)
         page_layout.addWidget(self.summary)
         self.no_model = bound_label(self, 
-            lambda: self.tr("No model loaded: File > Open a checkpoint to walk through its attention."))
+            lambda: self.tr("No model loaded: Model > Open a checkpoint to walk through its attention."))
         self.no_model.setAlignment(Qt.AlignmentFlag.AlignCenter)
         self.walk_pages = QStackedWidget()
         self.walk_pages.addWidget(self.no_model)
@@ -212,7 +262,7 @@ class MasksPanel(Retranslated, PlotPanel):
         self.kind.currentIndexChanged.connect(self._on_kind_changed)
         for spin in (self.layer, self.head):
             spin.valueChanged.connect(self.refresh_walkthrough)
-        self.target.textChanged.connect(self.refresh_walkthrough)
+        self.target.textChanged.connect(self.refresh)  # the decoder inputs' masks too
         self.query.currentIndexChanged.connect(self._show_query)
         self.walk_controls.setEnabled(False)  # until a model is loaded
         return box
@@ -252,6 +302,8 @@ class MasksPanel(Retranslated, PlotPanel):
     # -- model -----------------------------------------------------------------------------------
     def set_model(self, model: Model | None) -> None:
         super().set_model(model)
+        self._translations.clear()
+        self.no_translation.setVisible(model is None)
         self.walk_pages.setCurrentIndex(0 if model is None else 1)
         self.walk_controls.setEnabled(model is not None)
         if model is not None:
@@ -275,44 +327,76 @@ class MasksPanel(Retranslated, PlotPanel):
 
     def refresh_masks(self) -> None:
         sentences = [self.sentence.text(), *split_sentences(self.others.text())]
-        vocab = self.model.src_vocab if self.model else Vocab.build(sentences)
-        pad_id = self.model.config.pad_id if self.model else Vocab.pad_id
         try:
-            self.batch = mask_batch(sentences, vocab, pad_id)
+            source, decoder = self._source_batch(sentences), self._decoder_batch(sentences)
         except InputError as exc:
             show_error(self.mask_error, self.tr("Masks: {0}").format(translated(str(exc))))
             return
         show_error(self.mask_error, None)
-        batch = self.batch
-        length = batch.padding.shape[-1]
-        positions = [str(i) for i in range(length)]
-        self.padding_view.set_data(batch.padding[:, 0, 0].float().numpy(), self._short(batch.sentences), positions)
-        self.padding_view.set_title(self.tr("Padding mask: shape {0}").format(shape_text(batch.padding)))
-        self.causal_view.set_data(batch.causal[0, 0].float().numpy(), positions, positions)
-        self.causal_view.set_title(self.tr("Sequence (causal) mask: shape {0}").format(shape_text(batch.causal)))
+        self.batch, self.decoder = source, decoder
+        self._draw_padding(source)
+        self._draw_causal(decoder)
         self.shapes.setText(self.tr(
-            "Shapes are (batch, heads, queries, keys). The padding mask has one row per sentence and is the same "
-            "for every head and query; the causal mask lets query t see keys 0..t, never the future; decoder "
-            "self-attention uses both combined. Light cells: may attend (True); dark cells: blocked (False), whose "
-            "scores become -inf before the softmax."))
-        rows = [f"{i + 1}: " + " ".join(tokens) for i, tokens in enumerate(batch.tokens)]
-        self.padded_tokens.setText("\n".join(rows))
-        chosen = min(max(self.combined_sentence.currentIndex(), 0), len(batch.sentences) - 1)
+            "Shapes are (batch, heads, queries, keys). The padding mask marks the padding of the source batch: "
+            "encoder self-attention and cross-attention use it, the same for every head and query. Decoder "
+            "self-attention uses the combined mask on the decoder inputs (sentence 1: <s> and the target so far; "
+            "the others: <s> and the model's greedy translation): their padding AND the causal mask, which lets "
+            "input t see inputs 0..t, never the future. Light cells: may attend (True); dark cells: blocked "
+            "(False), whose scores become -inf before the softmax."))
+        rows = len(decoder.tokens)
+        chosen = min(max(self.combined_sentence.currentIndex(), 0), rows - 1)
         self.combined_sentence.blockSignals(True)
         self.combined_sentence.clear()
-        self.combined_sentence.addItems(self._short(batch.sentences))
+        self.combined_sentence.addItems(self._short(sentences[:rows]))
         self.combined_sentence.setCurrentIndex(chosen)
         self.combined_sentence.blockSignals(False)
         self._draw_combined()
 
+    def _source_batch(self, sentences: list[str]) -> MaskBatch:
+        vocab = self.model.src_vocab if self.model else Vocab.build(sentences)
+        return mask_batch(sentences, vocab, self._pad_id())
+
+    def _decoder_batch(self, sentences: list[str]) -> DecoderBatch:
+        """Row 0: the start token and the target so far; with a model, the other sentences' greedy
+        translations after it (without one there is nothing to translate them with)."""
+        target = self.target.text()
+        if self.model is None:
+            return decoder_batch([decoder_inputs(Vocab.build([target]), target)], self._pad_id())
+        model = self.model
+        chosen = decoder_inputs(model.tgt_vocab, target, model.config.max_len)
+        return decoder_batch([chosen, *(self._translation(model, s) for s in sentences[1:])], self._pad_id())
+
+    def _translation(self, model: Model, sentence: str) -> TokensAndIds:
+        if sentence not in self._translations:  # each explorer step redraws: translate once per model
+            self._translations[sentence] = translated_inputs(model, sentence)
+        return self._translations[sentence]
+
+    def _pad_id(self) -> int:
+        return self.model.config.pad_id if self.model else Vocab.pad_id
+
+    def _draw_padding(self, batch: MaskBatch) -> None:
+        positions = [str(i) for i in range(batch.padding.shape[-1])]
+        self.padding_view.set_data(batch.padding[:, 0, 0].float().numpy(), self._short(batch.sentences), positions)
+        self.padding_view.set_title(self.tr("Padding mask of the source batch (encoder self- and "
+                                            "cross-attention): shape {0}").format(shape_text(batch.padding)))
+        self.padded_tokens.setText(numbered_rows(self.tr("Source sentences:"), batch.tokens))
+
+    def _draw_causal(self, decoder: DecoderBatch) -> None:
+        inputs = decoder.tokens[0][: decoder.causal.shape[-1]]
+        self.causal_view.set_data(decoder.causal[0, 0].float().numpy(), inputs, inputs)
+        self.causal_view.set_title(self.tr("Sequence (causal) mask over sentence 1's decoder inputs: shape {0}")
+                                   .format(shape_text(decoder.causal)))
+        self.decoder_tokens.setText(numbered_rows(self.tr("Decoder inputs:"), decoder.tokens))
+
     def _draw_combined(self) -> None:
-        if self.batch is None or self.combined_sentence.currentIndex() < 0:
+        if self.decoder is None or self.combined_sentence.currentIndex() < 0:
             return
         row = self.combined_sentence.currentIndex()
-        tokens = self.batch.tokens[row]
-        self.combined_view.set_data(self.batch.combined[row, 0].float().numpy(), tokens, tokens)
-        self.combined_view.set_title(self.tr("Combined: padding AND causal: shape {0}; sentence {1}")
-                                     .format(shape_text(self.batch.combined), row + 1))
+        tokens = self.decoder.tokens[row]
+        self.combined_view.set_data(self.decoder.combined[row, 0].float().numpy(), tokens, tokens)
+        self.combined_view.set_title(self.tr("Decoder self-attention's mask, padding AND causal: "
+                                             "shape {0}; sentence {1}").format(shape_text(self.decoder.combined),
+                                                                               row + 1))
 
     @staticmethod
     def _short(sentences: list[str], width: int = 18) -> list[str]:
