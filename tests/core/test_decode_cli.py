@@ -203,6 +203,7 @@ def test_without_a_shipped_model_the_default_is_a_clear_error():
     (["--seed", "2", "--strategy", "beam"], "apply to --strategy sample"),
     (["--beam", "0"], "beam width"),
     (["--npz", "/no/such/folder/x.npz"], "does not exist"),
+    (["--npz", "/proc/x.npz"], "cannot write /proc/x.npz"),  # a folder no one can write, root included
     (["--max-len", "0"], "max_len"),
     (["--reference", "i want", "--beam", "2"], "strategy options do not apply"),
 ])
