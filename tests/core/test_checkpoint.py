@@ -178,3 +178,11 @@ def test_a_truncated_file_is_called_truncated(tmp_path, keep):
     described = header_end if keep < 0.05 else len(good)  # a cut header cannot say where the data ends
     assert message.endswith(f"its header describes {described:,}")
     assert "not fully covered" not in message and "header length" not in message
+
+
+def test_info_on_a_folder_says_it_is_a_folder(tmp_path, capsys):
+    from transviz.cli import main
+
+    assert main(["info", str(tmp_path)]) == 1
+    err = capsys.readouterr().err
+    assert f"{tmp_path} is a folder, not a checkpoint file" in err and "no such file" not in err

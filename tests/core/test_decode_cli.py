@@ -212,10 +212,25 @@ def test_with_the_shipped_default_model_no_model_is_needed(capsys):
     (["--npz", "/proc/x.npz"], "cannot write /proc/x.npz"),  # a folder no one can write, root included
     (["--max-len", "0"], "max_len"),
     (["--reference", "i want", "--beam", "2"], "strategy options do not apply"),
+    (["--reference", ""], "the reference is empty"),
+    (["--reference", "  "], "the reference is empty"),
+    (["--layer", "1"], "--layer goes with --show (cross, decoder, encoder)"),
+    (["--head", "2", "--values"], "--head, --values go with --show"),
+    (["--show", "encoder", "--layer", "0"], "no layer 0: the encoder attention has layers 1 to 2"),
 ])
 def test_bad_options_are_one_line_errors(capsys, model_file, args, message):
     code, out, err = run_cli(capsys, SOURCE, "--model", model_file, *args)
     assert code == 1 and message in err and err.count("\n") == 1 and err.startswith("transviz: ")
+    assert out == ""  # refused before any of the report was printed
+
+
+def test_a_reader_that_leaves_early_ends_the_command_quietly(model_file):
+    """`transviz decode ... | head -1`: the pipe closes before (most of) the report is written."""
+    proc = subprocess.Popen([sys.executable, "-m", "transviz", "decode", SOURCE, "--model", model_file],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    proc.stdout.close()  # closed before the command has printed anything: every write fails
+    err = proc.stderr.read().decode()
+    assert proc.wait(timeout=120) == 141 and err == ""  # no traceback, no "Exception ignored"
 
 
 @pytest.mark.parametrize("sentence, message", [("   ", "empty"), ("wasser milch", "none of the words"),

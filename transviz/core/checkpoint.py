@@ -88,6 +88,8 @@ def _cannot_save(path: Path, exc: OSError) -> CheckpointError:
 
 def read_metadata(path: str | Path) -> dict[str, str]:
     path = Path(path)
+    if path.is_dir():
+        raise CheckpointError(f"{path} is a folder, not a checkpoint file: name a .safetensors file in it")
     if not path.is_file():
         raise CheckpointError(f"{path}: no such file")
     size = path.stat().st_size

@@ -399,6 +399,8 @@ class DecodingSession:
         return strategy.seeded() if isinstance(strategy, Sampling) else strategy
 
     def _encode_reference(self, reference: str) -> list[int]:
+        if isinstance(reference, str) and not reference.strip():
+            raise InputError("the reference is empty: type the target sentence to feed, or leave teacher forcing off")
         encoding = self._vocab.encode(reference)
         gold = encoding.ids + [self._vocab.eos_id]
         limit = self.model.config.max_len
