@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import importlib
 import logging
+import os
 import sys
 
 from .core.errors import TransvizError
@@ -49,3 +50,13 @@ def main(argv: list[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("transviz: interrupted", file=sys.stderr)
         return 130
+    except BrokenPipeError:  # the reader left early (`transviz decode ... | head -1`): nothing more to say
+        _discard_stdout()
+        return 128 + 13  # as if ended by SIGPIPE, the way a shell reports `yes | head -1`
+
+
+def _discard_stdout() -> None:
+    """Point stdout at /dev/null, so that flushing what is left at exit cannot fail again."""
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, sys.stdout.fileno())
+    os.close(devnull)

@@ -132,7 +132,7 @@ def test_a_failed_write_keeps_the_old_file_and_leaves_no_temporary(tmp_path, mon
     monkeypatch.setattr(checkpoint.os, "replace", crash)
     changed = small()
     changed.facts["steps"] = 999
-    with pytest.raises(OSError, match="disk full"):
+    with pytest.raises(transviz.CheckpointError, match=f"cannot save the model to {path}: disk full"):
         transviz.save_model(changed, path)
     assert path.read_bytes() == before
     assert list(tmp_path.iterdir()) == [path]
@@ -148,3 +148,41 @@ def test_extra_tensors_round_trip_beside_the_weights(tmp_path):
     extras = checkpoint.load_extras(path)
     assert extras.keys() == snapshots.keys()
     assert all(torch.equal(extras[k], v) for k, v in snapshots.items())
+
+
+@pytest.mark.parametrize("path", ["/proc/x/m.safetensors", "/proc/m.safetensors"])  # even root cannot write /proc
+def test_an_unwritable_folder_is_a_checkpoint_error(path):
+    for write in (lambda: checkpoint.save(small(), path), lambda: checkpoint.check_writable(path)):
+        with pytest.raises(transviz.CheckpointError, match=f"^cannot save the model to {path}: No such file"):
+            write()
+
+
+def test_check_writable_leaves_nothing_behind(tmp_path):
+    checkpoint.check_writable(tmp_path / "new" / "m.safetensors")
+    assert list((tmp_path / "new").iterdir()) == []
+    with pytest.raises(transviz.CheckpointError, match="it is a folder"):
+        checkpoint.check_writable(tmp_path)
+
+
+@pytest.mark.parametrize("keep", [0.5, 0.01])  # cut in the tensors, cut in the header
+def test_a_truncated_file_is_called_truncated(tmp_path, keep):
+    good = transviz.save_model(small(), tmp_path / "good.safetensors").read_bytes()
+    cut = tmp_path / "cut.safetensors"
+    cut.write_bytes(good[: int(len(good) * keep)])
+    with pytest.raises(transviz.CheckpointError) as error:
+        transviz.load_model(cut)
+    message = str(error.value)
+    assert message.startswith(f"cut.safetensors: the file is truncated or damaged: it has {int(len(good) * keep):,} bytes")
+    header_end = 8 + int.from_bytes(good[:8], "little")  # the safetensors layout, read here on its own
+    assert int(len(good) * keep) < header_end if keep < 0.05 else header_end < int(len(good) * keep)
+    described = header_end if keep < 0.05 else len(good)  # a cut header cannot say where the data ends
+    assert message.endswith(f"its header describes {described:,}")
+    assert "not fully covered" not in message and "header length" not in message
+
+
+def test_info_on_a_folder_says_it_is_a_folder(tmp_path, capsys):
+    from transviz.cli import main
+
+    assert main(["info", str(tmp_path)]) == 1
+    err = capsys.readouterr().err
+    assert f"{tmp_path} is a folder, not a checkpoint file" in err and "no such file" not in err

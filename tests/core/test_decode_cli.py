@@ -10,6 +10,7 @@ import pytest
 import transviz
 from transviz.cli import main
 from transviz.core.decoding import DecodingSession
+from transviz.core import resources
 from transviz.core.resources import shipped_models
 from transviz.core.strategies import Beam, Sampling
 from transviz.textplot import SHADES, display_width, heatmap
@@ -185,14 +186,19 @@ def test_interactive_ends_at_end_of_input(model_file):
     assert result.returncode == 0 and result.stdout.rstrip().splitlines()[-1].startswith("translation: ")
 
 
-def test_without_a_shipped_model_the_default_is_a_clear_error():
-    result = subprocess.run([sys.executable, "-m", "transviz", "decode", SOURCE, "--max-len", "3"],
-                            capture_output=True, text=True, timeout=120)
-    if "default" in shipped_models():
-        assert result.returncode == 0 and result.stdout.startswith("translation: ")
-    else:
-        assert result.returncode == 1 and result.stdout == ""
-        assert result.stderr.count("\n") == 1 and "pass --model FILE" in result.stderr
+def test_without_a_shipped_model_the_default_is_a_clear_error(capsys, monkeypatch, tmp_path):
+    monkeypatch.setattr(resources, "resource_dir", lambda: tmp_path)  # an installation without models
+    assert shipped_models() == {}
+    code, out, err = run_cli(capsys, SOURCE, "--max-len", "3")
+    assert code == 1 and out == ""
+    assert err.count("\n") == 1 and "no shipped default model" in err and "pass --model FILE" in err
+
+
+def test_with_the_shipped_default_model_no_model_is_needed(capsys):
+    if "default" not in shipped_models():
+        pytest.skip("this checkout ships no default model")
+    code, out, _ = run_cli(capsys, SOURCE, "--max-len", "3")
+    assert code == 0 and out.startswith("translation: ")
 
 
 @pytest.mark.parametrize("args, message", [
@@ -203,12 +209,28 @@ def test_without_a_shipped_model_the_default_is_a_clear_error():
     (["--seed", "2", "--strategy", "beam"], "apply to --strategy sample"),
     (["--beam", "0"], "beam width"),
     (["--npz", "/no/such/folder/x.npz"], "does not exist"),
+    (["--npz", "/proc/x.npz"], "cannot write /proc/x.npz"),  # a folder no one can write, root included
     (["--max-len", "0"], "max_len"),
     (["--reference", "i want", "--beam", "2"], "strategy options do not apply"),
+    (["--reference", ""], "the reference is empty"),
+    (["--reference", "  "], "the reference is empty"),
+    (["--layer", "1"], "--layer goes with --show (cross, decoder, encoder)"),
+    (["--head", "2", "--values"], "--head, --values go with --show"),
+    (["--show", "encoder", "--layer", "0"], "no layer 0: the encoder attention has layers 1 to 2"),
 ])
 def test_bad_options_are_one_line_errors(capsys, model_file, args, message):
     code, out, err = run_cli(capsys, SOURCE, "--model", model_file, *args)
     assert code == 1 and message in err and err.count("\n") == 1 and err.startswith("transviz: ")
+    assert out == ""  # refused before any of the report was printed
+
+
+def test_a_reader_that_leaves_early_ends_the_command_quietly(model_file):
+    """`transviz decode ... | head -1`: the pipe closes before (most of) the report is written."""
+    proc = subprocess.Popen([sys.executable, "-m", "transviz", "decode", SOURCE, "--model", model_file],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    proc.stdout.close()  # closed before the command has printed anything: every write fails
+    err = proc.stderr.read().decode()
+    assert proc.wait(timeout=120) == 141 and err == ""  # no traceback, no "Exception ignored"
 
 
 @pytest.mark.parametrize("sentence, message", [("   ", "empty"), ("wasser milch", "none of the words"),

@@ -71,7 +71,10 @@ def test_similarity_depends_only_on_offset(d_model):
     length = 40
     table = sinusoidal_table(length, d_model, dtype=torch.float64)
     sim = similarity(table)
-    torch.testing.assert_close(sim, table @ table.T)
+    # sin(a)sin(b) + cos(a)cos(b) = cos(a - b): entry (i, j) is the sum over frequencies of cos((i - j) w)
+    w = 10000.0 ** (-torch.arange(0, d_model, 2, dtype=torch.float64) / d_model)
+    offsets = torch.arange(length, dtype=torch.float64)[:, None] - torch.arange(length, dtype=torch.float64)[None, :]
+    torch.testing.assert_close(sim, torch.cos(offsets[..., None] * w).sum(-1), atol=1e-9, rtol=0)
     for k in range(1, 10):
         torch.testing.assert_close(sim[k:, k:], sim[:-k, :-k], atol=1e-9, rtol=0)
     # diagonal is d/2 (sum of sin^2 + cos^2 per pair)

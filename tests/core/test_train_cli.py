@@ -71,3 +71,16 @@ def test_ctrl_c_saves_a_loadable_checkpoint_and_exits_0(tmp_path):
     model = transviz.load_model(str(out))
     assert model.facts["status"] == "stopped" and 2 <= model.facts["steps"] < 100000
     assert [p.name for p in tmp_path.iterdir()] == ["m.safetensors"]  # no temporary file left
+
+
+def test_an_unwritable_out_fails_before_training(capsys):
+    code = main(["train", "--task", "copy", *TINY, "--steps", "3", "--out", "/proc/x/m.safetensors"])
+    printed = capsys.readouterr()
+    assert code == 1 and "training on" not in printed.out  # refused before the first step
+    assert printed.err.startswith("transviz: cannot save the model to /proc/x/m.safetensors") and printed.err.count("\n") == 1
+
+
+def test_a_folder_as_out_fails_before_training(tmp_path, capsys):
+    assert main(["train", "--task", "copy", *TINY, "--steps", "3", "--out", str(tmp_path)]) == 1
+    err = capsys.readouterr().err
+    assert "it is a folder" in err and err.count("\n") == 1

@@ -14,6 +14,7 @@ import transviz
 from transviz.core import checkpoint
 from transviz.core.config import TrainConfig
 from transviz.core.evaluate import evaluate, greedy_batch
+from transviz.core.recipes import RECIPES
 from transviz.core.schedules import learning_rate
 from transviz.core.snapshots import load_snapshots
 from transviz.core.tasks import load_task
@@ -274,3 +275,41 @@ def test_the_checkpoint_holds_the_facts_of_the_run(copy_task, tmp_path):
     assert TrainConfig.from_dict(facts["train_config"]) == config
     assert facts["test"]["exact_match"] == result.test.exact_match and facts["test"]["count"] == 20
     assert facts["validation"]["count"] == 50  # eval_limit
+
+
+class Crash(Exception):
+    pass
+
+
+def test_the_default_and_the_recipes_save_during_training():
+    every = TrainConfig().checkpoint_every
+    assert 0 < every < min(r.train.steps for r in RECIPES.values())  # at least one save before the end
+    assert all(r.train.checkpoint_every == every for r in RECIPES.values())
+    from transviz.cli import build_parser
+    from transviz.commands.train import _settings
+
+    for argv in (["train", "--task", "copy"], ["train", "--recipe", "toy-de-en"]):  # what `transviz train` uses
+        assert _settings(build_parser().parse_args(argv))[2].checkpoint_every == every
+
+
+def test_a_run_that_crashes_keeps_the_last_periodic_checkpoint(copy_task, tmp_path):
+    every, crash_after = 5, 7
+    weights = {}
+
+    class CrashingObserver(TrainObserver):
+        def on_step(self, metrics):
+            if metrics.step == every:
+                weights.update({k: v.clone() for k, v in net.net.state_dict().items()})
+            if metrics.step == crash_after:
+                raise Crash("the machine went down")
+
+    data = trimmed(copy_task, test=5)
+    config = replace(QUICK, steps=100, batch_size=8, checkpoint_every=every)
+    net = build_model(data, config, **TINY)
+    path = tmp_path / "m.safetensors"
+    with pytest.raises(Crash):
+        Trainer(net, data, config, CrashingObserver(), path).run()
+    saved = checkpoint.load(path)
+    assert saved.facts["steps"] == every <= crash_after and saved.facts["status"] == "running"
+    assert all(torch.equal(saved.net.state_dict()[k], weights[k]) for k in weights)
+    assert [p.name for p in tmp_path.iterdir()] == ["m.safetensors"]  # atomic: no temporary left

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 import math
+import statistics
 import time
 
 import torch
@@ -14,7 +15,7 @@ from ..core.lab import IN_DIM, SEED, LabModel, LabSettings, lab_batch, lab_loss
 from ..core.recipes import recipe
 from ..core.tasks import load_task
 from ..core.train import Trainer, TrainObserver, build_model
-from . import figure, median_ratio
+from . import figure, median_ratio, seconds
 
 LAB = dataclasses.replace(SEED, device="cpu")  # the seed's configuration: 6 layers, batch 16
 LAB_STEPS = 5  # training steps per timed round
@@ -75,6 +76,12 @@ class _TimeToTarget(TrainObserver):
             self.reached_s = began - self.start - self.scoring_s
             self.trainer.stop()
         self.scoring_s += time.perf_counter() - began
+
+
+@figure("generate_toy_de_en_s", "s", 0.8, "lower")
+def generate_toy_de_en() -> float:
+    """Seconds to generate the toy-de-en task (train, valid and test splits), median of 5 seeds."""
+    return statistics.median(seconds(lambda: load_task("toy-de-en", seed=seed)) for seed in range(5))
 
 
 @figure("train_toy_de_en_to_95_s", "s", 180.0, "lower")

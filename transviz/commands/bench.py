@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import sys
 
 from ..core.errors import InputError
@@ -25,6 +26,10 @@ def run(args: argparse.Namespace) -> int:
         raise InputError(f"no figure called {', '.join(unknown)}; `transviz bench --list` lists them")
     specs = [registry[n] for n in (args.names or registry)]
     if args.list:
+        if args.json:
+            print(json.dumps([{"name": s.name, "unit": s.unit, "target": s.target, "better": s.better,
+                               "description": s.description} for s in specs], indent=1))
+            return 0
         for spec in specs:
             sign = ">=" if spec.better == "higher" else "<="
             print(f"{spec.name:40} target {sign} {spec.target:g} {spec.unit:8} {spec.description}")
@@ -42,8 +47,16 @@ def run(args: argparse.Namespace) -> int:
         if not args.json:
             print(_row(figures[-1]), flush=True)
     if args.json:
-        print(json.dumps([f.to_dict() for f in figures], indent=1))
+        print(json.dumps([_json_record(f) for f in figures], indent=1, allow_nan=False))
     return 0
+
+
+def _json_record(figure) -> dict[str, object]:  # type: ignore[no-untyped-def]
+    """The figure as JSON allows it: a value that is not finite (inf: the target was never reached) is null."""
+    record = figure.to_dict()
+    if not math.isfinite(figure.value):
+        record["value"] = None
+    return record
 
 
 def _row(figure) -> str:  # type: ignore[no-untyped-def]

@@ -6,10 +6,13 @@ import argparse
 import json
 import sys
 from dataclasses import asdict
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..core.errors import InputError
 from . import model_or_default
+
+if TYPE_CHECKING:
+    from ..core.config import ModelConfig
 
 SHOW = ("cross", "decoder", "encoder")
 REPL_HELP = "Enter: step   b: back   f WORD: force WORD as the next token (marked *)   q: quit"
@@ -36,7 +39,7 @@ def register(commands: argparse._SubParsersAction) -> None:
     show = parser.add_argument_group("attention heatmap")
     show.add_argument("--show", choices=SHOW, help="print this attention matrix as a text heatmap")
     show.add_argument("--layer", type=int, metavar="L", help="layer to show, 1 = first (default: the last)")
-    show.add_argument("--head", default="mean", metavar="H", help="head to show, 1 = first, or 'mean' (default)")
+    show.add_argument("--head", metavar="H", help="head to show, 1 = first, or 'mean' (default)")
     show.add_argument("--values", action="store_true", help="print the values in the heatmap cells")
     output = parser.add_argument_group("output")
     output.add_argument("--json", action="store_true", help="print the whole trace as JSON instead of text")
@@ -50,6 +53,7 @@ def run(args: argparse.Namespace) -> int:
     from ..core.trace_files import trace_dict, write_npz
 
     model = model_or_default(args.model)
+    layer, head = _view(args, model.config)  # bad heatmap options fail before any decoding
     session = DecodingSession(model, args.sentence, strategy=_strategy(args), top_k=max(1, args.candidates),
                               max_len=args.max_len, reference=args.reference)
     if args.interactive:
@@ -65,7 +69,7 @@ def run(args: argparse.Namespace) -> int:
         print(_report(session, args.candidates))
     if args.show:
         print()
-        print(_heatmap(session, args))
+        print(_heatmap(session, args.show, layer, head, args.values))
     return 0
 
 
@@ -155,31 +159,44 @@ def _stop_text(reason: str | None, max_len: int) -> str:
 
 # -- heatmap ----------------------------------------------------------------------------------
 
-def _heatmap(session, args: argparse.Namespace) -> str:  # type: ignore[no-untyped-def]
+def _view(args: argparse.Namespace, config: ModelConfig) -> tuple[int, int | None]:
+    """The layer and head (None: the mean of the heads) that ``--show`` draws, 1 = first."""
+    if args.show is None:
+        given = [flag for flag, value in (("--layer", args.layer), ("--head", args.head), ("--values", args.values))
+                 if value not in (None, False)]
+        if given:
+            raise InputError(f"{', '.join(given)} {'goes' if len(given) == 1 else 'go'} with --show "
+                             f"({', '.join(SHOW)}): say which attention to print")
+        return 0, None
+    layers = config.n_encoder_layers if args.show == "encoder" else config.n_decoder_layers
+    layer = layers if args.layer is None else args.layer
+    if not 1 <= layer <= layers:
+        raise InputError(f"there is no layer {layer}: the {args.show} attention has layers 1 to {layers}")
+    head = None if args.head in (None, "mean") else _head_number(args.head, config.n_heads)
+    return layer, head
+
+
+def _heatmap(session, show: str, layer: int, head: int | None, values: bool) -> str:  # type: ignore[no-untyped-def]
     from ..core.masks import causal_mask
     from ..textplot import heatmap
 
     matrices = {"cross": session.cross_attention(), "decoder": session.decoder_self_attention(),
                 "encoder": session.encoder_attention}
-    array = matrices[args.show]  # (L, H, Q, K)
+    array = matrices[show]  # (L, H, Q, K)
     layers, heads = array.shape[:2]
-    layer = layers if args.layer is None else args.layer
-    if not 1 <= layer <= layers:
-        raise InputError(f"there is no layer {layer}: the {args.show} attention has layers 1 to {layers}")
-    if args.head == "mean":
+    if head is None:
         matrix, head_text = array[layer - 1].mean(axis=0), f"mean of {heads} heads"
     else:
-        head = _head_number(args.head, heads)
         matrix, head_text = array[layer - 1, head - 1], f"head {head} of {heads}"
     target, source = session.target_tokens, session.source_tokens
     rows, columns, what = {
         "cross": (target, source, "rows: decoder inputs (queries), columns: source tokens (keys)"),
         "decoder": (target, target, "rows: decoder inputs (queries), columns: decoder inputs (keys)"),
         "encoder": (source, source, "rows: source tokens (queries), columns: source tokens (keys)"),
-    }[args.show]
-    allowed = causal_mask(len(target))[0, 0].numpy() if args.show == "decoder" else None
-    title = f"{args.show} attention, layer {layer} of {layers}, {head_text}; {what}"
-    return title + "\n\n" + heatmap(matrix, rows, columns, values=args.values, allowed=allowed)
+    }[show]
+    allowed = causal_mask(len(target))[0, 0].numpy() if show == "decoder" else None
+    title = f"{show} attention, layer {layer} of {layers}, {head_text}; {what}"
+    return title + "\n\n" + heatmap(matrix, rows, columns, values=values, allowed=allowed)
 
 
 def _head_number(text: str, heads: int) -> int:

@@ -35,9 +35,9 @@ def _tied_groups(net: torch.nn.Module) -> list[list[str]]:
 
 
 def save(model: Model, path: str | Path, extras: Mapping[str, torch.Tensor] | None = None) -> Path:
-    """Write ``model`` (and ``extras``) to ``path`` atomically: a temporary file, then a rename."""
+    """Write ``model`` (and ``extras``) to ``path`` atomically: a temporary file, then a rename.
+    CheckpointError when the file cannot be written (the folder is read-only, the disk full...)."""
     path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
     state = model.net.state_dict()
     tensors = {group[0]: state[group[0]].detach().cpu().contiguous() for group in _tied_groups(model.net)}
     tensors.update({EXTRA + k: v.detach().cpu().contiguous() for k, v in (extras or {}).items()})
@@ -48,21 +48,48 @@ def save(model: Model, path: str | Path, extras: Mapping[str, torch.Tensor] | No
         "tgt_vocab": json.dumps(model.tgt_vocab.to_dict()),
         "facts": json.dumps(model.facts),
     }
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    os.close(fd)
+    tmp = _temporary_beside(path)
     try:
         save_file(tensors, tmp, metadata=metadata)
         # mkstemp makes the file private (0600); a checkpoint is an ordinary, shareable file
         os.chmod(tmp, path.stat().st_mode & 0o777 if path.exists() else 0o644)
         os.replace(tmp, path)
+    except OSError as exc:
+        raise _cannot_save(path, exc) from None
     finally:
         if os.path.exists(tmp):
             os.remove(tmp)
     return path
 
 
+def check_writable(path: str | Path) -> None:
+    """CheckpointError now if :func:`save` could not write ``path`` (a long run checks before it starts)."""
+    path = Path(path)
+    if path.is_dir():
+        raise CheckpointError(f"cannot save the model to {path}: it is a folder; give a file name such as {path / 'model.safetensors'}")
+    os.remove(_temporary_beside(path))
+
+
+def _temporary_beside(path: Path) -> str:
+    """A new empty file in ``path``'s folder (made if missing), for an atomic write to ``path``."""
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    except OSError as exc:
+        raise _cannot_save(path, exc) from None
+    os.close(fd)
+    return tmp
+
+
+def _cannot_save(path: Path, exc: OSError) -> CheckpointError:
+    where = f" ({exc.filename})" if exc.filename and str(exc.filename) != str(path) else ""
+    return CheckpointError(f"cannot save the model to {path}: {exc.strerror or exc}{where}")
+
+
 def read_metadata(path: str | Path) -> dict[str, str]:
     path = Path(path)
+    if path.is_dir():
+        raise CheckpointError(f"{path} is a folder, not a checkpoint file: name a .safetensors file in it")
     if not path.is_file():
         raise CheckpointError(f"{path}: no such file")
     size = path.stat().st_size
@@ -72,12 +99,37 @@ def read_metadata(path: str | Path) -> dict[str, str]:
         with safe_open(str(path), framework="pt") as f:
             metadata = f.metadata() or {}
     except Exception as exc:  # safetensors raises its own error types for bad headers
+        short = _shortfall(path, size)
+        if short:
+            raise CheckpointError(f"{path.name}: the file is truncated or damaged: {short}") from None
         raise CheckpointError(f"{path.name} is not a readable safetensors file ({exc})") from None
     if metadata.get("format") != FORMAT:
         raise CheckpointError(f"{path.name} is a safetensors file from another program, not a transviz checkpoint")
     if metadata.get("format_version") != VERSION:
         raise CheckpointError(f"{path.name} has checkpoint format {metadata.get('format_version')!r}; this transviz reads {VERSION}")
     return metadata
+
+
+def _shortfall(path: Path, size: int) -> str | None:
+    """How a file whose safetensors header is intact ends before the data that header describes
+    (a copy or download cut short), or None if it is broken some other way. The layout: 8 bytes
+    little-endian header length, the JSON header, then the tensors at their ``data_offsets``."""
+    with path.open("rb") as f:
+        prefix = f.read(8)
+        header_len = int.from_bytes(prefix, "little") if len(prefix) == 8 else 0
+        if not 0 < header_len <= MAX_BYTES:
+            return None
+        header = f.read(header_len)
+    if not header.startswith(b"{"):
+        return None
+    needed = 8 + header_len
+    if len(header) == header_len:
+        try:
+            entries = json.loads(header)
+            needed += max((e["data_offsets"][1] for k, e in entries.items() if k != "__metadata__"), default=0)
+        except (ValueError, TypeError, KeyError, IndexError, AttributeError):
+            return None
+    return f"it has {size:,} bytes, its header describes {needed:,}" if needed > size else None
 
 
 def _read_tensors(path: Path, extra: bool) -> dict[str, torch.Tensor]:

@@ -24,7 +24,6 @@ the best hypothesis of the current beam, and ``hypothesis_attention(i)`` gives a
 """
 from __future__ import annotations
 
-import unicodedata
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
@@ -150,12 +149,8 @@ def _abbreviate(token: str, width: int = 20) -> str:
 
 
 def encode_source(model: Model, source: str) -> Encoding:
-    """Tokenize a sentence for decoding; InputError if the model could not read any of it."""
-    if isinstance(source, str):
-        control = sorted({c for c in source if unicodedata.category(c) == "Cc" and not c.isspace()})
-        if control:
-            codes = ", ".join(f"U+{ord(c):04X}" for c in control[:3])
-            raise InputError(f"the sentence holds control characters ({codes}); remove them and try again")
+    """Tokenize a sentence for decoding; InputError if the model could not read any of it (the
+    vocabulary refuses control characters, here and in every other use)."""
     encoding = model.encode_source(source)
     if len(encoding.unknown) == len(encoding.tokens):
         words = ", ".join(_abbreviate(t) for _, t in encoding.unknown[:4])
@@ -404,6 +399,8 @@ class DecodingSession:
         return strategy.seeded() if isinstance(strategy, Sampling) else strategy
 
     def _encode_reference(self, reference: str) -> list[int]:
+        if isinstance(reference, str) and not reference.strip():
+            raise InputError("the reference is empty: type the target sentence to feed, or leave teacher forcing off")
         encoding = self._vocab.encode(reference)
         gold = encoding.ids + [self._vocab.eos_id]
         limit = self.model.config.max_len

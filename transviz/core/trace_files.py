@@ -81,15 +81,16 @@ def _atomically(path: str | Path, write: Callable[[IO[bytes]], None]) -> Path:
     target = Path(path)
     if not target.parent.is_dir():
         raise InputError(f"cannot write {path}: the folder {target.parent} does not exist")
-    fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=".tmp")
-    try:
+    tmp = None
+    try:  # making the temporary file fails too in a folder that cannot be written
+        fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=".tmp")
         with os.fdopen(fd, "wb") as f:
             write(f)
         os.replace(tmp, target)
     except OSError as exc:
         raise InputError(f"cannot write {path}: {exc.strerror or exc}") from None
     finally:
-        if os.path.exists(tmp):
+        if tmp is not None and os.path.exists(tmp):
             os.remove(tmp)
     return target
 

@@ -29,6 +29,7 @@ from torch import Tensor
 
 from .batches import Batch, bucketed, encode_pairs, make_batch
 from .bundle import Model
+from .checkpoint import check_writable
 from .config import ModelConfig, TrainConfig
 from .devices import resolve_device
 from .evaluate import Evaluation, evaluate
@@ -146,6 +147,8 @@ class Trainer:
         self.model, self.dataset, self.config = model, dataset, config
         self.observer = observer or TrainObserver()
         self.checkpoint_path = Path(checkpoint_path) if checkpoint_path is not None else None
+        if self.checkpoint_path is not None:
+            check_writable(self.checkpoint_path)  # an unwritable path fails now, not after the whole run
         self.device = resolve_device(config.device)
         self.rows = encode_pairs(model, dataset.train)
         self.probe = config.probe or dataset.probe

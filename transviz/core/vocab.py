@@ -2,7 +2,10 @@
 
 Text is NFC-normalised first, so "möchte" typed with a combining diaeresis and with the
 precomposed letter are the same word. Unknown tokens map to ``<unk>`` and are reported back
-with their position, never dropped silently (the GUI highlights them).
+with their position, never dropped silently (the GUI highlights them). Nothing typed vanishes:
+whitespace of any kind (tab, newline) separates words, and at character level reads as a space;
+invisible characters (soft hyphen, zero-width space, private use) are tokens no vocabulary
+holds, so they read as ``<unk>`` and are reported; other control characters are refused.
 """
 from __future__ import annotations
 
@@ -22,6 +25,17 @@ SPECIALS = (PAD, BOS, EOS, UNK)  # ids 0, 1, 2, 3 in every vocabulary
 
 # A word is a run of letters/digits (apostrophes inside allowed); punctuation stands alone.
 _WORD = re.compile(r"\w+(?:'\w+)*|[^\w\s]", re.UNICODE)
+
+
+def control_characters(text: str) -> list[str]:
+    """The control characters (category Cc) of ``text`` that are not whitespace, sorted: text
+    holding one is refused (a stray NUL or BEL is a paste gone wrong, not a word)."""
+    return sorted({c for c in text if unicodedata.category(c) == "Cc" and not c.isspace()})
+
+
+def _unlearnable(token: str) -> bool:
+    """A lone invisible character (Unicode category C: format, control, private use, unassigned)."""
+    return len(token) == 1 and unicodedata.category(token)[0] == "C"
 
 
 @dataclass(frozen=True)
@@ -65,13 +79,18 @@ class Vocab:
     def tokenize(self, text: str) -> list[str]:
         text = self.normalize(text)
         if self.level == "char":
-            return [c for c in text.strip() if unicodedata.category(c)[0] != "C"]
+            return [" " if c.isspace() else c for c in text.strip()]  # a tab reads as the space it stands for
         return _WORD.findall(text)
 
     def encode(self, text: str) -> Encoding:
-        """Text -> tokens and ids (no start/end tokens); raises InputError for empty text."""
+        """Text -> tokens and ids (no start/end tokens); raises InputError for empty text or text
+        holding :func:`control_characters`."""
         if not isinstance(text, str):
             raise InputError(f"expected text, got {type(text).__name__}")
+        control = control_characters(text)
+        if control:
+            codes = ", ".join(f"U+{ord(c):04X}" for c in control[:3])
+            raise InputError(f"the sentence holds control characters ({codes}); remove them and try again")
         tokens = self.tokenize(text)
         if not tokens:
             raise InputError("the sentence is empty: type at least one word")
@@ -99,11 +118,12 @@ class Vocab:
 
     @classmethod
     def build(cls, texts: Iterable[str], level: Level = "word", lowercase: bool = False, min_freq: int = 1) -> Vocab:
-        """Collect every token seen at least ``min_freq`` times, most frequent first (ties in first-seen order)."""
+        """Collect every token seen at least ``min_freq`` times, most frequent first (ties in first-seen
+        order); invisible characters are never learnt, so they always read as ``<unk>``."""
         probe = cls((), level, lowercase)
         counts: Counter[str] = Counter()
         for text in texts:
-            counts.update(probe.tokenize(text))
+            counts.update(t for t in probe.tokenize(text) if not _unlearnable(t))
         return cls((t for t, n in counts.most_common() if n >= min_freq), level, lowercase)
 
     def to_dict(self) -> dict[str, Any]:
