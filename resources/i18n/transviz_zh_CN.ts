@@ -232,6 +232,10 @@
         <translation>{0} 是特殊词元，模型从不写出它</translation>
     </message>
     <message>
+        <source>the reference is empty: type the target sentence to feed, or leave teacher forcing off</source>
+        <translation>参考译文是空的：请输入要喂给解码器的目标句，或者关闭强制教学</translation>
+    </message>
+    <message>
         <source>{0} must be a positive integer, got {1}</source>
         <translation>{0} 必须是正整数，而不是 {1}</translation>
     </message>
@@ -374,6 +378,26 @@
     <message>
         <source>lines {0} and {1} give the same source {2} two different targets ({3} and {4}); each source needs exactly one</source>
         <translation>第 {0} 行和第 {1} 行给同一个源句 {2} 配了两个不同的目标句（{3} 和 {4}）；每个源句只能有一个目标句</translation>
+    </message>
+    <message>
+        <source>{0}: the file is truncated or damaged: it has {1} bytes, its header describes {2}</source>
+        <translation>{0}：文件不完整或已损坏：它只有 {1} 字节，而文件头描述了 {2} 字节</translation>
+    </message>
+    <message>
+        <source>{0} is not a readable safetensors file ({1})</source>
+        <translation>{0} 不是可读取的 safetensors 文件（{1}）</translation>
+    </message>
+    <message>
+        <source>{0} is a safetensors file from another program, not a transviz checkpoint</source>
+        <translation>{0} 是其他程序的 safetensors 文件，不是 transviz 检查点</translation>
+    </message>
+    <message>
+        <source>{0} is a folder, not a checkpoint file: name a .safetensors file in it</source>
+        <translation>{0} 是文件夹，不是检查点文件：请指定其中的一个 .safetensors 文件</translation>
+    </message>
+    <message>
+        <source>{0}: no such file</source>
+        <translation>{0}：没有这个文件</translation>
     </message>
     <message>
         <source>CPU, {0} threads</source>

@@ -18,14 +18,15 @@ import pytest
 import torch
 from PySide6.QtCore import QLocale
 from PySide6.QtWidgets import QPlainTextEdit
+from safetensors.torch import save_file
 
-from transviz import load_model
+from transviz import load_model, save_model
 from transviz.core.checkpoint import describe
 from transviz.core.config import ModelConfig, TrainConfig
 from transviz.core.corpus import MAX_BYTES, MAX_LINES, load_tsv
 from transviz.core.decoding import DecodingSession
 from transviz.core.devices import available_devices
-from transviz.core.errors import ConfigError, InputError
+from transviz.core.errors import CheckpointError, ConfigError, InputError
 from transviz.core.lab import LabSettings
 from transviz.core.train import Trainer, TrainObserver, build_model
 from transviz.core.vocab import EOS, PAD
@@ -248,7 +249,19 @@ def core_messages(make_model) -> list[str]:
     said.append(reference.cant_step())
     said += [refused(lambda s=s: DecodingSession(model, s)) for s in ("", "ich " * 9, "ich\x07 bier", "qqq zzz")]
     said.append(refused(lambda: DecodingSession(model, "ich", reference="i want a beer please i want a")))
+    said.append(refused(lambda: DecodingSession(model, "ich", reference=" ")))
     return [message for message in said if message]
+
+
+def checkpoint_messages(make_model, folder: Path) -> list[str]:
+    """Every way Model > Open refuses a file, as the core words it (real files)."""
+    good = save_model(make_model(layers=1, heads=2), folder / "good.safetensors")
+    (folder / "cut.safetensors").write_bytes(good.read_bytes()[: good.stat().st_size // 2])
+    (folder / "text.safetensors").write_text("this is a text file, not a checkpoint")
+    save_file({"weight": torch.zeros(3)}, str(folder / "foreign.safetensors"))
+    names = ("cut", "text", "foreign", "missing")
+    said = [refused(lambda n=n: load_model(folder / f"{n}.safetensors"), CheckpointError) for n in names]
+    return said + [refused(lambda: load_model(folder), CheckpointError)]
 
 
 def settings_messages() -> list[str]:
@@ -329,7 +342,9 @@ def device_descriptions(monkeypatch) -> list[str]:
 
 def test_the_core_messages_a_student_meets_are_translated(make_model, tmp_path, monkeypatch):
     said = core_messages(make_model)
-    assert len(said) == 10
+    assert len(said) == 11
+    said += checkpoint_messages(make_model, tmp_path)
+    assert len(said) == 16
     said += settings_messages() + corpus_messages(tmp_path) + training_messages(tmp_path)
     said += device_descriptions(monkeypatch)
     assert said[-3:] == ["NVIDIA H200, 150.0 GB", "Apple GPU (Metal)", f"CPU, {torch.get_num_threads()} threads"]

@@ -37,8 +37,8 @@ def translated_lines(text: str) -> str:
 @functools.cache
 def _rules() -> list[Rule]:
     """(the core's wording, its translation); the translation is looked up when a message comes."""
-    return [*_decoding_rules(), *_settings_rules(), *_training_rules(), *_corpus_rules(), *_device_rules(),
-            *_description_rules()]
+    return [*_decoding_rules(), *_settings_rules(), *_training_rules(), *_corpus_rules(), *_checkpoint_rules(),
+            *_device_rules(), *_description_rules()]
 
 
 def _decoding_rules() -> list[Rule]:
@@ -69,6 +69,9 @@ def _decoding_rules() -> list[Rule]:
                                              "at most {1}").format(m[1], m[2])),
         (re.compile(r"(.+) is a special token the model never writes"),
          lambda m: translate("CoreMessages", "{0} is a special token the model never writes").format(m[1])),
+        (re.compile(r"the reference is empty: type the target sentence to feed, or leave teacher forcing off"),
+         lambda m: translate("CoreMessages", "the reference is empty: type the target sentence to feed, or leave "
+                                             "teacher forcing off")),
     ]
 
 
@@ -184,6 +187,25 @@ def _corpus_rules() -> list[Rule]:
          lambda m: translate("CoreMessages", "lines {0} and {1} give the same source {2} two different targets "
                                              "({3} and {4}); each source needs exactly one")
          .format(m[1], m[2], m[3], m[4], m[5])),
+    ]
+
+
+def _checkpoint_rules() -> list[Rule]:
+    """A file that cannot be opened as a model (transviz.core.checkpoint), as Model > Open shows it."""
+    return [
+        (re.compile(r"(.+): the file is truncated or damaged: it has ([\d,]+) bytes, its header describes ([\d,]+)"),
+         lambda m: translate("CoreMessages", "{0}: the file is truncated or damaged: it has {1} bytes, its header "
+                                             "describes {2}").format(m[1], m[2], m[3])),
+        (re.compile(r"(.+) is not a readable safetensors file \((.*)\)"),
+         lambda m: translate("CoreMessages", "{0} is not a readable safetensors file ({1})").format(m[1], m[2])),
+        (re.compile(r"(.+) is a safetensors file from another program, not a transviz checkpoint"),
+         lambda m: translate("CoreMessages", "{0} is a safetensors file from another program, not a transviz "
+                                             "checkpoint").format(m[1])),
+        (re.compile(r"(.+) is a folder, not a checkpoint file: name a \.safetensors file in it"),
+         lambda m: translate("CoreMessages", "{0} is a folder, not a checkpoint file: name a .safetensors file in "
+                                             "it").format(m[1])),
+        (re.compile(r"(.+): no such file"),
+         lambda m: translate("CoreMessages", "{0}: no such file").format(m[1])),
     ]
 
 

@@ -24,7 +24,7 @@ from ..core.checkpoint import describe
 from ..core.errors import InputError, TransvizError
 from ..core.resources import shipped_models
 from ..core.trace_files import write_trace
-from .core_messages import translated_lines
+from .core_messages import translated, translated_lines
 from .drops import dropped_file
 from .export import export_with_dialog, save_picture
 from .help_texts import EXPLORER, LAB, MASKS, POSITIONAL, TRAINING, tab_help
@@ -261,7 +261,7 @@ class MainWindow(Retranslated, QMainWindow):
 
     def _load_failed(self, source: str, exc: Exception) -> None:
         if isinstance(exc, TransvizError):
-            reason = str(exc)
+            reason = translated(str(exc))
         else:
             log.exception("unexpected error while loading %s", source, exc_info=exc)
             reason = self.tr("unexpected error: {0}").format(exc)
