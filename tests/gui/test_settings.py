@@ -128,8 +128,11 @@ def test_the_window_remembers_language_look_layout_model_and_sentence(qtbot, clo
     assert second.explorer.attention.grid._view.backgroundBrush().color().lightness() < 40  # plots restyled too
     assert (second.width(), second.height()) == size
     assert second.tabs.currentWidget() is second.masks
-    restored = splitter(second, "masks_and_walkthrough").sizes()
-    assert sum(restored) == sum(sizes) and abs(restored[0] - sizes[0]) <= 8  # (Chinese labels: other minimums)
+    restored_splitter = splitter(second, "masks_and_walkthrough")
+    restored = restored_splitter.sizes()
+    # as stored, as far as the Chinese labels' minimum widths allow at this window width
+    room = sum(sizes) - restored_splitter.widget(1).minimumSizeHint().width()
+    assert sum(restored) == sum(sizes) and abs(restored[0] - min(sizes[0], room)) <= 8
     with qtbot.waitSignal(second.model_changed, timeout=10000):
         second.open_initial_model(None)  # what `transviz` does: the last model, not the shipped default
     assert second.model.path == str(model_file)
