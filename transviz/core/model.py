@@ -20,10 +20,9 @@ from torch import Tensor, nn
 
 from .config import ModelConfig
 from .errors import InputError
+from .kv_cache import Growing, KeyValue, KVBuffer
 from .masks import decoder_self_mask, padding_mask
 from .positional import sinusoidal_table
-
-KeyValue = tuple[Tensor, Tensor]  # keys and values, each (B, H, L, d_k)
 
 
 class MultiHeadAttention(nn.Module):
@@ -149,12 +148,16 @@ class DecoderLayer(nn.Module):
         memory_mask: Tensor | None,
         past_kv: KeyValue | None = None,
         need_weights: bool = False,
+        growing: Growing | None = None,
     ) -> DecoderLayerOutput:
-        """``past_kv`` holds the keys/values of earlier positions (incremental decoding); then
-        ``self_mask`` may be ``None``, since new queries come last and may see every cached key."""
+        """``past_kv`` holds the keys/values of earlier positions (incremental decoding), or
+        ``growing`` does, appending the new ones in place; then ``self_mask`` may be ``None``,
+        since new queries come last and may see every cached key."""
         h = self.norm1(x) if self.pre_norm else x
         q, k, v = self.self_attn.project_qkv(h)
-        if past_kv is not None:
+        if growing is not None:
+            k, v = growing.grow(k, v)  # (B, H, t, d_k)
+        elif past_kv is not None:
             k, v = torch.cat([past_kv[0], k], dim=2), torch.cat([past_kv[1], v], dim=2)  # (B, H, t, d_k)
         attn, self_weights = self.self_attn.attend(q, k, v, self_mask, need_weights)
         x = x + self.dropout1(attn)
@@ -214,6 +217,8 @@ class DecoderState:
     memory_mask: Tensor  # (B, 1, 1, S)
     self_kv: tuple[KeyValue, ...] | None  # per layer (B, H, t, d_k); None before the first step
     length: int  # tokens fed so far = position of the next one
+    # where self_kv sits, with room for the next columns (kv_cache); a stale one is never written to
+    buffers: tuple[KVBuffer | None, ...] | None = None
 
 
 @dataclass(frozen=True)
@@ -341,16 +346,19 @@ class Transformer(nn.Module):
         tokens = tokens.reshape(-1, 1)
         self._check_tokens(tokens, self.config.tgt_vocab_size, "decoder token")
         x = self._embed(tokens, self.tgt_embed, offset=state.length)  # (B, 1, d)
-        past = state.self_kv or (None,) * len(self.decoder_layers)
+        layers = len(self.decoder_layers)
+        caches = [Growing(past, buffer, self.config.max_len)
+                  for past, buffer in zip(state.self_kv or (None,) * layers, state.buffers or (None,) * layers)]
         new_kv, self_rows, cross_rows = [], [], []
-        for layer, memory_kv, past_kv in zip(self.decoder_layers, state.memory_kv, past):
-            out = layer(x, memory_kv, None, state.memory_mask, past_kv, need_weights=return_attention)
+        for layer, memory_kv, cache in zip(self.decoder_layers, state.memory_kv, caches):
+            out = layer(x, memory_kv, None, state.memory_mask, need_weights=return_attention, growing=cache)
             x = out.x
             new_kv.append(out.self_kv)
             self_rows.append(out.self_weights)
             cross_rows.append(out.cross_weights)
         logits = self.generator(self.decoder_norm(x))[:, -1]  # (B, V)
-        new_state = replace(state, self_kv=tuple(new_kv), length=state.length + 1)
+        buffers = tuple(cache.buffer for cache in caches)
+        new_state = replace(state, self_kv=tuple(new_kv), length=state.length + 1, buffers=buffers)
         if not return_attention:
             return StepOutput(logits, new_state, None, None)
         return StepOutput(logits, new_state, tuple(self_rows), tuple(cross_rows))  # type: ignore[arg-type]
