@@ -552,14 +552,6 @@
         <source>grey hatched cells: masked (-inf)</source>
         <translation>灰色斜线格：已掩码（-inf）</translation>
     </message>
-    <message>
-        <source>Export as PNG...</source>
-        <translation>导出为 PNG…</translation>
-    </message>
-    <message>
-        <source>Export as SVG...</source>
-        <translation>导出为 SVG…</translation>
-    </message>
 </context>
 <context>
     <name>LabPanel</name>

@@ -11,7 +11,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from PySide6.QtCore import QBuffer, QCoreApplication, QIODevice, QPoint, Qt
-from PySide6.QtGui import QImage, QPainter
+from PySide6.QtGui import QAction, QImage, QPainter
 from PySide6.QtSvg import QSvgGenerator
 from PySide6.QtWidgets import QFileDialog, QMessageBox, QWidget
 
@@ -106,3 +106,30 @@ def export_with_dialog(widget: QWidget, suffix: str, title: str, parent: QWidget
         box.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
         box.open()
         return None
+
+
+def plot_title(plot: QWidget) -> str:
+    """The title a plot's SVG export carries."""
+    return getattr(plot, "title", "") or "transviz"
+
+
+def add_export_actions(plot: QWidget) -> list[QAction]:
+    """A right-click menu on ``plot`` that exports it as PNG or SVG; the owner names the actions
+    again after a language change (:func:`name_export_actions`)."""
+    plot.setContextMenuPolicy(Qt.ContextMenuPolicy.ActionsContextMenu)
+    actions = []
+    for suffix in FORMATS:
+        action = QAction(plot)
+        action.setData(suffix)
+        action.triggered.connect(lambda _=False, s=suffix: export_with_dialog(plot, s, plot_title(plot)))
+        plot.addAction(action)
+        actions.append(action)
+    name_export_actions(actions)
+    return actions
+
+
+def name_export_actions(actions: list[QAction]) -> None:
+    translate = QCoreApplication.translate  # literal arguments, so that lupdate finds them
+    for action in actions:
+        png = action.data() == ".png"
+        action.setText(translate("export", "Export as PNG...") if png else translate("export", "Export as SVG..."))

@@ -14,13 +14,13 @@ from pathlib import Path
 import numpy as np
 import pyqtgraph as pg
 from PySide6.QtCore import QCoreApplication, QPoint, QPointF, QRectF, Qt, Signal
-from PySide6.QtGui import QAction, QBrush, QColor, QFontMetricsF, QPainterPath, QPen
+from PySide6.QtGui import QBrush, QColor, QFontMetricsF, QPainterPath, QPen
 from PySide6.QtWidgets import (
     QGraphicsPathItem, QGraphicsRectItem, QHBoxLayout, QVBoxLayout, QWidget,
 )
 
 from .app import HIGHLIGHT, colormap, lookup_table
-from .export import export_with_dialog, save_picture
+from .export import add_export_actions, name_export_actions, plot_title, save_picture
 from .labels import plain_label
 from .language import Retranslated
 
@@ -274,7 +274,7 @@ class HeatmapWidget(Retranslated, QWidget):
         self._data = np.zeros((0, 0), dtype=np.float32)
         self._highlighted: int | None = None
         self._build(title, colorbar)
-        self._add_export_actions()
+        self._export_actions = add_export_actions(self)
 
     # -- construction --------------------------------------------------------------------------
     def _build(self, title: str, colorbar: bool) -> None:
@@ -331,17 +331,9 @@ class HeatmapWidget(Retranslated, QWidget):
         scene.sigMouseMoved.connect(self._on_mouse_moved)
         scene.sigMouseClicked.connect(self._on_mouse_clicked)
 
-    def _add_export_actions(self) -> None:
-        self.setContextMenuPolicy(Qt.ContextMenuPolicy.ActionsContextMenu)
-        for text, suffix in ((lambda: self.tr("Export as PNG..."), ".png"),
-                             (lambda: self.tr("Export as SVG..."), ".svg")):
-            action = QAction(self)
-            self.bind_text(action.setText, text)
-            action.triggered.connect(lambda _=False, s=suffix: self.export_with_dialog(s))
-            self.addAction(action)
-
     def retranslate(self) -> None:
         super().retranslate()
+        name_export_actions(self._export_actions)
         if self._default_axes:
             self.set_axes(attention_axes())
             self._default_axes = True
@@ -496,7 +488,5 @@ class HeatmapWidget(Retranslated, QWidget):
     # -- export ----------------------------------------------------------------------------------
     def export(self, path: str | Path) -> Path:
         """Write the plot (title, axes, colour bar) as ``.png`` or ``.svg``."""
-        return save_picture(self, path, self.title or "transviz")
+        return save_picture(self, path, plot_title(self))
 
-    def export_with_dialog(self, suffix: str) -> None:
-        export_with_dialog(self, suffix, self.title or "transviz")

@@ -2,22 +2,12 @@
 File > Export writes, and a right-click menu that exports any of its plots."""
 from __future__ import annotations
 
-from PySide6.QtCore import QCoreApplication, QEvent, QObject, Qt
+from PySide6.QtCore import QEvent, QObject
 from PySide6.QtGui import QAction
 from PySide6.QtWidgets import QLabel, QLayout, QVBoxLayout, QWidget
 
 from ...core.bundle import Model
-from ..export import export_with_dialog
-
-
-def plot_title(plot: QWidget) -> str:
-    """The title a plot's SVG export carries."""
-    return getattr(plot, "title", "") or "transviz"
-
-
-def _export_text(suffix: str) -> str:
-    translate = QCoreApplication.translate  # literal arguments, so that lupdate finds them
-    return translate("export", "Export as PNG...") if suffix == ".png" else translate("export", "Export as SVG...")
+from ..export import add_export_actions, name_export_actions
 
 
 class PlotPanel(QWidget):
@@ -50,21 +40,11 @@ class PlotPanel(QWidget):
             self._plots.append(plot)
             plot.installEventFilter(self)
             if not plot.actions():
-                self._add_export_actions(plot)
-
-    def _add_export_actions(self, plot: QWidget) -> None:
-        plot.setContextMenuPolicy(Qt.ContextMenuPolicy.ActionsContextMenu)
-        for suffix in (".png", ".svg"):
-            action = QAction(_export_text(suffix), plot)
-            action.setData(suffix)
-            action.triggered.connect(lambda _=False, p=plot, s=suffix: export_with_dialog(p, s, plot_title(p)))
-            plot.addAction(action)
-            self._export_actions.append(action)
+                self._export_actions += add_export_actions(plot)
 
     def changeEvent(self, event: QEvent) -> None:
         if event.type() == QEvent.Type.LanguageChange:
-            for action in self._export_actions:
-                action.setText(_export_text(action.data()))
+            name_export_actions(self._export_actions)
         super().changeEvent(event)
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:
