@@ -146,19 +146,16 @@ class DecoderLayer(nn.Module):
         memory_kv: KeyValue,
         self_mask: Tensor | None,
         memory_mask: Tensor | None,
-        past_kv: KeyValue | None = None,
         need_weights: bool = False,
         growing: Growing | None = None,
     ) -> DecoderLayerOutput:
-        """``past_kv`` holds the keys/values of earlier positions (incremental decoding), or
-        ``growing`` does, appending the new ones in place; then ``self_mask`` may be ``None``,
-        since new queries come last and may see every cached key."""
+        """With ``growing`` (incremental decoding) the new keys/values join the cached ones of
+        earlier positions; then ``self_mask`` may be ``None``, since new queries come last and may
+        see every cached key."""
         h = self.norm1(x) if self.pre_norm else x
         q, k, v = self.self_attn.project_qkv(h)
         if growing is not None:
             k, v = growing.grow(k, v)  # (B, H, t, d_k)
-        elif past_kv is not None:
-            k, v = torch.cat([past_kv[0], k], dim=2), torch.cat([past_kv[1], v], dim=2)  # (B, H, t, d_k)
         attn, self_weights = self.self_attn.attend(q, k, v, self_mask, need_weights)
         x = x + self.dropout1(attn)
         if not self.pre_norm:
