@@ -11,8 +11,10 @@ from PySide6.QtCore import QPoint, Qt
 from PySide6.QtGui import QColor, QImage, QPainter
 from PySide6.QtSvg import QSvgRenderer
 
-from transviz.gui.app import HIGHLIGHT
-from transviz.gui.heatmap import MAX_LABELS, AxisNames, HeatmapWidget, label_stride
+import pyqtgraph as pg
+
+from transviz.gui.app import HIGHLIGHT, lookup_table
+from transviz.gui.heatmap import MAX_LABELS, AxisNames, BlitImageItem, HeatmapWidget, label_stride
 
 QUERIES = ["<s>", "i", "want", "a"]
 KEYS = ["ich", "mochte", "ein", "bier", "bitte"]
@@ -40,6 +42,32 @@ def test_image_is_the_array_and_labels_are_the_tokens(heatmap):
     assert heatmap.row_labels() == QUERIES and heatmap.column_labels() == KEYS
     assert [t for _, t in heatmap.axis("left").tick_labels()] == QUERIES
     assert [t for _, t in heatmap.axis("bottom").tick_labels()] == KEYS
+
+
+def visible_colours(item: pg.ImageItem) -> np.ndarray:
+    """The picture an image item draws, as ARGB words; fully transparent pixels all read 0."""
+    item.render()
+    picture = item.qimage.convertToFormat(QImage.Format.Format_ARGB32)
+    words = np.frombuffer(picture.constBits(), np.uint32).reshape(picture.height(), picture.width()).copy()
+    words[words >> 24 == 0] = 0
+    return words
+
+
+@pytest.mark.parametrize("levels", [(0.0, 1.0), (-3.0, 2.5), (0.2, 0.2)])
+@pytest.mark.parametrize("with_nan", [False, True])
+def test_fast_image_draws_the_colours_pyqtgraph_draws(qapp, levels, with_nan):
+    data = np.random.default_rng(0).normal(size=(13, 17)).astype(np.float32)
+    data[4] = np.nextafter(np.float32(levels[1]), np.float32(-np.inf))  # just below the top: the last entry
+    data[5] = levels[0]
+    if with_nan:
+        data[2, 3] = data[7, 0] = np.nan
+    ours, reference = BlitImageItem(axisOrder="row-major"), pg.ImageItem(axisOrder="row-major")
+    for item in (ours, reference):
+        item.setImage(data, levels=levels, lut=lookup_table(), autoLevels=False)
+    np.testing.assert_array_equal(visible_colours(ours), visible_colours(reference))
+    transparent = visible_colours(ours) == 0
+    assert transparent.sum() == (2 if with_nan else 0)
+    assert ours.qimage.format() in (QImage.Format.Format_RGB32, QImage.Format.Format_ARGB32_Premultiplied)
 
 
 def test_pixels_put_queries_on_rows_and_keys_on_columns(heatmap, pixels):

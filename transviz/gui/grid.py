@@ -18,7 +18,7 @@ from PySide6.QtWidgets import QGraphicsPathItem, QVBoxLayout, QWidget
 
 from ..core.aggregate import mean_over_heads
 from .app import HIGHLIGHT, lookup_table
-from .heatmap import reserve_label_width, value_text
+from .heatmap import BlitImageItem, reserve_label_width, value_text
 from .labels import plain_label
 from .language import Retranslated
 from .theme import plot_style
@@ -66,7 +66,7 @@ class AttentionGrid(Retranslated, QWidget):
         box.invertY(True)
         box.setMouseEnabled(False, False)
         box.setDefaultPadding(0.0)
-        self._image = pg.ImageItem(axisOrder="row-major")
+        self._image = BlitImageItem(axisOrder="row-major")
         self._plot.addItem(self._image)
         self._bands = QGraphicsPathItem()  # the current query's row in every layer
         pen = pg.mkPen(HIGHLIGHT, width=2)
