@@ -111,7 +111,7 @@ def test_space_three_times_shows_the_sessions_attention(window, qtbot, model, tm
         np.testing.assert_allclose(tile(grid, layer, SUMMARY_COLUMN, queries, keys), mean, atol=1e-6)
     assert grid.band_rows() == [layer * (queries + GAP) + 2 for layer in range(layers)]  # the current query
 
-    viewport = grid._view.viewport()
+    viewport = grid.canvas
     with qtbot.waitSignal(grid.cell_clicked, timeout=2000):
         click(viewport, viewport.mapFrom(grid, grid.tile_position(1, 2, 0, 0).toPoint()), qtbot)
     large = explorer.attention.large

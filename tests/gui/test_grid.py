@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QPointF, Qt
+from PySide6.QtGui import QColor
 
+from transviz.gui.app import HIGHLIGHT
 from transviz.gui.grid import GAP, SUMMARY_COLUMN, AttentionGrid
 
 LAYERS, HEADS, QUERIES, KEYS = 3, 4, 5, 7  # non-square tiles: a transposed tile cannot fit
@@ -62,18 +64,24 @@ def test_redraw_with_new_maps_replaces_the_image(grid):
     np.testing.assert_array_equal(grid.maps, new)
 
 
-def test_current_query_row_is_outlined_in_every_layer(grid):
-    assert grid.band_rows() == []
+def test_current_query_row_is_outlined_in_every_layer(grid, pixels):
+    def outline_drawn(layer: int, query: int) -> bool:
+        """The highlight colour on the top edge of a query row (in head 1's tile)."""
+        below, above = grid.tile_position(layer, 1, query, 0), grid.tile_position(layer, 1, query - 1, 0)
+        return pixels.at(grid, QPointF(below.x(), (above.y() + below.y()) / 2)) == QColor(HIGHLIGHT)
+
+    assert grid.band_rows() == [] and not outline_drawn(1, 3)
     grid.set_query(3)
     assert grid.query == 3
     assert grid.band_rows() == [layer * (QUERIES + GAP) + 3 for layer in range(LAYERS)]
+    assert all(outline_drawn(layer, 3) for layer in range(LAYERS)) and not outline_drawn(1, 2)
     grid.set_query(None)
-    assert grid.band_rows() == []
+    assert grid.band_rows() == [] and not outline_drawn(1, 3)
 
 
 @pytest.mark.parametrize("layer,head", [(0, 0), (2, 3), (1, SUMMARY_COLUMN)])
 def test_clicking_a_tile_emits_layer_and_head(grid, qtbot, layer, head):
-    viewport = grid._view.viewport()
+    viewport = grid.canvas
     target = viewport.mapFrom(grid, grid.tile_position(layer, head, 1, 1).toPoint())
     with qtbot.waitSignal(grid.cell_clicked, timeout=2000) as signal:
         qtbot.mouseClick(viewport, Qt.MouseButton.LeftButton, pos=target)
@@ -82,7 +90,7 @@ def test_clicking_a_tile_emits_layer_and_head(grid, qtbot, layer, head):
 
 def test_hover_names_layer_head_query_and_key(grid, qtbot):
     maps = attention_maps()
-    viewport = grid._view.viewport()
+    viewport = grid.canvas
     qtbot.mouseMove(viewport, viewport.mapFrom(grid, grid.tile_position(1, 2, 2, 3).toPoint()))
     qtbot.waitUntil(lambda: "head 2" in grid.readout_text(), timeout=2000)
     assert grid.readout_text() == f"layer 1, head 2: query 'want' -> key 'bier': {maps[1, 2, 2, 3]:.2f}"
@@ -106,6 +114,6 @@ def test_repaint_now_paints_the_plot(grid):
             return False
 
     counter = PaintCounter()
-    grid._view.viewport().installEventFilter(counter)
+    grid.canvas.installEventFilter(counter)
     grid.repaint_now()
     assert counter.count == 1

@@ -9,7 +9,7 @@ import pyqtgraph as pg
 import pytest
 from PySide6.QtCore import QPoint, Qt
 from PySide6.QtGui import QKeySequence
-from PySide6.QtWidgets import QApplication
+from PySide6.QtWidgets import QApplication, QWidget
 
 from transviz.gui.app import COLORMAPS, colormap_name, lookup_table
 from transviz.gui.heatmap import HeatmapWidget
@@ -29,7 +29,7 @@ def lightness(colour) -> int:
     return colour.lightness()
 
 
-def background_pixel(view: pg.GraphicsView):
+def background_pixel(view: QWidget):
     """A pixel of a plot's background (a corner of the view, where nothing is drawn)."""
     image = view.grab().toImage()
     return image.pixelColor(2, 2)
@@ -38,8 +38,8 @@ def background_pixel(view: pg.GraphicsView):
 def test_presentation_mode_goes_full_screen_with_larger_text_and_back(window, qtbot):
     app_points = QApplication.font().pointSizeF()
     large = window.explorer.attention.large
-    grid_axis = window.explorer.attention.grid._plot.getAxis("left")
-    ticks = (tick_points(large.axis("left")), tick_points(grid_axis))
+    grid = window.explorer.attention.grid.canvas
+    ticks = (tick_points(large.axis("left")), grid.font().pointSizeF())
     chip = window.explorer.output.chip_rect(1).height()
     button = window.explorer.controls.step_button.font().pointSizeF()
     action = window.view_choices.presentation
@@ -54,10 +54,9 @@ def test_presentation_mode_goes_full_screen_with_larger_text_and_back(window, qt
     assert big == pytest.approx(max(share_of_screen, 1.2 * app_points))
     assert big > button
     qtbot.waitUntil(lambda: window.explorer.controls.step_button.font().pointSizeF() == big, timeout=5000)
-    for axis, before in zip((large.axis("left"), grid_axis), ticks):
-        font = axis.style["tickFont"]
+    for font, before in zip((large.axis("left").style["tickFont"], grid.font()), ticks):
         assert font.pointSizeF() == big > before and font.bold()  # read from the back of the room
-        assert axis.pen().widthF() == 2.0
+    assert large.axis("left").pen().widthF() == 2.0 and grid.line_width == 2.0
     assert window.explorer.output.chip_rect(1).height() > chip  # the output tokens grow with the text
     title = large.axis("left")
     assert title.labelText == "queries: decoder inputs (rows)" and title.label.isVisible()
@@ -70,6 +69,7 @@ def test_presentation_mode_goes_full_screen_with_larger_text_and_back(window, qt
     qtbot.waitUntil(lambda: not window.isFullScreen(), timeout=5000)
     assert QApplication.font().pointSizeF() == app_points
     assert tick_points(large.axis("left")) == ticks[0] and not large.axis("left").style["tickFont"].bold()
+    assert grid.font().pointSizeF() == ticks[1] and not grid.font().bold()
     qtbot.waitUntil(lambda: window.explorer.controls.step_button.font().pointSizeF() == button, timeout=5000)
     assert current_appearance().shown_theme == LIGHT
 
@@ -85,7 +85,7 @@ def test_f11_toggles_presentation_mode(window, qtbot):
 
 
 def test_the_dark_theme_turns_widgets_and_plots_dark_and_back(window, qtbot):
-    grid_view = window.explorer.attention.grid._view
+    grid_view = window.explorer.attention.grid.canvas
     assert lightness(background_pixel(grid_view)) > 240
     window.view_choices.themes[DARK].trigger()
     assert window.view_choices.themes[DARK].isChecked() and current_appearance().theme == DARK
@@ -133,7 +133,7 @@ def test_the_colormap_choice_redraws_every_heatmap_and_grid(window, qtbot, name)
     assert len(heatmaps) >= 9  # the explorer's, the masks tab's
     for heatmap in heatmaps:
         np.testing.assert_array_equal(heatmap._image.lut, lut_of(name))
-    np.testing.assert_array_equal(window.explorer.attention.grid._image.lut, lut_of(name))
+    np.testing.assert_array_equal(window.explorer.attention.grid.lut, lut_of(name))
     qtbot.waitUntil(lambda: cell_colour(large, 0, 0).getRgb()[:3] == pytest.approx(tuple(lut_of(name)[index]), abs=2),
                     timeout=5000)
     bar = large._colorbar.colorMap().getLookupTable(0.0, 1.0, 256, alpha=False)

@@ -125,7 +125,7 @@ def test_the_window_remembers_language_look_layout_model_and_sentence(qtbot, clo
     second = open_window(qtbot, close_later, ini)
     assert current_language() == CHINESE and current_appearance() == Appearance(DARK, "cividis", False)
     assert second.view_choices.themes[DARK].isChecked() and second.view_choices.colormaps["cividis"].isChecked()
-    assert second.explorer.attention.grid._view.backgroundBrush().color().lightness() < 40  # plots restyled too
+    assert second.explorer.attention.grid.canvas.grab().toImage().pixelColor(2, 2).lightness() < 40  # plots restyled too
     assert (second.width(), second.height()) == size
     assert second.tabs.currentWidget() is second.masks
     restored_splitter = splitter(second, "masks_and_walkthrough")

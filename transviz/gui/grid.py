@@ -1,30 +1,132 @@
 """All layers x heads of one attention kind at a glance, plus a summary of each layer's heads
 (their mean by default; the explorer can show their max or the attention rollout instead).
 
-The maps are drawn as ONE mosaic image, not one plot per head: pyqtgraph repaints 48 separate
-image items in about 24 ms on these machines and one mosaic in about 5 ms, and a step of
-decoding must redraw within one 60 fps frame (``transviz bench gui_grid_redraw_ms_6x8``).
+The maps are drawn as ONE mosaic image, and the grid paints it, its names and the current query
+with a QPainter instead of as a pyqtgraph plot. A step of decoding must redraw within one 60 fps
+frame, next to the model's own step (``transviz bench gui_step_redraw_ms_6x8``): 48 pyqtgraph
+image items took about 24 ms, one mosaic in a pyqtgraph plot about 2.5 ms (re-laid axes and
+range on every step), painted here about 0.5 ms.
 """
 from __future__ import annotations
 
 import math
 from collections.abc import Sequence
+from dataclasses import dataclass, field, replace
 
 import numpy as np
-import pyqtgraph as pg
-from PySide6.QtCore import QPointF, QRectF, Qt, Signal
-from PySide6.QtGui import QPainterPath
-from PySide6.QtWidgets import QGraphicsPathItem, QVBoxLayout, QWidget
+from PySide6.QtCore import QEvent, QObject, QPointF, QRectF, QSize, Qt, Signal
+from PySide6.QtGui import QColor, QFontMetricsF, QImage, QMouseEvent, QPainter, QPaintEvent, QPen
+from PySide6.QtWidgets import QSizePolicy, QVBoxLayout, QWidget
 
 from ..core.aggregate import mean_over_heads
 from .app import HIGHLIGHT, lookup_table
-from .heatmap import BlitImageItem, reserve_label_width, value_text
+from .heatmap import coloured_picture, value_text
 from .labels import plain_label
 from .language import Retranslated
-from .theme import plot_style
+from .theme import plot_font, plot_style
 
-GAP = 1  # empty cells between tiles (transparent NaN in the mosaic)
+GAP = 1  # empty cells between tiles (NaN in the mosaic, drawn in the background colour)
 SUMMARY_COLUMN = -1  # the head reported by cell_clicked for the summary ("mean of heads") column
+LEVELS = (0.0, 1.0)  # attention weights: the colormap's ends
+
+
+@dataclass
+class MosaicPicture:
+    """What the canvas paints: the coloured mosaic, names along both sides (at cell coordinates),
+    outlined rows and the column of a separating line."""
+
+    image: QImage = field(default_factory=QImage)
+    pixels: np.ndarray | None = None  # the image's memory (QImage does not own it)
+    shape: tuple[int, int] = (0, 0)  # mosaic (rows, columns)
+    row_names: list[tuple[float, str]] = field(default_factory=list)  # (row centre, text)
+    column_names: list[tuple[float, str]] = field(default_factory=list)  # (column centre, text)
+    outlined_rows: list[int] = field(default_factory=list)
+    separator: float | None = None  # a column boundary
+
+
+class MosaicCanvas(QWidget):
+    """Paints a :class:`MosaicPicture` stretched over its area, row names on the left and column
+    names on top; maps between its pixels and the mosaic's cells."""
+
+    PAD = 6  # pixels between the names and the mosaic
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.picture = MosaicPicture()
+        self.setMouseTracking(True)
+        self.setMinimumSize(160, 120)
+        self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Expanding)
+        self.setAttribute(Qt.WidgetAttribute.WA_OpaquePaintEvent)  # it fills every pixel itself
+        self.restyle()
+
+    def sizeHint(self) -> QSize:
+        return QSize(640, 480)
+
+    def restyle(self) -> None:
+        style = plot_style()
+        self.background, self.foreground = QColor(style.background), QColor(style.foreground)
+        self.line_width = style.line_width
+        self.setFont(plot_font(style))
+        self._name_width = self._widest_row_name()
+
+    def show_picture(self, picture: MosaicPicture) -> None:
+        names_changed = [text for _, text in picture.row_names] != [text for _, text in self.picture.row_names]
+        self.picture = picture
+        if names_changed:
+            self._name_width = self._widest_row_name()
+        self.update()
+
+    def _widest_row_name(self) -> float:
+        metrics = QFontMetricsF(self.font())
+        return max((metrics.horizontalAdvance(text) for _, text in self.picture.row_names), default=0.0)
+
+    def mosaic_rect(self) -> QRectF:
+        """Where the mosaic is drawn: all but room for the names."""
+        left, top = math.ceil(self._name_width) + self.PAD, math.ceil(QFontMetricsF(self.font()).height()) + self.PAD
+        return QRectF(left, top, max(1.0, self.width() - left - self.PAD), max(1.0, self.height() - top - self.PAD))
+
+    def point_of(self, row: float, column: float, area: QRectF | None = None) -> QPointF:
+        """The pixel of a mosaic coordinate (cell ``(r, c)`` spans ``[r, r + 1] x [c, c + 1]``)."""
+        area, (rows, columns) = area or self.mosaic_rect(), self.picture.shape
+        return QPointF(area.left() + column * area.width() / max(columns, 1),
+                       area.top() + row * area.height() / max(rows, 1))
+
+    def cell_at(self, point: QPointF) -> tuple[int, int] | None:
+        """The mosaic cell (row, column) under a pixel, None outside the mosaic."""
+        area, (rows, columns) = self.mosaic_rect(), self.picture.shape
+        if not rows or not area.contains(point):
+            return None
+        row = math.floor((point.y() - area.top()) * rows / area.height())
+        column = math.floor((point.x() - area.left()) * columns / area.width())
+        return (row, column) if row < rows and column < columns else None
+
+    def paintEvent(self, event: QPaintEvent) -> None:
+        painter = QPainter(self)
+        painter.fillRect(self.rect(), self.background)
+        picture = self.picture
+        if picture.image.isNull():
+            return
+        area = self.mosaic_rect()
+        painter.drawImage(area, picture.image)
+        line = QFontMetricsF(self.font()).height()
+        painter.setPen(self.foreground)
+        rows, columns = picture.shape
+        name_width = area.width() / max(len(picture.column_names), 1)
+        for column, text in picture.column_names:
+            x = self.point_of(0, column, area).x()
+            painter.drawText(QRectF(x - name_width / 2, 0, name_width, area.top() - self.PAD / 2),
+                             int(Qt.AlignmentFlag.AlignHCenter | Qt.AlignmentFlag.AlignBottom), text)
+        for row, text in picture.row_names:
+            y = self.point_of(row, 0, area).y()
+            painter.drawText(QRectF(0, y - line, area.left() - self.PAD, 2 * line),
+                             int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter), text)
+        if picture.separator is not None:
+            painter.setPen(QPen(self.foreground, 2 * self.line_width))
+            x = self.point_of(0, picture.separator, area).x()
+            painter.drawLine(QPointF(x, area.top()), QPointF(x, area.bottom()))
+        painter.setPen(QPen(QColor(HIGHLIGHT), 2 * self.line_width))
+        for row in picture.outlined_rows:
+            painter.drawRect(QRectF(self.point_of(row, 0, area), self.point_of(row + 1, columns, area)))
 
 
 class AttentionGrid(Retranslated, QWidget):
@@ -46,7 +148,8 @@ class AttentionGrid(Retranslated, QWidget):
         super().__init__(parent)
         self._maps = np.zeros((0, 0, 0, 0), dtype=np.float32)
         self._summary = np.zeros((0, 0, 0), dtype=np.float32)
-        self._column_ticks: list[list[tuple[float, str]]] = []
+        self._mosaic = np.zeros((0, 0), dtype=np.float32)
+        self._lut = lookup_table()
         self._query_labels: list[str] = []
         self._key_labels: list[str] = []
         self._query: int | None = None
@@ -54,51 +157,25 @@ class AttentionGrid(Retranslated, QWidget):
         self._title = plain_label(title, wrap=True)  # long titles must not widen the window
         self._title.setAlignment(Qt.AlignmentFlag.AlignCenter)
         self._title.setVisible(bool(title))
-        self._view = pg.GraphicsLayoutWidget()
-        self._plot = self._view.addPlot()
-        self._plot.hideButtons()
-        self._plot.setMenuEnabled(False)
-        self._plot.showAxis("top")
-        self._plot.hideAxis("bottom")
-        for side in ("left", "top"):
-            self._plot.getAxis(side).enableAutoSIPrefix(False)  # no units; a step need not re-lay the titles
-        box = self._plot.getViewBox()
-        box.invertY(True)
-        box.setMouseEnabled(False, False)
-        box.setDefaultPadding(0.0)
-        self._image = BlitImageItem(axisOrder="row-major")
-        self._plot.addItem(self._image)
-        self._bands = QGraphicsPathItem()  # the current query's row in every layer
-        pen = pg.mkPen(HIGHLIGHT, width=2)
-        pen.setCosmetic(True)
-        self._bands.setPen(pen)
-        self._bands.setZValue(10)
-        box.addItem(self._bands)
-        self._separator = pg.InfiniteLine(angle=90)  # heads | mean
-        self._plot.addItem(self._separator)
+        self.canvas = MosaicCanvas()
         self._readout = plain_label(wrap=True)
         self.bind_text(self._readout.setText, lambda: self.tr("Click a head to open it large."))
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addWidget(self._title)
-        layout.addWidget(self._view, 1)
+        layout.addWidget(self.canvas, 1)
         layout.addWidget(self._readout)
-        self._view.scene().sigMouseMoved.connect(self._on_mouse_moved)
-        self._view.scene().sigMouseClicked.connect(self._on_mouse_clicked)
-        self.restyle()
+        self.canvas.installEventFilter(self)
 
     def retranslate(self) -> None:
         super().retranslate()
-        if self._maps.size:
-            self._layout_axes()  # "layer 0", "head 0"
+        self._draw()  # "layer 0", "head 0"
 
     def restyle(self) -> None:
-        """Take the current colormap, theme colour and font."""
-        self._separator.setPen(pg.mkPen(plot_style().foreground, width=2))
-        if self._maps.size:
-            self._image.setLookupTable(lookup_table())
-            self._column_ticks = []  # measured again in the new font
-            self._layout_axes()
+        """Take the current colormap, theme colours and font."""
+        self._lut = lookup_table()
+        self.canvas.restyle()
+        self._draw()
 
     # -- data ----------------------------------------------------------------------------------
     def set_maps(self, maps: np.ndarray, query_labels: Sequence[str], key_labels: Sequence[str],
@@ -111,19 +188,15 @@ class AttentionGrid(Retranslated, QWidget):
         summary = mean_over_heads(maps) if summary is None else np.asarray(summary, dtype=np.float32)
         if summary.shape != (maps.shape[0], *maps.shape[2:]):
             raise ValueError(f"summary {summary.shape} does not match maps {maps.shape}")
-        reshaped = maps.shape != self._maps.shape
         self._maps, self._summary = maps, summary
         self._query_labels, self._key_labels = list(query_labels), list(key_labels)
-        self._image.setImage(self._mosaic(maps, summary), levels=(0.0, 1.0), lut=lookup_table(), autoLevels=False)
-        if reshaped:
-            self._layout_axes()
-        self._draw_bands()
+        self._mosaic = self._tiled(maps, summary)
+        self._draw()
 
     def set_summary_names(self, column: str, readout: str) -> None:
         """Name the summary column: its header (``"max"``) and in the read-out (``"max of heads"``)."""
         self._chosen_summary_names = (column, readout)
-        if self._maps.size:
-            self._layout_axes()
+        self._draw()
 
     def _summary_names(self) -> tuple[str, str]:
         return self._chosen_summary_names or (self.tr("mean"), self.tr("mean of heads"))
@@ -131,18 +204,18 @@ class AttentionGrid(Retranslated, QWidget):
     def set_query(self, row: int | None) -> None:
         """Highlight one query row in every tile (the current decoding step), or none."""
         self._query = row
-        self._draw_bands()
+        self.canvas.show_picture(replace(self.canvas.picture, outlined_rows=self._outlined_rows()))
 
     def repaint_now(self) -> None:
         """Paint the plot immediately rather than on the event loop's next pass (for timing)."""
-        self._view.viewport().repaint()
+        self.canvas.repaint()
 
     def set_title(self, title: str) -> None:
         self._title.setText(title)
         self._title.setVisible(bool(title))
 
     @staticmethod
-    def _mosaic(maps: np.ndarray, summary: np.ndarray) -> np.ndarray:
+    def _tiled(maps: np.ndarray, summary: np.ndarray) -> np.ndarray:
         layers, heads, queries, keys = maps.shape
         tiles = np.full((layers, heads + 1, queries + GAP, keys + GAP), np.nan, dtype=np.float32)
         tiles[:, :heads, :queries, :keys] = maps
@@ -150,31 +223,27 @@ class AttentionGrid(Retranslated, QWidget):
         mosaic = tiles.transpose(0, 2, 1, 3).reshape(layers * (queries + GAP), (heads + 1) * (keys + GAP))
         return np.ascontiguousarray(mosaic[:-GAP, :-GAP])  # (L*(Q+1)-1, (H+1)*(K+1)-1), row-major
 
-    def _layout_axes(self) -> None:
+    def _draw(self) -> None:
+        """Give the canvas the picture of the current maps, names and query."""
+        if self._mosaic.size == 0:
+            self.canvas.show_picture(MosaicPicture())
+            return
         layers, heads, queries, keys = self._maps.shape
-        height, width = layers * (queries + GAP) - GAP, (heads + 1) * (keys + GAP) - GAP
-        self._image.setRect(QRectF(0, 0, width, height))
-        rows = [((queries + GAP) * layer + queries / 2, self.tr("layer {0}").format(layer)) for layer in range(layers)]
-        self._plot.getAxis("left").setTicks([rows, []])
-        reserve_label_width(self._plot.getAxis("left"), [text for _, text in rows])
+        image, pixels = coloured_picture(self._mosaic, self._lut, LEVELS, blank=self.canvas.background)
         names = [self.tr("head {0}").format(h) for h in range(heads)] + [self._summary_names()[0]]
-        columns = [[((keys + GAP) * h + keys / 2, n) for h, n in enumerate(names)], []]
-        if columns != self._column_ticks:  # an axis redraw costs: only when the heads or keys changed
-            self._column_ticks = columns
-            self._plot.getAxis("top").setTicks(columns)
-        self._separator.setValue(heads * (keys + GAP) - GAP / 2)
-        box = self._plot.getViewBox()
-        box.setRange(QRectF(0, 0, width, height), padding=0)
-        box.prepareForPaint()  # apply the range now: one paint instead of two (see HeatmapWidget.set_data)
+        self.canvas.show_picture(MosaicPicture(
+            image, pixels, self._mosaic.shape,
+            row_names=[((queries + GAP) * layer + queries / 2, self.tr("layer {0}").format(layer))
+                       for layer in range(layers)],
+            column_names=[((keys + GAP) * h + keys / 2, name) for h, name in enumerate(names)],
+            outlined_rows=self._outlined_rows(),
+            separator=heads * (keys + GAP) - GAP / 2))
 
-    def _draw_bands(self) -> None:
-        path = QPainterPath()
+    def _outlined_rows(self) -> list[int]:
         layers, _, queries, _ = self._maps.shape
-        if self._query is not None and 0 <= self._query < queries:
-            width = self.mosaic().shape[1]
-            for layer in range(layers):
-                path.addRect(QRectF(0, layer * (queries + GAP) + self._query, width, 1))
-        self._bands.setPath(path)
+        if self._query is None or not 0 <= self._query < queries:
+            return []
+        return [layer * (queries + GAP) + self._query for layer in range(layers)]
 
     # -- what is shown -------------------------------------------------------------------------
     @property
@@ -190,9 +259,14 @@ class AttentionGrid(Retranslated, QWidget):
     def query(self) -> int | None:
         return self._query
 
+    @property
+    def lut(self) -> np.ndarray:
+        """The colour table the tiles are drawn with."""
+        return self._lut
+
     def mosaic(self) -> np.ndarray:
         """The image drawn: tiles ``(queries, keys)`` separated by NaN gaps."""
-        return self._image.image if self._image.image is not None else np.zeros((0, 0), np.float32)
+        return self._mosaic
 
     def tile_origin(self, layer: int, head: int) -> tuple[int, int]:
         """Row and column of a tile's top-left cell in :meth:`mosaic` (head SUMMARY_COLUMN: the summary)."""
@@ -201,45 +275,43 @@ class AttentionGrid(Retranslated, QWidget):
         return layer * (queries + GAP), column * (keys + GAP)
 
     def band_rows(self) -> list[int]:
-        """Mosaic rows outlined as the current query (one per layer), read from the drawn outlines."""
-        return sorted(round(polygon.boundingRect().top()) for polygon in self._bands.path().toSubpathPolygons())
+        """Mosaic rows outlined as the current query (one per layer), as the canvas draws them."""
+        return sorted(self.canvas.picture.outlined_rows)
 
     def tile_position(self, layer: int, head: int, query: int = 0, key: int = 0) -> QPointF:
         """Where a cell of a tile is drawn, in this widget's coordinates."""
         row, column = self.tile_origin(layer, head)
-        scene = self._image.mapToScene(QPointF(column + key + 0.5, row + query + 0.5))
-        return QPointF(self._view.mapTo(self, self._view.mapFromScene(scene)))
+        return self.canvas.point_of(row + query + 0.5, column + key + 0.5) + QPointF(self.canvas.pos())
 
     def readout_text(self) -> str:
         return self._readout.text()
 
-    def _cell_at(self, scene_pos: QPointF) -> tuple[int, int, int, int] | None:
-        """(layer, head, query, key) under a scene point; head SUMMARY_COLUMN for the summary."""
-        if self._maps.size == 0 or not self._plot.getViewBox().sceneBoundingRect().contains(scene_pos):
+    def _cell_at(self, point: QPointF) -> tuple[int, int, int, int] | None:
+        """(layer, head, query, key) under a point of the canvas; head SUMMARY_COLUMN for the summary."""
+        cell = self.canvas.cell_at(point)
+        if cell is None:
             return None
         layers, heads, queries, keys = self._maps.shape
-        point = self._image.mapFromScene(scene_pos)
-        row, column = math.floor(point.y()), math.floor(point.x())
-        layer, query = divmod(row, queries + GAP)
-        head, key = divmod(column, keys + GAP)
-        inside = row >= 0 and column >= 0 and query < queries and key < keys  # not in a gap
-        if not (inside and layer < layers and head <= heads):
+        layer, query = divmod(cell[0], queries + GAP)
+        head, key = divmod(cell[1], keys + GAP)
+        if query >= queries or key >= keys:  # in a gap
             return None
         return layer, SUMMARY_COLUMN if head == heads else head, query, key
 
-    def _on_mouse_moved(self, scene_pos: QPointF) -> None:
-        cell = self._cell_at(scene_pos)
-        if cell is None:
-            return
-        layer, head, query, key = cell
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        if watched is self.canvas and isinstance(event, QMouseEvent):
+            cell = self._cell_at(event.position())
+            if cell is not None and event.type() == QEvent.Type.MouseMove:
+                self._show_readout(*cell)
+            elif cell is not None and event.type() == QEvent.Type.MouseButtonRelease \
+                    and event.button() == Qt.MouseButton.LeftButton:
+                self.cell_clicked.emit(cell[0], cell[1])
+        return super().eventFilter(watched, event)
+
+    def _show_readout(self, layer: int, head: int, query: int, key: int) -> None:
         row, column = self.tile_origin(layer, head)
         value = float(self.mosaic()[row + query, column + key])
         where = self.tr("layer {0}, {1}").format(layer, self._summary_names()[1]) if head == SUMMARY_COLUMN else \
             self.tr("layer {0}, head {1}").format(layer, head)
         self._readout.setText(self.tr("{0}: query '{1}' -> key '{2}': {3}").format(
             where, self._query_labels[query], self._key_labels[key], value_text(value)))
-
-    def _on_mouse_clicked(self, event) -> None:  # type: ignore[no-untyped-def]  # pyqtgraph's click event
-        cell = self._cell_at(event.scenePos())
-        if cell is not None and event.button() == Qt.MouseButton.LeftButton:
-            self.cell_clicked.emit(cell[0], cell[1])

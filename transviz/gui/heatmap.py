@@ -85,13 +85,15 @@ class BlitImageItem(pg.ImageItem):
                 self.qimage = self.qimage.convertToFormat(
                     QImage.Format.Format_RGB32 if opaque else QImage.Format.Format_ARGB32_Premultiplied)
             return
-        self.qimage, self._pixels = _coloured(image, lut, levels)
+        self.qimage, self._pixels = coloured_picture(image, lut, levels)
         self._renderRequired = self._unrenderable = False
 
 
-def _coloured(image: np.ndarray, lut: np.ndarray, levels: Sequence[float]) -> tuple[QImage, np.ndarray]:
+def coloured_picture(image: np.ndarray, lut: np.ndarray, levels: Sequence[float],
+                     blank: QColor | None = None) -> tuple[QImage, np.ndarray]:
     """``image`` coloured as pyqtgraph colours it: entry ``floor((v - low) * len(lut) / (high - low))``
-    of ``lut``, clipped to the table, NaN transparent. Returns the picture and the pixels it shows."""
+    of ``lut``, clipped to the table; NaN cells ``blank``, else transparent. Returns the picture
+    and the pixels it shows (the picture does not own them)."""
     low, high = float(levels[0]), float(levels[1])
     scale = len(lut) / ((high - low) or 1.0)
     nan = np.isnan(image)
@@ -99,7 +101,10 @@ def _coloured(image: np.ndarray, lut: np.ndarray, levels: Sequence[float]) -> tu
     table = lut.astype(np.uint32)
     argb = (0xFF000000 | table[:, 0] << 16 | table[:, 1] << 8 | table[:, 2]).astype(np.uint32)
     pixels = np.ascontiguousarray(argb[index])
-    if nan.any():
+    if nan.any() and blank is not None:
+        pixels[nan] = blank.rgb() | 0xFF000000
+        pixel_format = QImage.Format.Format_RGB32
+    elif nan.any():
         pixels[nan] = 0  # transparent black, premultiplied
         pixel_format = QImage.Format.Format_ARGB32_Premultiplied
     else:
