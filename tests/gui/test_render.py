@@ -102,9 +102,10 @@ def test_grid_slide_is_the_sessions_attention_after_the_steps(show, make_model):
     maps = expected.decoder_self_attention()  # (2, 2, 3, 3)
     below = np.tri(3, dtype=bool)
     assert view.grid.isVisible() and not view.large.isVisible() and not view.choices.isVisible()
-    np.testing.assert_array_equal(view.grid.maps[..., below], maps[..., below])
+    # the window may step on more threads than this session (gui.step_threads): equal to float rounding
+    np.testing.assert_allclose(view.grid.maps[..., below], maps[..., below], rtol=0, atol=1e-6)
     assert np.isnan(view.grid.maps[..., ~below]).all()
-    np.testing.assert_array_equal(view.large.data[below], maps[1, 1][below])
+    np.testing.assert_allclose(view.large.data[below], maps[1, 1][below], rtol=0, atol=1e-6)
 
 
 def test_head_slide_of_a_summary(show, make_model):

@@ -8,7 +8,7 @@ import pytest
 from PySide6.QtCore import QThread
 
 from transviz import CheckpointError
-from transviz.gui.workers import TaskRunner
+from transviz.gui.workers import TaskRunner, background_work_running
 
 
 @pytest.fixture
@@ -95,6 +95,17 @@ def test_busy_while_running(runner, qtbot):
     with qtbot.waitSignal(runner.done, timeout=5000):
         release.set()
     assert states == [True, False] and not runner.is_busy()
+
+
+def test_background_work_is_counted_until_the_task_returns_even_when_cancelled(runner, qtbot):
+    release, started = threading.Event(), threading.Event()
+    assert not background_work_running()
+    runner.start(lambda state: (started.set(), release.wait(5)))
+    assert started.wait(5)
+    runner.cancel()  # the window no longer waits for it, but it still computes
+    assert not runner.is_busy() and background_work_running()
+    release.set()
+    qtbot.waitUntil(lambda: not background_work_running(), timeout=5000)
 
 
 def test_no_tasks_after_shutdown(qtbot):

@@ -24,6 +24,7 @@ from ..core.errors import InputError, TransvizError
 from ..core.strategies import Greedy, Strategy
 from ..core.vocab import BOS, PAD
 from .core_messages import translated
+from .step_threads import StepThreads
 
 TOP_K = 6  # candidates each step lists: enough to see the alternatives, few enough to read
 
@@ -55,6 +56,7 @@ class SessionController(QObject):
         self.session: DecodingSession | None = None
         self.strategy: Strategy = Greedy()
         self._quiet = False  # run_to_end reports once, not once per step
+        self._threads = StepThreads()
 
     # -- the session -----------------------------------------------------------------------------
     def set_model(self, model: Model | None) -> None:
@@ -96,7 +98,8 @@ class SessionController(QObject):
             self.refused.emit(self.tr("Type a sentence to translate first."))
             return False
         try:
-            action(self.session)
+            with self._threads.step():  # the window waits for the step: more cores if they help
+                action(self.session)
         except InputError as exc:
             self.refused.emit(translated(str(exc)))
             return False

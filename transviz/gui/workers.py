@@ -19,6 +19,20 @@ from PySide6.QtCore import QObject, QThread, Signal, Slot
 log = logging.getLogger(__name__)
 
 Task = Callable[["TaskState"], Any]
+
+_computing = 0  # tasks running in any runner's thread now (a cancelled one until it returns)
+_computing_lock = threading.Lock()
+
+
+def background_work_running() -> bool:
+    """Whether some task is computing on a worker thread (training, a lab sweep, a model loading)."""
+    return _computing > 0
+
+
+def _count_computing(change: int) -> None:
+    global _computing
+    with _computing_lock:
+        _computing += change
 OnDone = Callable[[Any], None]
 OnFailed = Callable[[Exception], None]
 
@@ -59,12 +73,15 @@ class _Worker(QObject):
 
     @Slot(int, object, object)
     def run(self, task_id: int, task: Task, state: TaskState) -> None:
+        _count_computing(+1)
         try:
             result = task(state)
         except Exception as exc:  # delivered to the GUI thread, which decides what to show
             self.failed.emit(task_id, exc)
         else:
             self.finished.emit(task_id, result)
+        finally:
+            _count_computing(-1)
 
 
 class TaskRunner(QObject):
