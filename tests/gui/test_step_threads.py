@@ -68,3 +68,25 @@ def test_background_work_keeps_its_core(qtbot):
     finally:
         release.set()
         runner.shutdown()
+
+
+def test_many_steps_at_once_take_the_faster_count_untimed():
+    before = torch.get_num_threads()
+    threads = StepThreads(cores=before + 1)
+    for _ in range(RECENT):
+        threads.record(before, 0.010)
+        threads.record(before + 1, 0.004)
+    with threads.steps():
+        assert torch.get_num_threads() == before + 1
+    assert torch.get_num_threads() == before
+    assert list(threads._recent[before + 1]) == [0.004] * RECENT  # a run to the end is not one step
+
+
+def test_a_refused_step_is_not_timed():
+    threads = StepThreads(cores=torch.get_num_threads() + 1)
+    try:
+        with threads.step():
+            raise ValueError("refused")
+    except ValueError:
+        pass
+    assert not any(threads._recent.values())

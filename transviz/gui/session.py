@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import copy
 from collections.abc import Callable
+from contextlib import AbstractContextManager, nullcontext
 from dataclasses import replace
 
 from PySide6.QtCore import QObject, Signal
@@ -56,7 +57,7 @@ class SessionController(QObject):
         self.session: DecodingSession | None = None
         self.strategy: Strategy = Greedy()
         self._quiet = False  # run_to_end reports once, not once per step
-        self._threads = StepThreads()
+        self._threads = StepThreads()  # the window waits for a step: more cores when they help
 
     # -- the session -----------------------------------------------------------------------------
     def set_model(self, model: Model | None) -> None:
@@ -92,13 +93,15 @@ class SessionController(QObject):
             self.changed.emit(event)
 
     # -- moving ------------------------------------------------------------------------------------
-    def _act(self, action: Callable[[DecodingSession], object]) -> bool:
-        """Run ``action`` on the session; False (and ``refused``) if there is none or it refuses."""
+    def _act(self, action: Callable[[DecodingSession], object],
+             threads: Callable[[], AbstractContextManager[object]] = nullcontext) -> bool:
+        """Run ``action`` on the session within ``threads()`` (how many torch threads compute it);
+        False (and ``refused``) if there is no session or it refuses."""
         if self.session is None:
             self.refused.emit(self.tr("Type a sentence to translate first."))
             return False
         try:
-            with self._threads.step():  # the window waits for the step: more cores if they help
+            with threads():
                 action(self.session)
         except InputError as exc:
             self.refused.emit(translated(str(exc)))
@@ -106,7 +109,7 @@ class SessionController(QObject):
         return True
 
     def step(self) -> bool:
-        return self._act(DecodingSession.step)
+        return self._act(DecodingSession.step, self._threads.step)
 
     def back(self) -> bool:
         return self._act(DecodingSession.back)
@@ -118,7 +121,7 @@ class SessionController(QObject):
         return self._act(lambda s: s.rewind(position))
 
     def force(self, token: str) -> bool:
-        return self._act(lambda s: s.force(token))
+        return self._act(lambda s: s.force(token), self._threads.step)
 
     def choose_instead(self, token: str) -> bool:
         """Replace the last step's token with ``token`` (back, then force): "what if it had said
@@ -153,7 +156,7 @@ class SessionController(QObject):
         start = session.position if session is not None else 0
         self._quiet = True
         try:
-            ran = self._act(DecodingSession.run_to_end)
+            ran = self._act(DecodingSession.run_to_end, self._threads.steps)
         finally:
             self._quiet = False
         if ran and session is not None and session.position > start:

@@ -12,7 +12,7 @@ import os
 import statistics
 import time
 from collections import deque
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 
 import torch
@@ -35,29 +35,47 @@ class StepThreads:
 
     def choose(self, current: int) -> int:
         """``current`` or :attr:`cores` threads for the next step."""
-        choices = (current, self.cores)
         self._steps += 1
+        ranked = self._ranked(current)
+        return ranked[-1] if self._steps % PROBE_EVERY == 0 else ranked[0]
+
+    def _ranked(self, current: int) -> list[int]:
+        """``current`` and :attr:`cores`, untried first, then the faster lately."""
+        choices = (current, self.cores)
         untried = [n for n in choices if not self._recent.get(n)]
         if untried:
-            return untried[0]
-        ranked = sorted(choices, key=lambda n: statistics.median(self._recent[n]))
-        return ranked[-1] if self._steps % PROBE_EVERY == 0 else ranked[0]
+            return untried + [n for n in choices if n not in untried]
+        return sorted(choices, key=lambda n: statistics.median(self._recent[n]))
 
     def record(self, threads: int, seconds: float) -> None:
         self._recent.setdefault(threads, deque(maxlen=RECENT)).append(seconds)
 
     @contextmanager
     def step(self) -> Iterator[None]:
-        """Run the body (one step) with the chosen threads, timed; torch's threads are restored after."""
+        """Run the body (one step) with the chosen threads, timed."""
+        with self._threads(self.choose) as threads:
+            start = time.perf_counter()
+            yield
+            if threads is not None:
+                self.record(threads, time.perf_counter() - start)
+
+    @contextmanager
+    def steps(self) -> Iterator[None]:
+        """Run the body (many steps, such as running to the end) with the threads faster so far."""
+        with self._threads(lambda current: self._ranked(current)[0]):
+            yield
+
+    @contextmanager
+    def _threads(self, choose: Callable[[int], int]) -> Iterator[int | None]:
+        """Torch's threads set to ``choose(current)`` for the body and restored after; None (and
+        unchanged) when there is no choice or background work needs its core."""
         before = torch.get_num_threads()
         if before >= self.cores or background_work_running():
-            yield
+            yield None
             return
-        threads = self.choose(before)
+        threads = choose(before)
         torch.set_num_threads(threads)
-        start = time.perf_counter()
         try:
-            yield
+            yield threads
         finally:
-            self.record(threads, time.perf_counter() - start)
             torch.set_num_threads(before)
