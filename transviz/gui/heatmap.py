@@ -339,6 +339,8 @@ class HeatmapWidget(Retranslated, QWidget):
         self._plot.setLabel("bottom", self._axes.column_title)
         self._plot.hideButtons()
         self._plot.setMenuEnabled(False)
+        for side in ("top", "right"):  # hidden, yet following the range: no title to lay out again each time
+            self._plot.getAxis(side).enableAutoSIPrefix(False)
         box = self._plot.getViewBox()
         box.invertY(True)  # row 0 on top, as a matrix is written
         box.setMouseEnabled(False, False)
