@@ -109,8 +109,11 @@ class InApp:
 @figure("gui_train_throughput_ratio", "ratio", 0.9, "higher")
 def gui_train_throughput_ratio() -> float:
     """Training tokens/s in the window (worker, live plots, snapshots) over headless, toy-de-en recipe, CPU."""
+    import torch
+
     from ..gui.app import leave_a_core_for_qt
 
+    threads = torch.get_num_threads()
     leave_a_core_for_qt()  # as the window does; the headless run gets the same threads
     with tempfile.TemporaryDirectory() as folder:
         in_app, headless = InApp(Path(folder)), Headless(Path(folder))
@@ -119,3 +122,4 @@ def gui_train_throughput_ratio() -> float:
             return median_ratio(in_app, headless, rounds=5, warmup=1, timer=lambda run: run())  # type: ignore[arg-type,return-value]
         finally:
             in_app.close()
+            torch.set_num_threads(threads)  # for the figures measured next
