@@ -8,7 +8,7 @@ import xml.etree.ElementTree as ET
 import numpy as np
 import pytest
 from PySide6.QtCore import QPoint, Qt
-from PySide6.QtGui import QColor, QImage, QPainter
+from PySide6.QtGui import QColor, QFontMetricsF, QImage, QPainter
 from PySide6.QtSvg import QSvgRenderer
 
 import pyqtgraph as pg
@@ -163,6 +163,22 @@ def test_custom_axis_names_in_read_out(qtbot):
     qtbot.addWidget(widget)
     widget.set_data(np.array([[0.5, -0.25]], np.float32), ["0"], ["0", "1"])
     assert widget.readout(0, 1) == "position 0, dimension 1: -0.25"
+
+
+@pytest.mark.parametrize("points", [9, 24])
+def test_colour_bar_labels_fit_in_the_font_of_the_plots(heatmap, qtbot, points):
+    """pyqtgraph fixes the colour bar's axis at 45 pixels; in presentation mode's large bold font
+    its labels would be cut off at the window's edge."""
+    from dataclasses import replace
+
+    from transviz.gui.theme import plot_style, style_plots
+
+    style_plots(heatmap, replace(plot_style(), points=points, bold=True))
+    heatmap.restyle()
+    bar = heatmap._colorbar.axis
+    widest = max(QFontMetricsF(bar.style["tickFont"]).horizontalAdvance(text) for text in ("0.0", "0.5", "1.0"))
+    needed = widest + bar.style["tickTextOffset"][0] + max(0, bar.style["tickLength"])
+    qtbot.waitUntil(lambda: bar.width() >= needed, timeout=2000)  # once the layout has run
 
 
 def test_export_png_has_real_pixels(heatmap, tmp_path):

@@ -4,8 +4,8 @@
 The maps are drawn as ONE mosaic image, and the grid paints it, its names and the current query
 with a QPainter instead of as a pyqtgraph plot. A step of decoding must redraw within one 60 fps
 frame, next to the model's own step (``transviz bench gui_step_redraw_ms_6x8``): 48 pyqtgraph
-image items took about 24 ms, one mosaic in a pyqtgraph plot about 2.5 ms (re-laid axes and
-range on every step), painted here about 0.5 ms.
+image items took about 24 ms, one mosaic in a pyqtgraph plot about 2.5 ms (its range and axes
+laid out again at every step), painted here under 1 ms.
 """
 from __future__ import annotations
 
@@ -110,7 +110,7 @@ class MosaicCanvas(QWidget):
         painter.drawImage(area, picture.image)
         line = QFontMetricsF(self.font()).height()
         painter.setPen(self.foreground)
-        rows, columns = picture.shape
+        columns = picture.shape[1]
         name_width = area.width() / max(len(picture.column_names), 1)
         for column, text in picture.column_names:
             x = self.point_of(0, column, area).x()

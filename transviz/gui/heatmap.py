@@ -366,6 +366,7 @@ class HeatmapWidget(Retranslated, QWidget):
             self._colorbar = pg.ColorBarItem(values=self._levels, colorMap=colormap(), interactive=False,
                                              colorMapMenu=False, width=14)
             self._view.addItem(self._colorbar, row=0, col=1)
+            self._fit_colorbar_labels()
         self._readout = plain_label(" ")  # filled on hover; a space keeps its line height
         self._masked_legend = plain_label(wrap=True)
         self.bind_text(self._masked_legend.setText, lambda: self.tr("grey hatched cells: masked (-inf)"))
@@ -395,8 +396,20 @@ class HeatmapWidget(Retranslated, QWidget):
         self._image.setLookupTable(lookup_table())
         if self._colorbar is not None:
             self._colorbar.setColorMap(colormap())
+            self._fit_colorbar_labels()
         for axis in (self._left, self._bottom):
             axis.refit()
+
+    def _fit_colorbar_labels(self) -> None:
+        """pyqtgraph gives the colour bar's axis 45 pixels, too narrow for its labels in the large
+        font of presentation mode: size it for labels like those of the current levels, with room
+        above and below for half of the end labels."""
+        assert self._colorbar is not None
+        axis = self._colorbar.axis
+        axis.setWidth(None)
+        reserve_label_width(axis, [f"{value:.1f}" for value in (*self._levels, 0.5)])
+        half_line = math.ceil(QFontMetricsF(axis.style["tickFont"] or axis.font()).height() / 2)
+        self._view.ci.setContentsMargins(2, half_line, 2, half_line)
 
     # -- data ----------------------------------------------------------------------------------
     def set_data(
@@ -428,6 +441,7 @@ class HeatmapWidget(Retranslated, QWidget):
         self._bottom.set_labels(column_labels, labelled_columns)
         if self._colorbar is not None and tuple(self._colorbar.levels()) != tuple(self._levels):
             self._colorbar.setLevels(self._levels)
+            self._fit_colorbar_labels()
         box = self._plot.getViewBox()
         box.setRange(QRectF(0, 0, max(columns, 1), max(rows, 1)), padding=0)
         # pyqtgraph applies a new range when the view paints, and the axes it moves then ask for
@@ -442,6 +456,7 @@ class HeatmapWidget(Retranslated, QWidget):
         self._image.setLevels(self._levels)
         if self._colorbar is not None:
             self._colorbar.setLevels(self._levels)
+            self._fit_colorbar_labels()
 
     def set_highlighted_row(self, row: int | None) -> None:
         """Outline one row (the current query), or none."""
