@@ -382,9 +382,17 @@ def torch_threads(count: int):
         torch.set_num_threads(before)
 
 
+@pytest.fixture
+def split_small_weights(monkeypatch):
+    """Row blocks even for these small weights (the size from which they pay is about speed)."""
+    import transviz.core.model as model_module
+
+    monkeypatch.setattr(model_module, "SPLIT_AT", 0)
+
+
 @pytest.mark.parametrize("threads", [2, 3, 4])
 @pytest.mark.parametrize("out_features,rows", [(48, 1), (40, 1), (23, 1), (48, 3)])
-def test_linear_in_row_blocks_equals_torchs(threads, out_features, rows):
+def test_linear_in_row_blocks_equals_torchs(split_small_weights, threads, out_features, rows):
     """One input row on several threads goes through bmm over row blocks (when they divide the
     rows of the weight): the same numbers as F.linear, with and without bias, batched or not."""
     gen = torch.Generator().manual_seed(out_features)
@@ -398,7 +406,7 @@ def test_linear_in_row_blocks_equals_torchs(threads, out_features, rows):
 
 
 @pytest.mark.parametrize("threads", [2, 4])
-def test_one_sentence_decoded_on_several_threads_equals_recomputation(threads):
+def test_one_sentence_decoded_on_several_threads_equals_recomputation(split_small_weights, threads):
     """Batch 1 takes the row-block path in every projection of a step (d_model 16, d_ff 32 and
     the 3 x 16 packed projection divide by 2 and 4; the 23-token output falls back)."""
     model, src, _ = small_model_and_batch("post", seed=5)

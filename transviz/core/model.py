@@ -25,18 +25,21 @@ from .masks import decoder_self_mask, padding_mask
 from .positional import sinusoidal_table
 
 
+SPLIT_AT = 1 << 16  # weights (elements) from which sharing the reading pays: below, starting the threads costs more
+
+
 def linear(x: Tensor, weight: Tensor, bias: Tensor | None = None) -> Tensor:
     """``F.linear``; for one input row on several CPU threads, computed as a batch of row blocks.
 
     A one-row product (a decoding step) reads every weight once and waits on memory; torch runs
     it on one core whatever its thread count. As ``bmm`` over row blocks of ``weight`` its
-    threads share the reading: a 6-layer x 512 decoder step took 7.1 ms on one core, 4.7 ms on
-    two. With one thread, or more rows, this is ``F.linear`` itself.
+    threads share the reading: a 6-layer x 512 decoder step took 7.0 ms on one core, 4.7 ms on
+    two. With one thread, more rows or a small weight, this is ``F.linear`` itself.
     """
     blocks = torch.get_num_threads()
     out_features, in_features = weight.shape
-    if (blocks < 2 or x.numel() != in_features or out_features % blocks or x.device.type != "cpu"
-            or not weight.is_contiguous()):
+    if (blocks < 2 or x.numel() != in_features or weight.numel() < SPLIT_AT or out_features % blocks
+            or x.device.type != "cpu" or not weight.is_contiguous()):
         return F.linear(x, weight, bias)
     rows = x.reshape(1, 1, in_features).expand(blocks, 1, in_features)
     y = torch.bmm(rows, weight.view(blocks, out_features // blocks, in_features).transpose(1, 2))
