@@ -101,14 +101,10 @@ def coloured_picture(image: np.ndarray, lut: np.ndarray, levels: Sequence[float]
     table = lut.astype(np.uint32)
     argb = (0xFF000000 | table[:, 0] << 16 | table[:, 1] << 8 | table[:, 2]).astype(np.uint32)
     pixels = np.ascontiguousarray(argb[index])
-    if nan.any() and blank is not None:
-        pixels[nan] = blank.rgb() | 0xFF000000
-        pixel_format = QImage.Format.Format_RGB32
-    elif nan.any():
-        pixels[nan] = 0  # transparent black, premultiplied
-        pixel_format = QImage.Format.Format_ARGB32_Premultiplied
-    else:
-        pixel_format = QImage.Format.Format_RGB32
+    transparent = blank is None and bool(nan.any())
+    if nan.any():
+        pixels[nan] = 0 if transparent else blank.rgb() | 0xFF000000  # 0: transparent black, premultiplied
+    pixel_format = QImage.Format.Format_ARGB32_Premultiplied if transparent else QImage.Format.Format_RGB32
     height, width = pixels.shape
     return QImage(pixels.data, width, height, 4 * width, pixel_format), pixels
 
