@@ -49,8 +49,8 @@ class _Bars(QWidget):
         height = min(ROW_HEIGHT, (self.height() - self._top() - metrics.height() - 2 * MARGIN) / rows)
         return left, max(self.width() - left - number, 10.0), max(height, 1.0)
 
-    def bar_rect(self, index: int) -> QRectF:
-        left, length, height = self._geometry()
+    def bar_rect(self, index: int, geometry: tuple[float, float, float] | None = None) -> QRectF:
+        left, length, height = geometry or self._geometry()
         probability = self.rows[index][1]
         top = self._top() + index * height + height * (1 - BAR_SHARE) / 2
         return QRectF(left, top, max(probability * length, 1.0), height * BAR_SHARE)
@@ -69,10 +69,11 @@ class _Bars(QWidget):
         painter.drawText(QRectF(MARGIN, MARGIN, self.width() - 2 * MARGIN, self._top() - 2 * MARGIN),
                          int(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop | Qt.TextFlag.TextWordWrap),
                          self.title)
-        left, length, height = self._geometry()
+        geometry = self._geometry()  # measured once: it measures every token
+        left, length, height = geometry
         top = self._top()
         for i, (token, probability, colour, outlined) in enumerate(self.rows):
-            bar = self.bar_rect(i)
+            bar = self.bar_rect(i, geometry)
             painter.fillRect(bar, colour)
             if outlined:
                 painter.setPen(QPen(GOLD, 3))
