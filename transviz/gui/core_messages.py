@@ -14,10 +14,13 @@ import functools
 import re
 from collections.abc import Callable
 
-from PySide6.QtCore import QCoreApplication
+from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication
 
 Rule = tuple["re.Pattern[str]", Callable[["re.Match[str]"], str]]
-translate = QCoreApplication.translate  # called with literal arguments below, so that lupdate finds every text
+translate = QCoreApplication.translate
+# Each message's wording is written once, in QT_TRANSLATE_NOOP (so that lupdate finds it): its
+# placeholders {0}, {1}, ... say where the parts that vary stand, and the rule's patterns what
+# each part may be; the rest of the wording is matched as written.
 
 
 def translated(message: str) -> str:
@@ -34,6 +37,21 @@ def translated_lines(text: str) -> str:
     return "\n".join(translated(line) for line in text.split("\n"))
 
 
+def _rule(wording: str, *parts: str, shown: dict[int, Callable[[str], str]] | None = None) -> Rule:
+    """The core's message ``wording`` with part ``i`` matching the regular expression ``parts[i]``;
+    it comes back translated with the same parts, each passed through ``shown[i]`` if given (a
+    part that is itself a phrase to translate)."""
+    pieces = re.split(r"\{(\d+)\}", wording)  # text, part number, text, ...
+    pattern = "".join(re.escape(piece) if i % 2 == 0 else f"({parts[int(piece)]})" for i, piece in enumerate(pieces))
+    convert = shown or {}
+
+    def translation(match: "re.Match[str]") -> str:
+        values = [convert.get(i, str)(value) for i, value in enumerate(match.groups())]
+        return translate("CoreMessages", wording).format(*values)
+
+    return re.compile(pattern), translation
+
+
 @functools.cache
 def _rules() -> list[Rule]:
     """(the core's wording, its translation); the translation is looked up when a message comes."""
@@ -44,100 +62,64 @@ def _rules() -> list[Rule]:
 def _decoding_rules() -> list[Rule]:
     """Why Step, Back or a forced word cannot act; a sentence or reference the model cannot read."""
     return [
-        (re.compile(r"the reference has ended: go back or reset to look at it again"),
-         lambda m: translate("CoreMessages", "the reference has ended: go back or reset to look at it again")),
-        (re.compile(r"the translation has ended with the end token (\S+): go back or reset to try another way"),
-         lambda m: translate("CoreMessages", "the translation has ended with the end token {0}: go back or reset "
-                                             "to try another way").format(m[1])),
-        (re.compile(r"the translation reached the length limit of (\d+) tokens"),
-         lambda m: translate("CoreMessages", "the translation reached the length limit of {0} tokens").format(m[1])),
-        (re.compile(r"nothing to undo: this is the start of the translation"),
-         lambda m: translate("CoreMessages", "nothing to undo: this is the start of the translation")),
-        (re.compile(r"the sentence is empty: type at least one word"),
-         lambda m: translate("CoreMessages", "the sentence is empty: type at least one word")),
-        (re.compile(r"the sentence has (\d+) tokens; this model reads at most (\d+)"),
-         lambda m: translate("CoreMessages", "the sentence has {0} tokens; this model reads at most {1}")
-         .format(m[1], m[2])),
-        (re.compile(r"the sentence holds control characters \((.*)\); remove them and try again"),
-         lambda m: translate("CoreMessages", "the sentence holds control characters ({0}); remove them and try again")
-         .format(m[1])),
-        (re.compile(r"none of the words \((.*)\) is in this model's vocabulary: it would read only <unk>"),
-         lambda m: translate("CoreMessages", "none of the words ({0}) is in this model's vocabulary: it would read "
-                                             "only <unk>").format(m[1])),
-        (re.compile(r"the reference has (\d+) tokens with the end token; this model writes at most (\d+)"),
-         lambda m: translate("CoreMessages", "the reference has {0} tokens with the end token; this model writes "
-                                             "at most {1}").format(m[1], m[2])),
-        (re.compile(r"(.+) is a special token the model never writes"),
-         lambda m: translate("CoreMessages", "{0} is a special token the model never writes").format(m[1])),
-        (re.compile(r"the reference is empty: type the target sentence to feed, or leave teacher forcing off"),
-         lambda m: translate("CoreMessages", "the reference is empty: type the target sentence to feed, or leave "
-                                             "teacher forcing off")),
+        _rule(QT_TRANSLATE_NOOP("CoreMessages", "the reference has ended: go back or reset to look at it again")),
+        _rule(QT_TRANSLATE_NOOP("CoreMessages", "the translation has ended with the end token {0}: go back or reset "
+                                                "to try another way"), r"\S+"),
+        _rule(QT_TRANSLATE_NOOP("CoreMessages", "the translation reached the length limit of {0} tokens"), r"\d+"),
+        _rule(QT_TRANSLATE_NOOP("CoreMessages", "nothing to undo: this is the start of the translation")),
+        _rule(QT_TRANSLATE_NOOP("CoreMessages", "the sentence is empty: type at least one word")),
+        _rule(QT_TRANSLATE_NOOP("CoreMessages", "the sentence has {0} tokens; this model reads at most {1}"),
+              r"\d+", r"\d+"),
+        _rule(QT_TRANSLATE_NOOP("CoreMessages", "the sentence holds control characters ({0}); remove them and try "
+                                                "again"), r".*"),
+        _rule(QT_TRANSLATE_NOOP("CoreMessages", "none of the words ({0}) is in this model's vocabulary: it would read "
+                                                "only <unk>"), r".*"),
+        _rule(QT_TRANSLATE_NOOP("CoreMessages", "the reference has {0} tokens with the end token; this model writes "
+                                                "at most {1}"), r"\d+", r"\d+"),
+        _rule(QT_TRANSLATE_NOOP("CoreMessages", "{0} is a special token the model never writes"), r".+"),
+        _rule(QT_TRANSLATE_NOOP("CoreMessages", "the reference is empty: type the target sentence to feed, or leave "
+                                                "teacher forcing off")),
     ]
 
 
 def _settings_rules() -> list[Rule]:
     """Impossible settings: ModelConfig, TrainConfig, the initialisation schemes, the lab's sweeps."""
     return [
-        (re.compile(r"(\w+) must be a positive integer, got (.+)"),
-         lambda m: translate("CoreMessages", "{0} must be a positive integer, got {1}").format(m[1], m[2])),
-        (re.compile(r"(\w+) must be at least 1, got (.+)"),
-         lambda m: translate("CoreMessages", "{0} must be at least 1, got {1}").format(m[1], m[2])),
-        (re.compile(r"(\w+) must be a whole number >= 0, got (.+)"),
-         lambda m: translate("CoreMessages", "{0} must be a whole number >= 0, got {1}").format(m[1], m[2])),
-        (re.compile(r"(\w+) must be positive, got (.+)"),
-         lambda m: translate("CoreMessages", "{0} must be positive, got {1}").format(m[1], m[2])),
-        (re.compile(r"(\w+) must be in \[0, 1\), got (.+)"),
-         lambda m: translate("CoreMessages", "{0} must be in [0, 1), got {1}").format(m[1], m[2])),
-        (re.compile(r"(\w+) must be '(\w+)' or '(\w+)', got (.+)"),
-         lambda m: translate("CoreMessages", "{0} must be '{1}' or '{2}', got {3}").format(m[1], m[2], m[3], m[4])),
-        (re.compile(r"d_model \((\d+)\) must be divisible by n_heads \((\d+)\): "
-                    r"each head gets d_model / n_heads dimensions"),
-         lambda m: translate("CoreMessages", "d_model ({0}) must be divisible by n_heads ({1}): each head gets "
-                                             "d_model / n_heads dimensions").format(m[1], m[2])),
-        (re.compile(r"share_embeddings needs one joint vocabulary: source has (\d+) tokens, target (\d+)"),
-         lambda m: translate("CoreMessages", "share_embeddings needs one joint vocabulary: source has {0} "
-                                             "tokens, target {1}").format(m[1], m[2])),
-        (re.compile(r"pad_id (\d+) is outside the vocabularies"),
-         lambda m: translate("CoreMessages", "pad_id {0} is outside the vocabularies").format(m[1])),
-        (re.compile(r"schedule must be one of (.+); got (.+)"),
-         lambda m: translate("CoreMessages", "schedule must be one of {0}; got {1}").format(m[1], m[2])),
-        (re.compile(r"the (\S+) schedule needs warmup_steps >= 1"),
-         lambda m: translate("CoreMessages", "the {0} schedule needs warmup_steps >= 1").format(m[1])),
-        (re.compile(r"warmup_steps \((\d+)\) must be below steps \((\d+)\) to leave room to decay"),
-         lambda m: translate("CoreMessages", "warmup_steps ({0}) must be below steps ({1}) to leave room to decay")
-         .format(m[1], m[2])),
-        (re.compile(r"clip_norm must be >= 0 \(0 = off\), got (.+)"),
-         lambda m: translate("CoreMessages", "clip_norm must be >= 0 (0 = off), got {0}").format(m[1])),
-        (re.compile(r"the probe sentence is empty"),
-         lambda m: translate("CoreMessages", "the probe sentence is empty")),
-        (re.compile(r"unknown initialisation (.+); choose from (.+)"),
-         lambda m: translate("CoreMessages", "unknown initialisation {0}; choose from {1}").format(m[1], m[2])),
-        (re.compile(r"the (\w+) initialisation takes no value \(got (.+)\)"),
-         lambda m: translate("CoreMessages", "the {0} initialisation takes no value (got {1})").format(m[1], m[2])),
-        (re.compile(r"(.+): the value after ':' must be a number"),
-         lambda m: translate("CoreMessages", "{0}: the value after ':' must be a number").format(m[1])),
-        (re.compile(r"(.+): the scale must be positive"),
-         lambda m: translate("CoreMessages", "{0}: the scale must be positive").format(m[1])),
-        (re.compile(r"warmup is the share of lr added per step, between 0 and 1; got (.+)"),
-         lambda m: translate("CoreMessages", "warmup is the share of lr added per step, between 0 and 1; got {0}")
-         .format(m[1])),
+        _rule(QT_TRANSLATE_NOOP("CoreMessages", "{0} must be a positive integer, got {1}"), r"\w+", r".+"),
+        _rule(QT_TRANSLATE_NOOP("CoreMessages", "{0} must be at least 1, got {1}"), r"\w+", r".+"),
+        _rule(QT_TRANSLATE_NOOP("CoreMessages", "{0} must be a whole number >= 0, got {1}"), r"\w+", r".+"),
+        _rule(QT_TRANSLATE_NOOP("CoreMessages", "{0} must be positive, got {1}"), r"\w+", r".+"),
+        _rule(QT_TRANSLATE_NOOP("CoreMessages", "{0} must be in [0, 1), got {1}"), r"\w+", r".+"),
+        _rule(QT_TRANSLATE_NOOP("CoreMessages", "{0} must be '{1}' or '{2}', got {3}"), r"\w+", r"\w+", r"\w+", r".+"),
+        _rule(QT_TRANSLATE_NOOP("CoreMessages", "d_model ({0}) must be divisible by n_heads ({1}): each head gets "
+                                                "d_model / n_heads dimensions"), r"\d+", r"\d+"),
+        _rule(QT_TRANSLATE_NOOP("CoreMessages", "share_embeddings needs one joint vocabulary: source has {0} "
+                                                "tokens, target {1}"), r"\d+", r"\d+"),
+        _rule(QT_TRANSLATE_NOOP("CoreMessages", "pad_id {0} is outside the vocabularies"), r"\d+"),
+        _rule(QT_TRANSLATE_NOOP("CoreMessages", "schedule must be one of {0}; got {1}"), r".+", r".+"),
+        _rule(QT_TRANSLATE_NOOP("CoreMessages", "the {0} schedule needs warmup_steps >= 1"), r"\S+"),
+        _rule(QT_TRANSLATE_NOOP("CoreMessages", "warmup_steps ({0}) must be below steps ({1}) to leave room to decay"),
+              r"\d+", r"\d+"),
+        _rule(QT_TRANSLATE_NOOP("CoreMessages", "clip_norm must be >= 0 (0 = off), got {0}"), r".+"),
+        _rule(QT_TRANSLATE_NOOP("CoreMessages", "the probe sentence is empty")),
+        _rule(QT_TRANSLATE_NOOP("CoreMessages", "unknown initialisation {0}; choose from {1}"), r".+", r".+"),
+        _rule(QT_TRANSLATE_NOOP("CoreMessages", "the {0} initialisation takes no value (got {1})"), r"\w+", r".+"),
+        _rule(QT_TRANSLATE_NOOP("CoreMessages", "{0}: the value after ':' must be a number"), r".+"),
+        _rule(QT_TRANSLATE_NOOP("CoreMessages", "{0}: the scale must be positive"), r".+"),
+        _rule(QT_TRANSLATE_NOOP("CoreMessages", "warmup is the share of lr added per step, between 0 and 1; got {0}"),
+              r".+"),
     ]
 
 
 def _training_rules() -> list[Rule]:
     """How a run ended (TrainResult.message, also a checkpoint's training.message)."""
     return [
-        (re.compile(r"finished (\d+) steps"),
-         lambda m: translate("CoreMessages", "finished {0} steps").format(m[1])),
-        (re.compile(r"stopped after (\d+) of (\d+) steps"),
-         lambda m: translate("CoreMessages", "stopped after {0} of {1} steps").format(m[1], m[2])),
-        (re.compile(r"training diverged at step (\d+): (the loss|the gradient norm) became (\S+)\. The weights are "
-                    r"back to those after step (\d+), the last whose loss was finite, and nothing worse was saved\. "
-                    r"Try warm-up or a lower lr \(step (\d+) used lr (\S+)\)\."),
-         lambda m: translate("CoreMessages", "training diverged at step {0}: {1} became {2}. The weights are back to "
-                                             "those after step {3}, the last whose loss was finite, and nothing "
-                                             "worse was saved. Try warm-up or a lower lr (step {4} used lr {5}).")
-         .format(m[1], _diverging(m[2]), m[3], m[4], m[5], m[6])),
+        _rule(QT_TRANSLATE_NOOP("CoreMessages", "finished {0} steps"), r"\d+"),
+        _rule(QT_TRANSLATE_NOOP("CoreMessages", "stopped after {0} of {1} steps"), r"\d+", r"\d+"),
+        _rule(QT_TRANSLATE_NOOP("CoreMessages", "training diverged at step {0}: {1} became {2}. The weights are back "
+                                                "to those after step {3}, the last whose loss was finite, and nothing "
+                                                "worse was saved. Try warm-up or a lower lr (step {4} used lr {5})."),
+              r"\d+", r"the loss|the gradient norm", r"\S+", r"\d+", r"\d+", r"\S+", shown={1: _diverging}),
     ]
 
 
@@ -151,96 +133,69 @@ def _diverging(what: str) -> str:
 def _corpus_rules() -> list[Rule]:
     """A TSV corpus that cannot be used (transviz.core.corpus.load_tsv), most naming the line."""
     return [
-        (re.compile(r"cannot read (.+): (.+)"),
-         lambda m: translate("CoreMessages", "cannot read {0}: {1}").format(m[1], m[2])),
-        (re.compile(r"(.+) is not a file"),
-         lambda m: translate("CoreMessages", "{0} is not a file").format(m[1])),
-        (re.compile(r"(.+) is (\d+) MB; transviz reads corpora up to (\d+) MB \(split it or keep a sample\)"),
-         lambda m: translate("CoreMessages", "{0} is {1} MB; transviz reads corpora up to {2} MB (split it or keep "
-                                             "a sample)").format(m[1], m[2], m[3])),
-        (re.compile(r"(.+) has more than ([\d,]+) lines; transviz reads corpora up to that many "
-                    r"\(split it or keep a sample\)"),
-         lambda m: translate("CoreMessages", "{0} has more than {1} lines; transviz reads corpora up to that many "
-                                             "(split it or keep a sample)").format(m[1], m[2])),
-        (re.compile(r"(.+) holds no sentence pairs: it is empty or only blank lines"),
-         lambda m: translate("CoreMessages", "{0} holds no sentence pairs: it is empty or only blank lines")
-         .format(m[1])),
-        (re.compile(r"(.+) holds only (\d+) distinct pairs; a corpus needs at least (\d+) to split into train, "
-                    r"valid and test"),
-         lambda m: translate("CoreMessages", "{0} holds only {1} distinct pairs; a corpus needs at least {2} to "
-                                             "split into train, valid and test").format(m[1], m[2], m[3])),
-        (re.compile(r"line (\d+): byte (\d+) is not UTF-8 text \((0x[0-9a-f]{2})\); save the file as UTF-8"),
-         lambda m: translate("CoreMessages", "line {0}: byte {1} is not UTF-8 text ({2}); save the file as UTF-8")
-         .format(m[1], m[2], m[3])),
-        (re.compile(r"line (\d+): no tab; expected one tab between source and target"),
-         lambda m: translate("CoreMessages", "line {0}: no tab; expected one tab between source and target")
-         .format(m[1])),
-        (re.compile(r"line (\d+): (\d+) tabs; expected one tab between source and target"),
-         lambda m: translate("CoreMessages", "line {0}: {1} tabs; expected one tab between source and target")
-         .format(m[1], m[2])),
-        (re.compile(r"line (\d+): the source is empty"),
-         lambda m: translate("CoreMessages", "line {0}: the source is empty").format(m[1])),
-        (re.compile(r"line (\d+): the target is empty"),
-         lambda m: translate("CoreMessages", "line {0}: the target is empty").format(m[1])),
-        (re.compile(r"lines (\d+) and (\d+) give the same source (.+) two different targets \((.+) and (.+)\); "
-                    r"each source needs exactly one"),
-         lambda m: translate("CoreMessages", "lines {0} and {1} give the same source {2} two different targets "
-                                             "({3} and {4}); each source needs exactly one")
-         .format(m[1], m[2], m[3], m[4], m[5])),
+        _rule(QT_TRANSLATE_NOOP("CoreMessages", "cannot read {0}: {1}"), r".+", r".+"),
+        _rule(QT_TRANSLATE_NOOP("CoreMessages", "{0} is not a file"), r".+"),
+        _rule(QT_TRANSLATE_NOOP("CoreMessages", "{0} is {1} MB; transviz reads corpora up to {2} MB (split it or keep "
+                                                "a sample)"), r".+", r"\d+", r"\d+"),
+        _rule(QT_TRANSLATE_NOOP("CoreMessages", "{0} has more than {1} lines; transviz reads corpora up to that many "
+                                                "(split it or keep a sample)"), r".+", r"[\d,]+"),
+        _rule(QT_TRANSLATE_NOOP("CoreMessages", "{0} holds no sentence pairs: it is empty or only blank lines"), r".+"),
+        _rule(QT_TRANSLATE_NOOP("CoreMessages", "{0} holds only {1} distinct pairs; a corpus needs at least {2} to "
+                                                "split into train, valid and test"), r".+", r"\d+", r"\d+"),
+        _rule(QT_TRANSLATE_NOOP("CoreMessages", "line {0}: byte {1} is not UTF-8 text ({2}); save the file as UTF-8"),
+              r"\d+", r"\d+", r"0x[0-9a-f]{2}"),
+        _rule(QT_TRANSLATE_NOOP("CoreMessages", "line {0}: no tab; expected one tab between source and target"),
+              r"\d+"),
+        _rule(QT_TRANSLATE_NOOP("CoreMessages", "line {0}: {1} tabs; expected one tab between source and target"),
+              r"\d+", r"\d+"),
+        _rule(QT_TRANSLATE_NOOP("CoreMessages", "line {0}: the source is empty"), r"\d+"),
+        _rule(QT_TRANSLATE_NOOP("CoreMessages", "line {0}: the target is empty"), r"\d+"),
+        _rule(QT_TRANSLATE_NOOP("CoreMessages", "lines {0} and {1} give the same source {2} two different targets "
+                                                "({3} and {4}); each source needs exactly one"),
+              r"\d+", r"\d+", r".+", r".+", r".+"),
     ]
 
 
 def _checkpoint_rules() -> list[Rule]:
     """A file that cannot be opened as a model (transviz.core.checkpoint), as Model > Open shows it."""
     return [
-        (re.compile(r"(.+): the file is truncated or damaged: it has ([\d,]+) bytes, its header describes ([\d,]+)"),
-         lambda m: translate("CoreMessages", "{0}: the file is truncated or damaged: it has {1} bytes, its header "
-                                             "describes {2}").format(m[1], m[2], m[3])),
-        (re.compile(r"(.+) is not a readable safetensors file \((.*)\)"),
-         lambda m: translate("CoreMessages", "{0} is not a readable safetensors file ({1})").format(m[1], m[2])),
-        (re.compile(r"(.+) is a safetensors file from another program, not a transviz checkpoint"),
-         lambda m: translate("CoreMessages", "{0} is a safetensors file from another program, not a transviz "
-                                             "checkpoint").format(m[1])),
-        (re.compile(r"(.+) is a folder, not a checkpoint file: name a \.safetensors file in it"),
-         lambda m: translate("CoreMessages", "{0} is a folder, not a checkpoint file: name a .safetensors file in "
-                                             "it").format(m[1])),
-        (re.compile(r"(.+): no such file"),
-         lambda m: translate("CoreMessages", "{0}: no such file").format(m[1])),
+        _rule(QT_TRANSLATE_NOOP("CoreMessages", "{0}: the file is truncated or damaged: it has {1} bytes, its header "
+                                                "describes {2}"), r".+", r"[\d,]+", r"[\d,]+"),
+        _rule(QT_TRANSLATE_NOOP("CoreMessages", "{0} is not a readable safetensors file ({1})"), r".+", r".*"),
+        _rule(QT_TRANSLATE_NOOP("CoreMessages", "{0} is a safetensors file from another program, not a transviz "
+                                                "checkpoint"), r".+"),
+        _rule(QT_TRANSLATE_NOOP("CoreMessages", "{0} is a folder, not a checkpoint file: name a .safetensors file in "
+                                                "it"), r".+"),
+        _rule(QT_TRANSLATE_NOOP("CoreMessages", "{0}: no such file"), r".+"),
     ]
 
 
 def _device_rules() -> list[Rule]:
     """The descriptions of transviz.core.devices.available_devices (a GPU's own name stays)."""
     return [
-        (re.compile(r"CPU, (\d+) threads"),
-         lambda m: translate("CoreMessages", "CPU, {0} threads").format(m[1])),
-        (re.compile(r"Apple GPU \(Metal\)"),
-         lambda m: translate("CoreMessages", "Apple GPU (Metal)")),
-        (re.compile(r"(.+), (\d+\.\d) GB"),
-         lambda m: translate("CoreMessages", "{0}, {1} GB").format(m[1], m[2])),
+        _rule(QT_TRANSLATE_NOOP("CoreMessages", "CPU, {0} threads"), r"\d+"),
+        _rule(QT_TRANSLATE_NOOP("CoreMessages", "Apple GPU (Metal)")),
+        _rule(QT_TRANSLATE_NOOP("CoreMessages", "{0}, {1} GB"), r".+", r"\d+\.\d"),
     ]
 
 
 def _description_rules() -> list[Rule]:
     """The lines of transviz.core.checkpoint.describe (Model > Info); setting names stay as written."""
     return [
-        (re.compile(r"file: (.+) \((\d+\.\d+) MB\)"),
-         lambda m: translate("CoreMessages", "file: {0} ({1} MB)").format(m[1], m[2])),
-        (re.compile(r"parameters: ([\d,]+)"),
-         lambda m: translate("CoreMessages", "parameters: {0}").format(m[1])),
-        (re.compile(r"config\.(\w+): (.*)"),
-         lambda m: translate("CoreMessages", "config.{0}: {1}").format(m[1], m[2])),
-        (re.compile(r"source vocabulary: (\d+) tokens \((word|char) level\)"),
-         lambda m: translate("CoreMessages", "source vocabulary: {0} tokens ({1})").format(m[1], _level(m[2]))),
-        (re.compile(r"target vocabulary: (\d+) tokens \((word|char) level\)"),
-         lambda m: translate("CoreMessages", "target vocabulary: {0} tokens ({1})").format(m[1], _level(m[2]))),
-        (re.compile(r"training\.(\w+): (.*)"),  # the value may be one of the messages above (how a run ended)
-         lambda m: translate("CoreMessages", "training.{0}: {1}").format(m[1], translated(m[2]))),
+        _rule(QT_TRANSLATE_NOOP("CoreMessages", "file: {0} ({1} MB)"), r".+", r"\d+\.\d+"),
+        _rule(QT_TRANSLATE_NOOP("CoreMessages", "parameters: {0}"), r"[\d,]+"),
+        _rule(QT_TRANSLATE_NOOP("CoreMessages", "config.{0}: {1}"), r"\w+", r".*"),
+        _rule(QT_TRANSLATE_NOOP("CoreMessages", "source vocabulary: {0} tokens ({1})"),
+              r"\d+", r"word level|char level", shown={1: _level}),
+        _rule(QT_TRANSLATE_NOOP("CoreMessages", "target vocabulary: {0} tokens ({1})"),
+              r"\d+", r"word level|char level", shown={1: _level}),
+        # the value may be one of the messages above (how a run ended)
+        _rule(QT_TRANSLATE_NOOP("CoreMessages", "training.{0}: {1}"), r"\w+", r".*", shown={1: translated}),
     ]
 
 
 def _level(level: str) -> str:
     """A vocabulary's token level (transviz.core.vocab.Level)."""
-    if level == "char":
+    if level == "char level":
         return translate("CoreMessages", "char level")
     return translate("CoreMessages", "word level")
