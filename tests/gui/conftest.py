@@ -13,13 +13,11 @@ from transviz.core.vocab import Vocab
 def configured_like_the_app(qapp):
     """What gui.app does at start-up: row-major images, no OpenGL, light background, and torch
     leaving a core to Qt."""
-    from transviz.gui.app import configure_pyqtgraph, leave_a_core_for_qt
+    from transviz.gui.app import a_core_left_for_qt, configure_pyqtgraph
 
-    threads = torch.get_num_threads()
     configure_pyqtgraph()
-    leave_a_core_for_qt()
-    yield
-    torch.set_num_threads(threads)  # the core tests keep their own setting
+    with a_core_left_for_qt():  # the core tests keep their own setting
+        yield
 
 
 @pytest.fixture(autouse=True)

@@ -13,7 +13,6 @@ import time
 from pathlib import Path
 
 import numpy as np
-import torch
 
 from ..core.bundle import Model
 from . import figure, median_seconds, seconds
@@ -61,14 +60,19 @@ STEPS = 20  # steps per sentence before going back to the start (the figures are
 def _step_redraw_ms(model: Model, rounds: int = 4) -> float:
     """Median time of one explorer step: the session steps, every view redraws, the window is
     painted and the event loop is idle again (cross-attention grid and head shown, 1400 x 900)."""
-    from ..gui.app import application, dispose, leave_a_core_for_qt, use_offscreen_platform
+    from ..gui.app import a_core_left_for_qt, use_offscreen_platform
+
+    use_offscreen_platform()
+    with a_core_left_for_qt():  # as the window does; torch's threads back after, for the next figures
+        return _explorer_steps_ms(model, rounds)
+
+
+def _explorer_steps_ms(model: Model, rounds: int) -> float:
+    from ..gui.app import application, dispose
     from ..gui.panels.explorer import ExplorerPanel
     from .session import _sentence
 
-    use_offscreen_platform()
     app = application()
-    threads = torch.get_num_threads()
-    leave_a_core_for_qt()  # as the window does; restored after, for the figures measured next
     panel = ExplorerPanel()
     panel.resize(1400, 900)
     panel.show()
@@ -96,7 +100,6 @@ def _step_redraw_ms(model: Model, rounds: int = 4) -> float:
         return 1000 * statistics.median(t for round_times in times[1:] for t in round_times)
     finally:
         dispose(panel)
-        torch.set_num_threads(threads)
 
 
 @figure("gui_step_redraw_ms_default", "ms", 16.0, "lower")

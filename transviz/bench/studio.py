@@ -109,17 +109,13 @@ class InApp:
 @figure("gui_train_throughput_ratio", "ratio", 0.9, "higher")
 def gui_train_throughput_ratio() -> float:
     """Training tokens/s in the window (worker, live plots, snapshots) over headless, toy-de-en recipe, CPU."""
-    import torch
+    from ..gui.app import a_core_left_for_qt
 
-    from ..gui.app import leave_a_core_for_qt
-
-    threads = torch.get_num_threads()
-    leave_a_core_for_qt()  # as the window does; the headless run gets the same threads
-    with tempfile.TemporaryDirectory() as folder:
+    # as the window does (the headless run gets the same threads); torch's threads back after
+    with a_core_left_for_qt(), tempfile.TemporaryDirectory() as folder:
         in_app, headless = InApp(Path(folder)), Headless(Path(folder))
         try:
             # time(headless) / time(in app) = in-app tokens/s over headless tokens/s
             return median_ratio(in_app, headless, rounds=5, warmup=1, timer=lambda run: run())  # type: ignore[arg-type,return-value]
         finally:
             in_app.close()
-            torch.set_num_threads(threads)  # for the figures measured next

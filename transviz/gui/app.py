@@ -12,6 +12,8 @@ import functools
 import logging
 import os
 import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
 
 import numpy as np
 import pyqtgraph as pg
@@ -145,6 +147,20 @@ def leave_a_core_for_qt() -> None:
     import torch
 
     torch.set_num_threads(max(1, (os.cpu_count() or 2) - 1))
+
+
+@contextmanager
+def a_core_left_for_qt() -> Iterator[None]:
+    """:func:`leave_a_core_for_qt` for the duration, then torch's threads as they were (a bench or
+    test that runs as the window does, without changing what runs after it)."""
+    import torch
+
+    threads = torch.get_num_threads()
+    leave_a_core_for_qt()
+    try:
+        yield
+    finally:
+        torch.set_num_threads(threads)
 
 
 def run(model: str | None = None) -> int:
