@@ -22,6 +22,7 @@ from PySide6.QtWidgets import (
     QStackedWidget, QVBoxLayout, QWidget,
 )
 
+from ...core.batches import pad
 from ...core.bundle import Model
 from ...core.errors import InputError
 from ...core.inference import decode
@@ -62,11 +63,8 @@ class DecoderBatch:
 
 def padded(sequences: list[TokensAndIds], pad_id: int) -> tuple[torch.Tensor, list[list[str]]]:
     """Ids (B, longest) and tokens of the sequences, PAD after each shorter one."""
-    length = max(len(ids) for _, ids in sequences)
-    ids = torch.full((len(sequences), length), pad_id, dtype=torch.long)  # (B, L)
-    for row, (_, row_ids) in enumerate(sequences):
-        ids[row, : len(row_ids)] = torch.tensor(row_ids)
-    return ids, [tokens + [PAD] * (length - len(tokens)) for tokens, _ in sequences]
+    ids = pad([row_ids for _, row_ids in sequences], pad_id)  # (B, L)
+    return ids, [tokens + [PAD] * (ids.shape[1] - len(tokens)) for tokens, _ in sequences]
 
 
 def mask_batch(sentences: list[str], vocab: Vocab, pad_id: int) -> MaskBatch:
@@ -120,7 +118,7 @@ class MasksPanel(Retranslated, PlotPanel):
         self._translations: dict[str, TokensAndIds] = {}  # of the loaded model, by sentence
         self.steps: Walkthrough | None = None
         self._followed: tuple[str, str] | None = None  # the explorer's (sentence, target) not yet shown
-        self._walkthrough_stale = False  # the walkthrough waits until the tab is shown
+        self._stale = False  # what the tab shows waits until it is shown (the model's work included)
         self._build()
         self.refresh()
 
@@ -296,8 +294,8 @@ class MasksPanel(Retranslated, PlotPanel):
     def showEvent(self, event: QShowEvent) -> None:
         super().showEvent(event)
         self._apply_followed()
-        if self._walkthrough_stale:
-            self.refresh_walkthrough()
+        if self._stale:
+            self.refresh()
 
     # -- model -----------------------------------------------------------------------------------
     def set_model(self, model: Model | None) -> None:
@@ -322,6 +320,13 @@ class MasksPanel(Retranslated, PlotPanel):
 
     # -- masks -----------------------------------------------------------------------------------
     def refresh(self) -> None:
+        """Draw the masks and run the walkthrough now if the tab shows, else when it is shown: both
+        run the model (the other sentences' translations, a forward pass), which neither the
+        window's start-up nor a step in another tab should wait for."""
+        if not self.isVisible():
+            self._stale = True
+            return
+        self._stale = False
         self.refresh_masks()
         self.refresh_walkthrough()
 
@@ -409,9 +414,8 @@ class MasksPanel(Retranslated, PlotPanel):
             self.steps = None
             return
         if not self.isVisible():
-            self._walkthrough_stale = True  # e.g. at start-up, behind the explorer: not worth waiting for
+            self._stale = True  # e.g. a layer chosen from a script: run it when shown
             return
-        self._walkthrough_stale = False
         try:
             steps = walkthrough(self.model, self.sentence.text(), self.target.text(), self.current_kind(),
                                 self.layer.value(), self.head.value())
