@@ -18,7 +18,7 @@ from ..core.decoding import DecodingSession
 from ..core.walkthrough import KINDS, Kind
 from .grid import SUMMARY_COLUMN, AttentionGrid
 from .heatmap import AxisNames, HeatmapWidget, attention_axes
-from .labels import plain_label
+from .labels import bound_label, plain_label
 from .language import Retranslated, set_items
 from .session import SessionController
 
@@ -73,7 +73,8 @@ def attention_maps(session: DecodingSession, kind: Kind, summary: str) -> Attent
         visible = np.tri(len(queries), dtype=bool)  # (T, T): query t sees keys 0..t
         maps, summarised = np.where(visible, maps, np.nan), np.where(visible, summarised, np.nan)
     query = None if kind == "encoder_self" or not queries else len(queries) - 1
-    return AttentionMaps(kind, maps.astype(np.float32), summarised.astype(np.float32), list(queries), list(keys), query)
+    return AttentionMaps(kind, maps.astype(np.float32, copy=False), summarised.astype(np.float32, copy=False),
+                         list(queries), list(keys), query)
 
 
 class AttentionView(Retranslated, QWidget):
@@ -106,9 +107,7 @@ class AttentionView(Retranslated, QWidget):
         controls = QHBoxLayout(self.choices)
         controls.setContentsMargins(0, 0, 0, 0)
         for text, widget in ((lambda: self.tr("Attention"), self.kind), (lambda: self.tr("last column"), self.summary)):
-            label = plain_label()
-            self.bind_text(label.setText, text)
-            controls.addWidget(label)
+            controls.addWidget(bound_label(self, text))
             controls.addWidget(widget)
         controls.addStretch(1)
         self.grid = AttentionGrid()
@@ -223,8 +222,3 @@ class AttentionView(Retranslated, QWidget):
             return self.tr("head {0}").format(head)
         return {"mean": self.tr("mean of heads"), "max": self.tr("max of heads"),
                 "rollout": self.tr("rollout through layers 0..{0}").format(layer)}[self.current_summary()]
-
-    def repaint_now(self) -> None:
-        """Paint the grid and the large view now (for timing: what the next event-loop pass does)."""
-        self.grid.repaint_now()
-        self.large.repaint_now()

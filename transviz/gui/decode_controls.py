@@ -13,7 +13,7 @@ from PySide6.QtWidgets import (
 from ..core.decoding import Event
 from ..core.strategies import MAX_BEAM_WIDTH, Beam, Greedy, Sampling, Strategy
 from .core_messages import translated
-from .labels import plain_label
+from .labels import bound_label, plain_label
 from .language import Retranslated, set_items
 from .session import SessionController
 from .theme import current_appearance
@@ -61,9 +61,7 @@ class StrategyEditor(Retranslated, QWidget):
                                           (lambda: self.tr("length penalty"), self.length_penalty)))
         layout = QHBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
-        name = plain_label()
-        self.bind_text(name.setText, lambda: self.tr("Strategy"))
-        layout.addWidget(name)
+        layout.addWidget(bound_label(self, lambda: self.tr("Strategy")))
         layout.addWidget(self.choice)
         layout.addWidget(self.settings, 1)
         self.choice.currentIndexChanged.connect(self.settings.setCurrentIndex)
@@ -77,9 +75,7 @@ class StrategyEditor(Retranslated, QWidget):
         layout = QHBoxLayout(page)
         layout.setContentsMargins(0, 0, 0, 0)
         for text, widget in pairs:
-            label = plain_label()
-            self.bind_text(label.setText, text)
-            layout.addWidget(label)
+            layout.addWidget(bound_label(self, text))
             layout.addWidget(widget)
         layout.addStretch(1)
         return page

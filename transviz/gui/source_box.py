@@ -13,7 +13,7 @@ from ..core.errors import InputError, TransvizError
 from ..core.tasks import TASKS, task_examples
 from ..core.vocab import UNK
 from .core_messages import translated
-from .labels import error_label, plain_label, show_error
+from .labels import bound_label, error_label, show_error
 from .language import Retranslated
 from .session import SessionController
 from .token_strip import Chip, TokenStrip
@@ -57,10 +57,8 @@ class SourceBox(Retranslated, QWidget):
         self.bind_text(self.reference.setPlaceholderText, lambda: self.tr("the correct translation"))
         self.reference.setEnabled(False)
         self.error = error_label()
-        names = [plain_label() for _ in range(3)]
-        for label, text in zip(names, (lambda: self.tr("Sentence"), lambda: self.tr("Examples"),
-                                       lambda: self.tr("Tokens"))):
-            self.bind_text(label.setText, text)
+        names = [bound_label(self, lambda: self.tr("Sentence")), bound_label(self, lambda: self.tr("Examples")),
+                 bound_label(self, lambda: self.tr("Tokens"))]
         grid = QGridLayout(self)
         grid.setContentsMargins(0, 0, 0, 0)
         grid.addWidget(names[0], 0, 0)

@@ -19,7 +19,7 @@ from ..core.aggregate import mean_over_heads
 from ..core.snapshots import Snapshot
 from .grid import AttentionGrid
 from .heatmap import HeatmapWidget
-from .labels import plain_label
+from .labels import bound_label, plain_label
 from .language import Retranslated, set_items
 
 KINDS = ("cross_attention", "encoder_self_attention", "decoder_self_attention")  # Snapshot fields, menu order
@@ -60,9 +60,8 @@ class SnapshotTimeline(Retranslated, QWidget):
         self.head_view = HeatmapWidget()
         self._head: tuple[int, int] = (0, -1)  # (layer, head) drawn large; head < 0: the mean of heads
         self.prediction = plain_label(wrap=True)
-        names = plain_label(), plain_label()
-        self.bind_text(names[0].setText, lambda: self.tr("Attention of the probe"))
-        self.bind_text(names[1].setText, lambda: self.tr("Timeline"))
+        names = (bound_label(self, lambda: self.tr("Attention of the probe")),
+                 bound_label(self, lambda: self.tr("Timeline")))
         controls = QHBoxLayout()
         controls.addWidget(names[0])
         controls.addWidget(self.kind)

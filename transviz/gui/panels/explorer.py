@@ -19,7 +19,7 @@ from ..attention_view import AttentionView
 from ..beam_tree import BeamTree
 from ..candidates import CandidatesChart
 from ..decode_controls import DecodingControls
-from ..labels import plain_label
+from ..labels import bound_label
 from ..language import Retranslated
 from ..session import SessionController
 from ..source_box import SourceBox
@@ -80,9 +80,8 @@ class ExplorerPanel(Retranslated, PlotPanel):
         body.addWidget(plots)
         body.setStretchFactor(0, 1)
         body.setStretchFactor(1, 3)
-        self.no_model = plain_label()
-        self.bind_text(self.no_model.setText,
-                       lambda: self.tr("No model loaded: Model > Open a checkpoint to explore its decoding."))
+        self.no_model = bound_label(
+            self, lambda: self.tr("No model loaded: Model > Open a checkpoint to explore its decoding."))
         self.no_model.setAlignment(Qt.AlignmentFlag.AlignCenter)
         self.pages = QStackedWidget()
         self.pages.addWidget(self.no_model)

@@ -19,7 +19,7 @@ from ...core.bundle import Model
 from ...core.positional import similarity, sinusoidal_table, split_halves
 from ..app import PALETTE
 from ..heatmap import AxisNames, HeatmapWidget, label_stride
-from ..labels import error_label, plain_label, show_error
+from ..labels import bound_label, error_label, plain_label, show_error
 from ..language import Retranslated, set_items
 from .base import PlotPanel
 
@@ -87,9 +87,7 @@ class PositionalPanel(Retranslated, PlotPanel):
                              (lambda: self.tr("positions"), self.length), (lambda: self.tr("d_model"), self.d_model),
                              (lambda: self.tr("layout"), self.layout_choice),
                              (lambda: self.tr("curves of dimensions"), self.dimensions)):
-            label = plain_label()
-            self.bind_text(label.setText, text)
-            controls.addWidget(label)
+            controls.addWidget(bound_label(self, text))
             controls.addWidget(widget)
         controls.addStretch(1)
 
