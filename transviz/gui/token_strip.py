@@ -62,7 +62,7 @@ class TokenStrip(QWidget):
     def set_chips(self, chips: Sequence[Chip]) -> None:
         self._chips = list(chips)
         self._rects = self._layout(self.width())
-        if self.heightForWidth(self.width()) != self.height():
+        if self._height(self._rects) != self.height():
             self.updateGeometry()  # a line more or less; otherwise the window's layout need not run again
         self.update()
 
@@ -104,7 +104,10 @@ class TokenStrip(QWidget):
         return True
 
     def heightForWidth(self, width: int) -> int:
-        rects = self._layout(width)
+        return self._height(self._layout(width))
+
+    def _height(self, rects: list[QRect]) -> int:
+        """The height the chips laid out as ``rects`` need (one empty line when there are none)."""
         return max((r.bottom() + 1 for r in rects), default=self.fontMetrics().height() + PADDING) + 2
 
     def sizeHint(self) -> QSize:
