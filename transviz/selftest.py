@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from .core.errors import InputError
+from .core.resources import DEFAULT_MODEL
 
 if TYPE_CHECKING:
     from PySide6.QtGui import QImage
@@ -32,7 +33,6 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 SEED_SENTENCE = "ich mochte ein bier"  # the seed tutorial's example
-DEFAULT_MODEL = "default"
 WINDOW_SHOWN = "window shown"  # the check the cold-start figure waits for (transviz.bench.packaging)
 MIN_INK = 0.01  # a tab whose picture is more than 99% one colour counts as blank
 GRID_INK = 0.3  # the attention grid is mostly coloured cells: far less means the heatmaps did not draw

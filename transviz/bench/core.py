@@ -10,7 +10,7 @@ from torch import nn
 from ..core.config import ModelConfig
 from ..core.masks import causal_mask
 from ..core.model import Transformer
-from . import figure, median_ratio, median_seconds, seconds
+from . import figure, median_ratio, seconds
 
 # Training comparison: a classroom-size model on a realistic batch.
 TRAIN = dict(d_model=128, n_heads=4, layers=2, d_ff=512, vocab=1000, batch=32, src_len=20, tgt_len=22)

@@ -170,11 +170,11 @@ def _cold_start_marks(model: str) -> dict[str, float]:
 def cold_start() -> float:
     """Launch to an interactive window with the default model (a fresh process, offscreen), median of 5."""
     from ..core.checkpoint import save
-    from ..core.resources import shipped_models
+    from ..core.resources import DEFAULT_MODEL, shipped_models
     from .session import SHIPPED_SIZE, _fresh_model
 
     with tempfile.TemporaryDirectory() as folder:
-        model = "default" if "default" in shipped_models() else str(save(_fresh_model(SHIPPED_SIZE),
+        model = DEFAULT_MODEL if DEFAULT_MODEL in shipped_models() else str(save(_fresh_model(SHIPPED_SIZE),
                                                                          Path(folder) / "fresh.safetensors"))
         runs = [_cold_start_marks(model) for _ in range(5)]
     medians = {name: statistics.median(run[name] for run in runs) for name in runs[0]}

@@ -13,7 +13,7 @@ from ..core.bundle import Model
 from ..core.config import ModelConfig
 from ..core.decoding import DecodingSession
 from ..core.model import Transformer
-from ..core.resources import shipped_models
+from ..core.resources import DEFAULT_MODEL, shipped_models
 from ..core.vocab import Vocab
 from . import figure, seconds
 from .core import BASE
@@ -38,7 +38,7 @@ def _fresh_model(config: ModelConfig) -> Model:
 def _default_model() -> Model:
     from ..core import checkpoint
 
-    shipped = shipped_models().get("default")
+    shipped = shipped_models().get(DEFAULT_MODEL)
     return checkpoint.load(shipped) if shipped else _fresh_model(SHIPPED_SIZE)
 
 

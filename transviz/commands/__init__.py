@@ -12,11 +12,11 @@ def model_or_default(path: str | None) -> Model:
     """The checkpoint (or shipped model) named by ``path``, else the shipped default model."""
     from .. import load_model
     from ..core.errors import CheckpointError
-    from ..core.resources import shipped_models
+    from ..core.resources import DEFAULT_MODEL, shipped_models
 
     if path:
         return load_model(path)
-    if "default" not in shipped_models():
+    if DEFAULT_MODEL not in shipped_models():
         raise CheckpointError("no shipped default model is installed yet (resources/models/default.safetensors); "
                               "pass --model FILE")
-    return load_model("default")
+    return load_model(DEFAULT_MODEL)

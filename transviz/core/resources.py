@@ -19,7 +19,10 @@ def resource_dir() -> Path:
     return Path(__file__).resolve().parents[2] / "resources"
 
 
+DEFAULT_MODEL = "default"  # the shipped model the window opens with (toy-de-en)
+
+
 def shipped_models() -> dict[str, Path]:
-    """Name -> file of every model in ``resources/models`` ("default" is toy-de-en)."""
+    """Name -> file of every model in ``resources/models`` (:data:`DEFAULT_MODEL` among them)."""
     folder = resource_dir() / "models"
     return {p.stem: p for p in sorted(folder.glob("*.safetensors"))} if folder.is_dir() else {}

@@ -22,7 +22,8 @@ from .. import __version__, load_model, save_model
 from ..core.bundle import Model
 from ..core.checkpoint import describe
 from ..core.errors import InputError, TransvizError
-from ..core.resources import shipped_models
+from ..core.resources import DEFAULT_MODEL, shipped_models
+from ..core.trace_files import SUFFIXES as TRACE_SUFFIXES
 from ..core.trace_files import write_trace
 from .core_messages import translated, translated_lines
 from .drops import dropped_file
@@ -44,7 +45,6 @@ from .workers import TaskRunner, TaskState
 log = logging.getLogger(__name__)
 
 CHECKPOINT_SUFFIX = ".safetensors"
-DEFAULT_MODEL = "default"
 NOTICE_SECONDS = 60  # how long a warning about the settings stays in the status bar
 
 
@@ -392,7 +392,7 @@ class MainWindow(Retranslated, QMainWindow):
                                                    self.tr("NumPy arrays (*.npz);;JSON (*.json)"))
         if not path:
             return
-        if not path.lower().endswith((".npz", ".json")):
+        if not path.lower().endswith(TRACE_SUFFIXES):
             path += ".json" if "json" in chosen else ".npz"
         try:
             written = self.export_trace(path)
