@@ -467,10 +467,6 @@ class HeatmapWidget(Retranslated, QWidget):
         self._title.setText(title)
         self._title.setVisible(bool(title))
 
-    def repaint_now(self) -> None:
-        """Paint the plot immediately rather than on the event loop's next pass (for timing)."""
-        self._view.viewport().repaint()
-
     def set_axes(self, axes: AxisNames) -> None:
         """Rename rows and columns (axis titles and read-out), e.g. when the attention kind changes."""
         self._axes = axes
