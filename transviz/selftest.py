@@ -89,7 +89,8 @@ def run(report_path: str | Path | None = None, models: Mapping[str, Path] | None
         models: name -> checkpoint of the models to check (default: the shipped models).
     """
     from .core.resources import shipped_models
-    from .gui.app import application, dispose, leave_a_core_for_qt, use_offscreen_platform
+    from .gui.app import application, dispose, use_offscreen_platform
+    from .gui.workers import leave_a_core_for_qt
 
     started = time.perf_counter()
     report = Report()
@@ -103,7 +104,7 @@ def run(report_path: str | Path | None = None, models: Mapping[str, Path] | None
             check_icon(report)
             check_languages(report)
             model = check_models(report, shipped_models() if models is None else models)
-            window.set_model(model)
+            window.workspace.set_model(model)
             check_tabs(report, app, window)
     finally:
         if window is not None:
@@ -221,7 +222,7 @@ def _decode(report: Report, model: Model) -> None:
 def check_tabs(report: Report, app: QApplication, window: MainWindow) -> None:
     """Show each tab in turn and grab its pixels: a tab that fails to draw is (nearly) one colour.
     With a model, the explorer first steps the seed sentence, and its attention grid must draw."""
-    if window.model is not None:
+    if window.workspace.model is not None:
         _step_explorer(report, app, window)
     tabs = window.tabs
     for index in range(tabs.count()):
@@ -240,7 +241,10 @@ def check_tabs(report: Report, app: QApplication, window: MainWindow) -> None:
 
 def _step_explorer(report: Report, app: QApplication, window: MainWindow) -> None:
     """Type the seed sentence, take up to three steps, and grab the attention grid alone."""
-    explorer = window.explorer
+    from .gui.panels.explorer import ExplorerPanel
+
+    explorer = window.panels["explorer"]
+    assert isinstance(explorer, ExplorerPanel)
     try:
         window.tabs.setCurrentWidget(explorer)
         explorer.source.sentence.setText(SEED_SENTENCE)

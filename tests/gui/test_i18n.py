@@ -20,6 +20,7 @@ from PySide6.QtCore import QLocale
 from PySide6.QtWidgets import QPlainTextEdit
 from safetensors.torch import save_file
 
+from transviz.core.workspace import Workspace
 from transviz import load_model, save_model
 from transviz.core.checkpoint import describe
 from transviz.core.config import ModelConfig, TrainConfig
@@ -152,7 +153,7 @@ def window(stepped_window):
 
 def shown_texts(window: MainWindow) -> dict[tuple[str, str], str]:
     """(context, source) of a sample of the window's texts -> what the window shows for each."""
-    explorer, masks, positional = window.explorer, window.masks, window.positional
+    explorer, masks, positional = window.panels["explorer"], window.panels["masks"], window.panels["positional"]
     menus = [a.text() for a in window.menuBar().actions()]
     view_menu = window.menuBar().actions()[2].menu()
     return {
@@ -190,13 +191,13 @@ def test_the_window_switches_to_chinese_and_back_while_it_runs(window, qtbot):
     assert window.windowTitle() == zh("MainWindow", "transviz: {0}").format(zh("MainWindow", "unsaved model"))
     assert window.windowTitle() == "transviz：未保存的模型"
     assert chinese[("MainWindow", "&File")] == "文件(&F)"
-    assert CJK.search(window.explorer.candidates.title)  # a text made from the session, redrawn
+    assert CJK.search(window.panels["explorer"].candidates.title)  # a text made from the session, redrawn
     assert CJK.search(window.model_label.text())
     assert window.view_choices.languages[CHINESE].isChecked()
     window.view_choices.languages[ENGLISH].trigger()
     qtbot.waitUntil(lambda: window.tabs.tabText(0) == "Explorer", timeout=5000)
     assert shown_texts(window) == english
-    assert window.explorer.candidates.title.startswith("Step 1: the model's")
+    assert window.panels["explorer"].candidates.title.startswith("Step 1: the model's")
 
 
 def help_texts(window: MainWindow) -> list[str]:
@@ -376,7 +377,7 @@ def test_the_self_test_checks_the_chinese_catalogue_and_its_font():
 
 
 def test_the_training_form_lab_devices_and_model_info_follow_the_language(window, qtbot):
-    form, lab = window.training.form, window.lab
+    form, lab = window.panels["training"].form, window.panels["lab"]
     cpu = form.device.findData("cpu")
     threads = re.fullmatch(r"cpu: CPU, (\d+) threads", form.device.itemText(cpu))[1]
     form.d_model.setValue(128)
@@ -401,7 +402,7 @@ def test_the_training_form_lab_devices_and_model_info_follow_the_language(window
     assert all(CJK.search(line) for line in info), info
     assert zh("CoreMessages", "config.{0}: {1}").format("d_model", 16) in info
     assert zh("CoreMessages", "source vocabulary: {0} tokens ({1})").format(
-        len(window.model.src_vocab), zh("CoreMessages", "word level")) in info
+        len(window.workspace.model.src_vocab), zh("CoreMessages", "word level")) in info
     assert info[-1] == zh("MainWindow", "device: {0}").format("cpu") == "设备：cpu"
     window.view_choices.languages[ENGLISH].trigger()
     qtbot.waitUntil(lambda: window.tabs.tabText(0) == "Explorer", timeout=5000)
@@ -412,7 +413,7 @@ def test_the_training_tab_says_in_chinese_why_a_run_diverged_or_could_not_start(
     from transviz.gui.panels.training import TrainingPanel
 
     set_language(CHINESE)
-    panel = show(TrainingPanel(runs_dir=tmp_path / "runs"), 1400, 900)
+    panel = show(TrainingPanel(Workspace(), runs_dir=tmp_path / "runs"), 1400, 900)
     form = panel.form
     try:
         broken = tmp_path / "broken.tsv"

@@ -60,7 +60,8 @@ STEPS = 20  # steps per sentence before going back to the start (the figures are
 def _step_redraw_ms(model: Model, rounds: int = 4) -> float:
     """Median time of one explorer step: the session steps, every view redraws, the window is
     painted and the event loop is idle again (cross-attention grid and head shown, 1400 x 900)."""
-    from ..gui.app import a_core_left_for_qt, use_offscreen_platform
+    from ..gui.app import use_offscreen_platform
+    from ..gui.workers import a_core_left_for_qt
 
     use_offscreen_platform()
     with a_core_left_for_qt():  # as the window does; torch's threads back after, for the next figures
@@ -69,15 +70,15 @@ def _step_redraw_ms(model: Model, rounds: int = 4) -> float:
 
 def _explorer_steps_ms(model: Model, rounds: int) -> float:
     from ..gui.app import application, dispose
+    from ..core.workspace import Workspace
     from ..gui.panels.explorer import ExplorerPanel
     from .session import _sentence
 
     app = application()
-    panel = ExplorerPanel()
+    panel = ExplorerPanel(Workspace())
     panel.resize(1400, 900)
     panel.show()
-    panel.set_model(model)
-    panel.source.sentence.setText(_sentence(model))
+    panel.workspace.set_model(model, sentence=_sentence(model))
     app.processEvents()
     controller = panel.controller
     assert controller.session is not None, "the bench sentence must open a session"
@@ -141,7 +142,7 @@ def poll():
     windows = [w for w in app.topLevelWidgets() if isinstance(w, MainWindow) and w.isVisible()]
     if windows and "window" not in marks:
         marks["window"] = time.time() - launched
-    if windows and windows[0].model is not None:
+    if windows and windows[0].workspace.model is not None:
         windows[0].repaint()
         marks["ready"] = time.time() - launched
         print(json.dumps(marks), flush=True)

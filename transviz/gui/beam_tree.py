@@ -15,10 +15,9 @@ from PySide6.QtWidgets import QVBoxLayout, QWidget
 
 from ..core.beam import BeamStep
 from ..core.vocab import BOS
-from .app import HIGHLIGHT, PALETTE
+from .style import GREY, HIGHLIGHT, PALETTE, plot_font, plot_style
 from .labels import plain_label
 from .language import Retranslated
-from .theme import plot_font, plot_style
 
 LIVE, ENDED = PALETTE[0], PALETTE[2]
 
@@ -78,7 +77,7 @@ class BeamTree(Retranslated, QWidget):
         plot.getViewBox().invertY(True)
         for axis in ("bottom", "left"):
             plot.getAxis(axis).setTickSpacing(1, 1)  # steps and ranks are whole numbers
-        self._edges = pg.PlotDataItem(connect="pairs", pen=pg.mkPen("#9a9a9a", width=1))
+        self._edges = pg.PlotDataItem(connect="pairs", pen=pg.mkPen(GREY, width=1))
         self._best = pg.PlotDataItem(pen=pg.mkPen(HIGHLIGHT, width=3))
         self._points = pg.ScatterPlotItem(size=9, pen=pg.mkPen("k", width=0.5))
         for item in (self._edges, self._best, self._points):

@@ -19,7 +19,7 @@ from PySide6.QtWidgets import (
     QGraphicsPathItem, QGraphicsRectItem, QHBoxLayout, QVBoxLayout, QWidget,
 )
 
-from .app import HIGHLIGHT, colormap, lookup_table
+from .style import HIGHLIGHT, colormap, lookup_table
 from .export import add_export_actions, name_export_actions, plot_title, save_picture
 from .labels import plain_label
 from .language import Retranslated

@@ -15,13 +15,14 @@ from typing import TypeVar
 
 from PySide6.QtCore import QByteArray, QCoreApplication, QSettings
 
-from .app import APP_NAME, COLORMAPS
+from .style import COLORMAPS
 from .language import LANGUAGES, system_language
 from .theme import THEMES, Appearance
 
 log = logging.getLogger(__name__)
 
 T = TypeVar("T")
+APP_NAME = "transviz"  # names the settings folder and file, and the application
 LANGUAGE = "language"
 THEME, COLORMAP, PRESENTATION = "appearance/theme", "appearance/colormap", "appearance/presentation"
 LAST_MODEL, LAST_SENTENCE = "session/model", "session/sentence"
