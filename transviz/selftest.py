@@ -10,7 +10,6 @@ at exit) and exits 0 only if every check passed.
 from __future__ import annotations
 
 import logging
-import os
 import platform
 import sys
 import time
@@ -21,6 +20,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from .core.errors import InputError
+from .core.files import write_atomically
 from .core.resources import DEFAULT_MODEL
 
 if TYPE_CHECKING:
@@ -58,12 +58,9 @@ class Report:
         self.check(name, False, f"{type(exc).__name__}: {exc}")
 
     def write(self, path: str | Path) -> None:
-        """The report as a text file, written atomically (the temporary file is renamed into place)."""
-        target = Path(path)
-        tmp = target.with_name(f".{target.name}.tmp")
+        """The report as a UTF-8 text file, written atomically."""
         try:
-            tmp.write_text("\n".join(self.lines) + "\n", encoding="utf-8")
-            os.replace(tmp, target)
+            write_atomically(path, ("\n".join(self.lines) + "\n").encode("utf-8"))
         except OSError as exc:
             raise InputError(f"cannot write the report {path}: {exc.strerror or exc}") from None
 
