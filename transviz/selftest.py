@@ -135,6 +135,7 @@ def _describe_installation(report: Report, app: QApplication) -> None:
     from PySide6.QtCore import qVersion
 
     from . import __version__
+    from .core.checkpoint import SUFFIX
     from .core.resources import resource_dir
 
     frozen = "frozen bundle" if getattr(sys, "frozen", False) else f"Python {platform.python_version()}"
@@ -142,7 +143,7 @@ def _describe_installation(report: Report, app: QApplication) -> None:
                 f"platform {app.platformName()}, {torch.get_num_threads()} torch threads")
     folder = resource_dir()
     counts = {kind: len(list((folder / kind).glob(pattern))) if (folder / kind).is_dir() else 0
-              for kind, pattern in (("models", "*.safetensors"), ("i18n", "*.qm"), ("fonts", "*.[ot]t[fc]"))}
+              for kind, pattern in (("models", f"*{SUFFIX}"), ("i18n", "*.qm"), ("fonts", "*.[ot]t[fc]"))}
     report.note(f"resources: {folder} ({counts['models']} models, {counts['i18n']} translations, "
                 f"{counts['fonts']} fonts)")
 

@@ -169,13 +169,13 @@ def _cold_start_marks(model: str) -> dict[str, float]:
 @figure("gui_cold_start_s", "s", 3.0, "lower")
 def cold_start() -> float:
     """Launch to an interactive window with the default model (a fresh process, offscreen), median of 5."""
-    from ..core.checkpoint import save
+    from ..core.checkpoint import SUFFIX, save
     from ..core.resources import DEFAULT_MODEL, shipped_models
     from .session import SHIPPED_SIZE, _fresh_model
 
     with tempfile.TemporaryDirectory() as folder:
         model = DEFAULT_MODEL if DEFAULT_MODEL in shipped_models() else str(save(_fresh_model(SHIPPED_SIZE),
-                                                                         Path(folder) / "fresh.safetensors"))
+                                                                         Path(folder) / f"fresh{SUFFIX}"))
         runs = [_cold_start_marks(model) for _ in range(5)]
     medians = {name: statistics.median(run[name] for run in runs) for name in runs[0]}
     log.info("cold start, median seconds since launch: %s",
