@@ -155,8 +155,10 @@ sys.exit(cli.main(["gui", sys.argv[2]]))
 
 
 def _cold_start_marks(model: str) -> dict[str, float]:
+    from ..gui.settings import SETTINGS_VARIABLE
+
     root = str(Path(__file__).resolve().parents[2])
-    env = {**os.environ, "QT_QPA_PLATFORM": "offscreen",
+    env = {**os.environ, "QT_QPA_PLATFORM": "offscreen", SETTINGS_VARIABLE: "",  # remember nothing
            "PYTHONPATH": os.pathsep.join(p for p in (root, os.environ.get("PYTHONPATH")) if p)}
     launched = time.time()
     result = subprocess.run([sys.executable, "-c", _COLD_START, repr(launched), model], env=env,
