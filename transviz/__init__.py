@@ -32,7 +32,7 @@ def load_model(path: str | Path, device: str = "cpu") -> Model:
     shipped = shipped_models()
     if isinstance(path, str) and path in shipped:
         return checkpoint.load(shipped[path], device)
-    if isinstance(path, str) and not path.endswith(".safetensors") and not Path(path).exists():
+    if isinstance(path, str) and not path.endswith(checkpoint.SUFFIX) and not Path(path).exists():
         names = ", ".join(shipped) or "none are installed yet"
         raise CheckpointError(f"no checkpoint file or shipped model called {path!r} (shipped models: {names})")
     return checkpoint.load(path, device)

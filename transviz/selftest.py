@@ -10,7 +10,6 @@ at exit) and exits 0 only if every check passed.
 from __future__ import annotations
 
 import logging
-import os
 import platform
 import sys
 import time
@@ -21,6 +20,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from .core.errors import InputError
+from .core.files import write_atomically
 from .core.resources import DEFAULT_MODEL
 
 if TYPE_CHECKING:
@@ -58,12 +58,9 @@ class Report:
         self.check(name, False, f"{type(exc).__name__}: {exc}")
 
     def write(self, path: str | Path) -> None:
-        """The report as a text file, written atomically (the temporary file is renamed into place)."""
-        target = Path(path)
-        tmp = target.with_name(f".{target.name}.tmp")
+        """The report as a UTF-8 text file, written atomically."""
         try:
-            tmp.write_text("\n".join(self.lines) + "\n", encoding="utf-8")
-            os.replace(tmp, target)
+            write_atomically(path, ("\n".join(self.lines) + "\n").encode("utf-8"))
         except OSError as exc:
             raise InputError(f"cannot write the report {path}: {exc.strerror or exc}") from None
 
@@ -139,6 +136,7 @@ def _describe_installation(report: Report, app: QApplication) -> None:
     from PySide6.QtCore import qVersion
 
     from . import __version__
+    from .core.checkpoint import SUFFIX
     from .core.resources import resource_dir
 
     frozen = "frozen bundle" if getattr(sys, "frozen", False) else f"Python {platform.python_version()}"
@@ -146,7 +144,7 @@ def _describe_installation(report: Report, app: QApplication) -> None:
                 f"platform {app.platformName()}, {torch.get_num_threads()} torch threads")
     folder = resource_dir()
     counts = {kind: len(list((folder / kind).glob(pattern))) if (folder / kind).is_dir() else 0
-              for kind, pattern in (("models", "*.safetensors"), ("i18n", "*.qm"), ("fonts", "*.[ot]t[fc]"))}
+              for kind, pattern in (("models", f"*{SUFFIX}"), ("i18n", "*.qm"), ("fonts", "*.[ot]t[fc]"))}
     report.note(f"resources: {folder} ({counts['models']} models, {counts['i18n']} translations, "
                 f"{counts['fonts']} fonts)")
 

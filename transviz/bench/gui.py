@@ -156,8 +156,10 @@ sys.exit(cli.main(["gui", sys.argv[2]]))
 
 
 def _cold_start_marks(model: str) -> dict[str, float]:
+    from ..gui.settings import SETTINGS_VARIABLE
+
     root = str(Path(__file__).resolve().parents[2])
-    env = {**os.environ, "QT_QPA_PLATFORM": "offscreen",
+    env = {**os.environ, "QT_QPA_PLATFORM": "offscreen", SETTINGS_VARIABLE: "",  # remember nothing
            "PYTHONPATH": os.pathsep.join(p for p in (root, os.environ.get("PYTHONPATH")) if p)}
     launched = time.time()
     result = subprocess.run([sys.executable, "-c", _COLD_START, repr(launched), model], env=env,
@@ -170,13 +172,13 @@ def _cold_start_marks(model: str) -> dict[str, float]:
 @figure("gui_cold_start_s", "s", 3.0, "lower")
 def cold_start() -> float:
     """Launch to an interactive window with the default model (a fresh process, offscreen), median of 5."""
-    from ..core.checkpoint import save
+    from ..core.checkpoint import SUFFIX, save
     from ..core.resources import DEFAULT_MODEL, shipped_models
     from .session import SHIPPED_SIZE, _fresh_model
 
     with tempfile.TemporaryDirectory() as folder:
         model = DEFAULT_MODEL if DEFAULT_MODEL in shipped_models() else str(save(_fresh_model(SHIPPED_SIZE),
-                                                                         Path(folder) / "fresh.safetensors"))
+                                                                         Path(folder) / f"fresh{SUFFIX}"))
         runs = [_cold_start_marks(model) for _ in range(5)]
     medians = {name: statistics.median(run[name] for run in runs) for name in runs[0]}
     log.info("cold start, median seconds since launch: %s",

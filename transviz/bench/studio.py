@@ -6,6 +6,7 @@ import dataclasses
 import tempfile
 from pathlib import Path
 
+from ..core.checkpoint import SUFFIX
 from ..core.config import TrainConfig
 from ..core.recipes import Recipe, recipe
 from ..core.tasks import load_task
@@ -46,7 +47,7 @@ class Headless:
     def __init__(self, folder: Path) -> None:
         self.shipped, self.config = studio_settings()
         self.dataset = load_task(self.shipped.task)
-        self.checkpoint = folder / "headless.safetensors"
+        self.checkpoint = folder / f"headless{SUFFIX}"
 
     def __call__(self) -> float:
         steps = _Steps()

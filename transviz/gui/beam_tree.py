@@ -29,24 +29,20 @@ class TreeNode:
     step: int
     rank: int
     parent: int | None  # its rank in the beam of the step before
-    label: str
-    tokens: tuple[str, ...]
-    score: float  # the ranking (normalised) score
+    label: str  # its last token (in brackets if it ended earlier) and its ranking score
     finished: bool
-    kept: bool  # an ended hypothesis carried over unchanged
 
 
 def tree_nodes(history: Sequence[BeamStep]) -> list[TreeNode]:
     """The nodes to draw for a beam history (the start first)."""
-    nodes = [TreeNode(0, 0, None, BOS, (), 0.0, False, False)]
+    nodes = [TreeNode(0, 0, None, BOS, False)]
     for beam in history[1:]:
         for rank, h in enumerate(beam.hypotheses):
             kept = len(h.tokens) < beam.position  # ended earlier, carried over as it was
             token = h.tokens[-1] if h.tokens else BOS
             label = f"({token})" if kept else token
             score = round(h.normalized_score, 2) + 0.0  # + 0.0: no "-0.00"
-            nodes.append(TreeNode(beam.position, rank, h.parent, f"{label}\n{score:.2f}", h.tokens,
-                                  h.normalized_score, h.finished, kept))
+            nodes.append(TreeNode(beam.position, rank, h.parent, f"{label}\n{score:.2f}", h.finished))
     return nodes
 
 
@@ -140,10 +136,6 @@ class BeamTree(Retranslated, QWidget):
                 label.setPos(node.step + 0.08, node.rank)
 
     # -- what is shown (tests) -------------------------------------------------------------------
-    @property
-    def nodes(self) -> list[TreeNode]:
-        return list(self._nodes)
-
     def drawn_points(self) -> list[tuple[float, float]]:
         x, y = self._points.getData()
         return list(zip(x.tolist(), y.tolist()))

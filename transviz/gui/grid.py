@@ -4,8 +4,8 @@
 The maps are drawn as ONE mosaic image, and the grid paints it, its names and the current query
 with a QPainter instead of as a pyqtgraph plot. A step of decoding must redraw within one 60 fps
 frame, next to the model's own step (``transviz bench gui_step_redraw_ms_6x8``): 48 pyqtgraph
-image items took about 24 ms, one mosaic in a pyqtgraph plot about 2.5 ms (its range and axes
-laid out again at every step), painted here under 1 ms.
+image items are far too slow for that, and one mosaic in a pyqtgraph plot still lays out its
+range and axes again at every step; painted directly it is cheapest (the README has the figures).
 """
 from __future__ import annotations
 
