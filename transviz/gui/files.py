@@ -12,6 +12,7 @@ from PySide6.QtWidgets import QFileDialog, QWidget
 
 from .. import load_model, save_model
 from ..core.bundle import Model
+from ..core.checkpoint import SUFFIX as CHECKPOINT_SUFFIX
 from ..core.checkpoint import describe
 from ..core.errors import InputError, TransvizError
 from ..core.resources import DEFAULT_MODEL, shipped_models
@@ -23,9 +24,6 @@ from .drops import dropped_file
 from .workers import TaskRunner, TaskState
 
 log = logging.getLogger(__name__)
-
-CHECKPOINT_SUFFIX = ".safetensors"
-
 
 
 def model_name(model: Model) -> str:

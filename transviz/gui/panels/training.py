@@ -20,6 +20,7 @@ from PySide6.QtWidgets import (
 )
 
 from ...core.bundle import Model
+from ...core.checkpoint import SUFFIX as CHECKPOINT_SUFFIX
 from ...core.errors import TransvizError
 from ...core.evaluate import Evaluation
 from ...core.snapshots import Snapshot, load_snapshots, save_with_snapshots
@@ -38,7 +39,6 @@ from ..training_form import TSV_SUFFIXES, TrainingForm
 from ..training_worker import RunStart, TrainingJob, TrainingWorker, detached_copy
 from .base import PlotPanel
 
-CHECKPOINT_SUFFIX = ".safetensors"
 RATE_WINDOW = 50  # steps the ETA and tokens/s average over
 NOTICE_ACCENT = {"diverged": VERMILLION, "finished": GREEN, "stopped": BLUE}
 
@@ -127,7 +127,7 @@ class TrainingPanel(Retranslated, PlotPanel):
         self.save_button.clicked.connect(self._save_with_dialog)
         self.timeline_button.clicked.connect(self._open_timeline_with_dialog)
         # The bar carries the per-frame text (step, tokens/s, ETA): a new label text re-lays out the
-        # whole tab (~3 ms a frame here, taken from the training thread); a bar format only repaints.
+        # whole tab (time taken from the training thread at every frame); a bar format only repaints.
         self.progress = QProgressBar()
         self.progress_text = plain_label()  # what the run is doing: loading, paused, finished ...
         self.progress_text.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
@@ -442,7 +442,7 @@ class TrainingPanel(Retranslated, PlotPanel):
 
     def _save_with_dialog(self) -> None:
         path, _ = QFileDialog.getSaveFileName(self, self.tr("Save the trained model"),
-                                              str(self.checkpoint or "model.safetensors"),
+                                              str(self.checkpoint or f"model{CHECKPOINT_SUFFIX}"),
                                               self.tr("transviz checkpoints (*.safetensors)"))
         if path:
             self.save_as(path if path.endswith(CHECKPOINT_SUFFIX) else path + CHECKPOINT_SUFFIX)
