@@ -23,6 +23,8 @@ BASE = ModelConfig(1000, 1000, d_model=512, n_heads=8, n_encoder_layers=6, n_dec
 class TorchReference(nn.Module):
     """``torch.nn.Transformer`` with the same embeddings, positions and output layer as ours."""
 
+    positional: torch.Tensor
+
     def __init__(self, config: ModelConfig) -> None:
         super().__init__()
         d = config.d_model
