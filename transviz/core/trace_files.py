@@ -18,6 +18,7 @@ import numpy as np
 
 from .decoding import DecodingSession, StepRecord
 from .errors import InputError
+from .messages import translate_noop
 
 SUFFIXES = (".npz", ".json")
 ATTENTION_AXES = "(layers, heads, queries, keys)"
@@ -80,7 +81,8 @@ def trace_arrays(session: DecodingSession) -> dict[str, np.ndarray]:
 def _atomically(path: str | Path, write: Callable[[IO[bytes]], None]) -> Path:
     target = Path(path)
     if not target.parent.is_dir():
-        raise InputError(f"cannot write {path}: the folder {target.parent} does not exist")
+        raise InputError(translate_noop("CoreMessages", "cannot write {0}: the folder {1} does not exist"), str(path),
+                         str(target.parent))
     tmp = None
     try:  # making the temporary file fails too in a folder that cannot be written
         fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=".tmp")
@@ -88,7 +90,8 @@ def _atomically(path: str | Path, write: Callable[[IO[bytes]], None]) -> Path:
             write(f)
         os.replace(tmp, target)
     except OSError as exc:
-        raise InputError(f"cannot write {path}: {exc.strerror or exc}") from None
+        raise InputError(translate_noop("CoreMessages", "cannot write {0}: {1}"), str(path),
+                         exc.strerror or str(exc)) from None
     finally:
         if tmp is not None and os.path.exists(tmp):
             os.remove(tmp)
@@ -114,4 +117,5 @@ def write_trace(session: DecodingSession, path: str | Path) -> Path:
         return write_npz(session, path)
     if suffix == ".json":
         return write_json(session, path)
-    raise InputError(f"cannot export a trace to {Path(path).name}: choose a .npz or .json file name")
+    raise InputError(translate_noop("CoreMessages", "cannot export a trace to {0}: choose a .npz or .json file name"),
+                     Path(path).name)
