@@ -20,7 +20,7 @@ from PySide6.QtWidgets import (
 
 from .. import __version__, load_model, save_model
 from ..core.bundle import Model
-from ..core.checkpoint import describe
+from ..core.checkpoint import description
 from ..core.errors import InputError, TransvizError
 from ..core.resources import DEFAULT_MODEL, shipped_models
 from ..core.trace_files import SUFFIXES as TRACE_SUFFIXES
@@ -62,7 +62,7 @@ def model_info(model: Model) -> str:
     """Everything Model > Info shows: the checkpoint's description and where the model runs, in
     the language in use."""
     device = QCoreApplication.translate("MainWindow", "device: {0}").format(model.device)
-    return translated_lines(describe(model)) + "\n" + device
+    return translated_lines(description(model)) + "\n" + device
 
 
 class MainWindow(Retranslated, QMainWindow):
@@ -261,7 +261,7 @@ class MainWindow(Retranslated, QMainWindow):
 
     def _load_failed(self, source: str, exc: Exception) -> None:
         if isinstance(exc, TransvizError):
-            reason = translated(str(exc))
+            reason = translated(exc)
         else:
             log.exception("unexpected error while loading %s", source, exc_info=exc)
             reason = self.tr("unexpected error: {0}").format(exc)

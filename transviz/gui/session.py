@@ -104,7 +104,7 @@ class SessionController(QObject):
             with threads():
                 action(self.session)
         except InputError as exc:
-            self.refused.emit(translated(str(exc)))
+            self.refused.emit(translated(exc))
             return False
         return True
 

@@ -135,7 +135,7 @@ class SourceBox(Retranslated, QWidget):
         try:
             self.controller.open(text, reference)
         except TransvizError as exc:
-            show_error(self.error, translated(str(exc)))
+            show_error(self.error, translated(exc))
             return
         show_error(self.error, None)
 
