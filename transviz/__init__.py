@@ -33,7 +33,7 @@ def load_model(path: str | Path, device: str = "cpu") -> Model:
     shipped = shipped_models()
     if isinstance(path, str) and path in shipped:
         return checkpoint.load(shipped[path], device)
-    if isinstance(path, str) and not path.endswith(".safetensors") and not Path(path).exists():
+    if isinstance(path, str) and not path.endswith(checkpoint.SUFFIX) and not Path(path).exists():
         names: str | Message = ", ".join(shipped) or Message(translate_noop("CoreMessages", "none are installed yet"))
         raise CheckpointError(translate_noop("CoreMessages", "no checkpoint file or shipped model called {0} (shipped "
                                                              "models: {1})"), repr(path), names)

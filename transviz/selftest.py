@@ -10,7 +10,6 @@ at exit) and exits 0 only if every check passed.
 from __future__ import annotations
 
 import logging
-import os
 import platform
 import sys
 import time
@@ -21,6 +20,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from .core.errors import InputError
+from .core.files import write_atomically
 from .core.resources import DEFAULT_MODEL
 
 if TYPE_CHECKING:
@@ -58,12 +58,9 @@ class Report:
         self.check(name, False, f"{type(exc).__name__}: {exc}")
 
     def write(self, path: str | Path) -> None:
-        """The report as a text file, written atomically (the temporary file is renamed into place)."""
-        target = Path(path)
-        tmp = target.with_name(f".{target.name}.tmp")
+        """The report as a UTF-8 text file, written atomically."""
         try:
-            tmp.write_text("\n".join(self.lines) + "\n", encoding="utf-8")
-            os.replace(tmp, target)
+            write_atomically(path, ("\n".join(self.lines) + "\n").encode("utf-8"))
         except OSError as exc:
             raise InputError(f"cannot write the report {path}: {exc.strerror or exc}") from None
 
@@ -89,7 +86,8 @@ def run(report_path: str | Path | None = None, models: Mapping[str, Path] | None
         models: name -> checkpoint of the models to check (default: the shipped models).
     """
     from .core.resources import shipped_models
-    from .gui.app import application, dispose, leave_a_core_for_qt, use_offscreen_platform
+    from .gui.app import application, dispose, use_offscreen_platform
+    from .gui.workers import leave_a_core_for_qt
 
     started = time.perf_counter()
     report = Report()
@@ -103,7 +101,7 @@ def run(report_path: str | Path | None = None, models: Mapping[str, Path] | None
             check_icon(report)
             check_languages(report)
             model = check_models(report, shipped_models() if models is None else models)
-            window.set_model(model)
+            window.workspace.set_model(model)
             check_tabs(report, app, window)
     finally:
         if window is not None:
@@ -138,6 +136,7 @@ def _describe_installation(report: Report, app: QApplication) -> None:
     from PySide6.QtCore import qVersion
 
     from . import __version__
+    from .core.checkpoint import SUFFIX
     from .core.resources import resource_dir
 
     frozen = "frozen bundle" if getattr(sys, "frozen", False) else f"Python {platform.python_version()}"
@@ -145,7 +144,7 @@ def _describe_installation(report: Report, app: QApplication) -> None:
                 f"platform {app.platformName()}, {torch.get_num_threads()} torch threads")
     folder = resource_dir()
     counts = {kind: len(list((folder / kind).glob(pattern))) if (folder / kind).is_dir() else 0
-              for kind, pattern in (("models", "*.safetensors"), ("i18n", "*.qm"), ("fonts", "*.[ot]t[fc]"))}
+              for kind, pattern in (("models", f"*{SUFFIX}"), ("i18n", "*.qm"), ("fonts", "*.[ot]t[fc]"))}
     report.note(f"resources: {folder} ({counts['models']} models, {counts['i18n']} translations, "
                 f"{counts['fonts']} fonts)")
 
@@ -221,7 +220,7 @@ def _decode(report: Report, model: Model) -> None:
 def check_tabs(report: Report, app: QApplication, window: MainWindow) -> None:
     """Show each tab in turn and grab its pixels: a tab that fails to draw is (nearly) one colour.
     With a model, the explorer first steps the seed sentence, and its attention grid must draw."""
-    if window.model is not None:
+    if window.workspace.model is not None:
         _step_explorer(report, app, window)
     tabs = window.tabs
     for index in range(tabs.count()):
@@ -240,7 +239,10 @@ def check_tabs(report: Report, app: QApplication, window: MainWindow) -> None:
 
 def _step_explorer(report: Report, app: QApplication, window: MainWindow) -> None:
     """Type the seed sentence, take up to three steps, and grab the attention grid alone."""
-    explorer = window.explorer
+    from .gui.panels.explorer import ExplorerPanel
+
+    explorer = window.panels["explorer"]
+    assert isinstance(explorer, ExplorerPanel)
     try:
         window.tabs.setCurrentWidget(explorer)
         explorer.source.sentence.setText(SEED_SENTENCE)

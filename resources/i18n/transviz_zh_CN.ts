@@ -460,10 +460,6 @@
         <translation>{0} 是其他程序的 safetensors 文件，不是 transviz 检查点</translation>
     </message>
     <message>
-        <source>{0} is a folder, not a checkpoint file: name a .safetensors file in it</source>
-        <translation>{0} 是文件夹，不是检查点文件：请指定其中的一个 .safetensors 文件</translation>
-    </message>
-    <message>
         <source>{0} has broken metadata: {1}</source>
         <translation>{0} 的元数据已损坏：{1}</translation>
     </message>
@@ -478,6 +474,10 @@
     <message>
         <source>cannot save the model to {0}: {1}</source>
         <translation>无法把模型保存到 {0}：{1}</translation>
+    </message>
+    <message>
+        <source>{0} is a folder, not a checkpoint file: name a {1} file in it</source>
+        <translation>{0} 是文件夹，不是检查点文件：请指定其中的一个 {1} 文件</translation>
     </message>
     <message>
         <source>{0}: no such file</source>
@@ -738,6 +738,10 @@
     <message>
         <source>head {0} does not exist: this model has heads 0..{1}</source>
         <translation>头 {0} 不存在：这个模型只有头 0..{1}</translation>
+    </message>
+    <message>
+        <source>no model is loaded: open a checkpoint first</source>
+        <translation>没有加载模型：请先打开一个检查点</translation>
     </message>
 </context>
 <context>
@@ -1131,10 +1135,6 @@
         <translation>实验室</translation>
     </message>
     <message>
-        <source>Loading {0}...</source>
-        <translation>正在加载 {0}…</translation>
-    </message>
-    <message>
         <source>&amp;File</source>
         <translation>文件(&amp;F)</translation>
     </message>
@@ -1195,18 +1195,6 @@
         <translation>（未安装）</translation>
     </message>
     <message>
-        <source>The last model, {0}, is not there any more.</source>
-        <translation>上次使用的模型 {0} 已不存在。</translation>
-    </message>
-    <message>
-        <source>Loaded {0}</source>
-        <translation>已加载 {0}</translation>
-    </message>
-    <message>
-        <source>The trained model is now the explorer&apos;s model</source>
-        <translation>训练好的模型现在是探索页的模型</translation>
-    </message>
-    <message>
         <source>No model loaded: Model &gt; Open</source>
         <translation>未加载模型：模型 &gt; 打开</translation>
     </message>
@@ -1223,46 +1211,6 @@
         <translation>transviz：{0}</translation>
     </message>
     <message>
-        <source>unexpected error: {0}</source>
-        <translation>意外错误：{0}</translation>
-    </message>
-    <message>
-        <source>The current model stays loaded.</source>
-        <translation>当前模型保持加载。</translation>
-    </message>
-    <message>
-        <source>No model is loaded.</source>
-        <translation>没有加载任何模型。</translation>
-    </message>
-    <message>
-        <source>Could not open {0}.
-
-{1}
-
-{2}</source>
-        <translation>无法打开 {0}。
-
-{1}
-
-{2}</translation>
-    </message>
-    <message>
-        <source>Could not open {0}</source>
-        <translation>无法打开 {0}</translation>
-    </message>
-    <message>
-        <source>Could not open the model</source>
-        <translation>无法打开模型</translation>
-    </message>
-    <message>
-        <source>Saved {0}</source>
-        <translation>已保存 {0}</translation>
-    </message>
-    <message>
-        <source>Could not save the model</source>
-        <translation>无法保存模型</translation>
-    </message>
-    <message>
         <source>Model info: {0}</source>
         <translation>模型信息：{0}</translation>
     </message>
@@ -1277,60 +1225,6 @@
     <message>
         <source>transviz {0}: look inside a small encoder-decoder Transformer.</source>
         <translation>transviz {0}：看看一个小型编码器-解码器 Transformer 的内部。</translation>
-    </message>
-    <message>
-        <source>Open checkpoint</source>
-        <translation>打开检查点</translation>
-    </message>
-    <message>
-        <source>transviz checkpoints (*.safetensors)</source>
-        <translation>transviz 检查点 (*.safetensors)</translation>
-    </message>
-    <message>
-        <source>Save model as</source>
-        <translation>模型另存为</translation>
-    </message>
-    <message>
-        <source>there is no trace to export: type a sentence in the explorer first</source>
-        <translation>没有可导出的解码轨迹：请先在“探索”页输入句子</translation>
-    </message>
-    <message>
-        <source>Export trace</source>
-        <translation>导出解码轨迹</translation>
-    </message>
-    <message>
-        <source>NumPy arrays (*.npz);;JSON (*.json)</source>
-        <translation>NumPy 数组 (*.npz);;JSON (*.json)</translation>
-    </message>
-    <message>
-        <source>Could not export the trace</source>
-        <translation>无法导出解码轨迹</translation>
-    </message>
-    <message>
-        <source>Exported {0}</source>
-        <translation>已导出 {0}</translation>
-    </message>
-    <message>
-        <source>Training is running</source>
-        <translation>正在训练</translation>
-    </message>
-    <message>
-        <source>A model is being trained. Stop the training and close transviz?
-
-The model trained so far will be saved to:
-{0}</source>
-        <translation>正在训练一个模型。停止训练并关闭 transviz 吗？
-
-目前训练好的模型将保存到：
-{0}</translation>
-    </message>
-    <message>
-        <source>Stop training and close</source>
-        <translation>停止训练并关闭</translation>
-    </message>
-    <message>
-        <source>Stopping the training and saving to {0}...</source>
-        <translation>正在停止训练并保存到 {0}…</translation>
     </message>
     <message>
         <source>The saved window size could not be used.</source>
@@ -1521,6 +1415,93 @@ The model trained so far will be saved to:
     </message>
 </context>
 <context>
+    <name>ModelFiles</name>
+    <message>
+        <source>Loading {0}...</source>
+        <translation>正在加载 {0}…</translation>
+    </message>
+    <message>
+        <source>The last model, {0}, is not there any more.</source>
+        <translation>上次使用的模型 {0} 已不存在。</translation>
+    </message>
+    <message>
+        <source>Loaded {0}</source>
+        <translation>已加载 {0}</translation>
+    </message>
+    <message>
+        <source>unexpected error: {0}</source>
+        <translation>意外错误：{0}</translation>
+    </message>
+    <message>
+        <source>The current model stays loaded.</source>
+        <translation>当前模型保持加载。</translation>
+    </message>
+    <message>
+        <source>No model is loaded.</source>
+        <translation>没有加载任何模型。</translation>
+    </message>
+    <message>
+        <source>Could not open {0}.
+
+{1}
+
+{2}</source>
+        <translation>无法打开 {0}。
+
+{1}
+
+{2}</translation>
+    </message>
+    <message>
+        <source>Could not open {0}</source>
+        <translation>无法打开 {0}</translation>
+    </message>
+    <message>
+        <source>Could not open the model</source>
+        <translation>无法打开模型</translation>
+    </message>
+    <message>
+        <source>Open checkpoint</source>
+        <translation>打开检查点</translation>
+    </message>
+    <message>
+        <source>transviz checkpoints (*.safetensors)</source>
+        <translation>transviz 检查点 (*.safetensors)</translation>
+    </message>
+    <message>
+        <source>Saved {0}</source>
+        <translation>已保存 {0}</translation>
+    </message>
+    <message>
+        <source>Could not save the model</source>
+        <translation>无法保存模型</translation>
+    </message>
+    <message>
+        <source>Save model as</source>
+        <translation>模型另存为</translation>
+    </message>
+    <message>
+        <source>there is no trace to export: type a sentence in the explorer first</source>
+        <translation>没有可导出的解码轨迹：请先在“探索”页输入句子</translation>
+    </message>
+    <message>
+        <source>Export trace</source>
+        <translation>导出解码轨迹</translation>
+    </message>
+    <message>
+        <source>NumPy arrays (*.npz);;JSON (*.json)</source>
+        <translation>NumPy 数组 (*.npz);;JSON (*.json)</translation>
+    </message>
+    <message>
+        <source>Could not export the trace</source>
+        <translation>无法导出解码轨迹</translation>
+    </message>
+    <message>
+        <source>Exported {0}</source>
+        <translation>已导出 {0}</translation>
+    </message>
+</context>
+<context>
     <name>PositionalPanel</name>
     <message>
         <source>dimensions must be whole numbers separated by commas</source>
@@ -1633,10 +1614,6 @@ The model trained so far will be saved to:
 </context>
 <context>
     <name>SessionController</name>
-    <message>
-        <source>No model is loaded: Model &gt; Open a checkpoint.</source>
-        <translation>没有加载模型：请通过“模型 &gt; 打开检查点”加载。</translation>
-    </message>
     <message>
         <source>Type a sentence to translate first.</source>
         <translation>请先输入要翻译的句子。</translation>
@@ -2271,6 +2248,10 @@ The plot overlays every run&apos;s training loss on a log scale: without warm-up
         <translation>训练：{0}</translation>
     </message>
     <message>
+        <source>The trained model is now the explorer&apos;s model</source>
+        <translation>训练好的模型现在是探索页的模型</translation>
+    </message>
+    <message>
         <source>saved to {0}</source>
         <translation>已保存到 {0}</translation>
     </message>
@@ -2301,6 +2282,28 @@ The plot overlays every run&apos;s training loss on a log scale: without warm-up
     <message>
         <source>Open a checkpoint&apos;s timeline</source>
         <translation>打开检查点的时间线</translation>
+    </message>
+    <message>
+        <source>Training is running</source>
+        <translation>正在训练</translation>
+    </message>
+    <message>
+        <source>A model is being trained. Stop the training and close transviz?
+
+The model trained so far will be saved to:
+{0}</source>
+        <translation>正在训练一个模型。停止训练并关闭 transviz 吗？
+
+目前训练好的模型将保存到：
+{0}</translation>
+    </message>
+    <message>
+        <source>Stop training and close</source>
+        <translation>停止训练并关闭</translation>
+    </message>
+    <message>
+        <source>Stopping the training and saving to {0}...</source>
+        <translation>正在停止训练并保存到 {0}…</translation>
     </message>
 </context>
 <context>

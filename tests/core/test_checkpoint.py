@@ -1,3 +1,4 @@
+import os
 import pickle
 
 import pytest
@@ -57,7 +58,6 @@ def test_a_pickle_is_never_unpickled(tmp_path):
     path.write_bytes(pickle.dumps(Boom()))
     with pytest.raises(transviz.CheckpointError):
         transviz.load_model(str(path))
-    import os
     assert not os.path.exists("/tmp/transviz-pickle-ran")
 
 
@@ -129,7 +129,7 @@ def test_a_failed_write_keeps_the_old_file_and_leaves_no_temporary(tmp_path, mon
     def crash(*args, **kwargs):
         raise OSError("disk full")
 
-    monkeypatch.setattr(checkpoint.os, "replace", crash)
+    monkeypatch.setattr(os, "replace", crash)
     changed = small()
     changed.facts["steps"] = 999
     with pytest.raises(transviz.CheckpointError, match=f"cannot save the model to {path}: disk full"):

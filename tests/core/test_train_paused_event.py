@@ -17,7 +17,8 @@ CONFIG = TrainConfig(steps=8, batch_size=16, lr=3e-3, warmup_steps=2, eval_every
 
 @pytest.fixture(autouse=True)
 def one_thread():
-    """Tiny models on one thread: on a busy 2-core machine two threads spin (a step took 1.6 s, not 4 ms)."""
+    """Tiny models on one thread: on a busy machine torch's threads spin and wait for each other,
+    which makes a tiny step many times slower."""
     threads = torch.get_num_threads()
     torch.set_num_threads(1)
     yield

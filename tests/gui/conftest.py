@@ -13,7 +13,8 @@ from transviz.core.vocab import Vocab
 def configured_like_the_app(qapp):
     """What gui.app does at start-up: row-major images, no OpenGL, light background, and torch
     leaving a core to Qt."""
-    from transviz.gui.app import a_core_left_for_qt, configure_pyqtgraph
+    from transviz.gui.style import configure_pyqtgraph
+    from transviz.gui.workers import a_core_left_for_qt
 
     configure_pyqtgraph()
     with a_core_left_for_qt():  # the core tests keep their own setting
@@ -78,10 +79,10 @@ def stepped_window(qtbot, make_model):
         window.resize(1400, 900)
         window.show()
         qtbot.waitExposed(window)
-        window.set_model(make_model(layers=2, heads=2))
-        window.explorer.source.sentence.setText("ich mochte ein bier")
+        window.workspace.set_model(make_model(layers=2, heads=2))
+        window.panels["explorer"].source.sentence.setText("ich mochte ein bier")
         for _ in range(steps):
-            assert window.explorer.controller.step()
+            assert window.panels["explorer"].controller.step()
         return window
 
     yield open_window
@@ -113,7 +114,7 @@ class Pixels:
     @classmethod
     def shows(cls, color, value: float, low: float = 0.0, high: float = 1.0) -> bool:
         """Whether ``color`` is the colormap's colour for ``value`` (one entry of slack for rounding)."""
-        from transviz.gui.app import lookup_table
+        from transviz.gui.style import lookup_table
 
         i = cls.lut_index(value, low, high)
         return any(

@@ -16,7 +16,7 @@ from transviz.core.strategies import Beam, Greedy, Sampling
 from transviz.core.vocab import BOS, EOS, PAD, UNK
 from transviz.gui.grid import GAP, SUMMARY_COLUMN
 from transviz.gui.main_window import MainWindow
-from transviz.gui.session import TOP_K
+from transviz.core.workspace import TOP_K
 
 SENTENCE = "ich mochte ein bier bitte"
 
@@ -53,8 +53,8 @@ def model(make_model):
 
 def open_sentence(window, qtbot, model, sentence=SENTENCE):
     """Load the model and type the sentence, then Enter: the keys are the explorer's."""
-    window.set_model(model)
-    explorer = window.explorer
+    window.workspace.set_model(model)
+    explorer = window.panels["explorer"]
     explorer.source.sentence.clear()
     qtbot.keyClicks(explorer.source.sentence, sentence)
     qtbot.keyClick(explorer.source.sentence, Qt.Key.Key_Return)
@@ -84,9 +84,9 @@ def tile(grid, layer, head, queries, keys):
 def test_space_three_times_shows_the_sessions_attention(window, qtbot, model, tmp_path, pixels):
     path = transviz.save_model(model, tmp_path / "words.safetensors")
     with qtbot.waitSignal(window.model_changed, timeout=10000):
-        window.open_model(path)  # a real file, loaded off the GUI thread
-    loaded = window.model
-    explorer = window.explorer
+        window.files.open(path)  # a real file, loaded off the GUI thread
+    loaded = window.workspace.model
+    explorer = window.panels["explorer"]
     explorer.source.sentence.clear()
     qtbot.keyClicks(explorer.source.sentence, SENTENCE)
     qtbot.keyClick(explorer.source.sentence, Qt.Key.Key_Return)
@@ -348,19 +348,19 @@ def test_sentence_problems_are_shown_inline(window, qtbot, model):
 
 def test_examples_of_the_models_task(window, qtbot, model):
     model.facts["task"] = "toy-de-en"
-    window.set_model(model)
-    source = window.explorer.source
+    window.workspace.set_model(model)
+    source = window.panels["explorer"].source
     examples = [source.examples.itemText(i) for i in range(source.examples.count())]
     assert examples[0] == "ich mochte ein bier" and len(examples) == 10
     assert source.sentence.text() == "ich mochte ein bier"  # the first example opens at once
-    assert window.explorer.controller.session.source == "ich mochte ein bier"
+    assert window.panels["explorer"].controller.session.source == "ich mochte ein bier"
     source.examples.activated.emit(2)
     assert source.sentence.text() == "ich möchte ein bier trinken"
     assert source.reference.text() == "i want to drink a beer" and source.examples.currentIndex() == 2
     source.sentence.setText("ich trinke")  # the user's own sentence: no example is shown as chosen
     assert source.examples.currentIndex() == -1 and source.examples.currentText() == ""
     model.facts["task"] = "my-corpus"
-    window.set_model(model)
+    window.workspace.set_model(model)
     assert source.examples.count() == 0 and not source.examples.isEnabled()
 
 
@@ -413,7 +413,7 @@ def test_masks_tab_follows_the_explorer(window, qtbot, model):
     explorer = open_sentence(window, qtbot, model)
     press(window, Qt.Key.Key_Space, 3)
     session = explorer.controller.session
-    masks = window.masks
+    masks = window.panels["masks"]
     window.tabs.setCurrentWidget(masks)
     assert masks.sentence.text() == SENTENCE and masks.sentence.isReadOnly()
     assert masks.target.text() == " ".join(session.output_tokens[:2])
@@ -433,20 +433,20 @@ def test_trace_export_round_trips(window, qtbot, model, tmp_path):
     press(window, Qt.Key.Key_Space, 3)
     session = explorer.controller.session
     trace = session.trace()
-    npz = window.export_trace(tmp_path / "trace.npz")
+    npz = window.files.export_trace(tmp_path / "trace.npz")
     with np.load(npz, allow_pickle=False) as data:
         for name in ("encoder_self_attention", "decoder_self_attention", "cross_attention"):
             np.testing.assert_array_equal(data[name], getattr(trace, name))
         assert data["target_tokens"].tolist() == session.target_tokens
         assert data["output_tokens"].tolist() == session.output_tokens
         assert data["source_tokens"].tolist() == SENTENCE.split()
-    written = json.loads(window.export_trace(tmp_path / "trace.json").read_text(encoding="utf-8"))
+    written = json.loads(window.files.export_trace(tmp_path / "trace.json").read_text(encoding="utf-8"))
     assert written["output_tokens"] == session.output_tokens and written["source"] == SENTENCE
     np.testing.assert_allclose(np.array(written["cross_attention"]), session.cross_attention(), atol=1e-7)
     assert [s["token"] for s in written["steps"]] == session.output_tokens
     assert sorted(p.name for p in tmp_path.iterdir()) == ["trace.json", "trace.npz"]
     with pytest.raises(transviz.InputError, match="choose a .npz or .json"):
-        window.export_trace(tmp_path / "trace.csv")
+        window.files.export_trace(tmp_path / "trace.csv")
 
 
 def test_the_session_decodes_its_own_copy(window, qtbot, model):
@@ -467,7 +467,7 @@ def test_file_export_writes_the_explorers_plot(window, qtbot, model, tmp_path):
 
     open_sentence(window, qtbot, model)
     press(window, Qt.Key.Key_Space, 2)
-    grid, large = window.explorer.attention.grid, window.explorer.attention.large
+    grid, large = window.panels["explorer"].attention.grid, window.panels["explorer"].attention.large
     qtbot.mouseMove(large)  # the plot pointed at last is the one File > Export writes
     assert QImage(str(window.export_current_plot(tmp_path / "large.png"))).size() == large.size()
     qtbot.mouseMove(grid)

@@ -13,7 +13,7 @@ from PySide6.QtSvg import QSvgRenderer
 
 import pyqtgraph as pg
 
-from transviz.gui.app import HIGHLIGHT, lookup_table
+from transviz.gui.style import HIGHLIGHT, lookup_table
 from transviz.gui.heatmap import MAX_LABELS, AxisNames, BlitImageItem, HeatmapWidget, label_stride
 
 QUERIES = ["<s>", "i", "want", "a"]
@@ -171,7 +171,8 @@ def test_colour_bar_labels_fit_in_the_font_of_the_plots(heatmap, qtbot, points):
     its labels would be cut off at the window's edge."""
     from dataclasses import replace
 
-    from transviz.gui.theme import plot_style, style_plots
+    from transviz.gui.style import plot_style
+    from transviz.gui.theme import style_plots
 
     style_plots(heatmap, replace(plot_style(), points=points, bold=True))
     heatmap.restyle()

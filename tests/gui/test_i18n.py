@@ -25,9 +25,11 @@ from transviz.core.config import ModelConfig
 from transviz.core.devices import available_devices
 from transviz.core.endings import DIVERGED, LOSS, diverged
 from transviz.core.errors import CheckpointError, ConfigError, TransvizError
+from transviz.core.workspace import Workspace
 from transviz.gui.core_messages import translated
 from transviz.gui.language import CHINESE, ENGLISH, current_language, set_language, system_language
-from transviz.gui.main_window import MainWindow, model_info
+from transviz.gui.files import model_info
+from transviz.gui.main_window import MainWindow
 
 ROOT = Path(__file__).resolve().parents[2]
 CATALOGUE = ROOT / "resources" / "i18n" / "transviz_zh_CN.ts"
@@ -157,7 +159,7 @@ def window(stepped_window):
 
 def shown_texts(window: MainWindow) -> dict[tuple[str, str], str]:
     """(context, source) of a sample of the window's texts -> what the window shows for each."""
-    explorer, masks, positional = window.explorer, window.masks, window.positional
+    explorer, masks, positional = window.panels["explorer"], window.panels["masks"], window.panels["positional"]
     menus = [a.text() for a in window.menuBar().actions()]
     view_menu = window.menuBar().actions()[2].menu()
     return {
@@ -195,13 +197,13 @@ def test_the_window_switches_to_chinese_and_back_while_it_runs(window, qtbot):
     assert window.windowTitle() == zh("MainWindow", "transviz: {0}").format(zh("MainWindow", "unsaved model"))
     assert window.windowTitle() == "transviz：未保存的模型"
     assert chinese[("MainWindow", "&File")] == "文件(&F)"
-    assert CJK.search(window.explorer.candidates.title)  # a text made from the session, redrawn
+    assert CJK.search(window.panels["explorer"].candidates.title)  # a text made from the session, redrawn
     assert CJK.search(window.model_label.text())
     assert window.view_choices.languages[CHINESE].isChecked()
     window.view_choices.languages[ENGLISH].trigger()
     qtbot.waitUntil(lambda: window.tabs.tabText(0) == "Explorer", timeout=5000)
     assert shown_texts(window) == english
-    assert window.explorer.candidates.title.startswith("Step 1: the model's")
+    assert window.panels["explorer"].candidates.title.startswith("Step 1: the model's")
 
 
 def help_texts(window: MainWindow) -> list[str]:
@@ -267,7 +269,7 @@ def test_model_info_of_the_shipped_model_is_chinese_to_the_last_line():
 
 
 def test_the_explorer_says_in_chinese_why_it_cannot_read_a_sentence(window, qtbot):
-    source = window.explorer.source
+    source = window.panels["explorer"].source
     window.view_choices.languages[CHINESE].trigger()
     qtbot.waitUntil(lambda: window.tabs.tabText(0) == zh("MainWindow", "Explorer"), timeout=5000)
     source.sentence.setText("   ")
@@ -289,7 +291,7 @@ def test_model_open_says_in_chinese_why_a_file_is_refused(window, qtbot, model_f
     size, needed = caught.value.message.args[1:]
     set_language(CHINESE)
     with qtbot.waitSignal(window.load_failed, timeout=10000) as failed:
-        window.open_model(cut)
+        window.files.open(cut)
     said = core("{0}: the file is truncated or damaged: it has {1} bytes, its header describes {2}", cut.name, size,
                 needed)
     assert said.startswith("cut.safetensors：文件不完整或已损坏") and said in failed.args[0]
@@ -310,7 +312,7 @@ def test_the_self_test_checks_the_chinese_catalogue_and_its_font():
 
 
 def test_the_training_form_lab_devices_and_model_info_follow_the_language(window, qtbot):
-    form, lab = window.training.form, window.lab
+    form, lab = window.panels["training"].form, window.panels["lab"]
     cpu = form.device.findData("cpu")
     threads = re.fullmatch(r"cpu: CPU, (\d+) threads", form.device.itemText(cpu))[1]
     form.d_model.setValue(128)
@@ -335,7 +337,7 @@ def test_the_training_form_lab_devices_and_model_info_follow_the_language(window
     assert all(CJK.search(line) for line in info), info
     assert zh("CoreMessages", "config.{0}: {1}").format("d_model", 16) in info
     assert zh("CoreMessages", "source vocabulary: {0} tokens ({1})").format(
-        len(window.model.src_vocab), zh("CoreMessages", "word level")) in info
+        len(window.workspace.model.src_vocab), zh("CoreMessages", "word level")) in info
     assert info[-1] == zh("MainWindow", "device: {0}").format("cpu") == "设备：cpu"
     window.view_choices.languages[ENGLISH].trigger()
     qtbot.waitUntil(lambda: window.tabs.tabText(0) == "Explorer", timeout=5000)
@@ -349,7 +351,7 @@ def test_the_training_tab_says_in_chinese_why_a_run_diverged_or_could_not_start(
     from transviz.gui.panels.training import TrainingPanel
 
     set_language(CHINESE)
-    panel = show(TrainingPanel(runs_dir=tmp_path / "runs"), 1400, 900)
+    panel = show(TrainingPanel(Workspace(), runs_dir=tmp_path / "runs"), 1400, 900)
     form = panel.form
     try:
         broken = tmp_path / "broken.tsv"

@@ -8,6 +8,7 @@ import math
 import pytest
 from PySide6.QtGui import QImage
 
+from transviz.core.workspace import Workspace
 from transviz.core.lab import run_lab
 from transviz.gui.panels.lab import DIVERGED_FILL, LabPanel
 
@@ -18,7 +19,7 @@ SEED_LR_TABLE = [("lr=1e-3, no warm-up", 3.37), ("lr=1e-4, no warm-up", 0.56), (
 
 @pytest.fixture
 def lab(qtbot, show):
-    panel = show(LabPanel(), 1400, 800)
+    panel = show(LabPanel(Workspace()), 1400, 800)
     yield panel
     panel.shutdown()
     assert panel.worker.thread.isFinished()

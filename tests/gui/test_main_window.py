@@ -21,12 +21,12 @@ def window(qtbot):
     win.show()
     yield win
     win.shutdown()
-    assert win.runner.thread.isFinished()  # no QThread left running
+    assert win.files.runner.thread.isFinished()  # no QThread left running
 
 
 def load(window, qtbot, path):
     with qtbot.waitSignal(window.model_changed, timeout=10000) as signal:
-        window.open_model(path)
+        window.files.open(path)
     return signal.args[0]
 
 
@@ -36,20 +36,20 @@ def error_dialog(window, qtbot):
 
 
 def test_opens_without_a_model(window):
-    assert window.model is None
+    assert window.workspace.model is None
     assert "No model loaded: Model > Open" in window.model_label.text()
     assert [window.tabs.tabText(i) for i in range(window.tabs.count())] == [
         "Explorer", "Positional encoding", "Masks", "Training", "Lab"]
-    assert window.explorer.pages.currentWidget() is window.explorer.no_model
-    assert window.masks.walk_pages.currentWidget() is window.masks.no_model
+    assert window.panels["explorer"].pages.currentWidget() is window.panels["explorer"].no_model
+    assert window.panels["masks"].walk_pages.currentWidget() is window.panels["masks"].no_model
     assert not window.save_action.isEnabled() and not window.info_action.isEnabled()
 
 
 def test_starts_with_the_shipped_default_model_ready_to_step(window, qtbot):
     with qtbot.waitSignal(window.model_changed, timeout=20000):
         window.open_initial_model(None)  # what `transviz` does at start
-    assert window.windowTitle() == "transviz: default" and window.model.facts["task"] == "toy-de-en"
-    explorer = window.explorer
+    assert window.windowTitle() == "transviz: default" and window.workspace.model.facts["task"] == "toy-de-en"
+    explorer = window.panels["explorer"]
     assert explorer.controller.session.source == "ich mochte ein bier"  # the task's first example, open
     assert explorer.hasFocus()  # Space steps at once
 
@@ -67,16 +67,16 @@ def test_menus(window):
 
 
 def test_loading_replaces_the_model_off_the_gui_thread(window, qtbot, model_file):
-    window.open_model(model_file)
-    assert window.runner.is_busy() and window.model is None  # the GUI thread did not block on it
+    window.files.open(model_file)
+    assert window.files.runner.is_busy() and window.workspace.model is None  # the GUI thread did not block on it
     qtbot.waitSignal(window.model_changed, timeout=10000).wait()
-    assert window.model is not None and window.model.path == str(model_file)
+    assert window.workspace.model is not None and window.workspace.model.path == str(model_file)
     assert "Model: tiny" in window.model_label.text() and window.windowTitle() == "transviz: tiny"
-    assert window.masks.walk_pages.currentIndex() == 1
-    assert window.masks.steps is None  # the walkthrough runs the model only once its tab shows
-    window.tabs.setCurrentWidget(window.masks)
-    assert window.masks.steps is not None
-    assert window.positional.source.model().item(1).isEnabled()
+    assert window.panels["masks"].walk_pages.currentIndex() == 1
+    assert window.panels["masks"].steps is None  # the walkthrough runs the model only once its tab shows
+    window.tabs.setCurrentWidget(window.panels["masks"])
+    assert window.panels["masks"].steps is not None
+    assert window.panels["positional"].source.model().item(1).isEnabled()
     assert window.save_action.isEnabled() and not window.busy.isVisible()
 
 
@@ -94,22 +94,22 @@ def test_a_bad_file_shows_an_error_and_the_model_stays(window, qtbot, model_file
     bad = tmp_path / "bad.safetensors"
     make_bad(bad, model_file)
     with qtbot.waitSignal(window.load_failed, timeout=10000) as signal:
-        window.open_model(bad)
+        window.files.open(bad)
     box = error_dialog(window, qtbot)
     assert isinstance(box, QMessageBox) and box.icon() == QMessageBox.Icon.Critical
     assert "bad.safetensors" in box.text() and "The current model stays loaded." in box.text()
     assert signal.args[0] == box.text()
     assert expected in box.text()
-    assert window.model is model  # the old model stays
+    assert window.workspace.model is model  # the old model stays
     box.close()
     qtbot.waitUntil(lambda: window.error_dialog is None, timeout=2000)
 
 
 def test_a_missing_file_without_a_model(window, qtbot, tmp_path):
-    window.open_model(tmp_path / "nowhere.safetensors")
+    window.files.open(tmp_path / "nowhere.safetensors")
     box = error_dialog(window, qtbot)
     assert "no such file" in box.text() and "No model is loaded." in box.text()
-    assert window.model is None
+    assert window.workspace.model is None
     box.close()
 
 
@@ -139,14 +139,14 @@ def test_drag_and_drop_a_checkpoint(window, qtbot, model_file, tmp_path):
     drop, drop_mime = drop_event(QDropEvent, model_file)
     with qtbot.waitSignal(window.model_changed, timeout=10000):
         QApplication.sendEvent(window, drop)
-    assert window.model.path == str(model_file)
+    assert window.workspace.model.path == str(model_file)
 
 
 def test_save_as_writes_a_loadable_copy(window, qtbot, model_file, tmp_path):
     model = load(window, qtbot, model_file)
     target = tmp_path / "copy.safetensors"
-    with qtbot.waitSignal(window.runner.done, timeout=10000):
-        window.save_model_as(target)
+    with qtbot.waitSignal(window.files.runner.done, timeout=10000):
+        window.files.save_as(target)
     copy = transviz.load_model(str(target))
     assert copy.config == model.config and copy.src_vocab == model.src_vocab
     for name, tensor in model.net.state_dict().items():
@@ -164,10 +164,10 @@ def test_model_info_lists_config_sizes_device_and_facts(window, qtbot, model_fil
 
 
 def test_export_current_plot(window, tmp_path):
-    window.tabs.setCurrentWidget(window.masks)
+    window.tabs.setCurrentWidget(window.panels["masks"])
     path = window.export_current_plot(tmp_path / "plot.png")
     image = QImage(str(path))
-    assert image.size() == window.masks.padding_view.size()  # the tab's first plot, nothing pointed at yet
+    assert image.size() == window.panels["masks"].padding_view.size()  # the tab's first plot, nothing pointed at yet
     pixels = {image.pixel(x, y) for x in range(0, image.width(), 5) for y in range(0, image.height(), 5)}
     assert len(pixels) > 5
     svg = window.export_current_plot(tmp_path / "plot.svg").read_text()
@@ -184,11 +184,11 @@ def test_shipped_models_menu_lists_names_and_loads(window, qtbot, model_file):
     assert action.text() == "tiny"
     with qtbot.waitSignal(window.model_changed, timeout=10000):
         action.trigger()
-    np.testing.assert_array_equal(window.positional.table_view.displayed_image().shape, (20, 512))
+    np.testing.assert_array_equal(window.panels["positional"].table_view.displayed_image().shape, (20, 512))
 
 
 def test_tab_help_explains_the_current_tab(window):
-    window.tabs.setCurrentWidget(window.masks)
+    window.tabs.setCurrentWidget(window.panels["masks"])
     dialog = window.show_tab_help()
     assert "sums to 1" in dialog.findChild(QPlainTextEdit).toPlainText()
     dialog.close()
@@ -198,13 +198,13 @@ def test_every_plot_of_every_tab_exports_from_its_right_click_menu(window, tmp_p
     """Issue 5: any plot exports to PNG and SVG from its context menu (and from File)."""
     from transviz.gui.export import save_picture
 
-    for panel in window._panels():
+    for panel in window.panels.values():
         assert panel._plots, panel
         for plot in panel._plots:
             assert plot.contextMenuPolicy() == Qt.ContextMenuPolicy.ActionsContextMenu, plot
             texts = [action.text() for action in plot.actions()]
             assert texts == ["Export as PNG...", "Export as SVG..."], (plot, texts)
-    written = save_picture(window.training.lr_plot, tmp_path / "lr.svg")
+    written = save_picture(window.panels["training"].lr_plot, tmp_path / "lr.svg")
     assert written.read_text().startswith("<?xml")
 
 

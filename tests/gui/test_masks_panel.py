@@ -10,6 +10,7 @@ import torch
 from PySide6.QtCore import Qt
 
 import transviz
+from transviz.core.workspace import Workspace
 from transviz.core.masks import causal_mask, decoder_self_mask
 from transviz.core.walkthrough import KINDS, walkthrough
 from transviz.gui.panels.masks import DEFAULT_SENTENCE, MasksPanel
@@ -21,7 +22,7 @@ def title(view) -> str:
 
 @pytest.fixture
 def panel(show):
-    return show(MasksPanel(), 1400, 900)
+    return show(MasksPanel(Workspace()), 1400, 900)
 
 
 def test_padding_mask_on_a_batch_of_different_lengths(panel):
@@ -71,7 +72,8 @@ def default_model():
 
 
 def test_combined_mask_is_the_decoder_self_mask_of_the_batch(panel, default_model):
-    panel.set_model(default_model)
+    panel.following.setChecked(False)  # the panel's own sentence and target, not the workspace's session
+    panel.workspace.set_model(default_model)
     assert not panel.no_translation.isVisibleTo(panel)
     vocab, others = default_model.tgt_vocab, ["ein bier", "ich mochte ein bier bitte"]
     # the decoder inputs: the start token, then the target so far (sentence 1) or a greedy translation
@@ -102,11 +104,11 @@ def test_combined_mask_is_the_decoder_self_mask_of_the_batch(panel, default_mode
 
 def test_causal_mask_follows_the_explorer_as_it_steps(stepped_window):
     window = stepped_window(0)
-    controller = window.explorer.controller
+    controller = window.panels["explorer"].controller
     for word in ("i", "want", "a"):  # words, not what the untrained model would say (it may say <s>)
         assert controller.force(word)
-    window.tabs.setCurrentWidget(window.masks)  # the masks tab catches up when it is shown
-    masks, session = window.masks, controller.session
+    window.tabs.setCurrentWidget(window.panels["masks"])  # the masks tab catches up when it is shown
+    masks, session = window.panels["masks"], controller.session
     for length in (3, 4):
         assert session.target_tokens == masks.causal_view.row_labels()
         assert len(session.target_tokens) == length
@@ -126,7 +128,7 @@ def drawn_ticks(view, side):
 def test_new_tokens_of_the_same_length_are_drawn(panel, default_model):
     """The explorer's target "i want a beer" then "i want": the batch stays 6 inputs long, and the axes
     must still draw the new tokens (they once kept the old texts when the count did not change)."""
-    panel.set_model(default_model)
+    panel.workspace.set_model(default_model)
     panel.target.setText("i want a beer")  # 5 inputs, the longest translation 6: T_max 6
     panel.target.setText("i want")  # 3 inputs: T_max still 6
     expected = ["<s>", "i", "want", "<pad>", "<pad>", "<pad>"]
@@ -163,7 +165,7 @@ def model_maps(model, source, target):
 @pytest.mark.parametrize("kind", KINDS)
 def test_walkthrough_shows_the_models_own_attention(panel, make_model, kind):
     model = make_model(seed=4, layers=2, heads=2)
-    panel.set_model(model)
+    panel.workspace.set_model(model)
     panel.kind.setCurrentIndex(KINDS.index(kind))
     panel.layer.setValue(1)
     panel.head.setValue(1)
@@ -183,7 +185,7 @@ def test_walkthrough_shows_the_models_own_attention(panel, make_model, kind):
 
 
 def test_masked_step_shows_minus_infinity_above_the_diagonal(panel, make_model):
-    panel.set_model(make_model())
+    panel.workspace.set_model(make_model())
     panel.kind.setCurrentIndex(KINDS.index("decoder_self"))
     masked = panel.masked_view.data
     for q in range(5):
@@ -195,7 +197,7 @@ def test_masked_step_shows_minus_infinity_above_the_diagonal(panel, make_model):
 
 
 def test_choosing_a_query_highlights_it_everywhere(panel, make_model, qtbot):
-    panel.set_model(make_model())
+    panel.workspace.set_model(make_model())
     assert panel.query.currentIndex() == 4  # the last query by default
     panel.query.setCurrentIndex(2)
     assert all(view.highlighted_row == 2 for view in panel.step_views)
@@ -209,12 +211,12 @@ def test_choosing_a_query_highlights_it_everywhere(panel, make_model, qtbot):
 
 
 def test_layer_and_head_ranges_follow_the_model(panel, make_model):
-    panel.set_model(make_model(layers=3, heads=4))
+    panel.workspace.set_model(make_model(layers=3, heads=4))
     assert panel.layer.maximum() == 2 and panel.head.maximum() == 3
 
 
 def test_walkthrough_errors_are_shown_inline(panel, make_model):
-    panel.set_model(make_model())
+    panel.workspace.set_model(make_model())
     panel.target.setText("want " * 30)
     assert panel.walk_error.isVisibleTo(panel) and "at most 24" in panel.walk_error.text()
     panel.target.setText("i want")
@@ -223,7 +225,7 @@ def test_walkthrough_errors_are_shown_inline(panel, make_model):
 
 
 def test_model_vocabulary_tokenizes_the_batch(panel, make_model):
-    panel.set_model(make_model())
+    panel.workspace.set_model(make_model())
     panel.others.setText("ich trinke")  # 'trinke' is unknown to the model: still one token, shown as typed
     assert "2: ich trinke <pad> <pad>" in panel.padded_tokens.text()
     np.testing.assert_array_equal(panel.padding_view.displayed_image(), [[1, 1, 1, 1], [1, 1, 0, 0]])

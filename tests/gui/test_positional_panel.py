@@ -7,13 +7,14 @@ import math
 import numpy as np
 import pytest
 
+from transviz.core.workspace import Workspace
 from transviz.core.positional import sinusoidal_table
 from transviz.gui.panels.positional import HALVES, INTERLEAVED, MODEL, PositionalPanel, parse_dimensions
 
 
 @pytest.fixture
 def panel(show):
-    return show(PositionalPanel(), 1200, 800)
+    return show(PositionalPanel(Workspace()), 1200, 800)
 
 
 def formula(pos: int, dim: int, d_model: int) -> float:
@@ -91,7 +92,7 @@ def test_loaded_models_own_table(panel, make_model):
     model_item = panel.source.model().item(MODEL)
     assert not model_item.isEnabled()  # nothing loaded yet
     model = make_model()
-    panel.set_model(model)
+    panel.workspace.set_model(model)
     assert model_item.isEnabled()
     panel.source.setCurrentIndex(MODEL)
     assert panel.d_model.value() == model.config.d_model and not panel.d_model.isEnabled()
@@ -100,7 +101,7 @@ def test_loaded_models_own_table(panel, make_model):
     np.testing.assert_array_equal(shown, model.net.positional[:20].numpy())
     np.testing.assert_allclose(shown, [[formula(p, d, 16) for d in range(16)] for p in range(20)], atol=1e-6)
     assert "loaded model" in panel.table_view.title
-    panel.set_model(None)
+    panel.workspace.set_model(None)
     assert panel.source.currentIndex() != MODEL and panel.d_model.isEnabled()
     assert panel.table_view.displayed_image().shape == (20, 16)
 

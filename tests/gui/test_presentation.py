@@ -11,7 +11,7 @@ from PySide6.QtCore import QPoint, Qt
 from PySide6.QtGui import QKeySequence
 from PySide6.QtWidgets import QApplication, QWidget
 
-from transviz.gui.app import COLORMAPS, colormap_name, lookup_table
+from transviz.gui.style import COLORMAPS, colormap_name, lookup_table
 from transviz.gui.heatmap import HeatmapWidget
 from transviz.gui.theme import CONTRAST, DARK, LIGHT, current_appearance
 
@@ -37,11 +37,11 @@ def background_pixel(view: QWidget):
 
 def test_presentation_mode_goes_full_screen_with_larger_text_and_back(window, qtbot):
     app_points = QApplication.font().pointSizeF()
-    large = window.explorer.attention.large
-    grid = window.explorer.attention.grid.canvas
+    large = window.panels["explorer"].attention.large
+    grid = window.panels["explorer"].attention.grid.canvas
     ticks = (tick_points(large.axis("left")), grid.font().pointSizeF())
-    chip = window.explorer.output.chip_rect(1).height()
-    button = window.explorer.controls.step_button.font().pointSizeF()
+    chip = window.panels["explorer"].output.chip_rect(1).height()
+    button = window.panels["explorer"].controls.step_button.font().pointSizeF()
     action = window.view_choices.presentation
     assert action.shortcut() == QKeySequence("F11") and not action.isChecked()
 
@@ -53,11 +53,11 @@ def test_presentation_mode_goes_full_screen_with_larger_text_and_back(window, qt
     share_of_screen = screen.size().height() / 48 * 72 / screen.logicalDotsPerInchY()  # a 48th, in points
     assert big == pytest.approx(max(share_of_screen, 1.2 * app_points))
     assert big > button
-    qtbot.waitUntil(lambda: window.explorer.controls.step_button.font().pointSizeF() == big, timeout=5000)
+    qtbot.waitUntil(lambda: window.panels["explorer"].controls.step_button.font().pointSizeF() == big, timeout=5000)
     for font, before in zip((large.axis("left").style["tickFont"], grid.font()), ticks):
         assert font.pointSizeF() == big > before and font.bold()  # read from the back of the room
     assert large.axis("left").pen().widthF() == 2.0 and grid.line_width == 2.0
-    assert window.explorer.output.chip_rect(1).height() > chip  # the output tokens grow with the text
+    assert window.panels["explorer"].output.chip_rect(1).height() > chip  # the output tokens grow with the text
     title = large.axis("left")
     assert title.labelText == "queries: decoder inputs (rows)" and title.label.isVisible()
     assert f"font-size: {big:g}pt" in title.labelString()
@@ -70,7 +70,7 @@ def test_presentation_mode_goes_full_screen_with_larger_text_and_back(window, qt
     assert QApplication.font().pointSizeF() == app_points
     assert tick_points(large.axis("left")) == ticks[0] and not large.axis("left").style["tickFont"].bold()
     assert grid.font().pointSizeF() == ticks[1] and not grid.font().bold()
-    qtbot.waitUntil(lambda: window.explorer.controls.step_button.font().pointSizeF() == button, timeout=5000)
+    qtbot.waitUntil(lambda: window.panels["explorer"].controls.step_button.font().pointSizeF() == button, timeout=5000)
     assert current_appearance().shown_theme == LIGHT
 
 
@@ -85,7 +85,7 @@ def test_f11_toggles_presentation_mode(window, qtbot):
 
 
 def test_the_dark_theme_turns_widgets_and_plots_dark_and_back(window, qtbot):
-    grid_view = window.explorer.attention.grid.canvas
+    grid_view = window.panels["explorer"].attention.grid.canvas
     assert lightness(background_pixel(grid_view)) > 240
     window.view_choices.themes[DARK].trigger()
     assert window.view_choices.themes[DARK].isChecked() and current_appearance().theme == DARK
@@ -94,9 +94,9 @@ def test_the_dark_theme_turns_widgets_and_plots_dark_and_back(window, qtbot):
     qtbot.waitUntil(lambda: lightness(background_pixel(grid_view)) < 40, timeout=5000)
     for view in window.findChildren(pg.GraphicsView):
         assert lightness(view.backgroundBrush().color()) < 40
-    axis = window.explorer.attention.large.axis("bottom")
+    axis = window.panels["explorer"].attention.large.axis("bottom")
     assert lightness(axis.textPen().color()) > 200 and lightness(axis.pen().color()) > 200
-    assert "#ff8a80" in window.explorer.source.error.styleSheet()  # inline errors readable on dark
+    assert "#ff8a80" in window.panels["explorer"].source.error.styleSheet()  # inline errors readable on dark
     window.view_choices.themes[LIGHT].trigger()
     qtbot.waitUntil(lambda: lightness(background_pixel(grid_view)) > 240, timeout=5000)
     assert lightness(axis.textPen().color()) < 40
@@ -105,7 +105,7 @@ def test_the_dark_theme_turns_widgets_and_plots_dark_and_back(window, qtbot):
 def test_the_high_contrast_theme_outside_presentation_mode(window):
     window.view_choices.themes[CONTRAST].trigger()
     assert current_appearance().shown_theme == CONTRAST and not window.isFullScreen()
-    assert window.explorer.attention.large.axis("left").pen().widthF() == 2.0
+    assert window.panels["explorer"].attention.large.axis("left").pen().widthF() == 2.0
 
 
 def cell_colour(heatmap: HeatmapWidget, row: int, column: int):
@@ -122,7 +122,7 @@ def lut_of(name: str) -> np.ndarray:
 
 @pytest.mark.parametrize("name", [n for n in COLORMAPS if n != "viridis"])
 def test_the_colormap_choice_redraws_every_heatmap_and_grid(window, qtbot, name):
-    large = window.explorer.attention.large
+    large = window.panels["explorer"].attention.large
     value = float(large.data[0, 0])
     index = min(255, int(value * 256))
     assert cell_colour(large, 0, 0).getRgb()[:3] == pytest.approx(tuple(lut_of("viridis")[index]), abs=2)
@@ -133,7 +133,7 @@ def test_the_colormap_choice_redraws_every_heatmap_and_grid(window, qtbot, name)
     assert len(heatmaps) >= 9  # the explorer's, the masks tab's
     for heatmap in heatmaps:
         np.testing.assert_array_equal(heatmap._image.lut, lut_of(name))
-    np.testing.assert_array_equal(window.explorer.attention.grid.lut, lut_of(name))
+    np.testing.assert_array_equal(window.panels["explorer"].attention.grid.lut, lut_of(name))
     qtbot.waitUntil(lambda: cell_colour(large, 0, 0).getRgb()[:3] == pytest.approx(tuple(lut_of(name)[index]), abs=2),
                     timeout=5000)
     bar = large._colorbar.colorMap().getLookupTable(0.0, 1.0, 256, alpha=False)
@@ -145,14 +145,14 @@ def test_the_dark_theme_reaches_the_training_and_lab_tabs(window, qtbot):
     theme's colours (hard-coded light colours would leave white text on a white card)."""
     from pyqtgraph.graphicsItems.InfiniteLine import InfLineLabel
 
-    card = next(item for item in window.lab.plot.scene().items() if isinstance(item, InfLineLabel))
+    card = next(item for item in window.panels["lab"].plot.scene().items() if isinstance(item, InfLineLabel))
     assert card.toPlainText() == "predicting the mean: 3.5"
-    window.lab.set_length(10, 2)  # not the seed's setting: a warning
-    window.training.notice.show_notice("Finished 10 steps.", "#009E73")
+    window.panels["lab"].set_length(10, 2)  # not the seed's setting: a warning
+    window.panels["training"].notice.show_notice("Finished 10 steps.", "#009E73")
     window.view_choices.themes[DARK].trigger()
     assert lightness(card.fill.color()) < 60 and lightness(card.color) > 200
-    assert "#ff8a80" in window.lab.length_note.styleSheet()
-    assert "background: #1e1e1e" in window.training.notice.styleSheet()
+    assert "#ff8a80" in window.panels["lab"].length_note.styleSheet()
+    assert "background: #1e1e1e" in window.panels["training"].notice.styleSheet()
     window.view_choices.themes[LIGHT].trigger()
     assert lightness(card.fill.color()) > 200 and lightness(card.color) < 60
-    assert "background: #ffffff" in window.training.notice.styleSheet()
+    assert "background: #ffffff" in window.panels["training"].notice.styleSheet()

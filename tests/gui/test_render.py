@@ -178,11 +178,11 @@ started = time.monotonic()
 
 def close_when_ready():
     windows = [w for w in QApplication.topLevelWidgets() if isinstance(w, MainWindow) and w.isVisible()]
-    waiting = not windows or (windows[0].runner.is_busy() and time.monotonic() - started < 60)
+    waiting = not windows or (windows[0].files.runner.is_busy() and time.monotonic() - started < 60)
     if waiting:  # the shipped default model is still loading
         QTimer.singleShot(50, close_when_ready)
         return
-    session = windows[0].explorer.controller.session
+    session = windows[0].workspace.session
     print("windows:", len(windows), windows[0].windowTitle(), "|", session.source if session else "-", flush=True)
     for window in windows:
         window.close()  # the last window closed: the application quits

@@ -92,7 +92,7 @@ def open_window(qtbot, close_later, ini: Path) -> MainWindow:
     qtbot.addWidget(window)
     close_later(window)
     window.restore(window.settings.load())
-    window.show_as_chosen()
+    window.view_choices.show_window()
     qtbot.waitExposed(window)
     return window
 
@@ -105,9 +105,9 @@ def test_the_window_remembers_language_look_layout_model_and_sentence(qtbot, clo
     first = open_window(qtbot, close_later, ini)
     first.resize(1100, 700)
     with qtbot.waitSignal(first.model_changed, timeout=10000):
-        first.open_model(model_file)
-    first.explorer.source.sentence.setText("ein bier bitte")
-    first.tabs.setCurrentWidget(first.masks)
+        first.files.open(model_file)
+    first.panels["explorer"].source.sentence.setText("ein bier bitte")
+    first.tabs.setCurrentWidget(first.panels["masks"])
     qtbot.waitUntil(lambda: splitter(first, "masks_and_walkthrough").width() > 0)
     splitter(first, "masks_and_walkthrough").setSizes([300, 700])
     sizes = splitter(first, "masks_and_walkthrough").sizes()
@@ -125,9 +125,9 @@ def test_the_window_remembers_language_look_layout_model_and_sentence(qtbot, clo
     second = open_window(qtbot, close_later, ini)
     assert current_language() == CHINESE and current_appearance() == Appearance(DARK, "cividis", False)
     assert second.view_choices.themes[DARK].isChecked() and second.view_choices.colormaps["cividis"].isChecked()
-    assert second.explorer.attention.grid.canvas.grab().toImage().pixelColor(2, 2).lightness() < 40  # plots restyled too
+    assert second.panels["explorer"].attention.grid.canvas.grab().toImage().pixelColor(2, 2).lightness() < 40  # plots restyled too
     assert (second.width(), second.height()) == size
-    assert second.tabs.currentWidget() is second.masks
+    assert second.tabs.currentWidget() is second.panels["masks"]
     restored_splitter = splitter(second, "masks_and_walkthrough")
     restored = restored_splitter.sizes()
     # as stored, as far as the Chinese labels' minimum widths allow at this window width
@@ -135,9 +135,9 @@ def test_the_window_remembers_language_look_layout_model_and_sentence(qtbot, clo
     assert sum(restored) == sum(sizes) and abs(restored[0] - min(sizes[0], room)) <= 8
     with qtbot.waitSignal(second.model_changed, timeout=10000):
         second.open_initial_model(None)  # what `transviz` does: the last model, not the shipped default
-    assert second.model.path == str(model_file)
-    assert second.explorer.source.sentence.text() == "ein bier bitte"
-    assert second.explorer.controller.session.source == "ein bier bitte"
+    assert second.workspace.model.path == str(model_file)
+    assert second.panels["explorer"].source.sentence.text() == "ein bier bitte"
+    assert second.panels["explorer"].controller.session.source == "ein bier bitte"
 
 
 def test_presentation_mode_is_remembered(qtbot, close_later, ini):
@@ -156,7 +156,7 @@ def test_a_last_model_that_is_gone_opens_the_default_with_a_notice(qtbot, close_
     window = open_window(qtbot, close_later, ini)
     with qtbot.waitSignal(window.model_changed, timeout=30000):
         window.open_initial_model(None)
-    assert "default" in shipped_models() and window.model_source == "default"
+    assert "default" in shipped_models() and window.workspace.model_source == "default"
     assert not window.notice.isHidden() and "deleted.safetensors" in window.notice.text()
 
 
@@ -185,16 +185,16 @@ action = sys.argv[1]
 
 def when_ready():
     windows = [w for w in QApplication.topLevelWidgets() if isinstance(w, MainWindow) and w.isVisible()]
-    if not windows or (windows[0].runner.is_busy() and time.monotonic() - started < 60):
+    if not windows or (windows[0].files.runner.is_busy() and time.monotonic() - started < 60):
         QTimer.singleShot(50, when_ready)
         return
     window = windows[0]
     if action == "choose":
-        window.explorer.source.sentence.setText("ein bier bitte")
+        window.panels["explorer"].source.sentence.setText("ein bier bitte")
         window.view_choices.languages["zh_CN"].trigger()
         window.view_choices.themes["dark"].trigger()
     QApplication.processEvents()
-    print(json.dumps([f"{current_language()} {current_appearance().theme} {window.explorer.source.sentence.text()}",
+    print(json.dumps([f"{current_language()} {current_appearance().theme} {window.panels['explorer'].source.sentence.text()}",
                       window.tabs.tabText(0), window.notice.text()]), flush=True)
     window.close()
 
@@ -226,10 +226,10 @@ def test_the_real_app_remembers_and_survives_a_damaged_file(ini):
 
 def test_a_tab_not_shown_this_time_keeps_its_stored_layout(qtbot, close_later, ini):
     first = open_window(qtbot, close_later, ini)
-    first.tabs.setCurrentWidget(first.masks)
+    first.tabs.setCurrentWidget(first.panels["masks"])
     qtbot.waitUntil(lambda: splitter(first, "masks_and_walkthrough").width() > 0)
     splitter(first, "masks_and_walkthrough").setSizes([500, 500])
-    first.tabs.setCurrentWidget(first.explorer)
+    first.tabs.setCurrentWidget(first.panels["explorer"])
     first.close()
     stored = SettingsStore(ini).load().layout.splitters["masks_and_walkthrough"]
     second = open_window(qtbot, close_later, ini)  # the masks tab is never shown this time

@@ -14,6 +14,7 @@ from PySide6.QtGui import QDragEnterEvent, QDropEvent
 from PySide6.QtWidgets import QApplication, QMessageBox
 
 import transviz
+from transviz.core.workspace import Workspace
 from transviz.core.schedules import learning_rate
 from transviz.core.snapshots import load_snapshots
 from transviz.gui.main_window import MainWindow
@@ -53,7 +54,7 @@ class Spy:
 
 @pytest.fixture
 def panel(qtbot, show, tmp_path):
-    panel = show(TrainingPanel(runs_dir=tmp_path / "runs"), 1400, 900)
+    panel = show(TrainingPanel(Workspace(), runs_dir=tmp_path / "runs"), 1400, 900)
     yield panel
     panel.shutdown()
     assert panel.worker.thread.isFinished()  # no QThread left running
@@ -128,14 +129,14 @@ def test_a_checkpoints_timeline_can_be_scrubbed_again_after_a_restart(panel, qtb
     spy = Spy(panel)
     result = run(panel, qtbot)
     assert [s.step for s in load_snapshots(result.checkpoint)] == [0, 5, 10, 15, 20]
-    fresh = show(TrainingPanel(runs_dir=tmp_path), 1200, 800)  # as after a restart
+    fresh = show(TrainingPanel(Workspace(), runs_dir=tmp_path), 1200, 800)  # as after a restart
     try:
         assert fresh.open_timeline(result.checkpoint)
         assert fresh.timeline.slider.maximum() == 4 and "saved in" in fresh.timeline.origin.text()
         fresh.timeline.slider.setValue(1)
         np.testing.assert_array_equal(fresh.timeline.grid.maps, spy.snapshots[1].cross_attention)
-        other = show(TrainingPanel(runs_dir=tmp_path), 1200, 800)
-        other.set_model(transviz.load_model(str(result.checkpoint)))  # loaded by the window: timeline too
+        other = show(TrainingPanel(Workspace(), runs_dir=tmp_path), 1200, 800)
+        other.workspace.set_model(transviz.load_model(str(result.checkpoint)))  # loaded by the window: timeline too
         assert [s.step for s in other.timeline.snapshots] == [0, 5, 10, 15, 20]
         other.shutdown()
         plain = transviz.save_model(result.model, tmp_path / "plain.safetensors")  # no snapshots in it
@@ -200,23 +201,23 @@ def test_the_event_loop_answers_a_timer_within_100_ms_while_training_runs(panel,
 @pytest.fixture
 def window(qtbot, tmp_path):
     win = MainWindow()
-    win.training.runs_dir = tmp_path / "runs"
+    win.panels["training"].runs_dir = tmp_path / "runs"
     qtbot.addWidget(win)
     win.resize(1400, 900)
     win.show()
     yield win
     win.shutdown()
-    assert win.training.worker.thread.isFinished() and win.lab.worker.thread.isFinished()
+    assert win.panels["training"].worker.thread.isFinished() and win.panels["lab"].worker.thread.isFinished()
 
 
 def test_the_trained_model_becomes_the_explorers_model_as_a_copy_and_decodes(window, qtbot):
-    training = window.training
+    training = window.panels["training"]
     configure(training.form, steps=40, eval_every=0)
     result = run(training, qtbot)
     with qtbot.waitSignal(window.model_changed, timeout=5000) as changed:
         training.explore_button.click()
     copy = changed.args[0]
-    assert window.model is copy and copy is not result.model
+    assert window.workspace.model is copy and copy is not result.model
     assert copy.path == str(result.checkpoint) and window.windowTitle() == f"transviz: {result.checkpoint.stem}"
     trained = {p.data_ptr() for p in result.model.net.parameters()}
     assert not trained & {p.data_ptr() for p in copy.net.parameters()}  # no tensor shared with the trainer's model
@@ -225,8 +226,8 @@ def test_the_trained_model_becomes_the_explorers_model_as_a_copy_and_decodes(win
     ours, theirs = transviz.decode(copy, "0123456789"), transviz.decode(result.model, "0123456789")
     assert ours.output_tokens == theirs.output_tokens
     np.testing.assert_array_equal(ours.cross_attention, theirs.cross_attention)
-    assert window.tabs.currentWidget() is window.explorer  # the explorer decodes it, step by step
-    explorer = window.explorer
+    assert window.tabs.currentWidget() is window.panels["explorer"]  # the explorer decodes it, step by step
+    explorer = window.panels["explorer"]
     explorer.source.sentence.setText("0123456789")
     qtbot.waitUntil(lambda: explorer.controller.session is not None, timeout=5000)
     steps = min(3, len(theirs.output_tokens))  # a model trained this briefly may end at once
@@ -236,8 +237,8 @@ def test_the_trained_model_becomes_the_explorers_model_as_a_copy_and_decodes(win
     assert explorer.controller.session.output_tokens == theirs.output_tokens[:steps]
     # the grid shows the cross-attention of every step so far, as the trained model's own decode has it
     np.testing.assert_allclose(explorer.attention.grid.maps, theirs.cross_attention[:, :, :steps], atol=1e-5)
-    window.tabs.setCurrentWidget(window.masks)
-    assert window.masks.steps is not None  # the other tabs got it too
+    window.tabs.setCurrentWidget(window.panels["masks"])
+    assert window.panels["masks"].steps is not None  # the other tabs got it too
     before = next(result.model.net.parameters()).detach().clone()
     with torch.no_grad():
         next(copy.net.parameters()).add_(1.0)  # the explorer's copy changes; the trained model does not
@@ -245,7 +246,7 @@ def test_the_trained_model_becomes_the_explorers_model_as_a_copy_and_decodes(win
 
 
 def test_closing_during_training_asks_then_stops_cleanly_and_keeps_a_loadable_checkpoint(window, qtbot):
-    training = window.training
+    training = window.panels["training"]
     configure(training.form, steps=100_000, snapshot_every=10, eval_every=0)
     spy = Spy(training)
     training.start()

@@ -55,12 +55,14 @@ class Spec:
 REGISTRY: dict[str, Spec] = {}
 
 
-def figure(name: str, unit: str, target: float, better: Better) -> Callable[[Callable[[], float]], Callable[[], float]]:
-    """Register ``measure`` (no arguments, returns the figure's value) under ``name``."""
+def figure(name: str, unit: str, target: float, better: Better,
+           into: dict[str, Spec] | None = None) -> Callable[[Callable[[], float]], Callable[[], float]]:
+    """Register ``measure`` (no arguments, returns the figure's value) under ``name``, in
+    :data:`REGISTRY` or in the registry ``into`` (the figures of ``transviz bench --device``)."""
 
     def register(measure: Callable[[], float]) -> Callable[[], float]:
         doc = (measure.__doc__ or "").strip().splitlines()
-        REGISTRY[name] = Spec(name, unit, target, better, measure, doc[0] if doc else "")
+        (REGISTRY if into is None else into)[name] = Spec(name, unit, target, better, measure, doc[0] if doc else "")
         return measure
 
     return register

@@ -10,6 +10,7 @@ from torch import nn
 from ..core.config import ModelConfig
 from ..core.masks import causal_mask
 from ..core.model import Transformer
+from ..core.positional import sinusoidal_table
 from . import figure, median_ratio, seconds
 
 # Training comparison: a classroom-size model on a realistic batch.
@@ -22,13 +23,15 @@ BASE = ModelConfig(1000, 1000, d_model=512, n_heads=8, n_encoder_layers=6, n_dec
 class TorchReference(nn.Module):
     """``torch.nn.Transformer`` with the same embeddings, positions and output layer as ours."""
 
+    positional: torch.Tensor
+
     def __init__(self, config: ModelConfig) -> None:
         super().__init__()
         d = config.d_model
         self.d = d
         self.src_embed = nn.Embedding(config.src_vocab_size, d)
         self.tgt_embed = nn.Embedding(config.tgt_vocab_size, d)
-        self.positional = Transformer(config).positional
+        self.register_buffer("positional", sinusoidal_table(config.max_len, d), persistent=False)  # moves with .to()
         self.core = nn.Transformer(d, config.n_heads, config.n_encoder_layers, config.n_decoder_layers,
                                    config.d_ff, config.dropout, batch_first=True)
         self.generator = nn.Linear(d, config.tgt_vocab_size)
@@ -37,7 +40,7 @@ class TorchReference(nn.Module):
         scale = math.sqrt(self.d)
         s = self.src_embed(src) * scale + self.positional[: src.shape[1]]
         t = self.tgt_embed(tgt) * scale + self.positional[: tgt.shape[1]]
-        hidden = ~causal_mask(tgt.shape[1])[0, 0]  # torch: True = blocked
+        hidden = ~causal_mask(tgt.shape[1], tgt.device)[0, 0]  # torch: True = blocked
         out = self.core(s, t, tgt_mask=hidden, src_key_padding_mask=src == 0,
                         tgt_key_padding_mask=tgt == 0, memory_key_padding_mask=src == 0)
         return self.generator(out)

@@ -60,7 +60,8 @@ STEPS = 20  # steps per sentence before going back to the start (the figures are
 def _step_redraw_ms(model: Model, rounds: int = 4) -> float:
     """Median time of one explorer step: the session steps, every view redraws, the window is
     painted and the event loop is idle again (cross-attention grid and head shown, 1400 x 900)."""
-    from ..gui.app import a_core_left_for_qt, use_offscreen_platform
+    from ..gui.app import use_offscreen_platform
+    from ..gui.workers import a_core_left_for_qt
 
     use_offscreen_platform()
     with a_core_left_for_qt():  # as the window does; torch's threads back after, for the next figures
@@ -69,15 +70,15 @@ def _step_redraw_ms(model: Model, rounds: int = 4) -> float:
 
 def _explorer_steps_ms(model: Model, rounds: int) -> float:
     from ..gui.app import application, dispose
+    from ..core.workspace import Workspace
     from ..gui.panels.explorer import ExplorerPanel
     from .session import _sentence
 
     app = application()
-    panel = ExplorerPanel()
+    panel = ExplorerPanel(Workspace())
     panel.resize(1400, 900)
     panel.show()
-    panel.set_model(model)
-    panel.source.sentence.setText(_sentence(model))
+    panel.workspace.set_model(model, sentence=_sentence(model))
     app.processEvents()
     controller = panel.controller
     assert controller.session is not None, "the bench sentence must open a session"
@@ -141,7 +142,7 @@ def poll():
     windows = [w for w in app.topLevelWidgets() if isinstance(w, MainWindow) and w.isVisible()]
     if windows and "window" not in marks:
         marks["window"] = time.time() - launched
-    if windows and windows[0].model is not None:
+    if windows and windows[0].workspace.model is not None:
         windows[0].repaint()
         marks["ready"] = time.time() - launched
         print(json.dumps(marks), flush=True)
@@ -155,8 +156,10 @@ sys.exit(cli.main(["gui", sys.argv[2]]))
 
 
 def _cold_start_marks(model: str) -> dict[str, float]:
+    from ..gui.settings import SETTINGS_VARIABLE
+
     root = str(Path(__file__).resolve().parents[2])
-    env = {**os.environ, "QT_QPA_PLATFORM": "offscreen",
+    env = {**os.environ, "QT_QPA_PLATFORM": "offscreen", SETTINGS_VARIABLE: "",  # remember nothing
            "PYTHONPATH": os.pathsep.join(p for p in (root, os.environ.get("PYTHONPATH")) if p)}
     launched = time.time()
     result = subprocess.run([sys.executable, "-c", _COLD_START, repr(launched), model], env=env,
@@ -169,13 +172,13 @@ def _cold_start_marks(model: str) -> dict[str, float]:
 @figure("gui_cold_start_s", "s", 3.0, "lower")
 def cold_start() -> float:
     """Launch to an interactive window with the default model (a fresh process, offscreen), median of 5."""
-    from ..core.checkpoint import save
+    from ..core.checkpoint import SUFFIX, save
     from ..core.resources import DEFAULT_MODEL, shipped_models
     from .session import SHIPPED_SIZE, _fresh_model
 
     with tempfile.TemporaryDirectory() as folder:
         model = DEFAULT_MODEL if DEFAULT_MODEL in shipped_models() else str(save(_fresh_model(SHIPPED_SIZE),
-                                                                         Path(folder) / "fresh.safetensors"))
+                                                                         Path(folder) / f"fresh{SUFFIX}"))
         runs = [_cold_start_marks(model) for _ in range(5)]
     medians = {name: statistics.median(run[name] for run in runs) for name in runs[0]}
     log.info("cold start, median seconds since launch: %s",

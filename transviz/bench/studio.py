@@ -6,6 +6,7 @@ import dataclasses
 import tempfile
 from pathlib import Path
 
+from ..core.checkpoint import SUFFIX
 from ..core.config import TrainConfig
 from ..core.recipes import Recipe, recipe
 from ..core.tasks import load_task
@@ -46,7 +47,7 @@ class Headless:
     def __init__(self, folder: Path) -> None:
         self.shipped, self.config = studio_settings()
         self.dataset = load_task(self.shipped.task)
-        self.checkpoint = folder / "headless.safetensors"
+        self.checkpoint = folder / f"headless{SUFFIX}"
 
     def __call__(self) -> float:
         steps = _Steps()
@@ -62,13 +63,15 @@ class InApp:
     def __init__(self, folder: Path) -> None:
         from ..gui.app import application, use_offscreen_platform
         from ..gui.main_window import MainWindow
+        from ..gui.panels.training import TrainingPanel
 
         use_offscreen_platform()
         self.app = application()
         self.window = MainWindow()
         self.window.resize(1400, 900)
         self.window.show()
-        self.panel = self.window.training
+        self.panel = self.window.panels["training"]
+        assert isinstance(self.panel, TrainingPanel)
         self.panel.runs_dir = folder
         self.window.tabs.setCurrentWidget(self.panel)
         form = self.panel.form
@@ -109,7 +112,7 @@ class InApp:
 @figure("gui_train_throughput_ratio", "ratio", 0.9, "higher")
 def gui_train_throughput_ratio() -> float:
     """Training tokens/s in the window (worker, live plots, snapshots) over headless, toy-de-en recipe, CPU."""
-    from ..gui.app import a_core_left_for_qt
+    from ..gui.workers import a_core_left_for_qt
 
     # as the window does (the headless run gets the same threads); torch's threads back after
     with a_core_left_for_qt(), tempfile.TemporaryDirectory() as folder:

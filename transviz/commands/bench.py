@@ -1,12 +1,21 @@
-"""``transviz bench [NAME ...] [--json] [--list]``: measure the performance figures."""
+"""``transviz bench [NAME ...] [--json] [--list] [--device D [--quick]]``: measure the performance figures.
+
+Plain ``transviz bench`` measures the CPU figures; ``--device cuda`` measures instead the device
+figures of :mod:`transviz.bench.gpu` on that device (they import no Qt: a GPU machine without
+PySide6 runs them). There a figure that fails is reported and the others still run, since a
+lent GPU may allow only one run.
+"""
 from __future__ import annotations
 
 import argparse
 import json
+import logging
 import math
 import sys
 
 from ..core.errors import InputError
+
+log = logging.getLogger(__name__)
 
 
 def register(commands: argparse._SubParsersAction) -> None:
@@ -14,16 +23,29 @@ def register(commands: argparse._SubParsersAction) -> None:
     parser.add_argument("names", nargs="*", metavar="NAME", help="figures to measure (default: all)")
     parser.add_argument("--json", action="store_true", help="print one JSON list of records")
     parser.add_argument("--list", action="store_true", help="list the figures and their targets")
+    parser.add_argument("--device", help="measure the device figures (gpu_*) on this device: cuda, cuda:N, cpu, mps")
+    parser.add_argument("--quick", action="store_true",
+                        help="with --device: toy sizes, a dry run that checks the code (its values are not figures)")
     parser.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:
     from .. import bench
 
-    registry = bench.load_all()
+    if args.quick and not args.device:
+        raise InputError("--quick goes with --device (a dry run of the device figures)")
+    if args.device:
+        import torch
+
+        from ..bench import gpu
+
+        registry = gpu.FIGURES
+    else:
+        registry = bench.load_all()
     unknown = [n for n in args.names if n not in registry]
     if unknown:
-        raise InputError(f"no figure called {', '.join(unknown)}; `transviz bench --list` lists them")
+        listing = "`transviz bench --device cuda --list`" if args.device else "`transviz bench --list`"
+        raise InputError(f"no figure called {', '.join(unknown)}; {listing} lists them")
     specs = [registry[n] for n in (args.names or registry)]
     if args.list:
         if args.json:
@@ -34,7 +56,14 @@ def run(args: argparse.Namespace) -> int:
             sign = ">=" if spec.better == "higher" else "<="
             print(f"{spec.name:40} target {sign} {spec.target:g} {spec.unit:8} {spec.description}")
         return 0
-    figures = []
+    where: dict[str, object] = {}
+    if args.device:
+        device = gpu.use(args.device, quick=args.quick)
+        where = {"device": gpu.describe(device), "torch": torch.__version__, "quick": args.quick}
+        if not args.json:
+            quick = "; quick: toy sizes, not figures" if args.quick else ""
+            print(f"device figures on {where['device']}, torch {torch.__version__}{quick}", flush=True)
+    figures, failed = [], []
     live = not args.json and sys.stderr.isatty()
     for spec in specs:
         if live:
@@ -44,10 +73,19 @@ def run(args: argparse.Namespace) -> int:
         except bench.Unavailable as exc:
             print(f"{spec.name:40} skipped: {exc}", flush=True, file=sys.stderr)
             continue
+        except Exception:
+            if not args.device:
+                raise
+            log.exception("%s failed", spec.name)
+            failed.append(spec.name)
+            continue
         if not args.json:
             print(_row(figures[-1]), flush=True)
     if args.json:
-        print(json.dumps([_json_record(f) for f in figures], indent=1, allow_nan=False))
+        print(json.dumps([{**_json_record(f), **where} for f in figures], indent=1, allow_nan=False))
+    if failed:
+        print(f"transviz: {len(failed)} figure(s) failed: {', '.join(failed)}", file=sys.stderr)
+        return 1
     return 0
 
 

@@ -5,15 +5,14 @@ way a file can be wrong becomes a :class:`CheckpointError` that says what is wro
 from __future__ import annotations
 
 import json
-import os
-import tempfile
 from collections.abc import Mapping
 from pathlib import Path
 
 import torch
 from safetensors import safe_open
-from safetensors.torch import save_file
+from safetensors.torch import save as serialize
 
+from . import files
 from .bundle import Model
 from .config import ModelConfig
 from .endings import PARTS, recorded
@@ -23,6 +22,7 @@ from .model import Transformer
 from .vocab import Vocab
 
 FORMAT, VERSION = "transviz", "1"
+SUFFIX = ".safetensors"  # what a checkpoint's file name ends with
 EXTRA = "extra."  # prefix of tensors that are not weights
 BROKEN_METADATA = translate_noop("CoreMessages", "{0} has broken metadata: {1}")
 LEVELS = {"word": Message(translate_noop("CoreMessages", "word level")),
@@ -53,17 +53,12 @@ def save(model: Model, path: str | Path, extras: Mapping[str, torch.Tensor] | No
         "tgt_vocab": json.dumps(model.tgt_vocab.to_dict()),
         "facts": json.dumps(model.facts),
     }
-    tmp = _temporary_beside(path)
     try:
-        save_file(tensors, tmp, metadata=metadata)
-        # mkstemp makes the file private (0600); a checkpoint is an ordinary, shareable file
-        os.chmod(tmp, path.stat().st_mode & 0o777 if path.exists() else 0o644)
-        os.replace(tmp, path)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        # bytes first, so that the one temporary file is the atomic writer's (save_file makes its own)
+        files.write_atomically(path, serialize(tensors, metadata=metadata))
     except OSError as exc:
         raise _cannot_save(path, exc) from None
-    finally:
-        if os.path.exists(tmp):
-            os.remove(tmp)
     return path
 
 
@@ -71,21 +66,15 @@ def check_writable(path: str | Path) -> None:
     """CheckpointError now if :func:`save` could not write ``path`` (a long run checks before it starts)."""
     path = Path(path)
     if path.is_dir():
+        example = path / f"model{SUFFIX}"
         raise CheckpointError(
             translate_noop("CoreMessages", "cannot save the model to {0}: it is a folder; give a file name such as "
-                                           "{1}"), str(path), str(path / "model.safetensors"))
-    os.remove(_temporary_beside(path))
-
-
-def _temporary_beside(path: Path) -> str:
-    """A new empty file in ``path``'s folder (made if missing), for an atomic write to ``path``."""
+                                           "{1}"), str(path), str(example))
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+        files.check_writable(path)
     except OSError as exc:
         raise _cannot_save(path, exc) from None
-    os.close(fd)
-    return tmp
 
 
 def _cannot_save(path: Path, exc: OSError) -> CheckpointError:
@@ -100,8 +89,8 @@ def _cannot_save(path: Path, exc: OSError) -> CheckpointError:
 def read_metadata(path: str | Path) -> dict[str, str]:
     path = Path(path)
     if path.is_dir():
-        raise CheckpointError(translate_noop("CoreMessages", "{0} is a folder, not a checkpoint file: name a "
-                                                             ".safetensors file in it"), str(path))
+        raise CheckpointError(translate_noop("CoreMessages", "{0} is a folder, not a checkpoint file: name a {1} file "
+                                                             "in it"), str(path), SUFFIX)
     if not path.is_file():
         raise CheckpointError(translate_noop("CoreMessages", "{0}: no such file"), str(path))
     size = path.stat().st_size

@@ -25,10 +25,8 @@ Choices that follow the seed literally, so its published numbers stay comparable
 * **Warm-up: "1%" is read as "the rate rises by 1% of its target per step"**, so 100 steps
   (``warmup_steps = 1 / warmup``), then it stays constant (:mod:`transviz.core.schedules`,
   schedule ``warmup``). The seed does not show its warm-up code, and the other reading, 1% of
-  the 1000 steps (10 steps), does not give its numbers: measured here (seed's defaults, CPU)
-  10 warm-up steps stayed on the mean-predictor plateau (test MSE 3.50-3.52) for 4 of 5 random
-  seeds and escaped only after step 800 for the fifth (0.68), while 50 steps gave 0.084-0.094
-  (4 of 4 seeds) and 100 steps 0.090 / 0.091 (2 of 2), as the seed's 0.10 and 0.097.
+  the 1000 steps (10 steps), does not give its numbers: it mostly stays on the mean-predictor
+  plateau (the README's "What the lab reproduces" has the runs).
 
 The encoder layers are ours (:class:`transviz.core.model.EncoderLayer`).
 """

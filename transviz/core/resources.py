@@ -24,5 +24,7 @@ DEFAULT_MODEL = "default"  # the shipped model the window opens with (toy-de-en)
 
 def shipped_models() -> dict[str, Path]:
     """Name -> file of every model in ``resources/models`` (:data:`DEFAULT_MODEL` among them)."""
+    from .checkpoint import SUFFIX  # here, not at the top: this module is read before torch is needed
+
     folder = resource_dir() / "models"
-    return {p.stem: p for p in sorted(folder.glob("*.safetensors"))} if folder.is_dir() else {}
+    return {p.stem: p for p in sorted(folder.glob(f"*{SUFFIX}"))} if folder.is_dir() else {}

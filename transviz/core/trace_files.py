@@ -7,17 +7,15 @@ trace saved from either reads the same way. Files are written atomically.
 from __future__ import annotations
 
 import json
-import os
-import tempfile
-from collections.abc import Callable
 from dataclasses import asdict
 from pathlib import Path
-from typing import IO, Any
+from typing import Any
 
 import numpy as np
 
 from .decoding import DecodingSession, StepRecord
 from .errors import InputError
+from .files import Writer, write_atomically
 from .messages import translate_noop
 
 SUFFIXES = (".npz", ".json")
@@ -78,36 +76,29 @@ def trace_arrays(session: DecodingSession) -> dict[str, np.ndarray]:
     }
 
 
-def _atomically(path: str | Path, write: Callable[[IO[bytes]], None]) -> Path:
+def _atomically(path: str | Path, data: bytes | Writer) -> Path:
     target = Path(path)
     if not target.parent.is_dir():
         raise InputError(translate_noop("CoreMessages", "cannot write {0}: the folder {1} does not exist"), str(path),
                          str(target.parent))
-    tmp = None
-    try:  # making the temporary file fails too in a folder that cannot be written
-        fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=".tmp")
-        with os.fdopen(fd, "wb") as f:
-            write(f)
-        os.replace(tmp, target)
+    try:
+        return write_atomically(target, data)
     except OSError as exc:
         raise InputError(translate_noop("CoreMessages", "cannot write {0}: {1}"), str(path),
                          exc.strerror or str(exc)) from None
-    finally:
-        if tmp is not None and os.path.exists(tmp):
-            os.remove(tmp)
-    return target
 
 
 def write_npz(session: DecodingSession, path: str | Path) -> Path:
     """Write :func:`trace_arrays` to ``path`` (atomically)."""
     arrays = trace_arrays(session)
+    # numpy's stubs take the named arrays for its own keyword arguments
     return _atomically(path, lambda f: np.savez(f, **arrays))  # type: ignore[arg-type]
 
 
 def write_json(session: DecodingSession, path: str | Path) -> Path:
     """Write :func:`trace_dict` to ``path`` as UTF-8 JSON (atomically)."""
     text = json.dumps(trace_dict(session), ensure_ascii=False)
-    return _atomically(path, lambda f: f.write(text.encode("utf-8")))
+    return _atomically(path, text.encode("utf-8"))
 
 
 def write_trace(session: DecodingSession, path: str | Path) -> Path:

@@ -15,10 +15,9 @@ from PySide6.QtWidgets import QVBoxLayout, QWidget
 
 from ..core.beam import BeamStep
 from ..core.vocab import BOS
-from .app import HIGHLIGHT, PALETTE
+from .style import GREY, HIGHLIGHT, PALETTE, plot_font, plot_style
 from .labels import plain_label
 from .language import Retranslated
-from .theme import plot_font, plot_style
 
 LIVE, ENDED = PALETTE[0], PALETTE[2]
 
@@ -30,24 +29,20 @@ class TreeNode:
     step: int
     rank: int
     parent: int | None  # its rank in the beam of the step before
-    label: str
-    tokens: tuple[str, ...]
-    score: float  # the ranking (normalised) score
+    label: str  # its last token (in brackets if it ended earlier) and its ranking score
     finished: bool
-    kept: bool  # an ended hypothesis carried over unchanged
 
 
 def tree_nodes(history: Sequence[BeamStep]) -> list[TreeNode]:
     """The nodes to draw for a beam history (the start first)."""
-    nodes = [TreeNode(0, 0, None, BOS, (), 0.0, False, False)]
+    nodes = [TreeNode(0, 0, None, BOS, False)]
     for beam in history[1:]:
         for rank, h in enumerate(beam.hypotheses):
             kept = len(h.tokens) < beam.position  # ended earlier, carried over as it was
             token = h.tokens[-1] if h.tokens else BOS
             label = f"({token})" if kept else token
             score = round(h.normalized_score, 2) + 0.0  # + 0.0: no "-0.00"
-            nodes.append(TreeNode(beam.position, rank, h.parent, f"{label}\n{score:.2f}", h.tokens,
-                                  h.normalized_score, h.finished, kept))
+            nodes.append(TreeNode(beam.position, rank, h.parent, f"{label}\n{score:.2f}", h.finished))
     return nodes
 
 
@@ -78,7 +73,7 @@ class BeamTree(Retranslated, QWidget):
         plot.getViewBox().invertY(True)
         for axis in ("bottom", "left"):
             plot.getAxis(axis).setTickSpacing(1, 1)  # steps and ranks are whole numbers
-        self._edges = pg.PlotDataItem(connect="pairs", pen=pg.mkPen("#9a9a9a", width=1))
+        self._edges = pg.PlotDataItem(connect="pairs", pen=pg.mkPen(GREY, width=1))
         self._best = pg.PlotDataItem(pen=pg.mkPen(HIGHLIGHT, width=3))
         self._points = pg.ScatterPlotItem(size=9, pen=pg.mkPen("k", width=0.5))
         for item in (self._edges, self._best, self._points):
@@ -141,10 +136,6 @@ class BeamTree(Retranslated, QWidget):
                 label.setPos(node.step + 0.08, node.rank)
 
     # -- what is shown (tests) -------------------------------------------------------------------
-    @property
-    def nodes(self) -> list[TreeNode]:
-        return list(self._nodes)
-
     def drawn_points(self) -> list[tuple[float, float]]:
         x, y = self._points.getData()
         return list(zip(x.tolist(), y.tolist()))

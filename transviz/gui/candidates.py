@@ -13,7 +13,7 @@ from PySide6.QtGui import QColor, QMouseEvent, QPainter, QPaintEvent, QPen
 from PySide6.QtWidgets import QSizePolicy, QVBoxLayout, QWidget
 
 from ..core.decoding import StepRecord
-from .app import HIGHLIGHT, PALETTE
+from .style import HIGHLIGHT, PALETTE
 from .language import Retranslated
 
 OTHER, CHOSEN, GOLD = QColor(PALETTE[0]), QColor(HIGHLIGHT), QColor(PALETTE[2])

@@ -4,40 +4,33 @@ from __future__ import annotations
 
 import base64
 import math
-import os
 import re
-import uuid
-from collections.abc import Callable
 from pathlib import Path
 
 from PySide6.QtCore import QBuffer, QCoreApplication, QIODevice, QPoint, Qt
-from PySide6.QtGui import QAction, QImage, QPainter
+from PySide6.QtGui import QAction, QImage, QPainter, QPixmap
 from PySide6.QtSvg import QSvgGenerator
 from PySide6.QtWidgets import QFileDialog, QMessageBox, QWidget
 
 from ..core.errors import InputError, TransvizError
+from ..core.files import write_atomically
 from .core_messages import translated
 
 FORMATS = (".png", ".svg")
 
 
-def _atomically(path: Path, write: Callable[[str], None]) -> Path:
-    """Write via a temporary file in the same folder, then rename: never a half-written picture."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    # a fresh name rather than mkstemp's file, so the picture gets the user's usual permissions
-    tmp = str(path.parent / f".{path.name}.{uuid.uuid4().hex}{path.suffix}")
-    try:
-        write(tmp)
-        os.replace(tmp, path)
-    finally:
-        if os.path.exists(tmp):
-            os.remove(tmp)
-    return path
+def _png_bytes(image: QImage | QPixmap) -> bytes | None:
+    """``image`` encoded as PNG, or None if Qt could not encode it."""
+    buffer = QBuffer()
+    buffer.open(QIODevice.OpenModeFlag.WriteOnly)
+    return bytes(buffer.data().data()) if image.save(buffer, "PNG") else None
 
 
-def _write_png(widget: QWidget, filename: str) -> None:
-    if not widget.grab().save(filename, "PNG"):
-        raise InputError(QCoreApplication.translate("export", "could not write the PNG file {0}").format(filename))
+def _png(widget: QWidget, path: Path) -> bytes:
+    data = _png_bytes(widget.grab())
+    if data is None:
+        raise InputError(QCoreApplication.translate("export", "could not write the PNG file {0}").format(path))
+    return data
 
 
 # A heatmap is a tiny image (one pixel a cell) drawn large. SVG viewers smooth embedded images
@@ -55,15 +48,14 @@ def _enlarge(match: re.Match[str]) -> str:
     factor = math.ceil(SHARP_PIXELS / longest)
     image = image.scaled(image.width() * factor, image.height() * factor,
                          Qt.AspectRatioMode.IgnoreAspectRatio, Qt.TransformationMode.FastTransformation)
+    return match.group(1) + base64.b64encode(_png_bytes(image) or b"").decode("ascii") + match.group(3)
+
+
+def _svg(widget: QWidget, title: str) -> bytes:
     buffer = QBuffer()
     buffer.open(QIODevice.OpenModeFlag.WriteOnly)
-    image.save(buffer, "PNG")
-    return match.group(1) + base64.b64encode(bytes(buffer.data().data())).decode("ascii") + match.group(3)
-
-
-def _write_svg(widget: QWidget, filename: str, title: str) -> None:
     generator = QSvgGenerator()
-    generator.setFileName(filename)
+    generator.setOutputDevice(buffer)
     generator.setSize(widget.size())
     generator.setViewBox(widget.rect())
     generator.setTitle(title)
@@ -74,8 +66,8 @@ def _write_svg(widget: QWidget, filename: str, title: str) -> None:
         QWidget.render(widget, painter, QPoint(0, 0))
     finally:
         painter.end()
-    svg = Path(filename).read_text(encoding="utf-8")
-    Path(filename).write_text(_EMBEDDED_PNG.sub(_enlarge, svg), encoding="utf-8")
+    svg = bytes(buffer.data().data()).decode("utf-8")
+    return _EMBEDDED_PNG.sub(_enlarge, svg).encode("utf-8")
 
 
 def save_picture(widget: QWidget, path: str | Path, title: str = "transviz") -> Path:
@@ -85,9 +77,9 @@ def save_picture(widget: QWidget, path: str | Path, title: str = "transviz") -> 
     if suffix not in FORMATS:
         message = QCoreApplication.translate("export", "cannot export to {0}: choose a .png or .svg file name")
         raise InputError(message.format(path.name))
-    if suffix == ".png":
-        return _atomically(path, lambda tmp: _write_png(widget, tmp))
-    return _atomically(path, lambda tmp: _write_svg(widget, tmp, title))
+    data = _png(widget, path) if suffix == ".png" else _svg(widget, title)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    return write_atomically(path, data)
 
 
 def export_with_dialog(widget: QWidget, suffix: str, title: str, parent: QWidget | None = None) -> Path | None:

@@ -4,8 +4,8 @@
 The maps are drawn as ONE mosaic image, and the grid paints it, its names and the current query
 with a QPainter instead of as a pyqtgraph plot. A step of decoding must redraw within one 60 fps
 frame, next to the model's own step (``transviz bench gui_step_redraw_ms_6x8``): 48 pyqtgraph
-image items took about 24 ms, one mosaic in a pyqtgraph plot about 2.5 ms (its range and axes
-laid out again at every step), painted here under 1 ms.
+image items are far too slow for that, and one mosaic in a pyqtgraph plot still lays out its
+range and axes again at every step; painted directly it is cheapest (the README has the figures).
 """
 from __future__ import annotations
 
@@ -19,11 +19,10 @@ from PySide6.QtGui import QColor, QFontMetricsF, QImage, QMouseEvent, QPainter, 
 from PySide6.QtWidgets import QSizePolicy, QVBoxLayout, QWidget
 
 from ..core.aggregate import mean_over_heads
-from .app import HIGHLIGHT, lookup_table
+from .style import HIGHLIGHT, lookup_table, plot_font, plot_style
 from .heatmap import coloured_picture, value_text
 from .labels import plain_label
 from .language import Retranslated
-from .theme import plot_font, plot_style
 
 GAP = 1  # empty cells between tiles (NaN in the mosaic, drawn in the background colour)
 SUMMARY_COLUMN = -1  # the head reported by cell_clicked for the summary ("mean of heads") column

@@ -19,7 +19,7 @@ from PySide6.QtWidgets import (
     QGraphicsPathItem, QGraphicsRectItem, QHBoxLayout, QVBoxLayout, QWidget,
 )
 
-from .app import HIGHLIGHT, colormap, lookup_table
+from .style import HIGHLIGHT, colormap, lookup_table
 from .export import add_export_actions, name_export_actions, plot_title, save_picture
 from .labels import plain_label
 from .language import Retranslated
@@ -67,9 +67,9 @@ class BlitImageItem(pg.ImageItem):
     """pyqtgraph's image item, drawn faster: it colours a float image through its lookup table
     straight into a picture that Qt draws as it is.
 
-    pyqtgraph renders indexed or RGBA pictures, which Qt converts again on every paint, and its
-    general rendering path costs about 0.3 ms even for a 12 x 12 map: together a large part of
-    one decoding step's redraw (``transviz bench gui_step_redraw_ms_6x8``). The colours are
+    pyqtgraph renders indexed or RGBA pictures, which Qt converts again on every paint, through a
+    general rendering path that is slow even for a 12 x 12 map: together a large part of one
+    decoding step's redraw (``transviz bench gui_step_redraw_ms_6x8``). The colours are
     pyqtgraph's own (same levels, same table, NaN transparent); other images take its path.
     """
 

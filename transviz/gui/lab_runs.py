@@ -16,7 +16,7 @@ from PySide6.QtCore import QCoreApplication, QObject, Signal
 from ..core.errors import ConfigError
 from ..core.init import InitScheme
 from ..core.lab import SWEEPS, LabResult, LabSettings, published, run_lab, sweep_settings
-from .export import _atomically  # the one way transviz writes a file: temporary name, then rename
+from ..core.files import write_atomically
 from .background import OwnThreadWorker
 
 VARIED = ("lr", "warmup", "init", "layers", "batch")  # what a custom sweep may vary (LabSettings fields)
@@ -79,8 +79,10 @@ def csv_text(results: Sequence[tuple[LabRow, LabResult]]) -> str:
 
 
 def write_csv(path: str | Path, results: Sequence[tuple[LabRow, LabResult]]) -> Path:
-    text = csv_text(results)
-    return _atomically(Path(path), lambda tmp: Path(tmp).write_text(text, encoding="utf-8"))
+    data = csv_text(results).encode("utf-8")
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    return write_atomically(path, data)
 
 
 class LabWorker(OwnThreadWorker):

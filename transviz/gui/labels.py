@@ -4,11 +4,12 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QLabel
+from PySide6.QtCore import Qt, QTimer
+from PySide6.QtGui import QAction, QKeySequence
+from PySide6.QtWidgets import QLabel, QMenu, QMenuBar
 
 from .language import Retranslated
-from .theme import plot_style
+from .style import BLUE, plot_style
 
 
 class ErrorLabel(QLabel):
@@ -16,6 +17,16 @@ class ErrorLabel(QLabel):
 
     def restyle(self) -> None:
         self.setStyleSheet(f"color: {plot_style().error};")
+
+
+class TimedNotice(ErrorLabel):
+    """A warning on one line (the whole text in its tooltip) that hides itself after a while."""
+
+    def show_for(self, text: str, seconds: float) -> None:
+        self.setText(text)
+        self.setToolTip(text)
+        self.setVisible(True)
+        QTimer.singleShot(round(seconds * 1000), self, lambda: self.setVisible(False))
 
 
 class NoticeLabel(QLabel):
@@ -27,7 +38,7 @@ class NoticeLabel(QLabel):
         self.setWordWrap(True)
         self.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         self.setVisible(False)
-        self._accent = "#0072B2"
+        self._accent = BLUE
 
     def show_notice(self, text: str, accent: str) -> None:
         self._accent = accent
@@ -68,3 +79,21 @@ def error_label() -> ErrorLabel:
 def show_error(label: QLabel, message: str | None) -> None:
     label.setText(message or "")
     label.setVisible(bool(message))
+
+
+def bound_menu(owner: Retranslated, parent: QMenuBar | QMenu, title: Callable[[], str]) -> QMenu:
+    """A menu titled ``title()``, set again by ``owner`` after each language change."""
+    menu = parent.addMenu("")
+    owner.bind_text(menu.setTitle, title)
+    return menu
+
+
+def bound_action(owner: Retranslated, menu: QMenu, text: Callable[[], str], slot: Callable[[], object],
+                 shortcut: QKeySequence | QKeySequence.StandardKey | str | None = None) -> QAction:
+    """A menu entry showing ``text()`` (set again by ``owner`` after each language change) that calls ``slot``."""
+    action = menu.addAction("")
+    owner.bind_text(action.setText, text)
+    action.triggered.connect(slot)
+    if shortcut is not None:
+        action.setShortcut(QKeySequence(shortcut))
+    return action

@@ -14,7 +14,7 @@ import pyqtgraph as pg
 from PySide6.QtCore import QObject, Qt, QTimer
 from PySide6.QtWidgets import QWidget
 
-from .theme import plot_style
+from .style import plot_style
 
 FRAME_RATE = 60  # redraws per second at most (issue 6: smooth to 60 fps); data arriving faster waits for the next frame
 # Legend positions (pyqtgraph offsets: negative counts from the right or bottom edge)

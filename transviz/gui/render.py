@@ -17,12 +17,14 @@ from PySide6.QtWidgets import QApplication, QWidget
 from ..core.bundle import Model
 from ..core.errors import InputError
 from ..core.walkthrough import KINDS, Kind
+from ..core.workspace import Workspace
 from . import VIEWS
 from .app import dispose
 from .attention_view import SUMMARIES, AttentionView
 from .export import save_picture
 from .grid import SUMMARY_COLUMN
 from .main_window import MainWindow
+from .panels.explorer import ExplorerPanel
 from .panels.masks import MasksPanel
 from .panels.positional import MODEL, PositionalPanel
 from .session import SessionController
@@ -57,8 +59,7 @@ def build(slide: Slide) -> QWidget:
     if slide.kind is not None and slide.kind not in KINDS:
         raise InputError(f"unknown attention kind {slide.kind!r}; choose one of {', '.join(KINDS)}")
     if slide.view == "positional":
-        positional = PositionalPanel()
-        positional.set_model(slide.model)
+        positional = PositionalPanel(_workspace(slide.model))
         if slide.model is not None:
             positional.source.setCurrentIndex(MODEL)  # a model was given: show its own table
         return positional
@@ -74,12 +75,11 @@ def build(slide: Slide) -> QWidget:
 def _masks(slide: Slide) -> MasksPanel:
     if not isinstance(slide.head, int):
         raise InputError(f"the masks walkthrough shows one head: --head takes a number, not {slide.head!r}")
-    masks = MasksPanel()
+    masks = MasksPanel(_workspace(slide.model))
     with _disposed_on_error(masks):
         masks.sentence.setText(slide.sentence)
         if slide.target is not None:
             masks.target.setText(slide.target)
-        masks.set_model(slide.model)
         masks.kind.setCurrentIndex(KINDS.index(slide.kind or "decoder_self"))
         _check_range("layer", slide.layer, masks.layer.maximum(), slide.model)
         _check_range("head", slide.head, masks.head.maximum(), slide.model)
@@ -89,27 +89,32 @@ def _masks(slide: Slide) -> MasksPanel:
 
 
 def _attention(slide: Slide) -> AttentionView:
-    controller = SessionController()
+    workspace = _workspace(slide.model)
+    controller = SessionController(workspace)
     view = AttentionView(controller)
     controller.setParent(view)
     with _disposed_on_error(view):
-        controller.set_model(slide.model)
-        controller.open(slide.sentence)
+        workspace.open(slide.sentence)
         _decode(controller, view, slide)
     view.show_only(view.grid if slide.view == "grid" else view.large)
     return view
 
 
 def _window(slide: Slide) -> MainWindow:
-    window = MainWindow()
+    window = MainWindow(workspace=_workspace(slide.model, slide.sentence))
     with _disposed_on_error(window):
-        window.set_model(slide.model)
-        explorer = window.explorer
-        explorer.source.sentence.setText(slide.sentence)
-        if explorer.controller.session is None:
-            raise InputError(explorer.source.error.text())
+        explorer = window.panels["explorer"]
+        assert isinstance(explorer, ExplorerPanel)
+        if window.workspace.error is not None:
+            raise window.workspace.error
         _decode(explorer.controller, explorer.attention, slide)
     return window
+
+
+def _workspace(model: Model | None, sentence: str | None = None) -> Workspace:
+    workspace = Workspace()
+    workspace.set_model(model, sentence=sentence)
+    return workspace
 
 
 @contextmanager

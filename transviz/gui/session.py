@@ -1,44 +1,37 @@
-"""The explorer's one :class:`~transviz.core.decoding.DecodingSession`, seen from Qt.
+"""The explorer's view of the workspace's :class:`~transviz.core.decoding.DecodingSession`, as Qt
+signals.
 
-:class:`SessionController` owns the session, forwards its events as a Qt signal and turns the
+:class:`SessionController` forwards the workspace's session events as Qt signals and turns the
 errors a user can cause (stepping past the end, forcing in teacher forcing ...) into a message
 instead of an exception. Every explorer view takes the controller in its constructor, calls its
 methods and redraws from ``controller.session`` when it signals.
 
-Decoding runs on the GUI thread: a step of the shipped model takes about a millisecond
-(``transviz bench session_step_ms_default``), less than handing it to a thread would cost.
-The session decodes its own copy of the model, so a model that something else trains (a
-training worker) never changes under it.
+Decoding runs on the GUI thread: a step of the shipped model is quicker than handing it to a
+thread would be (``transviz bench session_step_ms_default``).
 """
 from __future__ import annotations
 
-import copy
 from collections.abc import Callable
 from contextlib import AbstractContextManager, nullcontext
-from dataclasses import replace
 
 from PySide6.QtCore import QObject, Signal
 
 from ..core.bundle import Model
 from ..core.decoding import DecodingSession, Event
-from ..core.errors import InputError, TransvizError
-from ..core.strategies import Greedy, Strategy
+from ..core.errors import InputError
+from ..core.strategies import Strategy
 from ..core.vocab import BOS, PAD
+from ..core.workspace import Workspace
 from .core_messages import translated
+from .observe import subscribe
 from .step_threads import StepThreads
-
-TOP_K = 6  # candidates each step lists: enough to see the alternatives, few enough to read
-
-
-def decoding_copy(model: Model) -> Model:
-    """A copy of ``model`` for decoding: its own weights in eval mode, no gradients."""
-    net = copy.deepcopy(model.net).eval()
-    net.requires_grad_(False)
-    return replace(model, net=net, facts=dict(model.facts))
 
 
 class SessionController(QObject):
-    """Holds the model and the session being explored.
+    """The explorer's actions on the workspace's session.
+
+    Args:
+        workspace: holds the model and the session; the controller follows its changes.
 
     Signals:
         session_changed(object): a new session (new sentence, reference or model), or None
@@ -51,47 +44,30 @@ class SessionController(QObject):
     changed = Signal(object)
     refused = Signal(str)
 
-    def __init__(self, parent: QObject | None = None) -> None:
+    def __init__(self, workspace: Workspace, parent: QObject | None = None) -> None:
         super().__init__(parent)
-        self.model: Model | None = None
-        self.session: DecodingSession | None = None
-        self.strategy: Strategy = Greedy()
+        self.workspace = workspace
         self._quiet = False  # run_to_end reports once, not once per step
         self._threads = StepThreads()  # the window waits for a step: more cores when they help
+        subscribe(self, workspace.session_changed, self.session_changed.emit)
+        subscribe(self, workspace.session_moved, self._forward)
 
-    # -- the session -----------------------------------------------------------------------------
-    def set_model(self, model: Model | None) -> None:
-        """Decode with (a copy of) ``model`` from now on; the current session is dropped."""
-        self.model = None if model is None else decoding_copy(model)
-        self._replace(None)
+    @property
+    def model(self) -> Model | None:
+        """The model the session decodes with (the workspace's copy)."""
+        return self.workspace.decoding_model
 
-    def open(self, source: str, reference: str | None = None) -> DecodingSession:
-        """A new session for ``source`` (teacher-forced when ``reference`` is given). On an
-        InputError there is no session any more, and the error is raised for the caller to show."""
-        if self.model is None:
-            self._replace(None)
-            raise InputError(self.tr("No model is loaded: Model > Open a checkpoint."))
-        try:
-            strategy = Greedy() if reference is not None else self.strategy
-            session = DecodingSession(self.model, source, strategy=strategy, top_k=TOP_K, reference=reference)
-        except TransvizError:
-            self._replace(None)
-            raise
-        self._replace(session)
-        return session
+    @property
+    def session(self) -> DecodingSession | None:
+        return self.workspace.session
 
-    def _replace(self, session: DecodingSession | None) -> None:
-        if self.session is not None:
-            self.session.events.disconnect(self._forward)
-        self.session = session
-        if session is not None:
-            session.events.connect(self._forward)
-        self.session_changed.emit(session)
+    @property
+    def strategy(self) -> Strategy:
+        return self.workspace.strategy
 
     def _forward(self, event: Event) -> None:
         if not self._quiet:
             self.changed.emit(event)
-
     # -- moving ------------------------------------------------------------------------------------
     def _act(self, action: Callable[[DecodingSession], object],
              threads: Callable[[], AbstractContextManager[object]] = nullcontext) -> bool:
@@ -165,6 +141,7 @@ class SessionController(QObject):
 
     def set_strategy(self, strategy: Strategy) -> None:
         """Use ``strategy`` from the next step on (and for new sentences)."""
-        self.strategy = strategy
-        if self.session is not None and not self.session.teacher_forcing:
-            self._act(lambda s: s.set_strategy(strategy))
+        try:
+            self.workspace.set_strategy(strategy)
+        except InputError as exc:
+            self.refused.emit(translated(exc))

@@ -14,14 +14,16 @@ from dataclasses import dataclass, field
 from typing import TypeVar
 
 from PySide6.QtCore import QByteArray, QCoreApplication, QSettings
+from PySide6.QtGui import QGuiApplication
 
-from .app import APP_NAME, COLORMAPS
+from .style import COLORMAPS
 from .language import LANGUAGES, system_language
 from .theme import THEMES, Appearance
 
 log = logging.getLogger(__name__)
 
 T = TypeVar("T")
+APP_NAME = "transviz"  # names the settings folder and file, and the application
 LANGUAGE = "language"
 THEME, COLORMAP, PRESENTATION = "appearance/theme", "appearance/colormap", "appearance/presentation"
 LAST_MODEL, LAST_SENTENCE = "session/model", "session/sentence"
@@ -30,6 +32,9 @@ BROKEN_SUFFIX = ".broken"
 # A settings file to use instead of the user's (a shared classroom setup, tests); set but empty:
 # remember nothing, start with the defaults.
 SETTINGS_VARIABLE = "TRANSVIZ_SETTINGS"
+# Qt platforms that show nothing on any screen: a window there (the bench, render, the self-test,
+# tests) has no layout worth remembering, and its offscreen geometry would spoil the next real start.
+HEADLESS_PLATFORMS = ("offscreen", "minimal")
 
 
 @dataclass(frozen=True)
@@ -193,9 +198,20 @@ class SettingsStore:
 
 
 def user_settings() -> SettingsStore | None:
-    """The settings the app uses: the user's file, or the one :data:`SETTINGS_VARIABLE` names
-    (None when it is set but empty)."""
+    """The settings the app uses: the file :data:`SETTINGS_VARIABLE` names (None when it is set but
+    empty), else the user's file, except on a platform that shows nothing (:data:`HEADLESS_PLATFORMS`):
+    None there, so that a headless run never creates or writes the user's settings."""
     chosen = os.environ.get(SETTINGS_VARIABLE)
-    if chosen is None:
-        return SettingsStore()
-    return SettingsStore(chosen) if chosen else None
+    if chosen is not None:
+        return SettingsStore(chosen) if chosen else None
+    if platform() in HEADLESS_PLATFORMS:
+        log.info("the %s platform shows no window: its settings are not remembered", platform())
+        return None
+    return SettingsStore()
+
+
+def platform() -> str:
+    """The Qt platform in use, e.g. ``xcb`` or ``offscreen`` (before the QApplication exists: the one
+    ``QT_QPA_PLATFORM`` asks for, or "" for Qt's default)."""
+    chosen = QGuiApplication.platformName() or os.environ.get("QT_QPA_PLATFORM", "")
+    return chosen.split(":")[0].split(";")[0]

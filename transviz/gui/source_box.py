@@ -1,28 +1,21 @@
 """The sentence to translate: a text box with a live tokenization preview (words the model does
 not know are highlighted and say they will be read as <unk>), the examples of the model's task,
-and an optional reference for teacher forcing. Every change opens a new session at once (one
-encoder pass); what cannot be read is said inline, under the box."""
+and an optional reference for teacher forcing. Every change opens the workspace's new session at
+once (one encoder pass); what cannot be read is said inline, under the box."""
 from __future__ import annotations
 
-from PySide6.QtCore import Signal
+from PySide6.QtCore import QSignalBlocker, Signal
 from PySide6.QtWidgets import QCheckBox, QComboBox, QGridLayout, QLineEdit, QWidget
 
-from ..core.bundle import Model
 from ..core.dataset import Pair
 from ..core.errors import InputError, TransvizError
-from ..core.tasks import TASKS, task_examples
 from ..core.vocab import UNK
 from .core_messages import translated
 from .labels import bound_label, error_label, show_error
 from .language import Retranslated
+from .observe import subscribe
 from .session import SessionController
 from .token_strip import Chip, TokenStrip
-
-
-def model_examples(model: Model | None) -> tuple[Pair, ...]:
-    """The examples of the task the model was trained on (none for other corpora)."""
-    task = model.facts.get("task") if model is not None else None
-    return task_examples(task) if task in TASKS else ()
 
 
 class SourceBox(Retranslated, QWidget):
@@ -78,7 +71,9 @@ class SourceBox(Retranslated, QWidget):
         self.examples.activated.connect(self._on_example)
         self.sentence.returnPressed.connect(self.submitted)
         self.reference.returnPressed.connect(self.submitted)
-        self.set_model(None)
+        subscribe(self, controller.workspace.model_changed, self._show_model)
+        subscribe(self, controller.workspace.session_changed, self._show_sentence)
+        self._show_model()
 
     def retranslate(self) -> None:
         super().retranslate()
@@ -86,17 +81,30 @@ class SourceBox(Retranslated, QWidget):
         self._preview(self.sentence.text())  # the unknown words' tooltips
 
     # -- model and examples ------------------------------------------------------------------------
-    def set_model(self, model: Model | None) -> None:
-        """List the model's examples; start with the first one when the box is empty."""
-        self._examples = model_examples(model)
+    def _show_model(self, *_: object) -> None:
+        """List the model's examples, then show the workspace's sentence."""
+        self._examples = self.controller.workspace.examples
         self.examples.clear()
         self.examples.addItems([p.source for p in self._examples])
         self.examples.setEnabled(bool(self._examples))
         self._describe_examples()
-        if model is not None and not self.sentence.text() and self._examples:
-            self.use_example(0)  # opens the session
-        else:
-            self.open_session()
+        self._show_sentence()
+
+    def _show_sentence(self, *_: object) -> None:
+        """Show the sentence, reference and teacher forcing of the workspace's session (which the
+        workspace has opened already: nothing is opened again) and why it has none."""
+        workspace = self.controller.workspace
+        with QSignalBlocker(self.sentence), QSignalBlocker(self.reference), QSignalBlocker(self.teacher):
+            for box, text in ((self.sentence, workspace.sentence), (self.reference, workspace.reference or "")):
+                if box.text() != text:
+                    box.setText(text)
+            self.teacher.setChecked(workspace.teacher_forcing)
+        self.reference.setEnabled(workspace.teacher_forcing)
+        self.examples.setCurrentIndex(next((i for i, p in enumerate(self._examples)
+                                            if p.source == workspace.sentence), -1))
+        self._preview(workspace.sentence)
+        error = workspace.error
+        show_error(self.error, translated(error) if error is not None and self.controller.model else None)
 
     def _describe_examples(self) -> None:
         self.examples.setToolTip("" if self._examples else self.tr("This model's task has no built-in examples"))
@@ -129,15 +137,11 @@ class SourceBox(Retranslated, QWidget):
             self.examples.setCurrentIndex(-1)  # the placeholder: the sentence is the user's own
         self._preview(text)
         if self.controller.model is None:  # the explorer says so
-            show_error(self.error, None)
             return
-        reference = self.reference.text() if self.teacher.isChecked() else None
         try:
-            self.controller.open(text, reference)
-        except TransvizError as exc:
-            show_error(self.error, translated(exc))
-            return
-        show_error(self.error, None)
+            self.controller.workspace.open(text, self.reference.text(), self.teacher.isChecked())
+        except TransvizError:
+            pass  # shown by _show_sentence
 
     def _preview(self, text: str) -> None:
         model = self.controller.model

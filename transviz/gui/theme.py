@@ -18,7 +18,7 @@ from PySide6.QtGui import QColor, QFont, QPalette
 from PySide6.QtWidgets import QApplication, QWidget
 
 from ..core.errors import ConfigError
-from .app import set_colormap, set_plot_colours
+from .style import COLORMAPS, PlotStyle, plot_font, plot_style, set_colormap, set_plot_style
 
 LIGHT, CONTRAST, DARK = "light", "contrast", "dark"
 THEMES = (LIGHT, CONTRAST, DARK)
@@ -34,29 +34,17 @@ STYLE = "Fusion"  # the one Qt style that draws every palette colour, on every p
 class Appearance:
     """The look chosen in the View menu (persisted in the settings).
 
-    ``theme`` is one of :data:`THEMES` and ``colormap`` one of :data:`~transviz.gui.app.COLORMAPS`.
+    ``theme`` is one of :data:`THEMES` and ``colormap`` one of :data:`~transviz.gui.style.COLORMAPS`.
     Presentation mode shows the light theme in high contrast (a dark theme stays dark).
     """
 
     theme: str = LIGHT
-    colormap: str = "viridis"
+    colormap: str = COLORMAPS[0]
     presentation: bool = False
 
     @property
     def shown_theme(self) -> str:
         return CONTRAST if self.presentation and self.theme == LIGHT else self.theme
-
-
-@dataclass(frozen=True)
-class PlotStyle:
-    """What pyqtgraph items are drawn with."""
-
-    background: str
-    foreground: str
-    error: str  # inline messages about the user's input
-    line_width: float  # axes and ticks
-    points: float  # tick labels, axis titles, plot titles
-    bold: bool
 
 
 _ROLES = QPalette.ColorRole
@@ -123,22 +111,13 @@ def application_font(appearance: Appearance) -> QFont:
     return font
 
 
-def plot_style(appearance: Appearance | None = None) -> PlotStyle:
-    appearance = appearance or _State.appearance
+def plot_style_of(appearance: Appearance) -> PlotStyle:
+    """What plots are drawn with in ``appearance``."""
     theme = appearance.shown_theme
     background, foreground, error = _PLOTS[theme]
     points = application_font(appearance).pointSizeF()
     heavy = appearance.presentation or theme == CONTRAST
     return PlotStyle(background, foreground, error, 2.0 if heavy else 1.0, points, appearance.presentation)
-
-
-def plot_font(style: PlotStyle | None = None) -> QFont:
-    """The font of tick labels and plot texts."""
-    style = style or plot_style()
-    font = QFont(QApplication.font())
-    font.setPointSizeF(style.points)
-    font.setBold(style.bold)
-    return font
 
 
 @runtime_checkable
@@ -197,8 +176,7 @@ def apply_appearance(appearance: Appearance) -> None:
     if app.style().name().lower() != STYLE.lower():
         app.setStyle(STYLE)
     _State.appearance = appearance
-    style = plot_style(appearance)
-    set_plot_colours(style.background, style.foreground)
+    set_plot_style(plot_style_of(appearance))
     app.setPalette(palette(appearance.shown_theme))
     app.setFont(application_font(appearance))
 

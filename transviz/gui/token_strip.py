@@ -13,7 +13,7 @@ from PySide6.QtCore import QEvent, QPoint, QRect, QRectF, QSize, Qt, Signal
 from PySide6.QtGui import QColor, QHelpEvent, QMouseEvent, QPainter, QPaintEvent, QPen
 from PySide6.QtWidgets import QSizePolicy, QToolTip, QWidget
 
-from .app import HIGHLIGHT, PALETTE
+from .style import GREY, HIGHLIGHT, PALETTE
 
 PADDING, SPACING, RADIUS = 6, 4, 4  # pixels inside a chip, between chips, corner radius
 PLAIN_FILL, CURRENT_FILL, UNKNOWN_FILL = QColor("#eeeeee"), QColor("#fde0cf"), QColor("#f7ef9e")
@@ -139,7 +139,7 @@ class TokenStrip(QWidget):
         for chip, rect in zip(self._chips, self._rects):
             fill = CURRENT_FILL if chip.current else UNKNOWN_FILL if chip.unknown else PLAIN_FILL
             # a forced chip keeps its dashed purple outline even when current (its fill says current)
-            colour = FORCED_LINE if chip.forced else QColor(HIGHLIGHT) if chip.current else QColor("#9a9a9a")
+            colour = FORCED_LINE if chip.forced else QColor(HIGHLIGHT) if chip.current else QColor(GREY)
             pen = QPen(colour, 2.5 if chip.current else 1.5)
             pen.setStyle(Qt.PenStyle.DashLine if chip.forced else Qt.PenStyle.SolidLine)
             painter.setPen(pen)

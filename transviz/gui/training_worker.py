@@ -67,7 +67,7 @@ def detached_copy(model: Model) -> Model:
 
 # Steps are reported in batches, at most this often: every report is a slot call on the GUI
 # thread, and each call waits for the Python lock the training thread holds. A tiny model does
-# hundreds of steps a second; one report per step kept the event loop 100-200 ms behind here.
+# hundreds of steps a second, and one report per step would keep the event loop behind.
 # A report per 60 Hz frame at most: the plots (FRAME_RATE) never wait for data.
 REPORT_SECONDS = 1 / 60
 

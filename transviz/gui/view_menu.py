@@ -1,41 +1,41 @@
 """The View menu's choices for a classroom: the language, the theme, the colormap of attention
-plots and presentation mode (F11). Choosing one only says so (signals); the window applies it
-and remembers it."""
+plots and presentation mode (F11), applied to the whole application and its window at once."""
 from __future__ import annotations
 
 from collections.abc import Callable
 
 from PySide6.QtCore import QObject, Signal
 from PySide6.QtGui import QAction, QActionGroup, QKeySequence
-from PySide6.QtWidgets import QMenu
+from PySide6.QtWidgets import QMainWindow, QMenu
 
-from .app import COLORMAPS
-from .language import LANGUAGES, Retranslated
-from .theme import CONTRAST, DARK, LIGHT, Appearance, with_changes
+from .style import COLORMAPS
+from .language import LANGUAGES, Retranslated, current_language, set_language
+from .theme import CONTRAST, DARK, LIGHT, Appearance, apply_appearance, current_appearance, restyle, with_changes
 
 PRESENTATION_KEY = "F11"
 
 
 class ViewChoices(Retranslated, QObject):
-    """Adds Language, Theme and Colormap submenus and a Presentation mode toggle to ``menu``.
+    """Adds Language, Theme and Colormap submenus and a Presentation mode toggle to ``menu``;
+    a choice applies to the application and to ``window`` (presentation mode: full screen).
 
     Its texts are retranslated by the window that owns it (:meth:`retranslate`): a QObject gets
     no language-change event.
 
     Signals:
-        language_chosen(str): a key of :data:`~transviz.gui.language.LANGUAGES`.
-        appearance_chosen(object): the :class:`~transviz.gui.theme.Appearance` asked for.
+        chosen(): a choice was applied (the window remembers it).
     """
 
-    language_chosen = Signal(str)
-    appearance_chosen = Signal(object)
+    chosen = Signal()
 
-    def __init__(self, menu: QMenu, parent: QObject | None = None) -> None:
-        super().__init__(parent)
+    def __init__(self, menu: QMenu, window: QMainWindow) -> None:
+        super().__init__(window)
+        self.window = window
+        self._was_maximized = False  # before presentation mode
         # the languages' names are in their own language: never translated
         self.languages = self._choices(menu, lambda: self.tr("&Language"),
                                        {code: (lambda n=name: n) for code, name in LANGUAGES.items()},
-                                       self.language_chosen.emit)
+                                       self.choose_language)
         self.themes = self._choices(menu, lambda: self.tr("&Theme"), {
             LIGHT: lambda: self.tr("Light"), CONTRAST: lambda: self.tr("Light, high contrast (projector)"),
             DARK: lambda: self.tr("Dark")}, lambda theme: self._choose(theme=theme))
@@ -70,7 +70,35 @@ class ViewChoices(Retranslated, QObject):
         return actions
 
     def _choose(self, **changes: object) -> None:
-        self.appearance_chosen.emit(with_changes(**changes))
+        self.choose_appearance(with_changes(**changes))
+
+    def choose_language(self, code: str) -> None:
+        """Every text of the application changes on the event loop's next pass."""
+        set_language(code)
+        self.show_choices(code, current_appearance())
+        self.chosen.emit()
+
+    def choose_appearance(self, appearance: Appearance) -> None:
+        """The theme, colormap and presentation mode, applied to every plot of the window at once."""
+        was_presenting = current_appearance().presentation
+        apply_appearance(appearance)
+        restyle(self.window)
+        if appearance.presentation and not was_presenting:
+            self._was_maximized = self.window.isMaximized()
+            self.window.showFullScreen()
+        elif was_presenting and not appearance.presentation and self._was_maximized:
+            self.window.showMaximized()
+        elif was_presenting and not appearance.presentation:
+            self.window.showNormal()
+        self.show_choices(current_language(), appearance)
+        self.chosen.emit()
+
+    def show_window(self) -> None:
+        """Show the window: full screen in presentation mode."""
+        if current_appearance().presentation:
+            self.window.showFullScreen()
+        else:
+            self.window.show()
 
     def show_choices(self, language: str, appearance: Appearance) -> None:
         """Tick what is in use."""

@@ -1,27 +1,60 @@
-"""What every tab shares: the model it shows (or none), the plot the user last pointed at, which
-File > Export writes, and a right-click menu that exports any of its plots."""
+"""What every tab shares: the workspace it shows, the plot the user last pointed at, which
+File > Export writes, a right-click menu that exports any of its plots, and what the main window
+asks of every tab (messages for the status bar, shutting down, closing)."""
 from __future__ import annotations
 
-from PySide6.QtCore import QEvent, QObject
+from collections.abc import Callable
+
+from PySide6.QtCore import QEvent, QObject, Signal
 from PySide6.QtGui import QAction
 from PySide6.QtWidgets import QLabel, QLayout, QVBoxLayout, QWidget
 
 from ...core.bundle import Model
+from ...core.workspace import Workspace
 from ..export import add_export_actions, name_export_actions
+from ..observe import subscribe
 
 
 class PlotPanel(QWidget):
-    """A tab of plots. Subclasses call :meth:`track` on their plots and implement :meth:`set_model`."""
+    """A tab of plots, showing the ``workspace``. Subclasses call :meth:`track` on their plots,
+    override :meth:`set_model` to follow the workspace's model, and call :meth:`watch_model` at
+    the end of their constructor.
 
-    def __init__(self, parent: QWidget | None = None) -> None:
+    Signals:
+        status(str): a message for the status bar ("" clears it).
+        show_panel(str): the id of the tab the user should see now (e.g. the explorer, after
+            "Use in explorer").
+    """
+
+    status = Signal(str)
+    show_panel = Signal(str)
+
+    def __init__(self, workspace: Workspace, parent: QWidget | None = None) -> None:
         super().__init__(parent)
+        self.workspace = workspace
         self._plots: list[QWidget] = []
         self._current: QWidget | None = None
         self._export_actions: list[QAction] = []
-        self.model: Model | None = None
+
+    @property
+    def model(self) -> Model | None:
+        return self.workspace.model
+
+    def watch_model(self) -> None:
+        """Show the workspace's model now, and each model it takes from now on."""
+        subscribe(self, self.workspace.model_changed, self.set_model)
+        self.set_model(self.model)
 
     def set_model(self, model: Model | None) -> None:
-        self.model = model
+        """Show ``model`` (the workspace's new model, or None)."""
+
+    def shutdown(self) -> None:
+        """Stop the tab's worker threads before the application quits (safe to call twice)."""
+
+    def confirm_close(self, close_again: Callable[[], object]) -> bool:
+        """Whether the window may close now; a tab with work to finish first may ask the user and
+        call ``close_again`` once it is done."""
+        return True
 
     def arrange(self, controls: QLayout, error: QLabel, body: QLayout | QWidget) -> None:
         """The layout of every tab: its controls, an inline error line, then the plots."""

@@ -6,7 +6,7 @@ has the focus and needs the key: Enter in a text box hands the keys back to the 
 """
 from __future__ import annotations
 
-from PySide6.QtCore import Qt, Signal
+from PySide6.QtCore import Qt
 from PySide6.QtGui import QKeySequence, QShortcut
 from PySide6.QtWidgets import QSplitter, QStackedWidget, QVBoxLayout, QWidget
 
@@ -15,6 +15,7 @@ from ...core.decoding import DecodingSession
 from ...core.paths import walk
 from ...core.strategies import Beam
 from ...core.vocab import BOS
+from ...core.workspace import Workspace
 from ..attention_view import AttentionView
 from ..beam_tree import BeamTree
 from ..candidates import CandidatesChart
@@ -29,18 +30,13 @@ from .base import PlotPanel
 
 class ExplorerPanel(Retranslated, PlotPanel):
     """Sentence, decoding controls, output strip, candidates, beam tree and attention, all
-    observing one :class:`~transviz.gui.session.SessionController`.
-
-    Signals:
-        status(str): a message for the status bar (why a control is disabled or an action refused;
-            "" clears it).
+    observing the workspace's session through one :class:`~transviz.gui.session.SessionController`.
+    Its ``status`` says why a control is disabled or an action refused.
     """
 
-    status = Signal(str)
-
-    def __init__(self, parent: QWidget | None = None) -> None:
-        super().__init__(parent)
-        self.controller = SessionController(self)
+    def __init__(self, workspace: Workspace, parent: QWidget | None = None) -> None:
+        super().__init__(workspace, parent)
+        self.controller = SessionController(workspace, self)
         self._build()
         self._add_shortcuts()
         self.controller.session_changed.connect(self.refresh)
@@ -51,7 +47,7 @@ class ExplorerPanel(Retranslated, PlotPanel):
         self.output.chip_clicked.connect(self.controller.rewind)
         self.candidates.candidate_clicked.connect(self.controller.choose_instead)
         self.source.submitted.connect(self.take_keyboard)
-        self.set_model(None)
+        self.watch_model()
 
     # -- construction --------------------------------------------------------------------------
     def _build(self) -> None:
@@ -111,11 +107,8 @@ class ExplorerPanel(Retranslated, PlotPanel):
 
     # -- model -----------------------------------------------------------------------------------
     def set_model(self, model: Model | None) -> None:
-        super().set_model(model)
-        self.controller.set_model(model)
         self.pages.setCurrentIndex(0 if model is None else 1)
         self.source.setEnabled(model is not None)
-        self.source.set_model(model)
         if self.controller.session is not None:
             self.take_keyboard()  # an example is ready: Space steps at once
 

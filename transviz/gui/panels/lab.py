@@ -21,14 +21,14 @@ from PySide6.QtWidgets import (
 
 from ...core.errors import TransvizError
 from ...core.lab import MEAN_PREDICTOR_MSE, QUICK, SEED, LabResult, LabSettings
-from ..app import PALETTE
+from ...core.workspace import Workspace
+from ..style import PALETTE, plot_style
 from ..core_messages import translated
 from ..export import export_with_dialog, save_picture
 from ..labels import bound_label, error_label, plain_label, show_error
 from ..language import Retranslated, set_items_by_data
 from ..lab_runs import VARIED, LabRow, LabWorker, custom_rows, seed_rows, write_csv
 from ..plots import BOTTOM_LEFT, FrameClock, LivePlot, Series
-from ..theme import plot_style
 from ..training_form import device_combo, name_devices
 from .base import PlotPanel
 
@@ -42,8 +42,8 @@ def _curve_colour(index: int) -> str:
 class LabPanel(Retranslated, PlotPanel):
     """Run the seed's lab tables (or a custom sweep) and compare with its published numbers."""
 
-    def __init__(self, parent: QWidget | None = None) -> None:
-        super().__init__(parent)
+    def __init__(self, workspace: Workspace, parent: QWidget | None = None) -> None:
+        super().__init__(workspace, parent)
         self.rows: list[LabRow] = []  # of the current (or last) run
         self.results: list[tuple[LabRow, LabResult]] = []
         self.curves: list[Series] = []

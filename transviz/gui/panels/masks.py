@@ -29,9 +29,11 @@ from ...core.inference import decode
 from ...core.masks import causal_mask, decoder_self_mask, padding_mask
 from ...core.vocab import BOS, EOS, PAD, Vocab
 from ...core.walkthrough import KINDS, Kind, Walkthrough, decoder_inputs, walkthrough
+from ...core.workspace import Workspace
 from ..core_messages import translated
 from ..heatmap import AxisNames, HeatmapWidget
 from ..labels import bound_label, error_label, plain_label, show_error
+from ..observe import subscribe
 from ..language import Retranslated, set_items
 from .base import PlotPanel
 
@@ -111,8 +113,8 @@ def symmetric_levels(*arrays: np.ndarray) -> tuple[float, float]:
 class MasksPanel(Retranslated, PlotPanel):
     """Masks, with their shapes, and the attention walkthrough of one head and one query."""
 
-    def __init__(self, parent: QWidget | None = None) -> None:
-        super().__init__(parent)
+    def __init__(self, workspace: Workspace, parent: QWidget | None = None) -> None:
+        super().__init__(workspace, parent)
         self.batch: MaskBatch | None = None
         self.decoder: DecoderBatch | None = None
         self._translations: dict[str, TokensAndIds] = {}  # of the loaded model, by sentence
@@ -120,7 +122,9 @@ class MasksPanel(Retranslated, PlotPanel):
         self._followed: tuple[str, str] | None = None  # the explorer's (sentence, target) not yet shown
         self._stale = False  # what the tab shows waits until it is shown (the model's work included)
         self._build()
-        self.refresh()
+        self.watch_model()
+        subscribe(self, workspace.session_changed, self._follow_session)
+        subscribe(self, workspace.session_moved, self._follow_session)
 
     def retranslate(self) -> None:
         super().retranslate()
@@ -266,6 +270,11 @@ class MasksPanel(Retranslated, PlotPanel):
         return box
 
     # -- following the explorer ----------------------------------------------------------------------
+    def _follow_session(self, *_: object) -> None:
+        session = self.workspace.session
+        if session is not None:
+            self.follow(session.source, session.model.tgt_vocab.detokenize(session.target_tokens[1:]))
+
     def follow(self, sentence: str, target: str) -> None:
         """Show the explorer's sentence and target prefix (at once if visible, else when shown:
         the walkthrough runs the model, which a step of decoding should not wait for)."""
@@ -299,7 +308,6 @@ class MasksPanel(Retranslated, PlotPanel):
 
     # -- model -----------------------------------------------------------------------------------
     def set_model(self, model: Model | None) -> None:
-        super().set_model(model)
         self._translations.clear()
         self.no_translation.setVisible(model is None)
         self.walk_pages.setCurrentIndex(0 if model is None else 1)

@@ -17,7 +17,8 @@ from PySide6.QtWidgets import (
 
 from ...core.bundle import Model
 from ...core.positional import similarity, sinusoidal_table, split_halves
-from ..app import PALETTE
+from ...core.workspace import Workspace
+from ..style import PALETTE
 from ..heatmap import AxisNames, HeatmapWidget, label_stride
 from ..labels import bound_label, error_label, plain_label, show_error
 from ..language import Retranslated, set_items
@@ -53,11 +54,11 @@ class PositionalPanel(Retranslated, PlotPanel):
     loaded model's own buffer); this panel only arranges and draws it.
     """
 
-    def __init__(self, parent: QWidget | None = None) -> None:
-        super().__init__(parent)
+    def __init__(self, workspace: Workspace, parent: QWidget | None = None) -> None:
+        super().__init__(workspace, parent)
         self._table = np.zeros((0, 0), np.float32)  # (positions, d_model), interleaved
         self._build()
-        self.refresh()
+        self.watch_model()
 
     def retranslate(self) -> None:
         super().retranslate()
@@ -131,7 +132,6 @@ class PositionalPanel(Retranslated, PlotPanel):
 
     # -- model -----------------------------------------------------------------------------------
     def set_model(self, model: Model | None) -> None:
-        super().set_model(model)
         self._enable_model_source(model is not None)
         if model is None and self.source.currentIndex() == MODEL:
             self.source.setCurrentIndex(FORMULA)  # refreshes

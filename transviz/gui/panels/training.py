@@ -16,17 +16,19 @@ from pathlib import Path
 from PySide6.QtCore import QCoreApplication, QStandardPaths, Qt, QTimer, Signal, Slot
 from PySide6.QtGui import QDragEnterEvent, QDropEvent
 from PySide6.QtWidgets import (
-    QFileDialog, QHBoxLayout, QProgressBar, QPushButton, QScrollArea, QSizePolicy, QSplitter, QVBoxLayout, QWidget,
+    QFileDialog, QHBoxLayout, QMessageBox, QProgressBar, QPushButton, QScrollArea, QSizePolicy, QSplitter, QVBoxLayout, QWidget,
 )
 
 from ...core.bundle import Model
+from ...core.checkpoint import SUFFIX as CHECKPOINT_SUFFIX
 from ...core.errors import TransvizError
 from ...core.evaluate import Evaluation
 from ...core.snapshots import Snapshot, load_snapshots, save_with_snapshots
 from ...core.config import TrainConfig
 from ...core.schedules import trainer_rate
 from ...core.train import StepMetrics, TrainResult
-from ..app import PALETTE
+from ...core.workspace import Workspace
+from ..style import BLUE, GREEN, PALETTE, VERMILLION
 from ..core_messages import translated
 from ..drops import dropped_file
 from ..labels import NoticeLabel, error_label, plain_label, show_error
@@ -37,9 +39,8 @@ from ..training_form import TSV_SUFFIXES, TrainingForm
 from ..training_worker import RunStart, TrainingJob, TrainingWorker, detached_copy
 from .base import PlotPanel
 
-CHECKPOINT_SUFFIX = ".safetensors"
 RATE_WINDOW = 50  # steps the ETA and tokens/s average over
-NOTICE_ACCENT = {"diverged": "#D55E00", "finished": "#009E73", "stopped": "#0072B2"}  # colour-blind safe
+NOTICE_ACCENT = {"diverged": VERMILLION, "finished": GREEN, "stopped": BLUE}
 
 
 def default_runs_dir() -> Path:
@@ -62,21 +63,21 @@ def duration_text(seconds: float) -> str:
 class TrainingPanel(Retranslated, PlotPanel):
     """Train a model in the window and watch it learn.
 
+    "Use in explorer" makes a CPU copy of the trained model, sharing nothing with it, the
+    workspace's model.
+
     Signals:
-        use_model(Model): the user chose to explore the trained model; a CPU copy that shares
-            nothing with the trained one (connect it to the main window's ``set_model``).
         running_changed(bool): a run started, or ended.
         run_finished(TrainResult): a run ended (finished, stopped or diverged) and is shown.
         run_failed(str): a run could not start or broke; the message shown inline.
     """
 
-    use_model = Signal(object)
     running_changed = Signal(bool)
     run_finished = Signal(object)
     run_failed = Signal(str)
 
-    def __init__(self, parent: QWidget | None = None, runs_dir: Path | None = None) -> None:
-        super().__init__(parent)
+    def __init__(self, workspace: Workspace, parent: QWidget | None = None, runs_dir: Path | None = None) -> None:
+        super().__init__(workspace, parent)
         self.runs_dir = runs_dir or default_runs_dir()
         self.worker = TrainingWorker(self)
         self.result: TrainResult | None = None
@@ -98,6 +99,9 @@ class TrainingPanel(Retranslated, PlotPanel):
         self.worker.paused.connect(self._on_paused)
         self.worker.finished.connect(self._on_finished)
         self.worker.failed.connect(self._on_failed)
+        self._close_after_training: Callable[[], object] | None = None
+        self.running_changed.connect(self._close_if_asked)
+        self.watch_model()
         self.form.validity_changed.connect(lambda _: self._update_buttons())
         self.setAcceptDrops(True)
         self._update_buttons()
@@ -123,7 +127,7 @@ class TrainingPanel(Retranslated, PlotPanel):
         self.save_button.clicked.connect(self._save_with_dialog)
         self.timeline_button.clicked.connect(self._open_timeline_with_dialog)
         # The bar carries the per-frame text (step, tokens/s, ETA): a new label text re-lays out the
-        # whole tab (~3 ms a frame here, taken from the training thread); a bar format only repaints.
+        # whole tab (time taken from the training thread at every frame); a bar format only repaints.
         self.progress = QProgressBar()
         self.progress_text = plain_label()  # what the run is doing: loading, paused, finished ...
         self.progress_text.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
@@ -416,13 +420,15 @@ class TrainingPanel(Retranslated, PlotPanel):
 
     # -- the trained model ---------------------------------------------------------------------
     def explore(self) -> Model | None:
-        """Hand a copy of the trained model to the explorer (:attr:`use_model`); returns the copy."""
+        """Make a copy of the trained model the workspace's model, and show the explorer; returns the copy."""
         if self.result is None or self.is_running():
             return None
         model = detached_copy(self.result.model)
         model.path = str(self.result.checkpoint) if self.result.checkpoint else None
         self._handed = model
-        self.use_model.emit(model)
+        self.workspace.set_model(model, model.path)
+        self.show_panel.emit("explorer")
+        self.status.emit(self.tr("The trained model is now the explorer's model"))
         return model
 
     def save_as(self, path: str | Path) -> None:
@@ -437,7 +443,7 @@ class TrainingPanel(Retranslated, PlotPanel):
 
     def _save_with_dialog(self) -> None:
         path, _ = QFileDialog.getSaveFileName(self, self.tr("Save the trained model"),
-                                              str(self.checkpoint or "model.safetensors"),
+                                              str(self.checkpoint or f"model{CHECKPOINT_SUFFIX}"),
                                               self.tr("transviz checkpoints (*.safetensors)"))
         if path:
             self.save_as(path if path.endswith(CHECKPOINT_SUFFIX) else path + CHECKPOINT_SUFFIX)
@@ -468,7 +474,6 @@ class TrainingPanel(Retranslated, PlotPanel):
 
     def set_model(self, model: Model | None) -> None:
         """A model the window loaded: show its saved timeline, if it has one and no run is on."""
-        super().set_model(model)
         if model is None or model is self._handed or not model.path or self.is_running():
             return
         try:
@@ -477,6 +482,35 @@ class TrainingPanel(Retranslated, PlotPanel):
             return  # the window reports unreadable files
         if snapshots:  # a model without a timeline leaves the one shown
             self._show_saved_timeline(snapshots, model.path)
+
+    # -- closing the window during a run -------------------------------------------------------------
+    def confirm_close(self, close_again: Callable[[], object]) -> bool:
+        """Closing while a model trains asks first; "Stop and close" stops the run, which saves,
+        then calls ``close_again``."""
+        if not self.is_running():
+            return True
+        box = QMessageBox(QMessageBox.Icon.Question, self.tr("Training is running"), self.tr(
+            "A model is being trained. Stop the training and close transviz?\n\nThe model trained so far will "
+            "be saved to:\n{0}").format(self.checkpoint), QMessageBox.StandardButton.Cancel, self)
+        box.setObjectName("stop_training_question")
+        box.setTextFormat(Qt.TextFormat.PlainText)
+        box.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        stop = box.addButton(self.tr("Stop training and close"), QMessageBox.ButtonRole.AcceptRole)
+        stop.clicked.connect(lambda: self._stop_and_close(close_again))
+        box.open()
+        return False
+
+    def _stop_and_close(self, close_again: Callable[[], object]) -> None:
+        self._close_after_training = close_again
+        if not self.is_running():  # it ended while the question was open
+            close_again()
+            return
+        self.status.emit(self.tr("Stopping the training and saving to {0}...").format(self.checkpoint))
+        self.stop()
+
+    def _close_if_asked(self, running: bool) -> None:
+        if not running and self._close_after_training is not None:
+            self._close_after_training()
 
     # -- drag and drop of corpora ------------------------------------------------------------------
     def dragEnterEvent(self, event: QDragEnterEvent) -> None:

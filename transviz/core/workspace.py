@@ -1,0 +1,129 @@
+"""The application's state, without Qt: the loaded model and where it came from, the sentence
+being explored and its :class:`~transviz.core.decoding.DecodingSession`.
+
+Every view of the window takes the one :class:`Workspace` in its constructor and subscribes to
+its signals; views never reach into each other. Tests (and scripts) change the workspace and
+look at the views, or the other way round.
+"""
+from __future__ import annotations
+
+import copy
+from dataclasses import replace
+
+from .bundle import Model
+from .dataset import Pair
+from .decoding import DecodingSession, Event
+from .errors import InputError, TransvizError
+from .events import Signal
+from .messages import translate_noop
+from .strategies import Greedy, Strategy
+from .tasks import TASKS, task_examples
+
+TOP_K = 6  # candidates each step lists: enough to see the alternatives, few enough to read
+
+
+def model_examples(model: Model | None) -> tuple[Pair, ...]:
+    """The examples of the task ``model`` was trained on (none for other corpora)."""
+    task = model.facts.get("task") if model is not None else None
+    return task_examples(task) if task in TASKS else ()
+
+
+def decoding_copy(model: Model) -> Model:
+    """A copy of ``model`` for decoding: its own weights in eval mode, no gradients (a model that
+    something else trains never changes under a session)."""
+    net = copy.deepcopy(model.net).eval()
+    net.requires_grad_(False)
+    return replace(model, net=net, facts=dict(model.facts))
+
+
+class Workspace:
+    """The model, its source, the sentence, its reference and the explorer's session.
+
+    Args:
+        top_k: how many candidates each step of the session lists.
+
+    Signals (:class:`~transviz.core.events.Signal`):
+        model_changed(Model | None): another model (or none); ``session_changed`` follows.
+        session_changed(DecodingSession | None): a new session (new sentence, reference, model),
+            or None when there is none (no model, or the sentence could not be read: ``error``).
+        session_moved(Event): the session stepped, went back, reset or changed strategy.
+    """
+
+    def __init__(self, top_k: int = TOP_K) -> None:
+        self.top_k = top_k
+        self.model: Model | None = None
+        self.model_source: str | None = None  # a checkpoint's path or a shipped model's name
+        self.decoding_model: Model | None = None  # the session's own copy of ``model``
+        self.session: DecodingSession | None = None
+        self.sentence = ""
+        self.reference: str | None = None  # the sentence's translation, fed when teacher forcing
+        self.teacher_forcing = False
+        self.strategy: Strategy = Greedy()
+        self.error: TransvizError | None = None  # why the sentence has no session
+        self.model_changed: Signal[Model | None] = Signal()
+        self.session_changed: Signal[DecodingSession | None] = Signal()
+        self.session_moved: Signal[Event] = Signal()
+
+    @property
+    def examples(self) -> tuple[Pair, ...]:
+        return model_examples(self.model)
+
+    def set_model(self, model: Model | None, source: str | None = None, sentence: str | None = None) -> None:
+        """Explore ``model`` (from ``source``) from now on, with ``sentence`` (default: the first
+        example of its task, with its translation as the reference). The session is opened
+        before ``model_changed`` is emitted, so that no view sees the old model's session with
+        the new model."""
+        self.model, self.model_source = model, source
+        self.decoding_model = None if model is None else decoding_copy(model)
+        self.sentence = sentence or next((p.source for p in self.examples), "")
+        self.reference = next((p.target for p in self.examples if p.source == self.sentence), None)
+        self.teacher_forcing = False
+        try:
+            session: DecodingSession | None = self._new_session()
+        except TransvizError:
+            session = None  # ``error`` says why; the views show it
+        self._replace(session, emit=False)
+        self.model_changed.emit(model)
+        self.session_changed.emit(self.session)
+
+    def open(self, sentence: str, reference: str | None = None, teacher_forcing: bool = False) -> DecodingSession:
+        """A new session for ``sentence`` (fed ``reference`` when ``teacher_forcing``). On an error
+        there is no session any more (``error`` says why) and the error is raised."""
+        self.sentence, self.reference, self.teacher_forcing = sentence, reference, teacher_forcing
+        try:
+            session = self._new_session()
+        except TransvizError:
+            self._replace(None)
+            raise
+        self._replace(session)
+        return session
+
+    def _new_session(self) -> DecodingSession:
+        """A session of the current sentence; ``error`` says why there can be none."""
+        try:
+            if self.decoding_model is None:
+                raise InputError(translate_noop("CoreMessages", "no model is loaded: open a checkpoint first"))
+            strategy = Greedy() if self.teacher_forcing else self.strategy
+            session = DecodingSession(self.decoding_model, self.sentence, strategy=strategy, top_k=self.top_k,
+                                      reference=self.reference if self.teacher_forcing else None)
+        except TransvizError as exc:
+            self.error = exc
+            raise
+        self.error = None
+        return session
+
+    def set_strategy(self, strategy: Strategy) -> None:
+        """Use ``strategy`` from the session's next step on, and for new sentences (teacher
+        forcing keeps feeding the reference)."""
+        self.strategy = strategy
+        if self.session is not None and not self.session.teacher_forcing:
+            self.session.set_strategy(strategy)
+
+    def _replace(self, session: DecodingSession | None, emit: bool = True) -> None:
+        if self.session is not None:
+            self.session.events.disconnect(self.session_moved.emit)
+        self.session = session
+        if session is not None:
+            session.events.connect(self.session_moved.emit)
+        if emit:
+            self.session_changed.emit(session)

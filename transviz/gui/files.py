@@ -1,0 +1,165 @@
+"""The window's files: models opened (a dialog, a drop, a shipped model's name) and saved off
+the GUI thread, and the explorer's trace exported. A file that cannot be used leaves the
+workspace's model as it was; the window shows why."""
+from __future__ import annotations
+
+import logging
+from pathlib import Path
+
+from PySide6.QtCore import QCoreApplication, QObject, Signal
+from PySide6.QtGui import QDragEnterEvent, QDropEvent
+from PySide6.QtWidgets import QFileDialog, QWidget
+
+from .. import load_model, save_model
+from ..core.bundle import Model
+from ..core.checkpoint import SUFFIX as CHECKPOINT_SUFFIX
+from ..core.checkpoint import description
+from ..core.errors import InputError, TransvizError
+from ..core.resources import DEFAULT_MODEL, shipped_models
+from ..core.trace_files import SUFFIXES as TRACE_SUFFIXES
+from ..core.trace_files import write_trace
+from ..core.workspace import Workspace
+from .core_messages import translated, translated_lines
+from .drops import dropped_file
+from .workers import TaskRunner, TaskState
+
+log = logging.getLogger(__name__)
+
+
+def model_name(model: Model) -> str:
+    return Path(model.path).stem if model.path else QCoreApplication.translate("MainWindow", "unsaved model")
+
+
+def model_info(model: Model) -> str:
+    """Everything Model > Info shows: the checkpoint's description and where the model runs, in
+    the language in use."""
+    device = QCoreApplication.translate("MainWindow", "device: {0}").format(model.device)
+    return translated_lines(description(model)) + "\n" + device
+
+
+def _load(source: str, state: TaskState) -> Model:
+    """The loading task (worker thread): a checkpoint file or a shipped model's name."""
+    state.set_status(source)
+    return load_model(source)
+
+
+class ModelFiles(QObject):
+    """Opens and saves the workspace's model, and exports its session's trace.
+
+    Signals:
+        loaded(object): a model was opened and is now the workspace's.
+        failed(str): a file could not be opened; the message the error box shows.
+        status(str): a message for the status bar.
+        error(str, str): something went wrong: the title and the message of an error box.
+    """
+
+    loaded = Signal(object)
+    failed = Signal(str)
+    status = Signal(str)
+    error = Signal(str, str)
+
+    def __init__(self, workspace: Workspace, window: QWidget) -> None:
+        super().__init__(window)
+        self.workspace = workspace
+        self.window = window
+        self.runner = TaskRunner(self)
+        self.runner.status.connect(lambda text: self.status.emit(self.tr("Loading {0}...").format(text)))
+
+    # -- opening -----------------------------------------------------------------------------------
+    def open(self, source: str | Path, sentence: str | None = None) -> None:
+        """Load a checkpoint file or shipped model off the GUI thread; on success it becomes the
+        workspace's model (with ``sentence``, else its first example), on failure ``error`` says
+        why and the current model stays."""
+        source = str(source)
+        self.runner.start(lambda state: _load(source, state), lambda model: self._loaded(source, sentence, model),
+                          lambda exc: self._failed(source, exc))
+
+    def open_initial(self, source: str | None, last: str | None, sentence: str | None) -> str | None:
+        """At start-up: ``source`` if given, else the last run's model (with its ``sentence``) when
+        it is still there, else the shipped default, else nothing; a notice when the last model
+        is gone."""
+        notice = None
+        if source is None and last is not None:
+            if last in shipped_models() or Path(last).is_file():
+                source = last
+            else:
+                notice = self.tr("The last model, {0}, is not there any more.").format(last)
+        if source is None and DEFAULT_MODEL in shipped_models():
+            source = DEFAULT_MODEL
+        if source is not None:
+            self.open(source, sentence)
+        return notice
+
+    def _loaded(self, source: str, sentence: str | None, model: Model) -> None:
+        # a shipped model is remembered by name: the classroom bundle may move
+        name = next((name for name, path in shipped_models().items() if str(path) == source), source)
+        self.workspace.set_model(model, name, sentence)
+        self.status.emit(self.tr("Loaded {0}").format(model_name(model)))
+        self.loaded.emit(model)
+
+    def _failed(self, source: str, exc: Exception) -> None:
+        if isinstance(exc, TransvizError):
+            reason = translated(exc)
+        else:
+            log.exception("unexpected error while loading %s", source, exc_info=exc)
+            reason = self.tr("unexpected error: {0}").format(exc)
+        kept = self.tr("The current model stays loaded.") if self.workspace.model else self.tr("No model is loaded.")
+        message = self.tr("Could not open {0}.\n\n{1}\n\n{2}").format(Path(source).name, reason, kept)
+        self.status.emit(self.tr("Could not open {0}").format(Path(source).name))
+        self.error.emit(self.tr("Could not open the model"), message)
+        self.failed.emit(message)
+
+    def open_with_dialog(self) -> None:
+        path, _ = QFileDialog.getOpenFileName(self.window, self.tr("Open checkpoint"), "",
+                                              self.tr("transviz checkpoints (*.safetensors)"))
+        if path:
+            self.open(path)
+
+    @staticmethod
+    def dropped_checkpoint(event: QDragEnterEvent | QDropEvent) -> str | None:
+        return dropped_file(event, (CHECKPOINT_SUFFIX,))
+
+    # -- saving ------------------------------------------------------------------------------------
+    def save_as(self, path: str | Path) -> None:
+        """Write the workspace's model to ``path`` (atomically, off the GUI thread)."""
+        model, path = self.workspace.model, Path(path)
+        if model is None:
+            return
+        self.runner.start(lambda state: save_model(model, path),
+                          lambda saved: self.status.emit(self.tr("Saved {0}").format(saved)),
+                          lambda exc: self.error.emit(self.tr("Could not save the model"), translated(exc)))
+
+    def save_with_dialog(self) -> None:
+        if self.workspace.model is None:
+            return
+        path, _ = QFileDialog.getSaveFileName(self.window, self.tr("Save model as"),
+                                              model_name(self.workspace.model) + CHECKPOINT_SUFFIX,
+                                              self.tr("transviz checkpoints (*.safetensors)"))
+        if path:
+            self.save_as(path if path.endswith(CHECKPOINT_SUFFIX) else path + CHECKPOINT_SUFFIX)
+
+    # -- the explorer's trace ----------------------------------------------------------------------
+    def export_trace(self, path: str | Path) -> Path:
+        """Write the explorer's trace (the best hypothesis so far) as .npz or JSON."""
+        session = self.workspace.session
+        if session is None:
+            raise InputError(self.tr("there is no trace to export: type a sentence in the explorer first"))
+        return write_trace(session, path)
+
+    def export_trace_with_dialog(self) -> None:
+        path, chosen = QFileDialog.getSaveFileName(self.window, self.tr("Export trace"), "trace.npz",
+                                                   self.tr("NumPy arrays (*.npz);;JSON (*.json)"))
+        if not path:
+            return
+        if not path.lower().endswith(TRACE_SUFFIXES):
+            path += ".json" if "json" in chosen else ".npz"
+        try:
+            written = self.export_trace(path)
+        except (OSError, TransvizError) as exc:
+            self.error.emit(self.tr("Could not export the trace"), translated(exc))
+            return
+        self.status.emit(self.tr("Exported {0}").format(written))
+
+    def shutdown(self) -> None:
+        if self.runner.thread.isRunning():
+            self.runner.shutdown()

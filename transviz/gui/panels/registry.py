@@ -1,0 +1,39 @@
+"""Every tab of the main window, declared once. The window builds its tabs, the View menu's
+entries, Help > How to read this tab, settings restore and shutdown from :data:`PANELS`: a new
+tab is one module and one line here."""
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication
+
+from ...core.workspace import Workspace
+from .base import PlotPanel
+from .explorer import ExplorerPanel
+from .lab import LabPanel
+from .masks import MasksPanel
+from .positional import PositionalPanel
+from .training import TrainingPanel
+
+
+@dataclass(frozen=True)
+class PanelSpec:
+    """A tab: ``id`` names it in code and its help topic (:func:`transviz.gui.help_texts.tab_help`);
+    ``title`` is marked for translation and shown translated (:meth:`shown_title`)."""
+
+    id: str
+    title: str
+    build: Callable[[Workspace], PlotPanel]
+
+    def shown_title(self) -> str:
+        return QCoreApplication.translate("MainWindow", self.title)
+
+
+PANELS = (
+    PanelSpec("explorer", QT_TRANSLATE_NOOP("MainWindow", "Explorer"), ExplorerPanel),
+    PanelSpec("positional", QT_TRANSLATE_NOOP("MainWindow", "Positional encoding"), PositionalPanel),
+    PanelSpec("masks", QT_TRANSLATE_NOOP("MainWindow", "Masks"), MasksPanel),
+    PanelSpec("training", QT_TRANSLATE_NOOP("MainWindow", "Training"), TrainingPanel),
+    PanelSpec("lab", QT_TRANSLATE_NOOP("MainWindow", "Lab"), LabPanel),
+)
