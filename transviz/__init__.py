@@ -27,14 +27,16 @@ __version__ = "0.1.0"
 def load_model(path: str | Path, device: str = "cpu") -> Model:
     """Load a ``.safetensors`` checkpoint, or a shipped model by name (see ``resources/models``)."""
     from .core import checkpoint
+    from .core.messages import Message, translate_noop
     from .core.resources import shipped_models
 
     shipped = shipped_models()
     if isinstance(path, str) and path in shipped:
         return checkpoint.load(shipped[path], device)
     if isinstance(path, str) and not path.endswith(checkpoint.SUFFIX) and not Path(path).exists():
-        names = ", ".join(shipped) or "none are installed yet"
-        raise CheckpointError(f"no checkpoint file or shipped model called {path!r} (shipped models: {names})")
+        names: str | Message = ", ".join(shipped) or Message(translate_noop("CoreMessages", "none are installed yet"))
+        raise CheckpointError(translate_noop("CoreMessages", "no checkpoint file or shipped model called {0} (shipped "
+                                                             "models: {1})"), repr(path), names)
     return checkpoint.load(path, device)
 
 

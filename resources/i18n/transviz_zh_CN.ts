@@ -192,6 +192,14 @@
 <context>
     <name>CoreMessages</name>
     <message>
+        <source>teacher forcing feeds the reference: strategies apply when decoding freely</source>
+        <translation>强制教学直接输入参考译文：解码策略只在自由解码时起作用</translation>
+    </message>
+    <message>
+        <source>{0} must be a whole number &gt;= 1, got {1}</source>
+        <translation>{0} 必须是 &gt;= 1 的整数，而不是 {1}</translation>
+    </message>
+    <message>
         <source>the reference has ended: go back or reset to look at it again</source>
         <translation>参考译文已结束：后退或重置即可再看一遍</translation>
     </message>
@@ -208,8 +216,16 @@
         <translation>没有可撤销的步骤：这是译文的开头</translation>
     </message>
     <message>
+        <source>expected text, got {0}</source>
+        <translation>需要文本，而不是 {0}</translation>
+    </message>
+    <message>
         <source>the sentence is empty: type at least one word</source>
         <translation>句子为空：请至少输入一个词</translation>
+    </message>
+    <message>
+        <source>{0} is not in this model&apos;s vocabulary</source>
+        <translation>{0} 不在这个模型的词表中</translation>
     </message>
     <message>
         <source>the sentence has {0} tokens; this model reads at most {1}</source>
@@ -224,8 +240,36 @@
         <translation>这些词（{0}）都不在这个模型的词表中：模型只会读到 &lt;unk&gt;</translation>
     </message>
     <message>
+        <source>there is no hypothesis {0}: the beam holds {1}</source>
+        <translation>没有假设 {0}：束中只有 {1} 个假设</translation>
+    </message>
+    <message>
+        <source>teacher forcing feeds the reference: forcing a word works when decoding freely</source>
+        <translation>强制教学直接输入参考译文：只有在自由解码时才能强制指定词</translation>
+    </message>
+    <message>
+        <source>the best hypothesis has already ended: go back a step to force another word</source>
+        <translation>最佳假设已经结束：后退一步即可强制指定另一个词</translation>
+    </message>
+    <message>
+        <source>can only rewind to a position from 0 to {0}, got {1}</source>
+        <translation>只能回退到 0 到 {0} 之间的位置，而不是 {1}</translation>
+    </message>
+    <message>
         <source>the reference has {0} tokens with the end token; this model writes at most {1}</source>
         <translation>参考译文连同结束词元共有 {0} 个词元；这个模型最多写出 {1} 个</translation>
+    </message>
+    <message>
+        <source>expected a word to force, got {0}</source>
+        <translation>需要一个要强制指定的词，而不是 {0}</translation>
+    </message>
+    <message>
+        <source>type the word to force</source>
+        <translation>请输入要强制指定的词</translation>
+    </message>
+    <message>
+        <source>force one word at a time, not {0}</source>
+        <translation>一次只能强制指定一个词，而不是 {0}</translation>
     </message>
     <message>
         <source>{0} is a special token the model never writes</source>
@@ -272,6 +316,10 @@
         <translation>pad_id {0} 超出了词表范围</translation>
     </message>
     <message>
+        <source>model</source>
+        <translation>模型</translation>
+    </message>
+    <message>
         <source>schedule must be one of {0}; got {1}</source>
         <translation>调度必须是 {0} 之一；而不是 {1}</translation>
     </message>
@@ -290,6 +338,18 @@
     <message>
         <source>the probe sentence is empty</source>
         <translation>探针句为空</translation>
+    </message>
+    <message>
+        <source>training</source>
+        <translation>训练</translation>
+    </message>
+    <message>
+        <source>unknown {0} settings: {1}</source>
+        <translation>未知的{0}设置：{1}</translation>
+    </message>
+    <message>
+        <source>incomplete {0} settings: {1}</source>
+        <translation>{0}设置不完整：{1}</translation>
     </message>
     <message>
         <source>unknown initialisation {0}; choose from {1}</source>
@@ -312,12 +372,20 @@
         <translation>warmup 是每步增加的学习率比例，应在 0 到 1 之间；而不是 {0}</translation>
     </message>
     <message>
+        <source>no table called {0}; the seed&apos;s tables: {1}</source>
+        <translation>没有名为 {0} 的表；教程中的表：{1}</translation>
+    </message>
+    <message>
         <source>finished {0} steps</source>
         <translation>完成了 {0} 步</translation>
     </message>
     <message>
         <source>stopped after {0} of {1} steps</source>
         <translation>在第 {0} 步停止（共 {1} 步）</translation>
+    </message>
+    <message>
+        <source>checkpoint at step {0} of {1}</source>
+        <translation>第 {0} 步的检查点（共 {1} 步）</translation>
     </message>
     <message>
         <source>training diverged at step {0}: {1} became {2}. The weights are back to those after step {3}, the last whose loss was finite, and nothing worse was saved. Try warm-up or a lower lr (step {4} used lr {5}).</source>
@@ -392,12 +460,72 @@
         <translation>{0} 是其他程序的 safetensors 文件，不是 transviz 检查点</translation>
     </message>
     <message>
-        <source>{0} is a folder, not a checkpoint file: name a .safetensors file in it</source>
-        <translation>{0} 是文件夹，不是检查点文件：请指定其中的一个 .safetensors 文件</translation>
+        <source>{0} has broken metadata: {1}</source>
+        <translation>{0} 的元数据已损坏：{1}</translation>
+    </message>
+    <message>
+        <source>cannot save the model to {0}: it is a folder; give a file name such as {1}</source>
+        <translation>无法把模型保存到 {0}：这是一个文件夹；请给出文件名，例如 {1}</translation>
+    </message>
+    <message>
+        <source>cannot save the model to {0}: {1} ({2})</source>
+        <translation>无法把模型保存到 {0}：{1}（{2}）</translation>
+    </message>
+    <message>
+        <source>cannot save the model to {0}: {1}</source>
+        <translation>无法把模型保存到 {0}：{1}</translation>
+    </message>
+    <message>
+        <source>{0} is a folder, not a checkpoint file: name a {1} file in it</source>
+        <translation>{0} 是文件夹，不是检查点文件：请指定其中的一个 {1} 文件</translation>
     </message>
     <message>
         <source>{0}: no such file</source>
         <translation>{0}：没有这个文件</translation>
+    </message>
+    <message>
+        <source>{0} is {1} GB; transviz checkpoints are far smaller</source>
+        <translation>{0} 有 {1} GB；transviz 检查点要小得多</translation>
+    </message>
+    <message>
+        <source>{0} has checkpoint format {1}; this transviz reads {2}</source>
+        <translation>{0} 的检查点格式是 {1}；这个版本的 transviz 只读取格式 {2}</translation>
+    </message>
+    <message>
+        <source>{0}: its tensors cannot be read ({1})</source>
+        <translation>{0}：无法读取其中的张量（{1}）</translation>
+    </message>
+    <message>
+        <source>missing tensor {0}</source>
+        <translation>缺少张量 {0}</translation>
+    </message>
+    <message>
+        <source>{0} has shape {1}, the config needs {2}</source>
+        <translation>{0} 的形状是 {1}，模型设置需要 {2}</translation>
+    </message>
+    <message>
+        <source>{0} holds {1}, not floating-point weights</source>
+        <translation>{0} 存的是 {1}，不是浮点权重</translation>
+    </message>
+    <message>
+        <source>{0} holds NaN or infinite values</source>
+        <translation>{0} 含有 NaN 或无穷大的值</translation>
+    </message>
+    <message>
+        <source>unexpected tensors {0}</source>
+        <translation>多余的张量 {0}</translation>
+    </message>
+    <message>
+        <source>{0} does not match its own config: {1}</source>
+        <translation>{0} 与它自己的模型设置不符：{1}</translation>
+    </message>
+    <message>
+        <source>training facts are not a JSON object</source>
+        <translation>训练记录不是 JSON 对象</translation>
+    </message>
+    <message>
+        <source>{0}: {1}</source>
+        <translation>{0}：{1}</translation>
     </message>
     <message>
         <source>CPU, {0} threads</source>
@@ -410,6 +538,14 @@
     <message>
         <source>{0}, {1} GB</source>
         <translation>{0}，显存 {1} GB</translation>
+    </message>
+    <message>
+        <source>unknown device {0}: use auto, cpu, cuda, cuda:N or mps</source>
+        <translation>未知的设备 {0}：请使用 auto、cpu、cuda、cuda:N 或 mps</translation>
+    </message>
+    <message>
+        <source>device {0} is not available on this machine (found: {1})</source>
+        <translation>这台机器上没有设备 {0}（找到的设备：{1}）</translation>
     </message>
     <message>
         <source>file: {0} ({1} MB)</source>
@@ -442,6 +578,170 @@
     <message>
         <source>word level</source>
         <translation>词级</translation>
+    </message>
+    <message>
+        <source>none are installed yet</source>
+        <translation>尚未安装任何模型</translation>
+    </message>
+    <message>
+        <source>no checkpoint file or shipped model called {0} (shipped models: {1})</source>
+        <translation>没有名为 {0} 的检查点文件或内置模型（内置模型：{1}）</translation>
+    </message>
+    <message>
+        <source>attention maps must be (layers, heads, queries, keys), got shape {0}</source>
+        <translation>注意力图的形状必须是（层, 头, 查询, 键），而不是 {0}</translation>
+    </message>
+    <message>
+        <source>attention maps are empty: shape {0}</source>
+        <translation>注意力图为空：形状 {0}</translation>
+    </message>
+    <message>
+        <source>rollout needs self-attention maps (queries = keys); these are {0} x {1}</source>
+        <translation>注意力展开需要自注意力图（查询 = 键）；这些图是 {0} x {1}</translation>
+    </message>
+    <message>
+        <source>the pair {0} is longer than this model&apos;s limit of {1} tokens</source>
+        <translation>句对 {0} 超过了这个模型 {1} 个词元的上限</translation>
+    </message>
+    <message>
+        <source>there are no training pairs</source>
+        <translation>没有训练句对</translation>
+    </message>
+    <message>
+        <source>a joint vocabulary needs the same token level on both sides</source>
+        <translation>共用词表要求两侧的词元级别相同</translation>
+    </message>
+    <message>
+        <source>only {0} distinct pairs: too few to split into train, valid and test</source>
+        <translation>只有 {0} 个不同的句对：太少，无法分成训练集、验证集和测试集</translation>
+    </message>
+    <message>
+        <source>there are no pairs to evaluate</source>
+        <translation>没有可评估的句对</translation>
+    </message>
+    <message>
+        <source>the target has {0} tokens; this model reads at most {1}</source>
+        <translation>目标句有 {0} 个词元；这个模型最多读入 {1} 个</translation>
+    </message>
+    <message>
+        <source>{0}; {1}</source>
+        <translation>{0}；{1}</translation>
+    </message>
+    <message>
+        <source>{0} must be a (batch, length) tensor of token ids</source>
+        <translation>{0} 必须是由词元编号组成的（批次, 长度）张量</translation>
+    </message>
+    <message>
+        <source>{0} must hold integer token ids, got {1}</source>
+        <translation>{0} 必须是整数词元编号，而不是 {1}</translation>
+    </message>
+    <message>
+        <source>{0} is empty</source>
+        <translation>{0} 为空</translation>
+    </message>
+    <message>
+        <source>{0} has {1} tokens; this model reads at most {2}</source>
+        <translation>{0} 有 {1} 个词元；这个模型最多读入 {2} 个</translation>
+    </message>
+    <message>
+        <source>{0} holds token id {1}, outside the vocabulary of {2}</source>
+        <translation>{0} 含有词元编号 {1}，超出了大小为 {2} 的词表</translation>
+    </message>
+    <message>
+        <source>source</source>
+        <translation>源句</translation>
+    </message>
+    <message>
+        <source>a source sentence holds only padding</source>
+        <translation>有一个源句只含填充</translation>
+    </message>
+    <message>
+        <source>target</source>
+        <translation>目标句</translation>
+    </message>
+    <message>
+        <source>the output reached this model&apos;s limit of {0} tokens</source>
+        <translation>输出已达到这个模型 {0} 个词元的上限</translation>
+    </message>
+    <message>
+        <source>decoder token</source>
+        <translation>解码器词元</translation>
+    </message>
+    <message>
+        <source>no recipe called {0}; recipes: {1}</source>
+        <translation>没有名为 {0} 的配方；可用的配方：{1}</translation>
+    </message>
+    <message>
+        <source>steps count from 1, got {0}</source>
+        <translation>步数从 1 开始计，而不是 {0}</translation>
+    </message>
+    <message>
+        <source>unknown schedule {0}</source>
+        <translation>未知的调度 {0}</translation>
+    </message>
+    <message>
+        <source>the attention snapshots in this checkpoint are incomplete ({0})</source>
+        <translation>这个检查点中的注意力快照不完整（{0}）</translation>
+    </message>
+    <message>
+        <source>{0} must be a positive number, got {1}</source>
+        <translation>{0} 必须是正数，而不是 {1}</translation>
+    </message>
+    <message>
+        <source>top_k must be 0 (no limit) or a positive whole number, got {0}</source>
+        <translation>top_k 必须是 0（不限制）或正整数，而不是 {0}</translation>
+    </message>
+    <message>
+        <source>{0} must be in (0, 1], got {1}</source>
+        <translation>{0} 必须在 (0, 1] 之内，而不是 {1}</translation>
+    </message>
+    <message>
+        <source>beam width must be a whole number from 1 to {0}, got {1}</source>
+        <translation>束宽必须是 1 到 {0} 之间的整数，而不是 {1}</translation>
+    </message>
+    <message>
+        <source>{0} must be a number &gt;= 0, got {1}</source>
+        <translation>{0} 必须是 &gt;= 0 的数，而不是 {1}</translation>
+    </message>
+    <message>
+        <source>unknown strategy {0}: choose greedy, sampling or beam</source>
+        <translation>未知的策略 {0}：请选择 greedy、sampling 或 beam</translation>
+    </message>
+    <message>
+        <source>a strategy must be Greedy(), Sampling(...) or Beam(...), got {0}</source>
+        <translation>策略必须是 Greedy()、Sampling(...) 或 Beam(...)，而不是 {0}</translation>
+    </message>
+    <message>
+        <source>no task called {0}; built-in tasks: {1}</source>
+        <translation>没有名为 {0} 的任务；内置任务：{1}</translation>
+    </message>
+    <message>
+        <source>cannot write {0}: the folder {1} does not exist</source>
+        <translation>无法写入 {0}：文件夹 {1} 不存在</translation>
+    </message>
+    <message>
+        <source>cannot write {0}: {1}</source>
+        <translation>无法写入 {0}：{1}</translation>
+    </message>
+    <message>
+        <source>cannot export a trace to {0}: choose a .npz or .json file name</source>
+        <translation>无法把解码轨迹导出到 {0}：请选择 .npz 或 .json 文件名</translation>
+    </message>
+    <message>
+        <source>unknown attention kind {0}; choose one of {1}</source>
+        <translation>未知的注意力类型 {0}；请从 {1} 中选择</translation>
+    </message>
+    <message>
+        <source>layer {0} does not exist: this model&apos;s {1} stack has layers 0..{2}</source>
+        <translation>第 {0} 层不存在：这个模型的 {1} 层堆叠只有第 0..{2} 层</translation>
+    </message>
+    <message>
+        <source>head {0} does not exist: this model has heads 0..{1}</source>
+        <translation>头 {0} 不存在：这个模型只有头 0..{1}</translation>
+    </message>
+    <message>
+        <source>no model is loaded: open a checkpoint first</source>
+        <translation>没有加载模型：请先打开一个检查点</translation>
     </message>
 </context>
 <context>

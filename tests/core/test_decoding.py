@@ -164,7 +164,7 @@ def test_forcing_the_end_token_ends_the_translation(model):
     session = DecodingSession(model, SOURCE)
     record = session.force("</s>")
     assert record.stop == "end" and session.finished and session.output_tokens == ["</s>"]
-    assert session.cant_step() is not None and "end token" in session.cant_step()
+    assert session.cant_step() is not None and "end token" in str(session.cant_step())
 
 
 def test_run_to_end_with_max_len_sets_the_limit(model):
@@ -172,7 +172,7 @@ def test_run_to_end_with_max_len_sets_the_limit(model):
     records = session.run_to_end(max_len=3)
     assert len(records) <= 3 and session.max_len == 3
     if len(records) == 3 and records[-1].token != "</s>":
-        assert session.stop_reason == "max_len" and "length limit of 3" in session.cant_step()
+        assert session.stop_reason == "max_len" and "length limit of 3" in str(session.cant_step())
 
 
 def test_max_len_is_capped_at_the_model_limit():

@@ -130,7 +130,7 @@ def test_init_scheme_defaults_and_text():
 # -- devices ------------------------------------------------------------------------------------------
 def test_devices_cpu_always_auto_first_and_unknown_ones_refused():
     found = available_devices()
-    assert found[-1].name == "cpu" and "CPU" in found[-1].description
+    assert found[-1].name == "cpu" and "CPU" in str(found[-1].description)
     assert resolve_device("auto") == torch.device(found[0].name)
     assert resolve_device("CPU") == torch.device("cpu")
     names = {d.name for d in found}

@@ -154,7 +154,8 @@ def test_divergence_restores_the_last_good_weights_and_saves_nothing_worse(copy_
     path = tmp_path / "m.safetensors"
     result = Trainer(net, data, config, Inject(), path).run()
     assert result.status == "diverged" and result.steps == 4
-    assert "step 6" in result.message and "warm-up" in result.message and "lower lr" in result.message
+    message = str(result.message)
+    assert "step 6" in message and "warm-up" in message and "lower lr" in message
     state = result.model.net.state_dict()
     assert all(torch.equal(state[k], seen[4][k]) for k in state)
     saved = checkpoint.load(path)  # loads: the file holds finite weights, those restored
@@ -215,7 +216,7 @@ def test_stop_from_another_thread_ends_the_run_cleanly(copy_task):
     trainer.stop()
     thread.join(60)
     result = outcome["result"]
-    assert result.status == "stopped" and 4 <= result.steps < 10 and "stopped after" in result.message
+    assert result.status == "stopped" and 4 <= result.steps < 10 and "stopped after" in str(result.message)
     assert result.test is None and result.model.facts["status"] == "stopped"
 
 

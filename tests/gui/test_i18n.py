@@ -1,7 +1,8 @@
-"""The Chinese edition: every visible string is translated (the sources are scanned afresh with
-Qt's lupdate and compared with the shipped catalogue), the shipped .qm is the catalogue compiled,
-and a real window switches language while it runs, and back. Expected texts are read from the
-.ts catalogue with an XML parser, independently of Qt's translator."""
+"""The Chinese edition: every visible string is translated (the sources, the core's messages
+included, are scanned afresh with Qt's lupdate and compared with the shipped catalogue), the
+shipped .qm is the catalogue compiled, a real window switches language while it runs, and back,
+and the core's messages shown in it follow. Expected texts are read from the .ts catalogue with
+an XML parser, independently of Qt's translator."""
 from __future__ import annotations
 
 import math
@@ -10,29 +11,24 @@ import shutil
 import subprocess
 import sys
 import xml.etree.ElementTree as ET
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from pathlib import Path
-from types import SimpleNamespace
 
 import pytest
 import torch
 from PySide6.QtCore import QLocale
 from PySide6.QtWidgets import QPlainTextEdit
-from safetensors.torch import save_file
 
-from transviz.core.workspace import Workspace
-from transviz import load_model, save_model
+from transviz import load_model
 from transviz.core.checkpoint import describe
-from transviz.core.config import ModelConfig, TrainConfig
-from transviz.core.corpus import MAX_BYTES, MAX_LINES, load_tsv
-from transviz.core.decoding import DecodingSession
+from transviz.core.config import ModelConfig
 from transviz.core.devices import available_devices
-from transviz.core.errors import CheckpointError, ConfigError, InputError
-from transviz.core.lab import LabSettings
-from transviz.core.train import Trainer, TrainObserver, build_model
-from transviz.core.vocab import EOS, PAD
-from transviz.gui.core_messages import _rules, translated
+from transviz.core.endings import DIVERGED, LOSS, diverged
+from transviz.core.errors import CheckpointError, ConfigError, TransvizError
+from transviz.core.workspace import Workspace
+from transviz.gui.core_messages import translated
 from transviz.gui.language import CHINESE, ENGLISH, current_language, set_language, system_language
+from transviz.gui.files import model_info
 from transviz.gui.main_window import MainWindow
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -88,18 +84,28 @@ def catalogue_problems(needed: Iterable[tuple[str, str]],
     return problems
 
 
-def test_every_visible_string_has_a_finished_chinese_translation(tmp_path):
-    fresh = tmp_path / "fresh.ts"
-    sources = sorted(str(p) for p in (ROOT / "transviz" / "gui").rglob("*.py"))
-    result = subprocess.run([qt_tool("pyside6-lupdate"), *sources, "-ts", str(fresh)], capture_output=True,
-                            text=True, timeout=120)
+def scanned(folder: Path) -> dict[tuple[str, str], tuple[str, str]]:
+    """What lupdate finds in transviz's sources, as README: Languages runs it (the core's marker
+    read as QT_TRANSLATE_NOOP), written to a fresh catalogue in ``folder``."""
+    fresh = folder / "fresh.ts"
+    sources = sorted(str(p) for p in (ROOT / "transviz").rglob("*.py"))
+    result = subprocess.run([qt_tool("pyside6-lupdate"), *sources, "-tr-function-alias",
+                             "QT_TRANSLATE_NOOP+=translate_noop", "-ts", str(fresh)], capture_output=True, text=True,
+                            timeout=120)
     assert result.returncode == 0, result.stderr
-    needed = messages(fresh)
+    return messages(fresh)
+
+
+def test_every_visible_string_has_a_finished_chinese_translation(tmp_path):
+    needed = scanned(tmp_path)
     assert len(needed) > 200  # the scan found the window's texts
-    assert ("CoreMessages", "d_model ({0}) must be divisible by n_heads ({1}): each head gets d_model / n_heads "
-                            "dimensions") in needed  # and the core's messages
+    core = {source for context, source in needed if context == "CoreMessages"}
+    assert "d_model ({0}) must be divisible by n_heads ({1}): each head gets d_model / n_heads dimensions" in core
+    assert len(core) > 130  # and the core's messages, through its marker
     problems = catalogue_problems(needed, SHIPPED)
     assert not problems, "\n".join(problems)
+    stale = sorted(set(SHIPPED) - set(needed))  # obsolete: the README's lupdate drops them
+    assert not stale, stale
 
 
 def test_a_missing_translation_is_caught(tmp_path):
@@ -222,147 +228,76 @@ def test_every_tab_has_help_in_both_languages(window, qtbot):
 
 
 # -- the core's messages ---------------------------------------------------------------------------
-def refused(action: Callable[[], object], error: type[Exception] = InputError) -> str:
-    """The message of the ``error`` that ``action`` raises."""
-    with pytest.raises(error) as caught:
-        action()
-    return str(caught.value)
+def core(template: str, *args: object) -> str:
+    """The shipped Chinese of one of the core's templates, filled in."""
+    return zh("CoreMessages", template).format(*args)
 
 
-def core_messages(make_model) -> list[str]:
-    """Make the core say each of the messages a student meets (each message as the core words it)."""
-    model = make_model(layers=1, heads=2, max_len=8)
-    said = []
-    with torch.no_grad():
-        model.net.generator.bias[model.tgt_vocab.stoi[EOS]] += 1e4  # the model ends at once
-    ending = DecodingSession(model, "ich mochte")
-    said.append(ending.cant_back())
-    ending.step()
-    said.append(ending.cant_step())
-    with torch.no_grad():
-        model.net.generator.bias[model.tgt_vocab.stoi[EOS]] -= 2e4  # ... and now never
-    endless = DecodingSession(model, "ich mochte", max_len=2)
-    endless.run_to_end()
-    said.append(endless.cant_step())
-    said.append(refused(lambda: DecodingSession(model, "ich mochte").force(PAD)))  # before the end
-    reference = DecodingSession(model, "ich mochte", reference="i want")
-    reference.run_to_end()
-    said.append(reference.cant_step())
-    said += [refused(lambda s=s: DecodingSession(model, s)) for s in ("", "ich " * 9, "ich\x07 bier", "qqq zzz")]
-    said.append(refused(lambda: DecodingSession(model, "ich", reference="i want a beer please i want a")))
-    said.append(refused(lambda: DecodingSession(model, "ich", reference=" ")))
-    return [message for message in said if message]
-
-
-def checkpoint_messages(make_model, folder: Path) -> list[str]:
-    """Every way Model > Open refuses a file, as the core words it (real files)."""
-    good = save_model(make_model(layers=1, heads=2), folder / "good.safetensors")
-    (folder / "cut.safetensors").write_bytes(good.read_bytes()[: good.stat().st_size // 2])
-    (folder / "text.safetensors").write_text("this is a text file, not a checkpoint")
-    save_file({"weight": torch.zeros(3)}, str(folder / "foreign.safetensors"))
-    names = ("cut", "text", "foreign", "missing")
-    said = [refused(lambda n=n: load_model(folder / f"{n}.safetensors"), CheckpointError) for n in names]
-    return said + [refused(lambda: load_model(folder), CheckpointError)]
-
-
-def settings_messages() -> list[str]:
-    """The impossible settings of the training form and the lab's custom sweeps, as the core words them."""
-    def model(**bad):
-        return lambda: ModelConfig(9, 9, **bad)
-
-    def train(**bad):
-        return lambda: TrainConfig(**bad)
-
-    actions = [model(d_model=128, n_heads=3), model(d_ff=0), model(n_encoder_layers=0), model(dropout=1.0),
-               model(norm="middle"), model(layer_norm_eps=0.0), model(pad_id=9),
-               lambda: ModelConfig(9, 8, share_embeddings=True),
-               train(lr=-0.001), train(seed=-1), train(label_smoothing=1.5), train(schedule="cosine"),
-               train(schedule="noam", warmup_steps=0), train(schedule="warmup-decay", steps=100, warmup_steps=100),
-               train(clip_norm=-1.0), train(probe="  "), train(init="orthogonal"), train(init="xavier_uniform:0.1"),
-               train(init="normal:abc"), train(init="uniform:-0.5"),
-               lambda: LabSettings(warmup=2.0), lambda: LabSettings(layers=0)]
-    return [refused(action, ConfigError) for action in actions]
-
-
-PAIRS = [f"ich {word}\ti {word}" for word in "du er sie wir ihr bier wein brot haus hund katze maus".split()]
-
-
-def corpus_messages(folder: Path) -> list[str]:
-    """Every way a TSV corpus is refused (transviz.core.corpus.load_tsv)."""
-    texts = {"empty.tsv": "\n\n", "few.tsv": "\n".join(PAIRS[:3]), "no-tab.tsv": f"{PAIRS[0]}\nich bier\n",
-             "tabs.tsv": f"{PAIRS[0]}\nich\tbier\tbeer\n", "no-source.tsv": " \tbeer\n",
-             "no-target.tsv": f"{PAIRS[0]}\n{PAIRS[1]}\nich bier\t \n",
-             "twice.tsv": "ich bier\ti beer\nich du\tyou\nich bier\ti want a beer\n",
-             "long.tsv": "\n" * (MAX_LINES + 1)}
-    for name, text in texts.items():
-        (folder / name).write_text(text, encoding="utf-8")
-    (folder / "latin1.tsv").write_bytes(f"{PAIRS[0]}\nk\xe4se\tcheese\n".encode("latin-1"))
-    with (folder / "huge.tsv").open("wb") as sparse:
-        sparse.truncate(MAX_BYTES + 2**20)  # a sparse file: its size is refused before anything is read
-    paths = [folder / name for name in (*texts, "latin1.tsv", "huge.tsv", "missing.tsv")] + [folder]
-    return [refused(lambda path=path: load_tsv(path)) for path in paths]
-
-
-TINY = dict(d_model=8, n_heads=2, n_encoder_layers=1, n_decoder_layers=1, d_ff=16, dropout=0.0)
-
-
-def training_messages(folder: Path) -> list[str]:
-    """How tiny real runs end (diverged, stopped, finished), and the lines Model > Info shows of the
-    finished one's checkpoint."""
-    corpus = folder / "pairs.tsv"
-    corpus.write_text("\n".join(PAIRS) + "\n", encoding="utf-8")
-    data = load_tsv(corpus)
-    config = TrainConfig(steps=3, batch_size=4, eval_every=0, snapshot_every=0, device="cpu")
-
-    class Poison(TrainObserver):
-        def on_step(self, metrics):  # an infinite weight after step 1: step 2's loss is NaN
-            if metrics.step == 1:
-                with torch.no_grad():
-                    poisoned.net.generator.weight[0, 0] = math.inf
-
-    poisoned = build_model(data, config, **TINY)
-    diverged = Trainer(poisoned, data, config, Poison()).run()
-    stopping = Trainer(build_model(data, config, **TINY), data, config)
-    stopping.stop()
-    finished = Trainer(build_model(data, config, **TINY), data, config, checkpoint_path=folder / "m.safetensors").run()
-    assert [diverged.status, finished.status] == ["diverged", "finished"]
-    description = describe(load_model(str(finished.checkpoint))).split("\n")
-    assert description[0].startswith("file:") and "training.message: finished 3 steps" in description
-    return [diverged.message, stopping.run().message, finished.message, *description]
-
-
-def device_descriptions(monkeypatch) -> list[str]:
-    """The devices torch can use, as the core describes them; a GPU and Apple's Metal made present in torch."""
-    properties = SimpleNamespace(name="NVIDIA H200", total_memory=150_000_000_000)
-    monkeypatch.setattr(torch.cuda, "is_available", lambda: True)
-    monkeypatch.setattr(torch.cuda, "device_count", lambda: 1)
-    monkeypatch.setattr(torch.cuda, "get_device_properties", lambda index: properties)
-    monkeypatch.setattr(torch.backends.mps, "is_available", lambda: True)
-    return [device.description for device in available_devices()]
-
-
-def test_the_core_messages_a_student_meets_are_translated(make_model, tmp_path, monkeypatch):
-    said = core_messages(make_model)
-    assert len(said) == 11
-    said += checkpoint_messages(make_model, tmp_path)
-    assert len(said) == 16
-    said += settings_messages() + corpus_messages(tmp_path) + training_messages(tmp_path)
-    said += device_descriptions(monkeypatch)
-    assert said[-3:] == ["NVIDIA H200, 150.0 GB", "Apple GPU (Metal)", f"CPU, {torch.get_num_threads()} threads"]
-    unmatched = [pattern.pattern for pattern, _ in _rules() if not any(pattern.fullmatch(m) for m in said)]
-    assert not unmatched, "rules no message here needs"
-    assert all(translated(message) == message for message in said)  # English: as the core wrote them
+def test_the_core_messages_follow_the_language_with_their_parts():
+    """Real messages of the core, translated by their template: an error, how a run diverged (the
+    quantity inside is a message too), a device, a line of Model > Info; English as the core says
+    them; text that is no message of the core passes unchanged."""
+    with pytest.raises(ConfigError) as caught:
+        ModelConfig(9, 9, d_model=128, n_heads=3)
+    error = caught.value
+    exploded = diverged(7, LOSS, math.nan, 6, 0.5)
+    cpu = available_devices()[-1].description
+    text_error = TransvizError("lr and warm-up must be numbers {like 1e-3}")  # a widget's own words
+    samples = [error, exploded, cpu, "an OS error: Permission denied", text_error]
+    assert [translated(m) for m in samples] == [str(error), str(exploded), str(cpu), samples[3], str(text_error)]
     set_language(CHINESE)
-    for message in said:
-        chinese = translated(message)
-        assert CJK.search(chinese), message
-        numbers_and_tokens = re.findall(r"\d+|<[^>]+>|U\+[0-9A-F]+", message)
-        assert all(part in chinese for part in numbers_and_tokens), (message, chinese)
+    assert translated(error) == "d_model（128）必须能被 n_heads（3）整除：每个头分到 d_model / n_heads 维"
+    assert translated(exploded) == core(DIVERGED, 7, zh("CoreMessages", "the loss"), "nan", 6, 7, "0.5")
+    assert translated(exploded).startswith("训练在第 7 步发散：损失变成了 nan")
+    assert translated(cpu) == core("CPU, {0} threads", torch.get_num_threads())
+    assert translated(samples[3]) == samples[3] and translated(text_error) == str(text_error)
 
 
-def test_an_unknown_message_stays_as_the_core_wrote_it():
+def test_model_info_of_the_shipped_model_is_chinese_to_the_last_line():
+    """The shipped models were saved before a checkpoint kept its run's message: how the run
+    ended comes back from its status and steps."""
+    model = load_model("default")
+    english = model_info(model).split("\n")
+    assert "training.message: finished 1200 steps" in english and english == describe(model).split("\n") + [
+        "device: cpu"]
     set_language(CHINESE)
-    assert translated("a message nobody translated") == "a message nobody translated"
+    chinese = model_info(model).split("\n")
+    assert len(chinese) == len(english) and all(CJK.search(line) for line in chinese), chinese
+    assert core("training.{0}: {1}", "message", core("finished {0} steps", 1200)) in chinese
+    word_level = zh("CoreMessages", "word level")
+    assert core("source vocabulary: {0} tokens ({1})", len(model.src_vocab), word_level) in chinese
+
+
+def test_the_explorer_says_in_chinese_why_it_cannot_read_a_sentence(window, qtbot):
+    source = window.panels["explorer"].source
+    window.view_choices.languages[CHINESE].trigger()
+    qtbot.waitUntil(lambda: window.tabs.tabText(0) == zh("MainWindow", "Explorer"), timeout=5000)
+    source.sentence.setText("   ")
+    assert source.error.isVisible() and source.error.text() == "句子为空：请至少输入一个词"
+    assert source.error.text() == zh("CoreMessages", "the sentence is empty: type at least one word")
+    source.sentence.setText("zebra giraffe")
+    assert source.error.text() == core("none of the words ({0}) is in this model's vocabulary: it would read only "
+                                       "<unk>", "zebra, giraffe")
+    window.view_choices.languages[ENGLISH].trigger()
+    source.sentence.setText("")
+    assert source.error.text() == "the sentence is empty: type at least one word"
+
+
+def test_model_open_says_in_chinese_why_a_file_is_refused(window, qtbot, model_file, tmp_path):
+    cut = tmp_path / "cut.safetensors"
+    cut.write_bytes(model_file.read_bytes()[: model_file.stat().st_size // 2])
+    with pytest.raises(CheckpointError) as caught:
+        load_model(cut)
+    size, needed = caught.value.message.args[1:]
+    set_language(CHINESE)
+    with qtbot.waitSignal(window.load_failed, timeout=10000) as failed:
+        window.files.open(cut)
+    said = core("{0}: the file is truncated or damaged: it has {1} bytes, its header describes {2}", cut.name, size,
+                needed)
+    assert said.startswith("cut.safetensors：文件不完整或已损坏") and said in failed.args[0]
+    qtbot.waitUntil(lambda: window.error_dialog is not None, timeout=5000)
+    assert said in window.error_dialog.text()
+    window.error_dialog.close()
 
 
 def test_the_self_test_checks_the_chinese_catalogue_and_its_font():
@@ -409,6 +344,9 @@ def test_the_training_form_lab_devices_and_model_info_follow_the_language(window
     assert form.error.text() == english and form.device.itemText(cpu) == f"cpu: CPU, {threads} threads"
 
 
+PAIRS = [f"ich {word}\ti {word}" for word in "du er sie wir ihr bier wein brot haus hund katze maus".split()]
+
+
 def test_the_training_tab_says_in_chinese_why_a_run_diverged_or_could_not_start(qtbot, show, tmp_path):
     from transviz.gui.panels.training import TrainingPanel
 
@@ -440,7 +378,7 @@ def test_the_training_tab_says_in_chinese_why_a_run_diverged_or_could_not_start(
         assert result.status == "diverged", result.message
         explained = panel.notice.text().split("\n")[0]
         assert explained == translated(result.message) and CJK.search(explained)
-        failed_step = re.match(r"training diverged at step (\d+)", result.message)[1]
+        failed_step = re.match(r"training diverged at step (\d+)", str(result.message))[1]
         assert explained.startswith(f"训练在第 {failed_step} 步发散") and "试试预热或更低的学习率" in explained
         set_language(ENGLISH)
         qtbot.waitUntil(lambda: panel.notice.text().startswith("Training diverged at step"), timeout=5000)

@@ -343,7 +343,7 @@ def test_divergence_is_explained_in_the_window(panel, qtbot):
     configure(panel.form, steps=60, snapshot_every=1, eval_every=0, lr="1e6", schedule="constant", warmup=0)
     result = run(panel, qtbot)
     assert result.status == "diverged", result.message
-    assert panel.notice.isVisible() and result.message[1:] in panel.notice.text()  # capitalised in the window
+    assert panel.notice.isVisible() and str(result.message)[1:] in panel.notice.text()  # capitalised in the window
     assert "Try warm-up or a lower lr" in panel.notice.text()
     assert "diverged after" in panel.progress_text.text()
     assert panel.timeline.snapshots[-1].step == result.steps  # no snapshot of the poisoned weights

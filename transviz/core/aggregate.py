@@ -15,6 +15,7 @@ from __future__ import annotations
 import numpy as np
 
 from .errors import InputError
+from .messages import translate_noop
 
 RESIDUAL_WEIGHT = 0.5  # Abnar & Zuidema's share of the identity (the residual connection)
 
@@ -22,9 +23,11 @@ RESIDUAL_WEIGHT = 0.5  # Abnar & Zuidema's share of the identity (the residual c
 def _check(maps: np.ndarray) -> np.ndarray:
     maps = np.asarray(maps)
     if maps.ndim != 4:
-        raise InputError(f"attention maps must be (layers, heads, queries, keys), got shape {maps.shape}")
+        raise InputError(
+            translate_noop("CoreMessages", "attention maps must be (layers, heads, queries, keys), got shape {0}"),
+            str(maps.shape))
     if 0 in maps.shape:
-        raise InputError(f"attention maps are empty: shape {maps.shape}")
+        raise InputError(translate_noop("CoreMessages", "attention maps are empty: shape {0}"), str(maps.shape))
     return maps
 
 
@@ -46,9 +49,8 @@ def rollout(maps: np.ndarray) -> np.ndarray:
     """
     maps = _check(maps)
     if maps.shape[2] != maps.shape[3]:
-        raise InputError(
-            f"rollout needs self-attention maps (queries = keys); these are {maps.shape[2]} x {maps.shape[3]}"
-        )
+        raise InputError(translate_noop("CoreMessages", "rollout needs self-attention maps (queries = keys); these are "
+                                                        "{0} x {1}"), maps.shape[2], maps.shape[3])
     size = maps.shape[2]
     identity = np.eye(size)
     joint = identity

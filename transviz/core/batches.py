@@ -9,6 +9,7 @@ import torch
 
 from .bundle import Model
 from .errors import ConfigError
+from .messages import translate_noop
 from .tasks import Pair
 
 Row = tuple[list[int], list[int]]  # source ids, target ids with start and end tokens
@@ -23,7 +24,9 @@ def encode_pairs(model: Model, pairs: Sequence[Pair]) -> list[Row]:
         src = src_vocab.encode(pair.source).ids
         tgt = [tgt_vocab.bos_id] + tgt_vocab.encode(pair.target).ids + [tgt_vocab.eos_id]
         if len(src) > limit or len(tgt) - 1 > limit:
-            raise ConfigError(f"the pair {pair.source!r} is longer than this model's limit of {limit} tokens")
+            raise ConfigError(
+                translate_noop("CoreMessages", "the pair {0} is longer than this model's limit of {1} tokens"),
+                repr(pair.source), limit)
         rows.append((src, tgt))
     return rows
 
@@ -58,7 +61,7 @@ def bucketed(rows: Sequence[Row], batch_size: int, rng: random.Random) -> Iterat
     sentences of similar length (little padding), cuts the pools into batches and shuffles those.
     """
     if not rows:
-        raise ConfigError("there are no training pairs")
+        raise ConfigError(translate_noop("CoreMessages", "there are no training pairs"))
     while True:
         order = list(range(len(rows)))
         rng.shuffle(order)

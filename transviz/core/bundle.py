@@ -8,6 +8,7 @@ import torch
 
 from .config import ModelConfig
 from .errors import InputError
+from .messages import translate_noop
 from .model import Transformer
 from .vocab import Encoding, Vocab
 
@@ -43,8 +44,8 @@ class Model:
         encoding = self.src_vocab.encode(text)
         if len(encoding.ids) > self.config.max_len:
             raise InputError(
-                f"the sentence has {len(encoding.ids)} tokens; this model reads at most {self.config.max_len}"
-            )
+                translate_noop("CoreMessages", "the sentence has {0} tokens; this model reads at most {1}"),
+                len(encoding.ids), self.config.max_len)
         return encoding
 
     def source_tensor(self, encoding: Encoding) -> torch.Tensor:

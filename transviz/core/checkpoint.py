@@ -15,13 +15,18 @@ from safetensors.torch import save as serialize
 from . import files
 from .bundle import Model
 from .config import ModelConfig
-from .errors import CheckpointError, ConfigError
+from .endings import PARTS, recorded
+from .errors import CheckpointError, ConfigError, reason
+from .messages import Arg, Message, joined, translate_noop
 from .model import Transformer
 from .vocab import Vocab
 
 FORMAT, VERSION = "transviz", "1"
 SUFFIX = ".safetensors"  # what a checkpoint's file name ends with
 EXTRA = "extra."  # prefix of tensors that are not weights
+BROKEN_METADATA = translate_noop("CoreMessages", "{0} has broken metadata: {1}")
+LEVELS = {"word": Message(translate_noop("CoreMessages", "word level")),
+          "char": Message(translate_noop("CoreMessages", "char level"))}
 MAX_BYTES = 2 * 1024**3  # larger files are refused before anything is read
 
 
@@ -62,7 +67,9 @@ def check_writable(path: str | Path) -> None:
     path = Path(path)
     if path.is_dir():
         example = path / f"model{SUFFIX}"
-        raise CheckpointError(f"cannot save the model to {path}: it is a folder; give a file name such as {example}")
+        raise CheckpointError(
+            translate_noop("CoreMessages", "cannot save the model to {0}: it is a folder; give a file name such as "
+                                           "{1}"), str(path), str(example))
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         files.check_writable(path)
@@ -71,38 +78,50 @@ def check_writable(path: str | Path) -> None:
 
 
 def _cannot_save(path: Path, exc: OSError) -> CheckpointError:
-    where = f" ({exc.filename})" if exc.filename and str(exc.filename) != str(path) else ""
-    return CheckpointError(f"cannot save the model to {path}: {exc.strerror or exc}{where}")
+    why = exc.strerror or str(exc)
+    if exc.filename and str(exc.filename) != str(path):
+        return CheckpointError(
+            translate_noop("CoreMessages", "cannot save the model to {0}: {1} ({2})"),
+            str(path), why, str(exc.filename))
+    return CheckpointError(translate_noop("CoreMessages", "cannot save the model to {0}: {1}"), str(path), why)
 
 
 def read_metadata(path: str | Path) -> dict[str, str]:
     path = Path(path)
     if path.is_dir():
-        raise CheckpointError(f"{path} is a folder, not a checkpoint file: name a {SUFFIX} file in it")
+        raise CheckpointError(translate_noop("CoreMessages", "{0} is a folder, not a checkpoint file: name a {1} file "
+                                                             "in it"), str(path), SUFFIX)
     if not path.is_file():
-        raise CheckpointError(f"{path}: no such file")
+        raise CheckpointError(translate_noop("CoreMessages", "{0}: no such file"), str(path))
     size = path.stat().st_size
     if size > MAX_BYTES:
-        raise CheckpointError(f"{path.name} is {size / 1024**3:.1f} GB; transviz checkpoints are far smaller")
+        raise CheckpointError(translate_noop("CoreMessages", "{0} is {1} GB; transviz checkpoints are far smaller"),
+                              path.name, f"{size / 1024**3:.1f}")
     try:
         with safe_open(str(path), framework="pt") as f:
             metadata = f.metadata() or {}
     except Exception as exc:  # safetensors raises its own error types for bad headers
-        short = _shortfall(path, size)
-        if short:
-            raise CheckpointError(f"{path.name}: the file is truncated or damaged: {short}") from None
-        raise CheckpointError(f"{path.name} is not a readable safetensors file ({exc})") from None
+        needed = _needed_bytes(path, size)
+        if needed is not None:
+            raise CheckpointError(translate_noop("CoreMessages", "{0}: the file is truncated or damaged: it has {1} "
+                                                                 "bytes, its header describes {2}"),
+                                  path.name, f"{size:,}", f"{needed:,}") from None
+        raise CheckpointError(translate_noop("CoreMessages", "{0} is not a readable safetensors file ({1})"), path.name,
+                              str(exc)) from None
     if metadata.get("format") != FORMAT:
-        raise CheckpointError(f"{path.name} is a safetensors file from another program, not a transviz checkpoint")
+        raise CheckpointError(translate_noop("CoreMessages", "{0} is a safetensors file from another program, not a "
+                                                             "transviz checkpoint"), path.name)
     if metadata.get("format_version") != VERSION:
-        raise CheckpointError(f"{path.name} has checkpoint format {metadata.get('format_version')!r}; this transviz reads {VERSION}")
+        raise CheckpointError(translate_noop("CoreMessages", "{0} has checkpoint format {1}; this transviz reads {2}"),
+                              path.name, repr(metadata.get("format_version")), VERSION)
     return metadata
 
 
-def _shortfall(path: Path, size: int) -> str | None:
-    """How a file whose safetensors header is intact ends before the data that header describes
-    (a copy or download cut short), or None if it is broken some other way. The layout: 8 bytes
-    little-endian header length, the JSON header, then the tensors at their ``data_offsets``."""
+def _needed_bytes(path: Path, size: int) -> int | None:
+    """The size a file of ``size`` bytes should have when its safetensors header is intact but it ends
+    before the data that header describes (a copy or download cut short); None if it is broken some
+    other way. The layout: 8 bytes little-endian header length, the JSON header, then the tensors at
+    their ``data_offsets``."""
     with path.open("rb") as f:
         prefix = f.read(8)
         header_len = int.from_bytes(prefix, "little") if len(prefix) == 8 else 0
@@ -118,7 +137,7 @@ def _shortfall(path: Path, size: int) -> str | None:
             needed += max((e["data_offsets"][1] for k, e in entries.items() if k != "__metadata__"), default=0)
         except (ValueError, TypeError, KeyError, IndexError, AttributeError):
             return None
-    return f"it has {size:,} bytes, its header describes {needed:,}" if needed > size else None
+    return needed if needed > size else None
 
 
 def _read_tensors(path: Path, extra: bool) -> dict[str, torch.Tensor]:
@@ -127,31 +146,38 @@ def _read_tensors(path: Path, extra: bool) -> dict[str, torch.Tensor]:
             names = [k for k in f.keys() if k.startswith(EXTRA) == extra]
             return {k: f.get_tensor(k) for k in names}
     except Exception as exc:  # truncated data behind a valid header, and the like
-        raise CheckpointError(f"{path.name}: its tensors cannot be read ({exc})") from None
+        raise CheckpointError(translate_noop("CoreMessages", "{0}: its tensors cannot be read ({1})"), path.name,
+                              str(exc)) from None
 
 
 def _load_weights(net: Transformer, path: Path) -> None:
     on_file = _read_tensors(path, extra=False)
     expected = net.state_dict()
-    weights, problems = {}, []
+    weights = {}
+    problems: list[Arg] = []
     for group in _tied_groups(net):
         present = [n for n in group if n in on_file]
         if not present:
-            problems.append(f"missing tensor {group[0]}")
+            problems.append(Message(translate_noop("CoreMessages", "missing tensor {0}"), group[0]))
             continue
         tensor = on_file[present[0]]
         if tensor.shape != expected[group[0]].shape:
-            problems.append(f"{present[0]} has shape {tuple(tensor.shape)}, the config needs {tuple(expected[group[0]].shape)}")
+            problems.append(Message(
+                translate_noop("CoreMessages", "{0} has shape {1}, the config needs {2}"),
+                present[0], str(tuple(tensor.shape)), str(tuple(expected[group[0]].shape))))
         elif not tensor.is_floating_point():
-            problems.append(f"{present[0]} holds {tensor.dtype}, not floating-point weights")
+            problems.append(Message(translate_noop("CoreMessages", "{0} holds {1}, not floating-point weights"),
+                                    present[0], str(tensor.dtype)))
         elif not torch.isfinite(tensor).all():
-            problems.append(f"{present[0]} holds NaN or infinite values")
+            problems.append(Message(translate_noop("CoreMessages", "{0} holds NaN or infinite values"), present[0]))
         weights.update({n: tensor for n in group})
     unexpected = sorted(set(on_file) - set(expected))
     if unexpected:
-        problems.append("unexpected tensors " + ", ".join(unexpected[:3]) + (" ..." if len(unexpected) > 3 else ""))
+        names = ", ".join(unexpected[:3]) + (" ..." if len(unexpected) > 3 else "")
+        problems.append(Message(translate_noop("CoreMessages", "unexpected tensors {0}"), names))
     if problems:
-        raise CheckpointError(f"{path.name} does not match its own config: " + "; ".join(problems[:3]))
+        raise CheckpointError(translate_noop("CoreMessages", "{0} does not match its own config: {1}"), path.name,
+                              joined(problems[:3]))
     net.load_state_dict(weights)
 
 
@@ -162,16 +188,17 @@ def load(path: str | Path, device: str = "cpu") -> Model:
         config = ModelConfig.from_dict(json.loads(metadata["config"]))
         src, tgt = (Vocab.from_dict(json.loads(metadata[k])) for k in ("src_vocab", "tgt_vocab"))
         facts = json.loads(metadata.get("facts", "{}"))
-        if not isinstance(facts, dict):
-            raise ValueError("training facts are not a JSON object")
     except (KeyError, ValueError, ConfigError, TypeError, AttributeError) as exc:
-        raise CheckpointError(f"{path.name} has broken metadata: {exc}") from None
+        raise CheckpointError(BROKEN_METADATA, path.name, reason(exc)) from None
+    if not isinstance(facts, dict):
+        raise CheckpointError(BROKEN_METADATA, path.name,
+                              Message(translate_noop("CoreMessages", "training facts are not a JSON object")))
     net = Transformer(config)
     _load_weights(net, path)
     try:
         model = Model(net.to(device).eval(), src, tgt, facts, str(path))
     except ValueError as exc:
-        raise CheckpointError(f"{path.name}: {exc}") from None
+        raise CheckpointError(translate_noop("CoreMessages", "{0}: {1}"), path.name, str(exc)) from None
     return model
 
 
@@ -182,14 +209,25 @@ def load_extras(path: str | Path) -> dict[str, torch.Tensor]:
     return {k[len(EXTRA):]: v for k, v in _read_tensors(path, extra=True).items()}
 
 
-def describe(model: Model) -> str:
-    """What a loaded checkpoint holds, one fact a line (``transviz info``)."""
+def description(model: Model) -> list[Message]:
+    """What a loaded checkpoint holds, one fact a message (Model > Info); setting names stay as written."""
     lines = []
     if model.path:
-        lines.append(f"file: {model.path} ({Path(model.path).stat().st_size / 1e6:.2f} MB)")
-    lines.append(f"parameters: {model.net.parameter_count():,}")
-    lines += [f"config.{k}: {v}" for k, v in model.config.to_dict().items()]
-    lines += [f"source vocabulary: {len(model.src_vocab)} tokens ({model.src_vocab.level} level)",
-              f"target vocabulary: {len(model.tgt_vocab)} tokens ({model.tgt_vocab.level} level)"]
-    lines += [f"training.{k}: {v}" for k, v in model.facts.items()]
-    return "\n".join(lines)
+        lines.append(Message(translate_noop("CoreMessages", "file: {0} ({1} MB)"), model.path,
+                             f"{Path(model.path).stat().st_size / 1e6:.2f}"))
+    lines.append(Message(translate_noop("CoreMessages", "parameters: {0}"), f"{model.net.parameter_count():,}"))
+    lines += [Message(translate_noop("CoreMessages", "config.{0}: {1}"), k, str(v))
+              for k, v in model.config.to_dict().items()]
+    lines += [Message(translate_noop("CoreMessages", "source vocabulary: {0} tokens ({1})"), len(model.src_vocab),
+                      LEVELS[model.src_vocab.level]),
+              Message(translate_noop("CoreMessages", "target vocabulary: {0} tokens ({1})"), len(model.tgt_vocab),
+                      LEVELS[model.tgt_vocab.level])]
+    training = translate_noop("CoreMessages", "training.{0}: {1}")
+    lines += [Message(training, k, recorded(model.facts) if k == "message" else str(v))
+              for k, v in model.facts.items() if k != PARTS]
+    return lines
+
+
+def describe(model: Model) -> str:
+    """:func:`description` in English, one fact a line (``transviz info``)."""
+    return "\n".join(str(line) for line in description(model))

@@ -7,9 +7,17 @@ from typing import Any, Literal, TypeVar
 
 from .errors import ConfigError
 from .init import InitScheme
+from .messages import Message, translate_noop
 
 Norm = Literal["post", "pre"]
 Activation = Literal["relu", "gelu"]
+
+# Settings that break one of these rules are named in the message, with the value given ({0}, {1}).
+POSITIVE_INTEGER = translate_noop("CoreMessages", "{0} must be a positive integer, got {1}")
+WHOLE_NUMBER = translate_noop("CoreMessages", "{0} must be a whole number >= 0, got {1}")
+POSITIVE = translate_noop("CoreMessages", "{0} must be positive, got {1}")
+IN_UNIT_INTERVAL = translate_noop("CoreMessages", "{0} must be in [0, 1), got {1}")
+ONE_OF_TWO = translate_noop("CoreMessages", "{0} must be '{1}' or '{2}', got {3}")
 
 
 @dataclass(frozen=True)
@@ -40,31 +48,29 @@ class ModelConfig:
         for name in ("src_vocab_size", "tgt_vocab_size", "d_model", "n_heads", "d_ff", "max_len"):
             value = getattr(self, name)
             if not isinstance(value, int) or isinstance(value, bool) or value <= 0:
-                raise ConfigError(f"{name} must be a positive integer, got {value!r}")
+                raise ConfigError(POSITIVE_INTEGER, name, repr(value))
         for name in ("n_encoder_layers", "n_decoder_layers"):
             value = getattr(self, name)
             if not isinstance(value, int) or isinstance(value, bool) or value < 1:
-                raise ConfigError(f"{name} must be at least 1, got {value!r}")
+                raise ConfigError(translate_noop("CoreMessages", "{0} must be at least 1, got {1}"), name, repr(value))
         if self.d_model % self.n_heads:
-            raise ConfigError(
-                f"d_model ({self.d_model}) must be divisible by n_heads ({self.n_heads}): "
-                "each head gets d_model / n_heads dimensions"
-            )
+            raise ConfigError(translate_noop("CoreMessages", "d_model ({0}) must be divisible by n_heads ({1}): each "
+                                                             "head gets d_model / n_heads dimensions"),
+                              self.d_model, self.n_heads)
         if not 0.0 <= self.dropout < 1.0:
-            raise ConfigError(f"dropout must be in [0, 1), got {self.dropout!r}")
+            raise ConfigError(IN_UNIT_INTERVAL, "dropout", repr(self.dropout))
         if self.norm not in ("post", "pre"):
-            raise ConfigError(f"norm must be 'post' or 'pre', got {self.norm!r}")
+            raise ConfigError(ONE_OF_TWO, "norm", "post", "pre", repr(self.norm))
         if self.activation not in ("relu", "gelu"):
-            raise ConfigError(f"activation must be 'relu' or 'gelu', got {self.activation!r}")
+            raise ConfigError(ONE_OF_TWO, "activation", "relu", "gelu", repr(self.activation))
         if self.share_embeddings and self.src_vocab_size != self.tgt_vocab_size:
-            raise ConfigError(
-                "share_embeddings needs one joint vocabulary: "
-                f"source has {self.src_vocab_size} tokens, target {self.tgt_vocab_size}"
-            )
+            raise ConfigError(translate_noop("CoreMessages", "share_embeddings needs one joint vocabulary: source has "
+                                                             "{0} tokens, target {1}"),
+                              self.src_vocab_size, self.tgt_vocab_size)
         if not 0 <= self.pad_id < min(self.src_vocab_size, self.tgt_vocab_size):
-            raise ConfigError(f"pad_id {self.pad_id} is outside the vocabularies")
+            raise ConfigError(translate_noop("CoreMessages", "pad_id {0} is outside the vocabularies"), self.pad_id)
         if self.layer_norm_eps <= 0:
-            raise ConfigError(f"layer_norm_eps must be positive, got {self.layer_norm_eps!r}")
+            raise ConfigError(POSITIVE, "layer_norm_eps", repr(self.layer_norm_eps))
 
     @property
     def d_k(self) -> int:
@@ -76,7 +82,7 @@ class ModelConfig:
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> ModelConfig:
-        return _from_dict(cls, data, "model")
+        return _from_dict(cls, data, Message(translate_noop("CoreMessages", "model")))
 
 
 Schedule = Literal["constant", "warmup", "warmup-decay", "noam"]
@@ -117,26 +123,29 @@ class TrainConfig:
         for name in ("steps", "batch_size"):
             value = getattr(self, name)
             if not isinstance(value, int) or isinstance(value, bool) or value < 1:
-                raise ConfigError(f"{name} must be a positive integer, got {value!r}")
+                raise ConfigError(POSITIVE_INTEGER, name, repr(value))
         for name in ("warmup_steps", "eval_every", "eval_limit", "snapshot_every", "checkpoint_every",
                      "max_output_len", "seed"):
             value = getattr(self, name)
             if not isinstance(value, int) or isinstance(value, bool) or value < 0:
-                raise ConfigError(f"{name} must be a whole number >= 0, got {value!r}")
+                raise ConfigError(WHOLE_NUMBER, name, repr(value))
         if not self.lr > 0:
-            raise ConfigError(f"lr must be positive, got {self.lr!r}")
+            raise ConfigError(POSITIVE, "lr", repr(self.lr))
         if self.schedule not in SCHEDULES:
-            raise ConfigError(f"schedule must be one of {', '.join(SCHEDULES)}; got {self.schedule!r}")
+            raise ConfigError(translate_noop("CoreMessages", "schedule must be one of {0}; got {1}"),
+                              ", ".join(SCHEDULES), repr(self.schedule))
         if self.schedule in ("warmup-decay", "noam") and self.warmup_steps < 1:
-            raise ConfigError(f"the {self.schedule} schedule needs warmup_steps >= 1")
+            raise ConfigError(translate_noop("CoreMessages", "the {0} schedule needs warmup_steps >= 1"), self.schedule)
         if self.schedule == "warmup-decay" and self.warmup_steps >= self.steps:
-            raise ConfigError(f"warmup_steps ({self.warmup_steps}) must be below steps ({self.steps}) to leave room to decay")
+            raise ConfigError(translate_noop("CoreMessages", "warmup_steps ({0}) must be below steps ({1}) to leave "
+                                                             "room to decay"), self.warmup_steps, self.steps)
         if not 0.0 <= self.label_smoothing < 1.0:
-            raise ConfigError(f"label_smoothing must be in [0, 1), got {self.label_smoothing!r}")
+            raise ConfigError(IN_UNIT_INTERVAL, "label_smoothing", repr(self.label_smoothing))
         if not self.clip_norm >= 0:
-            raise ConfigError(f"clip_norm must be >= 0 (0 = off), got {self.clip_norm!r}")
+            raise ConfigError(translate_noop("CoreMessages", "clip_norm must be >= 0 (0 = off), got {0}"),
+                              repr(self.clip_norm))
         if self.probe is not None and not self.probe.strip():
-            raise ConfigError("the probe sentence is empty")
+            raise ConfigError(translate_noop("CoreMessages", "the probe sentence is empty"))
         InitScheme.parse(self.init)
 
     def to_dict(self) -> dict[str, Any]:
@@ -144,19 +153,19 @@ class TrainConfig:
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> TrainConfig:
-        return _from_dict(cls, data, "training")
+        return _from_dict(cls, data, Message(translate_noop("CoreMessages", "training")))
 
 
 Config = TypeVar("Config", ModelConfig, TrainConfig)
 
 
-def _from_dict(cls: type[Config], data: dict[str, Any], what: str) -> Config:
+def _from_dict(cls: type[Config], data: dict[str, Any], what: Message) -> Config:
     """``cls(**data)``, with a ConfigError naming unknown or missing settings."""
     known = {f.name for f in dataclasses.fields(cls)}
     unknown = set(data) - known
     if unknown:
-        raise ConfigError(f"unknown {what} settings: {', '.join(sorted(unknown))}")
+        raise ConfigError(translate_noop("CoreMessages", "unknown {0} settings: {1}"), what, ", ".join(sorted(unknown)))
     try:
         return cls(**data)
     except TypeError as exc:  # a required field is missing
-        raise ConfigError(f"incomplete {what} settings: {exc}") from None
+        raise ConfigError(translate_noop("CoreMessages", "incomplete {0} settings: {1}"), what, str(exc)) from None

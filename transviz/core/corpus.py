@@ -10,8 +10,10 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
+from .config import ONE_OF_TWO
 from .dataset import Dataset, Pair, split
 from .errors import InputError
+from .messages import translate_noop
 from .vocab import Level, Vocab
 
 MAX_BYTES = 100 * 1024 * 1024
@@ -37,15 +39,17 @@ def load_tsv(path: str | os.PathLike[str], seed: int = 0, level: Level = "word",
             with two targets, or has fewer than :data:`MIN_PAIRS` distinct pairs.
     """
     if level not in ("word", "char"):
-        raise InputError(f"level must be 'word' or 'char', got {level!r}")
+        raise InputError(ONE_OF_TWO, "level", "word", "char", repr(level))
     file = Path(path)
     _check_size(file)
     pairs = _read_pairs(file, Vocab((), level, lowercase))
     if not pairs:
-        raise InputError(f"{file.name} holds no sentence pairs: it is empty or only blank lines")
+        raise InputError(translate_noop("CoreMessages", "{0} holds no sentence pairs: it is empty or only blank lines"),
+                         file.name)
     if len(pairs) < MIN_PAIRS:
-        raise InputError(f"{file.name} holds only {len(pairs)} distinct pairs; "
-                         f"a corpus needs at least {MIN_PAIRS} to split into train, valid and test")
+        raise InputError(
+            translate_noop("CoreMessages", "{0} holds only {1} distinct pairs; a corpus needs at least {2} to split "
+                                           "into train, valid and test"), file.name, len(pairs), MIN_PAIRS)
     held_out = max(1, min(MAX_HELD_OUT, len(pairs) // 10))
     train, valid, test = split(pairs, seed, held_out, held_out)
     description = f"Your corpus {file.name}: {len(pairs)} sentence pairs, {level} level."
@@ -57,12 +61,14 @@ def _check_size(file: Path) -> None:
     try:
         size = file.stat().st_size
     except OSError as exc:
-        raise InputError(f"cannot read {file}: {exc.strerror or exc}") from None
+        raise InputError(translate_noop("CoreMessages", "cannot read {0}: {1}"), str(file),
+                         exc.strerror or str(exc)) from None
     if not file.is_file():
-        raise InputError(f"{file} is not a file")
+        raise InputError(translate_noop("CoreMessages", "{0} is not a file"), str(file))
     if size > MAX_BYTES:
-        raise InputError(f"{file.name} is {size / 2**20:.0f} MB; transviz reads corpora up to "
-                         f"{MAX_BYTES // 2**20} MB (split it or keep a sample)")
+        raise InputError(translate_noop("CoreMessages", "{0} is {1} MB; transviz reads corpora up to {2} MB (split it "
+                                                        "or keep a sample)"),
+                         file.name, f"{size / 2**20:.0f}", MAX_BYTES // 2**20)
 
 
 def _read_pairs(file: Path, tokenizer: Vocab) -> list[Pair]:
@@ -71,8 +77,9 @@ def _read_pairs(file: Path, tokenizer: Vocab) -> list[Pair]:
     with file.open("rb") as stream:
         for number, raw in enumerate(stream, start=1):
             if number > MAX_LINES:
-                raise InputError(f"{file.name} has more than {MAX_LINES:,} lines; "
-                                 "transviz reads corpora up to that many (split it or keep a sample)")
+                raise InputError(translate_noop("CoreMessages", "{0} has more than {1} lines; transviz reads corpora "
+                                                                "up to that many (split it or keep a sample)"),
+                                 file.name, f"{MAX_LINES:,}")
             pair = _parse(raw, number, tokenizer)
             if pair is None:
                 continue
@@ -82,10 +89,10 @@ def _read_pairs(file: Path, tokenizer: Vocab) -> list[Pair]:
                 continue
             earlier, known = first_line[key]
             if tokenizer.tokenize(known.target) != tokenizer.tokenize(pair.target):
-                raise InputError(
-                    f"lines {earlier} and {number} give the same source {known.source!r} two different "
-                    f"targets ({known.target!r} and {pair.target!r}); each source needs exactly one"
-                )
+                raise InputError(translate_noop("CoreMessages", "lines {0} and {1} give the same source {2} two "
+                                                                "different targets ({3} and {4}); each source needs "
+                                                                "exactly one"),
+                                 earlier, number, repr(known.source), repr(known.target), repr(pair.target))
     return [pair for _, pair in first_line.values()]
 
 
@@ -94,8 +101,9 @@ def _parse(raw: bytes, number: int, tokenizer: Vocab) -> Pair | None:
     try:
         line = raw.decode("utf-8")
     except UnicodeDecodeError as exc:
-        raise InputError(f"line {number}: byte {exc.start + 1} is not UTF-8 text "
-                         f"(0x{raw[exc.start]:02x}); save the file as UTF-8") from None
+        raise InputError(translate_noop("CoreMessages", "line {0}: byte {1} is not UTF-8 text ({2}); save the file as "
+                                                        "UTF-8"),
+                         number, exc.start + 1, f"0x{raw[exc.start]:02x}") from None
     if number == 1:
         line = line.removeprefix(_BOM)
     line = line.rstrip("\r\n")
@@ -103,10 +111,15 @@ def _parse(raw: bytes, number: int, tokenizer: Vocab) -> Pair | None:
         return None
     tabs = line.count("\t")
     if tabs != 1:
-        what = "no tab" if tabs == 0 else f"{tabs} tabs"
-        raise InputError(f"line {number}: {what}; expected one tab between source and target")
+        if tabs == 0:
+            raise InputError(translate_noop("CoreMessages", "line {0}: no tab; expected one tab between source and "
+                                                            "target"), number)
+        raise InputError(
+            translate_noop("CoreMessages", "line {0}: {1} tabs; expected one tab between source and target"),
+            number, tabs)
     source, target = (side.strip() for side in line.split("\t"))
-    for side, text in (("source", source), ("target", target)):
-        if not tokenizer.tokenize(text):
-            raise InputError(f"line {number}: the {side} is empty")
+    if not tokenizer.tokenize(source):
+        raise InputError(translate_noop("CoreMessages", "line {0}: the source is empty"), number)
+    if not tokenizer.tokenize(target):
+        raise InputError(translate_noop("CoreMessages", "line {0}: the target is empty"), number)
     return Pair(source, target)

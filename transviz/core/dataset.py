@@ -10,6 +10,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from .errors import InputError
+from .messages import translate_noop
 from .vocab import Level, Vocab
 
 SEEN_PATTERNS = "seen-patterns"
@@ -51,7 +52,8 @@ class Dataset:
         targets = [p.target for p in self.train]
         if joint:
             if self.source_level != self.target_level:
-                raise InputError("a joint vocabulary needs the same token level on both sides")
+                raise InputError(
+                    translate_noop("CoreMessages", "a joint vocabulary needs the same token level on both sides"))
             vocab = Vocab.build(sources + targets, self.source_level, self.lowercase)
             return vocab, vocab
         return (Vocab.build(sources, self.source_level, self.lowercase),
@@ -65,6 +67,8 @@ def split(pairs: Iterable[Pair], seed: int, valid: int, test: int) -> tuple[tupl
     """Shuffle distinct pairs (by source) and cut off ``valid`` and ``test`` of them."""
     unique = list({p.source: p for p in pairs}.values())
     if len(unique) < valid + test + 1:
-        raise InputError(f"only {len(unique)} distinct pairs: too few to split into train, valid and test")
+        raise InputError(
+            translate_noop("CoreMessages", "only {0} distinct pairs: too few to split into train, valid and test"),
+            len(unique))
     random.Random(seed).shuffle(unique)
     return tuple(unique[valid + test :]), tuple(unique[:valid]), tuple(unique[valid : valid + test])

@@ -34,6 +34,7 @@ from .beam import BeamStep, Choice, Hypothesis, beam_choices
 from .bundle import Model
 from .errors import InputError
 from .events import Signal
+from .messages import Message, translate_noop
 from .model import DecoderState, StepOutput
 from .paths import FedCache, PathNode, cross_attention, decoder_self_attention, rebuild_cache, walk
 from .strategies import Beam, Greedy, Sampling, Strategy, check_strategy
@@ -41,7 +42,8 @@ from .trace import Trace, evaluating, stack_layers
 from .vocab import BOS, EOS, Encoding
 
 TEACHER_FORCING = "teacher_forcing"
-_TEACHER_FORCING_STRATEGY = "teacher forcing feeds the reference: strategies apply when decoding freely"
+_TEACHER_FORCING_STRATEGY = translate_noop("CoreMessages", "teacher forcing feeds the reference: strategies apply when "
+                                                           "decoding freely")
 
 
 @dataclass(frozen=True)
@@ -154,7 +156,9 @@ def encode_source(model: Model, source: str) -> Encoding:
     encoding = model.encode_source(source)
     if len(encoding.unknown) == len(encoding.tokens):
         words = ", ".join(_abbreviate(t) for _, t in encoding.unknown[:4])
-        raise InputError(f"none of the words ({words}) is in this model's vocabulary: it would read only <unk>")
+        raise InputError(
+            translate_noop("CoreMessages", "none of the words ({0}) is in this model's vocabulary: it would read "
+                                           "only <unk>"), words)
     return encoding
 
 
@@ -196,7 +200,8 @@ class DecodingSession:
         self.model = model
         self._vocab = model.tgt_vocab
         if not isinstance(top_k, int) or isinstance(top_k, bool) or top_k < 1:
-            raise InputError(f"top_k must be a whole number >= 1, got {top_k!r}")
+            raise InputError(
+                translate_noop("CoreMessages", "{0} must be a whole number >= 1, got {1}"), "top_k", repr(top_k))
         self.top_k = min(top_k, len(self._vocab))
         self._max_len = self._checked_max_len(max_len)
         self._strategy = self._seeded(check_strategy(strategy))
@@ -283,20 +288,25 @@ class DecodingSession:
     def finished(self) -> bool:
         return self.stop_reason is not None
 
-    def cant_step(self) -> str | None:
+    def cant_step(self) -> Message | None:
         """None if :meth:`step` can run, else why not, in plain language."""
         reason = self.stop_reason
         if reason == "end":
             if self.teacher_forcing:
-                return "the reference has ended: go back or reset to look at it again"
-            return f"the translation has ended with the end token {EOS}: go back or reset to try another way"
+                return Message(translate_noop("CoreMessages", "the reference has ended: go back or reset to look at "
+                                                              "it again"))
+            return Message(translate_noop("CoreMessages", "the translation has ended with the end token {0}: go back "
+                                                          "or reset to try another way"), EOS)
         if reason == "max_len":
-            return f"the translation reached the length limit of {self.max_len} tokens"
+            return Message(translate_noop("CoreMessages", "the translation reached the length limit of {0} tokens"),
+                           self.max_len)
         return None
 
-    def cant_back(self) -> str | None:
+    def cant_back(self) -> Message | None:
         """None if :meth:`back` can run, else why not."""
-        return "nothing to undo: this is the start of the translation" if not self._history else None
+        if self._history:
+            return None
+        return Message(translate_noop("CoreMessages", "nothing to undo: this is the start of the translation"))
 
     def decoder_self_attention(self) -> np.ndarray:
         """(L, H, T, T) of the best hypothesis so far, zero above the diagonal (read-only)."""
@@ -310,7 +320,9 @@ class DecodingSession:
         """Tokens and attention of hypothesis ``index`` of the current beam (0: the best)."""
         hypotheses = self._beams[-1].hypotheses
         if not isinstance(index, int) or not 0 <= index < len(hypotheses):
-            raise InputError(f"there is no hypothesis {index!r}: the beam holds {len(hypotheses)}")
+            raise InputError(
+                translate_noop("CoreMessages", "there is no hypothesis {0}: the beam holds {1}"),
+                repr(index), len(hypotheses))
         return self._trace(hypotheses[index])
 
     def trace(self) -> Trace:
@@ -333,12 +345,16 @@ class DecodingSession:
     def force(self, token: str) -> StepRecord:
         """Continue the best hypothesis with ``token`` instead of what the strategy would choose."""
         if self.teacher_forcing:
-            raise InputError("teacher forcing feeds the reference: forcing a word works when decoding freely")
+            raise InputError(
+                translate_noop("CoreMessages", "teacher forcing feeds the reference: forcing a word works when "
+                                               "decoding freely"))
         reason = self.cant_step()
         if reason:
             raise InputError(reason)
         if self._beams[-1].best.finished:
-            raise InputError("the best hypothesis has already ended: go back a step to force another word")
+            raise InputError(
+                translate_noop("CoreMessages", "the best hypothesis has already ended: go back a step to force "
+                                               "another word"))
         token_id = self._forceable_id(token)
         return self._advance(False, lambda expansion: self._extend_best(expansion, token_id), forced=True)
 
@@ -354,7 +370,8 @@ class DecodingSession:
         """Go back to ``position`` steps (0 = the start); returns the record now last. Rewinding
         to the current position changes nothing and fires no event."""
         if not isinstance(position, int) or isinstance(position, bool) or not 0 <= position <= self.position:
-            raise InputError(f"can only rewind to a position from 0 to {self.position}, got {position!r}")
+            raise InputError(translate_noop("CoreMessages", "can only rewind to a position from 0 to {0}, got {1}"),
+                             self.position, repr(position))
         if position == self.position:
             return self._history[-1] if self._history else None
         self._truncate(position)
@@ -391,7 +408,8 @@ class DecodingSession:
         if max_len is None:
             return limit
         if not isinstance(max_len, int) or isinstance(max_len, bool) or max_len < 1:
-            raise InputError(f"max_len must be a whole number >= 1, got {max_len!r}")
+            raise InputError(translate_noop("CoreMessages", "{0} must be a whole number >= 1, got {1}"), "max_len",
+                             repr(max_len))
         return min(max_len, limit)
 
     @staticmethod
@@ -400,27 +418,33 @@ class DecodingSession:
 
     def _encode_reference(self, reference: str) -> list[int]:
         if isinstance(reference, str) and not reference.strip():
-            raise InputError("the reference is empty: type the target sentence to feed, or leave teacher forcing off")
+            raise InputError(
+                translate_noop("CoreMessages", "the reference is empty: type the target sentence to feed, or leave "
+                                               "teacher forcing off"))
         encoding = self._vocab.encode(reference)
         gold = encoding.ids + [self._vocab.eos_id]
         limit = self.model.config.max_len
         if len(gold) > limit:
-            raise InputError(f"the reference has {len(gold)} tokens with the end token; this model writes at most {limit}")
+            raise InputError(
+                translate_noop("CoreMessages", "the reference has {0} tokens with the end token; this model writes "
+                                               "at most {1}"), len(gold), limit)
         self.reference_tokens = encoding.tokens + [EOS]
         self.reference_unknown_tokens = encoding.unknown
         return gold
 
     def _forceable_id(self, token: str) -> int:
         if not isinstance(token, str):
-            raise InputError(f"expected a word to force, got {type(token).__name__}")
+            raise InputError(translate_noop("CoreMessages", "expected a word to force, got {0}"), type(token).__name__)
         text = token if token in self._vocab else token.strip()  # a space may be a token (character level)
         if not text:
-            raise InputError("type the word to force")
+            raise InputError(translate_noop("CoreMessages", "type the word to force"))
         if text not in self._vocab and any(c.isspace() for c in text):
-            raise InputError(f"force one word at a time, not {_abbreviate(text)!r}")
+            raise InputError(
+                translate_noop("CoreMessages", "force one word at a time, not {0}"), repr(_abbreviate(text)))
         token_id = self._vocab.id_of(text)
         if token_id in (self._vocab.pad_id, self._vocab.bos_id):
-            raise InputError(f"{self._vocab.itos[token_id]} is a special token the model never writes")
+            raise InputError(translate_noop("CoreMessages", "{0} is a special token the model never writes"),
+                             self._vocab.itos[token_id])
         return token_id
 
     def _truncate(self, position: int) -> None:

@@ -7,6 +7,7 @@ from dataclasses import dataclass
 import torch
 
 from .errors import ConfigError
+from .messages import Message, translate_noop
 
 
 @dataclass(frozen=True)
@@ -14,7 +15,7 @@ class DeviceInfo:
     """A device torch can use here, as a menu shows it."""
 
     name: str  # what to pass back: "cpu", "cuda:0", "mps"
-    description: str  # "NVIDIA H200, 139.8 GB", "CPU, 2 threads", ...
+    description: Message  # "NVIDIA H200, 139.8 GB", "CPU, 2 threads", ...
 
 
 def _mps_available() -> bool:
@@ -28,10 +29,13 @@ def available_devices() -> list[DeviceInfo]:
     if torch.cuda.is_available():
         for i in range(torch.cuda.device_count()):
             props = torch.cuda.get_device_properties(i)
-            found.append(DeviceInfo(f"cuda:{i}", f"{props.name}, {props.total_memory / 1e9:.1f} GB"))
+            memory = f"{props.total_memory / 1e9:.1f}"
+            description = Message(translate_noop("CoreMessages", "{0}, {1} GB"), props.name, memory)
+            found.append(DeviceInfo(f"cuda:{i}", description))
     if _mps_available():
-        found.append(DeviceInfo("mps", "Apple GPU (Metal)"))
-    found.append(DeviceInfo("cpu", f"CPU, {torch.get_num_threads()} threads"))
+        found.append(DeviceInfo("mps", Message(translate_noop("CoreMessages", "Apple GPU (Metal)"))))
+    threads = torch.get_num_threads()
+    found.append(DeviceInfo("cpu", Message(translate_noop("CoreMessages", "CPU, {0} threads"), threads)))
     return found
 
 
@@ -44,7 +48,10 @@ def resolve_device(spec: str = "auto") -> torch.device:
     if spec == "cuda":
         spec = "cuda:0"
     if spec not in ("cpu", "mps") and not re.fullmatch(r"cuda:\d+", spec):
-        raise ConfigError(f"unknown device {spec!r}: use auto, cpu, cuda, cuda:N or mps")
+        raise ConfigError(
+            translate_noop("CoreMessages", "unknown device {0}: use auto, cpu, cuda, cuda:N or mps"), repr(spec))
     if spec not in found:
-        raise ConfigError(f"device {spec} is not available on this machine (found: {', '.join(found)})")
+        raise ConfigError(
+            translate_noop("CoreMessages", "device {0} is not available on this machine (found: {1})"),
+            spec, ", ".join(found))
     return torch.device(spec)

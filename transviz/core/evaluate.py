@@ -17,6 +17,7 @@ from .batches import encode_pairs, make_batch, pad
 from .bundle import Model
 from .errors import InputError
 from .inference import evaluating
+from .messages import translate_noop
 from .tasks import Pair
 
 BATCH = 256  # sentences decoded together
@@ -63,7 +64,7 @@ def greedy_batch(model: Model, sources: Sequence[str], max_len: int = 50, batch_
     attention maps; at most ``max_len`` tokens each (the end token included), as in :func:`transviz.decode`.
     """
     if max_len < 1:
-        raise InputError(f"max_len must be at least 1, got {max_len}")
+        raise InputError(translate_noop("CoreMessages", "{0} must be at least 1, got {1}"), "max_len", str(max_len))
     ids = [model.encode_source(s).ids for s in sources]
     steps = min(max_len, model.config.max_len)
     order = sorted(range(len(ids)), key=lambda i: len(ids[i]))
@@ -100,7 +101,7 @@ def bleu(hypotheses: Sequence[str], references: Sequence[str]) -> float:
 def evaluate(model: Model, pairs: Sequence[Pair], max_len: int = 50) -> Evaluation:
     """Loss, exact match (overall and per group) and, for word-level targets, BLEU on ``pairs``."""
     if not pairs:
-        raise InputError("there are no pairs to evaluate")
+        raise InputError(translate_noop("CoreMessages", "there are no pairs to evaluate"))
     vocab = model.tgt_vocab
     outputs = greedy_batch(model, [p.source for p in pairs], max_len)
     golds = [vocab.tokenize(p.target) for p in pairs]

@@ -12,6 +12,7 @@ import torch
 from .bundle import Model
 from .decoding import DecodingSession, encode_source
 from .errors import InputError
+from .messages import translate_noop
 from .strategies import Strategy, strategy_named
 from .trace import Trace, evaluating, stack_layers
 
@@ -31,7 +32,7 @@ def decode(model: Model, source: str, strategy: str | Strategy = "greedy", max_l
     if isinstance(strategy, str):
         strategy = strategy_named(strategy)
     if not isinstance(max_len, int) or max_len < 1:
-        raise InputError(f"max_len must be at least 1, got {max_len}")
+        raise InputError(translate_noop("CoreMessages", "{0} must be at least 1, got {1}"), "max_len", str(max_len))
     session = DecodingSession(model, source, strategy, top_k=1, max_len=max_len)
     session.run_to_end()
     return session.trace()
@@ -44,7 +45,8 @@ def teacher_force(model: Model, source: str, target: str) -> Trace:
     gold = vocab.encode(target).ids + [vocab.eos_id]
     inputs = [vocab.bos_id] + gold[:-1]
     if len(inputs) > net.config.max_len:
-        raise InputError(f"the target has {len(inputs)} tokens; this model reads at most {net.config.max_len}")
+        raise InputError(translate_noop("CoreMessages", "the target has {0} tokens; this model reads at most {1}"),
+                         len(inputs), net.config.max_len)
     with evaluating(model):
         tgt = torch.tensor([inputs], device=model.device)
         out = net(model.source_tensor(encoding), tgt, return_attention=True)

@@ -26,6 +26,7 @@ import torch
 from torch import nn
 
 from .errors import ConfigError
+from .messages import translate_noop
 
 SCHEMES: dict[str, Callable[..., torch.Tensor] | None] = {
     "default": None,
@@ -51,17 +52,20 @@ class InitScheme:
         """``"xavier_uniform"``, ``"normal:0.02"``, ``"uniform:0.05"`` -> a scheme; ConfigError if unknown."""
         name, _, value = spec.strip().partition(":")
         if name not in SCHEMES:
-            raise ConfigError(f"unknown initialisation {name!r}; choose from {', '.join(SCHEMES)}")
+            raise ConfigError(translate_noop("CoreMessages", "unknown initialisation {0}; choose from {1}"), repr(name),
+                              ", ".join(SCHEMES))
         if name not in DEFAULT_VALUES:
             if value:
-                raise ConfigError(f"the {name} initialisation takes no value (got {spec!r})")
+                raise ConfigError(
+                    translate_noop("CoreMessages", "the {0} initialisation takes no value (got {1})"), name, repr(spec))
             return cls(name)
         try:
             scale = float(value) if value else DEFAULT_VALUES[name]
         except ValueError:
-            raise ConfigError(f"{spec!r}: the value after ':' must be a number") from None
+            raise ConfigError(translate_noop("CoreMessages", "{0}: the value after ':' must be a number"),
+                              repr(spec)) from None
         if not scale > 0:
-            raise ConfigError(f"{spec!r}: the scale must be positive")
+            raise ConfigError(translate_noop("CoreMessages", "{0}: the scale must be positive"), repr(spec))
         return cls(name, scale)
 
     def __str__(self) -> str:

@@ -43,10 +43,11 @@ from typing import Any, Literal
 import torch
 from torch import Tensor, nn
 
-from .config import ModelConfig
+from .config import ONE_OF_TWO, POSITIVE, POSITIVE_INTEGER, ModelConfig
 from .devices import resolve_device
 from .errors import ConfigError
 from .init import InitScheme, initialize
+from .messages import translate_noop
 from .model import EncoderLayer
 from .schedules import learning_rate
 
@@ -81,13 +82,15 @@ class LabSettings:
         for name in ("layers", "batch", "steps", "test_batches", "d_model", "heads", "d_ff"):
             value = getattr(self, name)
             if not isinstance(value, int) or isinstance(value, bool) or value < 1:
-                raise ConfigError(f"{name} must be a positive integer, got {value!r}")
+                raise ConfigError(POSITIVE_INTEGER, name, repr(value))
         if not self.lr > 0:
-            raise ConfigError(f"lr must be positive, got {self.lr!r}")
+            raise ConfigError(POSITIVE, "lr", repr(self.lr))
         if not 0.0 <= self.warmup <= 1.0:
-            raise ConfigError(f"warmup is the share of lr added per step, between 0 and 1; got {self.warmup!r}")
+            raise ConfigError(
+                translate_noop("CoreMessages", "warmup is the share of lr added per step, between 0 and 1; got {0}"),
+                repr(self.warmup))
         if self.attend not in ("batch", "sequence"):
-            raise ConfigError(f"attend must be 'batch' or 'sequence', got {self.attend!r}")
+            raise ConfigError(ONE_OF_TWO, "attend", "batch", "sequence", repr(self.attend))
         InitScheme.parse(self.init)
         self.layer_config()  # d_model / heads / dropout checks
 
@@ -287,7 +290,8 @@ def run_sweep(table: str, base: LabSettings = SEED,
               stop: threading.Event | None = None) -> list[tuple[SweepRow, LabResult]]:
     """Run every row of one of :data:`SWEEPS`; stops early (without the remaining rows) on ``stop``."""
     if table not in SWEEPS:
-        raise ConfigError(f"no table called {table!r}; the seed's tables: {', '.join(SWEEPS)}")
+        raise ConfigError(translate_noop("CoreMessages", "no table called {0}; the seed's tables: {1}"), repr(table),
+                          ", ".join(SWEEPS))
     done = []
     for row in SWEEPS[table]:
         step_callback = (lambda step, loss, lr, row=row: on_step(row, step, loss, lr)) if on_step else None

@@ -22,6 +22,7 @@ from .config import ModelConfig
 from .errors import InputError
 from .kv_cache import Growing, KeyValue, KVBuffer
 from .masks import decoder_self_mask, padding_mask
+from .messages import Message, translate_noop
 from .positional import sinusoidal_table
 
 
@@ -294,20 +295,21 @@ class Transformer(nn.Module):
             self.generator.weight = self.tgt_embed.weight
 
     # -- inputs -------------------------------------------------------------------------------
-    def _check_tokens(self, tokens: Tensor, vocab_size: int, what: str) -> None:
+    def _check_tokens(self, tokens: Tensor, vocab_size: int, what: Message) -> None:
         if not isinstance(tokens, Tensor) or tokens.dim() != 2:
-            raise InputError(f"{what} must be a (batch, length) tensor of token ids")
+            raise InputError(translate_noop("CoreMessages", "{0} must be a (batch, length) tensor of token ids"), what)
         if tokens.is_floating_point() or tokens.is_complex() or tokens.dtype == torch.bool:
-            raise InputError(f"{what} must hold integer token ids, got {tokens.dtype}")
+            raise InputError(translate_noop("CoreMessages", "{0} must hold integer token ids, got {1}"), what,
+                             str(tokens.dtype))
         if tokens.shape[0] == 0 or tokens.shape[1] == 0:
-            raise InputError(f"{what} is empty")
+            raise InputError(translate_noop("CoreMessages", "{0} is empty"), what)
         if tokens.shape[1] > self.config.max_len:
-            raise InputError(
-                f"{what} has {tokens.shape[1]} tokens; this model reads at most {self.config.max_len}"
-            )
+            raise InputError(translate_noop("CoreMessages", "{0} has {1} tokens; this model reads at most {2}"), what,
+                             tokens.shape[1], self.config.max_len)
         low, high = int(tokens.min()), int(tokens.max())
         if low < 0 or high >= vocab_size:
-            raise InputError(f"{what} holds token id {low if low < 0 else high}, outside the vocabulary of {vocab_size}")
+            raise InputError(translate_noop("CoreMessages", "{0} holds token id {1}, outside the vocabulary of {2}"),
+                             what, low if low < 0 else high, vocab_size)
 
     def _embed(self, tokens: Tensor, table: nn.Embedding, offset: int = 0) -> Tensor:
         length = tokens.shape[1]
@@ -317,10 +319,10 @@ class Transformer(nn.Module):
     # -- encoder ------------------------------------------------------------------------------
     def encode(self, src: Tensor, return_attention: bool = False) -> Encoded:
         """``src`` (B, S) token ids -> memory (B, S, d), padding mask and optional maps."""
-        self._check_tokens(src, self.config.src_vocab_size, "source")
+        self._check_tokens(src, self.config.src_vocab_size, Message(translate_noop("CoreMessages", "source")))
         mask = padding_mask(src, self.config.pad_id)
         if not bool(mask.any(dim=-1).all()):
-            raise InputError("a source sentence holds only padding")
+            raise InputError(translate_noop("CoreMessages", "a source sentence holds only padding"))
         x = self._embed(src, self.src_embed)
         maps = []
         for layer in self.encoder_layers:
@@ -334,7 +336,7 @@ class Transformer(nn.Module):
 
     def decode(self, tgt: Tensor, encoded: Encoded, return_attention: bool = False) -> Decoded:
         """``tgt`` (B, T) decoder inputs (start token first) -> logits (B, T, V) and optional maps."""
-        self._check_tokens(tgt, self.config.tgt_vocab_size, "target")
+        self._check_tokens(tgt, self.config.tgt_vocab_size, Message(translate_noop("CoreMessages", "target")))
         self_mask = decoder_self_mask(tgt, self.config.pad_id)
         x = self._embed(tgt, self.tgt_embed)
         self_maps, cross_maps = [], []
@@ -368,9 +370,10 @@ class Transformer(nn.Module):
         returned attention is the new query row of every head.
         """
         if state.length >= self.config.max_len:
-            raise InputError(f"the output reached this model's limit of {self.config.max_len} tokens")
+            raise InputError(translate_noop("CoreMessages", "the output reached this model's limit of {0} tokens"),
+                             self.config.max_len)
         tokens = tokens.reshape(-1, 1)
-        self._check_tokens(tokens, self.config.tgt_vocab_size, "decoder token")
+        self._check_tokens(tokens, self.config.tgt_vocab_size, Message(translate_noop("CoreMessages", "decoder token")))
         x = self._embed(tokens, self.tgt_embed, offset=state.length)  # (B, 1, d)
         layers = len(self.decoder_layers)
         caches = [Growing(past, buffer, self.config.max_len)

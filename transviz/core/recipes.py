@@ -7,6 +7,7 @@ from typing import Any
 
 from .config import TrainConfig
 from .errors import InputError
+from .messages import translate_noop
 
 
 @dataclass(frozen=True)
@@ -37,5 +38,6 @@ RECIPES: dict[str, Recipe] = {
 
 def recipe(name: str) -> Recipe:
     if name not in RECIPES:
-        raise InputError(f"no recipe called {name!r}; recipes: {', '.join(RECIPES)}")
+        raise InputError(
+            translate_noop("CoreMessages", "no recipe called {0}; recipes: {1}"), repr(name), ", ".join(RECIPES))
     return RECIPES[name]

@@ -15,12 +15,13 @@ from __future__ import annotations
 
 from .config import TrainConfig
 from .errors import ConfigError
+from .messages import translate_noop
 
 
 def learning_rate(step: int, lr: float, schedule: str, warmup: int, total: int, d_model: int) -> float:
     """The learning rate of update ``step`` (1-based) of ``total``."""
     if step < 1:
-        raise ConfigError(f"steps count from 1, got {step}")
+        raise ConfigError(translate_noop("CoreMessages", "steps count from 1, got {0}"), step)
     ramp = min(1.0, step / warmup) if warmup > 0 else 1.0
     if schedule == "constant":
         return lr
@@ -32,7 +33,7 @@ def learning_rate(step: int, lr: float, schedule: str, warmup: int, total: int, 
         return lr * max(0.0, (total - step) / (total - warmup))
     if schedule == "noam":
         return lr * d_model**-0.5 * min(step**-0.5, step * warmup**-1.5)
-    raise ConfigError(f"unknown schedule {schedule!r}")
+    raise ConfigError(translate_noop("CoreMessages", "unknown schedule {0}"), repr(schedule))
 
 
 def trainer_rate(config: TrainConfig, step: int, d_model: int) -> float:

@@ -17,6 +17,7 @@ from . import checkpoint
 from .bundle import Model
 from .errors import CheckpointError
 from .inference import decode, teacher_force
+from .messages import translate_noop
 
 PREFIX = "snapshots."  # checkpoint extras: snapshots.steps, snapshots.<i>.<field>
 MAPS = ("encoder_self_attention", "decoder_self_attention", "cross_attention")
@@ -77,7 +78,9 @@ def from_extras(extras: Mapping[str, torch.Tensor]) -> list[Snapshot]:
             for i, step in enumerate(extras[PREFIX + "steps"].tolist())
         ]
     except (KeyError, UnicodeDecodeError) as exc:
-        raise CheckpointError(f"the attention snapshots in this checkpoint are incomplete ({exc})") from None
+        raise CheckpointError(
+            translate_noop("CoreMessages", "the attention snapshots in this checkpoint are incomplete ({0})"),
+            str(exc)) from None
 
 
 def save_with_snapshots(model: Model, path: str | Path, snapshots: Sequence[Snapshot]) -> Path:

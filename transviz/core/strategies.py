@@ -13,7 +13,9 @@ from typing import ClassVar, Union
 
 import numpy as np
 
+from .config import WHOLE_NUMBER
 from .errors import ConfigError, InputError
+from .messages import translate_noop
 
 MAX_BEAM_WIDTH = 64  # wider beams teach nothing more and make every step slow
 
@@ -50,13 +52,17 @@ class Sampling:
 
     def __post_init__(self) -> None:
         if not isinstance(self.temperature, (int, float)) or not 0 < self.temperature < math.inf:
-            raise ConfigError(f"temperature must be a positive number, got {self.temperature!r}")
+            raise ConfigError(translate_noop("CoreMessages", "{0} must be a positive number, got {1}"), "temperature",
+                              repr(self.temperature))
         if not _is_int(self.top_k) or self.top_k < 0:
-            raise ConfigError(f"top_k must be 0 (no limit) or a positive whole number, got {self.top_k!r}")
+            raise ConfigError(
+                translate_noop("CoreMessages", "top_k must be 0 (no limit) or a positive whole number, got {0}"),
+                repr(self.top_k))
         if not isinstance(self.top_p, (int, float)) or not 0 < self.top_p <= 1:
-            raise ConfigError(f"top_p must be in (0, 1], got {self.top_p!r}")
+            raise ConfigError(
+                translate_noop("CoreMessages", "{0} must be in (0, 1], got {1}"), "top_p", repr(self.top_p))
         if self.seed is not None and (not _is_int(self.seed) or self.seed < 0):
-            raise ConfigError(f"seed must be a whole number >= 0, got {self.seed!r}")
+            raise ConfigError(WHOLE_NUMBER, "seed", repr(self.seed))
 
     def distribution(self, logits: np.ndarray) -> np.ndarray:
         """The distribution tokens are drawn from: ``(V,)`` logits -> ``(V,)`` float64 probabilities,
@@ -108,9 +114,12 @@ class Beam:
 
     def __post_init__(self) -> None:
         if not _is_int(self.width) or not 1 <= self.width <= MAX_BEAM_WIDTH:
-            raise ConfigError(f"beam width must be a whole number from 1 to {MAX_BEAM_WIDTH}, got {self.width!r}")
+            raise ConfigError(
+                translate_noop("CoreMessages", "beam width must be a whole number from 1 to {0}, got {1}"),
+                MAX_BEAM_WIDTH, repr(self.width))
         if not isinstance(self.length_penalty, (int, float)) or not 0 <= self.length_penalty < math.inf:
-            raise ConfigError(f"length_penalty must be a number >= 0, got {self.length_penalty!r}")
+            raise ConfigError(translate_noop("CoreMessages", "{0} must be a number >= 0, got {1}"), "length_penalty",
+                              repr(self.length_penalty))
 
     def normalized(self, score: float, length: int) -> float:
         """The ranking score of a hypothesis with summed log-probability ``score`` and ``length`` tokens."""
@@ -124,12 +133,15 @@ STRATEGIES = {"greedy": Greedy, "sampling": Sampling, "sample": Sampling, "beam"
 def strategy_named(name: str) -> Strategy:
     """A strategy with default settings from its name: ``greedy``, ``sampling`` (or ``sample``), ``beam``."""
     if not isinstance(name, str) or name not in STRATEGIES:
-        raise InputError(f"unknown strategy {name!r}: choose greedy, sampling or beam")
+        raise InputError(
+            translate_noop("CoreMessages", "unknown strategy {0}: choose greedy, sampling or beam"), repr(name))
     return STRATEGIES[name]()
 
 
 def check_strategy(strategy: object) -> Strategy:
     """``strategy`` itself if it is a strategy, else a ConfigError that says what is expected."""
     if not isinstance(strategy, (Greedy, Sampling, Beam)):
-        raise ConfigError(f"a strategy must be Greedy(), Sampling(...) or Beam(...), got {strategy!r}")
+        raise ConfigError(
+            translate_noop("CoreMessages", "a strategy must be Greedy(), Sampling(...) or Beam(...), got {0}"),
+            repr(strategy))
     return strategy

@@ -14,6 +14,7 @@ from . import dates, toy_de_en
 from .corpus import load_tsv
 from .dataset import Dataset, Pair, split
 from .errors import InputError
+from .messages import translate_noop
 
 __all__ = ["Dataset", "Pair", "split", "TASKS", "load_task", "describe_task", "task_examples", "load_tsv"]
 
@@ -72,7 +73,8 @@ _EXAMPLES: dict[str, Callable[[], tuple[Pair, ...]]] = {
 
 def _check_name(name: str) -> None:
     if name not in TASKS:
-        raise InputError(f"no task called {name!r}; built-in tasks: {', '.join(TASKS)}")
+        raise InputError(translate_noop("CoreMessages", "no task called {0}; built-in tasks: {1}"), repr(name),
+                         ", ".join(TASKS))
 
 
 def load_task(name: str, seed: int = 0) -> Dataset:

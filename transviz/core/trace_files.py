@@ -16,6 +16,7 @@ import numpy as np
 from .decoding import DecodingSession, StepRecord
 from .errors import InputError
 from .files import Writer, write_atomically
+from .messages import translate_noop
 
 SUFFIXES = (".npz", ".json")
 ATTENTION_AXES = "(layers, heads, queries, keys)"
@@ -78,11 +79,13 @@ def trace_arrays(session: DecodingSession) -> dict[str, np.ndarray]:
 def _atomically(path: str | Path, data: bytes | Writer) -> Path:
     target = Path(path)
     if not target.parent.is_dir():
-        raise InputError(f"cannot write {path}: the folder {target.parent} does not exist")
+        raise InputError(translate_noop("CoreMessages", "cannot write {0}: the folder {1} does not exist"), str(path),
+                         str(target.parent))
     try:
         return write_atomically(target, data)
     except OSError as exc:
-        raise InputError(f"cannot write {path}: {exc.strerror or exc}") from None
+        raise InputError(translate_noop("CoreMessages", "cannot write {0}: {1}"), str(path),
+                         exc.strerror or str(exc)) from None
 
 
 def write_npz(session: DecodingSession, path: str | Path) -> Path:
@@ -105,4 +108,5 @@ def write_trace(session: DecodingSession, path: str | Path) -> Path:
         return write_npz(session, path)
     if suffix == ".json":
         return write_json(session, path)
-    raise InputError(f"cannot export a trace to {Path(path).name}: choose a .npz or .json file name")
+    raise InputError(translate_noop("CoreMessages", "cannot export a trace to {0}: choose a .npz or .json file name"),
+                     Path(path).name)

@@ -32,8 +32,10 @@ from .bundle import Model
 from .checkpoint import check_writable
 from .config import ModelConfig, TrainConfig
 from .devices import resolve_device
+from .endings import FINISHED, GRADIENT_NORM, LOSS, PARTS, RUNNING, STOPPED, diverged
 from .evaluate import Evaluation, evaluate
 from .init import initialize
+from .messages import Message
 from .model import Transformer
 from .schedules import trainer_rate
 from .snapshots import Snapshot, save_with_snapshots, take
@@ -112,7 +114,7 @@ class TrainResult:
     """How a run ended. ``model`` holds the final weights, or after divergence the last good ones."""
 
     status: Status
-    message: str  # plain language, with a hint after divergence
+    message: Message  # plain language, with a hint after divergence; str() is the English
     steps: int  # updates applied
     seconds: float  # wall time of the run, pauses excluded
     device: str
@@ -124,7 +126,9 @@ class TrainResult:
 
 
 class _Diverged(Exception):
-    pass
+    def __init__(self, message: Message) -> None:
+        super().__init__(str(message))
+        self.message = message
 
 
 class Trainer:
@@ -200,17 +204,17 @@ class Trainer:
         self._good = [p.detach().clone() for p in net.parameters()]
         self._started, self._paused_s = time.perf_counter(), 0.0
         net.train()  # evaluation and snapshots switch to eval mode and back
-        status, message = "finished", f"finished {cfg.steps} steps"
+        status, message = "finished", Message(FINISHED, cfg.steps)
         self._snapshot()
         try:
             while self.step < cfg.steps:
                 if self._wait_if_paused():
-                    status, message = "stopped", f"stopped after {self.step} of {cfg.steps} steps"
+                    status, message = "stopped", Message(STOPPED, self.step, cfg.steps)
                     break
                 self._update(next(batches), optimizer)
                 self._periodic()
         except _Diverged as exc:
-            status, message = "diverged", str(exc)
+            status, message = "diverged", exc.message
         net.eval()
         return self._finish(status, message)
 
@@ -233,10 +237,10 @@ class Trainer:
             group["lr"] = lr
         loss, grad_norm, correct = self._loss_and_gradients(batch)
         if not math.isfinite(loss):
-            raise self._diverged("the loss", loss, lr)
+            raise self._diverged(LOSS, loss, lr)
         self._keep_good()  # these weights gave a finite loss
         if not math.isfinite(grad_norm):
-            raise self._diverged("the gradient norm", grad_norm, lr)
+            raise self._diverged(GRADIENT_NORM, grad_norm, lr)
         optimizer.step()
         self.step += 1
         seconds = time.perf_counter() - start
@@ -275,10 +279,7 @@ class Trainer:
         """Restore the last good weights and say what happened."""
         failed = self.step + 1
         self._restore()
-        return _Diverged(
-            f"training diverged at step {failed}: {what} became {value}. The weights are back to those "
-            f"after step {self.step}, the last whose loss was finite, and nothing worse was saved. "
-            f"Try warm-up or a lower lr (step {failed} used lr {lr:.3g}).")
+        return _Diverged(diverged(failed, what, value, self.step, lr))
 
     def _periodic(self) -> None:
         cfg, step = self.config, self.step
@@ -287,7 +288,7 @@ class Trainer:
         if cfg.eval_every and step % cfg.eval_every == 0 and step < cfg.steps:
             self._validate()
         if cfg.checkpoint_every and step % cfg.checkpoint_every == 0 and step < cfg.steps:
-            self._save("running", f"checkpoint at step {step} of {cfg.steps}")
+            self._save("running", Message(RUNNING, step, cfg.steps))
 
     def _snapshot(self) -> None:
         if not self.config.snapshot_every or (self.snapshots and self.snapshots[-1].step == self.step):
@@ -304,18 +305,18 @@ class Trainer:
                  100 * self.validation.exact_match)
         self.observer.on_validation(self.step, self.validation)
 
-    def _finish(self, status: Status, message: str) -> TrainResult:
+    def _finish(self, status: Status, message: Message) -> TrainResult:
         test = None
         if status == "finished":
             self._snapshot()
             self._validate()
             test = evaluate(self.model, self.dataset.test, self.max_output_len) if self.dataset.test else None
         path = self._save(status, message, test)
-        log.info(message)
+        log.info("%s", message)
         return TrainResult(status, message, self.step, self.elapsed, str(self.device), self.model,
                            tuple(self.snapshots), self.validation, test, path)
 
-    def _save(self, status: str, message: str, test: Evaluation | None = None) -> Path | None:
+    def _save(self, status: str, message: Message, test: Evaluation | None = None) -> Path | None:
         """Record the facts and, if there is a path, write the checkpoint; never non-finite weights."""
         self.model.facts.update({
             "task": self.dataset.name,
@@ -324,7 +325,8 @@ class Trainer:
             "train_seconds": round(self.elapsed, 2),
             "trained_at": datetime.now(timezone.utc).isoformat(timespec="seconds"),
             "status": status,
-            "message": message,
+            "message": str(message),
+            PARTS: message.to_dict(),
             "probe": self.probe,
             "train_config": self.config.to_dict(),
             "validation": self.validation.to_dict() if self.validation else None,

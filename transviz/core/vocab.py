@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 from .errors import InputError
+from .messages import translate_noop
 
 Level = Literal["word", "char"]
 
@@ -86,14 +87,16 @@ class Vocab:
         """Text -> tokens and ids (no start/end tokens); raises InputError for empty text or text
         holding :func:`control_characters`."""
         if not isinstance(text, str):
-            raise InputError(f"expected text, got {type(text).__name__}")
+            raise InputError(translate_noop("CoreMessages", "expected text, got {0}"), type(text).__name__)
         control = control_characters(text)
         if control:
             codes = ", ".join(f"U+{ord(c):04X}" for c in control[:3])
-            raise InputError(f"the sentence holds control characters ({codes}); remove them and try again")
+            raise InputError(
+                translate_noop("CoreMessages", "the sentence holds control characters ({0}); remove them and try "
+                                               "again"), codes)
         tokens = self.tokenize(text)
         if not tokens:
-            raise InputError("the sentence is empty: type at least one word")
+            raise InputError(translate_noop("CoreMessages", "the sentence is empty: type at least one word"))
         ids = [self.stoi.get(token, self.unk_id) for token in tokens]
         unknown = [(i, t) for i, (t, id_) in enumerate(zip(tokens, ids)) if id_ == self.unk_id]
         return Encoding(tokens, ids, unknown)
@@ -102,7 +105,7 @@ class Vocab:
         """The id of one token; InputError if the vocabulary lacks it."""
         token = self.normalize(token)
         if token not in self.stoi:
-            raise InputError(f"{token!r} is not in this model's vocabulary")
+            raise InputError(translate_noop("CoreMessages", "{0} is not in this model's vocabulary"), repr(token))
         return self.stoi[token]
 
     def tokens_of(self, ids: Iterable[int]) -> list[str]:

@@ -26,6 +26,7 @@ from torch import Tensor
 from .bundle import Model
 from .errors import InputError
 from .inference import evaluating
+from .messages import translate_noop
 from .model import MultiHeadAttention
 from .vocab import BOS, Vocab
 
@@ -87,11 +88,13 @@ def _recording(attention: MultiHeadAttention) -> Iterator[list[_Call]]:
 
 def _attention_module(model: Model, kind: Kind, layer: int) -> MultiHeadAttention:
     if kind not in KINDS:
-        raise InputError(f"unknown attention kind {kind!r}; choose one of {', '.join(KINDS)}")
+        raise InputError(translate_noop("CoreMessages", "unknown attention kind {0}; choose one of {1}"), repr(kind),
+                         ", ".join(KINDS))
     net = model.net
     stack = net.encoder_layers if kind == "encoder_self" else net.decoder_layers
     if not 0 <= layer < len(stack):
-        raise InputError(f"layer {layer} does not exist: this model's {kind} stack has layers 0..{len(stack) - 1}")
+        raise InputError(translate_noop("CoreMessages", "layer {0} does not exist: this model's {1} stack has layers "
+                                                        "0..{2}"), layer, kind, len(stack) - 1)
     module = getattr(stack[layer], "cross_attn" if kind == "cross" else "self_attn")
     return module  # type: ignore[no-any-return]
 
@@ -103,7 +106,9 @@ def decoder_inputs(vocab: Vocab, target_prefix: str, max_len: int | None = None)
     tokens = [BOS] + (prefix.tokens if prefix else [])
     ids = [vocab.bos_id] + (prefix.ids if prefix else [])
     if max_len is not None and len(ids) > max_len:
-        raise InputError(f"the target has {len(ids)} tokens; this model reads at most {max_len}")
+        raise InputError(
+            translate_noop("CoreMessages", "the target has {0} tokens; this model reads at most {1}"),
+            len(ids), max_len)
     return tokens, ids
 
 
@@ -119,7 +124,8 @@ def walkthrough(model: Model, source: str, target_prefix: str, kind: Kind, layer
     """
     attention = _attention_module(model, kind, layer)
     if not 0 <= head < attention.n_heads:
-        raise InputError(f"head {head} does not exist: this model has heads 0..{attention.n_heads - 1}")
+        raise InputError(translate_noop("CoreMessages", "head {0} does not exist: this model has heads 0..{1}"), head,
+                         attention.n_heads - 1)
     encoding = model.encode_source(source)
     target_tokens, target_ids = decoder_inputs(model.tgt_vocab, target_prefix, model.config.max_len)
     with evaluating(model), _recording(attention) as calls:

@@ -15,6 +15,7 @@ from .dataset import Pair
 from .decoding import DecodingSession, Event
 from .errors import InputError, TransvizError
 from .events import Signal
+from .messages import translate_noop
 from .strategies import Greedy, Strategy
 from .tasks import TASKS, task_examples
 
@@ -101,7 +102,7 @@ class Workspace:
         """A session of the current sentence; ``error`` says why there can be none."""
         try:
             if self.decoding_model is None:
-                raise InputError("no model is loaded: open a checkpoint first")
+                raise InputError(translate_noop("CoreMessages", "no model is loaded: open a checkpoint first"))
             strategy = Greedy() if self.teacher_forcing else self.strategy
             session = DecodingSession(self.decoding_model, self.sentence, strategy=strategy, top_k=self.top_k,
                                       reference=self.reference if self.teacher_forcing else None)

@@ -11,6 +11,7 @@ from PySide6.QtWidgets import (
 )
 
 from ..core.decoding import Event
+from ..core.messages import Message
 from ..core.strategies import MAX_BEAM_WIDTH, Beam, Greedy, Sampling, Strategy
 from .core_messages import translated
 from .labels import bound_label, plain_label
@@ -23,7 +24,7 @@ DEFAULT_SPEED, MAX_SPEED = 4, 30  # steps per second while playing
 RANDOM_SEED = -1  # the seed box's "random" entry
 
 
-def _translated(reason: str | None) -> str | None:
+def _translated(reason: Message | None) -> str | None:
     return None if reason is None else translated(reason)
 
 

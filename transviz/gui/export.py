@@ -14,6 +14,7 @@ from PySide6.QtWidgets import QFileDialog, QMessageBox, QWidget
 
 from ..core.errors import InputError, TransvizError
 from ..core.files import write_atomically
+from .core_messages import translated
 
 FORMATS = (".png", ".svg")
 
@@ -94,7 +95,7 @@ def export_with_dialog(widget: QWidget, suffix: str, title: str, parent: QWidget
         return save_picture(widget, name if name.lower().endswith(suffix) else name + suffix, title)
     except (OSError, TransvizError) as exc:
         failed = QCoreApplication.translate("export", "Export failed")
-        box = QMessageBox(QMessageBox.Icon.Warning, failed, str(exc), QMessageBox.StandardButton.Ok, owner)
+        box = QMessageBox(QMessageBox.Icon.Warning, failed, translated(exc), QMessageBox.StandardButton.Ok, owner)
         box.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
         box.open()
         return None

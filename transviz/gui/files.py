@@ -13,7 +13,7 @@ from PySide6.QtWidgets import QFileDialog, QWidget
 from .. import load_model, save_model
 from ..core.bundle import Model
 from ..core.checkpoint import SUFFIX as CHECKPOINT_SUFFIX
-from ..core.checkpoint import describe
+from ..core.checkpoint import description
 from ..core.errors import InputError, TransvizError
 from ..core.resources import DEFAULT_MODEL, shipped_models
 from ..core.trace_files import SUFFIXES as TRACE_SUFFIXES
@@ -34,7 +34,7 @@ def model_info(model: Model) -> str:
     """Everything Model > Info shows: the checkpoint's description and where the model runs, in
     the language in use."""
     device = QCoreApplication.translate("MainWindow", "device: {0}").format(model.device)
-    return translated_lines(describe(model)) + "\n" + device
+    return translated_lines(description(model)) + "\n" + device
 
 
 def _load(source: str, state: TaskState) -> Model:
@@ -99,7 +99,7 @@ class ModelFiles(QObject):
 
     def _failed(self, source: str, exc: Exception) -> None:
         if isinstance(exc, TransvizError):
-            reason = translated(str(exc))
+            reason = translated(exc)
         else:
             log.exception("unexpected error while loading %s", source, exc_info=exc)
             reason = self.tr("unexpected error: {0}").format(exc)
@@ -127,7 +127,7 @@ class ModelFiles(QObject):
             return
         self.runner.start(lambda state: save_model(model, path),
                           lambda saved: self.status.emit(self.tr("Saved {0}").format(saved)),
-                          lambda exc: self.error.emit(self.tr("Could not save the model"), str(exc)))
+                          lambda exc: self.error.emit(self.tr("Could not save the model"), translated(exc)))
 
     def save_with_dialog(self) -> None:
         if self.workspace.model is None:
@@ -156,7 +156,7 @@ class ModelFiles(QObject):
         try:
             written = self.export_trace(path)
         except (OSError, TransvizError) as exc:
-            self.error.emit(self.tr("Could not export the trace"), str(exc))
+            self.error.emit(self.tr("Could not export the trace"), translated(exc))
             return
         self.status.emit(self.tr("Exported {0}").format(written))
 

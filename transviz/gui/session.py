@@ -80,7 +80,7 @@ class SessionController(QObject):
             with threads():
                 action(self.session)
         except InputError as exc:
-            self.refused.emit(translated(str(exc)))
+            self.refused.emit(translated(exc))
             return False
         return True
 
@@ -144,4 +144,4 @@ class SessionController(QObject):
         try:
             self.workspace.set_strategy(strategy)
         except InputError as exc:
-            self.refused.emit(translated(str(exc)))
+            self.refused.emit(translated(exc))

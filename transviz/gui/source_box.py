@@ -104,7 +104,7 @@ class SourceBox(Retranslated, QWidget):
                                             if p.source == workspace.sentence), -1))
         self._preview(workspace.sentence)
         error = workspace.error
-        show_error(self.error, translated(str(error)) if error is not None and self.controller.model else None)
+        show_error(self.error, translated(error) if error is not None and self.controller.model else None)
 
     def _describe_examples(self) -> None:
         self.examples.setToolTip("" if self._examples else self.tr("This model's task has no built-in examples"))

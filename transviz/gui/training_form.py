@@ -333,7 +333,7 @@ class TrainingForm(Retranslated, QWidget):
             ModelConfig(2, 2, **self.model_settings())
             self.train_config()
         except TransvizError as exc:
-            return translated(str(exc))
+            return translated(exc)
         return None
 
     def validate(self) -> bool:

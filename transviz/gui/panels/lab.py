@@ -244,7 +244,7 @@ class LabPanel(Retranslated, PlotPanel):
         try:
             self.planned_rows()
         except TransvizError as exc:
-            show_error(self.error, self.tr("Custom sweep: {0}").format(translated(str(exc))))
+            show_error(self.error, self.tr("Custom sweep: {0}").format(translated(exc)))
             self._valid = False
         else:
             show_error(self.error, None)
@@ -353,7 +353,7 @@ class LabPanel(Retranslated, PlotPanel):
 
     @Slot(object)
     def _on_failed(self, exc: Exception) -> None:
-        show_error(self.error, self.tr("Lab: {0}").format(translated(str(exc))))
+        show_error(self.error, self.tr("Lab: {0}").format(translated(exc)))
         self.progress_text.setText(self.tr("stopped by an error"))
         self._update_buttons()
 

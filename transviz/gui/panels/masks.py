@@ -343,7 +343,7 @@ class MasksPanel(Retranslated, PlotPanel):
         try:
             source, decoder = self._source_batch(sentences), self._decoder_batch(sentences)
         except InputError as exc:
-            show_error(self.mask_error, self.tr("Masks: {0}").format(translated(str(exc))))
+            show_error(self.mask_error, self.tr("Masks: {0}").format(translated(exc)))
             return
         show_error(self.mask_error, None)
         self.batch, self.decoder = source, decoder
@@ -428,7 +428,7 @@ class MasksPanel(Retranslated, PlotPanel):
             steps = walkthrough(self.model, self.sentence.text(), self.target.text(), self.current_kind(),
                                 self.layer.value(), self.head.value())
         except InputError as exc:
-            show_error(self.walk_error, self.tr("Walkthrough: {0}").format(translated(str(exc))))
+            show_error(self.walk_error, self.tr("Walkthrough: {0}").format(translated(exc)))
             return
         show_error(self.walk_error, None)
         self.steps = steps

@@ -410,7 +410,7 @@ class TrainingPanel(Retranslated, PlotPanel):
 
     def _show_failure(self, exc: Exception) -> str:
         """Say inline why the run could not train (a corpus' bad line, ...); returns the reason."""
-        message = translated(str(exc)) if isinstance(exc, (TransvizError, OSError)) else \
+        message = translated(exc) if isinstance(exc, (TransvizError, OSError)) else \
             self.tr("unexpected error: {0}").format(exc)
         self.progress_text.setText(self.tr("could not train"))
         shown = self.tr("Training: {0}").format(message)
@@ -436,9 +436,10 @@ class TrainingPanel(Retranslated, PlotPanel):
         if self.result is None or self.is_running():
             return
         model, snapshots, path = self.result.model, self.result.snapshots, Path(path)
-        self.worker.run_task(lambda: save_with_snapshots(model, path, snapshots),
-                             lambda saved: self.progress_text.setText(self.tr("saved to {0}").format(saved)),
-                             lambda exc: show_error(self.error, self.tr("Could not save: {0}").format(exc)))
+        self.worker.run_task(
+            lambda: save_with_snapshots(model, path, snapshots),
+            lambda saved: self.progress_text.setText(self.tr("saved to {0}").format(saved)),
+            lambda exc: show_error(self.error, self.tr("Could not save: {0}").format(translated(exc))))
 
     def _save_with_dialog(self) -> None:
         path, _ = QFileDialog.getSaveFileName(self, self.tr("Save the trained model"),
@@ -453,7 +454,7 @@ class TrainingPanel(Retranslated, PlotPanel):
         try:
             snapshots = load_snapshots(path)
         except TransvizError as exc:
-            show_error(self.error, self.tr("Timeline: {0}").format(exc))
+            show_error(self.error, self.tr("Timeline: {0}").format(translated(exc)))
             return False
         if not snapshots:
             show_error(self.error, self.tr("Timeline: {0} holds no attention snapshots").format(Path(path).name))
