@@ -126,3 +126,19 @@ class Pixels:
 @pytest.fixture
 def pixels():
     return Pixels
+
+
+@pytest.fixture(autouse=True, scope="session")
+def windows_deleted_before_exit(qapp):
+    """Every top-level widget is deleted while the application still exists: left to Python's
+    shutdown, Qt objects die in an arbitrary order and the process can crash after the last test."""
+    yield
+    import gc
+
+    from PySide6.QtCore import QCoreApplication, QEvent
+
+    for widget in qapp.topLevelWidgets():
+        widget.close()
+        widget.deleteLater()
+    QCoreApplication.sendPostedEvents(None, QEvent.Type.DeferredDelete)
+    gc.collect()
