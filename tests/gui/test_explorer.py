@@ -14,9 +14,9 @@ import transviz
 from transviz.core.decoding import DecodingSession
 from transviz.core.strategies import Beam, Greedy, Sampling
 from transviz.core.vocab import BOS, EOS, PAD, UNK
+from transviz.core.workspace import TOP_K
 from transviz.gui.grid import GAP, SUMMARY_COLUMN
 from transviz.gui.main_window import MainWindow
-from transviz.core.workspace import TOP_K
 
 SENTENCE = "ich mochte ein bier bitte"
 

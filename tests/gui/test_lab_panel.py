@@ -8,8 +8,8 @@ import math
 import pytest
 from PySide6.QtGui import QImage
 
-from transviz.core.workspace import Workspace
 from transviz.core.lab import run_lab
+from transviz.core.workspace import Workspace
 from transviz.gui.panels.lab import DIVERGED_FILL, LabPanel
 
 # the seed's five tables, as its text prints them (000_d44500b147c75d2f.txt)

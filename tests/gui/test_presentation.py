@@ -11,8 +11,8 @@ from PySide6.QtCore import QPoint, Qt
 from PySide6.QtGui import QKeySequence
 from PySide6.QtWidgets import QApplication, QWidget
 
-from transviz.gui.style import COLORMAPS, colormap_name, lookup_table
 from transviz.gui.heatmap import HeatmapWidget
+from transviz.gui.style import COLORMAPS, colormap_name, lookup_table
 from transviz.gui.theme import CONTRAST, DARK, LIGHT, current_appearance
 
 

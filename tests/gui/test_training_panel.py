@@ -14,9 +14,9 @@ from PySide6.QtGui import QDragEnterEvent, QDropEvent
 from PySide6.QtWidgets import QApplication, QMessageBox
 
 import transviz
-from transviz.core.workspace import Workspace
 from transviz.core.schedules import learning_rate
 from transviz.core.snapshots import load_snapshots
+from transviz.core.workspace import Workspace
 from transviz.gui.main_window import MainWindow
 from transviz.gui.panels.training import TrainingPanel
 

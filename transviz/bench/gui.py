@@ -69,8 +69,8 @@ def _step_redraw_ms(model: Model, rounds: int = 4) -> float:
 
 
 def _explorer_steps_ms(model: Model, rounds: int) -> float:
-    from ..gui.app import application, dispose
     from ..core.workspace import Workspace
+    from ..gui.app import application, dispose
     from ..gui.panels.explorer import ExplorerPanel
     from .session import _sentence
 

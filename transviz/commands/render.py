@@ -45,8 +45,8 @@ def run(args: argparse.Namespace) -> int:
         raise InputError(f"--step must be 0 or more, not {args.step}")
     from .. import load_model
     from ..gui.app import application, use_offscreen_platform
-    from ..gui.workers import leave_a_core_for_qt
     from ..gui.render import EXPLORER_VIEWS, Slide, render
+    from ..gui.workers import leave_a_core_for_qt
 
     use_offscreen_platform()
     application()

@@ -15,9 +15,9 @@ from PySide6.QtWidgets import QVBoxLayout, QWidget
 
 from ..core.beam import BeamStep
 from ..core.vocab import BOS
-from .style import GREY, HIGHLIGHT, PALETTE, plot_font, plot_style
 from .labels import plain_label
 from .language import Retranslated
+from .style import GREY, HIGHLIGHT, PALETTE, plot_font, plot_style
 
 LIVE, ENDED = PALETTE[0], PALETTE[2]
 

@@ -7,7 +7,15 @@ from collections.abc import Callable
 
 from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtWidgets import (
-    QComboBox, QDoubleSpinBox, QHBoxLayout, QPushButton, QSlider, QSpinBox, QStackedWidget, QVBoxLayout, QWidget,
+    QComboBox,
+    QDoubleSpinBox,
+    QHBoxLayout,
+    QPushButton,
+    QSlider,
+    QSpinBox,
+    QStackedWidget,
+    QVBoxLayout,
+    QWidget,
 )
 
 from ..core.decoding import Event

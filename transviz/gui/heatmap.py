@@ -15,14 +15,12 @@ import numpy as np
 import pyqtgraph as pg
 from PySide6.QtCore import QCoreApplication, QPoint, QPointF, QRectF, Qt, Signal
 from PySide6.QtGui import QBrush, QColor, QFontMetricsF, QImage, QPainterPath, QPen
-from PySide6.QtWidgets import (
-    QGraphicsPathItem, QGraphicsRectItem, QHBoxLayout, QVBoxLayout, QWidget,
-)
+from PySide6.QtWidgets import QGraphicsPathItem, QGraphicsRectItem, QHBoxLayout, QVBoxLayout, QWidget
 
-from .style import HIGHLIGHT, colormap, lookup_table
 from .export import add_export_actions, name_export_actions, plot_title, save_picture
 from .labels import plain_label
 from .language import Retranslated
+from .style import HIGHLIGHT, colormap, lookup_table
 
 MAX_LABELS = 40  # more rows or columns than this: label every n-th one so that labels never pile up
 MASKED_FILL, MASKED_LINES = QColor("#dcdcdc"), QColor("#505050")  # grey hatching: outside any colormap

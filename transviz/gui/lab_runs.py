@@ -14,9 +14,9 @@ from pathlib import Path
 from PySide6.QtCore import QCoreApplication, QObject, Signal
 
 from ..core.errors import ConfigError
+from ..core.files import write_atomically
 from ..core.init import InitScheme
 from ..core.lab import SWEEPS, LabResult, LabSettings, published, run_lab, sweep_settings
-from ..core.files import write_atomically
 from .background import OwnThreadWorker
 
 VARIED = ("lr", "warmup", "init", "layers", "batch")  # what a custom sweep may vary (LabSettings fields)

@@ -16,8 +16,8 @@ from typing import TypeVar
 from PySide6.QtCore import QByteArray, QCoreApplication, QSettings
 from PySide6.QtGui import QGuiApplication
 
-from .style import COLORMAPS
 from .language import LANGUAGES, system_language
+from .style import COLORMAPS
 from .theme import THEMES, Appearance
 
 log = logging.getLogger(__name__)

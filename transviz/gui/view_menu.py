@@ -8,8 +8,8 @@ from PySide6.QtCore import QObject, Signal
 from PySide6.QtGui import QAction, QActionGroup, QKeySequence
 from PySide6.QtWidgets import QMainWindow, QMenu
 
-from .style import COLORMAPS
 from .language import LANGUAGES, Retranslated, current_language, set_language
+from .style import COLORMAPS
 from .theme import CONTRAST, DARK, LIGHT, Appearance, apply_appearance, current_appearance, restyle, with_changes
 
 PRESENTATION_KEY = "F11"

@@ -15,20 +15,34 @@ from pathlib import Path
 from PySide6.QtCore import Qt, Slot
 from PySide6.QtGui import QBrush, QColor, QIcon, QPixmap
 from PySide6.QtWidgets import (
-    QAbstractItemView, QComboBox, QFileDialog, QFormLayout, QGroupBox, QHBoxLayout, QHeaderView, QLineEdit,
-    QProgressBar, QPushButton, QSpinBox, QSplitter, QTableWidget, QTableWidgetItem, QVBoxLayout, QWidget,
+    QAbstractItemView,
+    QComboBox,
+    QFileDialog,
+    QFormLayout,
+    QGroupBox,
+    QHBoxLayout,
+    QHeaderView,
+    QLineEdit,
+    QProgressBar,
+    QPushButton,
+    QSpinBox,
+    QSplitter,
+    QTableWidget,
+    QTableWidgetItem,
+    QVBoxLayout,
+    QWidget,
 )
 
 from ...core.errors import TransvizError
 from ...core.lab import MEAN_PREDICTOR_MSE, QUICK, SEED, LabResult, LabSettings
 from ...core.workspace import Workspace
-from ..style import PALETTE, plot_style
 from ..core_messages import translated
 from ..export import export_with_dialog, save_picture
+from ..lab_runs import VARIED, LabRow, LabWorker, custom_rows, seed_rows, write_csv
 from ..labels import bound_label, error_label, plain_label, show_error
 from ..language import Retranslated, set_items_by_data
-from ..lab_runs import VARIED, LabRow, LabWorker, custom_rows, seed_rows, write_csv
 from ..plots import BOTTOM_LEFT, FrameClock, LivePlot, Series
+from ..style import PALETTE, plot_style
 from ..training_form import device_combo, name_devices
 from .base import PlotPanel
 

@@ -11,17 +11,15 @@ import numpy as np
 import pyqtgraph as pg
 import torch
 from PySide6.QtCore import QCoreApplication
-from PySide6.QtWidgets import (
-    QComboBox, QGridLayout, QHBoxLayout, QLineEdit, QSpinBox, QVBoxLayout, QWidget,
-)
+from PySide6.QtWidgets import QComboBox, QGridLayout, QHBoxLayout, QLineEdit, QSpinBox, QVBoxLayout, QWidget
 
 from ...core.bundle import Model
 from ...core.positional import similarity, sinusoidal_table, split_halves
 from ...core.workspace import Workspace
-from ..style import PALETTE
 from ..heatmap import AxisNames, HeatmapWidget, label_stride
 from ..labels import bound_label, error_label, plain_label, show_error
 from ..language import Retranslated, set_items
+from ..style import PALETTE
 from .base import PlotPanel
 
 DEFAULT_LENGTH, DEFAULT_D_MODEL = 20, 512  # the seed's figure: 20 positions x 512 dimensions
