@@ -288,7 +288,8 @@ def test_beam_tree_holds_the_sessions_hypotheses(window, qtbot, model):
     expected_points = [(0.0, 0.0)] + [(float(b.position), float(rank)) for b in history[1:]
                                       for rank in range(len(b.hypotheses))]
     assert tree.drawn_points() == expected_points
-    expected_labels = [BOS] + [f"{h.tokens[-1]}\n{two_places(h.normalized_score)}" for b in history[1:] for h in b.hypotheses]
+    expected_labels = [BOS] + [f"{h.tokens[-1]}\n{two_places(h.normalized_score)}"
+                               for b in history[1:] for h in b.hypotheses]
     assert tree.drawn_labels() == expected_labels
     expected_edges = [((b.position - 1.0, float(h.parent)), (float(b.position), float(rank)))
                       for b in history[1:] for rank, h in enumerate(b.hypotheses)]
@@ -319,7 +320,8 @@ def test_teacher_forcing_shows_gold_and_predicted(window, qtbot, make_model):
     chips = explorer.output.chips[1:]
     assert [c.text for c in chips] == gold.output_tokens == ["i", "want", "a", "beer", EOS]
     assert [c.below for c in chips] == gold.predicted_tokens
-    assert [c.below_right for c in chips] == [p == g for p, g in zip(gold.predicted_tokens, gold.output_tokens)]
+    right = [p == g for p, g in zip(gold.predicted_tokens, gold.output_tokens, strict=True)]
+    assert [c.below_right for c in chips] == right
     assert "Teacher forcing" in explorer.candidates.title
     explorer.controller.choose_instead("please")  # the reference chooses: refused, nothing changes
     assert "Teacher forcing feeds the reference" in window.statusBar().currentMessage()

@@ -61,8 +61,10 @@ def figure(name: str, unit: str, target: float, better: Better,
     :data:`REGISTRY` or in the registry ``into`` (the figures of ``transviz bench --device``)."""
 
     def register(measure: Callable[[], float]) -> Callable[[], float]:
-        doc = (measure.__doc__ or "").strip().splitlines()
-        (REGISTRY if into is None else into)[name] = Spec(name, unit, target, better, measure, doc[0] if doc else "")
+        # the description is the docstring's first paragraph, which may be wrapped over lines
+        summary = (measure.__doc__ or "").strip().split("\n\n")[0]
+        description = " ".join(line.strip() for line in summary.splitlines())
+        (REGISTRY if into is None else into)[name] = Spec(name, unit, target, better, measure, description)
         return measure
 
     return register

@@ -9,7 +9,7 @@ from torch import nn
 
 from ..core.config import ModelConfig
 from ..core.masks import causal_mask
-from ..core.model import Transformer
+from ..core.model import DecoderState, StepOutput, Transformer
 from ..core.positional import sinusoidal_table
 from . import figure, median_ratio, seconds
 
@@ -92,15 +92,14 @@ def _cached_steps(n: int) -> list[float]:
     net, src, tokens = _base_model()
     state = net.start(net.encode(src))
     times = []
+    last: list[StepOutput] = []  # where one() leaves its step's output
     for t in range(n):
-        out = None
 
-        def one() -> None:
-            nonlocal out
-            out = net.step(tokens[t : t + 1], state, return_attention=True)
+        def one(t: int = t, state: DecoderState = state) -> None:  # this step's t and state, bound now
+            last[:] = [net.step(tokens[t : t + 1], state, return_attention=True)]
 
         times.append(seconds(one))
-        state = out.state  # type: ignore[union-attr]
+        state = last[0].state
     return times
 
 

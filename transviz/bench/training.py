@@ -81,7 +81,7 @@ class _TimeToTarget(TrainObserver):
 @figure("generate_toy_de_en_s", "s", 0.8, "lower")
 def generate_toy_de_en() -> float:
     """Seconds to generate the toy-de-en task (train, valid and test splits), median of 5 seeds."""
-    return statistics.median(seconds(lambda: load_task("toy-de-en", seed=seed)) for seed in range(5))
+    return statistics.median(seconds(lambda seed=seed: load_task("toy-de-en", seed=seed)) for seed in range(5))
 
 
 @figure("train_toy_de_en_to_95_s", "s", 180.0, "lower")

@@ -22,13 +22,15 @@ def register(commands: argparse._SubParsersAction) -> None:
     parser = commands.add_parser("decode", help="translate a sentence and show each step and its attention",
                                  description="Translate SENTENCE one token at a time and show what the model saw.")
     parser.add_argument("sentence", help="the sentence to translate")
-    parser.add_argument("--model", metavar="FILE", help="a .safetensors checkpoint (default: the shipped default model)")
+    parser.add_argument("--model", metavar="FILE",
+                        help="a .safetensors checkpoint (default: the shipped default model)")
     strategy = parser.add_argument_group("strategy")
     strategy.add_argument("--strategy", choices=("greedy", "sample", "sampling", "beam"),
                           help="how the next token is chosen (default greedy; --beam implies beam, sampling "
                                "options imply sampling)")
     strategy.add_argument("--beam", type=int, metavar="N", help="beam width (default 4)")
-    strategy.add_argument("--length-penalty", type=float, metavar="A", help="beam ranking: score / length**A (default 1)")
+    strategy.add_argument("--length-penalty", type=float, metavar="A",
+                          help="beam ranking: score / length**A (default 1)")
     strategy.add_argument("--temperature", type=float, metavar="T", help="sampling temperature (default 1)")
     strategy.add_argument("--top-k", type=int, metavar="K", help="sample among the K most probable tokens (0: all)")
     strategy.add_argument("--top-p", type=float, metavar="P", help="sample from the smallest set with probability >= P")
@@ -131,7 +133,8 @@ def _report(session, candidates: int) -> str:  # type: ignore[no-untyped-def]
         lines += _beam_lines(session, trace)
     else:
         title = "p(gold)" if session.teacher_forcing else "p"
-        header = f"step  {'token':13} {title:>6}   " + ("" if session.teacher_forcing else f"top-{candidates} candidates")
+        shown = "" if session.teacher_forcing else f"top-{candidates} candidates"
+        header = f"step  {'token':13} {title:>6}   " + shown
         lines.append(header.rstrip())
         lines += [_step_line(record, candidates) for record in session.history]
     lines.append(f"stopped: {_stop_text(session.stop_reason, session.max_len)}")
@@ -144,7 +147,7 @@ def _beam_lines(session, best) -> list[str]:  # type: ignore[no-untyped-def]
 
     lines = [f"step  {'token':13} {'p':>6}   (the best hypothesis)"]
     lines += [f"{i:4}  {pad(abbreviate(token, 12), 13)} {p:6.3f}"
-              for i, (token, p) in enumerate(zip(best.output_tokens, best.output_probabilities), 1)]
+              for i, (token, p) in enumerate(zip(best.output_tokens, best.output_probabilities, strict=True), 1)]
     penalty = session.strategy.length_penalty
     lines.append(f"final beam: score = summed log-probability, ranked by score / length^{penalty:g}")
     for i, h in enumerate(session.beam.hypotheses, 1):

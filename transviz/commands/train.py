@@ -62,7 +62,9 @@ def register(commands: argparse._SubParsersAction) -> None:
     train.add_argument("--eval-every", type=int, help="validate every N steps (default 500; 0 = at the end)")
     train.add_argument("--eval-limit", type=int, help="validation sentences decoded each time (default 500)")
     train.add_argument("--snapshot-every", type=int, help="attention snapshot of the probe every N steps (default 100)")
-    train.add_argument("--checkpoint-every", type=int, help="also save every N steps, so a crash keeps the last save (default 200; 0 = only at the end)")
+    train.add_argument("--checkpoint-every", type=int,
+                       help="also save every N steps, so a crash keeps the last save "
+                            "(default 200; 0 = only at the end)")
     train.add_argument("--probe", help="sentence whose attention is snapshotted (default: the task's first example)")
     train.add_argument("--max-output-len", type=int, help="decoding limit in evaluation")
     p.add_argument("--out", default="model.safetensors", help="where to save (default model.safetensors)")

@@ -9,6 +9,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from itertools import pairwise
 from pathlib import Path
 
 import numpy as np
@@ -33,7 +34,7 @@ def hatching(cells: np.ndarray) -> QPainterPath:
     and in every SVG viewer (pattern fills are not part of SVG Tiny, which Qt writes).
     """
     path = QPainterPath()
-    for row, column in zip(*np.nonzero(cells)):
+    for row, column in zip(*np.nonzero(cells), strict=True):
         x, y = float(column), float(row)
         path.addRect(QRectF(x, y, 1, 1))
         for start, end in (((0, 0.5), (0.5, 0)), ((0, 1), (1, 0)), ((0.5, 1), (1, 0.5))):  # rising diagonals
@@ -206,7 +207,7 @@ class TokenAxis(pg.AxisItem):
         if self.orientation == "bottom" and self._labels and view is not None:
             units_per_pixel = view.viewPixelSize()[0]
             cell_pixels = 1.0 / units_per_pixel if units_per_pixel > 0 else math.inf
-            spacing = min((b - a for a, b in zip(self._shown, self._shown[1:])), default=1)
+            spacing = min((b - a for a, b in pairwise(self._shown)), default=1)
             rotated = self._widest_label() > 0.9 * cell_pixels * spacing
         if rotated == self._rotated and not force:
             return

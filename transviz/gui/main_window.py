@@ -101,8 +101,10 @@ class MainWindow(Retranslated, QMainWindow):
     def _build_menus(self) -> None:
         bar, keys, files = self.menuBar(), QKeySequence.StandardKey, self.files
         file = bound_menu(self, bar, lambda: self.tr("&File"))
-        bound_action(self, file, lambda: self.tr("Export current plot as &PNG..."), lambda: self._export_with_dialog(".png"))
-        bound_action(self, file, lambda: self.tr("Export current plot as S&VG..."), lambda: self._export_with_dialog(".svg"))
+        bound_action(self, file, lambda: self.tr("Export current plot as &PNG..."),
+                     lambda: self._export_with_dialog(".png"))
+        bound_action(self, file, lambda: self.tr("Export current plot as S&VG..."),
+                     lambda: self._export_with_dialog(".svg"))
         self.export_trace_action = bound_action(self, file, lambda: self.tr("Export &trace as .npz or JSON..."),
                                                 files.export_trace_with_dialog, "Ctrl+E")
         file.addSeparator()

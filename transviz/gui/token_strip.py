@@ -136,7 +136,7 @@ class TokenStrip(QWidget):
                              self._placeholder)
             return
         metrics = self.fontMetrics()
-        for chip, rect in zip(self._chips, self._rects):
+        for chip, rect in zip(self._chips, self._rects, strict=True):
             fill = CURRENT_FILL if chip.current else UNKNOWN_FILL if chip.unknown else PLAIN_FILL
             # a forced chip keeps its dashed purple outline even when current (its fill says current)
             colour = FORCED_LINE if chip.forced else QColor(HIGHLIGHT) if chip.current else QColor(GREY)

@@ -311,7 +311,8 @@ class TrainingForm(Retranslated, QWidget):
         try:
             return float(edit.text().strip())
         except ValueError:
-            raise ConfigError(self.tr("{0} must be a number (like 1e-3), not '{1}'").format(what, edit.text())) from None
+            raise ConfigError(self.tr("{0} must be a number (like 1e-3), not '{1}'")
+                              .format(what, edit.text())) from None
 
     def train_config(self) -> TrainConfig:
         name, scale = self.init.currentData(), self.init_scale.text().strip()

@@ -203,7 +203,7 @@ class LabPanel(Retranslated, PlotPanel):
         name_devices(self.device)
         self._show_length_note()
         self.check()  # the custom sweep's message
-        for line, (row, result) in enumerate(self.results):
+        for line, (_row, result) in enumerate(self.results):
             self.table.item(line, COLUMNS - 1).setText(self.mark(result))
 
     # -- settings ------------------------------------------------------------------------------
