@@ -22,7 +22,7 @@ def lab(qtbot, show):
     panel = show(LabPanel(Workspace()), 1400, 800)
     yield panel
     panel.shutdown()
-    assert panel.worker.thread.isFinished()
+    assert panel.worker.worker_thread.isFinished()
 
 
 def sweep(lab, vary, values, steps=20, test_batches=4, layers=1, lr="1e-3"):
