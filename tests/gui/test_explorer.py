@@ -262,7 +262,7 @@ def test_strategy_switch(window, qtbot, model):
         expected.step()
     assert session.output_tokens == expected.output_tokens
     editor.choice.setCurrentIndex(2)  # beam search, from the next step on
-    editor.width.setValue(3)
+    editor.beam_width.setValue(3)
     assert session.strategy == Beam(width=3, length_penalty=1.0) and explorer.beam_tree.isVisible()
     editor.choice.setCurrentIndex(0)
     assert session.strategy == Greedy() and not explorer.beam_tree.isVisible()
@@ -279,7 +279,7 @@ def test_beam_tree_holds_the_sessions_hypotheses(window, qtbot, model):
     explorer = open_sentence(window, qtbot, model)
     editor = explorer.controls.strategy
     editor.choice.setCurrentIndex(2)
-    editor.width.setValue(3)
+    editor.beam_width.setValue(3)
     press(window, Qt.Key.Key_Space, 3)
     session = explorer.controller.session
     history = session.beam_history
@@ -486,7 +486,7 @@ def test_choosing_a_candidate_in_beam_search(window, qtbot, make_model):
     continues the best hypothesis before it, so a click forces only when those are the same one."""
     explorer = open_sentence(window, qtbot, make_model(seed=0))
     explorer.controls.strategy.choice.setCurrentIndex(2)
-    explorer.controls.strategy.width.setValue(3)
+    explorer.controls.strategy.beam_width.setValue(3)
     session = explorer.controller.session
     cases = {}
     while len(cases) < 2 and session.cant_step() is None:
