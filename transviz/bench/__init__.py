@@ -11,9 +11,10 @@ import statistics
 import time
 from collections.abc import Callable
 from dataclasses import asdict, dataclass
-from typing import Literal
+from typing import Literal, TypeVar
 
 Better = Literal["higher", "lower"]
+R = TypeVar("R")  # what the two runs median_ratio compares return (its timer may read it)
 MODULES = (  # each registers its figures when imported
     "transviz.bench.core", "transviz.bench.training", "transviz.bench.session", "transviz.bench.gui",
     "transviz.bench.packaging", "transviz.bench.studio",
@@ -94,8 +95,8 @@ def median_seconds(fn: Callable[[], object], repeat: int = 7, warmup: int = 1) -
     return statistics.median(seconds(fn) for _ in range(repeat))
 
 
-def median_ratio(a: Callable[[], object], b: Callable[[], object], rounds: int = 7, warmup: int = 1,
-                 timer: Callable[[Callable[[], object]], float] = seconds) -> float:
+def median_ratio(a: Callable[[], R], b: Callable[[], R], rounds: int = 7, warmup: int = 1,
+                 timer: Callable[[Callable[[], R]], float] = seconds) -> float:
     """Median over rounds of time(b) / time(a), running a and b alternately: above 1 means a is faster.
 
     ``timer`` says how long one call took: by default its wall time; a run that clocks only

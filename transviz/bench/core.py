@@ -3,9 +3,10 @@ from __future__ import annotations
 
 import functools
 import math
+from collections.abc import Callable
 
 import torch
-from torch import nn
+from torch import Tensor, nn
 
 from ..core.config import ModelConfig
 from ..core.masks import causal_mask
@@ -46,7 +47,8 @@ class TorchReference(nn.Module):
         return self.generator(out)
 
 
-def _train_step(model: nn.Module, forward, optimizer, src, tgt, gold):  # type: ignore[no-untyped-def]
+def _train_step(model: nn.Module, forward: Callable[[Tensor, Tensor], Tensor], optimizer: torch.optim.Optimizer,
+                src: Tensor, tgt: Tensor, gold: Tensor) -> None:
     logits = forward(src, tgt)
     loss = nn.functional.cross_entropy(logits.reshape(-1, logits.shape[-1]), gold.reshape(-1), ignore_index=0)
     optimizer.zero_grad(set_to_none=True)

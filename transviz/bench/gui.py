@@ -166,7 +166,7 @@ def _cold_start_marks(model: str) -> dict[str, float]:
                             capture_output=True, text=True, timeout=120)
     if result.returncode != 0:
         raise RuntimeError(f"the window did not start: {result.stderr.strip()[-500:]}")
-    return json.loads(result.stdout.strip().splitlines()[-1])  # type: ignore[no-any-return]
+    return json.loads(result.stdout.strip().splitlines()[-1])
 
 
 @figure("gui_cold_start_s", "s", 3.0, "lower")

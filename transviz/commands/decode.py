@@ -13,6 +13,9 @@ from . import model_or_default
 
 if TYPE_CHECKING:
     from ..core.config import ModelConfig
+    from ..core.decoding import DecodingSession, StepRecord
+    from ..core.strategies import Strategy
+    from ..core.trace import Trace
 
 SHOW = ("cross", "decoder", "encoder")
 REPL_HELP = "Enter: step   b: back   f WORD: force WORD as the next token (marked *)   q: quit"
@@ -77,7 +80,7 @@ def run(args: argparse.Namespace) -> int:
 
 # -- model and strategy -----------------------------------------------------------------------
 
-def _strategy(args: argparse.Namespace):  # type: ignore[no-untyped-def]
+def _strategy(args: argparse.Namespace) -> Strategy:
     from ..core.strategies import Beam, Greedy, Sampling
 
     beam_options = {"width": args.beam, "length_penalty": args.length_penalty}
@@ -101,7 +104,7 @@ def _given(options: dict[str, Any]) -> bool:
     return any(v is not None for v in options.values())
 
 
-def _describe_strategy(session) -> str:  # type: ignore[no-untyped-def]
+def _describe_strategy(session: DecodingSession) -> str:
     if session.teacher_forcing:
         return "teacher forcing (the reference is fed; the model's own prediction is shown beside it)"
     settings = ", ".join(f"{k.replace('_', ' ')} {v}" for k, v in asdict(session.strategy).items())
@@ -110,7 +113,7 @@ def _describe_strategy(session) -> str:  # type: ignore[no-untyped-def]
 
 # -- text report ------------------------------------------------------------------------------
 
-def _step_line(record, candidates: int) -> str:  # type: ignore[no-untyped-def]
+def _step_line(record: StepRecord, candidates: int) -> str:
     from ..textplot import abbreviate, pad
 
     token = pad(abbreviate(record.token, 12) + ("*" if record.forced else ""), 13)
@@ -122,7 +125,7 @@ def _step_line(record, candidates: int) -> str:  # type: ignore[no-untyped-def]
     return f"{record.index + 1:4}  {token} {record.probability:6.3f}   {listed}"
 
 
-def _report(session, candidates: int) -> str:  # type: ignore[no-untyped-def]
+def _report(session: DecodingSession, candidates: int) -> str:
     trace = session.trace()
     lines = [f"{'reference' if session.teacher_forcing else 'translation'}: {trace.translation}",
              f"strategy: {_describe_strategy(session)}"]
@@ -141,16 +144,18 @@ def _report(session, candidates: int) -> str:  # type: ignore[no-untyped-def]
     return "\n".join(lines)
 
 
-def _beam_lines(session, best) -> list[str]:  # type: ignore[no-untyped-def]
+def _beam_lines(session: DecodingSession, best: Trace) -> list[str]:
     """The best hypothesis token by token, then the whole final beam."""
+    from ..core.strategies import Beam
     from ..textplot import abbreviate, pad
 
+    beam, strategy = session.beam, session.strategy
+    assert beam is not None and isinstance(strategy, Beam)  # the report's beam-search part
     lines = [f"step  {'token':13} {'p':>6}   (the best hypothesis)"]
     lines += [f"{i:4}  {pad(abbreviate(token, 12), 13)} {p:6.3f}"
               for i, (token, p) in enumerate(zip(best.output_tokens, best.output_probabilities, strict=True), 1)]
-    penalty = session.strategy.length_penalty
-    lines.append(f"final beam: score = summed log-probability, ranked by score / length^{penalty:g}")
-    for i, h in enumerate(session.beam.hypotheses, 1):
+    lines.append(f"final beam: score = summed log-probability, ranked by score / length^{strategy.length_penalty:g}")
+    for i, h in enumerate(beam.hypotheses, 1):
         ended = "" if h.finished else "  (unfinished)"
         lines.append(f"{i:4}  {h.score:9.3f}  {h.normalized_score:8.3f}  {' '.join(h.tokens)}{ended}")
     return lines
@@ -179,7 +184,7 @@ def _view(args: argparse.Namespace, config: ModelConfig) -> tuple[int, int | Non
     return layer, head
 
 
-def _heatmap(session, show: str, layer: int, head: int | None, values: bool) -> str:  # type: ignore[no-untyped-def]
+def _heatmap(session: DecodingSession, show: str, layer: int, head: int | None, values: bool) -> str:
     from ..core.masks import causal_mask
     from ..textplot import heatmap
 
@@ -214,7 +219,7 @@ def _head_number(text: str, heads: int) -> int:
 
 # -- interactive ------------------------------------------------------------------------------
 
-def _repl(session, candidates: int) -> None:  # type: ignore[no-untyped-def]
+def _repl(session: DecodingSession, candidates: int) -> None:
     print(f"source: {' '.join(session.source_tokens)}")
     print(f"strategy: {_describe_strategy(session)}")
     print(REPL_HELP)
@@ -235,7 +240,7 @@ def _repl(session, candidates: int) -> None:  # type: ignore[no-untyped-def]
     sys.stdout.flush()
 
 
-def _repl_command(session, command: str, candidates: int) -> str:  # type: ignore[no-untyped-def]
+def _repl_command(session: DecodingSession, command: str, candidates: int) -> str:
     if command == "":
         record = session.step()
     elif command == "b":

@@ -123,7 +123,7 @@ def run(args: argparse.Namespace) -> int:
     dataset, model_settings, config = _settings(args)
     model = build_model(dataset, config, **model_settings)
     progress = _Progress(config.steps)
-    trainer = Trainer(model, dataset, config, progress, checkpoint_path=args.out)
+    trainer = Trainer(model, dataset, config, progress, checkpoint_path=args.out)  # type: ignore[arg-type]  # see _Progress
     try:
         with _ctrl_c_stops(trainer):
             print(f"training on {trainer.device}: {dataset.summary()}; {model.net.parameter_count():,} parameters, "
@@ -137,7 +137,8 @@ def run(args: argparse.Namespace) -> int:
 
 class _Progress:
     """tqdm bar fed by the trainer's step metrics: a TrainObserver by its methods (subclassing it
-    here would import torch whenever the command line starts)."""
+    here would import torch whenever the command line starts; the Trainer's signature asks for
+    the class itself, hence the type: ignore where it is passed)."""
 
     def __init__(self, total: int) -> None:
         self.total = total
@@ -161,6 +162,9 @@ class _Progress:
 
     def on_snapshot(self, snapshot: Any) -> None:
         pass
+
+    def on_paused(self, step: int) -> None:
+        pass  # the command line never pauses
 
     def close(self) -> None:
         if self.bar is not None:
