@@ -11,6 +11,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from itertools import pairwise
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pyqtgraph as pg
@@ -72,6 +73,9 @@ class BlitImageItem(pg.ImageItem):
     pyqtgraph's own (same levels, same table, NaN transparent); other images take its path.
     """
 
+    qimage: QImage | None  # pyqtgraph's: the picture it paints (None until rendered)
+    _pixels: np.ndarray  # what our picture shows: the QImage does not own them
+
     def render(self) -> None:
         image, lut, levels = self.image, self.lut, self.levels
         simple = (isinstance(image, np.ndarray) and image.ndim == 2 and image.dtype.kind == "f" and image.size
@@ -102,7 +106,7 @@ def coloured_picture(image: np.ndarray, lut: np.ndarray, levels: Sequence[float]
     pixels = np.ascontiguousarray(argb[index])
     transparent = blank is None and bool(nan.any())
     if nan.any():
-        pixels[nan] = 0 if transparent else blank.rgb() | 0xFF000000  # 0: transparent black, premultiplied
+        pixels[nan] = 0 if blank is None else blank.rgb() | 0xFF000000  # 0: transparent black, premultiplied
     pixel_format = QImage.Format.Format_ARGB32_Premultiplied if transparent else QImage.Format.Format_RGB32
     height, width = pixels.shape
     return QImage(pixels.data, width, height, 4 * width, pixel_format), pixels
@@ -184,12 +188,12 @@ class TokenAxis(pg.AxisItem):
         if self.orientation in ("left", "right"):
             reserve_label_width(self, [text for _, text in self.tick_labels()])
 
-    def setLabel(self, *args, **kwargs):  # type: ignore[no-untyped-def]  # pyqtgraph's signature
+    def setLabel(self, *args, **kwargs):  # pyqtgraph's signature
         super().setLabel(*args, **kwargs)
         if getattr(self, "_rotated", False):  # (pyqtgraph's constructor labels the axis before ours runs)
             self._update_rotation(force=True)  # the title's height is part of a turned axis's height
 
-    def linkedViewChanged(self, view, newRange=None):  # type: ignore[no-untyped-def]  # pyqtgraph's signature
+    def linkedViewChanged(self, view, newRange=None):  # pyqtgraph's signature
         super().linkedViewChanged(view, newRange)
         self._choose_shown()
         self._update_rotation()
@@ -222,7 +226,7 @@ class TokenAxis(pg.AxisItem):
         self.picture = None
         self.update()
 
-    def drawPicture(self, p, axisSpec, tickSpecs, textSpecs):  # type: ignore[no-untyped-def]
+    def drawPicture(self, p, axisSpec, tickSpecs, textSpecs):  # pyqtgraph's signature
         if not self._rotated:
             super().drawPicture(p, axisSpec, tickSpecs, textSpecs)
             return
@@ -538,7 +542,7 @@ class HeatmapWidget(Retranslated, QWidget):
             self._readout.setText(self.readout(*cell))
             self.hovered.emit(*cell)
 
-    def _on_mouse_clicked(self, event) -> None:  # type: ignore[no-untyped-def]  # pyqtgraph's click event
+    def _on_mouse_clicked(self, event: Any) -> None:  # pyqtgraph's MouseClickEvent
         cell = self._cell_at(event.scenePos())
         if cell is not None and event.button() == Qt.MouseButton.LeftButton:
             self.clicked.emit(*cell)

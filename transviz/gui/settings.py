@@ -80,8 +80,17 @@ def _flag(value: object) -> bool:
 
 
 def _bytes(value: object) -> bytes:
-    if isinstance(value, (QByteArray, bytes, bytearray)):
-        return bytes(value)  # type: ignore[arg-type]
+    if isinstance(value, QByteArray):
+        return bytes(value.data())
+    if isinstance(value, (bytes, bytearray)):
+        return bytes(value)
+    raise ValueError(value)
+
+
+def _whole(value: object) -> int:
+    """An int written this session, or its text read back from the file."""
+    if isinstance(value, (int, str)):
+        return int(value)
     raise ValueError(value)
 
 
@@ -151,7 +160,7 @@ class SettingsStore:
             state = read(f"{SPLITTERS}/{name}", _bytes, b"")
             if state:
                 splitters[name] = state
-        layout = WindowLayout(read(GEOMETRY, _bytes, None), splitters, read(TAB, int, 0))
+        layout = WindowLayout(read(GEOMETRY, _bytes, None), splitters, read(TAB, _whole, 0))
         for warning in warnings:
             log.warning("%s: %s", self.path, warning)
         return Stored(preferences, layout, tuple(warnings))

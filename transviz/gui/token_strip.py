@@ -10,7 +10,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from PySide6.QtCore import QEvent, QPoint, QRect, QRectF, QSize, Qt, Signal
-from PySide6.QtGui import QColor, QHelpEvent, QMouseEvent, QPainter, QPaintEvent, QPen
+from PySide6.QtGui import QColor, QHelpEvent, QMouseEvent, QPainter, QPaintEvent, QPen, QResizeEvent
 from PySide6.QtWidgets import QSizePolicy, QToolTip, QWidget
 
 from .style import GREY, HIGHLIGHT, PALETTE
@@ -116,7 +116,7 @@ class TokenStrip(QWidget):
     def minimumSizeHint(self) -> QSize:
         return QSize(100, self.fontMetrics().height() + PADDING + 2)
 
-    def resizeEvent(self, event) -> None:  # type: ignore[no-untyped-def]
+    def resizeEvent(self, event: QResizeEvent) -> None:
         self._rects = self._layout(self.width())
         super().resizeEvent(event)
 

@@ -102,14 +102,16 @@ class TrainingForm(Retranslated, QWidget):
             combo.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
             combo.setMinimumContentsLength(10)
         self.reset_to_recipe()
-        for spin in (*self.findChildren(QSpinBox), *self.findChildren(QDoubleSpinBox)):
+        for spin in self.findChildren(QSpinBox):
             spin.valueChanged.connect(self.validate)
-        for widget in self.findChildren(QComboBox):
-            widget.currentIndexChanged.connect(self.validate)
-        for widget in self.findChildren(QLineEdit):
-            widget.textChanged.connect(self.validate)
-        for widget in self.findChildren(QCheckBox):
-            widget.toggled.connect(self.validate)
+        for fraction in self.findChildren(QDoubleSpinBox):
+            fraction.valueChanged.connect(self.validate)
+        for combo in self.findChildren(QComboBox):
+            combo.currentIndexChanged.connect(self.validate)
+        for edit in self.findChildren(QLineEdit):
+            edit.textChanged.connect(self.validate)
+        for check in self.findChildren(QCheckBox):
+            check.toggled.connect(self.validate)
         self.validate()
 
     # -- construction --------------------------------------------------------------------------
@@ -143,7 +145,9 @@ class TrainingForm(Retranslated, QWidget):
         row.addWidget(browse)
         self.probe = QComboBox()
         self.probe.setEditable(True)
-        self.bind_text(self.probe.lineEdit().setPlaceholderText, lambda: self.tr("the task's first example"))
+        probe_edit = self.probe.lineEdit()
+        assert probe_edit is not None  # an editable combo box has one
+        self.bind_text(probe_edit.setPlaceholderText, lambda: self.tr("the task's first example"))
         self.bind_text(self.probe.setToolTip,
                        lambda: self.tr("The sentence whose attention is shown as training goes on"))
         self.task.currentIndexChanged.connect(self._on_task_changed)

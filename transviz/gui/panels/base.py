@@ -82,7 +82,7 @@ class PlotPanel(QWidget):
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:
         if event.type() == QEvent.Type.Enter and watched in self._plots:
-            self._current = watched  # type: ignore[assignment]
+            self._current = watched
         return False
 
     def current_plot(self) -> QWidget:

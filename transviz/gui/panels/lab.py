@@ -56,6 +56,8 @@ def _curve_colour(index: int) -> str:
 class LabPanel(Retranslated, PlotPanel):
     """Run the seed's lab tables (or a custom sweep) and compare with its published numbers."""
 
+    plot: LivePlot  # built in _build(), after the buttons that export it
+
     def __init__(self, workspace: Workspace, parent: QWidget | None = None) -> None:
         super().__init__(workspace, parent)
         self.rows: list[LabRow] = []  # of the current (or last) run
@@ -123,10 +125,10 @@ class LabPanel(Retranslated, PlotPanel):
         for spin in (self.steps, self.test_batches):
             spin.valueChanged.connect(self._show_length_note)
         length = QHBoxLayout()
-        for text, widget in ((lambda: self.tr("Training steps"), self.steps),
-                             (lambda: self.tr("test batches"), self.test_batches)):
+        for text, spin in ((lambda: self.tr("Training steps"), self.steps),
+                           (lambda: self.tr("test batches"), self.test_batches)):
             length.addWidget(bound_label(self, text))
-            length.addWidget(widget)
+            length.addWidget(spin)
         length.addWidget(self.seed_button)
         length.addWidget(self.quick_button)
         length.addWidget(self.length_note, 1)
@@ -204,7 +206,9 @@ class LabPanel(Retranslated, PlotPanel):
         self._show_length_note()
         self.check()  # the custom sweep's message
         for line, (_row, result) in enumerate(self.results):
-            self.table.item(line, COLUMNS - 1).setText(self.mark(result))
+            item = self.table.item(line, COLUMNS - 1)
+            assert item is not None  # every result has its row
+            item.setText(self.mark(result))
 
     # -- settings ------------------------------------------------------------------------------
     def set_length(self, steps: int, test_batches: int) -> None:
@@ -348,8 +352,9 @@ class LabPanel(Retranslated, PlotPanel):
                 item.setTextAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
             if result.status in ("diverged", "collapsed"):
                 item.setBackground(QBrush(DIVERGED_FILL))
+            if column == 0:
+                item.setIcon(QIcon(swatch))  # the row's colour in the plot
             self.table.setItem(line, column, item)
-        self.table.item(line, 0).setIcon(QIcon(swatch))  # the row's colour in the plot
         self.table.resizeRowToContents(line)
 
     def mark(self, result: LabResult) -> str:

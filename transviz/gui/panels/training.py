@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import statistics
 from collections import deque
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from datetime import datetime
 from pathlib import Path
 
@@ -211,7 +211,7 @@ class TrainingPanel(Retranslated, PlotPanel):
                                    (self.lr_plot, self.learning_rate, self.tr("learning rate"))):
             plot.rename(series, name)
 
-    def _show_timeline(self, snapshots: list[Snapshot], origin: Callable[[], str]) -> None:
+    def _show_timeline(self, snapshots: Sequence[Snapshot], origin: Callable[[], str]) -> None:
         """Show ``snapshots``; ``origin()`` says where they come from, in the language of the moment."""
         self._timeline_origin = origin
         self.timeline.set_snapshots(snapshots, origin())
