@@ -95,7 +95,7 @@ class Retranslated:
     def changeEvent(self, event: QEvent) -> None:
         if event.type() == QEvent.Type.LanguageChange:
             self.retranslate()
-        super().changeEvent(event)  # type: ignore[misc]  # the QWidget base
+        super().changeEvent(event)  # type: ignore[misc]  # a mixin: the QWidget after it in the MRO has it
 
 
 def set_items(combo: QComboBox, texts: list[str]) -> None:
