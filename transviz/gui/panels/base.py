@@ -81,7 +81,7 @@ class PlotPanel(QWidget):
         super().changeEvent(event)
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:
-        if event.type() == QEvent.Type.Enter and watched in self._plots:
+        if event.type() == QEvent.Type.Enter and isinstance(watched, QWidget) and watched in self._plots:
             self._current = watched
         return False
 
