@@ -228,7 +228,9 @@ def check_tabs(report: Report, app: QApplication, window: MainWindow) -> None:
         try:
             tabs.setCurrentIndex(index)
             app.processEvents()
-            image = tabs.widget(index).grab().toImage()
+            page = tabs.widget(index)
+            assert page is not None  # index < tabs.count()
+            image = page.grab().toImage()
             ink = ink_share(image)
         except Exception as exc:
             report.failed(f"tab {name}", exc)

@@ -98,7 +98,8 @@ def heatmap(
             lines.append((pad(label, label_width) + " " + "".join(cells)).rstrip())
         blocks.append("\n".join(lines))
     legend = "  ".join(f"{SHADES[k]} \u2265{k / 5:.1f}" for k in range(1, 5))
-    blocks.append(f"shades: {legend} of the largest value {largest:.3f}" + ("; \u00b7 masked" if allowed is not None else ""))
+    masked = "; \u00b7 masked" if allowed is not None else ""
+    blocks.append(f"shades: {legend} of the largest value {largest:.3f}{masked}")
     return "\n\n".join(blocks)
 
 

@@ -58,7 +58,7 @@ def test_training_learns_and_its_checkpoint_loads_on_the_cpu_with_equal_outputs(
         got = trained(src.to(device), tgt.to(device), return_attention=True)
     torch.testing.assert_close(got.logits.cpu(), expected.logits, atol=1e-4, rtol=1e-4)
     for kind in ("encoder_self", "decoder_self", "cross"):
-        for ours, theirs in zip(getattr(got.attention, kind), getattr(expected.attention, kind)):
+        for ours, theirs in zip(getattr(got.attention, kind), getattr(expected.attention, kind), strict=True):
             torch.testing.assert_close(ours.cpu(), theirs, atol=1e-4, rtol=1e-4)
 
 

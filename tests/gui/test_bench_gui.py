@@ -6,6 +6,7 @@ import json
 import os
 import subprocess
 import sys
+from itertools import pairwise
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -39,4 +40,4 @@ def test_cold_start_reaches_a_window_with_the_model(model_file):
     marks = _cold_start_marks(str(model_file))
     order = ["python", "PySide6", "pyqtgraph", "torch", "transviz", "window", "ready"]
     assert list(marks) == order
-    assert all(marks[a] <= marks[b] for a, b in zip(order, order[1:])) and marks["ready"] > 0
+    assert all(marks[a] <= marks[b] for a, b in pairwise(order)) and marks["ready"] > 0

@@ -14,9 +14,9 @@ import transviz
 from transviz.core.decoding import DecodingSession
 from transviz.core.strategies import Beam, Greedy, Sampling
 from transviz.core.vocab import BOS, EOS, PAD, UNK
+from transviz.core.workspace import TOP_K
 from transviz.gui.grid import GAP, SUMMARY_COLUMN
 from transviz.gui.main_window import MainWindow
-from transviz.core.workspace import TOP_K
 
 SENTENCE = "ich mochte ein bier bitte"
 
@@ -262,7 +262,7 @@ def test_strategy_switch(window, qtbot, model):
         expected.step()
     assert session.output_tokens == expected.output_tokens
     editor.choice.setCurrentIndex(2)  # beam search, from the next step on
-    editor.width.setValue(3)
+    editor.beam_width.setValue(3)
     assert session.strategy == Beam(width=3, length_penalty=1.0) and explorer.beam_tree.isVisible()
     editor.choice.setCurrentIndex(0)
     assert session.strategy == Greedy() and not explorer.beam_tree.isVisible()
@@ -279,7 +279,7 @@ def test_beam_tree_holds_the_sessions_hypotheses(window, qtbot, model):
     explorer = open_sentence(window, qtbot, model)
     editor = explorer.controls.strategy
     editor.choice.setCurrentIndex(2)
-    editor.width.setValue(3)
+    editor.beam_width.setValue(3)
     press(window, Qt.Key.Key_Space, 3)
     session = explorer.controller.session
     history = session.beam_history
@@ -288,7 +288,8 @@ def test_beam_tree_holds_the_sessions_hypotheses(window, qtbot, model):
     expected_points = [(0.0, 0.0)] + [(float(b.position), float(rank)) for b in history[1:]
                                       for rank in range(len(b.hypotheses))]
     assert tree.drawn_points() == expected_points
-    expected_labels = [BOS] + [f"{h.tokens[-1]}\n{two_places(h.normalized_score)}" for b in history[1:] for h in b.hypotheses]
+    expected_labels = [BOS] + [f"{h.tokens[-1]}\n{two_places(h.normalized_score)}"
+                               for b in history[1:] for h in b.hypotheses]
     assert tree.drawn_labels() == expected_labels
     expected_edges = [((b.position - 1.0, float(h.parent)), (float(b.position), float(rank)))
                       for b in history[1:] for rank, h in enumerate(b.hypotheses)]
@@ -319,7 +320,8 @@ def test_teacher_forcing_shows_gold_and_predicted(window, qtbot, make_model):
     chips = explorer.output.chips[1:]
     assert [c.text for c in chips] == gold.output_tokens == ["i", "want", "a", "beer", EOS]
     assert [c.below for c in chips] == gold.predicted_tokens
-    assert [c.below_right for c in chips] == [p == g for p, g in zip(gold.predicted_tokens, gold.output_tokens)]
+    right = [p == g for p, g in zip(gold.predicted_tokens, gold.output_tokens, strict=True)]
+    assert [c.below_right for c in chips] == right
     assert "Teacher forcing" in explorer.candidates.title
     explorer.controller.choose_instead("please")  # the reference chooses: refused, nothing changes
     assert "Teacher forcing feeds the reference" in window.statusBar().currentMessage()
@@ -484,7 +486,7 @@ def test_choosing_a_candidate_in_beam_search(window, qtbot, make_model):
     continues the best hypothesis before it, so a click forces only when those are the same one."""
     explorer = open_sentence(window, qtbot, make_model(seed=0))
     explorer.controls.strategy.choice.setCurrentIndex(2)
-    explorer.controls.strategy.width.setValue(3)
+    explorer.controls.strategy.beam_width.setValue(3)
     session = explorer.controller.session
     cases = {}
     while len(cases) < 2 and session.cant_step() is None:

@@ -6,15 +6,14 @@ import math
 import xml.etree.ElementTree as ET
 
 import numpy as np
+import pyqtgraph as pg
 import pytest
 from PySide6.QtCore import QPoint, Qt
 from PySide6.QtGui import QColor, QFontMetricsF, QImage, QPainter
 from PySide6.QtSvg import QSvgRenderer
 
-import pyqtgraph as pg
-
-from transviz.gui.style import HIGHLIGHT, lookup_table
 from transviz.gui.heatmap import MAX_LABELS, AxisNames, BlitImageItem, HeatmapWidget, label_stride
+from transviz.gui.style import HIGHLIGHT, lookup_table
 
 QUERIES = ["<s>", "i", "want", "a"]
 KEYS = ["ich", "mochte", "ein", "bier", "bitte"]

@@ -8,8 +8,8 @@ import math
 import pytest
 from PySide6.QtGui import QImage
 
-from transviz.core.workspace import Workspace
 from transviz.core.lab import run_lab
+from transviz.core.workspace import Workspace
 from transviz.gui.panels.lab import DIVERGED_FILL, LabPanel
 
 # the seed's five tables, as its text prints them (000_d44500b147c75d2f.txt)
@@ -22,7 +22,7 @@ def lab(qtbot, show):
     panel = show(LabPanel(Workspace()), 1400, 800)
     yield panel
     panel.shutdown()
-    assert panel.worker.thread.isFinished()
+    assert panel.worker.worker_thread.isFinished()
 
 
 def sweep(lab, vary, values, steps=20, test_batches=4, layers=1, lr="1e-3"):

@@ -21,7 +21,7 @@ def window(qtbot):
     win.show()
     yield win
     win.shutdown()
-    assert win.files.runner.thread.isFinished()  # no QThread left running
+    assert win.files.runner.worker_thread.isFinished()  # no QThread left running
 
 
 def load(window, qtbot, path):

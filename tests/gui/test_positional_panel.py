@@ -7,8 +7,8 @@ import math
 import numpy as np
 import pytest
 
-from transviz.core.workspace import Workspace
 from transviz.core.positional import sinusoidal_table
+from transviz.core.workspace import Workspace
 from transviz.gui.panels.positional import HALVES, INTERLEAVED, MODEL, PositionalPanel, parse_dimensions
 
 

@@ -11,8 +11,8 @@ from PySide6.QtCore import QPoint, Qt
 from PySide6.QtGui import QKeySequence
 from PySide6.QtWidgets import QApplication, QWidget
 
-from transviz.gui.style import COLORMAPS, colormap_name, lookup_table
 from transviz.gui.heatmap import HeatmapWidget
+from transviz.gui.style import COLORMAPS, colormap_name, lookup_table
 from transviz.gui.theme import CONTRAST, DARK, LIGHT, current_appearance
 
 
@@ -54,7 +54,7 @@ def test_presentation_mode_goes_full_screen_with_larger_text_and_back(window, qt
     assert big == pytest.approx(max(share_of_screen, 1.2 * app_points))
     assert big > button
     qtbot.waitUntil(lambda: window.panels["explorer"].controls.step_button.font().pointSizeF() == big, timeout=5000)
-    for font, before in zip((large.axis("left").style["tickFont"], grid.font()), ticks):
+    for font, before in zip((large.axis("left").style["tickFont"], grid.font()), ticks, strict=True):
         assert font.pointSizeF() == big > before and font.bold()  # read from the back of the room
     assert large.axis("left").pen().widthF() == 2.0 and grid.line_width == 2.0
     assert window.panels["explorer"].output.chip_rect(1).height() > chip  # the output tokens grow with the text

@@ -125,7 +125,8 @@ def test_the_window_remembers_language_look_layout_model_and_sentence(qtbot, clo
     second = open_window(qtbot, close_later, ini)
     assert current_language() == CHINESE and current_appearance() == Appearance(DARK, "cividis", False)
     assert second.view_choices.themes[DARK].isChecked() and second.view_choices.colormaps["cividis"].isChecked()
-    assert second.panels["explorer"].attention.grid.canvas.grab().toImage().pixelColor(2, 2).lightness() < 40  # plots restyled too
+    canvas = second.panels["explorer"].attention.grid.canvas
+    assert canvas.grab().toImage().pixelColor(2, 2).lightness() < 40  # plots restyled too
     assert (second.width(), second.height()) == size
     assert second.tabs.currentWidget() is second.panels["masks"]
     restored_splitter = splitter(second, "masks_and_walkthrough")
@@ -194,7 +195,8 @@ def when_ready():
         window.view_choices.languages["zh_CN"].trigger()
         window.view_choices.themes["dark"].trigger()
     QApplication.processEvents()
-    print(json.dumps([f"{current_language()} {current_appearance().theme} {window.panels['explorer'].source.sentence.text()}",
+    sentence = window.panels["explorer"].source.sentence.text()
+    print(json.dumps([f"{current_language()} {current_appearance().theme} {sentence}",
                       window.tabs.tabText(0), window.notice.text()]), flush=True)
     window.close()
 

@@ -14,9 +14,9 @@ from PySide6.QtGui import QDragEnterEvent, QDropEvent
 from PySide6.QtWidgets import QApplication, QMessageBox
 
 import transviz
-from transviz.core.workspace import Workspace
 from transviz.core.schedules import learning_rate
 from transviz.core.snapshots import load_snapshots
+from transviz.core.workspace import Workspace
 from transviz.gui.main_window import MainWindow
 from transviz.gui.panels.training import TrainingPanel
 
@@ -57,7 +57,7 @@ def panel(qtbot, show, tmp_path):
     panel = show(TrainingPanel(Workspace(), runs_dir=tmp_path / "runs"), 1400, 900)
     yield panel
     panel.shutdown()
-    assert panel.worker.thread.isFinished()  # no QThread left running
+    assert panel.worker.worker_thread.isFinished()  # no QThread left running
 
 
 def run(panel, qtbot, timeout=60000):
@@ -207,7 +207,7 @@ def window(qtbot, tmp_path):
     win.show()
     yield win
     win.shutdown()
-    assert win.panels["training"].worker.thread.isFinished() and win.panels["lab"].worker.thread.isFinished()
+    assert all(win.panels[name].worker.worker_thread.isFinished() for name in ("training", "lab"))
 
 
 def test_the_trained_model_becomes_the_explorers_model_as_a_copy_and_decodes(window, qtbot):
@@ -271,7 +271,7 @@ def test_closing_during_training_asks_then_stops_cleanly_and_keeps_a_loadable_ch
     qtbot.waitUntil(lambda: not window.isVisible(), timeout=10000)
     result = finished.args[0]
     assert result.status == "stopped" and result.checkpoint == training.checkpoint
-    assert training.worker.thread.isFinished()
+    assert training.worker.worker_thread.isFinished()
     saved = transviz.load_model(str(result.checkpoint))
     assert saved.facts["status"] == "stopped" and saved.facts["steps"] == result.steps == len(spy.steps)
     for name, tensor in result.model.net.state_dict().items():

@@ -97,6 +97,7 @@ def test_the_studios_strings_are_found_by_lupdate_in_named_contexts(tmp_path):
                 for c in ET.parse(ts).getroot().iter("context")}
     assert "" not in contexts and None not in contexts
     assert {"TrainingPanel", "TrainingForm", "LabPanel", "SnapshotTimeline"} <= set(contexts)
-    assert {"Start", "Use in explorer", "{0} min {1:02d} s", "paused at step {0:,} of {1:,}"} <= contexts["TrainingPanel"]
+    assert {"Start", "Use in explorer", "{0} min {1:02d} s",
+            "paused at step {0:,} of {1:,}"} <= contexts["TrainingPanel"]
     assert {"Learning rate", "auto: {0}"} <= contexts["TrainingForm"]
     assert {"Quick preset", "list the values to try, separated by commas"} <= contexts["LabPanel"]

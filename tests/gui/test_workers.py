@@ -16,7 +16,7 @@ def runner(qtbot):
     runner = TaskRunner()
     yield runner
     runner.shutdown()
-    assert runner.thread.isFinished()
+    assert runner.worker_thread.isFinished()
 
 
 def test_task_runs_off_the_gui_thread_and_result_arrives_on_it(runner, qtbot):
@@ -111,6 +111,6 @@ def test_background_work_is_counted_until_the_task_returns_even_when_cancelled(r
 def test_no_tasks_after_shutdown(qtbot):
     runner = TaskRunner()
     runner.shutdown()
-    assert runner.thread.isFinished()
+    assert runner.worker_thread.isFinished()
     with pytest.raises(RuntimeError, match="shut down"):
         runner.start(lambda state: None)

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 import torch
-from PySide6.QtCore import QRect, Qt
+from PySide6.QtCore import QRect
 from PySide6.QtGui import QColor, QImage, QPainter
 from PySide6.QtWidgets import QWidget
 

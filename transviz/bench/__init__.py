@@ -11,9 +11,10 @@ import statistics
 import time
 from collections.abc import Callable
 from dataclasses import asdict, dataclass
-from typing import Literal
+from typing import Literal, TypeVar
 
 Better = Literal["higher", "lower"]
+R = TypeVar("R")  # what the two runs median_ratio compares return (its timer may read it)
 MODULES = (  # each registers its figures when imported
     "transviz.bench.core", "transviz.bench.training", "transviz.bench.session", "transviz.bench.gui",
     "transviz.bench.packaging", "transviz.bench.studio",
@@ -61,8 +62,10 @@ def figure(name: str, unit: str, target: float, better: Better,
     :data:`REGISTRY` or in the registry ``into`` (the figures of ``transviz bench --device``)."""
 
     def register(measure: Callable[[], float]) -> Callable[[], float]:
-        doc = (measure.__doc__ or "").strip().splitlines()
-        (REGISTRY if into is None else into)[name] = Spec(name, unit, target, better, measure, doc[0] if doc else "")
+        # the description is the docstring's first paragraph, which may be wrapped over lines
+        summary = (measure.__doc__ or "").strip().split("\n\n")[0]
+        description = " ".join(line.strip() for line in summary.splitlines())
+        (REGISTRY if into is None else into)[name] = Spec(name, unit, target, better, measure, description)
         return measure
 
     return register
@@ -92,8 +95,8 @@ def median_seconds(fn: Callable[[], object], repeat: int = 7, warmup: int = 1) -
     return statistics.median(seconds(fn) for _ in range(repeat))
 
 
-def median_ratio(a: Callable[[], object], b: Callable[[], object], rounds: int = 7, warmup: int = 1,
-                 timer: Callable[[Callable[[], object]], float] = seconds) -> float:
+def median_ratio(a: Callable[[], R], b: Callable[[], R], rounds: int = 7, warmup: int = 1,
+                 timer: Callable[[Callable[[], R]], float] = seconds) -> float:
     """Median over rounds of time(b) / time(a), running a and b alternately: above 1 means a is faster.
 
     ``timer`` says how long one call took: by default its wall time; a run that clocks only

@@ -3,13 +3,14 @@ from __future__ import annotations
 
 import functools
 import math
+from collections.abc import Callable
 
 import torch
-from torch import nn
+from torch import Tensor, nn
 
 from ..core.config import ModelConfig
 from ..core.masks import causal_mask
-from ..core.model import Transformer
+from ..core.model import DecoderState, StepOutput, Transformer
 from ..core.positional import sinusoidal_table
 from . import figure, median_ratio, seconds
 
@@ -46,7 +47,8 @@ class TorchReference(nn.Module):
         return self.generator(out)
 
 
-def _train_step(model: nn.Module, forward, optimizer, src, tgt, gold):  # type: ignore[no-untyped-def]
+def _train_step(model: nn.Module, forward: Callable[[Tensor, Tensor], Tensor], optimizer: torch.optim.Optimizer,
+                src: Tensor, tgt: Tensor, gold: Tensor) -> None:
     logits = forward(src, tgt)
     loss = nn.functional.cross_entropy(logits.reshape(-1, logits.shape[-1]), gold.reshape(-1), ignore_index=0)
     optimizer.zero_grad(set_to_none=True)
@@ -92,15 +94,14 @@ def _cached_steps(n: int) -> list[float]:
     net, src, tokens = _base_model()
     state = net.start(net.encode(src))
     times = []
+    last: list[StepOutput] = []  # where one() leaves its step's output
     for t in range(n):
-        out = None
 
-        def one() -> None:
-            nonlocal out
-            out = net.step(tokens[t : t + 1], state, return_attention=True)
+        def one(t: int = t, state: DecoderState = state) -> None:  # this step's t and state, bound now
+            last[:] = [net.step(tokens[t : t + 1], state, return_attention=True)]
 
         times.append(seconds(one))
-        state = out.state  # type: ignore[union-attr]
+        state = last[0].state
     return times
 
 

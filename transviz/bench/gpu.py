@@ -211,7 +211,8 @@ def _lab(choice: Choice) -> LabResult:
 
 @figure("gpu_lab_1000_steps_s", "s", 30.0, "lower", into=FIGURES)
 def lab_seconds() -> float:
-    """The seed lab's run: 1,000 steps + 1,000 test batches, 6 layers, batch 16, 1% warm-up (target: a table row in 30 s)."""
+    """The seed lab's run: 1,000 steps + 1,000 test batches, 6 layers, batch 16, 1% warm-up
+    (target: a table row in 30 s)."""
     return _lab(chosen()).seconds
 
 

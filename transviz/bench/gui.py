@@ -69,8 +69,8 @@ def _step_redraw_ms(model: Model, rounds: int = 4) -> float:
 
 
 def _explorer_steps_ms(model: Model, rounds: int) -> float:
-    from ..gui.app import application, dispose
     from ..core.workspace import Workspace
+    from ..gui.app import application, dispose
     from ..gui.panels.explorer import ExplorerPanel
     from .session import _sentence
 
@@ -166,7 +166,7 @@ def _cold_start_marks(model: str) -> dict[str, float]:
                             capture_output=True, text=True, timeout=120)
     if result.returncode != 0:
         raise RuntimeError(f"the window did not start: {result.stderr.strip()[-500:]}")
-    return json.loads(result.stdout.strip().splitlines()[-1])  # type: ignore[no-any-return]
+    return json.loads(result.stdout.strip().splitlines()[-1])
 
 
 @figure("gui_cold_start_s", "s", 3.0, "lower")

@@ -59,7 +59,8 @@ def _step_times(session: DecodingSession, steps: int) -> list[float]:
 
 @figure("session_step_ms_default", "ms", 5.0, "lower")
 def step_default() -> float:
-    """One DecodingSession.step() with its StepRecord, shipped default model (until it ships: a fresh 3x4x128 model, vocab 300)."""
+    """One DecodingSession.step() with its StepRecord, shipped default model
+    (until it ships: a fresh 3x4x128 model, vocab 300)."""
     model = _default_model()
     session = DecodingSession(model, _sentence(model), max_len=20)
     _step_times(session, 20)  # warm-up

@@ -70,8 +70,9 @@ class InApp:
         self.window = MainWindow()
         self.window.resize(1400, 900)
         self.window.show()
-        self.panel = self.window.panels["training"]
-        assert isinstance(self.panel, TrainingPanel)
+        panel = self.window.panels["training"]
+        assert isinstance(panel, TrainingPanel)
+        self.panel = panel
         self.panel.runs_dir = folder
         self.window.tabs.setCurrentWidget(self.panel)
         form = self.panel.form
@@ -119,6 +120,6 @@ def gui_train_throughput_ratio() -> float:
         in_app, headless = InApp(Path(folder)), Headless(Path(folder))
         try:
             # time(headless) / time(in app) = in-app tokens/s over headless tokens/s
-            return median_ratio(in_app, headless, rounds=5, warmup=1, timer=lambda run: run())  # type: ignore[arg-type,return-value]
+            return median_ratio(in_app, headless, rounds=5, warmup=1, timer=lambda run: run())
         finally:
             in_app.close()

@@ -12,8 +12,12 @@ import json
 import logging
 import math
 import sys
+from typing import TYPE_CHECKING
 
 from ..core.errors import InputError
+
+if TYPE_CHECKING:
+    from ..bench import Figure
 
 log = logging.getLogger(__name__)
 
@@ -89,7 +93,7 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def _json_record(figure) -> dict[str, object]:  # type: ignore[no-untyped-def]
+def _json_record(figure: Figure) -> dict[str, object]:
     """The figure as JSON allows it: a value that is not finite (inf: the target was never reached) is null."""
     record = figure.to_dict()
     if not math.isfinite(figure.value):
@@ -97,7 +101,7 @@ def _json_record(figure) -> dict[str, object]:  # type: ignore[no-untyped-def]
     return record
 
 
-def _row(figure) -> str:  # type: ignore[no-untyped-def]
+def _row(figure: Figure) -> str:
     sign = ">=" if figure.better == "higher" else "<="
     verdict = "ok" if figure.meets_target else "MISSES"
     return f"{figure.name:40} {figure.value:10.3f} {figure.unit:8} target {sign} {figure.target:g}  {verdict}"

@@ -13,6 +13,9 @@ from . import model_or_default
 
 if TYPE_CHECKING:
     from ..core.config import ModelConfig
+    from ..core.decoding import DecodingSession, StepRecord
+    from ..core.strategies import Strategy
+    from ..core.trace import Trace
 
 SHOW = ("cross", "decoder", "encoder")
 REPL_HELP = "Enter: step   b: back   f WORD: force WORD as the next token (marked *)   q: quit"
@@ -22,13 +25,15 @@ def register(commands: argparse._SubParsersAction) -> None:
     parser = commands.add_parser("decode", help="translate a sentence and show each step and its attention",
                                  description="Translate SENTENCE one token at a time and show what the model saw.")
     parser.add_argument("sentence", help="the sentence to translate")
-    parser.add_argument("--model", metavar="FILE", help="a .safetensors checkpoint (default: the shipped default model)")
+    parser.add_argument("--model", metavar="FILE",
+                        help="a .safetensors checkpoint (default: the shipped default model)")
     strategy = parser.add_argument_group("strategy")
     strategy.add_argument("--strategy", choices=("greedy", "sample", "sampling", "beam"),
                           help="how the next token is chosen (default greedy; --beam implies beam, sampling "
                                "options imply sampling)")
     strategy.add_argument("--beam", type=int, metavar="N", help="beam width (default 4)")
-    strategy.add_argument("--length-penalty", type=float, metavar="A", help="beam ranking: score / length**A (default 1)")
+    strategy.add_argument("--length-penalty", type=float, metavar="A",
+                          help="beam ranking: score / length**A (default 1)")
     strategy.add_argument("--temperature", type=float, metavar="T", help="sampling temperature (default 1)")
     strategy.add_argument("--top-k", type=int, metavar="K", help="sample among the K most probable tokens (0: all)")
     strategy.add_argument("--top-p", type=float, metavar="P", help="sample from the smallest set with probability >= P")
@@ -75,7 +80,7 @@ def run(args: argparse.Namespace) -> int:
 
 # -- model and strategy -----------------------------------------------------------------------
 
-def _strategy(args: argparse.Namespace):  # type: ignore[no-untyped-def]
+def _strategy(args: argparse.Namespace) -> Strategy:
     from ..core.strategies import Beam, Greedy, Sampling
 
     beam_options = {"width": args.beam, "length_penalty": args.length_penalty}
@@ -99,7 +104,7 @@ def _given(options: dict[str, Any]) -> bool:
     return any(v is not None for v in options.values())
 
 
-def _describe_strategy(session) -> str:  # type: ignore[no-untyped-def]
+def _describe_strategy(session: DecodingSession) -> str:
     if session.teacher_forcing:
         return "teacher forcing (the reference is fed; the model's own prediction is shown beside it)"
     settings = ", ".join(f"{k.replace('_', ' ')} {v}" for k, v in asdict(session.strategy).items())
@@ -108,7 +113,7 @@ def _describe_strategy(session) -> str:  # type: ignore[no-untyped-def]
 
 # -- text report ------------------------------------------------------------------------------
 
-def _step_line(record, candidates: int) -> str:  # type: ignore[no-untyped-def]
+def _step_line(record: StepRecord, candidates: int) -> str:
     from ..textplot import abbreviate, pad
 
     token = pad(abbreviate(record.token, 12) + ("*" if record.forced else ""), 13)
@@ -120,7 +125,7 @@ def _step_line(record, candidates: int) -> str:  # type: ignore[no-untyped-def]
     return f"{record.index + 1:4}  {token} {record.probability:6.3f}   {listed}"
 
 
-def _report(session, candidates: int) -> str:  # type: ignore[no-untyped-def]
+def _report(session: DecodingSession, candidates: int) -> str:
     trace = session.trace()
     lines = [f"{'reference' if session.teacher_forcing else 'translation'}: {trace.translation}",
              f"strategy: {_describe_strategy(session)}"]
@@ -131,23 +136,26 @@ def _report(session, candidates: int) -> str:  # type: ignore[no-untyped-def]
         lines += _beam_lines(session, trace)
     else:
         title = "p(gold)" if session.teacher_forcing else "p"
-        header = f"step  {'token':13} {title:>6}   " + ("" if session.teacher_forcing else f"top-{candidates} candidates")
+        shown = "" if session.teacher_forcing else f"top-{candidates} candidates"
+        header = f"step  {'token':13} {title:>6}   " + shown
         lines.append(header.rstrip())
         lines += [_step_line(record, candidates) for record in session.history]
     lines.append(f"stopped: {_stop_text(session.stop_reason, session.max_len)}")
     return "\n".join(lines)
 
 
-def _beam_lines(session, best) -> list[str]:  # type: ignore[no-untyped-def]
+def _beam_lines(session: DecodingSession, best: Trace) -> list[str]:
     """The best hypothesis token by token, then the whole final beam."""
+    from ..core.strategies import Beam
     from ..textplot import abbreviate, pad
 
+    beam, strategy = session.beam, session.strategy
+    assert beam is not None and isinstance(strategy, Beam)  # the report's beam-search part
     lines = [f"step  {'token':13} {'p':>6}   (the best hypothesis)"]
     lines += [f"{i:4}  {pad(abbreviate(token, 12), 13)} {p:6.3f}"
-              for i, (token, p) in enumerate(zip(best.output_tokens, best.output_probabilities), 1)]
-    penalty = session.strategy.length_penalty
-    lines.append(f"final beam: score = summed log-probability, ranked by score / length^{penalty:g}")
-    for i, h in enumerate(session.beam.hypotheses, 1):
+              for i, (token, p) in enumerate(zip(best.output_tokens, best.output_probabilities, strict=True), 1)]
+    lines.append(f"final beam: score = summed log-probability, ranked by score / length^{strategy.length_penalty:g}")
+    for i, h in enumerate(beam.hypotheses, 1):
         ended = "" if h.finished else "  (unfinished)"
         lines.append(f"{i:4}  {h.score:9.3f}  {h.normalized_score:8.3f}  {' '.join(h.tokens)}{ended}")
     return lines
@@ -176,7 +184,7 @@ def _view(args: argparse.Namespace, config: ModelConfig) -> tuple[int, int | Non
     return layer, head
 
 
-def _heatmap(session, show: str, layer: int, head: int | None, values: bool) -> str:  # type: ignore[no-untyped-def]
+def _heatmap(session: DecodingSession, show: str, layer: int, head: int | None, values: bool) -> str:
     from ..core.masks import causal_mask
     from ..textplot import heatmap
 
@@ -211,7 +219,7 @@ def _head_number(text: str, heads: int) -> int:
 
 # -- interactive ------------------------------------------------------------------------------
 
-def _repl(session, candidates: int) -> None:  # type: ignore[no-untyped-def]
+def _repl(session: DecodingSession, candidates: int) -> None:
     print(f"source: {' '.join(session.source_tokens)}")
     print(f"strategy: {_describe_strategy(session)}")
     print(REPL_HELP)
@@ -232,7 +240,7 @@ def _repl(session, candidates: int) -> None:  # type: ignore[no-untyped-def]
     sys.stdout.flush()
 
 
-def _repl_command(session, command: str, candidates: int) -> str:  # type: ignore[no-untyped-def]
+def _repl_command(session: DecodingSession, command: str, candidates: int) -> str:
     if command == "":
         record = session.step()
     elif command == "b":

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import sys
+from collections.abc import Callable
 from typing import Any
 
 LAB_FLAGS = ("lr", "warmup", "init", "layers", "batch", "steps", "test_batches", "seed", "device", "attend")
@@ -63,7 +64,7 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def _progress(steps: int):  # type: ignore[no-untyped-def]
+def _progress(steps: int) -> Callable[[int, float, float], None]:
     from tqdm import tqdm
 
     bar = tqdm(total=steps, unit="step", desc="lab", file=sys.stderr, dynamic_ncols=True, leave=False)

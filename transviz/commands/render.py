@@ -4,9 +4,13 @@ from __future__ import annotations
 
 import argparse
 import re
+from typing import TYPE_CHECKING
 
 from ..core.errors import InputError
 from . import model_or_default
+
+if TYPE_CHECKING:
+    from ..core.bundle import Model
 
 SIZE = re.compile(r"^(\d+)x(\d+)$")
 
@@ -45,12 +49,13 @@ def run(args: argparse.Namespace) -> int:
         raise InputError(f"--step must be 0 or more, not {args.step}")
     from .. import load_model
     from ..gui.app import application, use_offscreen_platform
-    from ..gui.workers import leave_a_core_for_qt
     from ..gui.render import EXPLORER_VIEWS, Slide, render
+    from ..gui.workers import leave_a_core_for_qt
 
     use_offscreen_platform()
     application()
     leave_a_core_for_qt()
+    model: Model | None
     if args.view in (*EXPLORER_VIEWS, "masks"):  # they decode the sentence, or walk through a head: a model
         model = model_or_default(args.model)
     else:

@@ -62,7 +62,9 @@ def register(commands: argparse._SubParsersAction) -> None:
     train.add_argument("--eval-every", type=int, help="validate every N steps (default 500; 0 = at the end)")
     train.add_argument("--eval-limit", type=int, help="validation sentences decoded each time (default 500)")
     train.add_argument("--snapshot-every", type=int, help="attention snapshot of the probe every N steps (default 100)")
-    train.add_argument("--checkpoint-every", type=int, help="also save every N steps, so a crash keeps the last save (default 200; 0 = only at the end)")
+    train.add_argument("--checkpoint-every", type=int,
+                       help="also save every N steps, so a crash keeps the last save "
+                            "(default 200; 0 = only at the end)")
     train.add_argument("--probe", help="sentence whose attention is snapshotted (default: the task's first example)")
     train.add_argument("--max-output-len", type=int, help="decoding limit in evaluation")
     p.add_argument("--out", default="model.safetensors", help="where to save (default model.safetensors)")
@@ -121,7 +123,7 @@ def run(args: argparse.Namespace) -> int:
     dataset, model_settings, config = _settings(args)
     model = build_model(dataset, config, **model_settings)
     progress = _Progress(config.steps)
-    trainer = Trainer(model, dataset, config, progress, checkpoint_path=args.out)
+    trainer = Trainer(model, dataset, config, progress, checkpoint_path=args.out)  # type: ignore[arg-type]  # see _Progress
     try:
         with _ctrl_c_stops(trainer):
             print(f"training on {trainer.device}: {dataset.summary()}; {model.net.parameter_count():,} parameters, "
@@ -135,7 +137,8 @@ def run(args: argparse.Namespace) -> int:
 
 class _Progress:
     """tqdm bar fed by the trainer's step metrics: a TrainObserver by its methods (subclassing it
-    here would import torch whenever the command line starts)."""
+    here would import torch whenever the command line starts; the Trainer's signature asks for
+    the class itself, hence the type: ignore where it is passed)."""
 
     def __init__(self, total: int) -> None:
         self.total = total
@@ -159,6 +162,9 @@ class _Progress:
 
     def on_snapshot(self, snapshot: Any) -> None:
         pass
+
+    def on_paused(self, step: int) -> None:
+        pass  # the command line never pauses
 
     def close(self) -> None:
         if self.bar is not None:

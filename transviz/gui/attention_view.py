@@ -11,6 +11,7 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 from PySide6.QtCore import QCoreApplication, Qt
+from PySide6.QtGui import QStandardItemModel
 from PySide6.QtWidgets import QComboBox, QHBoxLayout, QSplitter, QStackedWidget, QVBoxLayout, QWidget
 
 from ..core.aggregate import max_over_heads, mean_over_heads, rollout
@@ -146,7 +147,9 @@ class AttentionView(Retranslated, QWidget):
 
     def _on_kind_changed(self) -> None:
         kind = self.current_kind()
-        rollout_item = self.summary.model().item(SUMMARIES.index("rollout"))  # type: ignore[attr-defined]
+        entries = self.summary.model()
+        assert isinstance(entries, QStandardItemModel)  # a combo box's own model
+        rollout_item = entries.item(SUMMARIES.index("rollout"))
         rollout_item.setEnabled(kind != "cross")
         rollout_item.setToolTip(self.tr("Rollout follows self-attention through the layers; cross-attention's "
                                         "queries and keys are different sequences") if kind == "cross" else "")

@@ -17,11 +17,12 @@ class OwnThreadWorker(QObject):
     def __init__(self, name: str, parent: QObject | None = None) -> None:
         super().__init__(parent)
         self._runner = TaskRunner(self)
-        self._runner.thread.setObjectName(name)
+        self._runner.worker_thread.setObjectName(name)
 
     @property
-    def thread(self) -> QThread:
-        return self._runner.thread
+    def worker_thread(self) -> QThread:
+        """The thread the work runs on (``thread()``, QObject's, is the one this worker lives in)."""
+        return self._runner.worker_thread
 
     def is_running(self) -> bool:
         return self._runner.is_busy()
@@ -33,5 +34,5 @@ class OwnThreadWorker(QObject):
     def shutdown(self) -> None:
         """Stop the work, let it finish cleanly, stop the thread; before the window goes."""
         self.stop_work()
-        if self.thread.isRunning():
+        if self.worker_thread.isRunning():
             self._runner.shutdown()

@@ -15,9 +15,9 @@ from PySide6.QtWidgets import QVBoxLayout, QWidget
 
 from ..core.beam import BeamStep
 from ..core.vocab import BOS
-from .style import GREY, HIGHLIGHT, PALETTE, plot_font, plot_style
 from .labels import plain_label
 from .language import Retranslated
+from .style import GREY, HIGHLIGHT, PALETTE, plot_font, plot_style
 
 LIVE, ENDED = PALETTE[0], PALETTE[2]
 
@@ -138,13 +138,13 @@ class BeamTree(Retranslated, QWidget):
     # -- what is shown (tests) -------------------------------------------------------------------
     def drawn_points(self) -> list[tuple[float, float]]:
         x, y = self._points.getData()
-        return list(zip(x.tolist(), y.tolist()))
+        return list(zip(x.tolist(), y.tolist(), strict=True))
 
     def drawn_edges(self) -> list[tuple[tuple[float, float], tuple[float, float]]]:
         x, y = self._edges.getData()
         if x is None:
             return []
-        points = list(zip(x.tolist(), y.tolist()))
+        points = list(zip(x.tolist(), y.tolist(), strict=True))
         return [(points[i], points[i + 1]) for i in range(0, len(points), 2)]
 
     def drawn_labels(self) -> list[str]:
@@ -152,4 +152,4 @@ class BeamTree(Retranslated, QWidget):
 
     def best_path_points(self) -> list[tuple[float, float]]:
         x, y = self._best.getData()
-        return [] if x is None else list(zip(x.tolist(), y.tolist()))
+        return [] if x is None else list(zip(x.tolist(), y.tolist(), strict=True))

@@ -7,7 +7,15 @@ from collections.abc import Callable
 
 from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtWidgets import (
-    QComboBox, QDoubleSpinBox, QHBoxLayout, QPushButton, QSlider, QSpinBox, QStackedWidget, QVBoxLayout, QWidget,
+    QComboBox,
+    QDoubleSpinBox,
+    QHBoxLayout,
+    QPushButton,
+    QSlider,
+    QSpinBox,
+    QStackedWidget,
+    QVBoxLayout,
+    QWidget,
 )
 
 from ..core.decoding import Event
@@ -48,7 +56,7 @@ class StrategyEditor(Retranslated, QWidget):
         self.top_p = QDoubleSpinBox(decimals=2, minimum=0.01, maximum=1.0, singleStep=0.05, value=1.0)
         self.seed = QSpinBox(minimum=RANDOM_SEED, maximum=2**31 - 1, value=RANDOM_SEED)
         self.bind_text(self.seed.setSpecialValueText, lambda: self.tr("random"))
-        self.width = QSpinBox(minimum=1, maximum=MAX_BEAM_WIDTH, value=4)
+        self.beam_width = QSpinBox(minimum=1, maximum=MAX_BEAM_WIDTH, value=4)
         self.length_penalty = QDoubleSpinBox(decimals=2, minimum=0.0, maximum=5.0, singleStep=0.1, value=1.0)
         self.bind_text(self.length_penalty.setToolTip, lambda: self.tr(
             "Hypotheses are ranked by log-probability / length^penalty: 0 favours short outputs, 1 ranks by the "
@@ -58,7 +66,7 @@ class StrategyEditor(Retranslated, QWidget):
         self.settings.addWidget(self._row((lambda: self.tr("temperature"), self.temperature),
                                           (lambda: self.tr("top-k"), self.top_k),
                                           (lambda: self.tr("top-p"), self.top_p), (lambda: self.tr("seed"), self.seed)))
-        self.settings.addWidget(self._row((lambda: self.tr("width"), self.width),
+        self.settings.addWidget(self._row((lambda: self.tr("width"), self.beam_width),
                                           (lambda: self.tr("length penalty"), self.length_penalty)))
         layout = QHBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
@@ -67,7 +75,7 @@ class StrategyEditor(Retranslated, QWidget):
         layout.addWidget(self.settings, 1)
         self.choice.currentIndexChanged.connect(self.settings.setCurrentIndex)
         self.choice.currentIndexChanged.connect(self._emit)
-        for spin in (self.temperature, self.top_k, self.top_p, self.seed, self.width, self.length_penalty):
+        for spin in (self.temperature, self.top_k, self.top_p, self.seed, self.beam_width, self.length_penalty):
             spin.valueChanged.connect(self._emit)
 
     def _row(self, *pairs: tuple[Callable[[], str], QWidget]) -> QWidget:
@@ -88,7 +96,7 @@ class StrategyEditor(Retranslated, QWidget):
             seed = None if self.seed.value() == RANDOM_SEED else self.seed.value()
             return Sampling(self.temperature.value(), self.top_k.value(), self.top_p.value(), seed)
         if name == "beam":
-            return Beam(self.width.value(), self.length_penalty.value())
+            return Beam(self.beam_width.value(), self.length_penalty.value())
         return Greedy()
 
     def _emit(self) -> None:
@@ -121,7 +129,9 @@ class DecodingControls(Retranslated, QWidget):
                              (self.run_button, lambda: self.tr("Run to end")),
                              (self.reset_button, lambda: self.tr("Reset (Home)"))):
             self.bind_text(button.setText, text)
-        self.speed = QSlider(Qt.Orientation.Horizontal, minimum=1, maximum=MAX_SPEED, value=DEFAULT_SPEED)
+        self.speed = QSlider(Qt.Orientation.Horizontal)
+        self.speed.setRange(1, MAX_SPEED)
+        self.speed.setValue(DEFAULT_SPEED)
         self.speed.setMaximumWidth(140)
         self.speed_label = plain_label()
         self.strategy = StrategyEditor()

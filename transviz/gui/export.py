@@ -23,7 +23,8 @@ def _png_bytes(image: QImage | QPixmap) -> bytes | None:
     """``image`` encoded as PNG, or None if Qt could not encode it."""
     buffer = QBuffer()
     buffer.open(QIODevice.OpenModeFlag.WriteOnly)
-    return bytes(buffer.data().data()) if image.save(buffer, "PNG") else None
+    saved = image.save(buffer, "PNG")  # type: ignore[call-overload]  # PySide6's stub wants bytes; only str works
+    return bytes(buffer.data().data()) if saved else None
 
 
 def _png(widget: QWidget, path: Path) -> bytes:
@@ -41,7 +42,7 @@ SHARP_PIXELS = 512  # enlarge embedded images until their longer side has at lea
 
 
 def _enlarge(match: re.Match[str]) -> str:
-    image = QImage.fromData(base64.b64decode(match.group(2)), "PNG")
+    image = QImage.fromData(base64.b64decode(match.group(2)), "PNG")  # type: ignore[arg-type]  # as in _png_bytes
     longest = max(image.width(), image.height())
     if image.isNull() or longest >= SHARP_PIXELS:
         return match.group(0)

@@ -161,5 +161,5 @@ class ModelFiles(QObject):
         self.status.emit(self.tr("Exported {0}").format(written))
 
     def shutdown(self) -> None:
-        if self.runner.thread.isRunning():
+        if self.runner.worker_thread.isRunning():
             self.runner.shutdown()

@@ -19,10 +19,10 @@ from PySide6.QtGui import QColor, QFontMetricsF, QImage, QMouseEvent, QPainter, 
 from PySide6.QtWidgets import QSizePolicy, QVBoxLayout, QWidget
 
 from ..core.aggregate import mean_over_heads
-from .style import HIGHLIGHT, lookup_table, plot_font, plot_style
 from .heatmap import coloured_picture, value_text
 from .labels import plain_label
 from .language import Retranslated
+from .style import HIGHLIGHT, lookup_table, plot_font, plot_style
 
 GAP = 1  # empty cells between tiles (NaN in the mosaic, drawn in the background colour)
 SUMMARY_COLUMN = -1  # the head reported by cell_clicked for the summary ("mean of heads") column

@@ -9,20 +9,20 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from itertools import pairwise
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pyqtgraph as pg
 from PySide6.QtCore import QCoreApplication, QPoint, QPointF, QRectF, Qt, Signal
 from PySide6.QtGui import QBrush, QColor, QFontMetricsF, QImage, QPainterPath, QPen
-from PySide6.QtWidgets import (
-    QGraphicsPathItem, QGraphicsRectItem, QHBoxLayout, QVBoxLayout, QWidget,
-)
+from PySide6.QtWidgets import QGraphicsPathItem, QGraphicsRectItem, QHBoxLayout, QVBoxLayout, QWidget
 
-from .style import HIGHLIGHT, colormap, lookup_table
 from .export import add_export_actions, name_export_actions, plot_title, save_picture
 from .labels import plain_label
 from .language import Retranslated
+from .style import HIGHLIGHT, colormap, lookup_table
 
 MAX_LABELS = 40  # more rows or columns than this: label every n-th one so that labels never pile up
 MASKED_FILL, MASKED_LINES = QColor("#dcdcdc"), QColor("#505050")  # grey hatching: outside any colormap
@@ -35,7 +35,7 @@ def hatching(cells: np.ndarray) -> QPainterPath:
     and in every SVG viewer (pattern fills are not part of SVG Tiny, which Qt writes).
     """
     path = QPainterPath()
-    for row, column in zip(*np.nonzero(cells)):
+    for row, column in zip(*np.nonzero(cells), strict=True):
         x, y = float(column), float(row)
         path.addRect(QRectF(x, y, 1, 1))
         for start, end in (((0, 0.5), (0.5, 0)), ((0, 1), (1, 0)), ((0.5, 1), (1, 0.5))):  # rising diagonals
@@ -73,6 +73,9 @@ class BlitImageItem(pg.ImageItem):
     pyqtgraph's own (same levels, same table, NaN transparent); other images take its path.
     """
 
+    qimage: QImage | None  # pyqtgraph's: the picture it paints (None until rendered)
+    _pixels: np.ndarray  # what our picture shows: the QImage does not own them
+
     def render(self) -> None:
         image, lut, levels = self.image, self.lut, self.levels
         simple = (isinstance(image, np.ndarray) and image.ndim == 2 and image.dtype.kind == "f" and image.size
@@ -103,7 +106,7 @@ def coloured_picture(image: np.ndarray, lut: np.ndarray, levels: Sequence[float]
     pixels = np.ascontiguousarray(argb[index])
     transparent = blank is None and bool(nan.any())
     if nan.any():
-        pixels[nan] = 0 if transparent else blank.rgb() | 0xFF000000  # 0: transparent black, premultiplied
+        pixels[nan] = 0 if blank is None else blank.rgb() | 0xFF000000  # 0: transparent black, premultiplied
     pixel_format = QImage.Format.Format_ARGB32_Premultiplied if transparent else QImage.Format.Format_RGB32
     height, width = pixels.shape
     return QImage(pixels.data, width, height, 4 * width, pixel_format), pixels
@@ -185,12 +188,12 @@ class TokenAxis(pg.AxisItem):
         if self.orientation in ("left", "right"):
             reserve_label_width(self, [text for _, text in self.tick_labels()])
 
-    def setLabel(self, *args, **kwargs):  # type: ignore[no-untyped-def]  # pyqtgraph's signature
+    def setLabel(self, *args, **kwargs):  # pyqtgraph's signature
         super().setLabel(*args, **kwargs)
         if getattr(self, "_rotated", False):  # (pyqtgraph's constructor labels the axis before ours runs)
             self._update_rotation(force=True)  # the title's height is part of a turned axis's height
 
-    def linkedViewChanged(self, view, newRange=None):  # type: ignore[no-untyped-def]  # pyqtgraph's signature
+    def linkedViewChanged(self, view, newRange=None):  # pyqtgraph's signature
         super().linkedViewChanged(view, newRange)
         self._choose_shown()
         self._update_rotation()
@@ -208,7 +211,7 @@ class TokenAxis(pg.AxisItem):
         if self.orientation == "bottom" and self._labels and view is not None:
             units_per_pixel = view.viewPixelSize()[0]
             cell_pixels = 1.0 / units_per_pixel if units_per_pixel > 0 else math.inf
-            spacing = min((b - a for a, b in zip(self._shown, self._shown[1:])), default=1)
+            spacing = min((b - a for a, b in pairwise(self._shown)), default=1)
             rotated = self._widest_label() > 0.9 * cell_pixels * spacing
         if rotated == self._rotated and not force:
             return
@@ -223,7 +226,7 @@ class TokenAxis(pg.AxisItem):
         self.picture = None
         self.update()
 
-    def drawPicture(self, p, axisSpec, tickSpecs, textSpecs):  # type: ignore[no-untyped-def]
+    def drawPicture(self, p, axisSpec, tickSpecs, textSpecs):  # pyqtgraph's signature
         if not self._rotated:
             super().drawPicture(p, axisSpec, tickSpecs, textSpecs)
             return
@@ -539,7 +542,7 @@ class HeatmapWidget(Retranslated, QWidget):
             self._readout.setText(self.readout(*cell))
             self.hovered.emit(*cell)
 
-    def _on_mouse_clicked(self, event) -> None:  # type: ignore[no-untyped-def]  # pyqtgraph's click event
+    def _on_mouse_clicked(self, event: Any) -> None:  # pyqtgraph's MouseClickEvent
         cell = self._cell_at(event.scenePos())
         if cell is not None and event.button() == Qt.MouseButton.LeftButton:
             self.clicked.emit(*cell)

@@ -10,13 +10,14 @@ import threading
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
+from typing import Any
 
 from PySide6.QtCore import QCoreApplication, QObject, Signal
 
 from ..core.errors import ConfigError
+from ..core.files import write_atomically
 from ..core.init import InitScheme
 from ..core.lab import SWEEPS, LabResult, LabSettings, published, run_lab, sweep_settings
-from ..core.files import write_atomically
 from .background import OwnThreadWorker
 
 VARIED = ("lr", "warmup", "init", "layers", "batch")  # what a custom sweep may vary (LabSettings fields)
@@ -59,7 +60,8 @@ def custom_rows(vary: str, values: str, base: LabSettings) -> list[LabRow]:
         raise ConfigError(QCoreApplication.translate("LabPanel", "list the values to try, separated by commas"))
     rows = []
     for text in texts:
-        settings = replace(base, **{vary: _value(vary, text)})  # LabSettings checks the value
+        change: dict[str, Any] = {vary: _value(vary, text)}  # a field named at run time
+        settings = replace(base, **change)  # LabSettings checks the value
         rows.append(LabRow(f"{vary}={text}", settings, published(settings)))
     return rows
 
@@ -122,7 +124,11 @@ class LabWorker(OwnThreadWorker):
     def _run(self, rows: list[LabRow], stop: threading.Event) -> bool:
         """Worker thread: every row in turn; True when all finished, False when cancelled."""
         for index, row in enumerate(rows):
-            result = run_lab(row.settings, lambda step, loss, lr, i=index: self.stepped.emit(i, step, loss), stop)
+
+            def on_step(step: int, loss: float, lr: float, index: int = index) -> None:
+                self.stepped.emit(index, step, loss)
+
+            result = run_lab(row.settings, on_step, stop)
             self.row_done.emit(index, result)
             if result.status == "stopped":
                 return False

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable, Mapping
-from typing import TypeVar
+from typing import Any, TypeVar
 
 from PySide6.QtCore import QCoreApplication, QEvent, QLibraryInfo, QLocale, QTranslator
 from PySide6.QtWidgets import QComboBox
@@ -95,7 +95,7 @@ class Retranslated:
     def changeEvent(self, event: QEvent) -> None:
         if event.type() == QEvent.Type.LanguageChange:
             self.retranslate()
-        super().changeEvent(event)  # type: ignore[misc]  # the QWidget base
+        super().changeEvent(event)  # type: ignore[misc]  # a mixin: the QWidget after it in the MRO has it
 
 
 def set_items(combo: QComboBox, texts: list[str]) -> None:
@@ -107,7 +107,7 @@ def set_items(combo: QComboBox, texts: list[str]) -> None:
         combo.setItemText(index, text)
 
 
-def set_items_by_data(combo: QComboBox, texts: Mapping[object, str]) -> None:
+def set_items_by_data(combo: QComboBox, texts: Mapping[Any, str]) -> None:
     """Name a combo box's entries by their item data (``texts[data]``), keeping the one chosen."""
     for index in range(combo.count()):
         combo.setItemText(index, texts[combo.itemData(index)])

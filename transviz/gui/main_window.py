@@ -8,6 +8,7 @@ The window only composes: the workspace holds the model and the session, the pan
 from __future__ import annotations
 
 import logging
+from functools import partial
 from pathlib import Path
 
 from PySide6.QtCore import Signal
@@ -67,7 +68,7 @@ class MainWindow(Retranslated, QMainWindow):
         for spec in PANELS:
             panel = self.panels[spec.id] = spec.build(self.workspace)
             index = self.tabs.addTab(panel, "")
-            self.bind_text(lambda text, i=index: self.tabs.setTabText(i, text), spec.shown_title)
+            self.bind_text(partial(self.tabs.setTabText, index), spec.shown_title)
             panel.status.connect(lambda text: self.statusBar().showMessage(text, STATUS_MS))
             panel.show_panel.connect(lambda name: self.tabs.setCurrentWidget(self.panels[name]))
         self.setCentralWidget(self.tabs)
@@ -99,10 +100,10 @@ class MainWindow(Retranslated, QMainWindow):
         self.files.status.connect(lambda text: self.statusBar().showMessage(text, STATUS_MS))
 
     def _build_menus(self) -> None:
-        bar, keys, files = self.menuBar(), QKeySequence.StandardKey, self.files
+        bar, keys, files, export = self.menuBar(), QKeySequence.StandardKey, self.files, self._export_with_dialog
         file = bound_menu(self, bar, lambda: self.tr("&File"))
-        bound_action(self, file, lambda: self.tr("Export current plot as &PNG..."), lambda: self._export_with_dialog(".png"))
-        bound_action(self, file, lambda: self.tr("Export current plot as S&VG..."), lambda: self._export_with_dialog(".svg"))
+        bound_action(self, file, lambda: self.tr("Export current plot as &PNG..."), lambda: export(".png"))
+        bound_action(self, file, lambda: self.tr("Export current plot as S&VG..."), lambda: export(".svg"))
         self.export_trace_action = bound_action(self, file, lambda: self.tr("Export &trace as .npz or JSON..."),
                                                 files.export_trace_with_dialog, "Ctrl+E")
         file.addSeparator()
@@ -117,7 +118,7 @@ class MainWindow(Retranslated, QMainWindow):
         self.info_action = bound_action(self, model, lambda: self.tr("&Info..."), self.show_model_info, "Ctrl+I")
         view = bound_menu(self, bar, lambda: self.tr("&View"))
         for index, spec in enumerate(PANELS):
-            bound_action(self, view, spec.shown_title, lambda _=False, i=index: self.tabs.setCurrentIndex(i),
+            bound_action(self, view, spec.shown_title, lambda *_, i=index: self.tabs.setCurrentIndex(i),
                          f"Ctrl+{index + 1}")
         view.addSeparator()
         self.view_choices = ViewChoices(view, self)

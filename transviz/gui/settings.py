@@ -16,8 +16,8 @@ from typing import TypeVar
 from PySide6.QtCore import QByteArray, QCoreApplication, QSettings
 from PySide6.QtGui import QGuiApplication
 
-from .style import COLORMAPS
 from .language import LANGUAGES, system_language
+from .style import COLORMAPS
 from .theme import THEMES, Appearance
 
 log = logging.getLogger(__name__)
@@ -80,8 +80,17 @@ def _flag(value: object) -> bool:
 
 
 def _bytes(value: object) -> bytes:
-    if isinstance(value, (QByteArray, bytes, bytearray)):
-        return bytes(value)  # type: ignore[arg-type]
+    if isinstance(value, QByteArray):
+        return bytes(value.data())
+    if isinstance(value, (bytes, bytearray)):
+        return bytes(value)
+    raise ValueError(value)
+
+
+def _whole(value: object) -> int:
+    """An int written this session, or its text read back from the file."""
+    if isinstance(value, (int, str)):
+        return int(value)
     raise ValueError(value)
 
 
@@ -151,7 +160,7 @@ class SettingsStore:
             state = read(f"{SPLITTERS}/{name}", _bytes, b"")
             if state:
                 splitters[name] = state
-        layout = WindowLayout(read(GEOMETRY, _bytes, None), splitters, read(TAB, int, 0))
+        layout = WindowLayout(read(GEOMETRY, _bytes, None), splitters, read(TAB, _whole, 0))
         for warning in warnings:
             log.warning("%s: %s", self.path, warning)
         return Stored(preferences, layout, tuple(warnings))

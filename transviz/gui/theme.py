@@ -10,7 +10,7 @@ legends, text items) and then calls ``restyle()`` on every widget that has one (
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from typing import Protocol, runtime_checkable
+from typing import Any, Protocol, runtime_checkable
 
 import pyqtgraph as pg
 from PySide6.QtCore import Qt
@@ -181,6 +181,6 @@ def apply_appearance(appearance: Appearance) -> None:
     app.setFont(application_font(appearance))
 
 
-def with_changes(**changes: object) -> Appearance:
+def with_changes(**changes: Any) -> Appearance:
     """The current appearance with some fields changed (e.g. ``presentation=True``)."""
-    return replace(_State.appearance, **changes)  # type: ignore[arg-type]
+    return replace(_State.appearance, **changes)

@@ -12,7 +12,14 @@ from collections.abc import Sequence
 import numpy as np
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import (
-    QComboBox, QHBoxLayout, QSizePolicy, QSlider, QSplitter, QStackedWidget, QVBoxLayout, QWidget,
+    QComboBox,
+    QHBoxLayout,
+    QSizePolicy,
+    QSlider,
+    QSplitter,
+    QStackedWidget,
+    QVBoxLayout,
+    QWidget,
 )
 
 from ..core.aggregate import mean_over_heads

@@ -10,7 +10,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from PySide6.QtCore import QEvent, QPoint, QRect, QRectF, QSize, Qt, Signal
-from PySide6.QtGui import QColor, QHelpEvent, QMouseEvent, QPainter, QPaintEvent, QPen
+from PySide6.QtGui import QColor, QHelpEvent, QMouseEvent, QPainter, QPaintEvent, QPen, QResizeEvent
 from PySide6.QtWidgets import QSizePolicy, QToolTip, QWidget
 
 from .style import GREY, HIGHLIGHT, PALETTE
@@ -116,7 +116,7 @@ class TokenStrip(QWidget):
     def minimumSizeHint(self) -> QSize:
         return QSize(100, self.fontMetrics().height() + PADDING + 2)
 
-    def resizeEvent(self, event) -> None:  # type: ignore[no-untyped-def]
+    def resizeEvent(self, event: QResizeEvent) -> None:
         self._rects = self._layout(self.width())
         super().resizeEvent(event)
 
@@ -136,7 +136,7 @@ class TokenStrip(QWidget):
                              self._placeholder)
             return
         metrics = self.fontMetrics()
-        for chip, rect in zip(self._chips, self._rects):
+        for chip, rect in zip(self._chips, self._rects, strict=True):
             fill = CURRENT_FILL if chip.current else UNKNOWN_FILL if chip.unknown else PLAIN_FILL
             # a forced chip keeps its dashed purple outline even when current (its fill says current)
             colour = FORCED_LINE if chip.forced else QColor(HIGHLIGHT) if chip.current else QColor(GREY)

@@ -10,8 +10,20 @@ from typing import Any
 
 from PySide6.QtCore import QCoreApplication, Qt, Signal
 from PySide6.QtWidgets import (
-    QCheckBox, QComboBox, QDoubleSpinBox, QFileDialog, QFormLayout, QGroupBox, QHBoxLayout, QLabel, QLayout,
-    QLineEdit, QPushButton, QSpinBox, QVBoxLayout, QWidget,
+    QCheckBox,
+    QComboBox,
+    QDoubleSpinBox,
+    QFileDialog,
+    QFormLayout,
+    QGroupBox,
+    QHBoxLayout,
+    QLabel,
+    QLayout,
+    QLineEdit,
+    QPushButton,
+    QSpinBox,
+    QVBoxLayout,
+    QWidget,
 )
 
 from ..core.config import SCHEDULES, ModelConfig, TrainConfig
@@ -90,14 +102,16 @@ class TrainingForm(Retranslated, QWidget):
             combo.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
             combo.setMinimumContentsLength(10)
         self.reset_to_recipe()
-        for spin in (*self.findChildren(QSpinBox), *self.findChildren(QDoubleSpinBox)):
+        for spin in self.findChildren(QSpinBox):
             spin.valueChanged.connect(self.validate)
-        for widget in self.findChildren(QComboBox):
-            widget.currentIndexChanged.connect(self.validate)
-        for widget in self.findChildren(QLineEdit):
-            widget.textChanged.connect(self.validate)
-        for widget in self.findChildren(QCheckBox):
-            widget.toggled.connect(self.validate)
+        for fraction in self.findChildren(QDoubleSpinBox):
+            fraction.valueChanged.connect(self.validate)
+        for combo in self.findChildren(QComboBox):
+            combo.currentIndexChanged.connect(self.validate)
+        for edit in self.findChildren(QLineEdit):
+            edit.textChanged.connect(self.validate)
+        for check in self.findChildren(QCheckBox):
+            check.toggled.connect(self.validate)
         self.validate()
 
     # -- construction --------------------------------------------------------------------------
@@ -131,7 +145,9 @@ class TrainingForm(Retranslated, QWidget):
         row.addWidget(browse)
         self.probe = QComboBox()
         self.probe.setEditable(True)
-        self.bind_text(self.probe.lineEdit().setPlaceholderText, lambda: self.tr("the task's first example"))
+        probe_edit = self.probe.lineEdit()
+        assert probe_edit is not None  # an editable combo box has one
+        self.bind_text(probe_edit.setPlaceholderText, lambda: self.tr("the task's first example"))
         self.bind_text(self.probe.setToolTip,
                        lambda: self.tr("The sentence whose attention is shown as training goes on"))
         self.task.currentIndexChanged.connect(self._on_task_changed)
@@ -299,7 +315,8 @@ class TrainingForm(Retranslated, QWidget):
         try:
             return float(edit.text().strip())
         except ValueError:
-            raise ConfigError(self.tr("{0} must be a number (like 1e-3), not '{1}'").format(what, edit.text())) from None
+            raise ConfigError(self.tr("{0} must be a number (like 1e-3), not '{1}'")
+                              .format(what, edit.text())) from None
 
     def train_config(self) -> TrainConfig:
         name, scale = self.init.currentData(), self.init_scale.text().strip()

@@ -8,11 +8,16 @@ from PySide6.QtCore import QObject, Signal
 from PySide6.QtGui import QAction, QActionGroup, QKeySequence
 from PySide6.QtWidgets import QMainWindow, QMenu
 
-from .style import COLORMAPS
 from .language import LANGUAGES, Retranslated, current_language, set_language
+from .style import COLORMAPS
 from .theme import CONTRAST, DARK, LIGHT, Appearance, apply_appearance, current_appearance, restyle, with_changes
 
 PRESENTATION_KEY = "F11"
+
+
+def _fixed(text: str) -> Callable[[], str]:
+    """A text that is the same in every language (a language's own name)."""
+    return lambda: text
 
 
 class ViewChoices(Retranslated, QObject):
@@ -34,7 +39,7 @@ class ViewChoices(Retranslated, QObject):
         self._was_maximized = False  # before presentation mode
         # the languages' names are in their own language: never translated
         self.languages = self._choices(menu, lambda: self.tr("&Language"),
-                                       {code: (lambda n=name: n) for code, name in LANGUAGES.items()},
+                                       {code: _fixed(name) for code, name in LANGUAGES.items()},
                                        self.choose_language)
         self.themes = self._choices(menu, lambda: self.tr("&Theme"), {
             LIGHT: lambda: self.tr("Light"), CONTRAST: lambda: self.tr("Light, high contrast (projector)"),

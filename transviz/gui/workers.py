@@ -143,7 +143,8 @@ class TaskRunner(QObject):
         self._current: TaskState | None = None
 
     @property
-    def thread(self) -> QThread:
+    def worker_thread(self) -> QThread:
+        """The thread tasks run on (``thread()``, QObject's, is the one this runner lives in)."""
         return self._thread
 
     def is_busy(self) -> bool:

@@ -81,8 +81,8 @@ class PlotPanel(QWidget):
         super().changeEvent(event)
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:
-        if event.type() == QEvent.Type.Enter and watched in self._plots:
-            self._current = watched  # type: ignore[assignment]
+        if event.type() == QEvent.Type.Enter and isinstance(watched, QWidget) and watched in self._plots:
+            self._current = watched
         return False
 
     def current_plot(self) -> QWidget:

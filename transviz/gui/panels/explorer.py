@@ -127,7 +127,8 @@ class ExplorerPanel(Retranslated, PlotPanel):
         nodes = walk(session.beam_history[-1].best.node)  # the best hypothesis, token by token
         go_back = self.tr("click to go back to here")
         chips = [Chip(BOS, self.tr("the start token: {0}").format(go_back), current=not tokens)]
-        for i, (token, node, record) in enumerate(zip(tokens, nodes, records)):
+        # strict=False: in beam search the best hypothesis may have ended steps before the search did
+        for i, (token, node, record) in enumerate(zip(tokens, nodes, records, strict=False)):
             # a forced step leaves one hypothesis, so every later one continues the forced token
             tip = self.tr("step {0}: p = {1:.3f}").format(i + 1, node.probability)
             if record.forced:

@@ -15,20 +15,34 @@ from pathlib import Path
 from PySide6.QtCore import Qt, Slot
 from PySide6.QtGui import QBrush, QColor, QIcon, QPixmap
 from PySide6.QtWidgets import (
-    QAbstractItemView, QComboBox, QFileDialog, QFormLayout, QGroupBox, QHBoxLayout, QHeaderView, QLineEdit,
-    QProgressBar, QPushButton, QSpinBox, QSplitter, QTableWidget, QTableWidgetItem, QVBoxLayout, QWidget,
+    QAbstractItemView,
+    QComboBox,
+    QFileDialog,
+    QFormLayout,
+    QGroupBox,
+    QHBoxLayout,
+    QHeaderView,
+    QLineEdit,
+    QProgressBar,
+    QPushButton,
+    QSpinBox,
+    QSplitter,
+    QTableWidget,
+    QTableWidgetItem,
+    QVBoxLayout,
+    QWidget,
 )
 
 from ...core.errors import TransvizError
 from ...core.lab import MEAN_PREDICTOR_MSE, QUICK, SEED, LabResult, LabSettings
 from ...core.workspace import Workspace
-from ..style import PALETTE, plot_style
 from ..core_messages import translated
 from ..export import export_with_dialog, save_picture
+from ..lab_runs import VARIED, LabRow, LabWorker, custom_rows, seed_rows, write_csv
 from ..labels import bound_label, error_label, plain_label, show_error
 from ..language import Retranslated, set_items_by_data
-from ..lab_runs import VARIED, LabRow, LabWorker, custom_rows, seed_rows, write_csv
 from ..plots import BOTTOM_LEFT, FrameClock, LivePlot, Series
+from ..style import PALETTE, plot_style
 from ..training_form import device_combo, name_devices
 from .base import PlotPanel
 
@@ -41,6 +55,8 @@ def _curve_colour(index: int) -> str:
 
 class LabPanel(Retranslated, PlotPanel):
     """Run the seed's lab tables (or a custom sweep) and compare with its published numbers."""
+
+    plot: LivePlot  # built in _build(), after the buttons that export it
 
     def __init__(self, workspace: Workspace, parent: QWidget | None = None) -> None:
         super().__init__(workspace, parent)
@@ -109,10 +125,10 @@ class LabPanel(Retranslated, PlotPanel):
         for spin in (self.steps, self.test_batches):
             spin.valueChanged.connect(self._show_length_note)
         length = QHBoxLayout()
-        for text, widget in ((lambda: self.tr("Training steps"), self.steps),
-                             (lambda: self.tr("test batches"), self.test_batches)):
+        for text, spin in ((lambda: self.tr("Training steps"), self.steps),
+                           (lambda: self.tr("test batches"), self.test_batches)):
             length.addWidget(bound_label(self, text))
-            length.addWidget(widget)
+            length.addWidget(spin)
         length.addWidget(self.seed_button)
         length.addWidget(self.quick_button)
         length.addWidget(self.length_note, 1)
@@ -189,8 +205,10 @@ class LabPanel(Retranslated, PlotPanel):
         name_devices(self.device)
         self._show_length_note()
         self.check()  # the custom sweep's message
-        for line, (row, result) in enumerate(self.results):
-            self.table.item(line, COLUMNS - 1).setText(self.mark(result))
+        for line, (_row, result) in enumerate(self.results):
+            item = self.table.item(line, COLUMNS - 1)
+            assert item is not None  # every result has its row
+            item.setText(self.mark(result))
 
     # -- settings ------------------------------------------------------------------------------
     def set_length(self, steps: int, test_batches: int) -> None:
@@ -334,8 +352,9 @@ class LabPanel(Retranslated, PlotPanel):
                 item.setTextAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
             if result.status in ("diverged", "collapsed"):
                 item.setBackground(QBrush(DIVERGED_FILL))
+            if column == 0:
+                item.setIcon(QIcon(swatch))  # the row's colour in the plot
             self.table.setItem(line, column, item)
-        self.table.item(line, 0).setIcon(QIcon(swatch))  # the row's colour in the plot
         self.table.resizeRowToContents(line)
 
     def mark(self, result: LabResult) -> str:

@@ -11,17 +11,16 @@ import numpy as np
 import pyqtgraph as pg
 import torch
 from PySide6.QtCore import QCoreApplication
-from PySide6.QtWidgets import (
-    QComboBox, QGridLayout, QHBoxLayout, QLineEdit, QSpinBox, QVBoxLayout, QWidget,
-)
+from PySide6.QtGui import QStandardItemModel
+from PySide6.QtWidgets import QComboBox, QGridLayout, QHBoxLayout, QLineEdit, QSpinBox, QVBoxLayout, QWidget
 
 from ...core.bundle import Model
 from ...core.positional import similarity, sinusoidal_table, split_halves
 from ...core.workspace import Workspace
-from ..style import PALETTE
 from ..heatmap import AxisNames, HeatmapWidget, label_stride
 from ..labels import bound_label, error_label, plain_label, show_error
 from ..language import Retranslated, set_items
+from ..style import PALETTE
 from .base import PlotPanel
 
 DEFAULT_LENGTH, DEFAULT_D_MODEL = 20, 512  # the seed's figure: 20 positions x 512 dimensions
@@ -139,7 +138,9 @@ class PositionalPanel(Retranslated, PlotPanel):
             self._on_source_changed()
 
     def _enable_model_source(self, enabled: bool) -> None:
-        item = self.source.model().item(MODEL)  # type: ignore[attr-defined]
+        entries = self.source.model()
+        assert isinstance(entries, QStandardItemModel)  # a combo box's own model
+        item = entries.item(MODEL)
         item.setEnabled(enabled)
         item.setToolTip("" if enabled else self.tr("No model loaded: Model > Open"))
 
@@ -166,7 +167,8 @@ class PositionalPanel(Retranslated, PlotPanel):
         length = self.length.value()
         if self.source.currentIndex() == MODEL and self.model is not None:
             buffer = self.model.net.positional  # what the model adds to its embeddings
-            return buffer[:length].detach().cpu().numpy().astype(np.float32)  # type: ignore[index]
+            assert isinstance(buffer, torch.Tensor)  # a buffer, typed Tensor | Module by nn.Module's __getattr__
+            return buffer[:length].detach().cpu().numpy().astype(np.float32)
         return sinusoidal_table(length, self.d_model.value()).numpy()
 
     def refresh(self) -> None:

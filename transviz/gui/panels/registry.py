@@ -30,10 +30,11 @@ class PanelSpec:
         return QCoreApplication.translate("MainWindow", self.title)
 
 
+# QT_TRANSLATE_NOOP marks a title for lupdate and returns it; str(): PySide6's stub says it returns object
 PANELS = (
-    PanelSpec("explorer", QT_TRANSLATE_NOOP("MainWindow", "Explorer"), ExplorerPanel),
-    PanelSpec("positional", QT_TRANSLATE_NOOP("MainWindow", "Positional encoding"), PositionalPanel),
-    PanelSpec("masks", QT_TRANSLATE_NOOP("MainWindow", "Masks"), MasksPanel),
-    PanelSpec("training", QT_TRANSLATE_NOOP("MainWindow", "Training"), TrainingPanel),
-    PanelSpec("lab", QT_TRANSLATE_NOOP("MainWindow", "Lab"), LabPanel),
+    PanelSpec("explorer", str(QT_TRANSLATE_NOOP("MainWindow", "Explorer")), ExplorerPanel),
+    PanelSpec("positional", str(QT_TRANSLATE_NOOP("MainWindow", "Positional encoding")), PositionalPanel),
+    PanelSpec("masks", str(QT_TRANSLATE_NOOP("MainWindow", "Masks")), MasksPanel),
+    PanelSpec("training", str(QT_TRANSLATE_NOOP("MainWindow", "Training")), TrainingPanel),
+    PanelSpec("lab", str(QT_TRANSLATE_NOOP("MainWindow", "Lab")), LabPanel),
 )

@@ -9,31 +9,40 @@ from __future__ import annotations
 
 import statistics
 from collections import deque
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from datetime import datetime
 from pathlib import Path
 
 from PySide6.QtCore import QCoreApplication, QStandardPaths, Qt, QTimer, Signal, Slot
 from PySide6.QtGui import QDragEnterEvent, QDropEvent
 from PySide6.QtWidgets import (
-    QFileDialog, QHBoxLayout, QMessageBox, QProgressBar, QPushButton, QScrollArea, QSizePolicy, QSplitter, QVBoxLayout, QWidget,
+    QFileDialog,
+    QHBoxLayout,
+    QMessageBox,
+    QProgressBar,
+    QPushButton,
+    QScrollArea,
+    QSizePolicy,
+    QSplitter,
+    QVBoxLayout,
+    QWidget,
 )
 
 from ...core.bundle import Model
 from ...core.checkpoint import SUFFIX as CHECKPOINT_SUFFIX
+from ...core.config import TrainConfig
 from ...core.errors import TransvizError
 from ...core.evaluate import Evaluation
-from ...core.snapshots import Snapshot, load_snapshots, save_with_snapshots
-from ...core.config import TrainConfig
 from ...core.schedules import trainer_rate
+from ...core.snapshots import Snapshot, load_snapshots, save_with_snapshots
 from ...core.train import StepMetrics, TrainResult
 from ...core.workspace import Workspace
-from ..style import BLUE, GREEN, PALETTE, VERMILLION
 from ..core_messages import translated
 from ..drops import dropped_file
 from ..labels import NoticeLabel, error_label, plain_label, show_error
 from ..language import Retranslated
 from ..plots import TOP_LEFT, FrameClock, LivePlot, Series
+from ..style import BLUE, GREEN, PALETTE, VERMILLION
 from ..timeline import SnapshotTimeline
 from ..training_form import TSV_SUFFIXES, TrainingForm
 from ..training_worker import RunStart, TrainingJob, TrainingWorker, detached_copy
@@ -202,7 +211,7 @@ class TrainingPanel(Retranslated, PlotPanel):
                                    (self.lr_plot, self.learning_rate, self.tr("learning rate"))):
             plot.rename(series, name)
 
-    def _show_timeline(self, snapshots: list[Snapshot], origin: Callable[[], str]) -> None:
+    def _show_timeline(self, snapshots: Sequence[Snapshot], origin: Callable[[], str]) -> None:
         """Show ``snapshots``; ``origin()`` says where they come from, in the language of the moment."""
         self._timeline_origin = origin
         self.timeline.set_snapshots(snapshots, origin())
