@@ -82,7 +82,8 @@ def greedy_reference(model: transviz.Model, source: str, max_len: int) -> list[i
     return ids
 
 
-def beam_reference(model: transviz.Model, source: str, width: int, alpha: float, max_len: int) -> list[tuple[list[int], float]]:
+def beam_reference(model: transviz.Model, source: str, width: int, alpha: float,
+                   max_len: int) -> list[tuple[list[int], float]]:
     """Beam search as specified, by full recomputation: each step, the ``width`` best (by
     score / length ** alpha) among the extensions of every unfinished hypothesis and the finished
     ones; stop when all have ended or after ``max_len`` steps. Returns (ids, score), best first."""

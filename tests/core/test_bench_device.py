@@ -108,7 +108,8 @@ NO_QT = textwrap.dedent("""
 
 def run_without_qt(code: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run([sys.executable, "-c", NO_QT + textwrap.dedent(code)], cwd=ROOT, check=False,
-                          capture_output=True, text=True, timeout=300, env={"PYTHONPATH": str(ROOT), "PATH": "/usr/bin:/bin"})
+                          capture_output=True, text=True, timeout=300,
+                          env={"PYTHONPATH": str(ROOT), "PATH": "/usr/bin:/bin"})
 
 
 def test_the_device_figures_run_without_qt():

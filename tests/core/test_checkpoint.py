@@ -172,7 +172,8 @@ def test_a_truncated_file_is_called_truncated(tmp_path, keep):
     with pytest.raises(transviz.CheckpointError) as error:
         transviz.load_model(cut)
     message = str(error.value)
-    assert message.startswith(f"cut.safetensors: the file is truncated or damaged: it has {int(len(good) * keep):,} bytes")
+    size = int(len(good) * keep)
+    assert message.startswith(f"cut.safetensors: the file is truncated or damaged: it has {size:,} bytes")
     header_end = 8 + int.from_bytes(good[:8], "little")  # the safetensors layout, read here on its own
     assert int(len(good) * keep) < header_end if keep < 0.05 else header_end < int(len(good) * keep)
     described = header_end if keep < 0.05 else len(good)  # a cut header cannot say where the data ends

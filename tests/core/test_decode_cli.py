@@ -8,14 +8,13 @@ import numpy as np
 import pytest
 
 import transviz
+from decoding_models import SOURCE, one_thread, tiny_model  # noqa: F401 (autouse)
 from transviz.cli import main
-from transviz.core.decoding import DecodingSession
 from transviz.core import resources
+from transviz.core.decoding import DecodingSession
 from transviz.core.resources import shipped_models
 from transviz.core.strategies import Beam, Sampling
 from transviz.textplot import SHADES, display_width, heatmap
-
-from decoding_models import SOURCE, tiny_model, one_thread  # noqa: F401 (autouse)
 
 
 @pytest.fixture(scope="module")
@@ -45,7 +44,7 @@ def test_prints_the_translation_then_each_step_with_candidates(capsys, model_fil
     assert lines[0] == f"translation: {session.trace().translation}"
     step_lines = [line for line in lines if re.match(r"^\s+\d+  ", line)]
     assert len(step_lines) == len(records)
-    for line, record in zip(step_lines, records):
+    for line, record in zip(step_lines, records, strict=True):
         fields = line.split()
         assert fields[:3] == [str(record.index + 1), record.token, f"{record.probability:.3f}"]
         listed = " ".join(f"{c.token} {c.probability:.3f}" for c in record.candidates)
@@ -88,7 +87,7 @@ def test_heatmap_shades_follow_the_values():
     matrix = np.array([[0.0, 0.1, 0.25, 0.45], [0.65, 0.85, 1.0, 0.5]])
     text = heatmap(matrix, ["a", "b"], ["w", "x", "y", "z"])
     grid = [line for line in text.splitlines() if line[:2] in ("a ", "b ")]
-    for line, row in zip(grid, matrix):
+    for line, row in zip(grid, matrix, strict=True):
         expected = "".join(2 * SHADES[min(4, int(v * 5))] for v in row)  # levels are fifths of the largest (1.0)
         assert line == ("a " if line[0] == "a" else "b ") + expected.rstrip()
     assert "of the largest value 1.000" in text

@@ -3,10 +3,9 @@ import numpy as np
 import pytest
 
 import transviz
+from decoding_models import SOURCE, forward, greedy_reference, one_thread, tiny_model  # noqa: F401 (autouse)
 from transviz.core.decoding import DecodingSession, StepRecord
 from transviz.core.strategies import Beam, Greedy, Sampling
-
-from decoding_models import SOURCE, forward, greedy_reference, tiny_model, one_thread  # noqa: F401 (autouse)
 
 
 @pytest.fixture(scope="module")
@@ -90,7 +89,8 @@ def test_back_then_step_reproduces_the_record_bit_for_bit(model, strategy):
         session.step()
     first = session.history
     before = session.back()
-    assert before is first[2] and session.position == 3 and session.output_tokens == list(session.beam_history[-1].best.tokens)
+    assert before is first[2] and session.position == 3
+    assert session.output_tokens == list(session.beam_history[-1].best.tokens)
     if isinstance(strategy, Beam):
         assert session.beam == first[2].beam
     assert_same_record(session.step(), first[3])

@@ -2,10 +2,9 @@
 import pytest
 
 import transviz
+from decoding_models import SOURCE, one_thread, tiny_model  # noqa: F401 (autouse)
 from transviz.core.decoding import DecodingSession
 from transviz.core.strategies import Beam, Greedy, Sampling
-
-from decoding_models import SOURCE, tiny_model, one_thread  # noqa: F401 (autouse)
 
 
 @pytest.fixture(scope="module")

@@ -8,11 +8,10 @@ from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, precondition, rule
 
 import transviz
+from decoding_models import SOURCE, forward, one_thread, tiny_model  # noqa: F401 (autouse)
 from transviz.core.decoding import DecodingSession
 from transviz.core.paths import walk
 from transviz.core.strategies import Beam, Greedy, Sampling
-
-from decoding_models import SOURCE, forward, tiny_model, one_thread  # noqa: F401 (autouse)
 
 MODEL = tiny_model(seed=5, max_len=12, eos_bias=-1.0)
 TOKENS = MODEL.tgt_vocab.itos[2:]  # </s>, <unk> and every word (never <pad> or <s>)

@@ -1,12 +1,13 @@
 """Beam search and sampling against references computed separately (full recomputation, formulas)."""
+import itertools
+
 import numpy as np
 import pytest
 
 import transviz
+from decoding_models import SOURCE, beam_reference, forward, one_thread, tiny_model  # noqa: F401 (autouse)
 from transviz.core.decoding import DecodingSession
 from transviz.core.strategies import Beam, Greedy, Sampling
-
-from decoding_models import SOURCE, beam_reference, forward, tiny_model, one_thread  # noqa: F401 (autouse)
 
 
 @pytest.fixture(scope="module")
@@ -20,7 +21,7 @@ def test_beam_of_width_one_is_greedy(model):
     greedy_records, beam_records = greedy.run_to_end(), beam.run_to_end()
     assert [r.token for r in beam_records] == [r.token for r in greedy_records]
     assert beam.output_tokens == greedy.output_tokens and beam.stop_reason == greedy.stop_reason
-    for a, b in zip(greedy_records, beam_records):
+    for a, b in zip(greedy_records, beam_records, strict=True):
         assert a.probability == b.probability and a.candidates == b.candidates
         np.testing.assert_array_equal(a.self_rows, b.self_rows)
         np.testing.assert_array_equal(a.cross_rows, b.cross_rows)
@@ -62,7 +63,7 @@ def test_the_beam_history_is_a_tree(model):
     records = session.run_to_end()
     history = session.beam_history
     assert len(history) == session.position + 1 and history[0].hypotheses[0].parent is None
-    for before, after in zip(history, history[1:]):
+    for before, after in itertools.pairwise(history):
         assert after.position == before.position + 1
         for h in after.hypotheses:
             parent = before.hypotheses[h.parent]
@@ -70,7 +71,7 @@ def test_the_beam_history_is_a_tree(model):
                 assert parent.finished and h.finished
             else:
                 assert h.tokens[:-1] == parent.tokens and not parent.finished
-    for record, step in zip(records, history[1:]):
+    for record, step in zip(records, history[1:], strict=True):
         assert record.beam == step
         # the record follows the best hypothesis that got a new token at that step
         assert record.token == next(h for h in step.hypotheses if len(h.tokens) == step.position).tokens[-1]

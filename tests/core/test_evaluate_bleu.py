@@ -3,10 +3,9 @@ import pytest
 import sacrebleu
 
 import transviz
+from decoding_models import one_thread, tiny_model  # noqa: F401 (autouse)
 from transviz.core.dataset import Pair
 from transviz.core.evaluate import evaluate
-
-from decoding_models import tiny_model, one_thread  # noqa: F401 (autouse)
 
 SOURCES = ["ich mochte ein bier", "das ist gut", "ich mochte trinken", "bier ist gut", "das bier", "ein bier trinken"]
 MAX_LEN = 10
@@ -26,7 +25,7 @@ def test_bleu_is_sacrebleus_corpus_bleu_of_the_greedy_translations():
     # the hypotheses come from the step-by-step session, not from evaluation's batched decoder
     hypotheses = [transviz.decode(model, s, max_len=MAX_LEN).translation for s in SOURCES]
     references = [near_miss(h, i) for i, h in enumerate(hypotheses)]
-    evaluation = evaluate(model, [Pair(s, r) for s, r in zip(SOURCES, references)], max_len=MAX_LEN)
+    evaluation = evaluate(model, [Pair(s, r) for s, r in zip(SOURCES, references, strict=True)], max_len=MAX_LEN)
     expected = sacrebleu.corpus_bleu(hypotheses, [references]).score
     assert 0 < expected < 100  # partly right, so a wrong pairing of outputs and targets would change it
     assert evaluation.bleu == pytest.approx(expected, abs=1e-9)

@@ -38,7 +38,7 @@ def recomputed(net: Transformer, tokens: list[int]) -> list[tuple[torch.Tensor, 
         encoded = net.encode(SOURCE)
         x = net._embed(torch.tensor([tokens]), net.tgt_embed)  # (1, T, d)
         keys_values = []
-        for layer, memory_kv in zip(net.decoder_layers, net.memory_kv(encoded)):
+        for layer, memory_kv in zip(net.decoder_layers, net.memory_kv(encoded), strict=True):
             h = layer.norm1(x) if layer.pre_norm else x
             _, k, v = layer.self_attn.project_qkv(h)
             keys_values.append((k, v))
@@ -49,7 +49,7 @@ def recomputed(net: Transformer, tokens: list[int]) -> list[tuple[torch.Tensor, 
 
 def assert_cache_is(net: Transformer, state: DecoderState, tokens: list[int]) -> None:
     assert state.length == len(tokens)
-    for (k, v), (k_ref, v_ref) in zip(state.self_kv, recomputed(net, tokens)):
+    for (k, v), (k_ref, v_ref) in zip(state.self_kv, recomputed(net, tokens), strict=True):
         torch.testing.assert_close(k, k_ref, atol=1e-5, rtol=1e-5)
         torch.testing.assert_close(v, v_ref, atol=1e-5, rtol=1e-5)
 

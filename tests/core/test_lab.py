@@ -14,7 +14,16 @@ from torch import nn
 from transviz.cli import main
 from transviz.core.errors import ConfigError
 from transviz.core.lab import (
-    IN_DIM, SEED, SWEEPS, LabModel, LabSettings, lab_batch, lab_loss, published, run_lab, run_sweep,
+    IN_DIM,
+    SEED,
+    SWEEPS,
+    LabModel,
+    LabSettings,
+    lab_batch,
+    lab_loss,
+    published,
+    run_lab,
+    run_sweep,
 )
 
 TINY = LabSettings(d_model=16, heads=2, d_ff=32, layers=1, batch=8, steps=100, test_batches=20, lr=1e-2,
@@ -40,7 +49,7 @@ def copy_into_seed(ours: LabModel, ref: SeedTrans) -> None:
         for a, b in ((ours.in_fc, ref.in_fc), (ours.out_fc, ref.out_fc)):
             b.weight.copy_(a.weight)
             b.bias.copy_(a.bias)
-        for mine, theirs in zip(ours.layers, ref.trans.layers):
+        for mine, theirs in zip(ours.layers, ref.trans.layers, strict=True):
             theirs.self_attn.in_proj_weight.copy_(mine.self_attn.in_proj_weight)
             theirs.self_attn.in_proj_bias.copy_(mine.self_attn.in_proj_bias)
             for a, b in ((mine.self_attn.out_proj, theirs.self_attn.out_proj), (mine.ffn.linear1, theirs.linear1),

@@ -17,10 +17,10 @@ def test_shipped_model_reaches_95_percent_on_its_test_split(name, task):
     assert model.facts["task"] == task
     test = load_task(task).test  # the task is deterministic, so this is the split held out in training
     outputs = greedy_batch(model, [p.source for p in test])
-    hits = [out == model.tgt_vocab.tokenize(p.target) for out, p in zip(outputs, test)]
+    hits = [out == model.tgt_vocab.tokenize(p.target) for out, p in zip(outputs, test, strict=True)]
     assert sum(hits) / len(hits) >= 0.95
     for group in {p.group for p in test}:  # every group on its own, novel combinations included
-        group_hits = [h for h, p in zip(hits, test) if p.group == group]
+        group_hits = [h for h, p in zip(hits, test, strict=True) if p.group == group]
         assert sum(group_hits) / len(group_hits) >= 0.95, group
 
 

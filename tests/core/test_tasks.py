@@ -16,9 +16,7 @@ import pytest
 from transviz.core import toy_de_en
 from transviz.core.errors import InputError
 from transviz.core.tasks import TASKS, Dataset, describe_task, load_task, load_tsv
-from transviz.core.toy_de_en_lexicon import (
-    ADJECTIVES, COPULA, MODALS, NOUNS, SEPARABLE_VERBS, THAT_VERBS, VERBS,
-)
+from transviz.core.toy_de_en_lexicon import ADJECTIVES, COPULA, MODALS, NOUNS, SEPARABLE_VERBS, THAT_VERBS, VERBS
 
 NOVEL, SEEN = "novel-combinations", "seen-patterns"
 
@@ -46,7 +44,8 @@ def test_same_data_in_another_process_with_another_hash_seed(data, tmp_path):
     corpus.write_text("".join(f"satz {i}\tsentence {i}\n" for i in range(60)), encoding="utf-8")
     code = inspect.getsource(fingerprint) + (  # the same function, in a fresh interpreter
         "import hashlib, sys\nfrom transviz.core.tasks import load_task, load_tsv\n"
-        "print(fingerprint(load_task('toy-de-en')), fingerprint(load_task('dates')), fingerprint(load_tsv(sys.argv[1])))"
+        "print(fingerprint(load_task('toy-de-en')), fingerprint(load_task('dates')),"
+        " fingerprint(load_tsv(sys.argv[1])))"
     )
     assert os.environ.get("PYTHONHASHSEED") != "12345"
     env = {**os.environ, "PYTHONHASHSEED": "12345"}
@@ -203,7 +202,7 @@ def test_adjectives_agree_with_article_case_and_gender(data):
     seen = Counter()
     for p in all_pairs(data):
         g = tokens(p.source)
-        for article, adjective, noun in zip(g, g[1:], g[2:]):
+        for article, adjective, noun in zip(g, g[1:], g[2:], strict=False):
             key = article_key(article)
             if key and noun in gender and any(adjective.startswith(s) for s in stems):
                 ending = AGREEMENT[(key, gender[noun])]
@@ -268,7 +267,7 @@ def test_novel_group_holds_exactly_the_held_out_combinations(data):
     checks = mention_checks(held)
     kinds = Counter()
     for p in data.valid + data.test:
-        hit = [c for c, check in zip(held, checks) if check(p.source)]
+        hit = [c for c, check in zip(held, checks, strict=False) if check(p.source)]
         assert bool(hit) == (p.group == NOVEL), p
         kinds.update(c.kind for c in hit)
     assert kinds["adjective"] >= 100 and kinds["verb"] >= 100

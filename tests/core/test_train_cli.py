@@ -77,7 +77,8 @@ def test_an_unwritable_out_fails_before_training(capsys):
     code = main(["train", "--task", "copy", *TINY, "--steps", "3", "--out", "/proc/x/m.safetensors"])
     printed = capsys.readouterr()
     assert code == 1 and "training on" not in printed.out  # refused before the first step
-    assert printed.err.startswith("transviz: cannot save the model to /proc/x/m.safetensors") and printed.err.count("\n") == 1
+    assert printed.err.startswith("transviz: cannot save the model to /proc/x/m.safetensors")
+    assert printed.err.count("\n") == 1
 
 
 def test_a_folder_as_out_fails_before_training(tmp_path, capsys):

@@ -15,7 +15,6 @@ from transviz.core import checkpoint
 from transviz.core.config import TrainConfig
 from transviz.core.evaluate import evaluate, greedy_batch
 from transviz.core.recipes import RECIPES
-from transviz.core.schedules import learning_rate
 from transviz.core.snapshots import load_snapshots
 from transviz.core.tasks import load_task
 from transviz.core.train import Trainer, TrainObserver, build_model
@@ -125,11 +124,12 @@ def test_batched_greedy_equals_decode_one_sentence_at_a_time(reverse_model):
     sources = [p.source for p in dataset.test[:80]] + ["0", "jjjjjjjjjjjjjjjjjjjj", "zz9"]  # "z": unknown
     for max_len in (50, 6):
         batched = greedy_batch(model, sources, max_len=max_len, batch_size=16)
-        for source, tokens in zip(sources, batched):
+        for source, tokens in zip(sources, batched, strict=True):
             trace = transviz.decode(model, source, max_len=max_len)
             one = trace.output_tokens[:-1] if trace.stop_reason == "end" else trace.output_tokens
             assert tokens == one, source
-    right = sum(t == list(p.target) for t, p in zip(greedy_batch(model, sources[:80]), dataset.test))
+    # the first 80 test pairs: zip stops at the shorter
+    right = sum(t == list(p.target) for t, p in zip(greedy_batch(model, sources[:80]), dataset.test, strict=False))
     assert right > 20  # the comparison covers real, correct translations, not only noise
     with pytest.raises(transviz.InputError, match="no pairs"):
         evaluate(model, [])
@@ -249,7 +249,7 @@ def test_snapshots_every_k_steps_round_trip_through_the_checkpoint(copy_task, tm
     np.testing.assert_allclose(result.snapshots[-1].cross_attention, final.cross_attention, atol=1e-6)
     back = load_snapshots(path)
     assert [s.step for s in back] == [0, 5, 10, 15, 20, 22]
-    for a, b in zip(result.snapshots, back):
+    for a, b in zip(result.snapshots, back, strict=True):
         assert (a.source_tokens, a.target_tokens, a.predicted_tokens) == (b.source_tokens, b.target_tokens,
                                                                           b.predicted_tokens)
         for name in ("encoder_self_attention", "decoder_self_attention", "cross_attention"):

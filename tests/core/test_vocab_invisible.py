@@ -3,10 +3,9 @@ as <unk> and are reported, other control characters are refused the same way eve
 import pytest
 
 import transviz
+from decoding_models import one_thread, tiny_model  # noqa: F401 (autouse)
 from transviz.core.decoding import DecodingSession
 from transviz.core.vocab import UNK, Vocab
-
-from decoding_models import tiny_model, one_thread  # noqa: F401 (autouse)
 
 INVISIBLE = ["\u00ad", "\u200b", "\ue000"]  # soft hyphen (Cf), zero-width space (Cf), private use (Co)
 CHARS = Vocab(list("0123456789 March"), level="char")

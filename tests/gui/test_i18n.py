@@ -27,8 +27,8 @@ from transviz.core.endings import DIVERGED, LOSS, diverged
 from transviz.core.errors import CheckpointError, ConfigError, TransvizError
 from transviz.core.workspace import Workspace
 from transviz.gui.core_messages import translated
-from transviz.gui.language import CHINESE, ENGLISH, current_language, set_language, system_language
 from transviz.gui.files import model_info
+from transviz.gui.language import CHINESE, ENGLISH, current_language, set_language, system_language
 from transviz.gui.main_window import MainWindow
 
 ROOT = Path(__file__).resolve().parents[2]

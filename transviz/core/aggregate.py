@@ -33,12 +33,12 @@ def _check(maps: np.ndarray) -> np.ndarray:
 
 def mean_over_heads(maps: np.ndarray) -> np.ndarray:
     """``(L, H, Q, K)`` -> ``(L, Q, K)``: the average head of each layer (rows still sum to 1)."""
-    return _check(maps).mean(axis=1, dtype=np.float64).astype(np.float32)
+    return np.asarray(_check(maps).mean(axis=1, dtype=np.float64), dtype=np.float32)
 
 
 def max_over_heads(maps: np.ndarray) -> np.ndarray:
     """``(L, H, Q, K)`` -> ``(L, Q, K)``: for each query and key, the strongest head's weight."""
-    return _check(maps).max(axis=1).astype(np.float32)
+    return np.asarray(_check(maps).max(axis=1), dtype=np.float32)
 
 
 def rollout(maps: np.ndarray) -> np.ndarray:

@@ -71,7 +71,7 @@ def beam_choices(beam: Beam, previous: BeamStep, parents: list[int], log_probs: 
         Choice(i, None, None, h.score, beam.normalized(h.score, len(h.tokens)))
         for i, h in enumerate(hypotheses) if h.finished
     ]
-    for total, flat in zip(best.values.tolist(), best.indices.tolist()):
+    for total, flat in zip(best.values.tolist(), best.indices.tolist(), strict=True):
         row, token = divmod(flat, vocab)
         choices.append(Choice(parents[row], row, token, total, beam.normalized(total, length)))
     choices.sort(key=lambda c: -c.normalized_score)  # stable: ties keep finished, then topk order

@@ -73,7 +73,7 @@ def greedy_batch(model: Model, sources: Sequence[str], max_len: int = 50, batch_
         for start in range(0, len(order), batch_size):
             chunk = order[start : start + batch_size]
             src = pad([ids[i] for i in chunk], model.config.pad_id, model.device)
-            for i, row in zip(chunk, _greedy_ids(model, src, steps)):
+            for i, row in zip(chunk, _greedy_ids(model, src, steps), strict=True):
                 out[i] = model.tgt_vocab.tokens_of(row)
     return out
 
@@ -105,9 +105,9 @@ def evaluate(model: Model, pairs: Sequence[Pair], max_len: int = 50) -> Evaluati
     vocab = model.tgt_vocab
     outputs = greedy_batch(model, [p.source for p in pairs], max_len)
     golds = [vocab.tokenize(p.target) for p in pairs]
-    hits = [out == gold for out, gold in zip(outputs, golds)]
+    hits = [out == gold for out, gold in zip(outputs, golds, strict=True)]
     by_group: dict[str, list[bool]] = defaultdict(list)
-    for pair, hit in zip(pairs, hits):
+    for pair, hit in zip(pairs, hits, strict=True):
         by_group[pair.group].append(hit)
     score = None
     if vocab.level == "word":

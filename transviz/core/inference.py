@@ -59,9 +59,9 @@ def teacher_force(model: Model, source: str, target: str) -> Trace:
         output_tokens=vocab.tokens_of(gold),
         predicted_tokens=vocab.tokens_of(p.argmax(-1).tolist()),
         output_probabilities=p.gather(1, gold_t[:, None])[:, 0].cpu().numpy().astype(np.float32),
-        encoder_self_attention=stack_layers(maps.encoder_self),  # type: ignore[union-attr]
-        decoder_self_attention=stack_layers(maps.decoder_self),  # type: ignore[union-attr]
-        cross_attention=stack_layers(maps.cross),  # type: ignore[union-attr]
+        encoder_self_attention=stack_layers(maps.encoder_self),
+        decoder_self_attention=stack_layers(maps.decoder_self),
+        cross_attention=stack_layers(maps.cross),
         unknown_tokens=encoding.unknown,
         strategy="teacher_forcing",
         stop_reason=None,

@@ -136,7 +136,8 @@ class LabModel(nn.Module):
             h, _ = layer(h, None)
         if self.attend == "batch":
             h = h.transpose(0, 1)  # (B, L, d)
-        return self.out_fc(h)
+        out: torch.Tensor = self.out_fc(h)
+        return out
 
 
 def lab_rate(settings: LabSettings, step: int) -> float:

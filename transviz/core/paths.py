@@ -14,7 +14,8 @@ from dataclasses import dataclass, replace
 import numpy as np
 import torch
 
-from .model import DecoderState, KeyValue
+from .kv_cache import KeyValue
+from .model import DecoderState
 
 
 @dataclass(frozen=True, eq=False)
@@ -74,7 +75,8 @@ def select_rows(state: DecoderState, rows: list[int]) -> DecoderState:
     index = torch.tensor(rows, dtype=torch.long, device=state.memory_mask.device)
     self_kv = None
     if state.self_kv is not None:
-        self_kv = tuple((k.index_select(0, index), v.index_select(0, index)) for k, v in state.self_kv)  # (B', H, t, d_k)
+        # (B', H, t, d_k)
+        self_kv = tuple((k.index_select(0, index), v.index_select(0, index)) for k, v in state.self_kv)
     return replace(with_batch(state, len(rows)), self_kv=self_kv)
 
 
@@ -132,7 +134,8 @@ def rebuild_cache(start: DecoderState, paths: list[PathNode | None]) -> DecoderS
         return state
     self_kv = []
     for layer in range(len(start.memory_kv)):
-        keys = torch.cat([torch.cat([n.key_values[layer][0] for n in nodes], dim=2) for nodes in walks])  # (B, H, t, d_k)
+        # (B, H, t, d_k)
+        keys = torch.cat([torch.cat([n.key_values[layer][0] for n in nodes], dim=2) for nodes in walks])
         values = torch.cat([torch.cat([n.key_values[layer][1] for n in nodes], dim=2) for nodes in walks])
         self_kv.append((keys, values))
     return replace(state, self_kv=tuple(self_kv), length=length)

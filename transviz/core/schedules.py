@@ -32,7 +32,7 @@ def learning_rate(step: int, lr: float, schedule: str, warmup: int, total: int, 
             return lr * ramp
         return lr * max(0.0, (total - step) / (total - warmup))
     if schedule == "noam":
-        return lr * d_model**-0.5 * min(step**-0.5, step * warmup**-1.5)
+        return float(lr * d_model**-0.5 * min(step**-0.5, step * warmup**-1.5))
     raise ConfigError(translate_noop("CoreMessages", "unknown schedule {0}"), repr(schedule))
 
 

@@ -66,17 +66,23 @@ def to_extras(snapshots: Sequence[Snapshot]) -> dict[str, torch.Tensor]:
     return extras
 
 
+def _snapshot(extras: Mapping[str, torch.Tensor], index: int, step: int) -> Snapshot:
+    def tokens(name: str) -> list[str]:
+        return _tokens(extras[f"{PREFIX}{index}.{name}"])
+
+    def maps(name: str) -> np.ndarray:
+        return extras[f"{PREFIX}{index}.{name}"].float().numpy()
+
+    return Snapshot(step, tokens("source_tokens"), tokens("target_tokens"), tokens("predicted_tokens"),
+                    maps("encoder_self_attention"), maps("decoder_self_attention"), maps("cross_attention"))
+
+
 def from_extras(extras: Mapping[str, torch.Tensor]) -> list[Snapshot]:
     """The snapshots in checkpoint extras, in step order; [] when there are none."""
     if PREFIX + "steps" not in extras:
         return []
     try:
-        return [
-            Snapshot(int(step),
-                     *(_tokens(extras[f"{PREFIX}{i}.{name}"]) for name in TOKENS),
-                     *(extras[f"{PREFIX}{i}.{name}"].float().numpy() for name in MAPS))
-            for i, step in enumerate(extras[PREFIX + "steps"].tolist())
-        ]
+        return [_snapshot(extras, i, int(step)) for i, step in enumerate(extras[PREFIX + "steps"].tolist())]
     except (KeyError, UnicodeDecodeError) as exc:
         raise CheckpointError(
             translate_noop("CoreMessages", "the attention snapshots in this checkpoint are incomplete ({0})"),

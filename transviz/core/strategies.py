@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, replace
-from typing import ClassVar, Union
+from typing import ClassVar
 
 import numpy as np
 
@@ -77,8 +77,9 @@ class Sampling:
         if self.top_p < 1:
             before = np.cumsum(p[order]) - p[order]  # probability of the more probable tokens
             keep[order[before >= self.top_p]] = False  # the most probable token is always kept
-        p = np.where(keep, p, 0.0)
-        return p / p.sum()
+        kept: np.ndarray = np.where(keep, p, 0.0)
+        normalised: np.ndarray = kept / kept.sum()
+        return normalised
 
     def seeded(self) -> Sampling:
         """These settings with a seed: this one's, or a fresh random one (shown, so it can be reused)."""
@@ -126,8 +127,9 @@ class Beam:
         return score / length**self.length_penalty if length else score
 
 
-Strategy = Union[Greedy, Sampling, Beam]
-STRATEGIES = {"greedy": Greedy, "sampling": Sampling, "sample": Sampling, "beam": Beam}
+Strategy = Greedy | Sampling | Beam
+STRATEGIES: dict[str, type[Greedy] | type[Sampling] | type[Beam]] = {
+    "greedy": Greedy, "sampling": Sampling, "sample": Sampling, "beam": Beam}
 
 
 def strategy_named(name: str) -> Strategy:

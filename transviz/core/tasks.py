@@ -7,6 +7,7 @@ re-exported here.
 """
 from __future__ import annotations
 
+import functools
 import random
 from collections.abc import Callable
 
@@ -24,7 +25,7 @@ SYMBOLS = "0123456789abcdefghij"
 
 
 def _sequences(seed: int, count: int, shortest: int = 3, longest: int = 12) -> list[str]:
-    rng, seen = random.Random(seed), set()
+    rng, seen = random.Random(seed), set[str]()
     while len(seen) < count:
         seen.add("".join(rng.choice(SYMBOLS) for _ in range(rng.randint(shortest, longest))))
     return sorted(seen)  # set order is not deterministic across runs
@@ -62,12 +63,16 @@ TASKS: dict[str, Callable[[int], Dataset]] = {
     **{name: _algorithmic(name, transform, DESCRIPTIONS[name]) for name, transform in TRANSFORMS.items()},
 }
 
+
+def _algorithmic_examples(transform: Callable[[str], str]) -> tuple[Pair, ...]:
+    return tuple(Pair(s, transform(s)) for s in ALGORITHMIC_EXAMPLES)
+
+
 # The examples of each task as pairs, without generating the task (menus list them at once)
 _EXAMPLES: dict[str, Callable[[], tuple[Pair, ...]]] = {
     toy_de_en.NAME: lambda: tuple(Pair(s, t) for s, t in toy_de_en.EXAMPLES),
     dates.NAME: lambda: tuple(Pair(s, dates.EXAMPLE_DATE.isoformat()) for s in dates.examples()),
-    **{name: (lambda t=transform: tuple(Pair(s, t(s)) for s in ALGORITHMIC_EXAMPLES))
-       for name, transform in TRANSFORMS.items()},
+    **{name: functools.partial(_algorithmic_examples, transform) for name, transform in TRANSFORMS.items()},
 }
 
 

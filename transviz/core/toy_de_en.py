@@ -28,9 +28,29 @@ from typing import Literal
 
 from .dataset import Dataset, Pair
 from .toy_de_en_lexicon import (
-    ADJECTIVES, ADVERBS, CONJUNCTIONS, COPULA, ENGLISH_COPULA, MODALS, NAMES, NOUNS, POSSESSIVES,
-    PRONOUNS, SEPARABLE_VERBS, STATES, THAT_VERBS, VERBS, Adjective, Case, Determiner, Noun, Person,
-    Subject, Verb, english_noun_phrase, german_noun_phrase,
+    ADJECTIVES,
+    ADVERBS,
+    CONJUNCTIONS,
+    COPULA,
+    ENGLISH_COPULA,
+    MODALS,
+    NAMES,
+    NOUNS,
+    POSSESSIVES,
+    PRONOUNS,
+    SEPARABLE_VERBS,
+    STATES,
+    THAT_VERBS,
+    VERBS,
+    Adjective,
+    Case,
+    Determiner,
+    Noun,
+    Person,
+    Subject,
+    Verb,
+    english_noun_phrase,
+    german_noun_phrase,
 )
 
 NAME = "toy-de-en"
@@ -76,7 +96,7 @@ class Combination:
         tokens = list(tokens)
         if self.kind == "adjective":
             forms = _ADJECTIVE_FORMS[self.head]
-            return any(a in forms and b == self.noun for a, b in zip(tokens, tokens[1:]))
+            return any(a in forms and b == self.noun for a, b in itertools.pairwise(tokens))
         return self.noun in tokens and not _VERB_FORMS[self.head].isdisjoint(tokens)
 
 
@@ -122,7 +142,8 @@ def _noun_phrase(rng: random.Random, noun: Noun, case: Case, determiner: Determi
                    tuple(english_noun_phrase(english, noun, adjective)), links)
 
 
-def _object(rng: random.Random, verb: Verb, determiners: tuple[Determiner, ...], adjective_rate: float = 0.35) -> Phrase:
+def _object(rng: random.Random, verb: Verb, determiners: tuple[Determiner, ...],
+            adjective_rate: float = 0.35) -> Phrase:
     noun = rng.choice(_OBJECTS[verb.infinitive])
     phrase = _noun_phrase(rng, noun, "acc", rng.choice(determiners), adjective_rate)
     return phrase + Phrase(links=frozenset({Combination("verb", verb.infinitive, noun.german)}))
@@ -167,7 +188,8 @@ def _statement(rng: random.Random) -> Phrase:
         return subject + finite + obj + _particle(verb)
     adverb, english = rng.choice(ADVERBS)
     if rng.random() < 0.5:  # heute trinkt er ein bier -> today he drinks a beer (the verb stays second)
-        return _words(adverb, english) + _words(verb.finite(person)) + subject + _words("", verb.english_form(person)) + obj
+        verb_words = _words(verb.finite(person)) + subject + _words("", verb.english_form(person))
+        return _words(adverb, english) + verb_words + obj
     return subject + finite + _words(adverb) + obj + _words("", english)  # -> he drinks a beer today
 
 

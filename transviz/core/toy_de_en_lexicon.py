@@ -120,8 +120,9 @@ schaf n sheep animal | frosch m frog animal | huhn n chicken animal | pinguin m 
 mann m man person | frau f woman person | kind n child person | mädchen n girl person
 lehrer m teacher person | lehrerin f teacher person | arzt m doctor person | ärztin f doctor person
 freund m friend person | freundin f friend person | mutter f mother person family | vater m father person family
-bruder m brother person family | schwester f sister person family | oma f grandma person family | opa m grandpa person family
-baby n baby person | tante f aunt person family | onkel m uncle person family | sohn m son person family
+bruder m brother person family | schwester f sister person family | oma f grandma person family
+opa m grandpa person family | baby n baby person | tante f aunt person family | onkel m uncle person family
+sohn m son person family
 tochter f daughter person family | chef m boss person | kellner m waiter person | nachbarin f neighbour person
 schüler m pupil person | bäcker m baker person | fahrer m driver person | sängerin f singer person
 """

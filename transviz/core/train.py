@@ -204,7 +204,8 @@ class Trainer:
         self._good = [p.detach().clone() for p in net.parameters()]
         self._started, self._paused_s = time.perf_counter(), 0.0
         net.train()  # evaluation and snapshots switch to eval mode and back
-        status, message = "finished", Message(FINISHED, cfg.steps)
+        status: Status = "finished"
+        message = Message(FINISHED, cfg.steps)
         self._snapshot()
         try:
             while self.step < cfg.steps:
@@ -265,14 +266,14 @@ class Trainer:
     def _keep_good(self) -> None:
         self._good_step = self.step
         with torch.no_grad():
-            for keep, p in zip(self._good, self.model.net.parameters()):
+            for keep, p in zip(self._good, self.model.net.parameters(), strict=True):
                 keep.copy_(p)
 
     def _restore(self) -> None:
         self.step = self._good_step
         self.snapshots = [s for s in self.snapshots if s.step <= self.step]  # later ones show bad weights
         with torch.no_grad():
-            for keep, p in zip(self._good, self.model.net.parameters()):
+            for keep, p in zip(self._good, self.model.net.parameters(), strict=True):
                 p.copy_(keep)
 
     def _diverged(self, what: str, value: float, lr: float) -> _Diverged:

@@ -98,7 +98,7 @@ class Vocab:
         if not tokens:
             raise InputError(translate_noop("CoreMessages", "the sentence is empty: type at least one word"))
         ids = [self.stoi.get(token, self.unk_id) for token in tokens]
-        unknown = [(i, t) for i, (t, id_) in enumerate(zip(tokens, ids)) if id_ == self.unk_id]
+        unknown = [(i, t) for i, (t, id_) in enumerate(zip(tokens, ids, strict=True)) if id_ == self.unk_id]
         return Encoding(tokens, ids, unknown)
 
     def id_of(self, token: str) -> int:

@@ -17,7 +17,7 @@ import math
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
-from typing import Literal, Optional
+from typing import Literal
 
 import numpy as np
 import torch
@@ -33,7 +33,7 @@ from .vocab import BOS, Vocab
 Kind = Literal["encoder_self", "decoder_self", "cross"]
 KINDS: tuple[Kind, ...] = ("encoder_self", "decoder_self", "cross")
 
-_Call = tuple[Tensor, Tensor, Tensor, Optional[Tensor]]  # q, k, v (B, H, L, d_k) and the mask
+_Call = tuple[Tensor, Tensor, Tensor, Tensor | None]  # q, k, v (B, H, L, d_k) and the mask
 
 
 @dataclass(frozen=True)
