@@ -4,6 +4,7 @@ and torch.nn.MultiheadAttention with copied weights."""
 from __future__ import annotations
 
 import math
+import threading
 
 import numpy as np
 import pytest
@@ -13,7 +14,7 @@ from torch import nn
 import transviz
 from transviz.core.model import Transformer
 from transviz.core.vocab import Vocab
-from transviz.core.walkthrough import KINDS, walkthrough
+from transviz.core.walkthrough import KINDS, _recording, walkthrough
 
 SOURCE, TARGET = "ich mochte ein bier bitte", "i want a"
 
@@ -151,6 +152,22 @@ def test_the_model_is_left_as_it_was():
     walkthrough(model, SOURCE, TARGET, "cross", 1, 2)
     assert model.net.training
     assert "attend" not in vars(model.net.decoder_layers[1].cross_attn)
+
+
+def test_calls_from_another_thread_are_not_recorded():
+    """The masks tab translates with the same model on a worker thread while the GUI thread walks
+    through one of its heads: the walkthrough must see only its own pass."""
+    model = make_model()
+    model.net.eval()
+    attention = model.net.decoder_layers[0].self_attn
+    src, tgt = tensors(model)
+    with _recording(attention) as calls, torch.no_grad():
+        worker = threading.Thread(target=transviz.decode, args=(model, SOURCE, "greedy", 3))
+        worker.start()
+        worker.join()
+        assert calls == []  # the other thread's decoding went through the module unrecorded
+        model.net(src, tgt)
+    assert len(calls) == 1 and calls[0][0].shape[2] == tgt.shape[1]  # (B, H, T, d_k): this thread's pass
 
 
 @pytest.mark.parametrize("args,message", [

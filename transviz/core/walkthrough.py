@@ -14,6 +14,7 @@ records what reaches the chosen attention layer, so the walkthrough cannot drift
 from __future__ import annotations
 
 import math
+import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -65,18 +66,23 @@ class Walkthrough:
 
 @contextmanager
 def _recording(attention: MultiHeadAttention) -> Iterator[list[_Call]]:
-    """Record the inputs of every ``attend`` call of one attention module during the block.
+    """Record the inputs of every ``attend`` call of one attention module during the block, made
+    by the thread that records.
 
     ``attend`` is a method, not a module call, so forward hooks cannot see it; shadowing it on
-    this one instance for one pass records exactly what the model computed with.
+    this one instance for one pass records exactly what the model computed with. Another thread
+    may run the same model meanwhile (the masks tab translates on a worker thread): its calls go
+    through unrecorded.
     """
     calls: list[_Call] = []
     original = attention.attend
+    recorder = threading.get_ident()
 
     def attend(
         q: Tensor, k: Tensor, v: Tensor, mask: Tensor | None, need_weights: bool
     ) -> tuple[Tensor, Tensor | None]:
-        calls.append((q, k, v, mask))
+        if threading.get_ident() == recorder:
+            calls.append((q, k, v, mask))
         return original(q, k, v, mask, need_weights)
 
     attention.attend = attend  # type: ignore[method-assign]
