@@ -1286,6 +1286,10 @@
         <translation>未加载模型：无法翻译其他句子，所以组合掩码只显示句子 1。</translation>
     </message>
     <message>
+        <source>Translating the other sentences with the model (greedy decoding): until they arrive, the combined mask shows sentence 1 only.</source>
+        <translation>正在用模型翻译其他句子（贪心解码）：译文到达之前，组合掩码只显示句子 1。</translation>
+    </message>
+    <message>
         <source>Combined mask of sentence</source>
         <translation>组合掩码，句子</translation>
     </message>

@@ -3,15 +3,18 @@ of one head, compared with the model's own attention."""
 from __future__ import annotations
 
 import math
+import threading
 
 import numpy as np
 import pytest
 import torch
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QThread, Qt, QTimer
 
 import transviz
 from transviz.core.workspace import Workspace
+from transviz.core.mask_batch import translate, translated_inputs
 from transviz.core.masks import causal_mask, decoder_self_mask
+from transviz.gui import batch_translator
 from transviz.core.walkthrough import KINDS, walkthrough
 from transviz.gui.panels.masks import DEFAULT_SENTENCE, MasksPanel
 
@@ -57,7 +60,7 @@ def test_causal_mask_is_over_the_decoder_inputs(panel):
 
 
 def test_without_a_model_the_combined_mask_is_the_target_alone(panel):
-    assert panel.no_translation.isVisibleTo(panel) and "cannot be translated" in panel.no_translation.text()
+    assert panel.translation_note.isVisibleTo(panel) and "cannot be translated" in panel.translation_note.text()
     ids = torch.arange(1, 6)[None]  # (1, 5): "<s> i want a beer", none of them the pad id 0
     np.testing.assert_array_equal(panel.combined_view.displayed_image(),
                                   decoder_self_mask(ids, 0)[0, 0].float().numpy())
@@ -71,10 +74,22 @@ def default_model():
     return transviz.load_model("default")
 
 
-def test_combined_mask_is_the_decoder_self_mask_of_the_batch(panel, default_model):
-    panel.following.setChecked(False)  # the panel's own sentence and target, not the workspace's session
-    panel.workspace.set_model(default_model)
-    assert not panel.no_translation.isVisibleTo(panel)
+def translations_drawn(qtbot, panel):
+    """Waits until the other sentences' translations, computed on the panel's worker thread, are drawn."""
+    return qtbot.waitSignal(panel.translating_changed, timeout=30000, check_params_cb=lambda busy: not busy)
+
+
+def own_batch_with(qtbot, panel, model):
+    """Load ``model`` into the panel's workspace with the panel's own sentence and target (not the
+    session the workspace opens), and wait for the translations."""
+    panel.following.setChecked(False)
+    with translations_drawn(qtbot, panel):
+        panel.workspace.set_model(model)
+
+
+def test_combined_mask_is_the_decoder_self_mask_of_the_batch(panel, default_model, qtbot):
+    own_batch_with(qtbot, panel, default_model)
+    assert not panel.translation_note.isVisibleTo(panel)
     vocab, others = default_model.tgt_vocab, ["ein bier", "ich mochte ein bier bitte"]
     # the decoder inputs: the start token, then the target so far (sentence 1) or a greedy translation
     inputs = [["<s>", "i", "want", "a", "beer"]]
@@ -125,10 +140,11 @@ def drawn_ticks(view, side):
     return [(int(position), text) for level in view.axis(side)._tickLevels for position, text in level]
 
 
-def test_new_tokens_of_the_same_length_are_drawn(panel, default_model):
+def test_new_tokens_of_the_same_length_are_drawn(panel, default_model, qtbot):
     """The explorer's target "i want a beer" then "i want": the batch stays 6 inputs long, and the axes
     must still draw the new tokens (they once kept the old texts when the count did not change)."""
-    panel.workspace.set_model(default_model)
+    with translations_drawn(qtbot, panel):
+        panel.workspace.set_model(default_model)
     panel.target.setText("i want a beer")  # 5 inputs, the longest translation 6: T_max 6
     panel.target.setText("i want")  # 3 inputs: T_max still 6
     expected = ["<s>", "i", "want", "<pad>", "<pad>", "<pad>"]
@@ -136,6 +152,113 @@ def test_new_tokens_of_the_same_length_are_drawn(panel, default_model):
     for side in ("left", "bottom"):
         ticks = drawn_ticks(panel.combined_view, side)
         assert ticks and all(text == expected[cell] for cell, text in ticks)
+
+
+def shown_inputs(panel, row: int) -> list[str]:
+    """The decoder inputs the panel lists for a row of the batch, without their padding."""
+    line = panel.decoder_tokens.text().splitlines()[1 + row]
+    assert line.startswith(f"{row + 1}: ")
+    return [token for token in line.split()[1:] if token != "<pad>"]
+
+
+class HeldTranslations:
+    """Stands in for core.mask_batch.translate in the panel's translator: records the thread each call runs on and
+    what it returned, and holds the first ``held`` calls until :meth:`release`."""
+
+    def __init__(self, monkeypatch, held: int = 0) -> None:
+        self.threads: list[QThread] = []
+        self.results: list[dict] = []
+        self.held = held
+        self._released = threading.Event()
+        monkeypatch.setattr(batch_translator, "translate", self)
+
+    def release(self) -> None:
+        self._released.set()
+
+    def __call__(self, model, sentences, cancelled):
+        self.threads.append(QThread.currentThread())
+        if len(self.threads) <= self.held:
+            assert self._released.wait(20)
+        self.results.append(translate(model, sentences, cancelled))
+        return self.results[-1]
+
+
+def test_translations_are_computed_off_the_gui_thread(panel, default_model, qtbot, monkeypatch):
+    calls = HeldTranslations(monkeypatch, held=1)
+    panel.following.setChecked(False)  # the panel's own sentence and target, not the workspace's session
+    panel.workspace.set_model(default_model)
+    # the call returned with the translations under way: the source half and row 0 are drawn, and it says so
+    assert panel.is_translating() and panel.translation_note.isVisibleTo(panel)
+    assert panel.translation_note.text().startswith("Translating the other sentences")
+    assert "(3, 1, 1, 5)" in title(panel.padding_view) and "(1, 1, 5, 5)" in title(panel.causal_view)
+    assert panel.combined_sentence.count() == 1
+    assert panel.decoder_tokens.text() == "Decoder inputs:\n1: <s> i want a beer"
+    assert panel.steps is not None  # the walkthrough did not wait for them either
+    with translations_drawn(qtbot, panel):
+        QTimer.singleShot(0, calls.release)  # only a GUI event loop that is not blocked lets the worker go on
+    assert calls.threads[0] is not QThread.currentThread() and calls.threads[0] is not panel.thread()
+    assert not panel.translation_note.isVisibleTo(panel) and panel.combined_sentence.count() == 3
+    for row, sentence in ((1, "ein bier"), (2, "ich mochte ein bier bitte")):
+        assert shown_inputs(panel, row) == translated_inputs(default_model, sentence)[0]
+
+
+def test_a_newer_batch_supersedes_the_translation_under_way(panel, default_model, qtbot, monkeypatch):
+    own_batch_with(qtbot, panel, default_model)
+    calls = HeldTranslations(monkeypatch, held=1)
+    changes = []
+    panel.translating_changed.connect(changes.append)
+    panel.others.setText("ein bier bitte")  # held in the worker
+    panel.others.setText("ich mochte")  # cancels it: its result, if any, is dropped
+    with translations_drawn(qtbot, panel):
+        calls.release()
+    assert calls.results[0] == {}  # cancelled before it translated anything
+    assert list(calls.results[1]) == ["ich mochte"]
+    assert changes == [True, False]  # one computation as far as the panel shows
+    assert shown_inputs(panel, 1) == translated_inputs(default_model, "ich mochte")[0]
+    assert panel.combined_sentence.count() == 2 and panel.padding_view.row_labels()[1] == "ich mochte"
+
+
+def test_explorer_steps_do_not_restart_the_translation_under_way(panel, default_model, qtbot, monkeypatch):
+    calls = HeldTranslations(monkeypatch, held=1)
+    panel.workspace.set_model(default_model)  # the panel follows the session the workspace opens
+    for target in ("i", "i want", "i want a"):
+        panel.follow(DEFAULT_SENTENCE, target)  # each redraws the masks, the translations still missing
+    assert panel.causal_view.row_labels() == ["<s>", "i", "want", "a"]
+    with translations_drawn(qtbot, panel):
+        calls.release()
+    assert len(calls.threads) == 1 and panel.combined_sentence.count() == 3
+
+
+def test_closing_mid_translation_stops_the_thread_and_draws_nothing(show, default_model, qtbot, monkeypatch):
+    panel = show(MasksPanel(Workspace()), 1400, 900)
+    calls = HeldTranslations(monkeypatch, held=1)
+    panel.workspace.set_model(default_model)
+    assert panel.is_translating()
+    threading.Timer(0.2, calls.release).start()  # the worker is held: closing waits for it to let go
+    panel.close()
+    assert calls.threads[0].isFinished() and not panel.is_translating()
+    qtbot.wait(50)  # a result still queued for the GUI thread would arrive now
+    assert calls.results == [{}] and panel.combined_sentence.count() == 1
+    assert not panel.mask_error.isVisibleTo(panel)
+
+
+def test_the_tab_translates_only_while_shown(stepped_window, qtbot, monkeypatch):
+    calls = HeldTranslations(monkeypatch)
+    window = stepped_window(0)
+    masks, explorer = window.panels["masks"], window.panels["explorer"]
+    assert not masks.is_translating() and calls.threads == []  # a hidden tab computes nothing
+    with translations_drawn(qtbot, masks):
+        window.tabs.setCurrentWidget(masks)
+    assert masks.combined_sentence.count() == 3 and calls.threads[0].isRunning()
+    masks.others.setText("bier")  # hidden before the translation arrives: it is cancelled at once
+    window.tabs.setCurrentWidget(explorer)
+    assert not masks.is_translating() and masks.combined_sentence.count() == 1
+    with translations_drawn(qtbot, masks):  # and computed again when the tab shows
+        window.tabs.setCurrentWidget(masks)
+    assert masks.combined_sentence.count() == 2
+    window.tabs.setCurrentWidget(explorer)
+    window.close()  # the masks tab is hidden: the window's closing stops its thread
+    assert calls.threads[-1].isFinished()
 
 
 def test_editing_the_batch_recomputes(panel):

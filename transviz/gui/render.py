@@ -12,6 +12,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
+from PySide6.QtCore import QEventLoop
 from PySide6.QtWidgets import QApplication, QWidget
 
 from ..core.bundle import Model
@@ -166,6 +167,21 @@ def _check_range(what: str, value: int, highest: int, model: Model | None) -> No
         raise InputError(f"{what} {value} does not exist: this model has {what}s 0..{highest}")
 
 
+def _wait_for_translations(masks: MasksPanel) -> None:
+    """The masks view translates the batch's other sentences on a worker thread once shown: the
+    picture waits for them (the task always ends, drawn or with its error shown). They may have
+    arrived already, so the view is then laid out and painted once whatever the timing (pyqtgraph
+    resizes its items after a first paint), and the picture does not depend on it."""
+    if masks.is_translating():
+        loop = QEventLoop()
+        masks.translating_changed.connect(loop.quit)
+        loop.exec()
+        masks.translating_changed.disconnect(loop.quit)
+    QApplication.processEvents()
+    masks.grab()
+    QApplication.processEvents()
+
+
 def render(slide: Slide, out: str | Path) -> Path:
     """Draw ``slide`` offscreen and write it to ``out`` (``.png`` or ``.svg``)."""
     widget = build(slide)
@@ -173,6 +189,8 @@ def render(slide: Slide, out: str | Path) -> Path:
         widget.resize(slide.width, slide.height)
         widget.show()  # lays the widget out; under the offscreen platform nothing is displayed
         QApplication.processEvents()
+        if isinstance(widget, MasksPanel):
+            _wait_for_translations(widget)
         return save_picture(widget, out, f"transviz: {slide.view}")
     finally:
         _close(widget)

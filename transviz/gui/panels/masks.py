@@ -5,31 +5,30 @@ inputs, each with its true tensor shape; and a walkthrough of one head's attenti
 step by step, from the model's weights.
 
 The sentence and the target so far follow the explorer's session (:meth:`MasksPanel.follow`)
-unless "follow the explorer" is unticked; the other sentences of the batch stay editable. Their
-decoder inputs are the start token and the loaded model's greedy translation.
+unless "follow the explorer" is unticked; the other sentences of the batch stay editable. The
+core builds the batch (:mod:`transviz.core.mask_batch`); the other sentences' decoder inputs are
+the start token and the loaded model's greedy translation, computed on a worker thread and drawn
+when they arrive.
 """
 from __future__ import annotations
 
-import re
-from dataclasses import dataclass
+import logging
 
 import numpy as np
 import torch
-from PySide6.QtCore import Qt
-from PySide6.QtGui import QFont, QFontDatabase, QShowEvent
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtGui import QFont, QFontDatabase, QHideEvent, QShowEvent
 from PySide6.QtWidgets import (
     QCheckBox, QComboBox, QGridLayout, QGroupBox, QHBoxLayout, QLabel, QLineEdit, QSpinBox, QSplitter,
     QStackedWidget, QVBoxLayout, QWidget,
 )
 
-from ...core.batches import pad
 from ...core.bundle import Model
 from ...core.errors import InputError
-from ...core.inference import decode
-from ...core.masks import causal_mask, decoder_self_mask, padding_mask
-from ...core.vocab import BOS, EOS, PAD, Vocab
-from ...core.walkthrough import KINDS, Kind, Walkthrough, decoder_inputs, walkthrough
+from ...core.mask_batch import DecoderBatch, MaskBatch, SourceBatch, TokensAndIds, mask_batch, split_sentences
+from ...core.walkthrough import KINDS, Kind, Walkthrough, walkthrough
 from ...core.workspace import Workspace
+from ..batch_translator import BatchTranslator
 from ..core_messages import translated
 from ..heatmap import AxisNames, HeatmapWidget
 from ..labels import bound_label, error_label, plain_label, show_error
@@ -37,60 +36,11 @@ from ..observe import subscribe
 from ..language import Retranslated, set_items
 from .base import PlotPanel
 
+log = logging.getLogger(__name__)
+
 DEFAULT_SENTENCE = "ich mochte ein bier"
 DEFAULT_OTHERS = "ein bier; ich mochte ein bier bitte"  # shorter and longer: padding on both sides
 DEFAULT_TARGET = "i want a beer"
-TRANSLATION_MAX_LEN = 12  # the other sentences' greedy translations: enough to show target padding
-
-TokensAndIds = tuple[list[str], list[int]]  # one sentence's tokens (as typed) and ids
-
-
-@dataclass(frozen=True)
-class MaskBatch:
-    """The source batch and its padding mask, in :mod:`transviz.core.masks`' convention (True = may attend)."""
-
-    sentences: list[str]
-    tokens: list[list[str]]  # (B, S) with PAD after each sentence
-    padding: torch.Tensor  # (B, 1, 1, S): encoder self-attention and cross-attention use it
-
-
-@dataclass(frozen=True)
-class DecoderBatch:
-    """The decoder inputs of the batch (row 0: the chosen sentence) and the masks on them."""
-
-    tokens: list[list[str]]  # (B, T_max) with PAD after each sentence's inputs
-    causal: torch.Tensor  # (1, 1, T, T) over row 0's T inputs, unpadded
-    combined: torch.Tensor  # (B, 1, T_max, T_max): decoder_self_mask, what decoder self-attention uses
-
-
-def padded(sequences: list[TokensAndIds], pad_id: int) -> tuple[torch.Tensor, list[list[str]]]:
-    """Ids (B, longest) and tokens of the sequences, PAD after each shorter one."""
-    ids = pad([row_ids for _, row_ids in sequences], pad_id)  # (B, L)
-    return ids, [tokens + [PAD] * (ids.shape[1] - len(tokens)) for tokens, _ in sequences]
-
-
-def mask_batch(sentences: list[str], vocab: Vocab, pad_id: int) -> MaskBatch:
-    """Tokenize, pad to the longest sentence and build the padding mask. InputError for an empty sentence."""
-    ids, tokens = padded([(e.tokens, e.ids) for e in map(vocab.encode, sentences)], pad_id)
-    return MaskBatch(list(sentences), tokens, padding_mask(ids, pad_id))
-
-
-def decoder_batch(inputs: list[TokensAndIds], pad_id: int) -> DecoderBatch:
-    """Pad the decoder inputs (row 0 first) and build the masks decoder self-attention uses on them."""
-    ids, tokens = padded(inputs, pad_id)
-    return DecoderBatch(tokens, causal_mask(len(inputs[0][1])), decoder_self_mask(ids, pad_id))
-
-
-def translated_inputs(model: Model, sentence: str) -> TokensAndIds:
-    """The start token and ``model``'s greedy translation of ``sentence`` (its end token left out):
-    what the decoder reads for this sentence in a batch."""
-    outputs = decode(model, sentence, "greedy", max_len=TRANSLATION_MAX_LEN).output_tokens
-    tokens = [BOS] + [token for token in outputs if token != EOS]
-    return tokens, [model.tgt_vocab.id_of(token) for token in tokens]
-
-
-def split_sentences(text: str) -> list[str]:
-    return [s.strip() for s in re.split(r"[;\n]", text) if s.strip()]
 
 
 def numbered_rows(heading: str, rows: list[list[str]]) -> str:
@@ -111,17 +61,30 @@ def symmetric_levels(*arrays: np.ndarray) -> tuple[float, float]:
 
 
 class MasksPanel(Retranslated, PlotPanel):
-    """Masks, with their shapes, and the attention walkthrough of one head and one query."""
+    """Masks, with their shapes, and the attention walkthrough of one head and one query.
+
+    Signals:
+        translating_changed(bool): the other sentences' translations started computing (True), or
+            ended (False): drawn, failed (the error is shown), or cancelled by a new model or by
+            the tab being hidden. Emitted after the drawing.
+    """
+
+    translating_changed = Signal(bool)
 
     def __init__(self, workspace: Workspace, parent: QWidget | None = None) -> None:
         super().__init__(workspace, parent)
         self.batch: MaskBatch | None = None
-        self.decoder: DecoderBatch | None = None
         self._translations: dict[str, TokensAndIds] = {}  # of the loaded model, by sentence
+        self.translator = BatchTranslator(self)
+        self._chosen_row = 0  # the combined mask's sentence, kept while translations are computed
         self.steps: Walkthrough | None = None
         self._followed: tuple[str, str] | None = None  # the explorer's (sentence, target) not yet shown
         self._stale = False  # what the tab shows waits until it is shown (the model's work included)
         self._build()
+        self.translator.translated.connect(self._on_translated)
+        self.translator.failed.connect(self._on_translation_failed)
+        self.translator.busy_changed.connect(self._show_translation_note)
+        self.translator.busy_changed.connect(self.translating_changed)
         self.watch_model()
         subscribe(self, workspace.session_changed, self._follow_session)
         subscribe(self, workspace.session_moved, self._follow_session)
@@ -170,11 +133,9 @@ class MasksPanel(Retranslated, PlotPanel):
             self.tr("sentence"), self.tr("key"), self.tr("sentences"), self.tr("key positions")))
         self.track(self.padding_view, self.causal_view, self.combined_view)
         self.padded_tokens, self.decoder_tokens = self._token_rows(), self._token_rows()
-        self.no_translation = bound_label(self, lambda: self.tr(
-            "No model: the other sentences cannot be translated, so the combined mask shows sentence 1 only."),
-            wrap=True)
+        self.translation_note = bound_label(self, self._translation_note, wrap=True)
         self.combined_sentence = QComboBox()
-        self.combined_sentence.currentIndexChanged.connect(self._draw_combined)
+        self.combined_sentence.currentIndexChanged.connect(self._on_combined_chosen)
         self.shapes = plain_label()
         self.shapes.setWordWrap(True)
         chooser = QHBoxLayout()
@@ -187,11 +148,23 @@ class MasksPanel(Retranslated, PlotPanel):
         layout.addWidget(self.padding_view, 3)
         layout.addWidget(self.causal_view, 4)
         layout.addWidget(self.decoder_tokens)
-        layout.addWidget(self.no_translation)
+        layout.addWidget(self.translation_note)
         layout.addLayout(chooser)
         layout.addWidget(self.combined_view, 4)
         layout.addWidget(self.shapes)
         return box
+
+    def _translation_note(self) -> str:
+        """Why the combined mask shows sentence 1 alone: no model, or the translations are under way."""
+        if self.model is None:
+            return self.tr("No model: the other sentences cannot be translated, so the combined mask shows "
+                           "sentence 1 only.")
+        return self.tr("Translating the other sentences with the model (greedy decoding): until they arrive, "
+                       "the combined mask shows sentence 1 only.")
+
+    def _show_translation_note(self) -> None:
+        self.translation_note.setText(self._translation_note())
+        self.translation_note.setVisible(self.model is None or self.translator.is_busy())
 
     @staticmethod
     def _token_rows() -> QLabel:
@@ -249,7 +222,7 @@ class MasksPanel(Retranslated, PlotPanel):
         page_layout.setContentsMargins(0, 0, 0, 0)
         page_layout.addLayout(plots, 1)
         page_layout.addWidget(self.summary)
-        self.no_model = bound_label(self, 
+        self.no_model = bound_label(self,
             lambda: self.tr("No model loaded: Model > Open a checkpoint to walk through its attention."))
         self.no_model.setAlignment(Qt.AlignmentFlag.AlignCenter)
         self.walk_pages = QStackedWidget()
@@ -302,14 +275,27 @@ class MasksPanel(Retranslated, PlotPanel):
 
     def showEvent(self, event: QShowEvent) -> None:
         super().showEvent(event)
+        self.translator.stop_with(self.window())  # closing the window stops the thread
         self._apply_followed()
         if self._stale:
             self.refresh()
 
+    def hideEvent(self, event: QHideEvent) -> None:
+        """Hidden, the tab computes nothing: its translations are dropped, and asked again when shown."""
+        super().hideEvent(event)
+        self.translator.cancel()
+        if self.model is not None and self.batch is not None and self.batch.untranslated:
+            self._stale = True
+
+    def shutdown(self) -> None:
+        """Stop the translations' thread (quit + wait); before the window goes. Safe to call twice."""
+        self.translator.shutdown()
+
     # -- model -----------------------------------------------------------------------------------
     def set_model(self, model: Model | None) -> None:
+        self.translator.cancel()
         self._translations.clear()
-        self.no_translation.setVisible(model is None)
+        self._show_translation_note()
         self.walk_pages.setCurrentIndex(0 if model is None else 1)
         self.walk_controls.setEnabled(model is not None)
         if model is not None:
@@ -339,16 +325,22 @@ class MasksPanel(Retranslated, PlotPanel):
         self.refresh_walkthrough()
 
     def refresh_masks(self) -> None:
+        """Draw the batch the core builds from the sentences and the target; the other sentences'
+        translations it lacks are computed on a worker thread and drawn when they arrive."""
+        if not self.isVisible():
+            self._stale = True
+            return
         sentences = [self.sentence.text(), *split_sentences(self.others.text())]
         try:
-            source, decoder = self._source_batch(sentences), self._decoder_batch(sentences)
+            batch = mask_batch(sentences, self.target.text(), self.model, self._translations)
         except InputError as exc:
+            self.translator.cancel()
             show_error(self.mask_error, self.tr("Masks: {0}").format(translated(exc)))
             return
         show_error(self.mask_error, None)
-        self.batch, self.decoder = source, decoder
-        self._draw_padding(source)
-        self._draw_causal(decoder)
+        self.batch = batch
+        self._draw_padding(batch.source)
+        self._draw_causal(batch.decoder)
         self.shapes.setText(self.tr(
             "Shapes are (batch, heads, queries, keys). The padding mask marks the padding of the source batch: "
             "encoder self-attention and cross-attention use it, the same for every head and query. Decoder "
@@ -356,38 +348,33 @@ class MasksPanel(Retranslated, PlotPanel):
             "the others: <s> and the model's greedy translation): their padding AND the causal mask, which lets "
             "input t see inputs 0..t, never the future. Light cells: may attend (True); dark cells: blocked "
             "(False), whose scores become -inf before the softmax."))
-        rows = len(decoder.tokens)
-        chosen = min(max(self.combined_sentence.currentIndex(), 0), rows - 1)
+        rows = len(batch.decoder.tokens)
         self.combined_sentence.blockSignals(True)
         self.combined_sentence.clear()
         self.combined_sentence.addItems(self._short(sentences[:rows]))
-        self.combined_sentence.setCurrentIndex(chosen)
+        self.combined_sentence.setCurrentIndex(min(self._chosen_row, rows - 1))
         self.combined_sentence.blockSignals(False)
         self._draw_combined()
+        if self.model is not None and batch.untranslated:
+            self.translator.request(self.model, batch.untranslated)
+        else:
+            self.translator.cancel()
 
-    def _source_batch(self, sentences: list[str]) -> MaskBatch:
-        vocab = self.model.src_vocab if self.model else Vocab.build(sentences)
-        return mask_batch(sentences, vocab, self._pad_id())
+    def is_translating(self) -> bool:
+        """Whether the other sentences' translations are being computed (on a worker thread)."""
+        return self.translator.is_busy()
 
-    def _decoder_batch(self, sentences: list[str]) -> DecoderBatch:
-        """Row 0: the start token and the target so far; with a model, the other sentences' greedy
-        translations after it (without one there is nothing to translate them with)."""
-        target = self.target.text()
-        if self.model is None:
-            return decoder_batch([decoder_inputs(Vocab.build([target]), target)], self._pad_id())
-        model = self.model
-        chosen = decoder_inputs(model.tgt_vocab, target, model.config.max_len)
-        return decoder_batch([chosen, *(self._translation(model, s) for s in sentences[1:])], self._pad_id())
+    def _on_translated(self, model: Model, found: dict[str, TokensAndIds]) -> None:
+        if model is self.model:
+            self._translations.update(found)
+            self.refresh_masks()
 
-    def _translation(self, model: Model, sentence: str) -> TokensAndIds:
-        if sentence not in self._translations:  # each explorer step redraws: translate once per model
-            self._translations[sentence] = translated_inputs(model, sentence)
-        return self._translations[sentence]
+    def _on_translation_failed(self, exc: Exception) -> None:
+        if not isinstance(exc, InputError):
+            log.error("translating the batch failed", exc_info=exc)
+        show_error(self.mask_error, self.tr("Masks: {0}").format(translated(exc)))
 
-    def _pad_id(self) -> int:
-        return self.model.config.pad_id if self.model else Vocab.pad_id
-
-    def _draw_padding(self, batch: MaskBatch) -> None:
+    def _draw_padding(self, batch: SourceBatch) -> None:
         positions = [str(i) for i in range(batch.padding.shape[-1])]
         self.padding_view.set_data(batch.padding[:, 0, 0].float().numpy(), self._short(batch.sentences), positions)
         self.padding_view.set_title(self.tr("Padding mask of the source batch (encoder self- and "
@@ -401,15 +388,18 @@ class MasksPanel(Retranslated, PlotPanel):
                                    .format(shape_text(decoder.causal)))
         self.decoder_tokens.setText(numbered_rows(self.tr("Decoder inputs:"), decoder.tokens))
 
+    def _on_combined_chosen(self, row: int) -> None:
+        self._chosen_row = max(row, 0)
+        self._draw_combined()
+
     def _draw_combined(self) -> None:
-        if self.decoder is None or self.combined_sentence.currentIndex() < 0:
+        if self.batch is None or self.combined_sentence.currentIndex() < 0:
             return
-        row = self.combined_sentence.currentIndex()
-        tokens = self.decoder.tokens[row]
-        self.combined_view.set_data(self.decoder.combined[row, 0].float().numpy(), tokens, tokens)
+        decoder, row = self.batch.decoder, self.combined_sentence.currentIndex()
+        tokens = decoder.tokens[row]
+        self.combined_view.set_data(decoder.combined[row, 0].float().numpy(), tokens, tokens)
         self.combined_view.set_title(self.tr("Decoder self-attention's mask, padding AND causal: "
-                                             "shape {0}; sentence {1}").format(shape_text(self.decoder.combined),
-                                                                               row + 1))
+                                             "shape {0}; sentence {1}").format(shape_text(decoder.combined), row + 1))
 
     @staticmethod
     def _short(sentences: list[str], width: int = 18) -> list[str]:
@@ -458,8 +448,8 @@ class MasksPanel(Retranslated, PlotPanel):
             return
         for view in self.step_views:
             view.set_highlighted_row(row)
-        weights = ", ".join(f"{key} {w:.2f}" for key, w in zip(steps.key_tokens, steps.weights[row]))
-        blocked = [key for key, visible in zip(steps.key_tokens, steps.mask[row]) if not visible]
+        weights = ", ".join(f"{key} {w:.2f}" for key, w in zip(steps.key_tokens, steps.weights[row], strict=True))
+        blocked = [key for key, visible in zip(steps.key_tokens, steps.mask[row], strict=True) if not visible]
         self.summary.setText(self.tr(
             "Query '{0}': softmax weights {1} (sum {2:.3f}). Blocked keys: {3}. The output row is these weights "
             "times the rows of V: this head's {4} numbers for '{0}'.").format(
