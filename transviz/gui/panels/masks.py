@@ -25,7 +25,7 @@ from PySide6.QtWidgets import (
 
 from ...core.bundle import Model
 from ...core.errors import InputError
-from ...core.mask_batch import DecoderBatch, MaskBatch, SourceBatch, TokensAndIds, mask_batch, split_sentences
+from ...core.mask_batch import DecoderBatch, SourceBatch, TokensAndIds, mask_batch, split_sentences
 from ...core.walkthrough import KINDS, Kind, Walkthrough, walkthrough
 from ...core.workspace import Workspace
 from ..batch_translator import BatchTranslator
@@ -73,7 +73,9 @@ class MasksPanel(Retranslated, PlotPanel):
 
     def __init__(self, workspace: Workspace, parent: QWidget | None = None) -> None:
         super().__init__(workspace, parent)
-        self.batch: MaskBatch | None = None
+        self.batch: SourceBatch | None = None
+        self.decoder: DecoderBatch | None = None  # row 0 alone while the others are translated
+        self._untranslated: list[str] = []  # the other sentences not in self.decoder yet
         self._translations: dict[str, TokensAndIds] = {}  # of the loaded model, by sentence
         self.translator = BatchTranslator(self)
         self._chosen_row = 0  # the combined mask's sentence, kept while translations are computed
@@ -284,7 +286,7 @@ class MasksPanel(Retranslated, PlotPanel):
         """Hidden, the tab computes nothing: its translations are dropped, and asked again when shown."""
         super().hideEvent(event)
         self.translator.cancel()
-        if self.model is not None and self.batch is not None and self.batch.untranslated:
+        if self.model is not None and self._untranslated:
             self._stale = True
 
     def shutdown(self) -> None:
@@ -338,7 +340,7 @@ class MasksPanel(Retranslated, PlotPanel):
             show_error(self.mask_error, self.tr("Masks: {0}").format(translated(exc)))
             return
         show_error(self.mask_error, None)
-        self.batch = batch
+        self.batch, self.decoder, self._untranslated = batch.source, batch.decoder, batch.untranslated
         self._draw_padding(batch.source)
         self._draw_causal(batch.decoder)
         self.shapes.setText(self.tr(
@@ -393,9 +395,9 @@ class MasksPanel(Retranslated, PlotPanel):
         self._draw_combined()
 
     def _draw_combined(self) -> None:
-        if self.batch is None or self.combined_sentence.currentIndex() < 0:
+        decoder, row = self.decoder, self.combined_sentence.currentIndex()
+        if decoder is None or row < 0:
             return
-        decoder, row = self.batch.decoder, self.combined_sentence.currentIndex()
         tokens = decoder.tokens[row]
         self.combined_view.set_data(decoder.combined[row, 0].float().numpy(), tokens, tokens)
         self.combined_view.set_title(self.tr("Decoder self-attention's mask, padding AND causal: "
