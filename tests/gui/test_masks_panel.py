@@ -15,6 +15,7 @@ from transviz.core.workspace import Workspace
 from transviz.core.mask_batch import translate, translated_inputs
 from transviz.core.masks import causal_mask, decoder_self_mask
 from transviz.gui import batch_translator
+from transviz.gui.batch_translator import BatchTranslator
 from transviz.core.walkthrough import KINDS, walkthrough
 from transviz.gui.panels.masks import DEFAULT_SENTENCE, MasksPanel
 
@@ -227,6 +228,21 @@ def test_explorer_steps_do_not_restart_the_translation_under_way(panel, default_
     with translations_drawn(qtbot, panel):
         calls.release()
     assert len(calls.threads) == 1 and panel.combined_sentence.count() == 3
+
+
+def test_a_request_with_another_model_supersedes_the_one_under_way(qtbot, make_model, monkeypatch):
+    calls = HeldTranslations(monkeypatch, held=1)
+    translator = BatchTranslator()
+    try:
+        first, second = make_model(seed=1), make_model(seed=2)
+        translator.request(first, ["ein bier"])
+        translator.request(second, ["ein bier"])  # the same sentence, but not the same model's translation
+        with qtbot.waitSignal(translator.translated, timeout=30000) as arrived:
+            calls.release()
+        assert arrived.args[0] is second and len(calls.threads) == 2 and calls.results[0] == {}
+    finally:
+        translator.shutdown()
+    assert calls.threads[0].isFinished()
 
 
 def test_closing_mid_translation_stops_the_thread_and_draws_nothing(show, default_model, qtbot, monkeypatch):

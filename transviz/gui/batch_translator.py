@@ -35,6 +35,7 @@ class BatchTranslator(QObject):
         super().__init__(parent)
         self._runner: TaskRunner | None = None
         self._sentences: list[str] | None = None  # under way
+        self._model: Model | None = None  # translating them
         self._busy = False  # what busy_changed said last
         self._window: QWidget | None = None
 
@@ -43,7 +44,7 @@ class BatchTranslator(QObject):
 
     def request(self, model: Model, sentences: Sequence[str]) -> None:
         """Translate ``sentences`` with ``model``; ``translated`` or ``failed`` follows on the GUI thread."""
-        if self._sentences is not None and set(sentences) <= set(self._sentences):
+        if self._sentences is not None and model is self._model and set(sentences) <= set(self._sentences):
             return
         if self._runner is None:
             self._runner = TaskRunner(self)
@@ -55,6 +56,7 @@ class BatchTranslator(QObject):
 
         self._runner.start(task, lambda found: self._end(self.translated, model, found),
                            lambda exc: self._end(self.failed, exc))
+        self._model = model
         self._set_under_way(wanted)
 
     def cancel(self) -> None:
