@@ -77,7 +77,7 @@ def default_model():
 
 def translations_drawn(qtbot, panel):
     """Waits until the other sentences' translations, computed on the panel's worker thread, are drawn."""
-    return qtbot.waitSignal(panel.translating_changed, timeout=30000, check_params_cb=lambda busy: not busy)
+    return qtbot.waitSignal(panel.translator.busy_changed, timeout=30000, check_params_cb=lambda busy: not busy)
 
 
 def own_batch_with(qtbot, panel, model):
@@ -189,7 +189,7 @@ def test_translations_are_computed_off_the_gui_thread(panel, default_model, qtbo
     panel.following.setChecked(False)  # the panel's own sentence and target, not the workspace's session
     panel.workspace.set_model(default_model)
     # the call returned with the translations under way: the source half and row 0 are drawn, and it says so
-    assert panel.is_translating() and panel.translation_note.isVisibleTo(panel)
+    assert panel.translator.is_busy() and panel.translation_note.isVisibleTo(panel)
     assert panel.translation_note.text().startswith("Translating the other sentences")
     assert "(3, 1, 1, 5)" in title(panel.padding_view) and "(1, 1, 5, 5)" in title(panel.causal_view)
     assert panel.combined_sentence.count() == 1
@@ -207,7 +207,7 @@ def test_a_newer_batch_supersedes_the_translation_under_way(panel, default_model
     own_batch_with(qtbot, panel, default_model)
     calls = HeldTranslations(monkeypatch, held=1)
     changes = []
-    panel.translating_changed.connect(changes.append)
+    panel.translator.busy_changed.connect(changes.append)
     panel.others.setText("ein bier bitte")  # held in the worker
     panel.others.setText("ich mochte")  # cancels it: its result, if any, is dropped
     with translations_drawn(qtbot, panel):
@@ -249,10 +249,10 @@ def test_closing_mid_translation_stops_the_thread_and_draws_nothing(show, defaul
     panel = show(MasksPanel(Workspace()), 1400, 900)
     calls = HeldTranslations(monkeypatch, held=1)
     panel.workspace.set_model(default_model)
-    assert panel.is_translating()
+    assert panel.translator.is_busy()
     threading.Timer(0.2, calls.release).start()  # the worker is held: closing waits for it to let go
     panel.close()
-    assert calls.threads[0].isFinished() and not panel.is_translating()
+    assert calls.threads[0].isFinished() and not panel.translator.is_busy()
     qtbot.wait(50)  # a result still queued for the GUI thread would arrive now
     assert calls.results == [{}] and panel.combined_sentence.count() == 1
     assert not panel.mask_error.isVisibleTo(panel)
@@ -262,13 +262,13 @@ def test_the_tab_translates_only_while_shown(stepped_window, qtbot, monkeypatch)
     calls = HeldTranslations(monkeypatch)
     window = stepped_window(0)
     masks, explorer = window.panels["masks"], window.panels["explorer"]
-    assert not masks.is_translating() and calls.threads == []  # a hidden tab computes nothing
+    assert not masks.translator.is_busy() and calls.threads == []  # a hidden tab computes nothing
     with translations_drawn(qtbot, masks):
         window.tabs.setCurrentWidget(masks)
     assert masks.combined_sentence.count() == 3 and calls.threads[0].isRunning()
     masks.others.setText("bier")  # hidden before the translation arrives: it is cancelled at once
     window.tabs.setCurrentWidget(explorer)
-    assert not masks.is_translating() and masks.combined_sentence.count() == 1
+    assert not masks.translator.is_busy() and masks.combined_sentence.count() == 1
     with translations_drawn(qtbot, masks):  # and computed again when the tab shows
         window.tabs.setCurrentWidget(masks)
     assert masks.combined_sentence.count() == 2

@@ -2,14 +2,17 @@
 :func:`transviz.core.mask_batch.translate` run through a :class:`~transviz.gui.workers.TaskRunner`."""
 from __future__ import annotations
 
+import logging
 from collections.abc import Sequence
 
-from PySide6.QtCore import QEvent, QObject, Signal, SignalInstance
-from PySide6.QtWidgets import QWidget
+from PySide6.QtCore import QObject, Signal, SignalInstance
 
 from ..core.bundle import Model
+from ..core.errors import InputError
 from ..core.mask_batch import TokensAndIds, translate
 from .workers import TaskRunner, TaskState
+
+log = logging.getLogger(__name__)
 
 
 class BatchTranslator(QObject):
@@ -17,12 +20,12 @@ class BatchTranslator(QObject):
 
     A request supersedes the one under way (its result is dropped) unless that one already covers
     its sentences, so that redrawing and asking again does not restart it. The thread starts with
-    the first request and stops (quit + wait) at :meth:`shutdown` or when the window given to
-    :meth:`stop_with` hides; a later request starts a new one.
+    the first request and stops (quit + wait) at :meth:`shutdown`; a later request starts a new one.
 
     Signals:
         translated(object, object): the model and its translations, ``{sentence: TokensAndIds}``.
-        failed(object): the exception the translation raised (an InputError: the user's sentence).
+        failed(object): the exception the translation raised (an InputError: the user's sentence;
+            anything else is a bug, logged too).
         busy_changed(bool): a translation started, or ended: after ``translated`` or ``failed``
             was handled (unless its handler asked for more), or when cancelled.
     """
@@ -37,7 +40,6 @@ class BatchTranslator(QObject):
         self._sentences: list[str] | None = None  # under way
         self._model: Model | None = None  # translating them
         self._busy = False  # what busy_changed said last
-        self._window: QWidget | None = None
 
     def is_busy(self) -> bool:
         return self._sentences is not None
@@ -54,8 +56,7 @@ class BatchTranslator(QObject):
         def task(state: TaskState) -> dict[str, TokensAndIds]:
             return translate(model, wanted, state.is_cancelled)
 
-        self._runner.start(task, lambda found: self._end(self.translated, model, found),
-                           lambda exc: self._end(self.failed, exc))
+        self._runner.start(task, lambda found: self._end(self.translated, model, found), self._failed)
         self._model = model
         self._set_under_way(wanted)
 
@@ -73,18 +74,10 @@ class BatchTranslator(QObject):
             self._runner.deleteLater()
             self._runner = None
 
-    def stop_with(self, window: QWidget) -> None:
-        """Shut down when ``window`` hides: it may close while the tab that asked is not shown."""
-        if window is not self._window:
-            if self._window is not None:
-                self._window.removeEventFilter(self)
-            window.installEventFilter(self)
-            self._window = window
-
-    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
-        if watched is self._window and event.type() == QEvent.Type.Hide and not event.spontaneous():
-            self.shutdown()
-        return False
+    def _failed(self, exc: Exception) -> None:
+        if not isinstance(exc, InputError):
+            log.error("translating %s failed", self._sentences, exc_info=exc)
+        self._end(self.failed, exc)
 
     def _end(self, signal: SignalInstance, *args: object) -> None:
         self._sentences = None  # the handler may ask for more

@@ -172,11 +172,11 @@ def _wait_for_translations(masks: MasksPanel) -> None:
     picture waits for them (the task always ends, drawn or with its error shown). They may have
     arrived already, so the view is then laid out and painted once whatever the timing (pyqtgraph
     resizes its items after a first paint), and the picture does not depend on it."""
-    if masks.is_translating():
+    if masks.translator.is_busy():
         loop = QEventLoop()
-        masks.translating_changed.connect(loop.quit)
+        masks.translator.busy_changed.connect(loop.quit)
         loop.exec()
-        masks.translating_changed.disconnect(loop.quit)
+        masks.translator.busy_changed.disconnect(loop.quit)
     QApplication.processEvents()
     masks.grab()
     QApplication.processEvents()

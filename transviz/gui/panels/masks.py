@@ -12,11 +12,9 @@ when they arrive.
 """
 from __future__ import annotations
 
-import logging
-
 import numpy as np
 import torch
-from PySide6.QtCore import Qt, Signal
+from PySide6.QtCore import Qt
 from PySide6.QtGui import QFont, QFontDatabase, QHideEvent, QShowEvent
 from PySide6.QtWidgets import (
     QCheckBox, QComboBox, QGridLayout, QGroupBox, QHBoxLayout, QLabel, QLineEdit, QSpinBox, QSplitter,
@@ -35,8 +33,6 @@ from ..labels import bound_label, error_label, plain_label, show_error
 from ..observe import subscribe
 from ..language import Retranslated, set_items
 from .base import PlotPanel
-
-log = logging.getLogger(__name__)
 
 DEFAULT_SENTENCE = "ich mochte ein bier"
 DEFAULT_OTHERS = "ein bier; ich mochte ein bier bitte"  # shorter and longer: padding on both sides
@@ -61,15 +57,8 @@ def symmetric_levels(*arrays: np.ndarray) -> tuple[float, float]:
 
 
 class MasksPanel(Retranslated, PlotPanel):
-    """Masks, with their shapes, and the attention walkthrough of one head and one query.
-
-    Signals:
-        translating_changed(bool): the other sentences' translations started computing (True), or
-            ended (False): drawn, failed (the error is shown), or cancelled by a new model or by
-            the tab being hidden. Emitted after the drawing.
-    """
-
-    translating_changed = Signal(bool)
+    """Masks, with their shapes, and the attention walkthrough of one head and one query. The other
+    sentences' translations come from :attr:`translator` (its ``busy_changed(False)`` follows their drawing)."""
 
     def __init__(self, workspace: Workspace, parent: QWidget | None = None) -> None:
         super().__init__(workspace, parent)
@@ -86,7 +75,6 @@ class MasksPanel(Retranslated, PlotPanel):
         self.translator.translated.connect(self._on_translated)
         self.translator.failed.connect(self._on_translation_failed)
         self.translator.busy_changed.connect(self._show_translation_note)
-        self.translator.busy_changed.connect(self.translating_changed)
         self.watch_model()
         subscribe(self, workspace.session_changed, self._follow_session)
         subscribe(self, workspace.session_moved, self._follow_session)
@@ -277,15 +265,18 @@ class MasksPanel(Retranslated, PlotPanel):
 
     def showEvent(self, event: QShowEvent) -> None:
         super().showEvent(event)
-        self.translator.stop_with(self.window())  # closing the window stops the thread
         self._apply_followed()
         if self._stale:
             self.refresh()
 
     def hideEvent(self, event: QHideEvent) -> None:
-        """Hidden, the tab computes nothing: its translations are dropped, and asked again when shown."""
+        """Hidden, the tab computes nothing: its translations are dropped, and asked again when shown.
+        A panel on its own (a headless slide) stops their thread; in the window, the window does."""
         super().hideEvent(event)
-        self.translator.cancel()
+        if self.isWindow():
+            self.shutdown()
+        else:
+            self.translator.cancel()
         if self.model is not None and self._untranslated:
             self._stale = True
 
@@ -362,18 +353,12 @@ class MasksPanel(Retranslated, PlotPanel):
         else:
             self.translator.cancel()
 
-    def is_translating(self) -> bool:
-        """Whether the other sentences' translations are being computed (on a worker thread)."""
-        return self.translator.is_busy()
-
     def _on_translated(self, model: Model, found: dict[str, TokensAndIds]) -> None:
         if model is self.model:
             self._translations.update(found)
             self.refresh_masks()
 
     def _on_translation_failed(self, exc: Exception) -> None:
-        if not isinstance(exc, InputError):
-            log.error("translating the batch failed", exc_info=exc)
         show_error(self.mask_error, self.tr("Masks: {0}").format(translated(exc)))
 
     def _draw_padding(self, batch: SourceBatch) -> None:
