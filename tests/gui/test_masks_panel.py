@@ -8,15 +8,15 @@ import threading
 import numpy as np
 import pytest
 import torch
-from PySide6.QtCore import QThread, Qt, QTimer
+from PySide6.QtCore import Qt, QThread, QTimer
 
 import transviz
-from transviz.core.workspace import Workspace
 from transviz.core.mask_batch import translate, translated_inputs
 from transviz.core.masks import causal_mask, decoder_self_mask
+from transviz.core.walkthrough import KINDS, walkthrough
+from transviz.core.workspace import Workspace
 from transviz.gui import batch_translator
 from transviz.gui.batch_translator import BatchTranslator
-from transviz.core.walkthrough import KINDS, walkthrough
 from transviz.gui.panels.masks import DEFAULT_SENTENCE, MasksPanel
 
 

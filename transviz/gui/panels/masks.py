@@ -17,8 +17,18 @@ import torch
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QFont, QFontDatabase, QHideEvent, QShowEvent
 from PySide6.QtWidgets import (
-    QCheckBox, QComboBox, QGridLayout, QGroupBox, QHBoxLayout, QLabel, QLineEdit, QSpinBox, QSplitter,
-    QStackedWidget, QVBoxLayout, QWidget,
+    QCheckBox,
+    QComboBox,
+    QGridLayout,
+    QGroupBox,
+    QHBoxLayout,
+    QLabel,
+    QLineEdit,
+    QSpinBox,
+    QSplitter,
+    QStackedWidget,
+    QVBoxLayout,
+    QWidget,
 )
 
 from ...core.bundle import Model
@@ -30,8 +40,8 @@ from ..batch_translator import BatchTranslator
 from ..core_messages import translated
 from ..heatmap import AxisNames, HeatmapWidget
 from ..labels import bound_label, error_label, plain_label, show_error
-from ..observe import subscribe
 from ..language import Retranslated, set_items
+from ..observe import subscribe
 from .base import PlotPanel
 
 DEFAULT_SENTENCE = "ich mochte ein bier"
