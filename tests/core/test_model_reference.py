@@ -3,19 +3,17 @@ copied weights, mathematical invariants of attention, and KV-cache vs full recom
 from __future__ import annotations
 
 import math
-from contextlib import contextmanager
 
 import pytest
 import torch
 from hypothesis import given, settings
 from hypothesis import strategies as st
-import torch.nn.functional as F
 from torch import nn
 
 from transviz.core.config import ModelConfig
 from transviz.core.errors import ConfigError, InputError
-from transviz.core.masks import causal_mask, padding_mask
-from transviz.core.model import DecoderLayer, EncoderLayer, MultiHeadAttention, Transformer, linear
+from transviz.core.masks import causal_mask
+from transviz.core.model import DecoderLayer, EncoderLayer, MultiHeadAttention, Transformer
 
 ATOL = 1e-5
 D, H, DFF = 24, 3, 40
@@ -370,60 +368,6 @@ def test_kv_cache_equals_recomputation(norm, kw):
                 torch.testing.assert_close(sa, full.self_attention[layer][:, :, -1:], atol=ATOL, rtol=0)
                 torch.testing.assert_close(ca, full.cross_attention[layer][:, :, -1:], atol=ATOL, rtol=0)
                 assert state.self_kv[layer][0].shape == (3, 4, t + 1, 4)
-
-
-@contextmanager
-def torch_threads(count: int):
-    before = torch.get_num_threads()
-    torch.set_num_threads(count)
-    try:
-        yield
-    finally:
-        torch.set_num_threads(before)
-
-
-@pytest.fixture
-def split_small_weights(monkeypatch):
-    """Row blocks even for these small weights (the size from which they pay is about speed)."""
-    import transviz.core.model as model_module
-
-    monkeypatch.setattr(model_module, "SPLIT_AT", 0)
-
-
-@pytest.mark.parametrize("threads", [2, 3, 4])
-@pytest.mark.parametrize("out_features,rows", [(48, 1), (40, 1), (23, 1), (48, 3)])
-def test_linear_in_row_blocks_equals_torchs(split_small_weights, threads, out_features, rows):
-    """One input row on several threads goes through bmm over row blocks (when they divide the
-    rows of the weight): the same numbers as F.linear, with and without bias, batched or not."""
-    gen = torch.Generator().manual_seed(out_features)
-    weight, bias = torch.randn(out_features, 16, generator=gen), torch.randn(out_features, generator=gen)
-    for x in (torch.randn(rows, 16, generator=gen), torch.randn(1, rows, 16, generator=gen)):
-        with torch_threads(threads):
-            ours, ours_no_bias = linear(x, weight, bias), linear(x, weight)
-        torch.testing.assert_close(ours, F.linear(x, weight, bias), atol=1e-6, rtol=1e-6)
-        torch.testing.assert_close(ours_no_bias, F.linear(x, weight), atol=1e-6, rtol=1e-6)
-    assert not torch.equal(F.linear(x, weight, bias), F.linear(x, weight))  # the bias counts
-
-
-@pytest.mark.parametrize("threads", [2, 4])
-def test_one_sentence_decoded_on_several_threads_equals_recomputation(split_small_weights, threads):
-    """Batch 1 takes the row-block path in every projection of a step (d_model 16, d_ff 32 and
-    the 3 x 16 packed projection divide by 2 and 4; the 23-token output falls back)."""
-    model, src, _ = small_model_and_batch("post", seed=5)
-    src = src[:1, :4]
-    tgt = torch.randint(1, 23, (1, 12), generator=torch.Generator().manual_seed(8))
-    with torch.no_grad(), torch_threads(threads):
-        encoded = model.encode(src)
-        state = model.start(encoded)
-        for t in range(tgt.shape[1]):
-            step = model.step(tgt[:, t], state, return_attention=True)
-            state = step.state
-        with torch_threads(1):
-            full = model.decode(tgt, encoded, return_attention=True)
-    torch.testing.assert_close(step.logits, full.logits[:, -1], atol=ATOL, rtol=0)
-    for layer in range(2):
-        torch.testing.assert_close(step.cross_attention[layer], full.cross_attention[layer][:, :, -1:], atol=ATOL, rtol=0)
-        torch.testing.assert_close(step.self_attention[layer], full.self_attention[layer][:, :, -1:], atol=ATOL, rtol=0)
 
 
 def test_step_without_attention_and_immutable_state():

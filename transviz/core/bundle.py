@@ -1,6 +1,7 @@
 """A model ready to use: the network together with its vocabularies and training facts."""
 from __future__ import annotations
 
+import copy
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -50,3 +51,13 @@ class Model:
 
     def source_tensor(self, encoding: Encoding) -> torch.Tensor:
         return torch.tensor([encoding.ids], dtype=torch.long, device=self.device)  # (1, S)
+
+
+def decoding_copy(model: Model, device: torch.device | str | None = None) -> Model:
+    """A copy of ``model`` to decode with while the original goes on (trained, saved, replaced):
+    its own tensors, in eval mode, without gradients, on ``device`` (default: the model's)."""
+    net = copy.deepcopy(model.net)  # keeps tied weights tied, draws no random numbers
+    if device is not None:
+        net = net.to(device)
+    net.eval().requires_grad_(False)
+    return Model(net, model.src_vocab, model.tgt_vocab, copy.deepcopy(model.facts), model.path)

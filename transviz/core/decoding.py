@@ -37,6 +37,7 @@ from .events import Signal
 from .messages import Message, translate_noop
 from .model import DecoderState, StepOutput
 from .paths import FedCache, PathNode, cross_attention, decoder_self_attention, rebuild_cache, walk
+from .row_blocks import use_row_blocks
 from .strategies import Beam, Greedy, Sampling, Strategy, check_strategy
 from .trace import Trace, evaluating, stack_layers
 from .vocab import BOS, EOS, Encoding
@@ -166,7 +167,9 @@ class DecodingSession:
     """Decode one sentence a step at a time: step, go back, force a token, switch strategy.
 
     Args:
-        model: the model and its vocabularies (:func:`transviz.load_model`).
+        model: the model and its vocabularies (:func:`transviz.load_model`). Its one-row products
+            go through :mod:`~transviz.core.row_blocks` from now on (switched in place: the same
+            parameters, and results to float rounding).
         source: the sentence to translate.
         strategy: :class:`Greedy`, :class:`Sampling` or :class:`Beam` (a sampling seed of ``None``
             is replaced by a fresh one, shown in ``session.strategy``).
@@ -198,6 +201,7 @@ class DecodingSession:
         reference: str | None = None,
     ) -> None:
         self.model = model
+        use_row_blocks(model.net)  # its one-token steps share torch's threads (same parameters and results)
         self._vocab = model.tgt_vocab
         if not isinstance(top_k, int) or isinstance(top_k, bool) or top_k < 1:
             raise InputError(

@@ -8,6 +8,9 @@ It shows its work: every attention call can return its weights, per head, as a t
 
 Shapes: B batch, S source length, T target length, H heads, d model width, d_k = d / H.
 Masks follow :mod:`transviz.core.masks` (boolean, ``True`` = may attend).
+
+Every product with a weight is plain ``nn.Linear`` / ``F.linear``. Step-through decoding switches
+on a CPU fast path for one-row products from outside (:mod:`transviz.core.row_blocks`).
 """
 from __future__ import annotations
 
@@ -26,35 +29,6 @@ from .messages import Message, translate_noop
 from .positional import sinusoidal_table
 
 
-SPLIT_AT = 1 << 16  # weights (elements) from which sharing the reading pays: below, starting the threads costs more
-
-
-def linear(x: Tensor, weight: Tensor, bias: Tensor | None = None) -> Tensor:
-    """``F.linear``; for one input row on several CPU threads, computed as a batch of row blocks.
-
-    A one-row product (a decoding step) reads every weight once and waits on memory; torch runs
-    it on one core whatever its thread count. As ``bmm`` over row blocks of ``weight`` its
-    threads share the reading: a 6-layer x 512 decoder step took 7.0 ms on one core, 4.7 ms on
-    two. With one thread, more rows or a small weight, this is ``F.linear`` itself.
-    """
-    blocks = torch.get_num_threads()
-    out_features, in_features = weight.shape
-    if (blocks < 2 or x.numel() != in_features or weight.numel() < SPLIT_AT or out_features % blocks
-            or x.device.type != "cpu" or not weight.is_contiguous()):
-        return F.linear(x, weight, bias)
-    rows = x.reshape(1, 1, in_features).expand(blocks, 1, in_features)
-    y = torch.bmm(rows, weight.view(blocks, out_features // blocks, in_features).transpose(1, 2))
-    y = y.reshape(*x.shape[:-1], out_features)
-    return y if bias is None else y + bias
-
-
-class Linear(nn.Linear):
-    """``nn.Linear`` through :func:`linear` (the same parameters, names and results)."""
-
-    def forward(self, x: Tensor) -> Tensor:
-        return linear(x, self.weight, self.bias)
-
-
 class MultiHeadAttention(nn.Module):
     """Multi-head scaled dot-product attention.
 
@@ -68,7 +42,7 @@ class MultiHeadAttention(nn.Module):
         self.dropout = dropout
         self.in_proj_weight = nn.Parameter(torch.empty(3 * d_model, d_model))  # rows: W_Q | W_K | W_V
         self.in_proj_bias = nn.Parameter(torch.zeros(3 * d_model))
-        self.out_proj = Linear(d_model, d_model)
+        self.out_proj = nn.Linear(d_model, d_model)
         nn.init.xavier_uniform_(self.in_proj_weight)
         nn.init.zeros_(self.out_proj.bias)
 
@@ -76,19 +50,22 @@ class MultiHeadAttention(nn.Module):
         batch, length, _ = x.shape
         return x.view(batch, length, self.n_heads, self.d_k).transpose(1, 2)  # (B, H, L, d_k)
 
+    def in_projection(self, x: Tensor, rows: slice) -> Tensor:
+        """``x W^T + b`` with ``rows`` of the packed weight: [0, d) W_Q, [d, 2d) W_K, [2d, 3d) W_V.
+        The one place the projections are computed, so a decoding fast path can take it over."""
+        return F.linear(x, self.in_proj_weight[rows], self.in_proj_bias[rows])
+
     def project_qkv(self, x: Tensor) -> tuple[Tensor, Tensor, Tensor]:
         """Self-attention projections of ``x`` (B, L, d), one matmul for all three."""
-        q, k, v = linear(x, self.in_proj_weight, self.in_proj_bias).chunk(3, dim=-1)
+        q, k, v = self.in_projection(x, slice(None)).chunk(3, dim=-1)
         return self._heads(q), self._heads(k), self._heads(v)
 
     def project_q(self, x: Tensor) -> Tensor:
-        d = self.d_model
-        return self._heads(linear(x, self.in_proj_weight[:d], self.in_proj_bias[:d]))
+        return self._heads(self.in_projection(x, slice(None, self.d_model)))
 
     def project_kv(self, x: Tensor) -> KeyValue:
         """Keys and values of ``x`` (B, L, d); cross-attention computes these once per sentence."""
-        d = self.d_model
-        k, v = linear(x, self.in_proj_weight[d:], self.in_proj_bias[d:]).chunk(2, dim=-1)
+        k, v = self.in_projection(x, slice(self.d_model, None)).chunk(2, dim=-1)
         return self._heads(k), self._heads(v)
 
     def attend(
@@ -115,8 +92,8 @@ class FeedForward(nn.Module):
 
     def __init__(self, d_model: int, d_ff: int, dropout: float, activation: str) -> None:
         super().__init__()
-        self.linear1 = Linear(d_model, d_ff)
-        self.linear2 = Linear(d_ff, d_model)
+        self.linear1 = nn.Linear(d_model, d_ff)
+        self.linear2 = nn.Linear(d_ff, d_model)
         self.dropout = nn.Dropout(dropout)
         self.activation = F.gelu if activation == "gelu" else F.relu
 
@@ -287,7 +264,7 @@ class Transformer(nn.Module):
         pre = config.norm == "pre"
         self.encoder_norm = nn.LayerNorm(d, eps=config.layer_norm_eps) if pre else nn.Identity()
         self.decoder_norm = nn.LayerNorm(d, eps=config.layer_norm_eps) if pre else nn.Identity()
-        self.generator = Linear(d, config.tgt_vocab_size)
+        self.generator = nn.Linear(d, config.tgt_vocab_size)
         for table in {id(self.src_embed): self.src_embed, id(self.tgt_embed): self.tgt_embed}.values():
             # std d^-1/2 so that embedding * sqrt(d) has unit scale, like the positional table
             nn.init.normal_(table.weight, std=d**-0.5)

@@ -7,10 +7,7 @@ look at the views, or the other way round.
 """
 from __future__ import annotations
 
-import copy
-from dataclasses import replace
-
-from .bundle import Model
+from .bundle import Model, decoding_copy
 from .dataset import Pair
 from .decoding import DecodingSession, Event
 from .errors import InputError, TransvizError
@@ -26,14 +23,6 @@ def model_examples(model: Model | None) -> tuple[Pair, ...]:
     """The examples of the task ``model`` was trained on (none for other corpora)."""
     task = model.facts.get("task") if model is not None else None
     return task_examples(task) if task in TASKS else ()
-
-
-def decoding_copy(model: Model) -> Model:
-    """A copy of ``model`` for decoding: its own weights in eval mode, no gradients (a model that
-    something else trains never changes under a session)."""
-    net = copy.deepcopy(model.net).eval()
-    net.requires_grad_(False)
-    return replace(model, net=net, facts=dict(model.facts))
 
 
 class Workspace:

@@ -1,7 +1,7 @@
 """How many torch threads a decoding step gets.
 
 The window waits for a step (the event loop is blocked), so Qt needs no core of its own meanwhile,
-and a one-token step runs faster on more cores (``core.model.linear``; the README's performance
+and a one-token step runs faster on more cores (``core.row_blocks``; the README's performance
 section has the figures). But only on idle cores: when another program keeps one busy,
 torch's threads wait for each other and the step takes longer than on one core. Which is the case
 is measured rather than guessed, since no portable call says how busy the other cores are.

@@ -7,7 +7,6 @@ queued signals. The trained model is handed to other views only as a :func:`deta
 """
 from __future__ import annotations
 
-import copy
 import threading
 import time
 from collections.abc import Callable
@@ -17,7 +16,7 @@ from typing import Any
 
 from PySide6.QtCore import QObject, Signal
 
-from ..core.bundle import Model
+from ..core.bundle import Model, decoding_copy
 from ..core.config import TrainConfig
 from ..core.evaluate import Evaluation
 from ..core.snapshots import Snapshot
@@ -59,10 +58,9 @@ class RunStart:
 
 
 def detached_copy(model: Model) -> Model:
-    """A CPU copy of ``model`` in eval mode that shares no tensor with it: another view may decode
-    the copy while the original goes on being trained or saved."""
-    net = copy.deepcopy(model.net).to("cpu").eval()  # deepcopy keeps tied weights tied, draws no random numbers
-    return Model(net, model.src_vocab, model.tgt_vocab, copy.deepcopy(model.facts), model.path)
+    """A CPU :func:`~transviz.core.bundle.decoding_copy` of ``model``: another view may decode the
+    copy while the original goes on being trained or saved."""
+    return decoding_copy(model, "cpu")
 
 
 # Steps are reported in batches, at most this often: every report is a slot call on the GUI
