@@ -274,7 +274,8 @@ def test_full_model_matches_torch_layers(norm):
     for ours in model.encoder_layers:
         ref = nn.TransformerEncoderLayer(d, cfg.n_heads, cfg.d_ff, 0.0, batch_first=True, norm_first=norm == "pre")
         copy_mha(ours.self_attn, ref.self_attn)
-        for a, b in [("linear1", ours.ffn.linear1), ("linear2", ours.ffn.linear2), ("norm1", ours.norm1), ("norm2", ours.norm2)]:
+        for a, b in [("linear1", ours.ffn.linear1), ("linear2", ours.ffn.linear2), ("norm1", ours.norm1),
+                     ("norm2", ours.norm2)]:
             copy_linear_norm(getattr(ref, a), b)
         enc_layers.append(ref.train())
     for ours in model.decoder_layers:

@@ -129,14 +129,16 @@ class _Expansion:
     def of(cls, out: StepOutput) -> _Expansion:
         logits = out.logits.float().cpu()  # small (B, V): numbers for the record; the cache stays on the device
         rows = len(logits)
+        assert out.state.self_kv is not None  # a step has just filled it
         columns = [(k[:, :, -1:].clone(), v[:, :, -1:].clone()) for k, v in out.state.self_kv]  # (B, H, 1, d_k)
+        assert out.self_attention is not None and out.cross_attention is not None  # stepped with the maps
         return cls(
             logits=logits,
             probs=torch.softmax(logits, dim=-1),
             log_probs=torch.log_softmax(logits.double(), dim=-1),
             predicted=logits.argmax(-1).tolist(),
-            self_rows=torch.stack([r[:, :, 0] for r in out.self_attention], dim=1).float().cpu().numpy(),  # type: ignore[union-attr]
-            cross_rows=torch.stack([r[:, :, 0] for r in out.cross_attention], dim=1).float().cpu().numpy(),  # type: ignore[union-attr]
+            self_rows=torch.stack([r[:, :, 0] for r in out.self_attention], dim=1).float().cpu().numpy(),
+            cross_rows=torch.stack([r[:, :, 0] for r in out.cross_attention], dim=1).float().cpu().numpy(),
             key_values=[tuple((k[b : b + 1], v[b : b + 1]) for k, v in columns) for b in range(rows)],
         )
 
@@ -221,7 +223,8 @@ class DecodingSession:
         with evaluating(model):
             encoded = model.net.encode(model.source_tensor(encoding), return_attention=True)
             self._start = model.net.start(encoded)
-        self.encoder_attention = stack_layers(encoded.attention)  # type: ignore[arg-type]
+        assert encoded.attention is not None  # encoded with return_attention
+        self.encoder_attention = stack_layers(encoded.attention)
         self._beams = [BeamStep(0, (Hypothesis((), (), 0.0, 0.0, None, False),))]  # the beam after each step
         self._history: list[StepRecord] = []
         self._cache: FedCache | None = None  # what the last step fed; None before the first
@@ -465,7 +468,7 @@ class DecodingSession:
         along the same path); else rebuilt from the columns the path nodes stored."""
         nodes = [beam.hypotheses[i].node for i in parents]
         if self._cache is not None and nodes[0] is not None:
-            state = self._cache.rows_for(nodes)  # type: ignore[arg-type]
+            state = self._cache.rows_for(nodes)  # type: ignore[arg-type]  # nodes[0] set: all are
             if state is not None:
                 return state
         return rebuild_cache(self._start, nodes)
@@ -475,7 +478,8 @@ class DecodingSession:
         beam = self._beams[-1]
         parents = beam.live if extend_all else [0]  # 0: the best hypothesis
         state = self._cache_for(beam, parents)
-        inputs = [beam.hypotheses[i].token_ids[-1] if beam.hypotheses[i].token_ids else self._vocab.bos_id for i in parents]
+        inputs = [beam.hypotheses[i].token_ids[-1] if beam.hypotheses[i].token_ids else self._vocab.bos_id
+                  for i in parents]
         with evaluating(self.model):
             out = self.model.net.step(torch.tensor(inputs, device=self.model.device), state)
         expansion = _Expansion.of(out)
@@ -515,12 +519,14 @@ class DecodingSession:
         beam = self._beams[-1]
         return beam_choices(self._strategy, beam, beam.live, expansion.log_probs)
 
-    def _record(self, choice: Choice, hypothesis: Hypothesis, expansion: _Expansion, beam: BeamStep, forced: bool) -> StepRecord:
+    def _record(self, choice: Choice, hypothesis: Hypothesis, expansion: _Expansion, beam: BeamStep,
+                forced: bool) -> StepRecord:
         row, token_id, node = choice.row, choice.token_id, hypothesis.node
         assert row is not None and token_id is not None and node is not None
         top = torch.topk(expansion.probs[row], self.top_k)
         itos = self._vocab.itos
-        candidates = tuple(Candidate(itos[i], i, p) for i, p in zip(top.indices.tolist(), top.values.tolist()))
+        candidates = tuple(Candidate(itos[i], i, p)
+                           for i, p in zip(top.indices.tolist(), top.values.tolist(), strict=True))
         entropy = float(-(expansion.log_probs[row].exp() * expansion.log_probs[row]).sum())
         gold = self._gold is not None
         return StepRecord(

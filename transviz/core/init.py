@@ -89,6 +89,6 @@ def initialize(module: nn.Module, scheme: str | InitScheme) -> None:
             if scheme.name == "normal":
                 fill(p, 0.0, scheme.value)
             elif scheme.name == "uniform":
-                fill(p, -scheme.value, scheme.value)  # type: ignore[operator]
+                fill(p, -scheme.value, scheme.value)  # type: ignore[operator]  # fill is uniform_ here
             else:
                 fill(p)

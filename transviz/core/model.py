@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, replace
+from typing import cast
 
 import torch
 import torch.nn.functional as F
@@ -98,7 +99,8 @@ class FeedForward(nn.Module):
         self.activation = F.gelu if activation == "gelu" else F.relu
 
     def forward(self, x: Tensor) -> Tensor:
-        return self.linear2(self.dropout(self.activation(self.linear1(x))))
+        out: Tensor = self.linear2(self.dropout(self.activation(self.linear1(x))))
+        return out
 
 
 class EncoderLayer(nn.Module):
@@ -169,7 +171,8 @@ class DecoderLayer(nn.Module):
             x = self.norm1(x)
 
         h = self.norm2(x) if self.pre_norm else x
-        attn, cross_weights = self.cross_attn.attend(self.cross_attn.project_q(h), *memory_kv, memory_mask, need_weights)
+        query = self.cross_attn.project_q(h)
+        attn, cross_weights = self.cross_attn.attend(query, *memory_kv, memory_mask, need_weights)
         x = x + self.dropout2(attn)
         if not self.pre_norm:
             x = self.norm2(x)
@@ -250,6 +253,8 @@ class Transformer(nn.Module):
         out.attention.cross[0]  # (B, H, T, S), layer 0
     """
 
+    positional: Tensor  # (max_len, d_model), the sinusoidal table added to the embeddings
+
     def __init__(self, config: ModelConfig) -> None:
         super().__init__()
         self.config = config
@@ -290,8 +295,9 @@ class Transformer(nn.Module):
 
     def _embed(self, tokens: Tensor, table: nn.Embedding, offset: int = 0) -> Tensor:
         length = tokens.shape[1]
-        x = table(tokens) * math.sqrt(self.config.d_model) + self.positional[offset : offset + length]
-        return self.embed_dropout(x)  # (B, L, d)
+        x: Tensor = table(tokens) * math.sqrt(self.config.d_model) + self.positional[offset : offset + length]
+        out: Tensor = self.embed_dropout(x)
+        return out  # (B, L, d)
 
     # -- encoder ------------------------------------------------------------------------------
     def encode(self, src: Tensor, return_attention: bool = False) -> Encoded:
@@ -309,7 +315,7 @@ class Transformer(nn.Module):
 
     # -- decoder, all positions at once (teacher forcing) --------------------------------------
     def memory_kv(self, encoded: Encoded) -> tuple[KeyValue, ...]:
-        return tuple(layer.cross_attn.project_kv(encoded.memory) for layer in self.decoder_layers)
+        return tuple(cast(DecoderLayer, layer).cross_attn.project_kv(encoded.memory) for layer in self.decoder_layers)
 
     def decode(self, tgt: Tensor, encoded: Encoded, return_attention: bool = False) -> Decoded:
         """``tgt`` (B, T) decoder inputs (start token first) -> logits (B, T, V) and optional maps."""
@@ -317,7 +323,7 @@ class Transformer(nn.Module):
         self_mask = decoder_self_mask(tgt, self.config.pad_id)
         x = self._embed(tgt, self.tgt_embed)
         self_maps, cross_maps = [], []
-        for layer, kv in zip(self.decoder_layers, self.memory_kv(encoded)):
+        for layer, kv in zip(self.decoder_layers, self.memory_kv(encoded), strict=True):
             out = layer(x, kv, self_mask, encoded.mask, need_weights=return_attention)
             x = out.x
             self_maps.append(out.self_weights)
@@ -325,14 +331,16 @@ class Transformer(nn.Module):
         logits = self.generator(self.decoder_norm(x))
         if not return_attention:
             return Decoded(logits, None, None)
-        return Decoded(logits, tuple(self_maps), tuple(cross_maps))  # type: ignore[arg-type]
+        return Decoded(logits, tuple(self_maps), tuple(cross_maps))
 
     def forward(self, src: Tensor, tgt: Tensor, return_attention: bool = False) -> ForwardOutput:
         encoded = self.encode(src, return_attention)
         decoded = self.decode(tgt, encoded, return_attention)
         if not return_attention:
             return ForwardOutput(decoded.logits, None)
-        maps = AttentionMaps(encoded.attention, decoded.self_attention, decoded.cross_attention)  # type: ignore[arg-type]
+        assert encoded.attention is not None and decoded.self_attention is not None
+        assert decoded.cross_attention is not None  # asked for with return_attention
+        maps = AttentionMaps(encoded.attention, decoded.self_attention, decoded.cross_attention)
         return ForwardOutput(decoded.logits, maps)
 
     # -- decoder, one position at a time (inference) --------------------------------------------
@@ -354,9 +362,10 @@ class Transformer(nn.Module):
         x = self._embed(tokens, self.tgt_embed, offset=state.length)  # (B, 1, d)
         layers = len(self.decoder_layers)
         caches = [Growing(past, buffer, self.config.max_len)
-                  for past, buffer in zip(state.self_kv or (None,) * layers, state.buffers or (None,) * layers)]
+                  for past, buffer in zip(state.self_kv or (None,) * layers, state.buffers or (None,) * layers,
+                                          strict=True)]
         new_kv, self_rows, cross_rows = [], [], []
-        for layer, memory_kv, cache in zip(self.decoder_layers, state.memory_kv, caches):
+        for layer, memory_kv, cache in zip(self.decoder_layers, state.memory_kv, caches, strict=True):
             out = layer(x, memory_kv, None, state.memory_mask, need_weights=return_attention, growing=cache)
             x = out.x
             new_kv.append(out.self_kv)
@@ -367,7 +376,7 @@ class Transformer(nn.Module):
         new_state = replace(state, self_kv=tuple(new_kv), length=state.length + 1, buffers=buffers)
         if not return_attention:
             return StepOutput(logits, new_state, None, None)
-        return StepOutput(logits, new_state, tuple(self_rows), tuple(cross_rows))  # type: ignore[arg-type]
+        return StepOutput(logits, new_state, tuple(self_rows), tuple(cross_rows))
 
     def parameter_count(self) -> int:
         """Distinct trainable parameters (a tied table counts once)."""

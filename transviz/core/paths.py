@@ -90,7 +90,7 @@ def truncate(state: DecoderState, length: int) -> DecoderState:
 
 def _ancestor(node: PathNode, length: int) -> PathNode:
     while node.length > length:
-        node = node.previous  # type: ignore[assignment]
+        node = node.previous  # type: ignore[assignment]  # a node longer than ``length`` has a previous one
     return node
 
 
@@ -112,7 +112,7 @@ class FedCache:
         rows = [self._row_holding(node.previous) for node in nodes]
         if None in rows:
             return None
-        return truncate(select_rows(self.state, rows), nodes[0].length)  # type: ignore[arg-type]
+        return truncate(select_rows(self.state, rows), nodes[0].length)  # type: ignore[arg-type]  # no None left
 
     def _row_holding(self, parent: PathNode | None) -> int | None:
         """A row holding the inputs of ``parent``'s path and the token fed after ``parent``: any row

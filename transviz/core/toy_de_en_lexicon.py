@@ -133,7 +133,7 @@ def _nouns() -> tuple[Noun, ...]:
     for entry in _NOUN_TABLE.replace("\n", "|").split("|"):
         if entry.strip():
             german, gender, english, *tags = entry.split()
-            nouns.append(Noun(german, gender, english, frozenset(tags)))  # type: ignore[arg-type]
+            nouns.append(Noun(german, gender, english, frozenset(tags)))  # type: ignore[arg-type]  # the table says m, f or n
     return tuple(nouns)
 
 

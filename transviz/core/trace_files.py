@@ -92,7 +92,7 @@ def write_npz(session: DecodingSession, path: str | Path) -> Path:
     """Write :func:`trace_arrays` to ``path`` (atomically)."""
     arrays = trace_arrays(session)
     # numpy's stubs take the named arrays for its own keyword arguments
-    return _atomically(path, lambda f: np.savez(f, **arrays))  # type: ignore[arg-type]
+    return _atomically(path, lambda f: np.savez(f, **arrays))  # type: ignore[arg-type]  # see above
 
 
 def write_json(session: DecodingSession, path: str | Path) -> Path:

@@ -85,7 +85,7 @@ def _recording(attention: MultiHeadAttention) -> Iterator[list[_Call]]:
             calls.append((q, k, v, mask))
         return original(q, k, v, mask, need_weights)
 
-    attention.attend = attend  # type: ignore[method-assign]
+    attention.attend = attend  # type: ignore[method-assign]  # recorded for the duration, then deleted
     try:
         yield calls
     finally:
@@ -102,7 +102,7 @@ def _attention_module(model: Model, kind: Kind, layer: int) -> MultiHeadAttentio
         raise InputError(translate_noop("CoreMessages", "layer {0} does not exist: this model's {1} stack has layers "
                                                         "0..{2}"), layer, kind, len(stack) - 1)
     module = getattr(stack[layer], "cross_attn" if kind == "cross" else "self_attn")
-    return module  # type: ignore[no-any-return]
+    return module  # type: ignore[no-any-return]  # getattr on a layer: a MultiHeadAttention by construction
 
 
 def decoder_inputs(vocab: Vocab, target_prefix: str, max_len: int | None = None) -> tuple[list[str], list[int]]:

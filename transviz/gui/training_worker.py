@@ -3,7 +3,8 @@ reports forwarded to the GUI thread as Qt signals, with pause, resume and a coop
 
 The trainer knows nothing about Qt; :class:`TrainingWorker` builds it on its own thread (a
 :class:`~transviz.gui.workers.TaskRunner`) and turns the trainer's observer callbacks into
-queued signals. The trained model is handed to other views only as a :func:`detached_copy`.
+queued signals. The trained model is handed to other views only as a
+:func:`~transviz.core.bundle.decoding_copy` on the CPU.
 """
 from __future__ import annotations
 
@@ -16,7 +17,6 @@ from typing import Any
 
 from PySide6.QtCore import QObject, Signal
 
-from ..core.bundle import Model, decoding_copy
 from ..core.config import TrainConfig
 from ..core.evaluate import Evaluation
 from ..core.snapshots import Snapshot
@@ -56,11 +56,6 @@ class RunStart:
     steps: int
     checkpoint: Path | None
 
-
-def detached_copy(model: Model) -> Model:
-    """A CPU :func:`~transviz.core.bundle.decoding_copy` of ``model``: another view may decode the
-    copy while the original goes on being trained or saved."""
-    return decoding_copy(model, "cpu")
 
 
 # Steps are reported in batches, at most this often: every report is a slot call on the GUI

@@ -28,7 +28,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from ...core.bundle import Model
+from ...core.bundle import Model, decoding_copy
 from ...core.checkpoint import SUFFIX as CHECKPOINT_SUFFIX
 from ...core.config import TrainConfig
 from ...core.errors import TransvizError
@@ -45,7 +45,7 @@ from ..plots import TOP_LEFT, FrameClock, LivePlot, Series
 from ..style import BLUE, GREEN, PALETTE, VERMILLION
 from ..timeline import SnapshotTimeline
 from ..training_form import TSV_SUFFIXES, TrainingForm
-from ..training_worker import RunStart, TrainingJob, TrainingWorker, detached_copy
+from ..training_worker import RunStart, TrainingJob, TrainingWorker
 from .base import PlotPanel
 
 RATE_WINDOW = 50  # steps the ETA and tokens/s average over
@@ -432,7 +432,7 @@ class TrainingPanel(Retranslated, PlotPanel):
         """Make a copy of the trained model the workspace's model, and show the explorer; returns the copy."""
         if self.result is None or self.is_running():
             return None
-        model = detached_copy(self.result.model)
+        model = decoding_copy(self.result.model, "cpu")  # shares no tensor with the model trained on
         model.path = str(self.result.checkpoint) if self.result.checkpoint else None
         self._handed = model
         self.workspace.set_model(model, model.path)
