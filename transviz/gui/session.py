@@ -68,6 +68,7 @@ class SessionController(QObject):
     def _forward(self, event: Event) -> None:
         if not self._quiet:
             self.changed.emit(event)
+
     # -- moving ------------------------------------------------------------------------------------
     def _act(self, action: Callable[[DecodingSession], object],
              threads: Callable[[], AbstractContextManager[object]] = nullcontext) -> bool:

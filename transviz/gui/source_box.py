@@ -74,6 +74,7 @@ class SourceBox(Retranslated, QWidget):
         subscribe(self, controller.workspace.model_changed, self._show_model)
         subscribe(self, controller.workspace.session_changed, self._show_sentence)
         self._show_model()
+        self._show_sentence()
 
     def retranslate(self) -> None:
         super().retranslate()
@@ -82,13 +83,12 @@ class SourceBox(Retranslated, QWidget):
 
     # -- model and examples ------------------------------------------------------------------------
     def _show_model(self, *_: object) -> None:
-        """List the model's examples, then show the workspace's sentence."""
+        """List the model's examples (its session follows: ``session_changed``)."""
         self._examples = self.controller.workspace.examples
         self.examples.clear()
         self.examples.addItems([p.source for p in self._examples])
         self.examples.setEnabled(bool(self._examples))
         self._describe_examples()
-        self._show_sentence()
 
     def _show_sentence(self, *_: object) -> None:
         """Show the sentence, reference and teacher forcing of the workspace's session (which the
@@ -133,15 +133,13 @@ class SourceBox(Retranslated, QWidget):
     def open_session(self) -> None:
         """A new session for the text as it is now; problems are shown under the box."""
         text = self.sentence.text()
-        if self.examples.currentText() != text:
-            self.examples.setCurrentIndex(-1)  # the placeholder: the sentence is the user's own
-        self._preview(text)
         if self.controller.model is None:  # the explorer says so
+            self._preview(text)
             return
         try:
             self.controller.workspace.open(text, self.reference.text(), self.teacher.isChecked())
         except TransvizError:
-            pass  # shown by _show_sentence
+            pass  # said by _show_sentence, which shows every session the workspace opens
 
     def _preview(self, text: str) -> None:
         model = self.controller.model
