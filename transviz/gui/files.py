@@ -78,13 +78,13 @@ class ModelFiles(QObject):
         """At start-up: ``source`` if given, else the last run's model (with its ``sentence``) when
         it is still there, else the shipped default, else nothing; a notice when the last model
         is gone."""
-        notice = None
+        notice, shipped = None, shipped_models()
         if source is None and last is not None:
-            if last in shipped_models() or Path(last).is_file():
+            if last in shipped or Path(last).is_file():
                 source = last
             else:
                 notice = self.tr("The last model, {0}, is not there any more.").format(last)
-        if source is None and DEFAULT_MODEL in shipped_models():
+        if source is None and DEFAULT_MODEL in shipped:
             source = DEFAULT_MODEL
         if source is not None:
             self.open(source, sentence)
