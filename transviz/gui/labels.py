@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from PySide6.QtCore import Qt, QTimer
-from PySide6.QtGui import QAction, QKeySequence
-from PySide6.QtWidgets import QLabel, QMenu, QMenuBar
+from PySide6.QtCore import QEvent, QSize, Qt, QTimer
+from PySide6.QtGui import QAction, QHelpEvent, QKeySequence, QPainter, QPaintEvent
+from PySide6.QtWidgets import QLabel, QMenu, QMenuBar, QToolTip
 
 from .language import Retranslated
 from .style import BLUE, plot_style
@@ -53,8 +53,50 @@ class NoticeLabel(QLabel):
                            f"border: 2px solid {self._accent}; padding: 6px;")
 
 
+class FittingLabel(QLabel):
+    """A plain label that gives way: narrower than its text, it elides each line ("…") and its
+    tooltip shows the whole text (when it has no tooltip of its own). Its minimum width is a few
+    characters, so one long sentence or token list never makes the window wider than the screen.
+    A label that wraps keeps QLabel's own behaviour."""
+
+    SHORTEST = "Mmmmmm…"  # the narrowest it becomes: a few characters stay readable
+
+    def minimumSizeHint(self) -> QSize:
+        hint = super().minimumSizeHint()
+        if self.wordWrap():
+            return hint
+        margins = self.contentsMargins()
+        narrowest = self.fontMetrics().horizontalAdvance(self.SHORTEST) + margins.left() + margins.right()
+        return QSize(min(hint.width(), narrowest + 2 * max(self.indent(), 0) + 2 * self.margin()), hint.height())
+
+    def _shown_lines(self) -> list[str]:
+        """The lines as drawn in the current width (elided where they do not fit)."""
+        width = self.contentsRect().width() - 2 * self.margin()
+        metrics = self.fontMetrics()
+        return [metrics.elidedText(line, Qt.TextElideMode.ElideRight, width) for line in self.text().split("\n")]
+
+    def is_elided(self) -> bool:
+        return not self.wordWrap() and self._shown_lines() != self.text().split("\n")
+
+    def paintEvent(self, event: QPaintEvent) -> None:
+        if not self.is_elided():
+            super().paintEvent(event)
+            return
+        painter = QPainter(self)
+        rect = self.contentsRect().adjusted(self.margin(), self.margin(), -self.margin(), -self.margin())
+        self.style().drawItemText(painter, rect, int(self.alignment()), self.palette(), self.isEnabled(),
+                                  "\n".join(self._shown_lines()), self.foregroundRole())
+
+    def event(self, event: QEvent) -> bool:
+        if event.type() == QEvent.Type.ToolTip and not self.toolTip() and self.is_elided():
+            assert isinstance(event, QHelpEvent)
+            QToolTip.showText(event.globalPos(), self.text(), self)
+            return True
+        return super().event(event)
+
+
 def plain_label(text: str = "", wrap: bool = False) -> QLabel:
-    label = QLabel(text)
+    label = FittingLabel(text)
     label.setTextFormat(Qt.TextFormat.PlainText)
     label.setWordWrap(wrap)
     return label

@@ -11,7 +11,7 @@ import logging
 from functools import partial
 from pathlib import Path
 
-from PySide6.QtCore import Signal
+from PySide6.QtCore import QSize, QTimer, Signal
 from PySide6.QtGui import QCloseEvent, QDragEnterEvent, QDropEvent, QKeySequence
 from PySide6.QtWidgets import QMainWindow, QMessageBox, QProgressBar, QTabWidget, QWidget
 
@@ -28,6 +28,7 @@ from .language import Retranslated, current_language, set_language
 from .observe import subscribe
 from .panels.base import PlotPanel
 from .panels.registry import PANELS
+from .screen_fit import available_size, fit_to_screen
 from .settings import SettingsStore, Stored
 from .theme import apply_appearance, current_appearance, restyle
 from .view_menu import ViewChoices
@@ -37,6 +38,7 @@ log = logging.getLogger(__name__)
 
 NOTICE_SECONDS = 60  # how long a warning about the settings stays in the status bar
 STATUS_MS = 8000  # how long a message stays in the status bar
+START_SIZE = QSize(1400, 900)  # at most: the screen's available geometry
 
 
 class MainWindow(Retranslated, QMainWindow):
@@ -76,7 +78,8 @@ class MainWindow(Retranslated, QMainWindow):
         self._build_status_bar()
         self._build_menus()
         self.setAcceptDrops(True)
-        self.resize(1400, 900)
+        self.resize(START_SIZE.boundedTo(available_size(self)))
+        self.refit()  # once shown: the frame's size is known then
         self.files.error.connect(self.show_error)
         self.files.failed.connect(self.load_failed)
         subscribe(self, self.workspace.model_changed, self._on_model_changed)
@@ -123,6 +126,7 @@ class MainWindow(Retranslated, QMainWindow):
         view.addSeparator()
         self.view_choices = ViewChoices(view, self)
         self.view_choices.chosen.connect(self.memory.remember)
+        self.view_choices.chosen.connect(self.refit)
         self.view_choices.show_choices(current_language(), current_appearance())
         help_menu = bound_menu(self, bar, lambda: self.tr("&Help"))
         bound_action(self, help_menu, lambda: self.tr("How to read this &tab"), self.show_tab_help, keys.HelpContents)
@@ -133,6 +137,12 @@ class MainWindow(Retranslated, QMainWindow):
         self.view_choices.retranslate()
         self.populate_shipped_menu(self._shipped)
         self._show_model()
+        self.refit()
+
+    def refit(self) -> None:
+        """Fit the window to its screen once the layout has taken the new content (a language,
+        presentation mode, a model): content that grew the window may have shrunk since."""
+        QTimer.singleShot(0, self, partial(fit_to_screen, self))
 
     def populate_shipped_menu(self, models: dict[str, Path]) -> None:
         """List the shipped models by name (Model > Shipped models)."""
@@ -152,6 +162,7 @@ class MainWindow(Retranslated, QMainWindow):
 
     def _on_model_changed(self, model: Model | None) -> None:
         self._show_model()
+        self.refit()
         self.memory.remember()
         self.model_changed.emit(model)
 
@@ -241,6 +252,7 @@ class MainWindow(Retranslated, QMainWindow):
         restyle(self)
         self.view_choices.show_choices(preferences.language, preferences.appearance)
         warnings = [*stored.warnings, *self.memory.restore(preferences, stored.layout)]
+        fit_to_screen(self)  # a geometry saved on a larger screen
         if warnings:
             self.show_notice(" ".join(warnings))
 

@@ -5,14 +5,35 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from PySide6.QtCore import QEvent, QObject, Signal
+from PySide6.QtCore import QEvent, QObject, QSize, Qt, Signal
 from PySide6.QtGui import QAction
-from PySide6.QtWidgets import QLabel, QLayout, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QFrame, QLabel, QLayout, QScrollArea, QVBoxLayout, QWidget
 
 from ...core.bundle import Model
 from ...core.workspace import Workspace
 from ..export import add_export_actions, name_export_actions
 from ..observe import subscribe
+
+
+class VerticalScroll(QScrollArea):
+    """A column of plots and texts that cannot shrink in height: on a short screen it scrolls instead
+    of making the window taller than the screen. It is as wide as its content needs."""
+
+    def __init__(self, content: QWidget) -> None:
+        super().__init__()
+        self._content = content
+        self.setWidget(content)
+        self.setWidgetResizable(True)
+        self.setFrameShape(QFrame.Shape.NoFrame)
+        self.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+
+    def minimumSizeHint(self) -> QSize:
+        content = self._content.minimumSizeHint()
+        bar = self.verticalScrollBar().sizeHint().width()
+        return QSize(content.width() + bar, min(content.height(), 4 * bar))
+
+    def sizeHint(self) -> QSize:
+        return self._content.sizeHint()
 
 
 class PlotPanel(QWidget):

@@ -42,7 +42,7 @@ from ..heatmap import AxisNames, HeatmapWidget
 from ..labels import bound_label, error_label, plain_label, show_error
 from ..language import Retranslated, set_items
 from ..observe import subscribe
-from .base import PlotPanel
+from .base import PlotPanel, VerticalScroll
 
 DEFAULT_SENTENCE = "ich mochte ein bier"
 DEFAULT_OTHERS = "ein bier; ich mochte ein bier bitte"  # shorter and longer: padding on both sides
@@ -112,7 +112,7 @@ class MasksPanel(Retranslated, PlotPanel):
         inputs.addWidget(self.others, 0, 4)
         splitter = QSplitter(Qt.Orientation.Horizontal)
         splitter.setObjectName("masks_and_walkthrough")  # its sizes are restored at the next start
-        splitter.addWidget(self._build_masks())
+        splitter.addWidget(VerticalScroll(self._build_masks()))  # four texts and three plots, one above the other
         splitter.addWidget(self._build_walkthrough())
         splitter.setStretchFactor(0, 1)
         splitter.setStretchFactor(1, 2)

@@ -1,0 +1,66 @@
+"""The window fits a 1366 x 768 screen in every language, with presentation mode on and off, on
+every tab, with the shipped models and a model with long token lists (a 27-character sentence of
+the reverse task), and shrinks back when it leaves presentation mode.
+
+The window runs in a process of its own (tests/gui/window_fit_probe.py) whose offscreen screen is
+1366 x 768: presentation mode sizes its text from the screen's height."""
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+SCREEN = (1366, 768)
+MODELS = ("default", "dates", "reverse")
+LANGUAGES = ("en", "zh_CN")
+TABS = range(5)  # Explorer, Positional encoding, Masks, Training, Lab
+PROBE = Path(__file__).with_name("window_fit_probe.py")
+
+
+@pytest.fixture(scope="module")
+def measured(tmp_path_factory):
+    """The probe's measurements of one model's window, run once per model."""
+    config = tmp_path_factory.mktemp("screen") / "screen.json"
+    config.write_text(json.dumps({"screens": [{"name": "laptop", "x": 0, "y": 0, "width": SCREEN[0],
+                                               "height": SCREEN[1], "logicalDpi": 96, "logicalBaseDpi": 96,
+                                               "dpr": 1}]}))
+    env = {**os.environ, "QT_QPA_PLATFORM": f"offscreen:configfile={config}", "TRANSVIZ_SETTINGS": "",
+           "PYTHONPATH": os.pathsep.join([str(Path(__file__).parents[2]), os.environ.get("PYTHONPATH", "")])}
+    cache: dict[str, dict] = {}
+
+    def measure(model: str) -> dict:
+        if model not in cache:
+            done = subprocess.run([sys.executable, str(PROBE), model], env=env, capture_output=True, text=True,
+                                  timeout=300)
+            assert done.returncode == 0, done.stderr[-3000:]
+            cache[model] = json.loads(done.stdout.strip().splitlines()[-1])
+        return cache[model]
+
+    return measure
+
+
+def fits(size: list[int], room: tuple[int, int] = SCREEN) -> bool:
+    return size[0] <= room[0] and size[1] <= room[1]
+
+
+@pytest.mark.parametrize("model", MODELS)
+def test_the_window_starts_within_the_screen(measured, model):
+    start = measured(model)["start"]
+    assert start["available"] == list(SCREEN)
+    assert fits(start["size"]) and start["on_screen"] == [1], start
+
+
+@pytest.mark.parametrize("tab", TABS)
+@pytest.mark.parametrize("mode", ("presentation", "desktop"))
+@pytest.mark.parametrize("language", LANGUAGES)
+@pytest.mark.parametrize("model", MODELS)
+def test_the_window_fits_the_screen(measured, model, language, mode, tab):
+    """Desktop mode is measured after presentation mode: the window has shrunk back."""
+    sizes = measured(model)[f"{language} {mode} {tab}"]
+    assert fits(sizes["hint"]) and fits(sizes["minimum"]), sizes
+    assert fits(sizes["size"]) and sizes["on_screen"] == [1], sizes  # what the window really takes
+    assert fits(sizes[f"tab {tab}"]), sizes  # the tab itself, not only the window around it

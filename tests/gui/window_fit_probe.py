@@ -1,0 +1,78 @@
+"""Started by test_window_fits.py in a process of its own, whose offscreen screen is 1366 x 768
+(presentation mode sizes its text from the screen, so the test needs that screen): opens the window
+as `transviz` does, with one model, then prints, as JSON, the window's sizes in each language,
+presentation mode on and off and each tab, after long tokens have been decoded."""
+from __future__ import annotations
+
+import json
+import sys
+
+import torch
+
+import transviz
+from transviz.core.model import Transformer
+from transviz.core.resources import shipped_models
+from transviz.core.tasks import SYMBOLS
+from transviz.core.vocab import Vocab
+from transviz.gui.app import application, dispose
+from transviz.gui.language import LANGUAGES, set_language
+from transviz.gui.main_window import MainWindow
+from transviz.gui.theme import with_changes
+
+REVERSE_SENTENCE = "0123456789abcdefghij0123456"  # 27 characters: 27 tokens each way
+
+
+def reverse_model() -> transviz.Model:
+    """An untrained model with the reverse task's character vocabularies."""
+    torch.manual_seed(0)
+    src, tgt = Vocab(list(SYMBOLS), level="char"), Vocab(list(SYMBOLS), level="char")
+    config = transviz.ModelConfig(len(src), len(tgt), d_model=16, n_heads=2, n_encoder_layers=2,
+                                  n_decoder_layers=2, d_ff=32, dropout=0.0, max_len=64)
+    return transviz.Model(Transformer(config).eval(), src, tgt, {"task": "reverse"})
+
+
+def settle(app) -> None:
+    for _ in range(4):  # layouts and deferred refits run on the next passes of the event loop
+        app.sendPostedEvents()
+        app.processEvents()
+
+
+def sizes(window: MainWindow) -> dict[str, list[int]]:
+    def pair(size) -> list[int]:
+        return [size.width(), size.height()]
+
+    available = window.screen().availableGeometry()
+    return {"hint": pair(window.minimumSizeHint()), "minimum": pair(window.minimumSize()),
+            "size": pair(window.frameGeometry().size()), "available": pair(available.size()),
+            "on_screen": [int(available.contains(window.frameGeometry()))],
+            **{f"tab {i}": pair(window.tabs.widget(i).minimumSizeHint()) for i in range(window.tabs.count())}}
+
+
+def main(name: str) -> None:
+    app = application()
+    window = MainWindow()
+    window.view_choices.show_window()
+    settle(app)
+    measured = {"start": sizes(window)}
+    model = reverse_model() if name == "reverse" else transviz.load_model(shipped_models()[name])
+    window.workspace.set_model(model)
+    explorer = window.panels["explorer"]
+    if name == "reverse":
+        explorer.source.sentence.setText(REVERSE_SENTENCE)
+    explorer.controller.run_to_end()  # the longest output: every token written
+    settle(app)
+    for language in LANGUAGES:
+        set_language(language)
+        for presentation in (True, False):  # off last: the window must shrink back
+            window.view_choices.choose_appearance(with_changes(presentation=presentation))
+            for tab in range(window.tabs.count()):
+                window.tabs.setCurrentIndex(tab)
+                settle(app)
+                measured[f"{language} {'presentation' if presentation else 'desktop'} {tab}"] = sizes(window)
+    window.shutdown()
+    dispose(window)
+    print(json.dumps(measured))
+
+
+if __name__ == "__main__":
+    main(sys.argv[1])
