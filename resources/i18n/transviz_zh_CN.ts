@@ -2352,6 +2352,18 @@ The model trained so far will be saved to:
         <source>&amp;Presentation mode (full screen, large text)</source>
         <translation>演示模式（全屏、大字）(&amp;P)</translation>
     </message>
+    <message>
+        <source>&amp;Zoom in on plots and grids</source>
+        <translation>放大图表和网格(&amp;Z)</translation>
+    </message>
+    <message>
+        <source>Zoom &amp;out of plots and grids</source>
+        <translation>缩小图表和网格(&amp;O)</translation>
+    </message>
+    <message>
+        <source>&amp;Reset the zoom</source>
+        <translation>恢复原始大小(&amp;R)</translation>
+    </message>
 </context>
 <context>
     <name>export</name>

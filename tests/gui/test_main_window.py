@@ -51,7 +51,7 @@ def test_starts_with_the_shipped_default_model_ready_to_step(window, qtbot):
     assert window.windowTitle() == "transviz: default" and window.workspace.model.facts["task"] == "toy-de-en"
     explorer = window.panels["explorer"]
     assert explorer.controller.session.source == "ich mochte ein bier"  # the task's first example, open
-    assert explorer.hasFocus()  # Space steps at once
+    assert explorer.source.sentence.hasFocus()  # typing types; Enter hands the keys to the decoder
 
 
 def test_menus(window):

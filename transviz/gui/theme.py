@@ -27,6 +27,7 @@ THEMES = (LIGHT, CONTRAST, DARK)
 # window's layout fits both (1080 / 48 = 22.5 px, 17 pt at 96 dpi; 800 / 48 = 12.5 pt).
 PRESENTATION_LINES = 48  # lines of text the screen's height holds
 PRESENTATION_MIN_SCALE = 1.2  # never less than the desktop's size times this
+ZOOMS = (0.75, 1.0, 1.25, 1.5, 1.75, 2.0)  # View > Zoom: the plots' text, times the window's
 STYLE = "Fusion"  # the one Qt style that draws every palette colour, on every platform
 
 
@@ -35,12 +36,14 @@ class Appearance:
     """The look chosen in the View menu (persisted in the settings).
 
     ``theme`` is one of :data:`THEMES` and ``colormap`` one of :data:`~transviz.gui.style.COLORMAPS`.
-    Presentation mode shows the light theme in high contrast (a dark theme stays dark).
+    Presentation mode shows the light theme in high contrast (a dark theme stays dark). ``zoom``
+    (one of :data:`ZOOMS`) scales the text of plots and grids against the window's (not persisted).
     """
 
     theme: str = LIGHT
     colormap: str = COLORMAPS[0]
     presentation: bool = False
+    zoom: float = 1.0
 
     @property
     def shown_theme(self) -> str:
@@ -115,7 +118,7 @@ def plot_style_of(appearance: Appearance) -> PlotStyle:
     """What plots are drawn with in ``appearance``."""
     theme = appearance.shown_theme
     background, foreground, error = _PLOTS[theme]
-    points = application_font(appearance).pointSizeF()
+    points = application_font(appearance).pointSizeF() * appearance.zoom
     heavy = appearance.presentation or theme == CONTRAST
     return PlotStyle(background, foreground, error, 2.0 if heavy else 1.0, points, appearance.presentation)
 

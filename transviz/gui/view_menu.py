@@ -1,5 +1,6 @@
 """The View menu's choices for a classroom: the language, the theme, the colormap of attention
-plots and presentation mode (F11), applied to the whole application and its window at once."""
+plots, presentation mode (F11) and the zoom of plots and grids (Ctrl+= / Ctrl+- / Ctrl+0), applied
+to the whole application and its window at once."""
 from __future__ import annotations
 
 from collections.abc import Callable
@@ -10,9 +11,10 @@ from PySide6.QtWidgets import QMainWindow, QMenu
 
 from .language import LANGUAGES, Retranslated, current_language, set_language
 from .style import COLORMAPS
-from .theme import CONTRAST, DARK, LIGHT, Appearance, apply_appearance, current_appearance, restyle, with_changes
+from .theme import CONTRAST, DARK, LIGHT, ZOOMS, Appearance, apply_appearance, current_appearance, restyle, with_changes
 
 PRESENTATION_KEY = "F11"
+ZOOM_IN_KEYS, ZOOM_OUT_KEYS, ZOOM_RESET_KEYS = ("Ctrl+=", "Ctrl++"), ("Ctrl+-",), ("Ctrl+0",)
 
 
 def _fixed(text: str) -> Callable[[], str]:
@@ -56,6 +58,26 @@ class ViewChoices(Retranslated, QObject):
         self.bind_text(self.presentation.setText, lambda: self.tr("&Presentation mode (full screen, large text)"))
         self.presentation.triggered.connect(lambda on: self._choose(presentation=on))
         menu.addAction(self.presentation)
+        menu.addSeparator()
+        self.zoom_in = self._zoom_action(menu, lambda: self.tr("&Zoom in on plots and grids"), ZOOM_IN_KEYS, +1)
+        self.zoom_out = self._zoom_action(menu, lambda: self.tr("Zoom &out of plots and grids"), ZOOM_OUT_KEYS, -1)
+        self.zoom_reset = self._zoom_action(menu, lambda: self.tr("&Reset the zoom"), ZOOM_RESET_KEYS, 0)
+
+    def _zoom_action(self, menu: QMenu, text: Callable[[], str], keys: tuple[str, ...], step: int) -> QAction:
+        """A View > Zoom entry: ``step`` steps along :data:`ZOOMS` (0: back to 1)."""
+        action = QAction(self)
+        action.setShortcuts([QKeySequence(key) for key in keys])
+        self.bind_text(action.setText, text)
+        action.triggered.connect(lambda: self.zoom(step))
+        menu.addAction(action)
+        return action
+
+    def zoom(self, step: int) -> None:
+        """Make the text of every plot and grid larger (step > 0), smaller (< 0), or as the window's (0)."""
+        current = ZOOMS.index(current_appearance().zoom)
+        zoom = 1.0 if step == 0 else ZOOMS[max(0, min(len(ZOOMS) - 1, current + step))]
+        if zoom != current_appearance().zoom:
+            self._choose(zoom=zoom)
 
     def _choices(self, menu: QMenu, title: Callable[[], str], entries: dict[str, Callable[[], str]],
                  chosen: Callable[[str], object]) -> dict[str, QAction]:

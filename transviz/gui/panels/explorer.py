@@ -1,8 +1,9 @@
 """The explorer tab: type a sentence, step through its translation, and watch every head's
 attention, the candidates of each step and (in beam search) the tree of hypotheses.
 
-Keyboard: Space or Right = step, Left = back, Home = reset, P = play / pause (unless a text box
-has the focus and needs the key: Enter in a text box hands the keys back to the explorer).
+Keyboard: Space or Right = step, Left = back, Home = reset, P = play / pause, unless a text or
+number box has the focus and needs the key. A model opens with the focus in the sentence box;
+Enter there hands the keys to the decoder.
 """
 from __future__ import annotations
 
@@ -109,8 +110,8 @@ class ExplorerPanel(Retranslated, PlotPanel):
     def set_model(self, model: Model | None) -> None:
         self.pages.setCurrentIndex(0 if model is None else 1)
         self.source.setEnabled(model is not None)
-        if self.controller.session is not None:
-            self.take_keyboard()  # an example is ready: Space steps at once
+        if model is not None:  # typing goes to the sentence; Enter hands the keys to the decoder
+            self.source.sentence.setFocus(Qt.FocusReason.OtherFocusReason)
 
     # -- drawing ---------------------------------------------------------------------------------
     def refresh(self, *_: object) -> None:
