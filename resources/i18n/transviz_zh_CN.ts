@@ -1810,6 +1810,44 @@
 <context>
     <name>TabHelp</name>
     <message>
+        <source>Row labels: input -&gt; written token
+In every map rows are queries and columns are keys. In cross-attention and in the decoder&apos;s self-attention a row is labelled &quot;input -&gt; written token&quot;, for example &quot;to -&gt; drink&quot;: the decoder&apos;s input at that position (the token written one step before, or &lt;s&gt; at the start) and the token the model wrote from that row. The row&apos;s attention is what the model looked at to write the token after the arrow. In the encoder&apos;s self-attention rows and columns are the source tokens.</source>
+        <translation>行标签：输入 -&gt; 写出的词元
+在每张图中，行是查询（query），列是键（key）。在交叉注意力和解码器自注意力中，每一行标为“输入 -&gt; 写出的词元”，例如“to -&gt; drink”：前者是解码器在该位置的输入（上一步写出的词元，开头时为 &lt;s&gt;），后者是模型从这一行写出的词元。这一行的注意力就是模型为写出箭头后的词元所看的地方。在编码器自注意力中，行和列都是源句子的词元。</translation>
+    </message>
+    <message>
+        <source>Colours
+A cell&apos;s colour is its attention weight on the colour bar&apos;s scale: dark is close to 0, bright close to the top of the bar (1, unless the colour bar names another scale).
+Yellow chip: a word that is not in the model&apos;s vocabulary; the model reads it as &lt;unk&gt;.
+Orange: the current query (its outlined row) and the current step&apos;s token.
+Dashed chip: a token forced by you (clicked instead of the model&apos;s choice).
+Hatched cells: masked (blocked) keys; the softmax gives them a weight of exactly 0.</source>
+        <translation>颜色
+格子的颜色表示它在颜色条刻度上的注意力权重：深色接近 0，亮色接近颜色条的顶端（即 1，除非颜色条标明了别的刻度）。
+黄色词块：不在模型词表中的词，模型把它读作 &lt;unk&gt;。
+橙色：当前查询（加框的那一行）和当前这一步的词元。
+虚线词块：由你强制指定的词元（点选来代替模型的选择）。
+斜线阴影格子：被屏蔽（阻止）的键；softmax 给它们的权重恰好为 0。</translation>
+    </message>
+    <message>
+        <source>Summaries and rollout
+The last column of the grid sums up each layer&apos;s heads. Mean of heads: the average map (rows still sum to 1). Max of heads: each cell the strongest head&apos;s weight (rows no longer sum to 1). Rollout (Abnar &amp; Zuidema, 2020) follows the information up through the layers: each layer&apos;s mean map A becomes 0.5·A + 0.5·I, because half of the signal bypasses attention through the residual connection; its rows are normalised to sum to 1 again; and the layers are multiplied from the bottom up, R_l = Â_l · R_(l-1). Row q of layer l then says how much of each input token reaches position q after layer l. Rollout needs self-attention, where queries and keys are the same tokens.</source>
+        <translation>汇总与 rollout
+网格的最后一列汇总每一层的各个头。各头平均：平均的注意力图（每行之和仍为 1）。各头最大：每个格子取最强的头的权重（每行之和不再为 1）。Rollout（Abnar 与 Zuidema，2020）沿着各层向上追踪信息：每层的平均图 A 变为 0.5·A + 0.5·I，因为一半的信号经残差连接绕过了注意力；再把每行重新归一化为和为 1；然后自下而上把各层相乘，R_l = Â_l · R_(l-1)。于是第 l 层的第 q 行表示：经过第 l 层之后，每个输入词元有多少到达了位置 q。Rollout 需要自注意力，即查询和键是同一组词元。</translation>
+    </message>
+    <message>
+        <source>Sampling: temperature, top-k, top-p
+The model gives every token of its vocabulary a score (a logit). The temperature divides the logits before the softmax: below 1 sharpens the distribution towards the most probable tokens, above 1 flattens it. Top-k keeps only the k most probable tokens (all: no limit). Top-p keeps the smallest set of most probable tokens whose probabilities add up to at least p (1: all). The kept probabilities are renormalised to sum to 1 and the token is drawn from them; a seed makes the draw repeatable. Greedy decoding always takes the most probable token.</source>
+        <translation>采样：温度、top-k、top-p
+模型给词表中的每个词元一个分数（logit）。温度在 softmax 之前去除 logit：小于 1 使分布更集中于最可能的词元，大于 1 使分布更平坦。Top-k 只保留最可能的 k 个词元（全部：不限制）。Top-p 保留概率之和至少达到 p 的最小的一组最可能的词元（1：全部）。保留下来的概率重新归一化为和为 1，再从中抽取词元；设定种子可以让抽取结果重现。贪心解码总是取最可能的词元。</translation>
+    </message>
+    <message>
+        <source>Beam search and its scores
+Beam search keeps the best partial translations (hypotheses), as many as its width, and extends each by every token at each step. A hypothesis&apos;s score is the sum of the natural log-probabilities of its tokens: negative, and closer to 0 means more probable. Hypotheses are ranked by that sum divided by length^penalty (the length penalty): 0 ranks by the sum itself, which favours short outputs; 1 ranks by the average log-probability per token. A hypothesis that writes &lt;/s&gt; is finished and keeps its score.</source>
+        <translation>束搜索及其分数
+束搜索在每一步保留若干个最好的部分译文（假设），个数等于束宽，并把每个假设用每个词元延长一步。假设的分数是其各词元的自然对数概率之和：为负数，越接近 0 表示越可能。假设按这个和除以 length^penalty（长度惩罚）来排序：惩罚为 0 时直接按和排序，偏向较短的输出；为 1 时按每个词元的平均对数概率排序。写出 &lt;/s&gt; 的假设即告完成，并保持它的分数。</translation>
+    </message>
+    <message>
         <source>Type a sentence and press Enter, then Space (or Step) to let the model write one token at a time.
 
 The grid shows every layer (rows of tiles) and head (columns) of the chosen attention. In each tile a row is one query: the token that is looking (the decoder&apos;s input at that step, or a source token for the encoder); a column is one key: a token it may look at. A cell&apos;s colour is how much of its attention the query gives to that key. Every row sums to 1, because the softmax turns the row&apos;s scores into shares of one whole. The outlined row is the current step&apos;s query. The last column sums up each layer&apos;s heads (their mean, max, or the rollout through the layers).

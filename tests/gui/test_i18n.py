@@ -28,8 +28,10 @@ from transviz.core.errors import CheckpointError, ConfigError, TransvizError
 from transviz.core.workspace import Workspace
 from transviz.gui.core_messages import translated
 from transviz.gui.files import model_info
+from transviz.gui.help_texts import help_sections
 from transviz.gui.language import CHINESE, ENGLISH, current_language, set_language, system_language
 from transviz.gui.main_window import MainWindow
+from transviz.gui.panels.registry import PANELS
 
 ROOT = Path(__file__).resolve().parents[2]
 CATALOGUE = ROOT / "resources" / "i18n" / "transviz_zh_CN.ts"
@@ -220,10 +222,12 @@ def test_every_tab_has_help_in_both_languages(window, qtbot):
     english = help_texts(window)
     assert all(len(text) > 300 for text in english)
     assert "sums to 1" in english[0] and "query" in english[0] and "mask" in english[2]
+    sections = [help_sections(spec.id) for spec in PANELS]  # each paragraph one translated text
+    assert english == ["\n\n".join(paragraphs) for paragraphs in sections]
     set_language(CHINESE)
     qtbot.waitUntil(lambda: window.tabs.tabText(0) == zh("MainWindow", "Explorer"), timeout=5000)
     chinese = help_texts(window)
-    assert chinese == [zh("TabHelp", text) for text in english]
+    assert chinese == ["\n\n".join(zh("TabHelp", text) for text in paragraphs) for paragraphs in sections]
     assert all(len(CJK.findall(text)) > 100 for text in chinese)
 
 

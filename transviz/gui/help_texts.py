@@ -1,4 +1,5 @@
-"""Help > How to read this tab: a short text per tab, in the language in use."""
+"""Help > How to read this tab (F1): a short text per tab, then the topics it shares with other
+tabs (row labels, colours, summaries and rollout, sampling, beam scores), in the language in use."""
 from __future__ import annotations
 
 from PySide6.QtCore import QCoreApplication
@@ -8,8 +9,78 @@ EXPLORER, POSITIONAL, MASKS, TRAINING, LAB = "explorer", "positional", "masks", 
 
 def tab_help(tab: str) -> str:
     """How to read the tab ``tab`` (one of the names above); "" for a tab without help."""
+    return "\n\n".join(help_sections(tab))
+
+
+def help_sections(tab: str) -> list[str]:
+    """The paragraphs of the tab's help, each one translated text: the tab's own, then its topics."""
+    own = _tab_texts().get(tab)
+    if own is None:
+        return []
+    topics = _topics()
+    return [own, *(topics[name] for name in TAB_TOPICS.get(tab, ()))]
+
+
+ROW_LABELS, COLOURS, SUMMARIES, SAMPLING, BEAM = "row labels", "colours", "summaries", "sampling", "beam"
+# the topics each tab's help explains after its own text
+TAB_TOPICS = {EXPLORER: (ROW_LABELS, COLOURS, SUMMARIES, SAMPLING, BEAM), MASKS: (ROW_LABELS, COLOURS),
+              TRAINING: (ROW_LABELS, COLOURS, SUMMARIES)}
+
+
+def _topics() -> dict[str, str]:
+    translate = QCoreApplication.translate
+    return {
+        ROW_LABELS: translate(
+            "TabHelp",
+            "Row labels: input -> written token\n"
+            "In every map rows are queries and columns are keys. In cross-attention and in the decoder's "
+            "self-attention a row is labelled \"input -> written token\", for example \"to -> drink\": the "
+            "decoder's input at that position (the token written one step before, or <s> at the start) and the "
+            "token the model wrote from that row. The row's attention is what the model looked at to write the "
+            "token after the arrow. In the encoder's self-attention rows and columns are the source tokens."),
+        COLOURS: translate(
+            "TabHelp",
+            "Colours\n"
+            "A cell's colour is its attention weight on the colour bar's scale: dark is close to 0, bright close "
+            "to the top of the bar (1, unless the colour bar names another scale).\n"
+            "Yellow chip: a word that is not in the model's vocabulary; the model reads it as <unk>.\n"
+            "Orange: the current query (its outlined row) and the current step's token.\n"
+            "Dashed chip: a token forced by you (clicked instead of the model's choice).\n"
+            "Hatched cells: masked (blocked) keys; the softmax gives them a weight of exactly 0."),
+        SUMMARIES: translate(
+            "TabHelp",
+            "Summaries and rollout\n"
+            "The last column of the grid sums up each layer's heads. Mean of heads: the average map (rows still "
+            "sum to 1). Max of heads: each cell the strongest head's weight (rows no longer sum to 1). Rollout "
+            "(Abnar & Zuidema, 2020) follows the information up through the layers: each layer's mean map A "
+            "becomes 0.5·A + 0.5·I, because half of the signal bypasses attention through the residual "
+            "connection; its rows are normalised to sum to 1 again; and the layers are multiplied from the "
+            "bottom up, R_l = Â_l · R_(l-1). Row q of layer l then says how much of each input token reaches "
+            "position q after layer l. Rollout needs self-attention, where queries and keys are the same tokens."),
+        SAMPLING: translate(
+            "TabHelp",
+            "Sampling: temperature, top-k, top-p\n"
+            "The model gives every token of its vocabulary a score (a logit). The temperature divides the logits "
+            "before the softmax: below 1 sharpens the distribution towards the most probable tokens, above 1 "
+            "flattens it. Top-k keeps only the k most probable tokens (all: no limit). Top-p keeps the smallest "
+            "set of most probable tokens whose probabilities add up to at least p (1: all). The kept "
+            "probabilities are renormalised to sum to 1 and the token is drawn from them; a seed makes the draw "
+            "repeatable. Greedy decoding always takes the most probable token."),
+        BEAM: translate(
+            "TabHelp",
+            "Beam search and its scores\n"
+            "Beam search keeps the best partial translations (hypotheses), as many as its width, and extends "
+            "each by every token at each step. A hypothesis's score is the sum of the natural log-probabilities "
+            "of its tokens: negative, and closer to 0 means more probable. Hypotheses are ranked by that sum "
+            "divided by length^penalty (the length penalty): 0 ranks by the sum itself, which favours short "
+            "outputs; 1 ranks by the average log-probability per token. A hypothesis that writes </s> is "
+            "finished and keeps its score."),
+    }
+
+
+def _tab_texts() -> dict[str, str]:
     translate = QCoreApplication.translate  # literal arguments, so that lupdate finds every text
-    texts = {
+    return {
         EXPLORER: translate(
             "TabHelp",
             "Type a sentence and press Enter, then Space (or Step) to let the model write one token at a time.\n\n"
@@ -58,4 +129,3 @@ def tab_help(tab: str) -> str:
             "from scratch, and warm-up and a careful initialisation decide whether it learns at all. The quick "
             "preset is shorter than the tutorial's runs, so its numbers differ."),
     }
-    return texts.get(tab, "")
