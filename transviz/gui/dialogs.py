@@ -2,8 +2,10 @@
 blocking the event loop (tests can find and close them by object name)."""
 from __future__ import annotations
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QSize, Qt
 from PySide6.QtWidgets import QDialog, QDialogButtonBox, QMessageBox, QPlainTextEdit, QVBoxLayout, QWidget
+
+TEXT_COLUMNS, TEXT_LINES = 80, 30  # a read-only text dialog's size, in characters and lines
 
 
 def error_box(parent: QWidget, title: str, message: str) -> QMessageBox:
@@ -29,6 +31,9 @@ def text_dialog(parent: QWidget, title: str, text: str, name: str) -> QDialog:
     layout = QVBoxLayout(dialog)
     layout.addWidget(body)
     layout.addWidget(buttons)
-    dialog.resize(560, 420)
+    # sized in lines of its text (presentation mode's text is larger), within the screen
+    metrics = body.fontMetrics()
+    size = QSize(metrics.averageCharWidth() * TEXT_COLUMNS, metrics.lineSpacing() * TEXT_LINES)
+    dialog.resize(size.boundedTo(parent.screen().availableGeometry().size() * 0.9))
     dialog.open()
     return dialog
