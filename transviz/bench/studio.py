@@ -67,7 +67,7 @@ class InApp:
 
         use_offscreen_platform()
         self.app = application()
-        self.window = MainWindow()
+        self.window = MainWindow(on_screen=False)  # headless, at the size below
         self.window.resize(1400, 900)
         self.window.show()
         panel = self.window.panels["training"]

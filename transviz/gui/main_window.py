@@ -48,6 +48,8 @@ class MainWindow(Retranslated, QMainWindow):
         settings: where the window remembers the language, the look, the last model and sentence
             and its layout (:meth:`restore` reads them; choices and closing write them). None: it
             remembers nothing (tests, ``transviz render``, the self-test).
+        on_screen: whether the window keeps to its screen (shrinks into its available geometry after
+            a change of content); False for a window drawn to a picture.
 
     Signals:
         model_changed(object): the workspace took another model (a Model, or None).
@@ -58,9 +60,10 @@ class MainWindow(Retranslated, QMainWindow):
     load_failed = Signal(str)
 
     def __init__(self, parent: QWidget | None = None, settings: SettingsStore | None = None,
-                 workspace: Workspace | None = None) -> None:
+                 workspace: Workspace | None = None, on_screen: bool = True) -> None:
         super().__init__(parent)
         self.settings = settings
+        self.on_screen = on_screen  # False: drawn to a picture at the size it is given (transviz render)
         self.workspace = workspace or Workspace()
         self._shipped: dict[str, Path] = {}
         self.error_dialog: QMessageBox | None = None
@@ -142,7 +145,8 @@ class MainWindow(Retranslated, QMainWindow):
     def refit(self) -> None:
         """Fit the window to its screen once the layout has taken the new content (a language,
         presentation mode, a model): content that grew the window may have shrunk since."""
-        QTimer.singleShot(0, self, partial(fit_to_screen, self))
+        if self.on_screen:
+            QTimer.singleShot(0, self, partial(fit_to_screen, self))
 
     def populate_shipped_menu(self, models: dict[str, Path]) -> None:
         """List the shipped models by name (Model > Shipped models)."""

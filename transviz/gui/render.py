@@ -102,7 +102,7 @@ def _attention(slide: Slide) -> AttentionView:
 
 
 def _window(slide: Slide) -> MainWindow:
-    window = MainWindow(workspace=_workspace(slide.model, slide.sentence))
+    window = MainWindow(workspace=_workspace(slide.model, slide.sentence), on_screen=False)
     with _disposed_on_error(window):
         explorer = window.panels["explorer"]
         assert isinstance(explorer, ExplorerPanel)
