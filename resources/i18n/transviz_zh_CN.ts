@@ -448,10 +448,6 @@
         <translation>第 {0} 行和第 {1} 行给同一个源句 {2} 配了两个不同的目标句（{3} 和 {4}）；每个源句只能有一个目标句</translation>
     </message>
     <message>
-        <source>{0}: the file is truncated or damaged: it has {1} bytes, its header describes {2}</source>
-        <translation>{0}：文件不完整或已损坏：它只有 {1} 字节，而文件头描述了 {2} 字节</translation>
-    </message>
-    <message>
         <source>{0} is not a readable safetensors file ({1})</source>
         <translation>{0} 不是可读取的 safetensors 文件（{1}）</translation>
     </message>
@@ -490,6 +486,14 @@
     <message>
         <source>{0} has checkpoint format {1}; this transviz reads {2}</source>
         <translation>{0} 的检查点格式是 {1}；这个版本的 transviz 只读取格式 {2}</translation>
+    </message>
+    <message>
+        <source>{0}: the file is truncated or damaged: it ends after {1} bytes, inside its {2}-byte header</source>
+        <translation>{0}：文件不完整或已损坏：它在第 {1} 字节处结束，位于其 {2} 字节长的文件头之内</translation>
+    </message>
+    <message>
+        <source>{0}: the file is truncated or damaged: it ends after {1} bytes; a complete file holds {2} bytes</source>
+        <translation>{0}：文件不完整或已损坏：它在第 {1} 字节处结束；完整的文件应有 {2} 字节</translation>
     </message>
     <message>
         <source>{0}: its tensors cannot be read ({1})</source>
