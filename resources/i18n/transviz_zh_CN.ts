@@ -1556,6 +1556,14 @@
         <translation>曲线所示维度</translation>
     </message>
     <message>
+        <source>The seed&apos;s figure: 20 x 512</source>
+        <translation>教程中的图：20 x 512</translation>
+    </message>
+    <message>
+        <source>The formula&apos;s table at 20 positions and d_model 512, as the seed tutorial draws it</source>
+        <translation>按公式计算的 20 个位置、d_model 为 512 的表，与教程中的图相同</translation>
+    </message>
+    <message>
         <source>position</source>
         <translation>位置</translation>
     </message>
