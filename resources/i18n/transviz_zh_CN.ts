@@ -1382,8 +1382,8 @@
         <translation>掩码：{0}</translation>
     </message>
     <message>
-        <source>Shapes are (batch, heads, queries, keys). The padding mask marks the padding of the source batch: encoder self-attention and cross-attention use it, the same for every head and query. Decoder self-attention uses the combined mask on the decoder inputs (sentence 1: &lt;s&gt; and the target so far; the others: &lt;s&gt; and the model&apos;s greedy translation): their padding AND the causal mask, which lets input t see inputs 0..t, never the future. Light cells: may attend (True); dark cells: blocked (False), whose scores become -inf before the softmax.</source>
-        <translation>形状为（批次, 头, 查询, 键）。填充掩码标出源句子批次中的填充：编码器自注意力和交叉注意力使用它，对每个头和每个查询都相同。解码器自注意力在解码器输入上使用组合掩码（句子 1：&lt;s&gt; 加上目前的目标序列；其他句子：&lt;s&gt; 加上模型的贪心翻译）：它们的填充 且 因果掩码，因果掩码让输入 t 只能看到输入 0..t，永远看不到未来。浅色格：可以关注（True）；深色格：被屏蔽（False），其分数在 softmax 之前变为 -inf。</translation>
+        <source>Shapes are (batch, heads, queries, keys). The padding mask marks the padding of the source batch: encoder self-attention and cross-attention use it, the same for every head and query. Decoder self-attention uses the combined mask on the decoder inputs (sentence 1: &lt;s&gt; and the target so far; the others: &lt;s&gt; and the model&apos;s greedy translation): their padding AND the causal mask, which lets input t see inputs 0..t, never the future. Coloured cells: may attend (True); grey hatched cells: blocked (False), whose scores become -inf before the softmax, hatched as in every attention plot.</source>
+        <translation>形状为（批次, 头, 查询, 键）。填充掩码标出源句子批次中的填充：编码器自注意力和交叉注意力使用它，对每个头和每个查询都相同。解码器自注意力在解码器输入上使用组合掩码（句子 1：&lt;s&gt; 加上目前的目标序列；其他句子：&lt;s&gt; 加上模型的贪心翻译）：它们的填充 且 因果掩码，因果掩码让输入 t 只能看到输入 0..t，永远看不到未来。彩色格：可以关注（True）；灰色斜线格：被屏蔽（False），其分数在 softmax 之前变为 -inf，与所有注意力图中的斜线格相同。</translation>
     </message>
     <message>
         <source>Padding mask of the source batch (encoder self- and cross-attention): shape {0}</source>
