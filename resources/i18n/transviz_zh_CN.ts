@@ -788,6 +788,17 @@
     </message>
 </context>
 <context>
+    <name>ExplainMenu</name>
+    <message>
+        <source>Why here? Walk through this query in the Masks tab</source>
+        <translation>为什么在这里？在“掩码”标签页中逐步查看这个查询</translation>
+    </message>
+    <message>
+        <source>Right-click a cell of one head (not a summary of heads)</source>
+        <translation>请右键单击某一个头的格子（而不是多个头的汇总）</translation>
+    </message>
+</context>
+<context>
     <name>ExplorerPanel</name>
     <message>
         <source>The translation so far; click a token to go back to it</source>

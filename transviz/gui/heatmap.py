@@ -580,6 +580,11 @@ class HeatmapWidget(Retranslated, QWidget):
         scene = self._image.mapToScene(QPointF(column + 0.5, row + 0.5))
         return self._view.mapTo(self, self._view.mapFromScene(scene))
 
+    def cell_under(self, point: QPointF) -> tuple[int, int] | None:
+        """The cell (row, column) under a point of this widget, None outside the data."""
+        view_point = self._view.mapFrom(self, point.toPoint())
+        return self._cell_at(self._view.mapToScene(view_point))
+
     def _cell_at(self, scene_pos: QPointF) -> tuple[int, int] | None:
         if not self._plot.getViewBox().sceneBoundingRect().contains(scene_pos):
             return None

@@ -38,7 +38,7 @@ from ...core.bundle import Model
 from ...core.errors import InputError
 from ...core.mask_batch import DecoderBatch, SourceBatch, TokensAndIds, mask_batch, split_sentences
 from ...core.walkthrough import KINDS, Kind, Walkthrough, walkthrough
-from ...core.workspace import Workspace
+from ...core.workspace import Explanation, Workspace
 from ..batch_translator import BatchTranslator
 from ..core_messages import translated
 from ..heatmap import AxisNames, HeatmapWidget
@@ -111,6 +111,7 @@ class MasksPanel(Retranslated, PlotPanel):
         self.steps: Walkthrough | None = None
         self._followed: tuple[str, str] | None = None  # the explorer's (sentence, target) not yet shown
         self._stale = False  # what the tab shows waits until it is shown (the model's work included)
+        self._wanted_query: int | None = None  # the query asked for, chosen once the walkthrough has it
         self._build()
         self.translator.translated.connect(self._on_translated)
         self.translator.failed.connect(self._on_translation_failed)
@@ -118,6 +119,7 @@ class MasksPanel(Retranslated, PlotPanel):
         self.watch_model()
         subscribe(self, workspace.session_changed, self._follow_session)
         subscribe(self, workspace.session_moved, self._follow_session)
+        subscribe(self, workspace.explain_requested, self.explain)
 
     def retranslate(self) -> None:
         super().retranslate()
@@ -290,6 +292,29 @@ class MasksPanel(Retranslated, PlotPanel):
         if self.isVisible():
             self._apply_followed()
 
+    def explain(self, request: Explanation) -> None:
+        """Walk through one query of one head of the explorer's session (its "Why here?"): follow
+        the explorer again, and choose that kind, layer, head and query."""
+        self.following.setChecked(True)
+        session = self.workspace.session
+        if session is not None:
+            self._followed = None
+            target = session.model.tgt_vocab.detokenize(session.target_tokens[1:])
+            for box, text in ((self.sentence, session.source), (self.target, target)):
+                box.blockSignals(True)
+                box.setText(text)
+                box.blockSignals(False)
+        for widget in (self.kind, self.layer, self.head):
+            widget.blockSignals(True)
+        self.kind.setCurrentIndex(KINDS.index(request.kind))
+        self._fit_layer_range()
+        self.layer.setValue(request.layer)
+        self.head.setValue(request.head)
+        for widget in (self.kind, self.layer, self.head):
+            widget.blockSignals(False)
+        self._wanted_query = request.query
+        self.refresh()
+
     def _apply_followed(self) -> None:
         if self._followed is None or not self.following.isChecked():
             return
@@ -341,11 +366,14 @@ class MasksPanel(Retranslated, PlotPanel):
         self._on_kind_changed()
 
     def _on_kind_changed(self) -> None:
+        self._fit_layer_range()
+        self.refresh()
+
+    def _fit_layer_range(self) -> None:
         if self.model is not None:
             config = self.model.config
             layers = config.n_encoder_layers if self.current_kind() == "encoder_self" else config.n_decoder_layers
             self.layer.setMaximum(layers - 1)
-        self.refresh()
 
     def current_kind(self) -> Kind:
         return KINDS[self.kind.currentIndex()]
@@ -469,7 +497,8 @@ class MasksPanel(Retranslated, PlotPanel):
         self.softmax_view.set_data(steps.weights, queries, keys, levels=(0.0, 1.0))
         self.value_view.set_data(steps.values, keys, dims, levels=value_levels)
         self.output_view.set_data(steps.output, queries, dims, levels=value_levels)
-        previous = self.query.currentIndex()
+        previous = self.query.currentIndex() if self._wanted_query is None else self._wanted_query
+        self._wanted_query = None
         self.query.blockSignals(True)
         self.query.clear()
         self.query.addItems([f"{i}: {token}" for i, token in enumerate(queries)])
