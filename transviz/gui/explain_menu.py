@@ -2,8 +2,7 @@
 ask for the arithmetic behind that query row of that head (the masks tab's walkthrough)."""
 from __future__ import annotations
 
-from PySide6.QtCore import QEvent, QObject, QPointF, Signal
-from PySide6.QtGui import QContextMenuEvent
+from PySide6.QtCore import QObject, QPoint, QPointF, Qt, Signal
 from PySide6.QtWidgets import QMenu, QWidget
 
 from ..core.walkthrough import Kind
@@ -13,7 +12,7 @@ from .grid import SUMMARY_COLUMN
 
 class ExplainMenu(QObject):
     """Puts "Why here?" first in the right-click menus of ``view``'s grid and large head, above
-    the menu's own actions (export).
+    their own actions (export). Make it after the plots' actions are added.
 
     Signals:
         asked(str, int, int, int): the kind, layer, head and query of the cell right-clicked.
@@ -25,7 +24,9 @@ class ExplainMenu(QObject):
         super().__init__(view)
         self.view = view
         for plot in (view.grid, view.large):
-            plot.installEventFilter(self)
+            # the menu is built at each right-click: its first entry depends on the cell clicked
+            plot.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
+            plot.customContextMenuRequested.connect(lambda point, plot=plot: self.show_menu(plot, point))
         self.menu: QMenu | None = None  # the menu shown, while it is shown (tests pick from it)
 
     def pointed(self, plot: QWidget, point: QPointF) -> tuple[Kind, int, int, int] | None:
@@ -45,20 +46,18 @@ class ExplainMenu(QObject):
             return None
         return shown.kind, layer, head, row_column[0]
 
-    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
-        if not (isinstance(event, QContextMenuEvent) and isinstance(watched, QWidget)):
-            return False
-        target = self.pointed(watched, QPointF(event.pos()))
-        self.menu = QMenu(watched)
+    def show_menu(self, plot: QWidget, point: QPoint) -> None:
+        """The right-click menu of ``plot`` at ``point``: "Why here?", then the plot's own actions."""
+        target = self.pointed(plot, QPointF(point))
+        self.menu = QMenu(plot)
         why = self.menu.addAction(self.tr("Why here? Walk through this query in the Masks tab"))
         why.setEnabled(target is not None)
         if target is None:
             why.setToolTip(self.tr("Right-click a cell of one head (not a summary of heads)"))
         self.menu.addSeparator()
-        self.menu.addActions(watched.actions())
-        chosen = self.menu.exec(event.globalPos())
+        self.menu.addActions(plot.actions())
+        chosen = self.menu.exec(plot.mapToGlobal(point))
         self.menu.deleteLater()
         self.menu = None
         if chosen is why and target is not None:
             self.asked.emit(*target)
-        return True
