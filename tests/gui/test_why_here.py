@@ -78,6 +78,7 @@ def right_click_and_choose_why_here(qtbot, plot, point: QPoint) -> None:
         menu = QApplication.activePopupWidget()
         assert menu is not None
         why = next((a for a in menu.actions() if a.text().startswith("Why here?")), None)
+        assert [a.text() for a in menu.actions()][-2:] == ["Export as PNG...", "Export as SVG..."]
         if why is None or not why.isEnabled():
             menu.close()  # not offered: the test fails below, instead of waiting on the menu
             return
