@@ -448,10 +448,6 @@
         <translation>第 {0} 行和第 {1} 行给同一个源句 {2} 配了两个不同的目标句（{3} 和 {4}）；每个源句只能有一个目标句</translation>
     </message>
     <message>
-        <source>{0}: the file is truncated or damaged: it has {1} bytes, its header describes {2}</source>
-        <translation>{0}：文件不完整或已损坏：它只有 {1} 字节，而文件头描述了 {2} 字节</translation>
-    </message>
-    <message>
         <source>{0} is not a readable safetensors file ({1})</source>
         <translation>{0} 不是可读取的 safetensors 文件（{1}）</translation>
     </message>
@@ -490,6 +486,14 @@
     <message>
         <source>{0} has checkpoint format {1}; this transviz reads {2}</source>
         <translation>{0} 的检查点格式是 {1}；这个版本的 transviz 只读取格式 {2}</translation>
+    </message>
+    <message>
+        <source>{0}: the file is truncated or damaged: it ends after {1} bytes, inside its {2}-byte header</source>
+        <translation>{0}：文件不完整或已损坏：它在第 {1} 字节处结束，位于其 {2} 字节长的文件头之内</translation>
+    </message>
+    <message>
+        <source>{0}: the file is truncated or damaged: it ends after {1} bytes; a complete file holds {2} bytes</source>
+        <translation>{0}：文件不完整或已损坏：它在第 {1} 字节处结束；完整的文件应有 {2} 字节</translation>
     </message>
     <message>
         <source>{0}: its tensors cannot be read ({1})</source>
@@ -781,6 +785,17 @@
     <message>
         <source>Teacher forcing feeds the reference: no strategy chooses</source>
         <translation>强制教学直接输入参考译文：不由解码策略选择</translation>
+    </message>
+</context>
+<context>
+    <name>ExplainMenu</name>
+    <message>
+        <source>Why here? Walk through this query in the Masks tab</source>
+        <translation>为什么在这里？在“掩码”标签页中逐步查看这个查询</translation>
+    </message>
+    <message>
+        <source>Right-click a cell of one head (not a summary of heads)</source>
+        <translation>请右键单击某一个头的格子（而不是多个头的汇总）</translation>
     </message>
 </context>
 <context>
@@ -1378,8 +1393,8 @@
         <translation>掩码：{0}</translation>
     </message>
     <message>
-        <source>Shapes are (batch, heads, queries, keys). The padding mask marks the padding of the source batch: encoder self-attention and cross-attention use it, the same for every head and query. Decoder self-attention uses the combined mask on the decoder inputs (sentence 1: &lt;s&gt; and the target so far; the others: &lt;s&gt; and the model&apos;s greedy translation): their padding AND the causal mask, which lets input t see inputs 0..t, never the future. Light cells: may attend (True); dark cells: blocked (False), whose scores become -inf before the softmax.</source>
-        <translation>形状为（批次, 头, 查询, 键）。填充掩码标出源句子批次中的填充：编码器自注意力和交叉注意力使用它，对每个头和每个查询都相同。解码器自注意力在解码器输入上使用组合掩码（句子 1：&lt;s&gt; 加上目前的目标序列；其他句子：&lt;s&gt; 加上模型的贪心翻译）：它们的填充 且 因果掩码，因果掩码让输入 t 只能看到输入 0..t，永远看不到未来。浅色格：可以关注（True）；深色格：被屏蔽（False），其分数在 softmax 之前变为 -inf。</translation>
+        <source>Shapes are (batch, heads, queries, keys). The padding mask marks the padding of the source batch: encoder self-attention and cross-attention use it, the same for every head and query. Decoder self-attention uses the combined mask on the decoder inputs (sentence 1: &lt;s&gt; and the target so far; the others: &lt;s&gt; and the model&apos;s greedy translation): their padding AND the causal mask, which lets input t see inputs 0..t, never the future. Coloured cells: may attend (True); grey hatched cells: blocked (False), whose scores become -inf before the softmax, hatched as in every attention plot.</source>
+        <translation>形状为（批次, 头, 查询, 键）。填充掩码标出源句子批次中的填充：编码器自注意力和交叉注意力使用它，对每个头和每个查询都相同。解码器自注意力在解码器输入上使用组合掩码（句子 1：&lt;s&gt; 加上目前的目标序列；其他句子：&lt;s&gt; 加上模型的贪心翻译）：它们的填充 且 因果掩码，因果掩码让输入 t 只能看到输入 0..t，永远看不到未来。彩色格：可以关注（True）；灰色斜线格：被屏蔽（False），其分数在 softmax 之前变为 -inf，与所有注意力图中的斜线格相同。</translation>
     </message>
     <message>
         <source>Padding mask of the source batch (encoder self- and cross-attention): shape {0}</source>
@@ -1550,6 +1565,14 @@
     <message>
         <source>curves of dimensions</source>
         <translation>曲线所示维度</translation>
+    </message>
+    <message>
+        <source>The seed&apos;s figure: 20 x 512</source>
+        <translation>教程中的图：20 x 512</translation>
+    </message>
+    <message>
+        <source>The formula&apos;s table at 20 positions and d_model 512, as the seed tutorial draws it</source>
+        <translation>按公式计算的 20 个位置、d_model 为 512 的表，与教程中的图相同</translation>
     </message>
     <message>
         <source>position</source>

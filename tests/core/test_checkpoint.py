@@ -1,3 +1,4 @@
+import json
 import os
 import pickle
 
@@ -164,21 +165,41 @@ def test_check_writable_leaves_nothing_behind(tmp_path):
         checkpoint.check_writable(tmp_path)
 
 
-@pytest.mark.parametrize("keep", [0.5, 0.01])  # cut in the tensors, cut in the header
-def test_a_truncated_file_is_called_truncated(tmp_path, keep):
+def safetensors_sizes(data: bytes) -> tuple[int, int]:
+    """(where the header ends, how long the whole file is) read from safetensors' published layout:
+    8 bytes little-endian header length, the JSON header, then each tensor at its data_offsets."""
+    header_end = 8 + int.from_bytes(data[:8], "little")
+    header = json.loads(data[8:header_end])
+    data_bytes = max(entry["data_offsets"][1] for name, entry in header.items() if name != "__metadata__")
+    return header_end, header_end + data_bytes
+
+
+def cut_checkpoint(tmp_path, where):
+    """A checkpoint cut inside its header ("header") or after it, inside the tensors ("data")."""
     good = transviz.save_model(small(), tmp_path / "good.safetensors").read_bytes()
+    header_end, complete = safetensors_sizes(good)
+    assert complete == len(good)
+    size = header_end // 2 if where == "header" else (header_end + complete) // 2
     cut = tmp_path / "cut.safetensors"
-    cut.write_bytes(good[: int(len(good) * keep)])
+    cut.write_bytes(good[:size])
+    return cut, size, header_end, complete
+
+
+def test_a_file_cut_inside_its_header_says_so_with_the_headers_size(tmp_path):
+    cut, size, header_end, _ = cut_checkpoint(tmp_path, "header")
     with pytest.raises(transviz.CheckpointError) as error:
         transviz.load_model(cut)
-    message = str(error.value)
-    size = int(len(good) * keep)
-    assert message.startswith(f"cut.safetensors: the file is truncated or damaged: it has {size:,} bytes")
-    header_end = 8 + int.from_bytes(good[:8], "little")  # the safetensors layout, read here on its own
-    assert int(len(good) * keep) < header_end if keep < 0.05 else header_end < int(len(good) * keep)
-    described = header_end if keep < 0.05 else len(good)  # a cut header cannot say where the data ends
-    assert message.endswith(f"its header describes {described:,}")
-    assert "not fully covered" not in message and "header length" not in message
+    assert str(error.value) == (f"cut.safetensors: the file is truncated or damaged: it ends after {size:,} bytes, "
+                                f"inside its {header_end:,}-byte header")
+
+
+def test_a_file_cut_inside_its_tensors_says_how_long_a_complete_file_is(tmp_path):
+    cut, size, header_end, complete = cut_checkpoint(tmp_path, "data")
+    assert header_end < size < complete
+    with pytest.raises(transviz.CheckpointError) as error:
+        transviz.load_model(cut)
+    assert str(error.value) == (f"cut.safetensors: the file is truncated or damaged: it ends after {size:,} bytes; "
+                                f"a complete file holds {complete:,} bytes")
 
 
 def test_info_on_a_folder_says_it_is_a_folder(tmp_path, capsys):

@@ -296,8 +296,8 @@ def test_model_open_says_in_chinese_why_a_file_is_refused(window, qtbot, model_f
     set_language(CHINESE)
     with qtbot.waitSignal(window.load_failed, timeout=10000) as failed:
         window.files.open(cut)
-    said = core("{0}: the file is truncated or damaged: it has {1} bytes, its header describes {2}", cut.name, size,
-                needed)
+    said = core("{0}: the file is truncated or damaged: it ends after {1} bytes; a complete file holds {2} bytes",
+                cut.name, size, needed)
     assert said.startswith("cut.safetensors：文件不完整或已损坏") and said in failed.args[0]
     qtbot.waitUntil(lambda: window.error_dialog is not None, timeout=5000)
     assert said in window.error_dialog.text()

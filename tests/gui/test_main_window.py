@@ -184,7 +184,9 @@ def test_shipped_models_menu_lists_names_and_loads(window, qtbot, model_file):
     assert action.text() == "tiny"
     with qtbot.waitSignal(window.model_changed, timeout=10000):
         action.trigger()
-    np.testing.assert_array_equal(window.panels["positional"].table_view.displayed_image().shape, (20, 512))
+    config = window.workspace.model.config  # the positional tab opens on the loaded model's own table
+    np.testing.assert_array_equal(window.panels["positional"].table_view.displayed_image().shape,
+                                  (config.max_len, config.d_model))
 
 
 def test_tab_help_explains_the_current_tab(window):
@@ -198,10 +200,13 @@ def test_every_plot_of_every_tab_exports_from_its_right_click_menu(window, tmp_p
     """Issue 5: any plot exports to PNG and SVG from its context menu (and from File)."""
     from transviz.gui.export import save_picture
 
+    attention = window.panels["explorer"].attention
+    asking = (attention.grid, attention.large)  # their menu starts with "Why here?", then these actions
     for panel in window.panels.values():
         assert panel._plots, panel
         for plot in panel._plots:
-            assert plot.contextMenuPolicy() == Qt.ContextMenuPolicy.ActionsContextMenu, plot
+            menu = Qt.ContextMenuPolicy.CustomContextMenu if plot in asking else Qt.ContextMenuPolicy.ActionsContextMenu
+            assert plot.contextMenuPolicy() == menu, plot
             texts = [action.text() for action in plot.actions()]
             assert texts == ["Export as PNG...", "Export as SVG..."], (plot, texts)
     written = save_picture(window.panels["training"].lr_plot, tmp_path / "lr.svg")

@@ -8,7 +8,7 @@ import threading
 import numpy as np
 import pytest
 import torch
-from PySide6.QtCore import Qt, QThread, QTimer
+from PySide6.QtCore import QPointF, Qt, QThread, QTimer
 
 import transviz
 from transviz.core.mask_batch import translate, translated_inputs
@@ -24,6 +24,14 @@ def title(view) -> str:
     return view.title.replace("\u00a0", " ")  # shapes hold no-break spaces: a title never splits one
 
 
+def mask_shown(view) -> np.ndarray:
+    """What a mask plot shows: 1 where it allows (a colour of the map), 0 where it blocks (drawn as
+    NaN: hatched, as masked attention is)."""
+    image = view.displayed_image()
+    assert np.all(np.isnan(image) | (image == 1))
+    return np.where(np.isnan(image), 0.0, image)
+
+
 @pytest.fixture
 def panel(show):
     return show(MasksPanel(Workspace()), 1400, 900)
@@ -33,7 +41,7 @@ def test_padding_mask_on_a_batch_of_different_lengths(panel):
     assert panel.sentence.text() == "ich mochte ein bier"
     lengths = [4, 2, 5]  # the sentence, then the defaults "ein bier" and "ich mochte ein bier bitte"
     expected = [[1.0 if k < n else 0.0 for k in range(5)] for n in lengths]
-    np.testing.assert_array_equal(panel.padding_view.displayed_image(), expected)
+    np.testing.assert_array_equal(mask_shown(panel.padding_view), expected)
     assert panel.padding_view.row_labels()[1] == "ein bier"
     assert panel.padding_view.column_labels() == ["0", "1", "2", "3", "4"]
     assert "(3, 1, 1, 5)" in title(panel.padding_view)
@@ -49,23 +57,23 @@ def lower_triangle_with_padding(length: int, real: int) -> np.ndarray:
 
 def test_causal_mask_is_over_the_decoder_inputs(panel):
     decoder_inputs = ["<s>", "i", "want", "a", "beer"]  # the start token and the default target so far
-    shown = panel.causal_view.displayed_image()
+    shown = mask_shown(panel.causal_view)
     np.testing.assert_array_equal(shown, causal_mask(5)[0, 0].float().numpy())
     np.testing.assert_array_equal(shown, np.tril(np.ones((5, 5))))  # query q sees keys 0..q only
     assert "(1, 1, 5, 5)" in title(panel.causal_view)
     assert panel.causal_view.row_labels() == decoder_inputs == panel.causal_view.column_labels()
     assert panel.causal_view.readout(1, 3) == "query 'i' -> key 'a': 0: blocked"
     panel.target.setText("i want")  # the causal mask follows the target's length, not the source's
-    np.testing.assert_array_equal(panel.causal_view.displayed_image(), np.tril(np.ones((3, 3))))
+    np.testing.assert_array_equal(mask_shown(panel.causal_view), np.tril(np.ones((3, 3))))
     assert "(1, 1, 3, 3)" in title(panel.causal_view) and panel.causal_view.row_labels() == ["<s>", "i", "want"]
 
 
 def test_without_a_model_the_combined_mask_is_the_target_alone(panel):
     assert panel.translation_note.isVisibleTo(panel) and "cannot be translated" in panel.translation_note.text()
     ids = torch.arange(1, 6)[None]  # (1, 5): "<s> i want a beer", none of them the pad id 0
-    np.testing.assert_array_equal(panel.combined_view.displayed_image(),
+    np.testing.assert_array_equal(mask_shown(panel.combined_view),
                                   decoder_self_mask(ids, 0)[0, 0].float().numpy())
-    np.testing.assert_array_equal(panel.combined_view.displayed_image(), lower_triangle_with_padding(5, 5))
+    np.testing.assert_array_equal(mask_shown(panel.combined_view), lower_triangle_with_padding(5, 5))
     assert panel.combined_sentence.count() == 1 and "(1, 1, 5, 5)" in title(panel.combined_view)
     assert panel.decoder_tokens.text() == "Decoder inputs:\n1: <s> i want a beer"
 
@@ -106,7 +114,7 @@ def test_combined_mask_is_the_decoder_self_mask_of_the_batch(panel, default_mode
     reference = decoder_self_mask(ids, default_model.config.pad_id)
     for row, tokens in enumerate(inputs):
         panel.combined_sentence.setCurrentIndex(row)
-        shown = panel.combined_view.displayed_image()
+        shown = mask_shown(panel.combined_view)
         np.testing.assert_array_equal(shown, reference[row, 0].float().numpy())
         np.testing.assert_array_equal(shown, lower_triangle_with_padding(longest, len(tokens)))
         padded = tokens + ["<pad>"] * (longest - len(tokens))
@@ -128,7 +136,7 @@ def test_causal_mask_follows_the_explorer_as_it_steps(stepped_window):
     for length in (3, 4):
         assert session.target_tokens == masks.causal_view.row_labels()
         assert len(session.target_tokens) == length
-        np.testing.assert_array_equal(masks.causal_view.displayed_image(), np.tril(np.ones((length, length))))
+        np.testing.assert_array_equal(mask_shown(masks.causal_view), np.tril(np.ones((length, length))))
         assert f"(1, 1, {length}, {length})" in title(masks.causal_view)
         masks.combined_sentence.setCurrentIndex(0)
         assert masks.combined_view.row_labels()[:length] == session.target_tokens
@@ -279,7 +287,7 @@ def test_the_tab_translates_only_while_shown(stepped_window, qtbot, monkeypatch)
 
 def test_editing_the_batch_recomputes(panel):
     panel.others.setText("a b c d e f g")
-    assert panel.padding_view.displayed_image().shape == (2, 7)
+    assert mask_shown(panel.padding_view).shape == (2, 7)
     assert "(2, 1, 1, 7)" in title(panel.padding_view)
     assert "(1, 1, 5, 5)" in title(panel.causal_view)  # the target's length, whatever the source's
     panel.sentence.setText("   ")
@@ -367,4 +375,64 @@ def test_model_vocabulary_tokenizes_the_batch(panel, make_model):
     panel.workspace.set_model(make_model())
     panel.others.setText("ich trinke")  # 'trinke' is unknown to the model: still one token, shown as typed
     assert "2: ich trinke <pad> <pad>" in panel.padded_tokens.text()
-    np.testing.assert_array_equal(panel.padding_view.displayed_image(), [[1, 1, 1, 1], [1, 1, 0, 0]])
+    np.testing.assert_array_equal(mask_shown(panel.padding_view), [[1, 1, 1, 1], [1, 1, 0, 0]])
+
+
+def colour_at(view, row: float, column: float):
+    """The colour drawn at a point of a cell (``row + 0.2``: a fifth of the cell down)."""
+    base = view.cell_position(int(row), int(column))
+    step_x = view.cell_position(int(row), int(column) + 1).x() - base.x() if column + 1 < view.data.shape[1] \
+        else base.x() - view.cell_position(int(row), int(column) - 1).x()
+    step_y = view.cell_position(int(row) + 1, int(column)).y() - base.y() if row + 1 < view.data.shape[0] \
+        else base.y() - view.cell_position(int(row) - 1, int(column)).y()
+    point = QPointF(base.x() + (column % 1 - 0.5) * step_x, base.y() + (row % 1 - 0.5) * step_y)
+    image = view.grab().toImage()
+    ratio = image.devicePixelRatio()
+    return image.pixelColor(int(point.x() * ratio), int(point.y() * ratio))
+
+
+def far_from_every_colour_of_the_map(colour) -> bool:
+    from transviz.gui.style import lookup_table
+
+    rgb = np.array([colour.red(), colour.green(), colour.blue()])
+    return bool(np.abs(lookup_table().astype(int) - rgb).max(axis=1).min() > 12)
+
+
+def test_blocked_is_hatched_in_mask_plots_as_masked_cells_are_in_attention_plots(panel, make_model, pixels):
+    panel.workspace.set_model(make_model())
+    panel.kind.setCurrentIndex(KINDS.index("decoder_self"))  # the walkthrough's step 3 masks the future
+    assert math.isinf(panel.masked_view.data[0, 1]) and panel.causal_view.readout(0, 1).endswith("0: blocked")
+    for where in ((0.2, 1.2), (0.5, 1.5)):  # inside a blocked cell, and on its hatching line
+        in_mask, in_attention = colour_at(panel.causal_view, *where), colour_at(panel.masked_view, *where)
+        assert in_mask == in_attention, (where, in_mask.name(), in_attention.name())
+        assert far_from_every_colour_of_the_map(in_mask)  # no weight, whatever the colormap says
+    allowed = colour_at(panel.causal_view, 1.2, 0.2)
+    assert not pixels.shows(allowed, 0.0) and pixels.shows(allowed, 1.0)  # never "a weight close to 0"
+    assert allowed != colour_at(panel.causal_view, 0.2, 1.2)
+
+
+def test_every_row_of_the_decoder_masks_is_labelled_at_1366_by_768(qtbot, default_model):
+    from transviz.gui.main_window import MainWindow
+
+    window = MainWindow()
+    qtbot.addWidget(window)
+    window.resize(1366, 768)
+    window.show()
+    qtbot.waitExposed(window)
+    try:
+        window.workspace.set_model(default_model, "default")
+        window.panels["explorer"].source.sentence.setText("ich mochte ein bier")
+        controller = window.panels["explorer"].controller
+        while controller.step():
+            pass
+        masks = window.panels["masks"]
+        window.tabs.setCurrentWidget(masks)
+        qtbot.waitUntil(lambda: masks.causal_view.data.shape[0] >= 5, timeout=10000)
+        qtbot.wait(200)  # laid out and painted
+        for view in (masks.causal_view, masks.combined_view):
+            rows = view.data.shape[0]
+            axis = view.axis("left")
+            assert [text for _, text in axis.tick_labels()] == view.row_labels(), rows  # every row named
+            assert axis.label.boundingRect().width() <= axis.size().height()  # "queries (rows)" whole
+    finally:
+        window.shutdown()

@@ -5,7 +5,9 @@ from __future__ import annotations
 import math
 
 import numpy as np
+import pyqtgraph as pg
 import pytest
+from PySide6.QtCore import Qt
 
 from transviz.core.positional import sinusoidal_table
 from transviz.core.workspace import Workspace
@@ -97,6 +99,7 @@ def test_loaded_models_own_table(panel, make_model):
     panel.source.setCurrentIndex(MODEL)
     assert panel.d_model.value() == model.config.d_model and not panel.d_model.isEnabled()
     assert panel.length.maximum() == model.config.max_len
+    panel.length.setValue(20)
     shown = panel.table_view.displayed_image()
     np.testing.assert_array_equal(shown, model.net.positional[:20].numpy())
     np.testing.assert_allclose(shown, [[formula(p, d, 16) for d in range(16)] for p in range(20)], atol=1e-6)
@@ -104,6 +107,67 @@ def test_loaded_models_own_table(panel, make_model):
     panel.workspace.set_model(None)
     assert panel.source.currentIndex() != MODEL and panel.d_model.isEnabled()
     assert panel.table_view.displayed_image().shape == (20, 16)
+
+
+def test_a_loaded_model_opens_on_its_own_table_and_the_seeds_figure_is_a_click_away(panel, make_model, qtbot):
+    model = make_model()  # d_model 16, max_len 24
+    panel.workspace.set_model(model)
+    assert panel.source.currentIndex() == MODEL
+    assert (panel.length.value(), panel.d_model.value()) == (24, 16)
+    np.testing.assert_allclose(panel.table_view.displayed_image(),
+                               [[formula(p, d, 16) for d in range(16)] for p in range(24)], atol=1e-6)
+    qtbot.mouseClick(panel.seed_figure, Qt.MouseButton.LeftButton)
+    assert panel.source.currentIndex() != MODEL and (panel.length.value(), panel.d_model.value()) == (20, 512)
+    np.testing.assert_allclose(panel.table_view.displayed_image(),
+                               [[formula(p, d, 512) for d in range(512)] for p in range(20)], atol=1e-5)
+    assert "20 positions x 512 dimensions, from the formula" in panel.table_view.title
+
+
+def area_average(values: np.ndarray, pixels: int) -> np.ndarray:
+    """Columns averaged over the share of each that ``pixels`` equal pixels cover: every column
+    repeated ``pixels`` times, then ``columns`` of those a pixel (exact, and simple to check)."""
+    rows, columns = values.shape
+    return np.repeat(values, pixels, axis=1).reshape(rows, pixels, columns).mean(axis=2)
+
+
+def test_a_table_wider_than_its_pixels_is_drawn_area_averaged_without_moire(show, pixels):
+    """More columns than pixels: every pixel shows the mean of the columns it covers, as the
+    formula evaluated here gives them, not every n-th column (alternating sin / cos columns
+    near 0 and 1 would then alias into stripes)."""
+    panel = show(PositionalPanel(Workspace()), 1200, 700)
+    d_model = 2048
+    panel.d_model.setValue(d_model)
+    view = panel.table_view
+    first, last = view.cell_position(0, 0), view.cell_position(0, d_model - 1)
+    cell = (last.x() - first.x()) / (d_model - 1)
+    left, width = first.x() - cell / 2, round(d_model * cell)
+    assert width < d_model  # the case where columns are dropped unless they are averaged
+    table = np.array([[formula(p, d, d_model) for d in range(d_model)] for p in range(20)])
+    reference = area_average(table, width)
+    grabbed = view.grab().toImage()
+    ratio = grabbed.devicePixelRatio()
+    from transviz.gui.style import lookup_table
+
+    lut = lookup_table().astype(int)
+    for row in (3, 10, 19):
+        y = view.cell_position(row, 0).y()
+        shown = []
+        for x in range(width):
+            colour = grabbed.pixelColor(int((left + x + 0.5) * ratio), int(y * ratio))
+            index = np.abs(lut - [colour.red(), colour.green(), colour.blue()]).sum(axis=1).argmin()
+            shown.append(-1 + 2 * (index + 0.5) / 256)  # the value the colour stands for
+        shown = np.array(shown)
+        # a pixel may sit half a pixel off the reference's grid: compare with its neighbours too
+        error = np.min([np.abs(shown - np.roll(reference[row], shift)) for shift in (-1, 0, 1)], axis=0)
+        assert np.mean(error < 0.05) > 0.95, (row, np.mean(error < 0.05))
+
+
+def test_the_legend_stays_off_the_curves(panel):
+    [legend] = [item for item in panel.curves.scene().items() if isinstance(item, pg.LegendItem)]
+    data = panel.curves.getPlotItem().getViewBox().sceneBoundingRect()
+    assert legend.isVisible() and len(legend.items) == 4
+    assert not legend.sceneBoundingRect().intersects(data)
+    assert {label.text for _, label in legend.items} == set(panel.curve_data())
 
 
 def test_current_plot_follows_the_mouse(panel, qtbot):

@@ -101,11 +101,9 @@ def read_metadata(path: str | Path) -> dict[str, str]:
         with safe_open(str(path), framework="pt") as f:
             metadata = f.metadata() or {}
     except Exception as exc:  # safetensors raises its own error types for bad headers
-        needed = _needed_bytes(path, size)
-        if needed is not None:
-            raise CheckpointError(translate_noop("CoreMessages", "{0}: the file is truncated or damaged: it has {1} "
-                                                                 "bytes, its header describes {2}"),
-                                  path.name, f"{size:,}", f"{needed:,}") from None
+        truncated = _truncation(path, size)
+        if truncated is not None:
+            raise truncated from None
         raise CheckpointError(translate_noop("CoreMessages", "{0} is not a readable safetensors file ({1})"), path.name,
                               str(exc)) from None
     if metadata.get("format") != FORMAT:
@@ -117,11 +115,11 @@ def read_metadata(path: str | Path) -> dict[str, str]:
     return metadata
 
 
-def _needed_bytes(path: Path, size: int) -> int | None:
-    """The size a file of ``size`` bytes should have when its safetensors header is intact but it ends
-    before the data that header describes (a copy or download cut short); None if it is broken some
-    other way. The layout: 8 bytes little-endian header length, the JSON header, then the tensors at
-    their ``data_offsets``."""
+def _truncation(path: Path, size: int) -> CheckpointError | None:
+    """Why a file of ``size`` bytes with a sound start of a safetensors header cannot be read: it
+    ends inside that header, or before the end of the data the header describes (a copy or
+    download cut short); None if it is broken some other way. The layout: 8 bytes little-endian
+    header length, the JSON header, then the tensors at their ``data_offsets``."""
     with path.open("rb") as f:
         prefix = f.read(8)
         header_len = int.from_bytes(prefix, "little") if len(prefix) == 8 else 0
@@ -130,14 +128,22 @@ def _needed_bytes(path: Path, size: int) -> int | None:
         header = f.read(header_len)
     if not header.startswith(b"{"):
         return None
-    needed = 8 + header_len
-    if len(header) == header_len:
-        try:
-            entries = json.loads(header)
-            needed += max((e["data_offsets"][1] for k, e in entries.items() if k != "__metadata__"), default=0)
-        except (ValueError, TypeError, KeyError, IndexError, AttributeError):
-            return None
-    return needed if needed > size else None
+    header_end = 8 + header_len  # the length field counts: a user compares it with the file's size
+    if len(header) < header_len:
+        inside = translate_noop("CoreMessages", "{0}: the file is truncated or damaged: it ends after {1} bytes, "
+                                                "inside its {2}-byte header")
+        return CheckpointError(inside, path.name, f"{size:,}", f"{header_end:,}")
+    try:
+        entries = json.loads(header)
+        complete = header_end + max((e["data_offsets"][1] for k, e in entries.items() if k != "__metadata__"),
+                                    default=0)
+    except (ValueError, TypeError, KeyError, IndexError, AttributeError):
+        return None
+    if complete <= size:
+        return None
+    return CheckpointError(translate_noop("CoreMessages", "{0}: the file is truncated or damaged: it ends after {1} "
+                                                          "bytes; a complete file holds {2} bytes"),
+                           path.name, f"{size:,}", f"{complete:,}")
 
 
 def _read_tensors(path: Path, extra: bool) -> dict[str, torch.Tensor]:

@@ -7,6 +7,8 @@ look at the views, or the other way round.
 """
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from .bundle import Model, decoding_copy
 from .dataset import Pair
 from .decoding import DecodingSession, Event
@@ -15,6 +17,7 @@ from .events import Signal
 from .messages import translate_noop
 from .strategies import Greedy, Strategy
 from .tasks import TASKS, task_examples
+from .walkthrough import Kind
 
 TOP_K = 6  # candidates each step lists: enough to see the alternatives, few enough to read
 
@@ -23,6 +26,17 @@ def model_examples(model: Model | None) -> tuple[Pair, ...]:
     """The examples of the task ``model`` was trained on (none for other corpora)."""
     task = model.facts.get("task") if model is not None else None
     return task_examples(task) if task in TASKS else ()
+
+
+@dataclass(frozen=True)
+class Explanation:
+    """A request to show the arithmetic behind one row of one head's attention in the session:
+    query ``query`` of ``head`` in ``layer`` of the ``kind`` attention."""
+
+    kind: Kind
+    layer: int
+    head: int
+    query: int
 
 
 class Workspace:
@@ -36,6 +50,8 @@ class Workspace:
         session_changed(DecodingSession | None): a new session (new sentence, reference, model),
             or None when there is none (no model, or the sentence could not be read: ``error``).
         session_moved(Event): the session stepped, went back, reset or changed strategy.
+        explain_requested(Explanation): someone asks why one query row of a head looks as it does
+            (the explorer's "Why here?"); the masks tab walks through it.
     """
 
     def __init__(self, top_k: int = TOP_K) -> None:
@@ -52,6 +68,7 @@ class Workspace:
         self.model_changed: Signal[Model | None] = Signal()
         self.session_changed: Signal[DecodingSession | None] = Signal()
         self.session_moved: Signal[Event] = Signal()
+        self.explain_requested: Signal[Explanation] = Signal()
 
     @property
     def examples(self) -> tuple[Pair, ...]:
@@ -100,6 +117,10 @@ class Workspace:
             raise
         self.error = None
         return session
+
+    def explain(self, kind: Kind, layer: int, head: int, query: int) -> None:
+        """Ask for the walkthrough of ``query`` of ``head`` in ``layer`` of the session's ``kind`` attention."""
+        self.explain_requested.emit(Explanation(kind, layer, head, query))
 
     def set_strategy(self, strategy: Strategy) -> None:
         """Use ``strategy`` from the session's next step on, and for new sentences (teacher

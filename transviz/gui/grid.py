@@ -285,6 +285,10 @@ class AttentionGrid(Retranslated, QWidget):
     def readout_text(self) -> str:
         return self._readout.text()
 
+    def cell_under(self, point: QPointF) -> tuple[int, int, int, int] | None:
+        """(layer, head, query, key) under a point of this widget; head SUMMARY_COLUMN for the summary."""
+        return self._cell_at(point - QPointF(self.canvas.pos()))
+
     def _cell_at(self, point: QPointF) -> tuple[int, int, int, int] | None:
         """(layer, head, query, key) under a point of the canvas; head SUMMARY_COLUMN for the summary."""
         cell = self.canvas.cell_at(point)

@@ -25,6 +25,7 @@ from .language import Retranslated
 from .style import HIGHLIGHT, colormap, lookup_table
 
 MAX_LABELS = 40  # more rows or columns than this: label every n-th one so that labels never pile up
+MIN_CELL_PIXELS = 3  # narrower cells are resampled to the screen's pixels (area averaging)
 MASKED_FILL, MASKED_LINES = QColor("#dcdcdc"), QColor("#505050")  # grey hatching: outside any colormap
 
 
@@ -88,8 +89,60 @@ class BlitImageItem(pg.ImageItem):
                 self.qimage = self.qimage.convertToFormat(
                     QImage.Format.Format_RGB32 if opaque else QImage.Format.Format_ARGB32_Premultiplied)
             return
-        self.qimage, self._pixels = coloured_picture(image, lut, levels)
+        self.qimage, self._pixels = coloured_picture(fitted_to(image, self.device_cells()), lut, levels)
         self._renderRequired = self._unrenderable = False
+
+    def device_cells(self) -> tuple[int, int] | None:
+        """How many device pixels the image spans (rows, columns); None before it is in a view."""
+        if self.image is None:
+            return None
+        height, width = self.image.shape[:2]
+        rect = self.mapRectToDevice(QRectF(0, 0, width, height))
+        return None if rect is None else (max(1, round(rect.height())), max(1, round(rect.width())))
+
+    def viewTransformChanged(self) -> None:
+        """Render again when the image now spans another number of pixels than the picture has:
+        a picture with fewer cells than the image was averaged for the old size."""
+        super().viewTransformChanged()
+        if self.qimage is not None and self.image is not None \
+                and (self.qimage.height(), self.qimage.width()) != fitted_shape(self.image.shape, self.device_cells()):
+            self._renderRequired = True
+            self.update()
+
+
+def fitted_shape(shape: Sequence[int], pixels: tuple[int, int] | None) -> tuple[int, int]:
+    """The cells of a picture of an image ``shape`` drawn over ``pixels``: one a pixel along an axis
+    whose cells are narrower than :data:`MIN_CELL_PIXELS` (drawn as they are, some would take one
+    pixel and others two, or none), else the image's own."""
+    if pixels is None:
+        return shape[0], shape[1]
+    rows, columns = (p if n * MIN_CELL_PIXELS > p else n for n, p in zip(shape[:2], pixels, strict=True))
+    return rows, columns
+
+
+def area_weights(cells: int, pixels: int) -> np.ndarray:
+    """``(pixels, cells)``: how much of each cell each pixel covers, as a fraction of the pixel."""
+    edges = np.arange(pixels + 1) * cells / pixels  # pixel j covers cells [edges[j], edges[j + 1])
+    starts = np.arange(cells)
+    overlap = np.minimum(edges[1:, None], starts + 1) - np.maximum(edges[:-1, None], starts)
+    return np.clip(overlap, 0.0, None) * pixels / cells
+
+
+def fitted_to(image: np.ndarray, pixels: tuple[int, int] | None) -> np.ndarray:
+    """``image`` resampled to :func:`fitted_shape` by averaging the area each pixel covers.
+
+    Drawn as it is, a 512-column table in 400 pixels would show every 1.3th column, whose
+    alternating values make moiré stripes. NaN cells are left out of the averages; a pixel over
+    NaN cells only stays NaN."""
+    rows, columns = fitted_shape(image.shape, pixels)
+    if (rows, columns) == image.shape:
+        return image
+    row_weights, column_weights = area_weights(image.shape[0], rows), area_weights(image.shape[1], columns)
+    finite = np.isfinite(image)
+    total = row_weights @ np.where(finite, image, 0.0) @ column_weights.T
+    weight = row_weights @ finite @ column_weights.T
+    with np.errstate(invalid="ignore", divide="ignore"):
+        return np.where(weight > 0, total / weight, np.nan).astype(np.float32)
 
 
 def coloured_picture(image: np.ndarray, lut: np.ndarray, levels: Sequence[float],
@@ -526,6 +579,11 @@ class HeatmapWidget(Retranslated, QWidget):
         """Where the centre of a cell is drawn, in this widget's coordinates."""
         scene = self._image.mapToScene(QPointF(column + 0.5, row + 0.5))
         return self._view.mapTo(self, self._view.mapFromScene(scene))
+
+    def cell_under(self, point: QPointF) -> tuple[int, int] | None:
+        """The cell (row, column) under a point of this widget, None outside the data."""
+        view_point = self._view.mapFrom(self, point.toPoint())
+        return self._cell_at(self._view.mapToScene(view_point))
 
     def _cell_at(self, scene_pos: QPointF) -> tuple[int, int] | None:
         if not self._plot.getViewBox().sceneBoundingRect().contains(scene_pos):

@@ -16,11 +16,13 @@ from ...core.decoding import DecodingSession
 from ...core.paths import walk
 from ...core.strategies import Beam
 from ...core.vocab import BOS
+from ...core.walkthrough import Kind
 from ...core.workspace import Workspace
 from ..attention_view import AttentionView
 from ..beam_tree import BeamTree
 from ..candidates import CandidatesChart
 from ..decode_controls import DecodingControls
+from ..explain_menu import ExplainMenu
 from ..labels import bound_label
 from ..language import Retranslated
 from ..session import SessionController
@@ -48,6 +50,8 @@ class ExplorerPanel(Retranslated, PlotPanel):
         self.output.chip_clicked.connect(self.controller.rewind)
         self.candidates.candidate_clicked.connect(self.controller.choose_instead)
         self.source.submitted.connect(self.take_keyboard)
+        self.explain_menu = ExplainMenu(self.attention)
+        self.explain_menu.asked.connect(self.why_here)
         self.watch_model()
 
     # -- construction --------------------------------------------------------------------------
@@ -97,6 +101,11 @@ class ExplorerPanel(Retranslated, PlotPanel):
                 (Qt.Key.Key_Left, self.controller.back), (Qt.Key.Key_Home, self.controller.reset),
                 (Qt.Key.Key_P, self.controls.toggle_play))
         self.shortcuts = [QShortcut(QKeySequence(key), self, action) for key, action in keys]
+
+    def why_here(self, kind: Kind, layer: int, head: int, query: int) -> None:
+        """Open the masks tab's walkthrough on this query of this head."""
+        self.workspace.explain(kind, layer, head, query)
+        self.show_panel.emit("masks")
 
     def take_keyboard(self) -> None:
         """Give the explorer the focus, so that Space steps instead of typing a space."""

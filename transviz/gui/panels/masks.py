@@ -12,10 +12,12 @@ when they arrive.
 """
 from __future__ import annotations
 
+import math
+
 import numpy as np
 import torch
-from PySide6.QtCore import Qt
-from PySide6.QtGui import QFont, QFontDatabase, QHideEvent, QShowEvent
+from PySide6.QtCore import QSize, Qt
+from PySide6.QtGui import QFont, QFontDatabase, QFontMetricsF, QHideEvent, QShowEvent
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
@@ -35,13 +37,14 @@ from ...core.bundle import Model
 from ...core.errors import InputError
 from ...core.mask_batch import DecoderBatch, SourceBatch, TokensAndIds, mask_batch, split_sentences
 from ...core.walkthrough import KINDS, Kind, Walkthrough, walkthrough
-from ...core.workspace import Workspace
+from ...core.workspace import Explanation, Workspace
 from ..batch_translator import BatchTranslator
 from ..core_messages import translated
 from ..heatmap import AxisNames, HeatmapWidget
 from ..labels import bound_label, error_label, plain_label, show_error
 from ..language import Retranslated, set_items
 from ..observe import subscribe
+from ..style import plot_font
 from .base import PlotPanel, VerticalScroll
 
 DEFAULT_SENTENCE = "ich mochte ein bier"
@@ -57,6 +60,32 @@ def numbered_rows(heading: str, rows: list[list[str]]) -> str:
 def shape_text(tensor: torch.Tensor) -> str:
     """``(3, 1, 1, 5)`` with no-break spaces: a wrapped title never splits a shape over two lines."""
     return "(" + ",\u00a0".join(str(n) for n in tensor.shape) + ")"
+
+
+def drawn_mask(mask: torch.Tensor) -> np.ndarray:
+    """A mask as a mask plot draws it: 1 where it allows, NaN where it blocks, so that blocked
+    cells are hatched like the masked cells of every attention plot (never a colour of the map)."""
+    return np.where(mask.numpy(), 1.0, np.nan).astype(np.float32)
+
+
+def labelled_height(view: HeatmapWidget, rows: int) -> int:
+    """The least height of a mask plot at which every row keeps its label and the rows' axis
+    title is whole: a mask is read row by row."""
+    metrics = QFontMetricsF(plot_font())
+    line = metrics.height()
+    cells = max(rows * 1.3 * line, metrics.horizontalAdvance(view.axes.row_title) + 2 * line)
+    return math.ceil(cells + 8 * line)  # title (2 lines), column labels and title (3), read-out, margins
+
+
+class MaskView(HeatmapWidget):
+    """A mask plot whose preferred height is the least that labels its rows (:func:`labelled_height`):
+    in the scrolled column of masks, a larger wish would push the others out of sight."""
+
+    def sizeHint(self) -> QSize:
+        return QSize(super().sizeHint().width(), self.minimumHeight())
+
+    def hasHeightForWidth(self) -> bool:
+        return False  # its wrapped title would make the plot's own wish its height: the minimum has room for it
 
 
 def symmetric_levels(*arrays: np.ndarray) -> tuple[float, float]:
@@ -81,6 +110,7 @@ class MasksPanel(Retranslated, PlotPanel):
         self.steps: Walkthrough | None = None
         self._followed: tuple[str, str] | None = None  # the explorer's (sentence, target) not yet shown
         self._stale = False  # what the tab shows waits until it is shown (the model's work included)
+        self._wanted_query: int | None = None  # the query asked for, chosen once the walkthrough has it
         self._build()
         self.translator.translated.connect(self._on_translated)
         self.translator.failed.connect(self._on_translation_failed)
@@ -88,6 +118,7 @@ class MasksPanel(Retranslated, PlotPanel):
         self.watch_model()
         subscribe(self, workspace.session_changed, self._follow_session)
         subscribe(self, workspace.session_moved, self._follow_session)
+        subscribe(self, workspace.explain_requested, self.explain)
 
     def retranslate(self) -> None:
         super().retranslate()
@@ -124,11 +155,11 @@ class MasksPanel(Retranslated, PlotPanel):
         self._on_following_toggled(True)
 
     def _mask_value(self, value: float) -> str:
-        return self.tr("1: may attend") if value > 0.5 else self.tr("0: blocked")
+        return self.tr("1: may attend") if value > 0.5 else self.tr("0: blocked")  # NaN: blocked
 
     def _build_masks(self) -> QWidget:
         self.padding_view, self.causal_view, self.combined_view = (
-            HeatmapWidget(value_format=self._mask_value, colorbar=False) for _ in range(3))
+            MaskView(value_format=self._mask_value, colorbar=False) for _ in range(3))
         self.bind_text(self.padding_view.set_axes, lambda: AxisNames(
             self.tr("sentence"), self.tr("key"), self.tr("sentences"), self.tr("key positions")))
         self.track(self.padding_view, self.causal_view, self.combined_view)
@@ -152,7 +183,7 @@ class MasksPanel(Retranslated, PlotPanel):
         layout.addLayout(chooser)
         layout.addWidget(self.combined_view, 4)
         layout.addWidget(self.shapes)
-        return box
+        return box  # each mask keeps the height its rows need; a small screen scrolls
 
     def _translation_note(self) -> str:
         """Why the combined mask shows sentence 1 alone: no model, or the translations are under way."""
@@ -255,6 +286,29 @@ class MasksPanel(Retranslated, PlotPanel):
         if self.isVisible():
             self._apply_followed()
 
+    def explain(self, request: Explanation) -> None:
+        """Walk through one query of one head of the explorer's session (its "Why here?"): follow
+        the explorer again, and choose that kind, layer, head and query."""
+        self.following.setChecked(True)
+        session = self.workspace.session
+        if session is not None:
+            self._followed = None
+            target = session.model.tgt_vocab.detokenize(session.target_tokens[1:])
+            for box, text in ((self.sentence, session.source), (self.target, target)):
+                box.blockSignals(True)
+                box.setText(text)
+                box.blockSignals(False)
+        for widget in (self.kind, self.layer, self.head):
+            widget.blockSignals(True)
+        self.kind.setCurrentIndex(KINDS.index(request.kind))
+        self._fit_layer_range()
+        self.layer.setValue(request.layer)
+        self.head.setValue(request.head)
+        for widget in (self.kind, self.layer, self.head):
+            widget.blockSignals(False)
+        self._wanted_query = request.query
+        self.refresh()
+
     def _apply_followed(self) -> None:
         if self._followed is None or not self.following.isChecked():
             return
@@ -306,11 +360,14 @@ class MasksPanel(Retranslated, PlotPanel):
         self._on_kind_changed()
 
     def _on_kind_changed(self) -> None:
+        self._fit_layer_range()
+        self.refresh()
+
+    def _fit_layer_range(self) -> None:
         if self.model is not None:
             config = self.model.config
             layers = config.n_encoder_layers if self.current_kind() == "encoder_self" else config.n_decoder_layers
             self.layer.setMaximum(layers - 1)
-        self.refresh()
 
     def current_kind(self) -> Kind:
         return KINDS[self.kind.currentIndex()]
@@ -349,8 +406,8 @@ class MasksPanel(Retranslated, PlotPanel):
             "encoder self-attention and cross-attention use it, the same for every head and query. Decoder "
             "self-attention uses the combined mask on the decoder inputs (sentence 1: <s> and the target so far; "
             "the others: <s> and the model's greedy translation): their padding AND the causal mask, which lets "
-            "input t see inputs 0..t, never the future. Light cells: may attend (True); dark cells: blocked "
-            "(False), whose scores become -inf before the softmax."))
+            "input t see inputs 0..t, never the future. Coloured cells: may attend (True); grey hatched cells: "
+            "blocked (False), whose scores become -inf before the softmax, hatched as in every attention plot."))
         rows = len(batch.decoder.tokens)
         self.combined_sentence.blockSignals(True)
         self.combined_sentence.clear()
@@ -373,14 +430,16 @@ class MasksPanel(Retranslated, PlotPanel):
 
     def _draw_padding(self, batch: SourceBatch) -> None:
         positions = [str(i) for i in range(batch.padding.shape[-1])]
-        self.padding_view.set_data(batch.padding[:, 0, 0].float().numpy(), self._short(batch.sentences), positions)
+        self.padding_view.set_data(drawn_mask(batch.padding[:, 0, 0]), self._short(batch.sentences), positions)
+        self.padding_view.setMinimumHeight(labelled_height(self.padding_view, len(batch.sentences)))
         self.padding_view.set_title(self.tr("Padding mask of the source batch (encoder self- and "
                                             "cross-attention): shape {0}").format(shape_text(batch.padding)))
         self.padded_tokens.setText(numbered_rows(self.tr("Source sentences:"), batch.tokens))
 
     def _draw_causal(self, decoder: DecoderBatch) -> None:
         inputs = decoder.tokens[0][: decoder.causal.shape[-1]]
-        self.causal_view.set_data(decoder.causal[0, 0].float().numpy(), inputs, inputs)
+        self.causal_view.set_data(drawn_mask(decoder.causal[0, 0]), inputs, inputs)
+        self.causal_view.setMinimumHeight(labelled_height(self.causal_view, len(inputs)))
         self.causal_view.set_title(self.tr("Sequence (causal) mask over sentence 1's decoder inputs: shape {0}")
                                    .format(shape_text(decoder.causal)))
         self.decoder_tokens.setText(numbered_rows(self.tr("Decoder inputs:"), decoder.tokens))
@@ -394,7 +453,8 @@ class MasksPanel(Retranslated, PlotPanel):
         if decoder is None or row < 0:
             return
         tokens = decoder.tokens[row]
-        self.combined_view.set_data(decoder.combined[row, 0].float().numpy(), tokens, tokens)
+        self.combined_view.set_data(drawn_mask(decoder.combined[row, 0]), tokens, tokens)
+        self.combined_view.setMinimumHeight(labelled_height(self.combined_view, len(tokens)))
         self.combined_view.set_title(self.tr("Decoder self-attention's mask, padding AND causal: "
                                              "shape {0}; sentence {1}").format(shape_text(decoder.combined), row + 1))
 
@@ -431,7 +491,8 @@ class MasksPanel(Retranslated, PlotPanel):
         self.softmax_view.set_data(steps.weights, queries, keys, levels=(0.0, 1.0))
         self.value_view.set_data(steps.values, keys, dims, levels=value_levels)
         self.output_view.set_data(steps.output, queries, dims, levels=value_levels)
-        previous = self.query.currentIndex()
+        previous = self.query.currentIndex() if self._wanted_query is None else self._wanted_query
+        self._wanted_query = None
         self.query.blockSignals(True)
         self.query.clear()
         self.query.addItems([f"{i}: {token}" for i, token in enumerate(queries)])

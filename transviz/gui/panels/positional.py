@@ -12,7 +12,16 @@ import pyqtgraph as pg
 import torch
 from PySide6.QtCore import QCoreApplication
 from PySide6.QtGui import QStandardItemModel
-from PySide6.QtWidgets import QComboBox, QGridLayout, QHBoxLayout, QLineEdit, QSpinBox, QVBoxLayout, QWidget
+from PySide6.QtWidgets import (
+    QComboBox,
+    QGridLayout,
+    QHBoxLayout,
+    QLineEdit,
+    QPushButton,
+    QSpinBox,
+    QVBoxLayout,
+    QWidget,
+)
 
 from ...core.bundle import Model
 from ...core.positional import similarity, sinusoidal_table, split_halves
@@ -89,6 +98,10 @@ class PositionalPanel(Retranslated, PlotPanel):
                              (lambda: self.tr("curves of dimensions"), self.dimensions)):
             controls.addWidget(bound_label(self, text))
             controls.addWidget(widget)
+        self.seed_figure = QPushButton()
+        self.bind_text(self.seed_figure.setText, lambda: self.tr("The seed's figure: 20 x 512"))
+        self.bind_text(self.seed_figure.setToolTip, lambda: self.tr(
+            "The formula's table at 20 positions and d_model 512, as the seed tutorial draws it"))
         controls.addStretch(1)
 
         self.table_view = HeatmapWidget(levels=(-1.0, 1.0))
@@ -100,8 +113,9 @@ class PositionalPanel(Retranslated, PlotPanel):
         self.bind_text(self.curves.setTitle, lambda: self.tr("Chosen dimensions across positions"))
         self.bind_text(lambda text: self.curves.setLabel("bottom", text), lambda: self.tr("position"))
         self.bind_text(lambda text: self.curves.setLabel("left", text), lambda: self.tr("PE value"))
-        self.curves.addLegend(offset=(-10, 10), brush=pg.getConfigOption("background"))
+        self.legend = self._legend_below(self.curves.getPlotItem())
         self.curves.setMenuEnabled(False)
+        self.curves.setMinimumHeight(240)  # its size hint is low: the similarity below would take the column
         self.curves.hideButtons()
         self.similarity_view = HeatmapWidget(value_format="{:.1f}")
         self.bind_text(self.similarity_view.set_title,
@@ -114,12 +128,17 @@ class PositionalPanel(Retranslated, PlotPanel):
         plots = QGridLayout()
         left = QVBoxLayout()
         left.addWidget(self.table_view, 1)
-        left.addWidget(self.layout_note)
+        below = QHBoxLayout()  # not in the controls' row, which is as wide as a small screen
+        below.addWidget(self.layout_note, 1)
+        below.addWidget(self.seed_figure)
+        left.addLayout(below)
         plots.addLayout(left, 0, 0, 2, 1)
         plots.addWidget(self.curves, 0, 1)
         plots.addWidget(self.similarity_view, 1, 1)
         plots.setColumnStretch(0, 3)
         plots.setColumnStretch(1, 2)
+        plots.setRowStretch(0, 1)
+        plots.setRowStretch(1, 1)
         self.arrange(controls, self.error, plots)
 
         for spin in (self.length, self.d_model):
@@ -127,15 +146,42 @@ class PositionalPanel(Retranslated, PlotPanel):
         self.source.currentIndexChanged.connect(self._on_source_changed)
         self.layout_choice.currentIndexChanged.connect(self.refresh)
         self.dimensions.textChanged.connect(self.refresh)
+        self.seed_figure.clicked.connect(self.show_seed_figure)
         self._enable_model_source(False)
+
+    @staticmethod
+    def _legend_below(plot: pg.PlotItem) -> pg.LegendItem:
+        """The curves' names in a row under the plot: inside it, a legend covers curves."""
+        legend = pg.LegendItem(offset=None, horSpacing=20)
+        legend.setColumnCount(2)
+        plot.layout.addItem(legend, 4, 1)  # below the bottom axis (row 3) of the data's column
+        return legend
 
     # -- model -----------------------------------------------------------------------------------
     def set_model(self, model: Model | None) -> None:
+        """A new model opens on its own table: its d_model, all the positions it can read."""
         self._enable_model_source(model is not None)
-        if model is None and self.source.currentIndex() == MODEL:
+        if model is not None:
+            self._show(MODEL, model.config.max_len, model.config.d_model)
+        elif self.source.currentIndex() == MODEL:
             self.source.setCurrentIndex(FORMULA)  # refreshes
         else:
             self._on_source_changed()
+
+    def show_seed_figure(self) -> None:
+        """The formula's 20 x 512 table, the seed tutorial's figure."""
+        self._show(FORMULA, DEFAULT_LENGTH, DEFAULT_D_MODEL)
+
+    def _show(self, source: int, length: int, d_model: int) -> None:
+        for widget in (self.source, self.length, self.d_model):
+            widget.blockSignals(True)
+        self.source.setCurrentIndex(source)
+        self.length.setMaximum(MAX_LENGTH)  # the model's limit is set again below
+        self.length.setValue(length)
+        self.d_model.setValue(d_model)
+        for widget in (self.source, self.length, self.d_model):
+            widget.blockSignals(False)
+        self._on_source_changed()
 
     def _enable_model_source(self, enabled: bool) -> None:
         entries = self.source.model()
@@ -196,6 +242,7 @@ class PositionalPanel(Retranslated, PlotPanel):
 
     def _draw_curves(self) -> None:
         self.curves.clear()
+        self.legend.clear()
         try:
             dims = parse_dimensions(self.dimensions.text(), self._table.shape[1])
         except ValueError as exc:
@@ -206,8 +253,9 @@ class PositionalPanel(Retranslated, PlotPanel):
         for i, dim in enumerate(dims):
             colour = PALETTE[i % len(PALETTE)]
             name = self.tr("dim {0} ({1})").format(dim, "sin" if dim % 2 == 0 else "cos")
-            self.curves.plot(positions, self._table[:, dim], pen=pg.mkPen(colour, width=2), name=name,
-                             symbol="o", symbolSize=5, symbolBrush=colour, symbolPen=None)
+            curve = self.curves.plot(positions, self._table[:, dim], pen=pg.mkPen(colour, width=2), name=name,
+                                     symbol="o", symbolSize=5, symbolBrush=colour, symbolPen=None)
+            self.legend.addItem(curve, name)
 
     def curve_data(self) -> dict[str, tuple[np.ndarray, np.ndarray]]:
         """Name -> (x, y) of every curve drawn."""
