@@ -48,10 +48,12 @@ def cells(lab, row):
 
 def test_a_run_of_two_tiny_configurations_fills_two_rows_and_exports_csv(lab, qtbot, tmp_path):
     sweep(lab, "lr", "1e-3, 10")
-    rows_seen = []
-    lab.worker.row_done.connect(lambda index, result: rows_seen.append(lab.table.rowCount()))
+    assert lab.table.rowCount() == 2 and cells(lab, 0)[:2] == ["lr=1e-3", ""]  # planned before it runs
+    measured_seen = []
+    lab.worker.row_done.connect(lambda index, result: measured_seen.append(
+        [lab.table.item(line, 1).text() != "" for line in range(lab.table.rowCount())]))
     assert run(lab, qtbot) is False  # not cancelled
-    assert rows_seen == [1, 2]  # one row appeared as each run ended
+    assert measured_seen == [[True, False], [True, True]]  # each row's MSE appeared as its run ended
     assert lab.table.rowCount() == 2 and "all 2 runs finished" in lab.progress_text.text()
     (first, good), (second, wild) = lab.results
     # the same configuration run directly by the core gives the same test MSE (seeded, CPU)
@@ -91,7 +93,8 @@ def test_cancel_mid_run_keeps_the_finished_rows_and_the_tab_stays_usable(lab, qt
     with qtbot.waitSignal(lab.worker.all_done, timeout=60000) as done:
         lab.cancel_button.click()
     assert done.args[0] is True  # cancelled
-    assert lab.table.rowCount() == 2 and cells(lab, 0)[4] == "" and cells(lab, 1)[4] == "stopped (cancelled)"
+    assert lab.table.rowCount() == 3 and cells(lab, 0)[4] == "" and cells(lab, 1)[4] == "stopped (cancelled)"
+    assert cells(lab, 2)[1] == ""  # never run
     assert [result.status for _, result in lab.results][1] == "stopped"
     assert "cancelled: 1 of 3 runs finished" in lab.progress_text.text()
     assert lab.run_button.isEnabled() and not lab.cancel_button.isEnabled() and lab.csv_button.isEnabled()
@@ -115,10 +118,10 @@ def test_the_seed_tables_and_the_quick_preset_say_what_they_are(lab):
     assert [r.settings.warmup_steps for r in lab.planned_rows()] == [0, 0, 0, 100]
     assert not lab.custom.isVisible()
     assert (lab.steps.value(), lab.test_batches.value()) == (1000, 1000)
-    assert lab.length_note.text().startswith("the seed's setting")
+    assert lab.length_note.text().startswith("the tutorial's setting")
     lab.quick_button.click()
     assert (lab.steps.value(), lab.test_batches.value()) == (300, 200)
-    assert "quick preset: NOT the seed's setting" in lab.length_note.text()
+    assert "quick preset: NOT the tutorial's setting" in lab.length_note.text()
     assert all(r.settings.steps == 300 and r.settings.test_batches == 200 for r in lab.planned_rows())
     lab.seed_button.click()
     assert lab.is_seed_length()
