@@ -143,3 +143,43 @@ def test_a_bad_custom_sweep_is_explained_inline(lab, vary, values, message):
     assert lab.error.isVisible() and message in lab.error.text() and not lab.run_button.isEnabled()
     lab.values.setText("1" if vary != "init" else "default")
     assert not lab.error.isVisible() and lab.run_button.isEnabled()
+
+
+def test_before_anything_runs_the_table_holds_the_tutorials_rows_and_published_values(lab):
+    lab.table_choice.setCurrentIndex(lab.table_choice.findData("lr"))
+    assert [(cells(lab, line)[0], cells(lab, line)[2]) for line in range(lab.table.rowCount())] == [
+        (label, f"{value:.3g}") for label, value in SEED_LR_TABLE]
+    assert all(cells(lab, line)[1] == "" for line in range(lab.table.rowCount()))  # nothing measured yet
+    assert lab.table.horizontalHeaderItem(2).text() == "tutorial's MSE"
+
+
+def test_the_tab_names_the_tutorial_and_describes_the_task_and_what_3_5_means(lab):
+    about = lab.about.text()
+    for words in ("Transformer简述", "y = (a+1)² + b", "test MSE", "3.5", "learned nothing"):
+        assert words in about
+    # 0.5 * Var((a+1)^2 + b) for a, b standard normal: (a+1)^2 is non-central chi-square, variance 2(1 + 2) = 6
+    assert 0.5 * (2 * (1 + 2 * 1) + 1) == 3.5
+    texts = [lab.seed_button.text(), lab.length_note.text(), lab.table_choice.itemText(0)]
+    assert not any("seed" in text for text in texts)
+
+
+def test_the_run_time_estimate_comes_from_a_run_timed_on_this_machine(lab, qtbot):
+    with qtbot.waitSignal(lab.worker.calibrated, timeout=120000, check_params_cb=lambda device, _: device == "cpu") \
+            as calibrated:  # the tab times a short run once it is shown, for the device chosen
+        lab.device.setCurrentIndex(lab.device.findData("cpu"))
+        lab.table_choice.setCurrentIndex(lab.table_choice.findData("lr"))
+        lab.quick_button.click()
+    device, per_unit = calibrated.args
+    assert device == "cpu" and per_unit > 0
+    # 4 rows of 6 layers x batch 16; a training step costs about 3 forward passes, a test batch one
+    expected = per_unit * 4 * 6 * 16 * (3 * 300 + 200)
+    shown = f"about {round(expected / 60)} min" if expected >= 90 else f"about {round(expected)} s"
+    assert shown in lab.estimate.text() and "4 runs" in lab.estimate.text()
+
+
+def test_long_notes_wrap_instead_of_widening_the_tab(lab):
+    lab.seed_button.click()
+    short = lab.minimumSizeHint().width()
+    lab.quick_button.click()  # the long "NOT the tutorial's setting ..." note
+    assert lab.minimumSizeHint().width() == short <= 1366
+    assert lab.about.minimumSizeHint().width() < 400
