@@ -2,7 +2,7 @@
 QLabel's rich-text guess (``<s>`` strikes out the rest of the line), so every label is plain."""
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 
 from PySide6.QtCore import Qt, QTimer
 from PySide6.QtGui import QAction, QKeySequence
@@ -51,6 +51,19 @@ class NoticeLabel(QLabel):
         style = plot_style()
         self.setStyleSheet(f"background: {style.background}; color: {style.foreground}; "
                            f"border: 2px solid {self._accent}; padding: 6px;")
+
+
+WORD_JOINER = "\u2060"  # invisible; forbids a line break where it stands
+
+
+def unbreakable(token: str) -> str:
+    """``token`` as one piece for line wrapping: ``</s>`` may otherwise break after its slash."""
+    return WORD_JOINER.join(token)
+
+
+def token_line(tokens: Iterable[str]) -> str:
+    """Tokens separated by spaces, for a wrapped caption: lines break between tokens, never inside one."""
+    return " ".join(unbreakable(token) for token in tokens)
 
 
 def plain_label(text: str = "", wrap: bool = False) -> QLabel:
