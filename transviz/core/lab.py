@@ -328,13 +328,16 @@ def cost_units(settings: LabSettings) -> float:
     return settings.layers * settings.batch * (3 * settings.steps + settings.test_batches)
 
 
-def calibrate(device: str = "auto", steps: int = 3) -> float:
-    """Seconds per :func:`cost_units` unit on ``device``, timed on a short run of the seed's
-    configuration after one untimed run (which pays for the first use of the device)."""
+def calibrate(device: str = "auto", steps: int = 5) -> float:
+    """Seconds per :func:`cost_units` unit on ``device``: the seed's configuration timed at two
+    lengths, after one untimed run that pays for the first use of the device; their difference
+    leaves out what every run costs once (building the model)."""
     short = replace(SEED, steps=1, test_batches=1, device=device)
     run_lab(short)
-    timed = replace(short, steps=steps, test_batches=steps)
-    return run_lab(timed).seconds / cost_units(timed)
+    long = replace(short, steps=steps, test_batches=steps)
+    short_s, long_s = run_lab(short).seconds, run_lab(long).seconds
+    per_unit = (long_s - short_s) / (cost_units(long) - cost_units(short))
+    return per_unit if per_unit > 0 else long_s / cost_units(long)  # a busy machine can invert the two
 
 
 def estimate_seconds(runs: list[LabSettings], seconds_per_unit: float) -> float:

@@ -107,7 +107,6 @@ class LabPanel(Retranslated, PlotPanel):
         self.progress_text.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
         self._progress_message: Callable[[], str] = str  # said again after a language change
         self.about = bound_label(self, self._about_text, wrap=True)
-        self.about.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
         self.about.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         top = QHBoxLayout()
         top.addWidget(bound_label(self, lambda: self.tr("Experiment")))
@@ -133,7 +132,6 @@ class LabPanel(Retranslated, PlotPanel):
         self.length_note = plain_label(wrap=True)  # a long note wraps instead of widening the window
         self.length_note.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
         self.estimate = plain_label(wrap=True)
-        self.estimate.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
         self.device = device_combo()
         for spin in (self.steps, self.test_batches):
             spin.valueChanged.connect(self._show_length_note)
