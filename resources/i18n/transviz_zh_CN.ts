@@ -352,6 +352,10 @@
         <translation>{0}设置不完整：{1}</translation>
     </message>
     <message>
+        <source>default</source>
+        <translation>默认</translation>
+    </message>
+    <message>
         <source>unknown initialisation {0}; choose from {1}</source>
         <translation>未知的初始化 {0}；请从 {1} 中选择</translation>
     </message>
@@ -370,6 +374,94 @@
     <message>
         <source>warmup is the share of lr added per step, between 0 and 1; got {0}</source>
         <translation>warmup 是每步增加的学习率比例，应在 0 到 1 之间；而不是 {0}</translation>
+    </message>
+    <message>
+        <source>lr=1e-3, no warm-up</source>
+        <translation>lr=1e-3，无预热</translation>
+    </message>
+    <message>
+        <source>lr=1e-4, no warm-up</source>
+        <translation>lr=1e-4，无预热</translation>
+    </message>
+    <message>
+        <source>lr=1e-5, no warm-up</source>
+        <translation>lr=1e-5，无预热</translation>
+    </message>
+    <message>
+        <source>lr=1e-3, 1% warm-up</source>
+        <translation>lr=1e-3，1% 预热</translation>
+    </message>
+    <message>
+        <source>xavier_uniform</source>
+        <translation>xavier_uniform</translation>
+    </message>
+    <message>
+        <source>xavier_normal</source>
+        <translation>xavier_normal</translation>
+    </message>
+    <message>
+        <source>normal 0.02</source>
+        <translation>正态分布 0.02</translation>
+    </message>
+    <message>
+        <source>normal 0.002</source>
+        <translation>正态分布 0.002</translation>
+    </message>
+    <message>
+        <source>normal 0.1</source>
+        <translation>正态分布 0.1</translation>
+    </message>
+    <message>
+        <source>uniform +-0.05</source>
+        <translation>均匀分布 ±0.05</translation>
+    </message>
+    <message>
+        <source>uniform +-0.01</source>
+        <translation>均匀分布 ±0.01</translation>
+    </message>
+    <message>
+        <source>uniform +-0.001</source>
+        <translation>均匀分布 ±0.001</translation>
+    </message>
+    <message>
+        <source>kaiming_uniform</source>
+        <translation>kaiming_uniform</translation>
+    </message>
+    <message>
+        <source>kaiming_normal</source>
+        <translation>kaiming_normal</translation>
+    </message>
+    <message>
+        <source>kaiming_normal 2 layer</source>
+        <translation>kaiming_normal，2 层</translation>
+    </message>
+    <message>
+        <source>kaiming_uniform 2 layer</source>
+        <translation>kaiming_uniform，2 层</translation>
+    </message>
+    <message>
+        <source>xavier_uniform 2 layer</source>
+        <translation>xavier_uniform，2 层</translation>
+    </message>
+    <message>
+        <source>default 2 layer</source>
+        <translation>默认，2 层</translation>
+    </message>
+    <message>
+        <source>uniform +-0.01 2 layer</source>
+        <translation>均匀分布 ±0.01，2 层</translation>
+    </message>
+    <message>
+        <source>lr=1e-3, no warm-up 2 layer</source>
+        <translation>lr=1e-3，无预热，2 层</translation>
+    </message>
+    <message>
+        <source>lr=1e-4, no warm-up 2 layer</source>
+        <translation>lr=1e-4，无预热，2 层</translation>
+    </message>
+    <message>
+        <source>lr=1e-3, no warm-up batch_size 64</source>
+        <translation>lr=1e-3，无预热，批大小 64</translation>
     </message>
     <message>
         <source>no table called {0}; the seed&apos;s tables: {1}</source>
@@ -716,6 +808,26 @@
         <translation>策略必须是 Greedy()、Sampling(...) 或 Beam(...)，而不是 {0}</translation>
     </message>
     <message>
+        <source>toy-de-en</source>
+        <translation>德译英（小语法）</translation>
+    </message>
+    <message>
+        <source>dates</source>
+        <translation>日期</translation>
+    </message>
+    <message>
+        <source>copy</source>
+        <translation>复制</translation>
+    </message>
+    <message>
+        <source>reverse</source>
+        <translation>倒序</translation>
+    </message>
+    <message>
+        <source>sort</source>
+        <translation>排序</translation>
+    </message>
+    <message>
         <source>no task called {0}; built-in tasks: {1}</source>
         <translation>没有名为 {0} 的任务；内置任务：{1}</translation>
     </message>
@@ -887,10 +999,6 @@
         <translation>列出要尝试的取值，用逗号分隔</translation>
     </message>
     <message>
-        <source>learning rate x warm-up (the seed&apos;s first table)</source>
-        <translation>学习率 × 预热（教程的第一张表）</translation>
-    </message>
-    <message>
         <source>initialisation (6 layers, 1% warm-up)</source>
         <translation>初始化（6 层，1% 预热）</translation>
     </message>
@@ -931,16 +1039,8 @@
         <translation>实验</translation>
     </message>
     <message>
-        <source>The seed&apos;s setting</source>
-        <translation>教程的设置</translation>
-    </message>
-    <message>
         <source>Quick preset</source>
         <translation>快速预设</translation>
-    </message>
-    <message>
-        <source>{0} steps and {1} test batches: fast on a classroom CPU, but not the seed&apos;s setting</source>
-        <translation>{0} 步训练、{1} 个测试批次：在教室的 CPU 上也很快，但不是教程的设置</translation>
     </message>
     <message>
         <source>Training steps</source>
@@ -963,8 +1063,16 @@
         <translation>测试 MSE</translation>
     </message>
     <message>
-        <source>seed&apos;s MSE</source>
-        <translation>教程的 MSE</translation>
+        <source>learning rate x warm-up (the tutorial&apos;s first table)</source>
+        <translation>学习率 x 预热（教程的第一张表）</translation>
+    </message>
+    <message>
+        <source>The tutorial&apos;s setting</source>
+        <translation>教程的设置</translation>
+    </message>
+    <message>
+        <source>{0} steps and {1} test batches: fast on a classroom CPU, but not the tutorial&apos;s setting</source>
+        <translation>{0} 步训练、{1} 个测试批次：在教室的 CPU 上也很快，但不是教程的设置</translation>
     </message>
     <message>
         <source>time</source>
@@ -973,6 +1081,10 @@
     <message>
         <source>note</source>
         <translation>备注</translation>
+    </message>
+    <message>
+        <source>tutorial&apos;s MSE</source>
+        <translation>教程的 MSE</translation>
     </message>
     <message>
         <source>Training loss of each run (log scale)</source>
@@ -989,6 +1101,10 @@
     <message>
         <source>predicting the mean: 3.5</source>
         <translation>预测均值：3.5</translation>
+    </message>
+    <message>
+        <source>The tables of the tutorial &quot;Transformer简述&quot; (Fudan, 2022-09-27), section &quot;预训练的意义&quot;: without pre-training a Transformer is hard to train. A stack of encoder layers learns y = (a+1)² + b element by element from x = [a, b] (a and b standard normal, 10 x 50 values each). Each run is scored by its test MSE: the mean of the loss 0.5·(y − prediction)² over fresh batches, without updates. Predicting the mean of y for every input scores 3.5 (half the variance of y: 0.5 x (6 + 1)), so a run that ends near 3.5 has learned nothing.</source>
+        <translation>教程《Transformer简述》（复旦，2022-09-27）“预训练的意义”一节中的表格：没有预训练，Transformer 并不好训练。一组编码器层从 x = [a, b]（a 和 b 服从标准正态分布，各 10 x 50 个值）逐元素学习 y = (a+1)² + b。每次运行以测试 MSE 评分：在新的批次上、不更新参数时，损失 0.5·(y − 预测)² 的平均值。对每个输入都预测 y 的平均值得 3.5（y 方差的一半：0.5 x (6 + 1)），所以停在 3.5 附近的运行什么也没学到。</translation>
     </message>
     <message>
         <source>learning rate</source>
@@ -1047,16 +1163,32 @@
         <translation>其余</translation>
     </message>
     <message>
-        <source>the seed&apos;s setting: its numbers are comparable</source>
-        <translation>教程的设置：结果可以与教程的数字比较</translation>
+        <source>the tutorial&apos;s setting: its numbers are comparable</source>
+        <translation>教程的设置：结果可以与它的数字比较</translation>
     </message>
     <message>
-        <source>quick preset: NOT the seed&apos;s setting ({0} steps, {1} test batches); expect other numbers</source>
-        <translation>快速预设：不是教程的设置（{0} 步，{1} 个测试批次）；结果会与教程不同</translation>
+        <source>quick preset: NOT the tutorial&apos;s setting ({0} steps, {1} test batches); expect other numbers</source>
+        <translation>快速预设：不是教程的设置（{0} 步，{1} 个测试批次）；结果会不同</translation>
     </message>
     <message>
-        <source>NOT the seed&apos;s setting ({0} steps, {1} test batches); expect other numbers</source>
-        <translation>不是教程的设置（{0} 步，{1} 个测试批次）；结果会与教程不同</translation>
+        <source>NOT the tutorial&apos;s setting ({0} steps, {1} test batches); expect other numbers</source>
+        <translation>不是教程的设置（{0} 步，{1} 个测试批次）；结果会不同</translation>
+    </message>
+    <message>
+        <source>estimated run time: measuring this machine...</source>
+        <translation>预计运行时间：正在测量本机速度...</translation>
+    </message>
+    <message>
+        <source>{0} min</source>
+        <translation>{0} 分钟</translation>
+    </message>
+    <message>
+        <source>{0} s</source>
+        <translation>{0} 秒</translation>
+    </message>
+    <message>
+        <source>estimated run time: about {0} for {1} runs (from runs timed on this machine)</source>
+        <translation>预计运行时间：{1} 次运行约 {0}（根据在本机上计时的运行估算）</translation>
     </message>
     <message>
         <source>lr and warm-up must be numbers (like 1e-3 and 0.01)</source>
@@ -2345,8 +2477,16 @@ The plot overlays every run&apos;s training loss on a log scale: without warm-up
         <translation>保存在 {0}</translation>
     </message>
     <message>
+        <source>saved in {0}, which recorded no training curves</source>
+        <translation>保存在 {0} 中，该文件没有记录训练曲线</translation>
+    </message>
+    <message>
         <source>Open a checkpoint&apos;s timeline</source>
         <translation>打开检查点的时间线</translation>
+    </message>
+    <message>
+        <source>{0} recorded no training curves: its snapshots are not shown without them</source>
+        <translation>{0} 没有记录训练曲线：没有曲线时不显示它的快照</translation>
     </message>
     <message>
         <source>Training is running</source>

@@ -388,3 +388,42 @@ def test_the_training_tab_says_in_chinese_why_a_run_diverged_or_could_not_start(
         qtbot.waitUntil(lambda: panel.notice.text().startswith("Training diverged at step"), timeout=5000)
     finally:
         panel.shutdown()
+
+
+def test_the_lab_rows_legends_cancel_message_task_and_init_names_are_chinese(qtbot, show):
+    from transviz.gui.panels.lab import LabPanel
+    from transviz.gui.training_form import TrainingForm
+
+    set_language(CHINESE)
+    lab = show(LabPanel(Workspace()), 1400, 800)
+    form = show(TrainingForm(), 600, 800)
+    try:
+        assert form.task.itemText(form.task.findData("reverse")) == "倒序" == zh("CoreMessages", "reverse")
+        assert form.init.itemText(form.init.findData("default")) == "默认" == zh("CoreMessages", "default")
+        lab.table_choice.setCurrentIndex(lab.table_choice.findData("lr"))
+        lab.device.setCurrentIndex(lab.device.findData("cpu"))
+        lab.set_length(30, 1)
+        english = ["lr=1e-3, no warm-up", "lr=1e-4, no warm-up", "lr=1e-5, no warm-up", "lr=1e-3, 1% warm-up"]
+        chinese = [zh("CoreMessages", label) for label in english]
+        assert all(CJK.search(label) for label in chinese)
+        assert [lab.table.item(line, 0).text() for line in range(4)] == chinese  # before the run, too
+        second = []
+        lab.worker.stepped.connect(lambda index, step, loss: index == 1 and second.append(step))
+        lab.run_button.click()
+        qtbot.waitUntil(lambda: len(second) >= 2, timeout=120000)
+        with qtbot.waitSignal(lab.worker.all_done, timeout=60000):
+            lab.cancel_button.click()
+        cancelled = zh("LabPanel", "cancelled: {0} of {1} runs finished").format(1, 4)
+        assert lab.progress_text.text() == cancelled and CJK.search(cancelled)
+        legend = [label.text for _, label in lab.plot.plotItem.legend.items]
+        assert legend == chinese and [series.name for series in lab.curves] == chinese
+        set_language(ENGLISH)
+        qtbot.waitUntil(lambda: lab.progress_text.text() == "cancelled: 1 of 4 runs finished", timeout=5000)
+        assert [label.text for _, label in lab.plot.plotItem.legend.items] == english
+        assert form.task.itemText(form.task.findData("reverse")) == "reverse"
+        set_language(CHINESE)
+        qtbot.waitUntil(lambda: lab.progress_text.text() == cancelled, timeout=5000)  # said again in the language
+        assert [lab.table.item(line, 0).text() for line in range(4)] == chinese
+    finally:
+        lab.shutdown()
+        set_language(ENGLISH)

@@ -48,10 +48,12 @@ def cells(lab, row):
 
 def test_a_run_of_two_tiny_configurations_fills_two_rows_and_exports_csv(lab, qtbot, tmp_path):
     sweep(lab, "lr", "1e-3, 10")
-    rows_seen = []
-    lab.worker.row_done.connect(lambda index, result: rows_seen.append(lab.table.rowCount()))
+    assert lab.table.rowCount() == 2 and cells(lab, 0)[:2] == ["lr=1e-3", ""]  # planned before it runs
+    measured_seen = []
+    lab.worker.row_done.connect(lambda index, result: measured_seen.append(
+        [lab.table.item(line, 1).text() != "" for line in range(lab.table.rowCount())]))
     assert run(lab, qtbot) is False  # not cancelled
-    assert rows_seen == [1, 2]  # one row appeared as each run ended
+    assert measured_seen == [[True, False], [True, True]]  # each row's MSE appeared as its run ended
     assert lab.table.rowCount() == 2 and "all 2 runs finished" in lab.progress_text.text()
     (first, good), (second, wild) = lab.results
     # the same configuration run directly by the core gives the same test MSE (seeded, CPU)
@@ -91,7 +93,8 @@ def test_cancel_mid_run_keeps_the_finished_rows_and_the_tab_stays_usable(lab, qt
     with qtbot.waitSignal(lab.worker.all_done, timeout=60000) as done:
         lab.cancel_button.click()
     assert done.args[0] is True  # cancelled
-    assert lab.table.rowCount() == 2 and cells(lab, 0)[4] == "" and cells(lab, 1)[4] == "stopped (cancelled)"
+    assert lab.table.rowCount() == 3 and cells(lab, 0)[4] == "" and cells(lab, 1)[4] == "stopped (cancelled)"
+    assert cells(lab, 2)[1] == ""  # never run
     assert [result.status for _, result in lab.results][1] == "stopped"
     assert "cancelled: 1 of 3 runs finished" in lab.progress_text.text()
     assert lab.run_button.isEnabled() and not lab.cancel_button.isEnabled() and lab.csv_button.isEnabled()
@@ -115,10 +118,10 @@ def test_the_seed_tables_and_the_quick_preset_say_what_they_are(lab):
     assert [r.settings.warmup_steps for r in lab.planned_rows()] == [0, 0, 0, 100]
     assert not lab.custom.isVisible()
     assert (lab.steps.value(), lab.test_batches.value()) == (1000, 1000)
-    assert lab.length_note.text().startswith("the seed's setting")
+    assert lab.length_note.text().startswith("the tutorial's setting")
     lab.quick_button.click()
     assert (lab.steps.value(), lab.test_batches.value()) == (300, 200)
-    assert "quick preset: NOT the seed's setting" in lab.length_note.text()
+    assert "quick preset: NOT the tutorial's setting" in lab.length_note.text()
     assert all(r.settings.steps == 300 and r.settings.test_batches == 200 for r in lab.planned_rows())
     lab.seed_button.click()
     assert lab.is_seed_length()
@@ -140,3 +143,43 @@ def test_a_bad_custom_sweep_is_explained_inline(lab, vary, values, message):
     assert lab.error.isVisible() and message in lab.error.text() and not lab.run_button.isEnabled()
     lab.values.setText("1" if vary != "init" else "default")
     assert not lab.error.isVisible() and lab.run_button.isEnabled()
+
+
+def test_before_anything_runs_the_table_holds_the_tutorials_rows_and_published_values(lab):
+    lab.table_choice.setCurrentIndex(lab.table_choice.findData("lr"))
+    assert [(cells(lab, line)[0], cells(lab, line)[2]) for line in range(lab.table.rowCount())] == [
+        (label, f"{value:.3g}") for label, value in SEED_LR_TABLE]
+    assert all(cells(lab, line)[1] == "" for line in range(lab.table.rowCount()))  # nothing measured yet
+    assert lab.table.horizontalHeaderItem(2).text() == "tutorial's MSE"
+
+
+def test_the_tab_names_the_tutorial_and_describes_the_task_and_what_3_5_means(lab):
+    about = lab.about.text()
+    for words in ("Transformer简述", "y = (a+1)² + b", "test MSE", "3.5", "learned nothing"):
+        assert words in about
+    # 0.5 * Var((a+1)^2 + b) for a, b standard normal: (a+1)^2 is non-central chi-square, variance 2(1 + 2) = 6
+    assert 0.5 * (2 * (1 + 2 * 1) + 1) == 3.5
+    texts = [lab.seed_button.text(), lab.length_note.text(), lab.table_choice.itemText(0)]
+    assert not any("seed" in text for text in texts)
+
+
+def test_the_run_time_estimate_comes_from_a_run_timed_on_this_machine(lab, qtbot):
+    with qtbot.waitSignal(lab.worker.calibrated, timeout=120000, check_params_cb=lambda device, _: device == "cpu") \
+            as calibrated:  # the tab times a short run once it is shown, for the device chosen
+        lab.device.setCurrentIndex(lab.device.findData("cpu"))
+        lab.table_choice.setCurrentIndex(lab.table_choice.findData("lr"))
+        lab.quick_button.click()
+    device, per_unit = calibrated.args
+    assert device == "cpu" and per_unit > 0
+    # 4 rows of 6 layers x batch 16; a training step costs about 3 forward passes, a test batch one
+    expected = per_unit * 4 * 6 * 16 * (3 * 300 + 200)
+    shown = f"about {round(expected / 60)} min" if expected >= 90 else f"about {round(expected)} s"
+    assert shown in lab.estimate.text() and "4 runs" in lab.estimate.text()
+
+
+def test_long_notes_wrap_instead_of_widening_the_tab(lab):
+    lab.seed_button.click()
+    short = lab.minimumSizeHint().width()
+    lab.quick_button.click()  # the long "NOT the tutorial's setting ..." note
+    assert lab.minimumSizeHint().width() == short <= 1366
+    assert lab.about.minimumSizeHint().width() < 400

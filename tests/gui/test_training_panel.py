@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import dataclasses
 import gc
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -16,9 +17,10 @@ from PySide6.QtWidgets import QApplication, QMessageBox
 import transviz
 from transviz.core.schedules import learning_rate
 from transviz.core.snapshots import load_snapshots
+from transviz.core.tasks import task_examples
 from transviz.core.workspace import Workspace
 from transviz.gui.main_window import MainWindow
-from transviz.gui.panels.training import TrainingPanel
+from transviz.gui.panels.training import TrainingPanel, default_runs_dir
 
 PROBE = "3a7f19c"  # the reverse task's first example; no pair of the task has it, so it is decoded greedily
 
@@ -406,3 +408,82 @@ def test_a_finished_runs_texts_follow_a_language_change(panel, qtbot):
         set_language(ENGLISH)
     qtbot.waitUntil(lambda: panel.start_button.text() == "Start", timeout=5000)
     assert (panel.timeline.origin.text(), panel.notice.text()) == english
+
+
+# -- recorded curves, the data folder, the explorer hook ----------------------------------------------
+SHIPPED = Path(__file__).resolve().parents[2] / "resources" / "models" / "default.safetensors"
+
+
+def plotted(panel):
+    return {name: (series.x.tolist(), series.y.tolist()) for name, series in (
+        ("loss", panel.train_loss), ("lr", panel.learning_rate), ("accuracy", panel.token_accuracy),
+        ("valid", panel.valid_loss), ("match", panel.exact_match))}
+
+
+def test_a_shipped_model_without_recorded_curves_shows_neither_timeline_nor_plots(panel):
+    model = transviz.load_model(SHIPPED)
+    assert transviz.core.snapshots.load_snapshots(SHIPPED)  # it does carry snapshots
+    panel.set_model(model)
+    assert panel.timeline.snapshots == []
+    assert panel.timeline.pages.currentWidget() is panel.timeline.empty
+    assert all(xs == [] for xs, _ in plotted(panel).values())
+    assert "recorded no training curves" in panel.timeline.origin.text()
+    assert not panel.step_marker.isVisible()
+
+
+def test_a_checkpoint_shows_its_recorded_curves_with_its_timeline_and_marks_the_scrubbed_step(panel, qtbot, show,
+                                                                                             tmp_path):
+    configure(panel.form, steps=30, snapshot_every=5, eval_every=10)
+    spy = Spy(panel)
+    result = run(panel, qtbot)
+    fresh = show(TrainingPanel(Workspace(), runs_dir=tmp_path), 1200, 800)  # as after a restart
+    fresh.set_model(transviz.load_model(result.checkpoint))
+    shown = plotted(fresh)
+    assert shown["loss"] == ([m.step for m in spy.steps], [m.loss for m in spy.steps])
+    assert shown["lr"][1] == [m.lr for m in spy.steps]
+    assert shown["accuracy"][1] == [m.token_accuracy for m in spy.steps]
+    assert shown["valid"] == ([s for s, _ in spy.validations], [e.loss for _, e in spy.validations])
+    assert shown["match"][1] == [e.exact_match for _, e in spy.validations]
+    assert fresh.loss_plot.points(fresh.train_loss) == 30
+    assert [s.step for s in fresh.timeline.snapshots] == [0, 5, 10, 15, 20, 25, 30]
+    # the loss plot marks the step of the snapshot shown, wherever the slider is put
+    assert fresh.step_marker.isVisible() and fresh.step_marker.value() == 30
+    fresh.timeline.slider.setValue(2)
+    assert fresh.step_marker.value() == 10
+    fresh.shutdown()
+
+
+def test_runs_are_saved_under_one_transviz_level_or_the_folder_transviz_data_names(monkeypatch, tmp_path, qtbot):
+    monkeypatch.delenv("TRANSVIZ_DATA", raising=False)
+    runs = default_runs_dir()
+    assert runs.name == "runs" and runs.parent.name == "transviz"
+    assert runs.parent.parent.name != "transviz"  # not .../transviz/transviz/runs
+    monkeypatch.setenv("TRANSVIZ_DATA", str(tmp_path / "classroom"))
+    assert default_runs_dir() == tmp_path / "classroom" / "runs"
+    panel = TrainingPanel(Workspace())
+    qtbot.addWidget(panel)
+    try:
+        assert panel.runs_dir == tmp_path / "classroom" / "runs"
+    finally:
+        panel.shutdown()
+
+
+def test_use_in_explorer_replaces_a_german_sentence_with_the_new_models_first_example(qtbot, tmp_path):
+    win = MainWindow()
+    win.panels["training"].runs_dir = tmp_path / "runs"
+    qtbot.addWidget(win)
+    win.resize(1400, 900)
+    win.show()
+    try:
+        explorer = win.panels["explorer"]
+        explorer.source.sentence.setText("ich mochte ein bier")
+        training = win.panels["training"]
+        configure(training.form, steps=10, eval_every=0)
+        run(training, qtbot)
+        training.explore_button.click()
+        QApplication.processEvents()
+        first = task_examples("reverse")[0]
+        assert win.workspace.sentence == first.source
+        assert explorer.source.sentence.text() == first.source
+    finally:
+        win.shutdown()

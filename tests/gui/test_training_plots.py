@@ -101,3 +101,36 @@ def test_the_studios_strings_are_found_by_lupdate_in_named_contexts(tmp_path):
             "paused at step {0:,} of {1:,}"} <= contexts["TrainingPanel"]
     assert {"Learning rate", "auto: {0}"} <= contexts["TrainingForm"]
     assert {"Quick preset", "list the values to try, separated by commas"} <= contexts["LabPanel"]
+
+
+def _lines(text, font, width):
+    """The lines Qt wraps ``text`` into at ``width`` pixels (as a word-wrapped label does)."""
+    from PySide6.QtGui import QTextLayout
+
+    layout = QTextLayout(text, font)
+    layout.beginLayout()
+    lines = []
+    while (line := layout.createLine()).isValid():
+        line.setLineWidth(width)
+        lines.append(text[line.textStart():line.textStart() + line.textLength()])
+    layout.endLayout()
+    return lines
+
+
+def test_a_caption_with_end_tokens_never_breaks_inside_a_token_at_a_narrow_width(show):
+    from transviz.core.snapshots import Snapshot
+    from transviz.gui.labels import WORD_JOINER
+    from transviz.gui.timeline import SnapshotTimeline
+
+    source, target = ["ich", "mochte", "ein", "bier", "</s>"], ["<s>", "i", "want", "a", "beer"]
+    predicted = ["i", "want", "a", "beer", "</s>"]
+    maps = (np.full((1, 1, 5, 5), 0.2, np.float32),) * 3
+    timeline = show(SnapshotTimeline(), 300, 400)
+    timeline.set_snapshots([Snapshot(7, source, target, predicted, *maps)])
+    label = timeline.prediction
+    assert label.text().replace(WORD_JOINER, "") == (
+        "At step 7 the model predicts after each target token: i want a beer </s>")
+    for width in range(20, 240, 4):
+        lines = [line.replace(WORD_JOINER, "").strip() for line in _lines(label.text(), label.font(), width)]
+        assert not any(line.endswith("</") or line.startswith("s>") for line in lines), (width, lines)
+        assert "</s>" in lines[-1]

@@ -38,6 +38,8 @@ SCHEMES: dict[str, Callable[..., torch.Tensor] | None] = {
     "uniform": nn.init.uniform_,
 }
 DEFAULT_VALUES = {"normal": 0.02, "uniform": 0.01}  # the schemes that take a scale
+# Scheme names that are words rather than torch's function names, as the interface shows them
+TITLES = {"default": translate_noop("CoreMessages", "default")}
 
 
 @dataclass(frozen=True)

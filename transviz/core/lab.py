@@ -232,7 +232,7 @@ def _test_mse(model: LabModel, settings: LabSettings, data: torch.Generator, dev
 class SweepRow:
     """One row of a seed table: its label, the settings it changes, the seed's published MSE."""
 
-    label: str
+    label: str  # a template of the core's messages: the GUI shows it translated
     changes: dict[str, Any]
     published: float
 
@@ -244,36 +244,40 @@ def _rows(*rows: tuple[str, dict[str, Any], float]) -> tuple[SweepRow, ...]:
 WARM = {"lr": 1e-3, "warmup": 0.01}  # the init tables' setting: their "default" 0.097 is the 1% warm-up run
 SWEEPS: dict[str, tuple[SweepRow, ...]] = {
     "lr": _rows(
-        ("lr=1e-3, no warm-up", {"lr": 1e-3}, 3.37),
-        ("lr=1e-4, no warm-up", {"lr": 1e-4}, 0.56),
-        ("lr=1e-5, no warm-up", {"lr": 1e-5}, 2.31),
-        ("lr=1e-3, 1% warm-up", {"lr": 1e-3, "warmup": 0.01}, 0.10),
+        (translate_noop("CoreMessages", "lr=1e-3, no warm-up"), {"lr": 1e-3}, 3.37),
+        (translate_noop("CoreMessages", "lr=1e-4, no warm-up"), {"lr": 1e-4}, 0.56),
+        (translate_noop("CoreMessages", "lr=1e-5, no warm-up"), {"lr": 1e-5}, 2.31),
+        (translate_noop("CoreMessages", "lr=1e-3, 1% warm-up"), {"lr": 1e-3, "warmup": 0.01}, 0.10),
     ),
     "init": _rows(
-        ("default", {**WARM}, 0.097),
-        ("xavier_uniform", {**WARM, "init": "xavier_uniform"}, 0.191),
-        ("xavier_normal", {**WARM, "init": "xavier_normal"}, 0.189),
-        ("normal 0.02", {**WARM, "init": "normal:0.02"}, 0.66),
-        ("normal 0.002", {**WARM, "init": "normal:0.002"}, 2.95),
-        ("normal 0.1", {**WARM, "init": "normal:0.1"}, 3.50),
-        ("uniform +-0.05", {**WARM, "init": "uniform:0.05"}, 3.50),
-        ("uniform +-0.01", {**WARM, "init": "uniform:0.01"}, 0.424),
-        ("uniform +-0.001", {**WARM, "init": "uniform:0.001"}, 3.44),
-        ("kaiming_uniform", {**WARM, "init": "kaiming_uniform"}, 3.50),
-        ("kaiming_normal", {**WARM, "init": "kaiming_normal"}, 3.50),
+        (translate_noop("CoreMessages", "default"), {**WARM}, 0.097),
+        (translate_noop("CoreMessages", "xavier_uniform"), {**WARM, "init": "xavier_uniform"}, 0.191),
+        (translate_noop("CoreMessages", "xavier_normal"), {**WARM, "init": "xavier_normal"}, 0.189),
+        (translate_noop("CoreMessages", "normal 0.02"), {**WARM, "init": "normal:0.02"}, 0.66),
+        (translate_noop("CoreMessages", "normal 0.002"), {**WARM, "init": "normal:0.002"}, 2.95),
+        (translate_noop("CoreMessages", "normal 0.1"), {**WARM, "init": "normal:0.1"}, 3.50),
+        (translate_noop("CoreMessages", "uniform +-0.05"), {**WARM, "init": "uniform:0.05"}, 3.50),
+        (translate_noop("CoreMessages", "uniform +-0.01"), {**WARM, "init": "uniform:0.01"}, 0.424),
+        (translate_noop("CoreMessages", "uniform +-0.001"), {**WARM, "init": "uniform:0.001"}, 3.44),
+        (translate_noop("CoreMessages", "kaiming_uniform"), {**WARM, "init": "kaiming_uniform"}, 3.50),
+        (translate_noop("CoreMessages", "kaiming_normal"), {**WARM, "init": "kaiming_normal"}, 3.50),
     ),
     "depth": _rows(
-        ("kaiming_normal 2 layer", {**WARM, "layers": 2, "init": "kaiming_normal"}, 0.524),
-        ("kaiming_uniform 2 layer", {**WARM, "layers": 2, "init": "kaiming_uniform"}, 0.531),
-        ("xavier_uniform 2 layer", {**WARM, "layers": 2, "init": "xavier_uniform"}, 0.124),
-        ("default 2 layer", {**WARM, "layers": 2}, 0.092),
-        ("uniform +-0.01 2 layer", {**WARM, "layers": 2, "init": "uniform:0.01"}, 0.117),
-        ("lr=1e-3, no warm-up 2 layer", {"lr": 1e-3, "layers": 2}, 0.086),
-        ("lr=1e-4, no warm-up 2 layer", {"lr": 1e-4, "layers": 2}, 0.614),
+        (translate_noop("CoreMessages", "kaiming_normal 2 layer"),
+         {**WARM, "layers": 2, "init": "kaiming_normal"}, 0.524),
+        (translate_noop("CoreMessages", "kaiming_uniform 2 layer"),
+         {**WARM, "layers": 2, "init": "kaiming_uniform"}, 0.531),
+        (translate_noop("CoreMessages", "xavier_uniform 2 layer"),
+         {**WARM, "layers": 2, "init": "xavier_uniform"}, 0.124),
+        (translate_noop("CoreMessages", "default 2 layer"), {**WARM, "layers": 2}, 0.092),
+        (translate_noop("CoreMessages", "uniform +-0.01 2 layer"),
+         {**WARM, "layers": 2, "init": "uniform:0.01"}, 0.117),
+        (translate_noop("CoreMessages", "lr=1e-3, no warm-up 2 layer"), {"lr": 1e-3, "layers": 2}, 0.086),
+        (translate_noop("CoreMessages", "lr=1e-4, no warm-up 2 layer"), {"lr": 1e-4, "layers": 2}, 0.614),
     ),
     # The seed does not say how deep; its script's default (6 layers) is assumed.
     "batch": _rows(
-        ("lr=1e-3, no warm-up batch_size 64", {"lr": 1e-3, "batch": 64}, 0.037),
+        (translate_noop("CoreMessages", "lr=1e-3, no warm-up batch_size 64"), {"lr": 1e-3, "batch": 64}, 0.037),
     ),
 }
 TABLE_SETTINGS = ("lr", "warmup", "init", "layers", "batch")  # what the rows change; the rest comes from the base
@@ -314,3 +318,28 @@ def published(settings: LabSettings) -> float | None:
                 return row.published
     return None
 
+
+
+# -- how long a run takes --------------------------------------------------------------------------
+
+def cost_units(settings: LabSettings) -> float:
+    """Work of a run in units of one layer on one sample for one forward pass: a training step is
+    a forward and a backward pass (about three forwards), a test batch one forward."""
+    return settings.layers * settings.batch * (3 * settings.steps + settings.test_batches)
+
+
+def calibrate(device: str = "auto", steps: int = 5) -> float:
+    """Seconds per :func:`cost_units` unit on ``device``: the seed's configuration timed at two
+    lengths, after one untimed run that pays for the first use of the device; their difference
+    leaves out what every run costs once (building the model)."""
+    short = replace(SEED, steps=1, test_batches=1, device=device)
+    run_lab(short)
+    long = replace(short, steps=steps, test_batches=steps)
+    short_s, long_s = run_lab(short).seconds, run_lab(long).seconds
+    per_unit = (long_s - short_s) / (cost_units(long) - cost_units(short))
+    return per_unit if per_unit > 0 else long_s / cost_units(long)  # a busy machine can invert the two
+
+
+def estimate_seconds(runs: list[LabSettings], seconds_per_unit: float) -> float:
+    """The expected time of ``runs`` one after another, at ``seconds_per_unit`` (see :func:`calibrate`)."""
+    return seconds_per_unit * sum(cost_units(settings) for settings in runs)

@@ -15,6 +15,7 @@ import torch
 
 from . import checkpoint
 from .bundle import Model
+from .curves import Curves
 from .errors import CheckpointError
 from .inference import decode, teacher_force
 from .messages import translate_noop
@@ -89,9 +90,11 @@ def from_extras(extras: Mapping[str, torch.Tensor]) -> list[Snapshot]:
             str(exc)) from None
 
 
-def save_with_snapshots(model: Model, path: str | Path, snapshots: Sequence[Snapshot]) -> Path:
-    """Write ``model`` and its training ``snapshots`` to one checkpoint (atomically)."""
-    return checkpoint.save(model, path, extras=to_extras(snapshots) if snapshots else None)
+def save_with_snapshots(model: Model, path: str | Path, snapshots: Sequence[Snapshot],
+                        curves: Curves | None = None) -> Path:
+    """Write ``model``, its training ``snapshots`` and the run's ``curves`` to one checkpoint (atomically)."""
+    extras = {**(to_extras(snapshots) if snapshots else {}), **(curves.to_extras() if curves is not None else {})}
+    return checkpoint.save(model, path, extras=extras or None)
 
 
 def load_snapshots(path: str | Path) -> list[Snapshot]:

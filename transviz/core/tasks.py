@@ -51,6 +51,15 @@ DESCRIPTIONS: dict[str, str] = {
     "sort": "Sort the characters of a string: each output attends to where its character is, wherever that is.",
 }
 
+# What a task is called in the interface (a template of the core's messages, translated by the GUI)
+TASK_TITLES: dict[str, str] = {
+    toy_de_en.NAME: translate_noop("CoreMessages", "toy-de-en"),
+    dates.NAME: translate_noop("CoreMessages", "dates"),
+    "copy": translate_noop("CoreMessages", "copy"),
+    "reverse": translate_noop("CoreMessages", "reverse"),
+    "sort": translate_noop("CoreMessages", "sort"),
+}
+
 TRANSFORMS: dict[str, Callable[[str], str]] = {
     "copy": lambda s: s,
     "reverse": lambda s: s[::-1],

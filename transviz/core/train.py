@@ -18,7 +18,7 @@ import math
 import random
 import threading
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any, Literal
@@ -31,6 +31,7 @@ from .batches import Batch, bucketed, encode_pairs, make_batch
 from .bundle import Model
 from .checkpoint import check_writable
 from .config import ModelConfig, TrainConfig
+from .curves import Curves
 from .devices import resolve_device
 from .endings import FINISHED, GRADIENT_NORM, LOSS, PARTS, RUNNING, STOPPED, diverged
 from .evaluate import Evaluation, evaluate
@@ -123,6 +124,7 @@ class TrainResult:
     validation: Evaluation | None  # the last one
     test: Evaluation | None  # on the test split, when the run finished
     checkpoint: Path | None
+    curves: Curves = field(default_factory=Curves)  # what the run measured, up to ``steps``
 
 
 class _Diverged(Exception):
@@ -166,6 +168,7 @@ class Trainer:
         self._stop = threading.Event()
         self.step = 0
         self.snapshots: list[Snapshot] = []
+        self.curves = Curves()
         self.validation: Evaluation | None = None
         self._started, self._paused_s = time.perf_counter(), 0.0  # run() restarts the clock
         self._good: list[Tensor] = []  # the last weights whose loss was finite ...
@@ -245,6 +248,7 @@ class Trainer:
         optimizer.step()
         self.step += 1
         seconds = time.perf_counter() - start
+        self.curves.add_step(self.step, loss, lr, correct / batch.tokens)
         self.observer.on_step(StepMetrics(self.step, loss, lr, grad_norm, correct / batch.tokens,
                                           batch.tokens / seconds, self.elapsed))
 
@@ -272,6 +276,7 @@ class Trainer:
     def _restore(self) -> None:
         self.step = self._good_step
         self.snapshots = [s for s in self.snapshots if s.step <= self.step]  # later ones show bad weights
+        self.curves = self.curves.until(self.step)
         with torch.no_grad():
             for keep, p in zip(self._good, self.model.net.parameters(), strict=True):
                 p.copy_(keep)
@@ -304,6 +309,7 @@ class Trainer:
         self.validation = evaluate(self.model, self.dataset.valid[: self.config.eval_limit], self.max_output_len)
         log.info("step %d: valid loss %.4f, exact match %.1f%%", self.step, self.validation.loss,
                  100 * self.validation.exact_match)
+        self.curves.add_validation(self.step, self.validation.loss, self.validation.exact_match)
         self.observer.on_validation(self.step, self.validation)
 
     def _finish(self, status: Status, message: Message) -> TrainResult:
@@ -315,7 +321,7 @@ class Trainer:
         path = self._save(status, message, test)
         log.info("%s", message)
         return TrainResult(status, message, self.step, self.elapsed, str(self.device), self.model,
-                           tuple(self.snapshots), self.validation, test, path)
+                           tuple(self.snapshots), self.validation, test, path, self.curves)
 
     def _save(self, status: str, message: Message, test: Evaluation | None = None) -> Path | None:
         """Record the facts and, if there is a path, write the checkpoint; never non-finite weights."""
@@ -338,4 +344,4 @@ class Trainer:
         if not all(bool(torch.isfinite(p).all()) for p in self.model.net.parameters()):
             log.warning("not writing %s: the weights hold NaN or infinite values", self.checkpoint_path)
             return None
-        return save_with_snapshots(self.model, self.checkpoint_path, self.snapshots)
+        return save_with_snapshots(self.model, self.checkpoint_path, self.snapshots, self.curves)

@@ -17,8 +17,10 @@ from PySide6.QtCore import QCoreApplication, QObject, Signal
 from ..core.errors import ConfigError
 from ..core.files import write_atomically
 from ..core.init import InitScheme
-from ..core.lab import SWEEPS, LabResult, LabSettings, published, run_lab, sweep_settings
+from ..core.lab import SWEEPS, LabResult, LabSettings, calibrate, published, run_lab, sweep_settings
+from ..core.messages import Message
 from .background import OwnThreadWorker
+from .core_messages import translated
 
 VARIED = ("lr", "warmup", "init", "layers", "batch")  # what a custom sweep may vary (LabSettings fields)
 CSV_COLUMNS = ("setting", "lr", "warmup", "init", "layers", "batch", "steps", "test_batches", "test_mse",
@@ -32,6 +34,12 @@ class LabRow:
     label: str
     settings: LabSettings
     published: float | None
+
+
+def row_label(label: str) -> str:
+    """A row's label in the language in use (the tutorial's rows are core templates; a custom
+    sweep's ``name=value`` stays as typed)."""
+    return translated(Message(label))
 
 
 def seed_rows(table: str, base: LabSettings) -> list[LabRow]:
@@ -95,20 +103,46 @@ class LabWorker(OwnThreadWorker):
         row_done(int, LabResult): a row ended (finished, diverged, or stopped by cancel).
         all_done(bool): the run ended; True if it was cancelled before the last row finished.
         failed(Exception): a row could not run (e.g. a device that is not there).
+        calibrated(str, float): a device and its seconds per cost unit (:func:`~transviz.core.lab.calibrate`).
+
+    A calibration runs on the same thread as the rows, so it never shares torch's random
+    state with a run; starting rows drops a calibration still running (it ends first).
     """
 
     stepped = Signal(int, int, float)
     row_done = Signal(int, object)
     all_done = Signal(bool)
     failed = Signal(object)
+    calibrated = Signal(str, float)
 
     def __init__(self, parent: QObject | None = None) -> None:
         super().__init__("transviz-lab", parent)
         self._stop = threading.Event()
+        self._calibrating = False
+
+    def is_running(self) -> bool:
+        """Rows are running (a calibration alone does not count)."""
+        return super().is_running() and not self._calibrating
+
+    def calibrate(self, device: str) -> None:
+        """Time a short run on ``device`` unless rows are running; reported by ``calibrated``."""
+        if super().is_running():
+            return
+
+        def done(seconds_per_unit: float) -> None:
+            self._calibrating = False
+            self.calibrated.emit(device, seconds_per_unit)
+
+        def failed(exc: Exception) -> None:  # a device that is not there: no estimate
+            self._calibrating = False
+
+        self._calibrating = True
+        self._runner.start(lambda state: calibrate(device), done, failed)
 
     def start(self, rows: Sequence[LabRow]) -> None:
         if self.is_running():
             raise RuntimeError("a lab run is in progress")
+        self._calibrating = False
         self._stop = threading.Event()
         stop, rows = self._stop, list(rows)
         self._runner.start(lambda state: self._run(rows, stop), lambda done: self.all_done.emit(not done),

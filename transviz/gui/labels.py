@@ -2,7 +2,7 @@
 QLabel's rich-text guess (``<s>`` strikes out the rest of the line), so every label is plain."""
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 
 from PySide6.QtCore import QEvent, QSize, Qt, QTimer
 from PySide6.QtGui import QAction, QHelpEvent, QKeySequence, QPainter, QPaintEvent
@@ -93,6 +93,19 @@ class FittingLabel(QLabel):
             QToolTip.showText(event.globalPos(), self.text(), self)
             return True
         return super().event(event)
+
+
+WORD_JOINER = "\u2060"  # invisible; forbids a line break where it stands
+
+
+def unbreakable(token: str) -> str:
+    """``token`` as one piece for line wrapping: ``</s>`` may otherwise break after its slash."""
+    return WORD_JOINER.join(token)
+
+
+def token_line(tokens: Iterable[str]) -> str:
+    """Tokens separated by spaces, for a wrapped caption: lines break between tokens, never inside one."""
+    return " ".join(unbreakable(token) for token in tokens)
 
 
 def plain_label(text: str = "", wrap: bool = False) -> QLabel:

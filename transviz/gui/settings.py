@@ -11,9 +11,10 @@ import logging
 import os
 from collections.abc import Callable, Collection, Mapping
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import TypeVar
 
-from PySide6.QtCore import QByteArray, QCoreApplication, QSettings
+from PySide6.QtCore import QByteArray, QCoreApplication, QSettings, QStandardPaths
 from PySide6.QtGui import QGuiApplication
 
 from .language import LANGUAGES, system_language
@@ -32,6 +33,8 @@ BROKEN_SUFFIX = ".broken"
 # A settings file to use instead of the user's (a shared classroom setup, tests); set but empty:
 # remember nothing, start with the defaults.
 SETTINGS_VARIABLE = "TRANSVIZ_SETTINGS"
+# A folder for what the app writes (the training tab's runs) instead of the user's data folder.
+DATA_VARIABLE = "TRANSVIZ_DATA"
 # Qt platforms that show nothing on any screen: a window there (the bench, render, the self-test,
 # tests) has no layout worth remembering, and its offscreen geometry would spoil the next real start.
 HEADLESS_PLATFORMS = ("offscreen", "minimal")
@@ -217,6 +220,17 @@ def user_settings() -> SettingsStore | None:
         log.info("the %s platform shows no window: its settings are not remembered", platform())
         return None
     return SettingsStore()
+
+
+def data_dir() -> Path:
+    """Where the app writes its files: the folder :data:`DATA_VARIABLE` names, else the user's
+    data folder with one ``transviz`` level (Qt's AppDataLocation adds the organisation's name
+    and the application's, both "transviz")."""
+    chosen = os.environ.get(DATA_VARIABLE)
+    if chosen:
+        return Path(chosen)
+    generic = QStandardPaths.writableLocation(QStandardPaths.StandardLocation.GenericDataLocation)
+    return Path(generic) / APP_NAME
 
 
 def platform() -> str:

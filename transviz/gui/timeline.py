@@ -26,7 +26,7 @@ from ..core.aggregate import mean_over_heads
 from ..core.snapshots import Snapshot
 from .grid import AttentionGrid
 from .heatmap import HeatmapWidget
-from .labels import bound_label, plain_label
+from .labels import bound_label, plain_label, token_line
 from .language import Retranslated, set_items
 
 KINDS = ("cross_attention", "encoder_self_attention", "decoder_self_attention")  # Snapshot fields, menu order
@@ -197,5 +197,5 @@ class SnapshotTimeline(Retranslated, QWidget):
         self.position.setText(self.tr("step {0} (snapshot {1} of {2})").format(
             snapshot.step, self._index + 1, len(self._snapshots)))
         self.prediction.setText(self.tr("At step {0} the model predicts after each target token: {1}").format(
-            snapshot.step, " ".join(snapshot.predicted_tokens)))
+            snapshot.step, token_line(snapshot.predicted_tokens)))
         self.shown.emit(self._index)

@@ -29,9 +29,10 @@ from PySide6.QtWidgets import (
 from ..core.config import SCHEDULES, ModelConfig, TrainConfig
 from ..core.devices import available_devices
 from ..core.errors import ConfigError, TransvizError
-from ..core.init import DEFAULT_VALUES, SCHEMES
+from ..core.init import DEFAULT_VALUES, SCHEMES, TITLES
+from ..core.messages import Message
 from ..core.recipes import recipe
-from ..core.tasks import TASKS, describe_task
+from ..core.tasks import TASK_TITLES, TASKS, describe_task
 from .core_messages import translated
 from .labels import bound_label, error_label, show_error
 from .language import Retranslated, set_items_by_data
@@ -128,11 +129,12 @@ class TrainingForm(Retranslated, QWidget):
     def _data_box(self) -> QGroupBox:
         self.task = QComboBox()
         for name in TASKS:
-            self.task.addItem(name, name)
+            self.task.addItem("", name)
             self.task.setItemData(self.task.count() - 1, describe_task(name), Qt.ItemDataRole.ToolTipRole)
         self.task.addItem("", "")
-        self.bind_text(lambda text: self.task.setItemText(self.task.findData(""), text),
-                       lambda: self.tr("your TSV file (source<TAB>target)"))
+        self.bind_text(lambda texts: set_items_by_data(self.task, texts), lambda: {
+            **{name: translated(Message(title)) for name, title in TASK_TITLES.items()},
+            "": self.tr("your TSV file (source<TAB>target)")})
         self.tsv = QLineEdit()
         self.bind_text(self.tsv.setPlaceholderText, lambda: self.tr("choose or drop a .tsv file"))
         browse = QPushButton()
@@ -198,7 +200,9 @@ class TrainingForm(Retranslated, QWidget):
         self.steps = _spin(1, 10_000_000, 100)
         self.init = QComboBox()
         for name in SCHEMES:
-            self.init.addItem(name, name)
+            self.init.addItem("", name)
+        self.bind_text(lambda texts: set_items_by_data(self.init, texts),
+                       lambda: {name: translated(Message(TITLES.get(name, name))) for name in SCHEMES})
         self.init_scale = QLineEdit()
         self.bind_text(self.init_scale.setPlaceholderText, lambda: self.tr("std or half-width"))
         self.init.currentIndexChanged.connect(self._on_init_changed)

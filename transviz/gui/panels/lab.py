@@ -1,4 +1,5 @@
-"""The lab tab: the seed tutorial's warm-up / initialisation experiment (000_d44500b147c75d2f.txt).
+"""The lab tab: the warm-up / initialisation experiment of the tutorial "Transformer简述"
+(000_d44500b147c75d2f.txt), whose tables the tab reruns.
 
 Pick one of its tables (or build a sweep), Run, and the results table fills row by row with the
 test MSE, the time and a mark for runs that diverged, the seed's published value beside each;
@@ -9,11 +10,12 @@ stay); results export to CSV and the plot to PNG or SVG.
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
 
 from PySide6.QtCore import Qt, Slot
-from PySide6.QtGui import QBrush, QColor, QIcon, QPixmap
+from PySide6.QtGui import QBrush, QColor, QIcon, QPixmap, QShowEvent
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QComboBox,
@@ -25,6 +27,7 @@ from PySide6.QtWidgets import (
     QLineEdit,
     QProgressBar,
     QPushButton,
+    QSizePolicy,
     QSpinBox,
     QSplitter,
     QTableWidget,
@@ -34,11 +37,11 @@ from PySide6.QtWidgets import (
 )
 
 from ...core.errors import TransvizError
-from ...core.lab import MEAN_PREDICTOR_MSE, QUICK, SEED, LabResult, LabSettings
+from ...core.lab import MEAN_PREDICTOR_MSE, QUICK, SEED, LabResult, LabSettings, cost_units, estimate_seconds
 from ...core.workspace import Workspace
 from ..core_messages import translated
 from ..export import export_with_dialog, save_picture
-from ..lab_runs import VARIED, LabRow, LabWorker, custom_rows, seed_rows, write_csv
+from ..lab_runs import VARIED, LabRow, LabWorker, custom_rows, row_label, seed_rows, write_csv
 from ..labels import bound_label, error_label, plain_label, show_error
 from ..language import Retranslated, set_items_by_data
 from ..plots import BOTTOM_LEFT, FrameClock, LivePlot, Series
@@ -66,6 +69,8 @@ class LabPanel(Retranslated, PlotPanel):
         self._valid = True  # the custom sweep's settings
         self._latest: tuple[int, int] | None = None  # (row, step) last reported
         self.worker = LabWorker(self)
+        self._seconds_per_unit: dict[str, float] = {}  # by device, measured on this machine
+        self.worker.calibrated.connect(self._on_calibrated)
         self._build()
         self.clock = FrameClock(self._redraw, parent=self)
         self.worker.stepped.connect(self._on_step)
@@ -81,7 +86,7 @@ class LabPanel(Retranslated, PlotPanel):
         for key in ("lr", "init", "depth", "batch", CUSTOM):
             self.table_choice.addItem("", key)
         self.bind_text(lambda texts: set_items_by_data(self.table_choice, texts), lambda: {
-            "lr": self.tr("learning rate x warm-up (the seed's first table)"),
+            "lr": self.tr("learning rate x warm-up (the tutorial's first table)"),
             "init": self.tr("initialisation (6 layers, 1% warm-up)"), "depth": self.tr("depth: 2 layers"),
             "batch": self.tr("batch size 64"), CUSTOM: self.tr("custom sweep")})
         self.table_choice.currentIndexChanged.connect(self._on_table_changed)
@@ -99,6 +104,10 @@ class LabPanel(Retranslated, PlotPanel):
         self.svg_button.clicked.connect(lambda: export_with_dialog(self.plot, ".svg", self.plot.title, self))
         self.progress = QProgressBar()
         self.progress_text = plain_label()
+        self.progress_text.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
+        self._progress_message: Callable[[], str] = str  # said again after a language change
+        self.about = bound_label(self, self._about_text, wrap=True)
+        self.about.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         top = QHBoxLayout()
         top.addWidget(bound_label(self, lambda: self.tr("Experiment")))
         top.addWidget(self.table_choice, 1)
@@ -113,17 +122,20 @@ class LabPanel(Retranslated, PlotPanel):
         self.steps.setRange(1, 1_000_000)
         self.test_batches.setRange(1, 1_000_000)
         self.seed_button, self.quick_button = QPushButton(), QPushButton()
-        self.bind_text(self.seed_button.setText, lambda: self.tr("The seed's setting"))
+        self.bind_text(self.seed_button.setText, lambda: self.tr("The tutorial's setting"))
         self.bind_text(self.quick_button.setText, lambda: self.tr("Quick preset"))
         self.bind_text(self.quick_button.setToolTip, lambda: self.tr(
-            "{0} steps and {1} test batches: fast on a classroom CPU, but not the seed's setting").format(
+            "{0} steps and {1} test batches: fast on a classroom CPU, but not the tutorial's setting").format(
             QUICK.steps, QUICK.test_batches))
         self.seed_button.clicked.connect(lambda: self.set_length(SEED.steps, SEED.test_batches))
         self.quick_button.clicked.connect(lambda: self.set_length(QUICK.steps, QUICK.test_batches))
-        self.length_note = plain_label()
+        self.length_note = plain_label(wrap=True)  # a long note wraps instead of widening the window
+        self.length_note.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
+        self.estimate = plain_label(wrap=True)
         self.device = device_combo()
         for spin in (self.steps, self.test_batches):
             spin.valueChanged.connect(self._show_length_note)
+            spin.valueChanged.connect(self._show_planned)
         length = QHBoxLayout()
         for text, spin in ((lambda: self.tr("Training steps"), self.steps),
                            (lambda: self.tr("test batches"), self.test_batches)):
@@ -134,15 +146,18 @@ class LabPanel(Retranslated, PlotPanel):
         length.addWidget(self.length_note, 1)
         length.addWidget(bound_label(self, lambda: self.tr("Device")))
         length.addWidget(self.device)
+        self.device.currentIndexChanged.connect(self._show_planned)
         controls = QVBoxLayout()
+        controls.addWidget(self.about)
         controls.addLayout(top)
         controls.addLayout(length)
+        controls.addWidget(self.estimate)
         controls.addWidget(self._build_custom())
 
         self.error = error_label()
         self.table = QTableWidget(0, COLUMNS)
         self.bind_text(self.table.setHorizontalHeaderLabels, lambda: [
-            self.tr("Setting"), self.tr("test MSE"), self.tr("seed's MSE"), self.tr("time"), self.tr("note")])
+            self.tr("Setting"), self.tr("test MSE"), self.tr("tutorial's MSE"), self.tr("time"), self.tr("note")])
         self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
         self.table.verticalHeader().setVisible(False)
         header = self.table.horizontalHeader()
@@ -161,6 +176,15 @@ class LabPanel(Retranslated, PlotPanel):
         splitter.setSizes([560, 840])
         self.arrange(controls, self.error, splitter)
         self._update_buttons()
+
+    def _about_text(self) -> str:
+        return self.tr(
+            "The tables of the tutorial \"Transformer简述\" (Fudan, 2022-09-27), section \"预训练的意义\": "
+            "without pre-training a Transformer is hard to train. A stack of encoder layers learns "
+            "y = (a+1)² + b element by element from x = [a, b] (a and b standard normal, 10 x 50 values each). "
+            "Each run is scored by its test MSE: the mean of the loss 0.5·(y − prediction)² over fresh batches, "
+            "without updates. Predicting the mean of y for every input scores 3.5 (half the variance of y: "
+            "0.5 x (6 + 1)), so a run that ends near 3.5 has learned nothing.")
 
     def _build_custom(self) -> QGroupBox:
         self.vary = QComboBox()
@@ -200,8 +224,21 @@ class LabPanel(Retranslated, PlotPanel):
             spin.valueChanged.connect(self.check)
         return self.custom
 
+    def _say(self, text: Callable[[], str]) -> None:
+        """Show ``text()`` on the progress line, and again after a language change."""
+        self._progress_message = text
+        self.progress_text.setText(text())
+
     def retranslate(self) -> None:
         super().retranslate()
+        self.progress_text.setText(self._progress_message())
+        for line, row in enumerate(self.rows[: self.table.rowCount()]):
+            item = self.table.item(line, 0)
+            if item is not None:
+                item.setText(row_label(row.label))
+        for series, row in zip(self.curves, self.rows, strict=False):
+            self.plot.rename(series, row_label(row.label))
+        self._show_estimate()
         name_devices(self.device)
         self._show_length_note()
         self.check()  # the custom sweep's message
@@ -221,12 +258,13 @@ class LabPanel(Retranslated, PlotPanel):
     def _show_length_note(self) -> None:
         seed = self.is_seed_length()
         if seed:
-            text = self.tr("the seed's setting: its numbers are comparable")
+            text = self.tr("the tutorial's setting: its numbers are comparable")
         elif (self.steps.value(), self.test_batches.value()) == (QUICK.steps, QUICK.test_batches):
-            text = self.tr("quick preset: NOT the seed's setting ({0} steps, {1} test batches); expect other numbers")
+            text = self.tr("quick preset: NOT the tutorial's setting ({0} steps, {1} test batches); "
+                           "expect other numbers")
             text = text.format(SEED.steps, SEED.test_batches)
         else:
-            text = self.tr("NOT the seed's setting ({0} steps, {1} test batches); expect other numbers").format(
+            text = self.tr("NOT the tutorial's setting ({0} steps, {1} test batches); expect other numbers").format(
                 SEED.steps, SEED.test_batches)
         self.length_note.setText(text)
         # the seed's setting reads as plain text; any other as a warning in the theme's error colour
@@ -238,6 +276,46 @@ class LabPanel(Retranslated, PlotPanel):
     def _on_table_changed(self) -> None:
         self.custom.setVisible(self.table_choice.currentData() == CUSTOM)
         self.check()
+        self._show_planned()
+
+    def _show_planned(self) -> None:
+        """Before a run: the rows it would run with the tutorial's published values, and how long it may take."""
+        if self.is_running():
+            return
+        try:
+            rows = self.planned_rows()
+        except TransvizError:
+            rows = []
+        self.rows, self.results = rows, []
+        self.table.setRowCount(0)
+        for index, row in enumerate(rows):
+            self._add_table_row(index, row, None)
+        self._show_estimate()
+
+    def _show_estimate(self) -> None:
+        device = self.device.currentData()
+        per_unit = self._seconds_per_unit.get(device)
+        if per_unit is None:
+            self.estimate.setText(self.tr("estimated run time: measuring this machine..."))
+            if self.isVisible():
+                self.worker.calibrate(device)
+            return
+        settings = [row.settings for row in self.rows]
+        seconds = estimate_seconds(settings, per_unit)
+        duration = self.tr("{0} min").format(round(seconds / 60)) if seconds >= 90 else \
+            self.tr("{0} s").format(round(seconds))
+        self.estimate.setText(self.tr("estimated run time: about {0} for {1} runs (from runs timed on this machine)")
+                              .format(duration, len(settings)))
+
+    def showEvent(self, event: QShowEvent) -> None:
+        super().showEvent(event)
+        if self.device.currentData() not in self._seconds_per_unit:
+            self.worker.calibrate(self.device.currentData())  # the estimate needs this machine's speed
+
+    @Slot(str, float)
+    def _on_calibrated(self, device: str, seconds_per_unit: float) -> None:
+        self._seconds_per_unit.setdefault(device, seconds_per_unit)  # a real run's timing stays
+        self._show_estimate()
 
     def base_settings(self) -> LabSettings:
         """The run length and device chosen, on the seed's configuration."""
@@ -278,27 +356,25 @@ class LabPanel(Retranslated, PlotPanel):
         """Run the chosen table or sweep; the results table and the plot start afresh."""
         if self.is_running() or not self.check():
             return
-        self.rows = self.planned_rows()
-        self.results = []
-        self.table.setRowCount(0)
+        self._show_planned()
         self.plot.remove_all()
         self.curves = []
         for index, row in enumerate(self.rows):
-            series = Series(row.label)
+            series = Series(row_label(row.label))
             self.plot.add_series(series, _curve_colour(index), width=1.5, dashed=index >= len(PALETTE))
             self.curves.append(series)
         self.plot.reset_axes(self.steps.value())
         self.progress.setRange(0, len(self.rows) * self.steps.value())
         self.progress.setValue(0)
         self._latest = None
-        self.progress_text.setText(self.tr("starting..."))
+        self._say(lambda: self.tr("starting..."))
         self.worker.start(self.rows)
         self._update_buttons()
 
     def cancel(self) -> None:
         if self.is_running():
             self.worker.cancel()
-            self.progress_text.setText(self.tr("cancelling after this batch..."))
+            self._say(lambda: self.tr("cancelling after this batch..."))
             self.cancel_button.setEnabled(False)
 
     def shutdown(self) -> None:
@@ -329,33 +405,40 @@ class LabPanel(Retranslated, PlotPanel):
             index, step = self._latest
             self.progress.setValue(index * self.steps.value() + step)
             self.progress_text.setText(self.tr("run {0} of {1}: {2}, step {3}").format(
-                index + 1, len(self.rows), self.rows[index].label, step))
+                index + 1, len(self.rows), row_label(self.rows[index].label), step))
 
     @Slot(int, object)
     def _on_row_done(self, index: int, result: LabResult) -> None:
         row = self.rows[index]
         self.results.append((row, result))
+        self.table.removeRow(index)
         self._add_table_row(index, row, result)
+        if result.status != "stopped":  # a finished run times this machine better than the short one
+            done = [r for _, r in self.results if r.status != "stopped"]
+            self._seconds_per_unit[row.settings.device] = \
+                sum(r.seconds for r in done) / sum(cost_units(r.settings) for r in done)
         self.clock.mark()
 
-    def _add_table_row(self, index: int, row: LabRow, result: LabResult) -> None:
-        line = self.table.rowCount()
-        self.table.insertRow(line)
+    def _add_table_row(self, index: int, row: LabRow, result: LabResult | None) -> None:
+        """Line ``index``: the row's setting and published value; what the run measured once it ended."""
+        self.table.insertRow(index)
         swatch = QPixmap(12, 12)
         swatch.fill(QColor(_curve_colour(index)))
-        texts = [row.label, "" if math.isnan(result.test_mse) else f"{result.test_mse:.3f}",
-                 "-" if row.published is None else f"{row.published:.3g}", f"{result.seconds:.0f} s",
-                 self.mark(result)]
+        measured = ["", "", ""] if result is None else [
+            "" if math.isnan(result.test_mse) else f"{result.test_mse:.3f}", f"{result.seconds:.0f} s",
+            self.mark(result)]
+        texts = [row_label(row.label), measured[0], "-" if row.published is None else f"{row.published:.3g}",
+                 *measured[1:]]
         for column, text in enumerate(texts):
             item = QTableWidgetItem(text)
             if column in (1, 2, 3):
                 item.setTextAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
-            if result.status in ("diverged", "collapsed"):
+            if result is not None and result.status in ("diverged", "collapsed"):
                 item.setBackground(QBrush(DIVERGED_FILL))
             if column == 0:
                 item.setIcon(QIcon(swatch))  # the row's colour in the plot
-            self.table.setItem(line, column, item)
-        self.table.resizeRowToContents(line)
+            self.table.setItem(index, column, item)
+        self.table.resizeRowToContents(index)
 
     def mark(self, result: LabResult) -> str:
         return {"ok": "", "stopped": self.tr("stopped (cancelled)"),
@@ -365,15 +448,15 @@ class LabPanel(Retranslated, PlotPanel):
     @Slot(bool)
     def _on_all_done(self, cancelled: bool) -> None:
         self.clock.flush()
-        done = sum(r.status != "stopped" for _, r in self.results)
-        self.progress_text.setText(self.tr("cancelled: {0} of {1} runs finished").format(done, len(self.rows))
-                                   if cancelled else self.tr("all {0} runs finished").format(len(self.rows)))
+        done, total = sum(r.status != "stopped" for _, r in self.results), len(self.rows)
+        self._say(lambda: self.tr("cancelled: {0} of {1} runs finished").format(done, total)
+                  if cancelled else self.tr("all {0} runs finished").format(total))
         self._update_buttons()
 
     @Slot(object)
     def _on_failed(self, exc: Exception) -> None:
         show_error(self.error, self.tr("Lab: {0}").format(translated(exc)))
-        self.progress_text.setText(self.tr("stopped by an error"))
+        self._say(lambda: self.tr("stopped by an error"))
         self._update_buttons()
 
     # -- export --------------------------------------------------------------------------------

@@ -13,7 +13,8 @@ from collections.abc import Callable, Sequence
 from datetime import datetime
 from pathlib import Path
 
-from PySide6.QtCore import QCoreApplication, QStandardPaths, Qt, QTimer, Signal, Slot
+import pyqtgraph as pg
+from PySide6.QtCore import QCoreApplication, Qt, QTimer, Signal, Slot
 from PySide6.QtGui import QDragEnterEvent, QDropEvent
 from PySide6.QtWidgets import (
     QFileDialog,
@@ -31,6 +32,7 @@ from PySide6.QtWidgets import (
 from ...core.bundle import Model, decoding_copy
 from ...core.checkpoint import SUFFIX as CHECKPOINT_SUFFIX
 from ...core.config import TrainConfig
+from ...core.curves import Curves, load_curves
 from ...core.errors import TransvizError
 from ...core.evaluate import Evaluation
 from ...core.schedules import trainer_rate
@@ -42,6 +44,7 @@ from ..drops import dropped_file
 from ..labels import NoticeLabel, error_label, plain_label, show_error
 from ..language import Retranslated
 from ..plots import TOP_LEFT, FrameClock, LivePlot, Series
+from ..settings import data_dir
 from ..style import BLUE, GREEN, PALETTE, VERMILLION
 from ..timeline import SnapshotTimeline
 from ..training_form import TSV_SUFFIXES, TrainingForm
@@ -53,8 +56,8 @@ NOTICE_ACCENT = {"diverged": VERMILLION, "finished": GREEN, "stopped": BLUE}
 
 
 def default_runs_dir() -> Path:
-    """Where runs save their checkpoints unless told otherwise: the user's application data."""
-    return Path(QStandardPaths.writableLocation(QStandardPaths.StandardLocation.AppDataLocation)) / "runs"
+    """Where runs save their checkpoints unless told otherwise: ``runs`` in the app's data folder."""
+    return data_dir() / "runs"
 
 
 def duration_text(seconds: float) -> str:
@@ -141,15 +144,18 @@ class TrainingPanel(Retranslated, PlotPanel):
         self.progress_text = plain_label()  # what the run is doing: loading, paused, finished ...
         self.progress_text.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
         self.notice = NoticeLabel()  # how the run ended; after divergence, the explanation
-        row = QHBoxLayout()
+        # the bar gets a row of its own: beside the buttons its text (step, tokens/s, ETA) was cut
+        row, progress_row = QHBoxLayout(), QHBoxLayout()
         for button in (self.start_button, self.pause_button, self.stop_button):
             row.addWidget(button)
-        row.addWidget(self.progress, 1)
-        row.addWidget(self.progress_text, 1)
+        row.addStretch(1)
         for button in (self.explore_button, self.save_button, self.timeline_button):
             row.addWidget(button)
+        progress_row.addWidget(self.progress, 3)
+        progress_row.addWidget(self.progress_text, 2)
         controls = QVBoxLayout()
         controls.addLayout(row)
+        controls.addLayout(progress_row)
         controls.addWidget(self.notice)
 
         self.form = TrainingForm()
@@ -179,6 +185,9 @@ class TrainingPanel(Retranslated, PlotPanel):
         self.plots = (self.loss_plot, self.accuracy_plot, self.lr_plot)
         self._name_plots()
         self.timeline = SnapshotTimeline()
+        self.step_marker = self.loss_plot.addLine(x=0, pen=pg.mkPen("#888888", width=1, style=Qt.PenStyle.DashLine))
+        self.step_marker.setVisible(False)
+        self.timeline.shown.connect(self._mark_snapshot_step)
         self.track(*self.plots, self.timeline.grid, self.timeline.head_view)
         plots = QWidget()
         row = QHBoxLayout(plots)
@@ -215,6 +224,35 @@ class TrainingPanel(Retranslated, PlotPanel):
         """Show ``snapshots``; ``origin()`` says where they come from, in the language of the moment."""
         self._timeline_origin = origin
         self.timeline.set_snapshots(snapshots, origin())
+        self._mark_snapshot_step(self.timeline.index)
+
+    def _mark_snapshot_step(self, index: int) -> None:
+        """The scrubbed snapshot's step as a vertical line on the loss plot."""
+        snapshots = self.timeline.snapshots
+        self.step_marker.setVisible(0 <= index < len(snapshots))
+        if self.step_marker.isVisible():
+            self.step_marker.setValue(snapshots[index].step)
+
+    def _clear_plots(self) -> None:
+        for series in (self.train_loss, self.valid_loss, self.token_accuracy, self.exact_match, self.learning_rate):
+            series.clear()
+        for plot in self.plots:
+            plot.redraw()
+
+    def _plot_curves(self, curves: Curves) -> None:
+        """Draw the curves a checkpoint recorded, on axes that hold the whole run."""
+        self._clear_plots()
+        for step, loss, lr, accuracy in zip(curves.steps, curves.loss, curves.lr, curves.token_accuracy, strict=True):
+            self.train_loss.append(step, loss)
+            self.learning_rate.append(step, lr)
+            self.token_accuracy.append(step, accuracy)
+        for step, loss, match in zip(curves.valid_steps, curves.valid_loss, curves.exact_match, strict=True):
+            self.valid_loss.append(step, loss)
+            self.exact_match.append(step, match)
+        last = max(curves.steps[-1:] + curves.valid_steps[-1:] + [1])
+        for plot in self.plots:
+            plot.reset_axes(last, 1.1 * max(curves.lr) if plot is self.lr_plot and curves.lr else None)
+            plot.redraw()
 
     def retranslate(self) -> None:
         super().retranslate()
@@ -277,8 +315,7 @@ class TrainingPanel(Retranslated, PlotPanel):
         steps = config.steps
         self.result, self._step, self._total_steps = None, None, steps
         self._recent.clear()
-        for series in (self.train_loss, self.valid_loss, self.token_accuracy, self.exact_match, self.learning_rate):
-            series.clear()
+        self._clear_plots()
         self._show_timeline([], lambda: self.tr("this run"))
         self.progress.setRange(0, steps)
         self.progress.setValue(0)
@@ -445,8 +482,9 @@ class TrainingPanel(Retranslated, PlotPanel):
         if self.result is None or self.is_running():
             return
         model, snapshots, path = self.result.model, self.result.snapshots, Path(path)
+        curves = self.result.curves
         self.worker.run_task(
-            lambda: save_with_snapshots(model, path, snapshots),
+            lambda: save_with_snapshots(model, path, snapshots, curves),
             lambda saved: self.progress_text.setText(self.tr("saved to {0}").format(saved)),
             lambda exc: show_error(self.error, self.tr("Could not save: {0}").format(translated(exc))))
 
@@ -459,21 +497,29 @@ class TrainingPanel(Retranslated, PlotPanel):
 
     # -- timelines of saved checkpoints ----------------------------------------------------------
     def open_timeline(self, path: str | Path) -> bool:
-        """Show the snapshots saved in a checkpoint; False (and an inline message) if it has none."""
+        """Show the snapshots saved in a checkpoint, with its curves when it recorded them; False
+        (and an inline message) if it has no snapshots."""
         try:
-            snapshots = load_snapshots(path)
+            snapshots, curves = load_snapshots(path), load_curves(path)
         except TransvizError as exc:
             show_error(self.error, self.tr("Timeline: {0}").format(translated(exc)))
             return False
         if not snapshots:
             show_error(self.error, self.tr("Timeline: {0} holds no attention snapshots").format(Path(path).name))
             return False
-        self._show_saved_timeline(snapshots, path)
+        self._show_saved_timeline(snapshots, curves, path)
         return True
 
-    def _show_saved_timeline(self, snapshots: list[Snapshot], path: str | Path) -> None:
+    def _show_saved_timeline(self, snapshots: list[Snapshot], curves: Curves | None, path: str | Path) -> None:
         show_error(self.error, None)
-        self._show_timeline(snapshots, lambda: self.tr("saved in {0}").format(Path(path).name))
+        name = Path(path).name
+        if curves is not None:
+            self._plot_curves(curves)
+            self._show_timeline(snapshots, lambda: self.tr("saved in {0}").format(name))
+            return
+        self._clear_plots()  # a previous run's curves do not belong to these snapshots
+        self._show_timeline(snapshots, lambda: self.tr(
+            "saved in {0}, which recorded no training curves").format(name))
 
     def _open_timeline_with_dialog(self) -> None:
         path, _ = QFileDialog.getOpenFileName(self, self.tr("Open a checkpoint's timeline"), str(self.runs_dir),
@@ -486,11 +532,16 @@ class TrainingPanel(Retranslated, PlotPanel):
         if model is None or model is self._handed or not model.path or self.is_running():
             return
         try:
-            snapshots = load_snapshots(model.path)
+            snapshots, curves = load_snapshots(model.path), load_curves(model.path)
         except TransvizError:
             return  # the window reports unreadable files
-        if snapshots:  # a model without a timeline leaves the one shown
-            self._show_saved_timeline(snapshots, model.path)
+        if snapshots and curves is not None:  # a timeline is shown with the curves of its run, or not at all
+            self._show_saved_timeline(snapshots, curves, model.path)
+        elif snapshots:
+            self._clear_plots()
+            name = Path(model.path).name
+            self._show_timeline([], lambda: self.tr(
+                "{0} recorded no training curves: its snapshots are not shown without them").format(name))
 
     # -- closing the window during a run -------------------------------------------------------------
     def confirm_close(self, close_again: Callable[[], object]) -> bool:
