@@ -2,6 +2,7 @@
 import itertools
 
 import numpy as np
+import torch
 import pytest
 
 import transviz
@@ -181,3 +182,54 @@ def test_switching_greedy_to_beam_starts_the_search_from_the_path(model):
     assert session.beam.hypotheses[0].tokens == path
     session.step()
     assert len(session.beam.hypotheses) == 3 and all(h.tokens[:2] == path for h in session.beam.hypotheses)
+
+
+def _logits(model, source: str, output_ids: list[int]) -> torch.Tensor:
+    """The model's next-token logits after ``output_ids``, by a full forward pass (no cache, no session)."""
+    vocab = model.tgt_vocab
+    src = torch.tensor([model.src_vocab.encode(source).ids])
+    tgt = torch.tensor([[vocab.bos_id] + output_ids])
+    model.net.eval()
+    with torch.no_grad():
+        return model.net(src, tgt).logits[0, -1].double()
+
+
+def _sampled_from(logits: torch.Tensor, temperature: float, top_k: int, top_p: float) -> torch.Tensor:
+    """softmax(logits / T), keep the top-k, keep the smallest most-probable set reaching top_p, renormalise."""
+    p = torch.softmax(logits / temperature, -1)
+    values, order = torch.sort(p, descending=True, stable=True)
+    keep = torch.zeros_like(p, dtype=torch.bool)
+    if top_k:
+        values, order = values[:top_k], order[:top_k]
+    reached = torch.cumsum(values, 0) >= top_p - 1e-12
+    last = int(reached.nonzero()[0]) if top_p < 1 and reached.any() else len(values) - 1
+    keep[order[: last + 1]] = True
+    kept = torch.where(keep, p, torch.zeros_like(p))
+    return kept / kept.sum()
+
+
+@pytest.mark.parametrize("temperature, top_k, top_p", [(2.5, 0, 1.0), (2.5, 4, 1.0), (0.7, 0, 0.6), (1.8, 5, 0.9)])
+def test_sampling_records_the_distribution_it_drew_from(model, temperature, top_k, top_p):
+    """Issue 14, item 7: the bars show what the token was drawn from, beside the raw distribution."""
+    session = DecodingSession(model, SOURCE, strategy=Sampling(temperature, top_k, top_p, seed=11), top_k=6,
+                              max_len=6)
+    for record in session.run_to_end():
+        logits = _logits(model, SOURCE, [model.tgt_vocab.id_of(t) for t in session.output_tokens[: record.index]])
+        expected, raw = _sampled_from(logits, temperature, top_k, top_p), torch.softmax(logits, -1)
+        assert record.drawn is not None and record.drawn_probability is not None
+        assert record.drawn_probability == pytest.approx(float(expected[record.token_id]), abs=1e-6)
+        assert record.drawn_probability > 0
+        top = torch.topk(expected, 6)
+        listed = [(i, v) for i, v in zip(top.indices.tolist(), top.values.tolist(), strict=True) if v > 0]
+        assert [c.id for c in record.drawn] == [i for i, _ in listed]
+        for candidate, (i, value) in zip(record.drawn, listed, strict=True):
+            assert candidate.probability == pytest.approx(value, abs=1e-6)
+            assert candidate.raw_probability == pytest.approx(float(raw[i]), abs=1e-6)
+        assert record.probability == pytest.approx(float(raw[record.token_id]), abs=1e-6)
+
+
+def test_greedy_and_forced_steps_were_drawn_from_nothing(model):
+    session = DecodingSession(model, SOURCE, strategy=Sampling(2.0, seed=1))
+    session.force("beer")
+    assert session.history[-1].drawn is None
+    assert DecodingSession(model, SOURCE).step().drawn is None

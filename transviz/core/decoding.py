@@ -56,6 +56,16 @@ class Candidate:
     probability: float
 
 
+@dataclass(frozen=True)
+class DrawnCandidate:
+    """A token of the distribution sampling drew from, and the model's own probability of it."""
+
+    token: str
+    id: int
+    probability: float  # after temperature, top-k and top-p, renormalised
+    raw_probability: float  # the model's (temperature 1, unfiltered)
+
+
 @dataclass(frozen=True, eq=False)
 class StepRecord:
     """What one step did and saw. Arrays are float32, rows are queries, columns keys.
@@ -78,6 +88,10 @@ class StepRecord:
     gold_token: str | None = None  # teacher forcing: the reference token (= token)
     gold_probability: float | None = None  # teacher forcing: the model's probability of it
     beam: BeamStep | None = None  # beam search: the beam after this step
+    # sampling: the top-k tokens of the distribution the token was drawn from (after temperature,
+    # top-k and top-p, renormalised), with that distribution's probability of the token written
+    drawn: tuple[DrawnCandidate, ...] | None = None
+    drawn_probability: float | None = None
 
     @property
     def self_rows(self) -> np.ndarray:
@@ -529,13 +543,26 @@ class DecodingSession:
                            for i, p in zip(top.indices.tolist(), top.values.tolist(), strict=True))
         entropy = float(-(expansion.log_probs[row].exp() * expansion.log_probs[row]).sum())
         gold = self._gold is not None
+        drawn, drawn_probability = self._drawn(expansion, row, token_id, forced or gold)
         return StepRecord(
             index=self.position, token=itos[token_id], token_id=token_id, probability=node.probability,
             forced=forced, candidates=candidates, entropy=entropy, stop=self._stop_reason(beam),
             predicted_token=itos[node.predicted_id], strategy=TEACHER_FORCING if gold else self._strategy.name,
             path=node, gold_token=itos[token_id] if gold else None, gold_probability=node.probability if gold else None,
-            beam=beam if self._is_beam_search() else None,
+            beam=beam if self._is_beam_search() else None, drawn=drawn, drawn_probability=drawn_probability,
         )
+
+    def _drawn(self, expansion: _Expansion, row: int, token_id: int,
+               chosen: bool) -> tuple[tuple[DrawnCandidate, ...] | None, float | None]:
+        """Sampling's distribution (its top candidates, and its probability of ``token_id``);
+        None when the token was not drawn (another strategy, forced, teacher forcing)."""
+        if chosen or not isinstance(self._strategy, Sampling):
+            return None, None
+        p, raw = self._strategy.distribution(expansion.logits[row].numpy()), expansion.probs[row]
+        order = np.argsort(-p, kind="stable")[: self.top_k]
+        itos = self._vocab.itos
+        drawn = tuple(DrawnCandidate(itos[i], int(i), float(p[i]), float(raw[i])) for i in order if p[i] > 0)
+        return drawn, float(p[token_id])
 
     def _attention_of(self, nodes: list[PathNode]) -> tuple[np.ndarray, np.ndarray]:
         """Decoder self (L, H, T, T) and cross (L, H, T, S) attention of a path."""
