@@ -33,10 +33,13 @@ def test_beam_of_width_one_is_greedy(model):
 def test_beam_equals_a_search_by_full_recomputation(model, width, alpha):
     session = DecodingSession(model, SOURCE, strategy=Beam(width, alpha), max_len=7)
     session.run_to_end()
-    expected = beam_reference(model, SOURCE, width, alpha, max_len=7)
+    # the beam as far as the search went (it stops once its best can no longer be beaten) ...
+    expected = beam_reference(model, SOURCE, width, alpha, max_len=session.position)
     got = session.beam.hypotheses
     assert [list(h.token_ids) for h in got] == [ids for ids, _ in expected]
     np.testing.assert_allclose([h.score for h in got], [score for _, score in expected], atol=1e-4)
+    # ... and its best is the best of a search that runs until every hypothesis has ended
+    assert list(got[0].token_ids) == beam_reference(model, SOURCE, width, alpha, max_len=7)[0][0]
 
 
 def test_beam_scores_are_summed_log_probabilities_by_teacher_forcing(model):
@@ -233,3 +236,36 @@ def test_greedy_and_forced_steps_were_drawn_from_nothing(model):
     session.force("beer")
     assert session.history[-1].drawn is None
     assert DecodingSession(model, SOURCE).step().drawn is None
+
+
+def _settled(beam_step, alpha: float, max_len: int) -> bool:
+    """The stopping rule, evaluated here: log-probabilities are <= 0, so a live hypothesis with summed
+    score s can end with at most s / max_len ** alpha; stop when none of them exceeds the best ended one."""
+    ended = [h.score / len(h.tokens) ** alpha for h in beam_step.hypotheses if h.finished]
+    return bool(ended) and all(h.score / max_len**alpha <= max(ended) for h in beam_step.hypotheses if not h.finished)
+
+
+@pytest.mark.parametrize("seed, eos_bias, width, alpha", [
+    (3, 0.0, 3, 0.0), (3, 0.0, 2, 0.6), (3, 2.0, 3, 0.0), (5, 0.0, 3, 0.0), (5, 0.0, 4, 1.0), (4, 2.0, 4, 1.0),
+    (3, 0.0, 4, 1.0)])
+def test_beam_search_stops_once_no_live_hypothesis_can_beat_the_best_ended_one(seed, eos_bias, width, alpha):
+    """Issue 14, item 8: the search stops as soon as the bound says its best is final, and that best
+    is the best of a reference search that runs until every hypothesis has ended (or the limit)."""
+    model = tiny_model(seed=seed, eos_bias=eos_bias, max_len=10)
+    session = DecodingSession(model, SOURCE, strategy=Beam(width, alpha))
+    session.run_to_end()
+    history = session.beam_history
+    if session.stop_reason == "end":
+        assert _settled(history[-1], alpha, 10) and session.beam.best.finished
+    assert not any(_settled(step, alpha, 10) for step in history[:-1])  # not a step later than needed
+    full = beam_reference(model, SOURCE, width, alpha, max_len=10)
+    assert list(session.beam.best.token_ids) == full[0][0]
+    assert session.beam.best.score == pytest.approx(full[0][1], abs=1e-4)
+
+
+def test_beam_search_no_longer_runs_past_its_settled_best():
+    """The case the issue met: the best had ended while live hypotheses went on for steps."""
+    model = tiny_model(seed=3, max_len=10)
+    session = DecodingSession(model, SOURCE, strategy=Beam(2, 0.6))
+    session.run_to_end()
+    assert session.stop_reason == "end" and session.beam.live  # stopped with hypotheses still live

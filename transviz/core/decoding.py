@@ -30,7 +30,7 @@ from dataclasses import dataclass, field
 import numpy as np
 import torch
 
-from .beam import BeamStep, Choice, Hypothesis, beam_choices
+from .beam import BeamStep, Choice, Hypothesis, beam_choices, best_is_settled
 from .bundle import Model
 from .errors import InputError
 from .events import Signal
@@ -296,11 +296,16 @@ class DecodingSession:
 
     @property
     def stop_reason(self) -> str | None:
-        """"end" (end token; in beam search: every hypothesis ended), "max_len" (length limit), or None."""
+        """"end" (end token; in beam search: the best finished hypothesis can no longer be beaten by
+        a live one, see :func:`~transviz.core.beam.best_is_settled`), "max_len" (length limit), or None."""
         return self._stop_reason(self._beams[-1])
 
     def _stop_reason(self, beam: BeamStep) -> str | None:
-        ended = all(h.finished for h in beam.hypotheses) if self._is_beam_search() else beam.best.finished
+        if self._is_beam_search():
+            assert isinstance(self._strategy, Beam)
+            ended = best_is_settled(self._strategy, beam, self.max_len)
+        else:
+            ended = beam.best.finished
         if ended:
             return "end"
         return "max_len" if beam.position >= self.max_len else None
@@ -316,6 +321,9 @@ class DecodingSession:
             if self.teacher_forcing:
                 return Message(translate_noop("CoreMessages", "the reference has ended: go back or reset to look at "
                                                               "it again"))
+            if self._is_beam_search():
+                return Message(translate_noop("CoreMessages", "beam search has ended: the best hypothesis ended with "
+                                                              "{0} and no unfinished one can beat its score any more"), EOS)
             return Message(translate_noop("CoreMessages", "the translation has ended with the end token {0}: go back "
                                                           "or reset to try another way"), EOS)
         if reason == "max_len":
