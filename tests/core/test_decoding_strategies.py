@@ -2,8 +2,8 @@
 import itertools
 
 import numpy as np
-import torch
 import pytest
+import torch
 
 import transviz
 from decoding_models import SOURCE, beam_reference, forward, one_thread, tiny_model  # noqa: F401 (autouse)
@@ -269,3 +269,27 @@ def test_beam_search_no_longer_runs_past_its_settled_best():
     session = DecodingSession(model, SOURCE, strategy=Beam(2, 0.6))
     session.run_to_end()
     assert session.stop_reason == "end" and session.beam.live  # stopped with hypotheses still live
+
+
+def test_teacher_forcing_summary_is_cross_entropy_and_argmax_of_the_models_logits(model):
+    """Issue 14, item 5: mean loss = F.cross_entropy of the gold tokens, matched = argmax == gold."""
+    import torch.nn.functional as F  # noqa: N812
+
+    from transviz.core.decoding import TeacherForcingSummary
+
+    reference = "i want that beer"
+    session = DecodingSession(model, SOURCE, reference=reference)
+    session.run_to_end()
+    vocab = model.tgt_vocab
+    gold = [vocab.stoi[t] for t in reference.split()] + [vocab.eos_id]
+    logits = torch.cat([_logits(model, SOURCE, gold[:t])[None] for t in range(len(gold))])  # (T, V)
+    summary = TeacherForcingSummary.of(session.history)
+    assert summary is not None and summary.steps == len(gold)
+    assert summary.mean_loss == pytest.approx(F.cross_entropy(logits, torch.tensor(gold)).item(), abs=1e-5)
+    assert summary.matched == int((logits.argmax(-1) == torch.tensor(gold)).sum())
+    expected = torch.softmax(logits, -1)[torch.arange(len(gold)), torch.tensor(gold)]
+    assert [t for t, _ in summary.gold] == [vocab.itos[i] for i in gold]
+    np.testing.assert_allclose([p for _, p in summary.gold], expected.numpy(), atol=1e-5)
+    free = DecodingSession(model, SOURCE)
+    free.run_to_end()
+    assert TeacherForcingSummary.of(free.history) is None  # not teacher forced

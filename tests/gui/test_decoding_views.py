@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import pytest
 import torch
-from PySide6.QtCore import Qt
 
 from transviz.core.vocab import BOS, EOS, PAD, UNK
 from transviz.gui.main_window import MainWindow
@@ -83,3 +82,105 @@ def test_sampling_bars_show_the_distribution_drawn_from_and_the_raw_one(window, 
     title = explorer.candidates.title
     written = session.output_tokens[-1]
     assert f"{float(drawn[model.tgt_vocab.stoi[written]]):.3f}" in title and "raw" in title
+
+
+def test_no_plot_axis_in_the_window_scales_with_an_si_prefix(window, qtbot, make_model):
+    """Item 8: "step (x0.001)", "rank (x0.001)", "lr (x0.001)": every axis of every tab shows plain numbers."""
+    import pyqtgraph as pg
+
+    explorer = open_sentence(window, qtbot, words_only(make_model(layers=2, heads=2)))
+    explorer.controls.strategy.choice.setCurrentIndex(2)  # beam search: the tree shows
+    explorer.controller.step()
+    axes = []
+    for index in range(window.tabs.count()):
+        window.tabs.setCurrentIndex(index)  # every tab built and shown
+        qtbot.wait(10)
+    for view in window.findChildren(pg.GraphicsView):
+        axes += [item for item in view.scene().items() if isinstance(item, pg.AxisItem)]
+    assert len(axes) > 20 and {type(window.panels[name]).__name__ for name in ("training", "lab")}
+    assert [axis for axis in axes if axis.autoSIPrefix] == []
+    lr = window.panels["training"].lr_plot.getPlotItem().getAxis("bottom")
+    lr.setRange(0, 0.002)  # the range that read "(x0.001)"
+    assert lr.autoSIPrefixScale == 1.0 and "x0.001" not in lr.labelString()
+
+
+def test_beam_tree_scores_share_one_named_scale_after_a_greedy_start(window, qtbot, make_model):
+    """Item 8: a beam started from a greedy run shows the greedy steps on the beam's scale too."""
+    model = words_only(make_model(layers=2, heads=2))
+    explorer = open_sentence(window, qtbot, model)
+    for _ in range(2):
+        explorer.controller.step()  # greedy
+    editor = explorer.controls.strategy
+    editor.choice.setCurrentIndex(2)
+    editor.beam_width.setValue(3)
+    editor.length_penalty.setValue(0.7)
+    for _ in range(2):
+        explorer.controller.step()
+    history = explorer.controller.session.beam_history
+    labels = iter(explorer.beam_tree.drawn_labels()[1:])  # the start token has no score
+    for beam in history[1:]:
+        for hypothesis in beam.hypotheses:
+            tokens = list(hypothesis.tokens)
+            log_probs = torch.log_softmax(next_logits(model, SENTENCE, tokens[:-1]), -1)
+            summed = sum(float(log_probs[t, model.tgt_vocab.stoi[token]]) for t, token in enumerate(tokens))
+            assert next(labels).split("\n")[1] == f"{round(summed / len(tokens) ** 0.7, 2) + 0.0:.2f}"
+    assert "length^0.7" in explorer.beam_tree.title
+    axis = explorer.beam_tree._view.getPlotItem().getAxis("bottom")
+    assert axis.labelString().count("x0.") == 0
+
+
+def example_model(make_model):
+    """A tiny model of the toy German-English task: it has examples with references."""
+    model = words_only(make_model(layers=2, heads=2))
+    model.facts["task"] = "toy-de-en"
+    return model
+
+
+def test_teacher_forcing_fills_in_only_the_sentences_own_reference(window, qtbot, make_model):
+    """Item 5: an example's reference does not stay for a different typed sentence."""
+    model = example_model(make_model)
+    window.workspace.set_model(model)
+    source = window.panels["explorer"].source
+    example = window.workspace.examples[0]
+    assert source.reference.text() == example.target
+    source.sentence.setText("ein bier")  # typed, not an example
+    source.teacher.setChecked(True)
+    assert source.reference.text() == ""
+    assert window.workspace.session is None and window.workspace.error is not None  # "the reference is empty"
+    source.use_example(1)
+    assert source.reference.text() == window.workspace.examples[1].target
+    source.reference.clear()
+    qtbot.keyClicks(source.reference, "i want a beer")  # typed by the user: it stays
+    source.sentence.setText("ich mochte ein bier")
+    assert source.reference.text() == "i want a beer"
+
+
+def test_teacher_forcing_flags_unknown_reference_words_and_sums_up(window, qtbot, make_model):
+    """Item 5: `would` is flagged, and the summary's numbers are the model's, computed here with torch."""
+    import torch.nn.functional as F  # noqa: N812
+
+    model = words_only(make_model(layers=2, heads=2))
+    window.workspace.set_model(model)
+    source = window.panels["explorer"].source
+    source.sentence.setText(SENTENCE)
+    source.reference.setText("i would want a beer")
+    source.teacher.setChecked(True)
+    chips = source.reference_preview.chips
+    assert [c.text for c in chips] == ["i", "would", "want", "a", "beer", EOS]
+    assert [c.unknown for c in chips] == [False, True, False, False, False, False] and "would" in chips[1].tooltip
+    explorer = window.panels["explorer"]
+    for _ in range(4):
+        assert explorer.controller.step()
+    vocab = model.tgt_vocab
+    gold = [vocab.stoi.get(t, vocab.unk_id) for t in "i would want a".split()]
+    logits = next_logits(model, SENTENCE, [vocab.itos[i] for i in gold[:-1]])  # (4, V)
+    loss = F.cross_entropy(logits, torch.tensor(gold)).item()
+    matched = int((logits.argmax(-1) == torch.tensor(gold)).sum())
+    probabilities = torch.softmax(logits, -1)[torch.arange(4), torch.tensor(gold)]
+    text = source.summary.text()
+    assert source.summary.isVisible() and f"{loss:.3f}" in text
+    assert f"gold one {matched} times" in text
+    for token, p in zip(["i", "<unk>", "want", "a"], probabilities.tolist(), strict=True):
+        assert f"{token} {p:.3f}" in text
+    summary_loss = float(text.split("mean loss ")[1].split(" ")[0])
+    assert summary_loss == pytest.approx(loss, abs=1e-3)

@@ -119,6 +119,25 @@ class StepRecord:
 
 
 @dataclass(frozen=True)
+class TeacherForcingSummary:
+    """How well the model predicts a reference, over the steps taken so far."""
+
+    steps: int
+    matched: int  # steps whose most probable token was the gold one
+    mean_loss: float  # mean cross-entropy of the gold tokens, in nats: -mean(log p(gold))
+    gold: tuple[tuple[str, float], ...]  # each gold token and the model's probability of it
+
+    @classmethod
+    def of(cls, records: tuple[StepRecord, ...]) -> TeacherForcingSummary | None:
+        """The summary of teacher-forced ``records``; None when there are none."""
+        if not records or any(r.gold_token is None for r in records):
+            return None
+        losses = [-r.path.log_probability for r in records]
+        return cls(len(records), sum(r.predicted_token == r.gold_token for r in records),
+                   float(np.mean(losses)), tuple((r.token, r.probability) for r in records))
+
+
+@dataclass(frozen=True)
 class Event:
     """What changed: ``kind`` is "step", "back", "reset", "strategy" or "rewind"."""
 
@@ -323,7 +342,8 @@ class DecodingSession:
                                                               "it again"))
             if self._is_beam_search():
                 return Message(translate_noop("CoreMessages", "beam search has ended: the best hypothesis ended with "
-                                                              "{0} and no unfinished one can beat its score any more"), EOS)
+                                                              "{0} and no unfinished one can beat its score any more"),
+                               EOS)
             return Message(translate_noop("CoreMessages", "the translation has ended with the end token {0}: go back "
                                                           "or reset to try another way"), EOS)
         if reason == "max_len":

@@ -86,7 +86,7 @@ class _Bars(QWidget):
         geometry = self._geometry()  # measured once: it measures every token
         left, length, height = geometry
         top = self._top()
-        for i, (token, probability, colour, outlined) in enumerate(self.rows):
+        for i, (token, _probability, colour, outlined) in enumerate(self.rows):
             bar = self.bar_rect(i, geometry)
             painter.fillRect(bar, colour)
             if i < len(self.raw):
@@ -182,6 +182,10 @@ class CandidatesChart(Retranslated, QWidget):
             text += self.tr(", not among them")
         if record.beam is not None:
             text += self.tr(" (in beam search: the best hypothesis extended at this step)")
+            ended = len(record.beam.best.tokens)
+            if record.beam.best.finished and ended < record.index + 1:
+                text += self.tr("; the best translation ended after {0} tokens, and the search went on because an "
+                                "unfinished hypothesis could still beat its score").format(ended)
         if record.gold_token is not None:
             text += self.tr(". Teacher forcing: the gold token is outlined green; the model predicted '{0}'").format(
                 record.predicted_token)

@@ -146,4 +146,4 @@ class ExplorerPanel(Retranslated, PlotPanel):
         beam_search = isinstance(strategy, Beam) and not (session is not None and session.teacher_forcing)
         self.beam_tree.setVisible(beam_search)
         if isinstance(strategy, Beam) and beam_search and session is not None:
-            self.beam_tree.show_history(session.beam_history, strategy.width)
+            self.beam_tree.show_history(session.beam_history, strategy.width, strategy.length_penalty)
