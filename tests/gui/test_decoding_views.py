@@ -184,3 +184,41 @@ def test_teacher_forcing_flags_unknown_reference_words_and_sums_up(window, qtbot
         assert f"{token} {p:.3f}" in text
     summary_loss = float(text.split("mean loss ")[1].split(" ")[0])
     assert summary_loss == pytest.approx(loss, abs=1e-3)
+
+
+def test_the_masks_batch_says_which_words_the_model_does_not_know(window, qtbot, make_model):
+    """Item 6: the default batch holds `bitte`; the tab says it is read as <unk>."""
+    from transviz.core.mask_batch import source_batch
+
+    model = make_model(layers=2, heads=2)  # its vocabulary has no "danke"
+    window.workspace.set_model(model)
+    masks = window.panels["masks"]
+    window.tabs.setCurrentWidget(masks)
+    masks.others.setText("ein bier; ich mochte ein bier danke")
+    qtbot.waitUntil(lambda: "danke" in masks.padded_tokens.text())
+    note = masks.padded_tokens.text()
+    assert "sentence 3: 'danke' is not in this model's vocabulary" in note and UNK in note
+    batch = source_batch(["ein bier", "ich mochte ein bier danke"], model.src_vocab, model.config.pad_id)
+    assert batch.unknown == [[], [(4, "danke")]]
+
+
+def test_the_explorer_has_a_colour_legend_drawn_in_the_chips_colours(window, qtbot, make_model):
+    """Item 6: yellow = not in the vocabulary, orange = current query, dashed = forced, hatched = masked."""
+    from transviz.gui.language import CHINESE, set_language
+    from transviz.gui.token_strip import Chip, TokenStrip
+
+    explorer = open_sentence(window, qtbot, make_model(layers=2, heads=2))
+    legend = explorer.legend
+    assert legend.isVisible() and legend.width() <= explorer.width()
+    assert [kind for kind, _ in legend.entries] == ["unknown", "current", "forced", "masked"]
+    assert legend.entries[0][1].startswith("not in the vocabulary") and legend.entries[3][1] == "masked"
+    strip = TokenStrip()
+    strip.set_chips([Chip("bitte", unknown=True), Chip("want", current=True)])
+    strip.resize(300, 40)
+    picture, chips = legend.grab().toImage(), strip.grab().toImage()
+    for index in (0, 1):
+        swatch, chip = legend.swatch_rect(index).center(), strip.chip_rect(index)
+        assert picture.pixelColor(swatch) == chips.pixelColor(chip.center().x(), chip.bottom() - 3)
+    set_language(CHINESE)
+    qtbot.waitUntil(lambda: legend.entries[3][1] != "masked", timeout=5000)
+    assert all(text and text.isascii() is False for _, text in legend.entries)

@@ -22,6 +22,7 @@ from ..candidates import CandidatesChart
 from ..decode_controls import DecodingControls
 from ..labels import bound_label
 from ..language import Retranslated
+from ..legend import ColourLegend
 from ..session import SessionController
 from ..source_box import SourceBox
 from ..token_strip import Chip, TokenStrip
@@ -86,6 +87,8 @@ class ExplorerPanel(Retranslated, PlotPanel):
         layout.addWidget(self.source)
         layout.addWidget(self.controls)
         layout.addWidget(self.output)
+        self.legend = ColourLegend()  # what the chips' and maps' colours mean
+        layout.addWidget(self.legend)
         layout.addWidget(self.pages, 1)
         self.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
 

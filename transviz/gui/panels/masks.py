@@ -34,6 +34,7 @@ from PySide6.QtWidgets import (
 from ...core.bundle import Model
 from ...core.errors import InputError
 from ...core.mask_batch import DecoderBatch, SourceBatch, TokensAndIds, mask_batch, split_sentences
+from ...core.vocab import UNK
 from ...core.walkthrough import KINDS, Kind, Walkthrough, walkthrough
 from ...core.workspace import Workspace
 from ..batch_translator import BatchTranslator
@@ -371,12 +372,23 @@ class MasksPanel(Retranslated, PlotPanel):
     def _on_translation_failed(self, exc: Exception) -> None:
         show_error(self.mask_error, self.tr("Masks: {0}").format(translated(exc)))
 
+    def _unknown_note(self, batch: SourceBatch) -> str:
+        """A line per sentence with words the model does not know: it reads them as <unk>, so what
+        it writes for them is a guess."""
+        if self.model is None:
+            return ""
+        lines = [self.tr("sentence {0}: '{1}' is not in this model's vocabulary: it reads {2}, so its translation "
+                         "of it is a guess").format(row + 1, "', '".join(word for _, word in unknown), UNK)
+                 for row, unknown in enumerate(batch.unknown) if unknown]
+        return "".join("\n" + line for line in lines)
+
     def _draw_padding(self, batch: SourceBatch) -> None:
         positions = [str(i) for i in range(batch.padding.shape[-1])]
         self.padding_view.set_data(batch.padding[:, 0, 0].float().numpy(), self._short(batch.sentences), positions)
         self.padding_view.set_title(self.tr("Padding mask of the source batch (encoder self- and "
                                             "cross-attention): shape {0}").format(shape_text(batch.padding)))
-        self.padded_tokens.setText(numbered_rows(self.tr("Source sentences:"), batch.tokens))
+        rows = numbered_rows(self.tr("Source sentences:"), batch.tokens)
+        self.padded_tokens.setText(rows + self._unknown_note(batch))
 
     def _draw_causal(self, decoder: DecoderBatch) -> None:
         inputs = decoder.tokens[0][: decoder.causal.shape[-1]]
