@@ -189,8 +189,8 @@
         <translation>（束搜索中：本步扩展的最佳假设）</translation>
     </message>
     <message>
-        <source>; the best translation ended after {0} tokens, and the search went on because an unfinished hypothesis could still beat its score</source>
-        <translation>；最佳译文在 {0} 个词元后已结束，搜索继续是因为某个未结束的假设仍可能超过它的分数</translation>
+        <source>; the best ended after {0} tokens, but an unfinished one could still beat it</source>
+        <translation>；最佳假设在 {0} 个词元后已结束，但某个未结束的假设仍可能超过它</translation>
     </message>
     <message>
         <source>. Teacher forcing: the gold token is outlined green; the model predicted &apos;{0}&apos;</source>

@@ -222,3 +222,25 @@ def test_the_explorer_has_a_colour_legend_drawn_in_the_chips_colours(window, qtb
     set_language(CHINESE)
     qtbot.waitUntil(lambda: legend.entries[3][1] != "masked", timeout=5000)
     assert all(text and text.isascii() is False for _, text in legend.entries)
+
+
+def test_beam_caption_says_when_the_search_goes_on_past_the_best_ending(window, qtbot, make_model):
+    """Item 8: "Step 7" with one token shown says why: the best ended, an unfinished one could still win."""
+    model = words_only(make_model(seed=0, layers=2, heads=2, max_len=12))
+    with torch.no_grad():
+        model.net.generator.bias[model.tgt_vocab.stoi[EOS]] += 1.0
+    explorer = open_sentence(window, qtbot, model)
+    editor = explorer.controls.strategy
+    editor.choice.setCurrentIndex(2)
+    editor.beam_width.setValue(3)
+    explorer.controller.run_to_end()
+    session = explorer.controller.session
+    best = session.beam.best
+    assert best.finished and len(best.tokens) < session.position  # the search went on past the best ending
+    # independently: some hypothesis was live one step before the end, and its bound s / max_len beat the best
+    before = session.beam_history[-2]
+    ended = max(h.score / len(h.tokens) for h in before.hypotheses if h.finished)
+    assert any(h.score / 12 > ended for h in before.hypotheses if not h.finished)
+    title = explorer.candidates.title
+    assert title.startswith(f"Step {session.position}:") and f"ended after {len(best.tokens)} tokens" in title
+    assert len(explorer.output.chips) == len(best.tokens) + 1

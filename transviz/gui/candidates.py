@@ -97,7 +97,8 @@ class _Bars(QWidget):
             painter.setPen(text)
             row = QRectF(0, top + i * height, left - MARGIN, height)
             painter.drawText(row, int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter), token)
-            number = QRectF(bar.right() + MARGIN, row.top(), self.width() - bar.right(), height)
+            end = max(bar.right(), self.raw_rect(i, geometry).right()) if i < len(self.raw) else bar.right()
+            number = QRectF(end + MARGIN, row.top(), self.width() - end, height)
             painter.drawText(number, int(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter),
                              self.number_text(i))
         if self.rows:
@@ -184,8 +185,8 @@ class CandidatesChart(Retranslated, QWidget):
             text += self.tr(" (in beam search: the best hypothesis extended at this step)")
             ended = len(record.beam.best.tokens)
             if record.beam.best.finished and ended < record.index + 1:
-                text += self.tr("; the best translation ended after {0} tokens, and the search went on because an "
-                                "unfinished hypothesis could still beat its score").format(ended)
+                text += self.tr("; the best ended after {0} tokens, but an unfinished one could still beat it").format(
+                    ended)
         if record.gold_token is not None:
             text += self.tr(". Teacher forcing: the gold token is outlined green; the model predicted '{0}'").format(
                 record.predicted_token)
