@@ -1421,8 +1421,8 @@
         <translation>形状为（批次, 头, 查询, 键）。填充掩码标出源句子批次中的填充：编码器自注意力和交叉注意力使用它，对每个头和每个查询都相同。解码器自注意力在解码器输入上使用组合掩码（句子 1：&lt;s&gt; 加上目前的目标序列；其他句子：&lt;s&gt; 加上模型的贪心翻译）：它们的填充 且 因果掩码，因果掩码让输入 t 只能看到输入 0..t，永远看不到未来。浅色格：可以关注（True）；深色格：被屏蔽（False），其分数在 softmax 之前变为 -inf。</translation>
     </message>
     <message>
-        <source>sentence {0}: &apos;{1}&apos; is not in this model&apos;s vocabulary: it reads {2}, so its translation of it is a guess</source>
-        <translation>句子 {0}：“{1}”不在此模型的词表中：模型读作 {2}，因此它对该词的翻译只是猜测</translation>
+        <source>sentence {0}: &apos;{1}&apos; is not in the vocabulary (read as {2}): its translation is a guess</source>
+        <translation>句子 {0}：“{1}”不在词表中（读作 {2}）：它的翻译只是猜测</translation>
     </message>
     <message>
         <source>Padding mask of the source batch (encoder self- and cross-attention): shape {0}</source>

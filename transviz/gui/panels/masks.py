@@ -377,8 +377,8 @@ class MasksPanel(Retranslated, PlotPanel):
         it writes for them is a guess."""
         if self.model is None:
             return ""
-        lines = [self.tr("sentence {0}: '{1}' is not in this model's vocabulary: it reads {2}, so its translation "
-                         "of it is a guess").format(row + 1, "', '".join(word for _, word in unknown), UNK)
+        note = self.tr("sentence {0}: '{1}' is not in the vocabulary (read as {2}): its translation is a guess")
+        lines = [note.format(row + 1, "', '".join(word for _, word in unknown), UNK)
                  for row, unknown in enumerate(batch.unknown) if unknown]
         return "".join("\n" + line for line in lines)
 
