@@ -150,8 +150,8 @@
         <translation>束搜索树：把策略选为束搜索，即可看到它逐步生长。</translation>
     </message>
     <message>
-        <source>Beam search, width {0}: each hypothesis kept after each step, with its last token and score (log-probability / length penalty); the best path is thick; (token): ended earlier, kept</source>
-        <translation>束搜索，束宽 {0}：每一步之后保留的每个假设，标出其最后一个词元和得分（对数概率 / 长度惩罚）；粗线为最佳路径；（词元）：较早结束、被保留的假设</translation>
+        <source>Beam search, width {0}: each hypothesis kept after each step, with its last token and score = summed log-probability / length^{1:g}; the best path is thick; (token): ended earlier, kept</source>
+        <translation>束搜索，宽度 {0}：每一步后保留的每个假设，附其最后一个词元和分数 = 对数概率之和 / 长度^{1:g}；最佳路径加粗；(词元)：已提前结束并保留</translation>
     </message>
 </context>
 <context>
@@ -163,6 +163,14 @@
     <message>
         <source>Next-token candidates: press Step to see what the model considers.</source>
         <translation>下一个词元的候选：按“单步”查看模型考虑了哪些词元。</translation>
+    </message>
+    <message>
+        <source>raw</source>
+        <translation>原始</translation>
+    </message>
+    <message>
+        <source>Step {0}: sampled &apos;{1}&apos; with p = {2:.3f} from the wide bars (after temperature, top-k, top-p); thin bars and numbers in brackets: the model&apos;s raw probabilities (raw p = {3:.3f})</source>
+        <translation>第 {0} 步：从宽条（经温度、top-k、top-p 处理后的分布）中以 p = {2:.3f} 采样得到“{1}”；细条和括号中的数字：模型的原始概率（原始 p = {3:.3f}）</translation>
     </message>
     <message>
         <source>Step {0}: the model&apos;s {1} most probable next tokens; it wrote &apos;{2}&apos; (p = {3:.3f})</source>
@@ -181,12 +189,39 @@
         <translation>（束搜索中：本步扩展的最佳假设）</translation>
     </message>
     <message>
+        <source>; the best ended after {0} tokens, but an unfinished one could still beat it</source>
+        <translation>；最佳假设在 {0} 个词元后已结束，但某个未结束的假设仍可能超过它</translation>
+    </message>
+    <message>
         <source>. Teacher forcing: the gold token is outlined green; the model predicted &apos;{0}&apos;</source>
         <translation>。强制教学：标准答案词元以绿框标出；模型预测的是“{0}”</translation>
     </message>
     <message>
         <source>{0}.</source>
         <translation>{0}。</translation>
+    </message>
+</context>
+<context>
+    <name>ColourLegend</name>
+    <message>
+        <source>not in the vocabulary (read as &lt;unk&gt;)</source>
+        <translation>不在词表中（读作 &lt;unk&gt;）</translation>
+    </message>
+    <message>
+        <source>current query</source>
+        <translation>当前查询</translation>
+    </message>
+    <message>
+        <source>forced by you</source>
+        <translation>由你强制</translation>
+    </message>
+    <message>
+        <source>masked</source>
+        <translation>已屏蔽</translation>
+    </message>
+    <message>
+        <source>Colour legend: yellow chip = a word not in the model&apos;s vocabulary; orange = the current query (the step being shown); dashed outline = a token forced by you; grey hatched cells = masked (-inf)</source>
+        <translation>颜色图例：黄色标签 = 不在模型词表中的词；橙色 = 当前查询（正在显示的步骤）；虚线边框 = 由你强制的词元；灰色斜线格 = 已屏蔽（-inf）</translation>
     </message>
 </context>
 <context>
@@ -238,6 +273,10 @@
     <message>
         <source>none of the words ({0}) is in this model&apos;s vocabulary: it would read only &lt;unk&gt;</source>
         <translation>这些词（{0}）都不在这个模型的词表中：模型只会读到 &lt;unk&gt;</translation>
+    </message>
+    <message>
+        <source>beam search has ended: the best hypothesis ended with {0} and no unfinished one can beat its score any more</source>
+        <translation>束搜索已结束：最佳假设以 {0} 结束，且没有未结束的假设还能超过它的分数</translation>
     </message>
     <message>
         <source>there is no hypothesis {0}: the beam holds {1}</source>
@@ -1529,6 +1568,10 @@
         <translation>形状为（批次, 头, 查询, 键）。填充掩码标出源句子批次中的填充：编码器自注意力和交叉注意力使用它，对每个头和每个查询都相同。解码器自注意力在解码器输入上使用组合掩码（句子 1：&lt;s&gt; 加上目前的目标序列；其他句子：&lt;s&gt; 加上模型的贪心翻译）：它们的填充 且 因果掩码，因果掩码让输入 t 只能看到输入 0..t，永远看不到未来。彩色格：可以关注（True）；灰色斜线格：被屏蔽（False），其分数在 softmax 之前变为 -inf，与所有注意力图中的斜线格相同。</translation>
     </message>
     <message>
+        <source>sentence {0}: &apos;{1}&apos; is not in the vocabulary (read as {2}): its translation is a guess</source>
+        <translation>句子 {0}：“{1}”不在词表中（读作 {2}）：它的翻译只是猜测</translation>
+    </message>
+    <message>
         <source>Padding mask of the source batch (encoder self- and cross-attention): shape {0}</source>
         <translation>源句子批次的填充掩码（padding mask，用于编码器自注意力和交叉注意力）：形状 {0}</translation>
     </message>
@@ -1574,6 +1617,10 @@
     <message>
         <source>The last model, {0}, is not there any more.</source>
         <translation>上次使用的模型 {0} 已不存在。</translation>
+    </message>
+    <message>
+        <source>Loaded {0}; it cannot read the remembered sentence &quot;{1}&quot;, so it starts with its first example</source>
+        <translation>已加载 {0}；它读不懂记住的句子“{1}”，因此从它的第一个示例开始</translation>
     </message>
     <message>
         <source>Loaded {0}</source>
@@ -1905,6 +1952,14 @@
     <message>
         <source>&apos;{0}&apos; is not in this model&apos;s vocabulary: the model reads it as {1}</source>
         <translation>“{0}”不在这个模型的词表中：模型把它读作 {1}</translation>
+    </message>
+    <message>
+        <source>&apos;{0}&apos; is not in this model&apos;s target vocabulary: teacher forcing feeds it as {1}</source>
+        <translation>“{0}”不在此模型的目标词表中：教师强制会以 {1} 输入它</translation>
+    </message>
+    <message>
+        <source>Teacher forcing, {0} steps: the model&apos;s most probable token was the gold one {1} times; mean loss {2:.3f} nats (-log p of the gold tokens); p(gold): {3}</source>
+        <translation>教师强制，共 {0} 步：模型最可能的词元与参考词元一致 {1} 次；平均损失 {2:.3f} 奈特（参考词元的 -log p）；p(参考)：{3}</translation>
     </message>
 </context>
 <context>

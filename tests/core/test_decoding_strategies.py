@@ -3,6 +3,7 @@ import itertools
 
 import numpy as np
 import pytest
+import torch
 
 import transviz
 from decoding_models import SOURCE, beam_reference, forward, one_thread, tiny_model  # noqa: F401 (autouse)
@@ -32,10 +33,13 @@ def test_beam_of_width_one_is_greedy(model):
 def test_beam_equals_a_search_by_full_recomputation(model, width, alpha):
     session = DecodingSession(model, SOURCE, strategy=Beam(width, alpha), max_len=7)
     session.run_to_end()
-    expected = beam_reference(model, SOURCE, width, alpha, max_len=7)
+    # the beam as far as the search went (it stops once its best can no longer be beaten) ...
+    expected = beam_reference(model, SOURCE, width, alpha, max_len=session.position)
     got = session.beam.hypotheses
     assert [list(h.token_ids) for h in got] == [ids for ids, _ in expected]
     np.testing.assert_allclose([h.score for h in got], [score for _, score in expected], atol=1e-4)
+    # ... and its best is the best of a search that runs until every hypothesis has ended
+    assert list(got[0].token_ids) == beam_reference(model, SOURCE, width, alpha, max_len=7)[0][0]
 
 
 def test_beam_scores_are_summed_log_probabilities_by_teacher_forcing(model):
@@ -181,3 +185,111 @@ def test_switching_greedy_to_beam_starts_the_search_from_the_path(model):
     assert session.beam.hypotheses[0].tokens == path
     session.step()
     assert len(session.beam.hypotheses) == 3 and all(h.tokens[:2] == path for h in session.beam.hypotheses)
+
+
+def _logits(model, source: str, output_ids: list[int]) -> torch.Tensor:
+    """The model's next-token logits after ``output_ids``, by a full forward pass (no cache, no session)."""
+    vocab = model.tgt_vocab
+    src = torch.tensor([model.src_vocab.encode(source).ids])
+    tgt = torch.tensor([[vocab.bos_id] + output_ids])
+    model.net.eval()
+    with torch.no_grad():
+        return model.net(src, tgt).logits[0, -1].double()
+
+
+def _sampled_from(logits: torch.Tensor, temperature: float, top_k: int, top_p: float) -> torch.Tensor:
+    """softmax(logits / T), keep the top-k, keep the smallest most-probable set reaching top_p, renormalise."""
+    p = torch.softmax(logits / temperature, -1)
+    values, order = torch.sort(p, descending=True, stable=True)
+    keep = torch.zeros_like(p, dtype=torch.bool)
+    if top_k:
+        values, order = values[:top_k], order[:top_k]
+    reached = torch.cumsum(values, 0) >= top_p - 1e-12
+    last = int(reached.nonzero()[0]) if top_p < 1 and reached.any() else len(values) - 1
+    keep[order[: last + 1]] = True
+    kept = torch.where(keep, p, torch.zeros_like(p))
+    return kept / kept.sum()
+
+
+@pytest.mark.parametrize("temperature, top_k, top_p", [(2.5, 0, 1.0), (2.5, 4, 1.0), (0.7, 0, 0.6), (1.8, 5, 0.9)])
+def test_sampling_records_the_distribution_it_drew_from(model, temperature, top_k, top_p):
+    """Issue 14, item 7: the bars show what the token was drawn from, beside the raw distribution."""
+    session = DecodingSession(model, SOURCE, strategy=Sampling(temperature, top_k, top_p, seed=11), top_k=6,
+                              max_len=6)
+    for record in session.run_to_end():
+        logits = _logits(model, SOURCE, [model.tgt_vocab.id_of(t) for t in session.output_tokens[: record.index]])
+        expected, raw = _sampled_from(logits, temperature, top_k, top_p), torch.softmax(logits, -1)
+        assert record.drawn is not None and record.drawn_probability is not None
+        assert record.drawn_probability == pytest.approx(float(expected[record.token_id]), abs=1e-6)
+        assert record.drawn_probability > 0
+        top = torch.topk(expected, 6)
+        listed = [(i, v) for i, v in zip(top.indices.tolist(), top.values.tolist(), strict=True) if v > 0]
+        assert [c.id for c in record.drawn] == [i for i, _ in listed]
+        for candidate, (i, value) in zip(record.drawn, listed, strict=True):
+            assert candidate.probability == pytest.approx(value, abs=1e-6)
+            assert candidate.raw_probability == pytest.approx(float(raw[i]), abs=1e-6)
+        assert record.probability == pytest.approx(float(raw[record.token_id]), abs=1e-6)
+
+
+def test_greedy_and_forced_steps_were_drawn_from_nothing(model):
+    session = DecodingSession(model, SOURCE, strategy=Sampling(2.0, seed=1))
+    session.force("beer")
+    assert session.history[-1].drawn is None
+    assert DecodingSession(model, SOURCE).step().drawn is None
+
+
+def _settled(beam_step, alpha: float, max_len: int) -> bool:
+    """The stopping rule, evaluated here: log-probabilities are <= 0, so a live hypothesis with summed
+    score s can end with at most s / max_len ** alpha; stop when none of them exceeds the best ended one."""
+    ended = [h.score / len(h.tokens) ** alpha for h in beam_step.hypotheses if h.finished]
+    return bool(ended) and all(h.score / max_len**alpha <= max(ended) for h in beam_step.hypotheses if not h.finished)
+
+
+@pytest.mark.parametrize("seed, eos_bias, width, alpha", [
+    (3, 0.0, 3, 0.0), (3, 0.0, 2, 0.6), (3, 2.0, 3, 0.0), (5, 0.0, 3, 0.0), (5, 0.0, 4, 1.0), (4, 2.0, 4, 1.0),
+    (3, 0.0, 4, 1.0)])
+def test_beam_search_stops_once_no_live_hypothesis_can_beat_the_best_ended_one(seed, eos_bias, width, alpha):
+    """Issue 14, item 8: the search stops as soon as the bound says its best is final, and that best
+    is the best of a reference search that runs until every hypothesis has ended (or the limit)."""
+    model = tiny_model(seed=seed, eos_bias=eos_bias, max_len=10)
+    session = DecodingSession(model, SOURCE, strategy=Beam(width, alpha))
+    session.run_to_end()
+    history = session.beam_history
+    if session.stop_reason == "end":
+        assert _settled(history[-1], alpha, 10) and session.beam.best.finished
+    assert not any(_settled(step, alpha, 10) for step in history[:-1])  # not a step later than needed
+    full = beam_reference(model, SOURCE, width, alpha, max_len=10)
+    assert list(session.beam.best.token_ids) == full[0][0]
+    assert session.beam.best.score == pytest.approx(full[0][1], abs=1e-4)
+
+
+def test_beam_search_no_longer_runs_past_its_settled_best():
+    """The case the issue met: the best had ended while live hypotheses went on for steps."""
+    model = tiny_model(seed=3, max_len=10)
+    session = DecodingSession(model, SOURCE, strategy=Beam(2, 0.6))
+    session.run_to_end()
+    assert session.stop_reason == "end" and session.beam.live  # stopped with hypotheses still live
+
+
+def test_teacher_forcing_summary_is_cross_entropy_and_argmax_of_the_models_logits(model):
+    """Issue 14, item 5: mean loss = F.cross_entropy of the gold tokens, matched = argmax == gold."""
+    import torch.nn.functional as F  # noqa: N812
+
+    from transviz.core.decoding import TeacherForcingSummary
+
+    reference = "i want that beer"
+    session = DecodingSession(model, SOURCE, reference=reference)
+    session.run_to_end()
+    vocab = model.tgt_vocab
+    gold = [vocab.stoi[t] for t in reference.split()] + [vocab.eos_id]
+    logits = torch.cat([_logits(model, SOURCE, gold[:t])[None] for t in range(len(gold))])  # (T, V)
+    summary = TeacherForcingSummary.of(session.history)
+    assert summary is not None and summary.steps == len(gold)
+    assert summary.mean_loss == pytest.approx(F.cross_entropy(logits, torch.tensor(gold)).item(), abs=1e-5)
+    assert summary.matched == int((logits.argmax(-1) == torch.tensor(gold)).sum())
+    expected = torch.softmax(logits, -1)[torch.arange(len(gold)), torch.tensor(gold)]
+    assert [t for t, _ in summary.gold] == [vocab.itos[i] for i in gold]
+    np.testing.assert_allclose([p for _, p in summary.gold], expected.numpy(), atol=1e-5)
+    free = DecodingSession(model, SOURCE)
+    free.run_to_end()
+    assert TeacherForcingSummary.of(free.history) is None  # not teacher forced

@@ -237,3 +237,25 @@ def test_a_tab_not_shown_this_time_keeps_its_stored_layout(qtbot, close_later, i
     second = open_window(qtbot, close_later, ini)  # the masks tab is never shown this time
     second.close()
     assert SettingsStore(ini).load().layout.splitters["masks_and_walkthrough"] == stored
+
+
+def test_a_remembered_sentence_the_model_cannot_read_gives_way_to_its_first_example(qtbot, close_later, ini):
+    """Issue 14, item 4: ``model=default`` with a sentence typed for another model (digits)."""
+    SettingsStore(ini).save_preferences(Preferences(ENGLISH, last_model="default", last_sentence="0123456789"))
+    window = open_window(qtbot, close_later, ini)
+    with qtbot.waitSignal(window.model_changed, timeout=30000):
+        window.open_initial_model(None)
+    first = window.workspace.examples[0]
+    assert window.workspace.session is not None and window.workspace.session.source == first.source
+    assert window.panels["explorer"].source.sentence.text() == first.source
+    assert window.workspace.error is None
+    assert "0123456789" in window.statusBar().currentMessage()
+
+
+def test_a_remembered_sentence_belongs_to_its_model_only(qtbot, close_later, ini, model_file):
+    """A model asked for by name does not take the last model's sentence."""
+    SettingsStore(ini).save_preferences(Preferences(ENGLISH, last_model=str(model_file), last_sentence="ein bier"))
+    window = open_window(qtbot, close_later, ini)
+    with qtbot.waitSignal(window.model_changed, timeout=30000):
+        window.open_initial_model("default")
+    assert window.workspace.sentence == window.workspace.examples[0].source

@@ -76,3 +76,25 @@ def beam_choices(beam: Beam, previous: BeamStep, parents: list[int], log_probs: 
         choices.append(Choice(parents[row], row, token, total, beam.normalized(total, length)))
     choices.sort(key=lambda c: -c.normalized_score)  # stable: ties keep finished, then topk order
     return choices[: beam.width]
+
+
+def best_reachable(beam: Beam, hypothesis: Hypothesis, max_len: int) -> float:
+    """The highest ranking score any continuation of the live ``hypothesis`` can end with, when
+    outputs hold at most ``max_len`` tokens.
+
+    Every log-probability is <= 0, so a continuation's summed score s' <= s (the score now), and
+    its length n' <= max_len. For s' <= 0 and length_penalty a >= 0:
+    s' / n'**a <= s / n'**a <= s / max_len**a: a longer ending can raise the normalised score (the
+    same sum over a larger length), but never above the score now spread over the longest length.
+    With a = 0 the bound is s itself.
+    """
+    return beam.normalized(hypothesis.score, max_len)
+
+
+def best_is_settled(beam: Beam, step: BeamStep, max_len: int) -> bool:
+    """Whether the best finished hypothesis of ``step`` can no longer be beaten: no live one can
+    reach a higher ranking score (:func:`best_reachable`) before the length limit."""
+    ended = [beam.normalized(h.score, len(h.tokens)) for h in step.hypotheses if h.finished]
+    if not ended:
+        return False
+    return all(best_reachable(beam, h, max_len) <= max(ended) for h in step.hypotheses if not h.finished)

@@ -30,7 +30,7 @@ from dataclasses import dataclass, field
 import numpy as np
 import torch
 
-from .beam import BeamStep, Choice, Hypothesis, beam_choices
+from .beam import BeamStep, Choice, Hypothesis, beam_choices, best_is_settled
 from .bundle import Model
 from .errors import InputError
 from .events import Signal
@@ -56,6 +56,16 @@ class Candidate:
     probability: float
 
 
+@dataclass(frozen=True)
+class DrawnCandidate:
+    """A token of the distribution sampling drew from, and the model's own probability of it."""
+
+    token: str
+    id: int
+    probability: float  # after temperature, top-k and top-p, renormalised
+    raw_probability: float  # the model's (temperature 1, unfiltered)
+
+
 @dataclass(frozen=True, eq=False)
 class StepRecord:
     """What one step did and saw. Arrays are float32, rows are queries, columns keys.
@@ -78,6 +88,10 @@ class StepRecord:
     gold_token: str | None = None  # teacher forcing: the reference token (= token)
     gold_probability: float | None = None  # teacher forcing: the model's probability of it
     beam: BeamStep | None = None  # beam search: the beam after this step
+    # sampling: the top-k tokens of the distribution the token was drawn from (after temperature,
+    # top-k and top-p, renormalised), with that distribution's probability of the token written
+    drawn: tuple[DrawnCandidate, ...] | None = None
+    drawn_probability: float | None = None
 
     @property
     def self_rows(self) -> np.ndarray:
@@ -102,6 +116,25 @@ class StepRecord:
         """(L, H, T, S) with T = index + 1."""
         layers, heads, source_len = self.cross_rows.shape
         return cross_attention(walk(self.path), layers, heads, source_len)
+
+
+@dataclass(frozen=True)
+class TeacherForcingSummary:
+    """How well the model predicts a reference, over the steps taken so far."""
+
+    steps: int
+    matched: int  # steps whose most probable token was the gold one
+    mean_loss: float  # mean cross-entropy of the gold tokens, in nats: -mean(log p(gold))
+    gold: tuple[tuple[str, float], ...]  # each gold token and the model's probability of it
+
+    @classmethod
+    def of(cls, records: tuple[StepRecord, ...]) -> TeacherForcingSummary | None:
+        """The summary of teacher-forced ``records``; None when there are none."""
+        if not records or any(r.gold_token is None for r in records):
+            return None
+        losses = [-r.path.log_probability for r in records]
+        return cls(len(records), sum(r.predicted_token == r.gold_token for r in records),
+                   float(np.mean(losses)), tuple((r.token, r.probability) for r in records))
 
 
 @dataclass(frozen=True)
@@ -282,11 +315,16 @@ class DecodingSession:
 
     @property
     def stop_reason(self) -> str | None:
-        """"end" (end token; in beam search: every hypothesis ended), "max_len" (length limit), or None."""
+        """"end" (end token; in beam search: the best finished hypothesis can no longer be beaten by
+        a live one, see :func:`~transviz.core.beam.best_is_settled`), "max_len" (length limit), or None."""
         return self._stop_reason(self._beams[-1])
 
     def _stop_reason(self, beam: BeamStep) -> str | None:
-        ended = all(h.finished for h in beam.hypotheses) if self._is_beam_search() else beam.best.finished
+        if self._is_beam_search():
+            assert isinstance(self._strategy, Beam)
+            ended = best_is_settled(self._strategy, beam, self.max_len)
+        else:
+            ended = beam.best.finished
         if ended:
             return "end"
         return "max_len" if beam.position >= self.max_len else None
@@ -302,6 +340,10 @@ class DecodingSession:
             if self.teacher_forcing:
                 return Message(translate_noop("CoreMessages", "the reference has ended: go back or reset to look at "
                                                               "it again"))
+            if self._is_beam_search():
+                return Message(translate_noop("CoreMessages", "beam search has ended: the best hypothesis ended with "
+                                                              "{0} and no unfinished one can beat its score any more"),
+                               EOS)
             return Message(translate_noop("CoreMessages", "the translation has ended with the end token {0}: go back "
                                                           "or reset to try another way"), EOS)
         if reason == "max_len":
@@ -529,13 +571,26 @@ class DecodingSession:
                            for i, p in zip(top.indices.tolist(), top.values.tolist(), strict=True))
         entropy = float(-(expansion.log_probs[row].exp() * expansion.log_probs[row]).sum())
         gold = self._gold is not None
+        drawn, drawn_probability = self._drawn(expansion, row, token_id, forced or gold)
         return StepRecord(
             index=self.position, token=itos[token_id], token_id=token_id, probability=node.probability,
             forced=forced, candidates=candidates, entropy=entropy, stop=self._stop_reason(beam),
             predicted_token=itos[node.predicted_id], strategy=TEACHER_FORCING if gold else self._strategy.name,
             path=node, gold_token=itos[token_id] if gold else None, gold_probability=node.probability if gold else None,
-            beam=beam if self._is_beam_search() else None,
+            beam=beam if self._is_beam_search() else None, drawn=drawn, drawn_probability=drawn_probability,
         )
+
+    def _drawn(self, expansion: _Expansion, row: int, token_id: int,
+               chosen: bool) -> tuple[tuple[DrawnCandidate, ...] | None, float | None]:
+        """Sampling's distribution (its top candidates, and its probability of ``token_id``);
+        None when the token was not drawn (another strategy, forced, teacher forcing)."""
+        if chosen or not isinstance(self._strategy, Sampling):
+            return None, None
+        p, raw = self._strategy.distribution(expansion.logits[row].numpy()), expansion.probs[row]
+        order = np.argsort(-p, kind="stable")[: self.top_k]
+        itos = self._vocab.itos
+        drawn = tuple(DrawnCandidate(itos[i], int(i), float(p[i]), float(raw[i])) for i in order if p[i] > 0)
+        return drawn, float(p[token_id])
 
     def _attention_of(self, nodes: list[PathNode]) -> tuple[np.ndarray, np.ndarray]:
         """Decoder self (L, H, T, T) and cross (L, H, T, S) attention of a path."""

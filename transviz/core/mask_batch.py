@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import torch
 
@@ -50,6 +50,7 @@ class SourceBatch:
     tokens: list[list[str]]
     ids: torch.Tensor
     padding: torch.Tensor
+    unknown: list[list[tuple[int, str]]] = field(default_factory=list)  # per sentence: (position, word) read as <unk>
 
 
 @dataclass(frozen=True)
@@ -107,10 +108,11 @@ def source_batch(sentences: Sequence[str], vocab: Vocab, pad_id: int) -> SourceB
     """Tokenize ``sentences`` with ``vocab``, pad them and build their padding mask.
 
     Raises InputError for an empty sentence (the vocabulary's message). Unknown words stay one
-    token each, shown as typed.
+    token each, shown as typed, and are listed in ``unknown``.
     """
-    ids, tokens = padded([(e.tokens, e.ids) for e in map(vocab.encode, sentences)], pad_id)
-    return SourceBatch(list(sentences), tokens, ids, padding_mask(ids, pad_id))
+    encodings = [vocab.encode(sentence) for sentence in sentences]
+    ids, tokens = padded([(e.tokens, e.ids) for e in encodings], pad_id)
+    return SourceBatch(list(sentences), tokens, ids, padding_mask(ids, pad_id), [e.unknown for e in encodings])
 
 
 def decoder_batch(inputs: Sequence[TokensAndIds], pad_id: int) -> DecoderBatch:

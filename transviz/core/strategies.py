@@ -105,7 +105,8 @@ class Beam:
     log-probability and ``length`` the number of output tokens including the end token
     (fairseq's length penalty: 0 ranks by probability alone, which favours short outputs; 1 ranks
     by the average log-probability per token). Finished hypotheses stay in the beam while they
-    rank among the best ``width``; the search ends when every hypothesis in the beam has ended.
+    rank among the best ``width``; the search ends when no live hypothesis can beat the best finished
+    one any more (:func:`~transviz.core.beam.best_is_settled`), at the latest when all have ended.
     """
 
     width: int = 4

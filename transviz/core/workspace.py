@@ -74,23 +74,40 @@ class Workspace:
     def examples(self) -> tuple[Pair, ...]:
         return model_examples(self.model)
 
-    def set_model(self, model: Model | None, source: str | None = None, sentence: str | None = None) -> None:
+    def set_model(self, model: Model | None, source: str | None = None, sentence: str | None = None,
+                  fall_back: bool = False) -> bool:
         """Explore ``model`` (from ``source``) from now on, with ``sentence`` (default: the first
-        example of its task, with its translation as the reference). The session is opened
-        before ``model_changed`` is emitted, so that no view sees the old model's session with
-        the new model."""
+        example of its task, with its translation as the reference). With ``fall_back``, a
+        sentence the model cannot read (a remembered one, typed for another model) is replaced by
+        the first example. The session is opened before ``model_changed`` is emitted, so that no
+        view sees the old model's session with the new model. Returns whether ``sentence`` was
+        replaced."""
         self.model, self.model_source = model, source
         self.decoding_model = None if model is None else decoding_copy(model)
-        self.sentence = sentence or next((p.source for p in self.examples), "")
-        self.reference = next((p.target for p in self.examples if p.source == self.sentence), None)
-        self.teacher_forcing = False
-        try:
-            session: DecodingSession | None = self._new_session()
-        except TransvizError:
-            session = None  # ``error`` says why; the views show it
+        first = next((p.source for p in self.examples), "")
+        session = self._session_of(sentence or first)
+        replaced = bool(fall_back and sentence and session is None and first and first != sentence)
+        if replaced:
+            session = self._session_of(first)
         self._replace(session, emit=False)
         self.model_changed.emit(model)
         self.session_changed.emit(self.session)
+        return replaced
+
+    def _session_of(self, sentence: str) -> DecodingSession | None:
+        """Make ``sentence`` (with its own example's reference) the workspace's; its session, or
+        None (``error`` says why)."""
+        self.sentence = sentence
+        self.reference = self.reference_of(sentence)
+        self.teacher_forcing = False
+        try:
+            return self._new_session()
+        except TransvizError:
+            return None
+
+    def reference_of(self, sentence: str) -> str | None:
+        """The translation of ``sentence`` when it is one of the model's examples, else None."""
+        return next((p.target for p in self.examples if p.source == sentence), None)
 
     def open(self, sentence: str, reference: str | None = None, teacher_forcing: bool = False) -> DecodingSession:
         """A new session for ``sentence`` (fed ``reference`` when ``teacher_forcing``). On an error

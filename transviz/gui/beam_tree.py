@@ -2,7 +2,7 @@
 step, y: its rank, best on top), joined to the hypothesis it extends, with its last token and
 its ranking score. The current best hypothesis's path is drawn thick.
 
-It draws ``session.beam_history`` as it is: nothing is recomputed here.
+It draws ``session.beam_history``; only the ranking scores are put on the search's one scale.
 """
 from __future__ import annotations
 
@@ -14,10 +14,11 @@ import pyqtgraph as pg
 from PySide6.QtWidgets import QVBoxLayout, QWidget
 
 from ..core.beam import BeamStep
+from ..core.strategies import Beam
 from ..core.vocab import BOS
 from .labels import plain_label
 from .language import Retranslated
-from .style import GREY, HIGHLIGHT, PALETTE, plot_font, plot_style
+from .style import GREY, HIGHLIGHT, PALETTE, plain_axes, plot_font, plot_style
 
 LIVE, ENDED = PALETTE[0], PALETTE[2]
 
@@ -33,15 +34,18 @@ class TreeNode:
     finished: bool
 
 
-def tree_nodes(history: Sequence[BeamStep]) -> list[TreeNode]:
-    """The nodes to draw for a beam history (the start first)."""
+def tree_nodes(history: Sequence[BeamStep], length_penalty: float = 1.0) -> list[TreeNode]:
+    """The nodes to draw for a beam history (the start first), every score on one scale: summed
+    log-probability / length ** ``length_penalty`` (steps taken before the beam search started,
+    greedy or sampled, carry plain summed scores in the history)."""
+    scale = Beam(length_penalty=length_penalty)
     nodes = [TreeNode(0, 0, None, BOS, False)]
     for beam in history[1:]:
         for rank, h in enumerate(beam.hypotheses):
             kept = len(h.tokens) < beam.position  # ended earlier, carried over as it was
             token = h.tokens[-1] if h.tokens else BOS
             label = f"({token})" if kept else token
-            score = round(h.normalized_score, 2) + 0.0  # + 0.0: no "-0.00"
+            score = round(scale.normalized(h.score, len(h.tokens)), 2) + 0.0  # + 0.0: no "-0.00"
             nodes.append(TreeNode(beam.position, rank, h.parent, f"{label}\n{score:.2f}", h.finished))
     return nodes
 
@@ -63,11 +67,13 @@ class BeamTree(Retranslated, QWidget):
         super().__init__(parent)
         self._nodes: list[TreeNode] = []
         self._width: int | None = None  # the beam's, for the title
+        self._length_penalty = 1.0  # the scale of the scores shown
         self._title = plain_label(wrap=True)
         self._view = pg.PlotWidget()
         plot = self._view.getPlotItem()
         plot.hideButtons()
         plot.setMenuEnabled(False)
+        plain_axes(plot)
         self.bind_text(lambda text: plot.setLabel("bottom", text), lambda: self.tr("step"))
         self.bind_text(lambda text: plot.setLabel("left", text), lambda: self.tr("rank (0 = best)"))
         plot.getViewBox().invertY(True)
@@ -98,13 +104,16 @@ class BeamTree(Retranslated, QWidget):
             self._title.setText(self.tr("Beam search tree: choose beam search as the strategy to see it grow."))
         else:
             self._title.setText(self.tr("Beam search, width {0}: each hypothesis kept after each step, with its "
-                                        "last token and score (log-probability / length penalty); the best path "
-                                        "is thick; (token): ended earlier, kept").format(self._width))
+                                        "last token and score = summed log-probability / length^{1:g}; the best "
+                                        "path is thick; (token): ended earlier, kept").format(
+                self._width, self._length_penalty))
 
-    def show_history(self, history: Sequence[BeamStep], width: int | None = None) -> None:
-        """Draw the beams of a search (``width``: the beam width, for the title)."""
-        self._nodes = tree_nodes(history) if history else []
-        self._width = width
+    def show_history(self, history: Sequence[BeamStep], width: int | None = None,
+                     length_penalty: float = 1.0) -> None:
+        """Draw the beams of a search (``width``: the beam width, for the title; ``length_penalty``:
+        the search's, which every score shown is normalised with)."""
+        self._nodes = tree_nodes(history, length_penalty) if history else []
+        self._width, self._length_penalty = width, length_penalty
         self._name()
         x = np.array([n.step for n in self._nodes], dtype=float)
         y = np.array([n.rank for n in self._nodes], dtype=float)

@@ -12,11 +12,12 @@ from PySide6.QtCore import QPoint, QRectF, QSize, Qt, Signal
 from PySide6.QtGui import QColor, QMouseEvent, QPainter, QPaintEvent, QPen
 from PySide6.QtWidgets import QSizePolicy, QVBoxLayout, QWidget
 
-from ..core.decoding import StepRecord
+from ..core.decoding import DrawnCandidate, StepRecord
 from .language import Retranslated
-from .style import HIGHLIGHT, PALETTE
+from .style import BLACK, HIGHLIGHT, PALETTE
 
 OTHER, CHOSEN, GOLD = QColor(PALETTE[0]), QColor(HIGHLIGHT), QColor(PALETTE[2])
+RAW = QColor(BLACK)  # sampling: the model's own probability, a thin bar under the drawn-from one
 ROW_HEIGHT, BAR_SHARE, MARGIN = 30, 0.7, 6  # most pixels a row gets; the bar's part of it; edges
 TITLE_LINES = 4  # the title wraps into at most this many lines above the bars
 SCALE = (0.0, 0.5, 1.0)  # probabilities marked under the bars
@@ -31,6 +32,8 @@ class _Bars(QWidget):
         super().__init__(parent)
         self.title = ""
         self.rows: list[tuple[str, float, QColor, bool]] = []  # token, probability, colour, outlined
+        self.raw: list[float] = []  # sampling: the model's raw probability of each row, drawn as a thin bar
+        self.raw_name = ""  # how the raw numbers are introduced, e.g. "raw"
         self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Expanding)
         self.setMinimumSize(160, 160)
 
@@ -44,7 +47,8 @@ class _Bars(QWidget):
         """x where bars start, their length for probability 1, and the row height."""
         metrics = self.fontMetrics()
         left = MARGIN + max((metrics.horizontalAdvance(token) for token, *_ in self.rows), default=0) + MARGIN
-        number = metrics.horizontalAdvance("0.000") + 2 * MARGIN
+        number = max((metrics.horizontalAdvance(self.number_text(i)) for i in range(len(self.rows))),
+                     default=metrics.horizontalAdvance("0.000")) + 2 * MARGIN
         rows = max(len(self.rows), 1)
         height = min(ROW_HEIGHT, (self.height() - self._top() - metrics.height() - 2 * MARGIN) / rows)
         return left, max(self.width() - left - number, 10.0), max(height, 1.0)
@@ -54,6 +58,16 @@ class _Bars(QWidget):
         probability = self.rows[index][1]
         top = self._top() + index * height + height * (1 - BAR_SHARE) / 2
         return QRectF(left, top, max(probability * length, 1.0), height * BAR_SHARE)
+
+    def number_text(self, index: int) -> str:
+        text = f"{self.rows[index][1]:.3f}"
+        return f"{text}  ({self.raw_name} {self.raw[index]:.3f})" if index < len(self.raw) else text
+
+    def raw_rect(self, index: int, geometry: tuple[float, float, float]) -> QRectF:
+        """A thin bar under row ``index``'s bar: the raw probability."""
+        left, length, _ = geometry
+        bar = self.bar_rect(index, geometry)
+        return QRectF(left, bar.bottom() - bar.height() * 0.25, max(self.raw[index] * length, 1.0), bar.height() * 0.25)
 
     def row_at(self, point: QPoint) -> int | None:
         _, _, height = self._geometry()
@@ -72,18 +86,21 @@ class _Bars(QWidget):
         geometry = self._geometry()  # measured once: it measures every token
         left, length, height = geometry
         top = self._top()
-        for i, (token, probability, colour, outlined) in enumerate(self.rows):
+        for i, (token, _probability, colour, outlined) in enumerate(self.rows):
             bar = self.bar_rect(i, geometry)
             painter.fillRect(bar, colour)
+            if i < len(self.raw):
+                painter.fillRect(self.raw_rect(i, geometry), RAW)
             if outlined:
                 painter.setPen(QPen(GOLD, 3))
                 painter.drawRect(bar)
             painter.setPen(text)
             row = QRectF(0, top + i * height, left - MARGIN, height)
             painter.drawText(row, int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter), token)
-            number = QRectF(bar.right() + MARGIN, row.top(), self.width() - bar.right(), height)
+            end = max(bar.right(), self.raw_rect(i, geometry).right()) if i < len(self.raw) else bar.right()
+            number = QRectF(end + MARGIN, row.top(), self.width() - end, height)
             painter.drawText(number, int(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter),
-                             f"{probability:.3f}")
+                             self.number_text(i))
         if self.rows:
             bottom = top + len(self.rows) * height
             painter.setPen(QColor("#808080"))
@@ -135,11 +152,26 @@ class CandidatesChart(Retranslated, QWidget):
         if record is None:
             self._bars.title = self.tr("Next-token candidates: press Step to see what the model considers.")
             self._bars.rows = []
+            self._bars.raw = []
+        elif record.drawn is not None:
+            self._show_drawn(record, record.drawn)
         else:
             self._bars.rows = [(c.token, c.probability, CHOSEN if c.token == record.token else OTHER,
                                 c.token == record.gold_token) for c in record.candidates]
+            self._bars.raw = []
             self._bars.title = self._title_text(record)
         self._bars.update()
+
+    def _show_drawn(self, record: StepRecord, drawn: tuple[DrawnCandidate, ...]) -> None:
+        """Sampling: bars of the distribution the token was drawn from, the raw one beside them."""
+        self._bars.rows = [(c.token, c.probability, CHOSEN if c.token == record.token else OTHER, False)
+                           for c in drawn]
+        self._bars.raw = [c.raw_probability for c in drawn]
+        self._bars.raw_name = self.tr("raw")
+        self._bars.title = self.tr(
+            "Step {0}: sampled '{1}' with p = {2:.3f} from the wide bars (after temperature, top-k, top-p); thin bars "
+            "and numbers in brackets: the model's raw probabilities (raw p = {3:.3f})").format(
+            record.index + 1, record.token, record.drawn_probability or 0.0, record.probability)
 
     def _title_text(self, record: StepRecord) -> str:
         listed = [c.token for c in record.candidates]
@@ -151,6 +183,10 @@ class CandidatesChart(Retranslated, QWidget):
             text += self.tr(", not among them")
         if record.beam is not None:
             text += self.tr(" (in beam search: the best hypothesis extended at this step)")
+            ended = len(record.beam.best.tokens)
+            if record.beam.best.finished and ended < record.index + 1:
+                text += self.tr("; the best ended after {0} tokens, but an unfinished one could still beat it").format(
+                    ended)
         if record.gold_token is not None:
             text += self.tr(". Teacher forcing: the gold token is outlined green; the model predicted '{0}'").format(
                 record.predicted_token)
@@ -164,6 +200,10 @@ class CandidatesChart(Retranslated, QWidget):
     def bars(self) -> list[tuple[str, float]]:
         """(token, probability) of every bar drawn, top to bottom."""
         return [(token, probability) for token, probability, *_ in self._bars.rows]
+
+    def raw_bars(self) -> list[float]:
+        """The raw probability beside each bar (sampling), top to bottom; empty when not sampling."""
+        return list(self._bars.raw)
 
     def bar_colour(self, index: int) -> str:
         return self._bars.rows[index][2].name()

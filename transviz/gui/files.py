@@ -66,35 +66,40 @@ class ModelFiles(QObject):
         self.runner.status.connect(lambda text: self.status.emit(self.tr("Loading {0}...").format(text)))
 
     # -- opening -----------------------------------------------------------------------------------
-    def open(self, source: str | Path, sentence: str | None = None) -> None:
+    def open(self, source: str | Path, sentence: str | None = None, fall_back: bool = False) -> None:
         """Load a checkpoint file or shipped model off the GUI thread; on success it becomes the
-        workspace's model (with ``sentence``, else its first example), on failure ``error`` says
-        why and the current model stays."""
+        workspace's model (with ``sentence``, else its first example; with ``fall_back``, the first
+        example when the model cannot read ``sentence``), on failure ``error`` says why and the
+        current model stays."""
         source = str(source)
-        self.runner.start(lambda state: _load(source, state), lambda model: self._loaded(source, sentence, model),
+        self.runner.start(lambda state: _load(source, state),
+                          lambda model: self._loaded(source, sentence, model, fall_back),
                           lambda exc: self._failed(source, exc))
 
     def open_initial(self, source: str | None, last: str | None, sentence: str | None) -> str | None:
         """At start-up: ``source`` if given, else the last run's model (with its ``sentence``) when
         it is still there, else the shipped default, else nothing; a notice when the last model
         is gone."""
-        notice, shipped = None, shipped_models()
+        notice, shipped, remembered = None, shipped_models(), None
         if source is None and last is not None:
             if last in shipped or Path(last).is_file():
-                source = last
+                source, remembered = last, sentence  # a remembered sentence belongs to its model
             else:
                 notice = self.tr("The last model, {0}, is not there any more.").format(last)
         if source is None and DEFAULT_MODEL in shipped:
             source = DEFAULT_MODEL
         if source is not None:
-            self.open(source, sentence)
+            self.open(source, remembered, fall_back=True)
         return notice
 
-    def _loaded(self, source: str, sentence: str | None, model: Model) -> None:
+    def _loaded(self, source: str, sentence: str | None, model: Model, fall_back: bool = False) -> None:
         # a shipped model is remembered by name: the classroom bundle may move
         name = next((name for name, path in shipped_models().items() if str(path) == source), source)
-        self.workspace.set_model(model, name, sentence)
-        self.status.emit(self.tr("Loaded {0}").format(model_name(model)))
+        if self.workspace.set_model(model, name, sentence, fall_back):
+            self.status.emit(self.tr("Loaded {0}; it cannot read the remembered sentence \"{1}\", so it starts with "
+                                     "its first example").format(model_name(model), sentence))
+        else:
+            self.status.emit(self.tr("Loaded {0}").format(model_name(model)))
         self.loaded.emit(model)
 
     def _failed(self, source: str, exc: Exception) -> None:

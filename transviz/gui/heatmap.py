@@ -22,7 +22,7 @@ from PySide6.QtWidgets import QGraphicsPathItem, QGraphicsRectItem, QHBoxLayout,
 from .export import add_export_actions, name_export_actions, plot_title, save_picture
 from .labels import plain_label
 from .language import Retranslated
-from .style import HIGHLIGHT, colormap, lookup_table
+from .style import HIGHLIGHT, colormap, lookup_table, plain_axes
 
 MAX_LABELS = 40  # more rows or columns than this: label every n-th one so that labels never pile up
 MIN_CELL_PIXELS = 3  # narrower cells are resampled to the screen's pixels (area averaging)
@@ -417,6 +417,7 @@ class HeatmapWidget(Retranslated, QWidget):
         if colorbar:
             self._colorbar = pg.ColorBarItem(values=self._levels, colorMap=colormap(), interactive=False,
                                              colorMapMenu=False, width=14)
+            plain_axes(self._colorbar)  # weights, not quantities with units
             self._view.addItem(self._colorbar, row=0, col=1)
             self._fit_colorbar_labels()
         self._readout = plain_label(" ")  # filled on hover; a space keeps its line height

@@ -14,7 +14,7 @@ import pyqtgraph as pg
 from PySide6.QtCore import QObject, Qt, QTimer
 from PySide6.QtWidgets import QWidget
 
-from .style import plot_style
+from .style import plain_axes, plot_style
 
 FRAME_RATE = 60  # redraws per second at most (issue 6: smooth to 60 fps); data arriving faster waits for the next frame
 # Legend positions (pyqtgraph offsets: negative counts from the right or bottom edge)
@@ -81,6 +81,7 @@ class LivePlot(pg.PlotWidget):
         self.setLabel("bottom", bottom)
         self.setMenuEnabled(False)
         self.hideButtons()
+        plain_axes(self.getPlotItem())
         self.setLogMode(False, log_y)
         self._log_y = log_y
         if legend is not None:

@@ -8,10 +8,11 @@ from PySide6.QtCore import QSignalBlocker, Signal
 from PySide6.QtWidgets import QCheckBox, QComboBox, QGridLayout, QLineEdit, QWidget
 
 from ..core.dataset import Pair
+from ..core.decoding import TeacherForcingSummary
 from ..core.errors import InputError, TransvizError
 from ..core.vocab import UNK
 from .core_messages import translated
-from .labels import bound_label, error_label, show_error
+from .labels import bound_label, error_label, plain_label, show_error
 from .language import Retranslated
 from .observe import subscribe
 from .session import SessionController
@@ -49,6 +50,11 @@ class SourceBox(Retranslated, QWidget):
         self.reference = QLineEdit()
         self.bind_text(self.reference.setPlaceholderText, lambda: self.tr("the correct translation"))
         self.reference.setEnabled(False)
+        self._prefilled = False  # the reference box holds the sentence's own example translation
+        self.reference_preview = TokenStrip()  # teacher forcing: the reference's tokens, unknown words flagged
+        self.reference_preview.setVisible(False)
+        self.summary = plain_label(wrap=True)  # teacher forcing: how well the model predicts the reference
+        self.summary.setVisible(False)
         self.error = error_label()
         names = [bound_label(self, lambda: self.tr("Sentence")), bound_label(self, lambda: self.tr("Examples")),
                  bound_label(self, lambda: self.tr("Tokens"))]
@@ -62,17 +68,21 @@ class SourceBox(Retranslated, QWidget):
         grid.addWidget(self.preview, 1, 1)
         grid.addWidget(self.teacher, 1, 2)
         grid.addWidget(self.reference, 1, 3)
-        grid.addWidget(self.error, 2, 1, 1, 3)
+        grid.addWidget(self.reference_preview, 2, 3)
+        grid.addWidget(self.summary, 3, 1, 1, 3)
+        grid.addWidget(self.error, 4, 1, 1, 3)
         grid.setColumnStretch(1, 3)
         grid.setColumnStretch(3, 2)
-        self.sentence.textChanged.connect(self.open_session)
+        self.sentence.textChanged.connect(self._on_sentence_changed)
         self.reference.textChanged.connect(self.open_session)
+        self.reference.textEdited.connect(lambda _text: setattr(self, "_prefilled", False))  # typed: the user's
         self.teacher.toggled.connect(self._on_teacher_toggled)
         self.examples.activated.connect(self._on_example)
         self.sentence.returnPressed.connect(self.submitted)
         self.reference.returnPressed.connect(self.submitted)
         subscribe(self, controller.workspace.model_changed, self._show_model)
         subscribe(self, controller.workspace.session_changed, self._show_sentence)
+        controller.changed.connect(self._show_summary)
         self._show_model()
         self._show_sentence()
 
@@ -80,6 +90,8 @@ class SourceBox(Retranslated, QWidget):
         super().retranslate()
         self._describe_examples()
         self._preview(self.sentence.text())  # the unknown words' tooltips
+        self._show_reference()
+        self._show_summary()
 
     # -- model and examples ------------------------------------------------------------------------
     def _show_model(self, *_: object) -> None:
@@ -99,12 +111,16 @@ class SourceBox(Retranslated, QWidget):
                 if box.text() != text:
                     box.setText(text)
             self.teacher.setChecked(workspace.teacher_forcing)
+        self._prefilled = workspace.reference is not None and workspace.reference == workspace.reference_of(
+            workspace.sentence)
         self.reference.setEnabled(workspace.teacher_forcing)
         self.examples.setCurrentIndex(next((i for i, p in enumerate(self._examples)
                                             if p.source == workspace.sentence), -1))
         self._preview(workspace.sentence)
         error = workspace.error
         show_error(self.error, translated(error) if error is not None and self.controller.model else None)
+        self._show_reference()
+        self._show_summary()
 
     def _describe_examples(self) -> None:
         self.examples.setToolTip("" if self._examples else self.tr("This model's task has no built-in examples"))
@@ -115,6 +131,7 @@ class SourceBox(Retranslated, QWidget):
         self.reference.blockSignals(True)
         self.reference.setText(pair.target)
         self.reference.blockSignals(False)
+        self._prefilled = True
         self.examples.setCurrentIndex(index)
         if self.sentence.text() == pair.source:
             self.open_session()  # the reference may have changed
@@ -130,6 +147,16 @@ class SourceBox(Retranslated, QWidget):
         self.open_session()
 
     # -- the session -------------------------------------------------------------------------------
+    def _on_sentence_changed(self, text: str) -> None:
+        """A reference belongs to its sentence: an example's own translation is filled in, and one
+        filled in for another sentence is taken out (a reference the user typed stays)."""
+        own = self.controller.workspace.reference_of(text)
+        if own is not None or self._prefilled:
+            with QSignalBlocker(self.reference):
+                self.reference.setText(own or "")
+            self._prefilled = own is not None
+        self.open_session()
+
     def open_session(self) -> None:
         """A new session for the text as it is now; problems are shown under the box."""
         text = self.sentence.text()
@@ -155,3 +182,30 @@ class SourceBox(Retranslated, QWidget):
         tip = self.tr("'{0}' is not in this model's vocabulary: the model reads it as {1}")
         self.preview.set_chips([Chip(token, tip.format(token, UNK) if i in unknown else "", unknown=i in unknown)
                                 for i, token in enumerate(encoding.tokens)])
+
+    # -- teacher forcing -------------------------------------------------------------------------
+    def _show_reference(self) -> None:
+        """The reference's tokens as the model reads them, unknown words flagged (teacher forcing)."""
+        session = self.controller.session
+        tokens = session.reference_tokens if session is not None and session.teacher_forcing else None
+        self.reference_preview.setVisible(tokens is not None)
+        if tokens is None or session is None:
+            return
+        unknown = {i: word for i, word in session.reference_unknown_tokens}
+        tip = self.tr("'{0}' is not in this model's target vocabulary: teacher forcing feeds it as {1}")
+        self.reference_preview.set_chips([
+            Chip(token, tip.format(unknown[i], UNK) if i in unknown else "", unknown=i in unknown)
+            for i, token in enumerate(tokens)])
+
+    def _show_summary(self, *_: object) -> None:
+        """Teacher forcing: tokens matched, mean loss and the probability of each gold token so far."""
+        session = self.controller.session
+        summary = TeacherForcingSummary.of(session.history) if session is not None else None
+        self.summary.setVisible(summary is not None)
+        if summary is None:
+            return
+        gold = ", ".join(f"{token} {p:.3f}" for token, p in summary.gold)
+        self.summary.setText(self.tr(
+            "Teacher forcing, {0} steps: the model's most probable token was the gold one {1} times; mean loss "
+            "{2:.3f} nats (-log p of the gold tokens); p(gold): {3}").format(
+            summary.steps, summary.matched, summary.mean_loss, gold))

@@ -61,6 +61,14 @@ def configure_pyqtgraph() -> None:
                         background=style.background, foreground=style.foreground)
 
 
+def plain_axes(plot: pg.PlotItem) -> pg.PlotItem:
+    """Axes that show their numbers as they are: pyqtgraph's automatic SI prefix would turn a range
+    of steps, ranks or learning rates into "step (x0.001)". Returns ``plot``."""
+    for side in ("left", "bottom", "right", "top"):
+        plot.getAxis(side).enableAutoSIPrefix(False)
+    return plot
+
+
 def plot_style() -> PlotStyle:
     if _Current.plot_style is not None:
         return _Current.plot_style

@@ -25,6 +25,7 @@ from ..decode_controls import DecodingControls
 from ..explain_menu import ExplainMenu
 from ..labels import bound_label
 from ..language import Retranslated
+from ..legend import ColourLegend
 from ..session import SessionController
 from ..source_box import SourceBox
 from ..token_strip import Chip, TokenStrip
@@ -91,6 +92,8 @@ class ExplorerPanel(Retranslated, PlotPanel):
         layout.addWidget(self.source)
         layout.addWidget(self.controls)
         layout.addWidget(self.output)
+        self.legend = ColourLegend()  # what the chips' and maps' colours mean
+        layout.addWidget(self.legend)
         layout.addWidget(self.pages, 1)
         self.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
 
@@ -156,4 +159,4 @@ class ExplorerPanel(Retranslated, PlotPanel):
         beam_search = isinstance(strategy, Beam) and not (session is not None and session.teacher_forcing)
         self.beam_tree.setVisible(beam_search)
         if isinstance(strategy, Beam) and beam_search and session is not None:
-            self.beam_tree.show_history(session.beam_history, strategy.width)
+            self.beam_tree.show_history(session.beam_history, strategy.width, strategy.length_penalty)

@@ -36,6 +36,7 @@ from PySide6.QtWidgets import (
 from ...core.bundle import Model
 from ...core.errors import InputError
 from ...core.mask_batch import DecoderBatch, SourceBatch, TokensAndIds, mask_batch, split_sentences
+from ...core.vocab import UNK
 from ...core.walkthrough import KINDS, Kind, Walkthrough, walkthrough
 from ...core.workspace import Explanation, Workspace
 from ..batch_translator import BatchTranslator
@@ -428,13 +429,24 @@ class MasksPanel(Retranslated, PlotPanel):
     def _on_translation_failed(self, exc: Exception) -> None:
         show_error(self.mask_error, self.tr("Masks: {0}").format(translated(exc)))
 
+    def _unknown_note(self, batch: SourceBatch) -> str:
+        """A line per sentence with words the model does not know: it reads them as <unk>, so what
+        it writes for them is a guess."""
+        if self.model is None:
+            return ""
+        note = self.tr("sentence {0}: '{1}' is not in the vocabulary (read as {2}): its translation is a guess")
+        lines = [note.format(row + 1, "', '".join(word for _, word in unknown), UNK)
+                 for row, unknown in enumerate(batch.unknown) if unknown]
+        return "".join("\n" + line for line in lines)
+
     def _draw_padding(self, batch: SourceBatch) -> None:
         positions = [str(i) for i in range(batch.padding.shape[-1])]
         self.padding_view.set_data(drawn_mask(batch.padding[:, 0, 0]), self._short(batch.sentences), positions)
         self.padding_view.setMinimumHeight(labelled_height(self.padding_view, len(batch.sentences)))
         self.padding_view.set_title(self.tr("Padding mask of the source batch (encoder self- and "
                                             "cross-attention): shape {0}").format(shape_text(batch.padding)))
-        self.padded_tokens.setText(numbered_rows(self.tr("Source sentences:"), batch.tokens))
+        rows = numbered_rows(self.tr("Source sentences:"), batch.tokens)
+        self.padded_tokens.setText(rows + self._unknown_note(batch))
 
     def _draw_causal(self, decoder: DecoderBatch) -> None:
         inputs = decoder.tokens[0][: decoder.causal.shape[-1]]

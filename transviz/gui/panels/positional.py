@@ -29,7 +29,7 @@ from ...core.workspace import Workspace
 from ..heatmap import AxisNames, HeatmapWidget, label_stride
 from ..labels import bound_label, error_label, plain_label, show_error
 from ..language import Retranslated, set_items
-from ..style import PALETTE
+from ..style import PALETTE, plain_axes
 from .base import PlotPanel
 
 DEFAULT_LENGTH, DEFAULT_D_MODEL = 20, 512  # the seed's figure: 20 positions x 512 dimensions
@@ -117,6 +117,7 @@ class PositionalPanel(Retranslated, PlotPanel):
         self.curves.setMenuEnabled(False)
         self.curves.setMinimumHeight(240)  # its size hint is low: the similarity below would take the column
         self.curves.hideButtons()
+        plain_axes(self.curves.getPlotItem())
         self.similarity_view = HeatmapWidget(value_format="{:.1f}")
         self.bind_text(self.similarity_view.set_title,
                        lambda: self.tr("Similarity PE · PEᵀ (depends only on the offset)"))
