@@ -43,7 +43,7 @@ class ExplorerPanel(Retranslated, PlotPanel):
         self.controller.changed.connect(self.refresh)
         self.controller.refused.connect(self.status)
         self.controls.status.connect(self.status)
-        self.controls.strategy.changed.connect(self._show_beam_tree)
+        self.controls.strategy.changed.connect(self.refresh)  # the beam tree, and captions that name the strategy
         self.output.chip_clicked.connect(self.controller.rewind)
         self.candidates.candidate_clicked.connect(self.controller.choose_instead)
         self.source.submitted.connect(self.take_keyboard)
@@ -117,7 +117,7 @@ class ExplorerPanel(Retranslated, PlotPanel):
         session = self.controller.session
         self.output.set_chips(self.output_chips(session) if session is not None else [])
         record = session.history[-1] if session is not None and session.history else None
-        self.candidates.show_record(record)
+        self.candidates.show_record(record, isinstance(self.controller.strategy, Beam))
         self._show_beam_tree()
 
     def output_chips(self, session: DecodingSession) -> list[Chip]:
