@@ -192,3 +192,36 @@ def test_encoder_attention_is_shown_before_the_first_step(view):
     steps(view, 1)
     assert view.large.row_labels() == [f"{BOS} -> {session.output_tokens[0]}"]
     assert "has not run yet" not in view.grid._title.text()
+
+
+def test_alignment_lines_from_the_token_written_to_the_source(qtbot, make_model):
+    window = MainWindow()
+    qtbot.addWidget(window)
+    window.resize(1400, 900)
+    window.show()
+    try:
+        window.workspace.set_model(make_model(layers=2, heads=2), sentence=SENTENCE)
+        explorer = window.panels["explorer"]
+        view, overlay = explorer.attention, explorer.alignment
+        explorer.controller.step()
+        explorer.controller.step()
+        assert not overlay.isVisible()  # an option, off at first
+        view.lines.setChecked(True)
+        cross = explorer.controller.session.cross_attention()  # (L, H, 2, S)
+        view.select(1, SUMMARY_COLUMN)
+        np.testing.assert_allclose(overlay.weights, cross[1, :, 1].mean(axis=0), atol=1e-6)  # mean of heads
+        view.select(0, 1)
+        np.testing.assert_allclose(overlay.weights, cross[0, 1, 1], atol=1e-6)  # the head chosen
+        lines = overlay.lines()
+        current = explorer.output.chip_rect(2)  # <s>, then the two tokens written: the current one
+        start = explorer.output.mapTo(explorer, current.center())
+        assert all(abs(s.x() - start.x()) < 1 for s, _, _ in lines)
+        sources = [explorer.source.preview.mapTo(explorer, explorer.source.preview.chip_rect(i).center()).x()
+                   for i in range(len(SENTENCE.split()))]
+        drawn = {round(end.x()): weight for _, end, weight in lines}
+        for x, weight in zip(sources, cross[0, 1, 1], strict=True):  # each line ends at its source token
+            assert drawn.get(round(x)) == pytest.approx(weight) if weight >= 0.02 else round(x) not in drawn
+        view.lines.setChecked(False)
+        assert not overlay.isVisible()
+    finally:
+        window.shutdown()

@@ -10,8 +10,8 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 
 import numpy as np
-from PySide6.QtCore import QCoreApplication, Qt
-from PySide6.QtWidgets import QComboBox, QHBoxLayout, QSplitter, QStackedWidget, QVBoxLayout, QWidget
+from PySide6.QtCore import QCoreApplication, Qt, Signal
+from PySide6.QtWidgets import QCheckBox, QComboBox, QHBoxLayout, QSplitter, QStackedWidget, QVBoxLayout, QWidget
 
 from ..core.aggregate import cross_rollout, max_over_heads, mean_over_heads, rollout
 from ..core.decoding import DecodingSession
@@ -115,7 +115,12 @@ class AttentionView(Retranslated, QWidget):
 
     Args:
         controller: the explorer's session; the view redraws whenever it moves.
+
+    Signals:
+        selected_changed(): another tile is shown large.
     """
+
+    selected_changed = Signal()
 
     def __init__(self, controller: SessionController, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -151,6 +156,11 @@ class AttentionView(Retranslated, QWidget):
             self.tr("Each map's largest weight is the brightest colour: diffuse maps show their pattern"),
             self.tr("Each row's largest weight is the brightest colour: where each query looks most")])
         self.bind_text(self.scale.setToolTip, lambda: self.tr("How weights map to colours"))
+        self.lines = QCheckBox()
+        self.bind_text(self.lines.setText, lambda: self.tr("alignment lines"))
+        self.bind_text(self.lines.setToolTip, lambda: self.tr(
+            "Draw the current step's cross-attention as lines from the token written to the source tokens: the head "
+            "shown large, or the mean of its layer's heads"))
         self.choices = QWidget()
         controls = QHBoxLayout(self.choices)
         controls.setContentsMargins(0, 0, 0, 0)
@@ -158,6 +168,7 @@ class AttentionView(Retranslated, QWidget):
                              (lambda: self.tr("colours"), self.scale)):
             controls.addWidget(bound_label(self, text))
             controls.addWidget(widget)
+        controls.addWidget(self.lines)
         controls.addStretch(1)
         self.grid = AttentionGrid()
         self.large = HeatmapWidget()
@@ -219,6 +230,7 @@ class AttentionView(Retranslated, QWidget):
         """Show this tile large (``head`` SUMMARY_COLUMN: the layer's summary)."""
         self.layer, self.head = layer, head
         self._draw_large()
+        self.selected_changed.emit()
 
     # -- drawing ---------------------------------------------------------------------------------
     def refresh(self, *_: object) -> None:
@@ -289,6 +301,20 @@ class AttentionView(Retranslated, QWidget):
                     "row": self.tr("max of heads / row's largest: rows do not sum to 1")}[scale]
         return {"fixed": self.tr("weight, 0..1"), "map": self.tr("weight / map's largest"),
                 "row": self.tr("weight / row's largest")}[scale]
+
+    def alignment(self) -> np.ndarray | None:
+        """The current step's cross-attention row (source tokens,) for alignment lines: the
+        cross-attention head shown large, else the mean of its layer's heads (of the last layer
+        when another kind is shown); None before the first step."""
+        session = self.controller.session
+        if session is None or not session.position:
+            return None
+        cross = session.cross_attention()  # (L, H, T, S)
+        layer, head = cross.shape[0] - 1, SUMMARY_COLUMN
+        if self.shown is not None and self.shown.kind == "cross":
+            layer, head = self.selected()
+        row = cross[layer, :, -1].mean(axis=0) if head == SUMMARY_COLUMN else cross[layer, head, -1]
+        return np.asarray(row, dtype=np.float32)
 
     def _head_name(self, head: int, layer: int) -> str:
         if head != SUMMARY_COLUMN:
