@@ -219,8 +219,9 @@ def test_disabled_controls_say_why(window, qtbot, make_model):
     controls = explorer.controls
     assert not controls.back_button.isEnabled() and not controls.reset_button.isEnabled()
     assert controls.back_button.toolTip() == "nothing to undo: this is the start of the translation"
-    assert window.statusBar().currentMessage() == "nothing to undo: this is the start of the translation"
-    press(window, Qt.Key.Key_Left)  # refused: the status bar still says why
+    # the status bar says where the translation stands, not what an untried Back could not do
+    assert window.statusBar().currentMessage() == "At the start of the translation: Step (Space) writes the first token."
+    press(window, Qt.Key.Key_Left)  # refused: the status bar says why
     assert window.statusBar().currentMessage() == "nothing to undo: this is the start of the translation"
     press(window, Qt.Key.Key_Space)
     session = explorer.controller.session
@@ -230,9 +231,9 @@ def test_disabled_controls_say_why(window, qtbot, make_model):
         assert "ended with the end token" in button.toolTip()
     assert "ended with the end token" in window.statusBar().currentMessage()
     assert controls.back_button.isEnabled()
-    press(window, Qt.Key.Key_Left)  # Step can act again: its reason goes, Back's (step 0 again) shows
+    press(window, Qt.Key.Key_Left)  # Step can act again: its reason goes, the start (step 0 again) is said
     assert controls.step_button.isEnabled()
-    assert window.statusBar().currentMessage() == "nothing to undo: this is the start of the translation"
+    assert window.statusBar().currentMessage() == "At the start of the translation: Step (Space) writes the first token."
 
 
 def test_play_reaches_the_end(window, qtbot, make_model):
