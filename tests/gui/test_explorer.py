@@ -19,6 +19,7 @@ from transviz.gui.grid import GAP, SUMMARY_COLUMN
 from transviz.gui.main_window import MainWindow
 
 SENTENCE = "ich mochte ein bier bitte"
+AT_THE_START = "At the start of the translation: Step (Space) writes the first token."
 
 
 def with_bias(model, **bias):
@@ -220,7 +221,7 @@ def test_disabled_controls_say_why(window, qtbot, make_model):
     assert not controls.back_button.isEnabled() and not controls.reset_button.isEnabled()
     assert controls.back_button.toolTip() == "nothing to undo: this is the start of the translation"
     # the status bar says where the translation stands, not what an untried Back could not do
-    assert window.statusBar().currentMessage() == "At the start of the translation: Step (Space) writes the first token."
+    assert window.statusBar().currentMessage() == AT_THE_START
     press(window, Qt.Key.Key_Left)  # refused: the status bar says why
     assert window.statusBar().currentMessage() == "nothing to undo: this is the start of the translation"
     press(window, Qt.Key.Key_Space)
@@ -233,7 +234,7 @@ def test_disabled_controls_say_why(window, qtbot, make_model):
     assert controls.back_button.isEnabled()
     press(window, Qt.Key.Key_Left)  # Step can act again: its reason goes, the start (step 0 again) is said
     assert controls.step_button.isEnabled()
-    assert window.statusBar().currentMessage() == "At the start of the translation: Step (Space) writes the first token."
+    assert window.statusBar().currentMessage() == AT_THE_START
 
 
 def test_play_reaches_the_end(window, qtbot, make_model):
