@@ -42,7 +42,7 @@ def pad(text: str, width: int) -> str:
     return text + " " * max(0, width - display_width(text))
 
 
-def _printable(label: str) -> str:
+def printable(label: str) -> str:
     """Whitespace tokens (character-level models) shown as a visible symbol."""
     return label.replace(" ", "\u2423").replace("\t", "\u2192").replace("\n", "\u21b5") or "\u2205"
 
@@ -66,6 +66,7 @@ def heatmap(
     values: bool = False,
     allowed: np.ndarray | None = None,
     width: int = 80,
+    literal_rows: bool = False,
 ) -> str:
     """Render ``matrix`` (R, C) with ``rows`` and ``columns`` labels.
 
@@ -73,11 +74,13 @@ def heatmap(
         values: print each value (two decimals) beside its shade.
         allowed: (R, C) booleans; cells where it is False are drawn as masked (``·``).
         width: the terminal width every line must fit.
+        literal_rows: the row labels are printable already (built from :func:`printable` tokens)
+            and drawn as given: their own spaces are not whitespace tokens.
     """
     matrix = np.asarray(matrix, dtype=np.float64)
     if matrix.shape != (len(rows), len(columns)):
         raise ValueError(f"matrix {matrix.shape} does not match {len(rows)} row and {len(columns)} column labels")
-    row_labels = [abbreviate(_printable(r), LABEL_WIDTH) for r in rows]
+    row_labels = [abbreviate(r if literal_rows else printable(r), LABEL_WIDTH) for r in rows]
     label_width = max([display_width(r) for r in row_labels] + [1])
     cell = 5 if values else 2
     per_block = max(1, (width - label_width - 1) // cell)
@@ -105,7 +108,7 @@ def heatmap(
 
 def _column_header(columns: list[str], label_width: int, cell: int) -> list[str]:
     """Column labels written downwards, one character per line, above their cells."""
-    labels = [list(abbreviate(_printable(c), COLUMN_LABEL_HEIGHT)) for c in columns]
+    labels = [list(abbreviate(printable(c), COLUMN_LABEL_HEIGHT)) for c in columns]
     height = max([len(label) for label in labels] + [0])
     lines = []
     for i in range(height):

@@ -59,8 +59,8 @@
         <translation>键：源语言词元（列）</translation>
     </message>
     <message>
-        <source>queries: decoder inputs (rows)</source>
-        <translation>查询：解码器输入（行）</translation>
+        <source>queries: decoder input -&gt; token written (rows)</source>
+        <translation>查询：解码器输入 -&gt; 写出的词元（行）</translation>
     </message>
     <message>
         <source>keys: decoder inputs (columns)</source>
@@ -79,8 +79,56 @@
         <translation>跨层注意力展开（rollout）</translation>
     </message>
     <message>
+        <source>The average of the layer&apos;s heads: each row still sums to 1</source>
+        <translation>该层各头的平均：每行之和仍为 1</translation>
+    </message>
+    <message>
+        <source>Each cell&apos;s strongest head: rows no longer sum to 1, so a row can hold several bright cells</source>
+        <translation>每个格取最强的头：各行之和不再为 1，因此一行中可以有多个亮格</translation>
+    </message>
+    <message>
+        <source>Attention rollout (Abnar &amp; Zuidema): attention followed through the layers below, with half of each layer passed on by the residual connection. For cross-attention it follows the decoder&apos;s self-attention and cross-attention into the encoder&apos;s rollout: how much each source token reaches the query. Rows sum to 1</source>
+        <translation>注意力展开（Abnar 与 Zuidema）：沿下面各层追踪注意力，每层有一半经残差连接直接传递。对交叉注意力，它沿解码器的自注意力和交叉注意力追踪到编码器的展开：每个源词元有多少到达该查询。每行之和为 1</translation>
+    </message>
+    <message>
         <source>What the last column of the grid shows for each layer</source>
         <translation>网格最后一列为每一层显示的内容</translation>
+    </message>
+    <message>
+        <source>0..1</source>
+        <translation>0..1</translation>
+    </message>
+    <message>
+        <source>per map</source>
+        <translation>按每张图</translation>
+    </message>
+    <message>
+        <source>per row</source>
+        <translation>按每一行</translation>
+    </message>
+    <message>
+        <source>One scale for every map: weight 0 to 1</source>
+        <translation>所有图用同一刻度：权重 0 到 1</translation>
+    </message>
+    <message>
+        <source>Each map&apos;s largest weight is the brightest colour: diffuse maps show their pattern</source>
+        <translation>每张图的最大权重为最亮的颜色：分散的图也能显出模式</translation>
+    </message>
+    <message>
+        <source>Each row&apos;s largest weight is the brightest colour: where each query looks most</source>
+        <translation>每行的最大权重为最亮的颜色：每个查询最关注哪里</translation>
+    </message>
+    <message>
+        <source>How weights map to colours</source>
+        <translation>权重如何对应颜色</translation>
+    </message>
+    <message>
+        <source>alignment lines</source>
+        <translation>对齐连线</translation>
+    </message>
+    <message>
+        <source>Draw the current step&apos;s cross-attention as lines from the token written to the source tokens: the head shown large, or the mean of its layer&apos;s heads</source>
+        <translation>把当前步的交叉注意力画成从写出的词元到各源词元的连线：用放大显示的头，或其所在层各头的平均</translation>
     </message>
     <message>
         <source>Attention</source>
@@ -91,12 +139,24 @@
         <translation>最后一列</translation>
     </message>
     <message>
-        <source>Rollout follows self-attention through the layers; cross-attention&apos;s queries and keys are different sequences</source>
-        <translation>注意力展开沿各层追踪自注意力；交叉注意力的查询和键来自不同的序列</translation>
+        <source>colours</source>
+        <translation>颜色</translation>
     </message>
     <message>
-        <source>{0}: every layer (rows) and head (columns); click one to open it large</source>
-        <translation>{0}：每一层（行）和每个头（列）；点击其中一个放大查看</translation>
+        <source> Colours: each map scaled to its largest weight.</source>
+        <translation> 颜色：每张图按其最大权重缩放。</translation>
+    </message>
+    <message>
+        <source> Colours: each row scaled to its largest weight.</source>
+        <translation> 颜色：每一行按其最大权重缩放。</translation>
+    </message>
+    <message>
+        <source>The decoder has not run yet: press Step (Space) to see its {0}. Meanwhile, the encoder self-attention it will read: every layer (rows) and head (columns).{1}</source>
+        <translation>解码器尚未运行：按“单步（空格）”查看其{0}。此处先显示它将读取的编码器自注意力：每一层（行）和每个头（列）。{1}</translation>
+    </message>
+    <message>
+        <source>{0}: every layer (rows) and head (columns); click one to open it large.{1}</source>
+        <translation>{0}：每一层（行）和每个头（列）；点击其一可放大查看。{1}</translation>
     </message>
     <message>
         <source>mean</source>
@@ -119,16 +179,40 @@
         <translation>在上方输入句子，查看它的注意力。</translation>
     </message>
     <message>
-        <source>The decoder has not run yet: press Step (Space) to see its first query.</source>
-        <translation>解码器尚未运行：按“单步”（空格）查看它的第一个查询。</translation>
-    </message>
-    <message>
         <source>{0}, layer {1}: {2}</source>
         <translation>{0}，第 {1} 层：{2}</translation>
     </message>
     <message>
+        <source>max of heads, 0..1: rows do not sum to 1</source>
+        <translation>各头最大值，0..1：各行之和不为 1</translation>
+    </message>
+    <message>
+        <source>max of heads / map&apos;s largest: rows do not sum to 1</source>
+        <translation>各头最大值 / 图中最大值：各行之和不为 1</translation>
+    </message>
+    <message>
+        <source>max of heads / row&apos;s largest: rows do not sum to 1</source>
+        <translation>各头最大值 / 行中最大值：各行之和不为 1</translation>
+    </message>
+    <message>
+        <source>weight, 0..1</source>
+        <translation>权重，0..1</translation>
+    </message>
+    <message>
+        <source>weight / map&apos;s largest</source>
+        <translation>权重 / 图中最大值</translation>
+    </message>
+    <message>
+        <source>weight / row&apos;s largest</source>
+        <translation>权重 / 行中最大值</translation>
+    </message>
+    <message>
         <source>head {0}</source>
         <translation>头 {0}</translation>
+    </message>
+    <message>
+        <source>rollout through decoder layers 0..{0} and the encoder</source>
+        <translation>经解码器第 0..{0} 层及编码器的展开</translation>
     </message>
     <message>
         <source>rollout through layers 0..{0}</source>
@@ -735,6 +819,10 @@
         <translation>注意力展开需要自注意力图（查询 = 键）；这些图是 {0} x {1}</translation>
     </message>
     <message>
+        <source>decoder rollout needs maps of one sentence: decoder {0}, cross {1}, encoder {2}</source>
+        <translation>解码器展开需要同一句子的注意力图：解码器 {0}，交叉 {1}，编码器 {2}</translation>
+    </message>
+    <message>
         <source>the pair {0} is longer than this model&apos;s limit of {1} tokens</source>
         <translation>句对 {0} 超过了这个模型 {1} 个词元的上限</translation>
     </message>
@@ -936,6 +1024,10 @@
     <message>
         <source>Teacher forcing feeds the reference: no strategy chooses</source>
         <translation>强制教学直接输入参考译文：不由解码策略选择</translation>
+    </message>
+    <message>
+        <source>At the start of the translation: Step (Space) writes the first token.</source>
+        <translation>位于翻译的开头：按“单步（空格）”写出第一个词元。</translation>
     </message>
 </context>
 <context>

@@ -6,7 +6,7 @@ import pytest
 import torch
 
 import transviz
-from transviz.core.aggregate import max_over_heads, mean_over_heads, rollout
+from transviz.core.aggregate import cross_rollout, max_over_heads, mean_over_heads, rollout
 from transviz.core.model import Transformer
 from transviz.core.vocab import Vocab
 
@@ -90,3 +90,48 @@ def test_bad_shapes_raise_input_error(trace):
         mean_over_heads(np.ones((3, 3)))
     with pytest.raises(transviz.InputError, match="empty"):
         max_over_heads(np.ones((1, 0, 2, 2)))
+
+
+def reference_cross_rollout(decoder, cross, encoder):
+    """The decoder's rollout to the source written as one joint state over T decoder inputs and
+    S source tokens: every sublayer is a (T+S) x (T+S) matrix acting on it; the source columns of
+    the decoder rows, row-normalised, are the answer."""
+    memory = np.array(reference_rollout(encoder)[-1])
+    targets, sources = cross.shape[2:]
+    joint, out = np.eye(targets + sources), []
+    for layer in range(cross.shape[0]):
+        self_step = np.eye(targets + sources)
+        a = 0.5 * decoder[layer].astype(np.float64).mean(0) + 0.5 * np.eye(targets)
+        self_step[:targets, :targets] = a / a.sum(-1, keepdims=True)
+        cross_step = np.eye(targets + sources)
+        cross_step[:targets, :targets] *= 0.5  # the residual keeps half of the decoder state
+        cross_step[:targets, targets:] = 0.5 * cross[layer].astype(np.float64).mean(0) @ memory
+        joint = cross_step @ self_step @ joint
+        source = joint[:targets, targets:]
+        out.append(source / source.sum(-1, keepdims=True))
+    return np.array(out)
+
+
+def test_cross_rollout_of_real_maps_matches_the_joint_state_formula(trace):
+    decoder, cross, encoder = trace.decoder_self_attention, trace.cross_attention, trace.encoder_self_attention
+    got = cross_rollout(decoder, cross, encoder)
+    assert got.shape == (2, 5, 6) and got.dtype == np.float32
+    np.testing.assert_allclose(got, reference_cross_rollout(decoder, cross, encoder), atol=1e-5)
+    np.testing.assert_allclose(got.sum(-1), 1.0, atol=1e-5)
+    assert (got >= 0).all()
+
+
+def test_cross_rollout_hand_example():
+    # one decoder layer, one target, cross-attention all on source 0; the encoder's one layer
+    # sends source 1 fully to source 0, so memory row 0 is [1, 0]: the source share is all token 0
+    decoder = np.ones((1, 1, 1, 1), np.float32)
+    cross = np.array([[[[1.0, 0.0]]]], np.float32)
+    encoder = np.array([[[[1.0, 0.0], [1.0, 0.0]]]], np.float32)
+    np.testing.assert_allclose(cross_rollout(decoder, cross, encoder), [[[1.0, 0.0]]])
+    # attending to source 1 instead reaches memory row 1 = [0.5, 0.5] (0.5 A + 0.5 I)
+    np.testing.assert_allclose(cross_rollout(decoder, cross[..., ::-1].copy(), encoder), [[[0.5, 0.5]]])
+
+
+def test_cross_rollout_refuses_maps_of_different_sentences(trace):
+    with pytest.raises(transviz.InputError, match="one sentence"):
+        cross_rollout(trace.decoder_self_attention, trace.cross_attention, trace.decoder_self_attention)

@@ -81,6 +81,9 @@ def test_show_prints_the_chosen_matrix(capsys, model_file, model, show, head):
         np.testing.assert_allclose(printed[label][: len(expected)], expected, atol=0.0051)
     if show == "decoder":
         assert "\u00b7 masked" in out
+    if show != "encoder":  # each query row names the token fed and the token written
+        second = f"{session.target_tokens[1]} -> {session.output_tokens[1]}"
+        assert any(line.split()[:3] == second.split() for line in out.splitlines())
 
 
 def test_heatmap_shades_follow_the_values():
@@ -144,6 +147,10 @@ def test_json_holds_the_whole_trace(capsys, model_file, model):
     assert len(data["steps"]) == len(trace.output_tokens)
     assert all(len(step["candidates"]) == 4 for step in data["steps"])
     assert data["steps"][0]["token"] == trace.output_tokens[0]
+    # row t of the decoder's maps is fed input t and writes output t: its label names both
+    assert data["query_labels"] == [f"{fed} -> {written}" for fed, written in
+                                    zip(["<s>", *trace.output_tokens[:-1]], trace.output_tokens, strict=True)]
+    assert data["target_tokens"] == trace.target_tokens  # kept for readers of the earlier files
 
 
 def test_npz_holds_the_arrays(capsys, model_file, model, tmp_path):
@@ -157,6 +164,8 @@ def test_npz_holds_the_arrays(capsys, model_file, model, tmp_path):
         np.testing.assert_array_equal(data["encoder_self_attention"], trace.encoder_self_attention)
         assert data["output_tokens"].tolist() == trace.output_tokens
         assert data["source_tokens"].tolist() == trace.source_tokens
+        assert data["query_labels"].tolist() == [f"{fed} -> {written}" for fed, written in
+                                                 zip(trace.target_tokens, trace.output_tokens, strict=True)]
     assert [p.name for p in tmp_path.iterdir()] == ["trace.npz"]  # no temporary file left
 
 

@@ -19,6 +19,7 @@ from transviz.gui.grid import GAP, SUMMARY_COLUMN
 from transviz.gui.main_window import MainWindow
 
 SENTENCE = "ich mochte ein bier bitte"
+AT_THE_START = "At the start of the translation: Step (Space) writes the first token."
 
 
 def with_bias(model, **bias):
@@ -74,6 +75,17 @@ def click(widget, point: QPoint, qtbot):
     qtbot.mouseClick(widget, Qt.MouseButton.LeftButton, pos=point)
 
 
+def settle(widget):
+    """Paint once and let the layout that painting asks for run (pyqtgraph sizes its axes for
+    their labels after a first paint), so that cell positions are final."""
+    from PySide6.QtWidgets import QApplication
+
+    widget.grab()
+    QApplication.processEvents()
+    widget.grab()
+    QApplication.processEvents()
+
+
 def tile(grid, layer, head, queries, keys):
     row, column = grid.tile_origin(layer, head)
     return grid.mosaic()[row:row + queries, column:column + keys]
@@ -115,8 +127,11 @@ def test_space_three_times_shows_the_sessions_attention(window, qtbot, model, tm
     with qtbot.waitSignal(grid.cell_clicked, timeout=2000):
         click(viewport, viewport.mapFrom(grid, grid.tile_position(1, 2, 0, 0).toPoint()), qtbot)
     large = explorer.attention.large
+    settle(large)  # the new labels' widths lay the axes out again
     np.testing.assert_array_equal(large.displayed_image(), cross[1, 2])
-    assert large.row_labels() == [BOS, *outputs[:2]] and large.column_labels() == SENTENCE.split()
+    # row t is fed input t and writes output t: its label names both (not only the input)
+    rows = [f"{BOS} -> {outputs[0]}", f"{outputs[0]} -> {outputs[1]}", f"{outputs[1]} -> {outputs[2]}"]
+    assert large.row_labels() == rows and large.column_labels() == SENTENCE.split()
     assert large.highlighted_row == 2
     assert "queries" in large.axes.row_title and "keys" in large.axes.column_title
     assert large.title == "cross-attention, layer 1: head 2"
@@ -126,7 +141,7 @@ def test_space_three_times_shows_the_sessions_attention(window, qtbot, model, tm
     view = large._view.viewport()
     qtbot.mouseMove(view, view.mapFrom(large, large.cell_position(2, 1)))
     qtbot.waitUntil(lambda: "->" in large.readout_text(), timeout=2000)
-    assert large.readout_text() == f"query '{outputs[1]}' -> key 'mochte': {cross[1, 2, 2, 1]:.2f}"
+    assert large.readout_text() == f"query '{rows[2]}' -> key 'mochte': {cross[1, 2, 2, 1]:.2f}"
 
 
 def test_back_restores_the_previous_image(window, qtbot, model):
@@ -205,8 +220,9 @@ def test_disabled_controls_say_why(window, qtbot, make_model):
     controls = explorer.controls
     assert not controls.back_button.isEnabled() and not controls.reset_button.isEnabled()
     assert controls.back_button.toolTip() == "nothing to undo: this is the start of the translation"
-    assert window.statusBar().currentMessage() == "nothing to undo: this is the start of the translation"
-    press(window, Qt.Key.Key_Left)  # refused: the status bar still says why
+    # the status bar says where the translation stands, not what an untried Back could not do
+    assert window.statusBar().currentMessage() == AT_THE_START
+    press(window, Qt.Key.Key_Left)  # refused: the status bar says why
     assert window.statusBar().currentMessage() == "nothing to undo: this is the start of the translation"
     press(window, Qt.Key.Key_Space)
     session = explorer.controller.session
@@ -216,9 +232,9 @@ def test_disabled_controls_say_why(window, qtbot, make_model):
         assert "ended with the end token" in button.toolTip()
     assert "ended with the end token" in window.statusBar().currentMessage()
     assert controls.back_button.isEnabled()
-    press(window, Qt.Key.Key_Left)  # Step can act again: its reason goes, Back's (step 0 again) shows
+    press(window, Qt.Key.Key_Left)  # Step can act again: its reason goes, the start (step 0 again) is said
     assert controls.step_button.isEnabled()
-    assert window.statusBar().currentMessage() == "nothing to undo: this is the start of the translation"
+    assert window.statusBar().currentMessage() == AT_THE_START
 
 
 def test_play_reaches_the_end(window, qtbot, make_model):
@@ -244,7 +260,10 @@ def test_run_to_end_and_reset(window, qtbot, make_model):
     assert session.position == 7 and len(explorer.output.chips) == 8
     np.testing.assert_array_equal(tile(explorer.attention.grid, 0, 0, 7, 5), session.cross_attention()[0, 0])
     explorer.controls.reset_button.click()
-    assert session.position == 0 and explorer.attention.pages.currentIndex() == 0  # cross: nothing to show yet
+    # cross-attention has no row yet: the encoder's self-attention it will read is shown meanwhile
+    view = explorer.attention
+    assert session.position == 0 and view.pages.currentIndex() == 1 and view.current_kind() == "cross"
+    np.testing.assert_array_equal(view.grid.maps, session.encoder_attention)
 
 
 def test_strategy_switch(window, qtbot, model):
@@ -407,8 +426,10 @@ def test_kinds_and_summaries(window, qtbot, model):
     np.testing.assert_array_equal(grid.summary[..., ~future], decoder.max(axis=1)[..., ~future])
 
     view.summary.setCurrentIndex(2)
-    view.kind.setCurrentIndex(2)  # cross: rollout does not apply, the mean comes back
-    assert view.current_summary() == "mean" and not view.summary.model().item(2).isEnabled()
+    view.kind.setCurrentIndex(2)  # cross: rollout through the decoder into the encoder; the choice stays
+    assert view.current_summary() == "rollout" and view.summary.model().item(2).isEnabled()
+    assert grid.summary.shape == session.cross_attention().shape[:1] + session.cross_attention().shape[2:]
+    np.testing.assert_allclose(grid.summary.sum(-1), 1.0, atol=1e-5)
 
 
 def test_masks_tab_follows_the_explorer(window, qtbot, model):

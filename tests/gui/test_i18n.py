@@ -177,7 +177,8 @@ def shown_texts(window: MainWindow) -> dict[tuple[str, str], str]:
         ("DecodingControls", "Step (Space)"): explorer.controls.step_button.text(),
         ("StrategyEditor", "beam search"): explorer.controls.strategy.choice.itemText(2),
         ("SourceBox", "Teacher forcing with the reference"): explorer.source.teacher.text(),
-        ("AttentionView", "queries: decoder inputs (rows)"): explorer.attention.large.axis("left").labelText,
+        ("AttentionView", "queries: decoder input -> token written (rows)"):
+            explorer.attention.large.axis("left").labelText,
         ("AttentionView", "cross-attention"): explorer.attention.kind.currentText(),
         ("HeatmapWidget", "grey hatched cells: masked (-inf)"): masks.masked_view._masked_legend.text(),
         ("MasksPanel", "Masks on a batch (True = may attend)"): masks.padding_view.parent().title(),

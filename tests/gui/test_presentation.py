@@ -59,7 +59,7 @@ def test_presentation_mode_goes_full_screen_with_larger_text_and_back(window, qt
     assert large.axis("left").pen().widthF() == 2.0 and grid.line_width == 2.0
     assert window.panels["explorer"].output.chip_rect(1).height() > chip  # the output tokens grow with the text
     title = large.axis("left")
-    assert title.labelText == "queries: decoder inputs (rows)" and title.label.isVisible()
+    assert title.labelText == "queries: decoder input -> token written (rows)" and title.label.isVisible()
     assert f"font-size: {big:g}pt" in title.labelString()
     assert current_appearance().shown_theme == CONTRAST
     palette = QApplication.palette()

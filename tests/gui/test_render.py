@@ -120,7 +120,6 @@ def test_head_slide_of_a_summary(show, make_model):
 
 @pytest.mark.parametrize("args,message", [
     (["--view", "grid", "--step", "99"], "cannot take step"),
-    (["--view", "head", "--head", "rollout"], "rollout follows self-attention"),
     (["--view", "head", "--head", "7"], "head 7 does not exist"),
     (["--view", "grid", "--head", "median"], "--head takes a number or one of mean, max, rollout"),
     (["--view", "masks", "--head", "mean"], "--head takes a number"),

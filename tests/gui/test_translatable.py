@@ -36,7 +36,7 @@ def test_lupdate_finds_the_strings_in_named_contexts(tmp_path):
     for text in ("No model loaded: Model > Open", "query", "keys (columns)", "Export failed",
                  "{row_name} '{row}' -> {column_name} '{column}': {value}", "Positional encoding", "Masks",
                  "dimensions must be whole numbers separated by commas", "layer {0}, head {1}", "Explorer",
-                 "Step (Space)", "queries: decoder inputs (rows)", "Teacher forcing with the reference",
+                 "Step (Space)", "queries: decoder input -> token written (rows)", "Teacher forcing with the reference",
                  "Beam search tree: choose beam search as the strategy to see it grow."):
         assert text in found
     assert {"MainWindow", "HeatmapWidget", "MasksPanel", "PositionalPanel", "AttentionGrid", "export", "ExplorerPanel",

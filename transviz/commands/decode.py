@@ -186,7 +186,8 @@ def _view(args: argparse.Namespace, config: ModelConfig) -> tuple[int, int | Non
 
 def _heatmap(session: DecodingSession, show: str, layer: int, head: int | None, values: bool) -> str:
     from ..core.masks import causal_mask
-    from ..textplot import heatmap
+    from ..core.trace import query_labels
+    from ..textplot import heatmap, printable
 
     matrices = {"cross": session.cross_attention(), "decoder": session.decoder_self_attention(),
                 "encoder": session.encoder_attention}
@@ -197,14 +198,17 @@ def _heatmap(session: DecodingSession, show: str, layer: int, head: int | None, 
     else:
         matrix, head_text = array[layer - 1, head - 1], f"head {head} of {heads}"
     target, source = session.target_tokens, session.source_tokens
+    queries = query_labels([printable(t) for t in target], [printable(t) for t in session.output_tokens])
     rows, columns, what = {
-        "cross": (target, source, "rows: decoder inputs (queries), columns: source tokens (keys)"),
-        "decoder": (target, target, "rows: decoder inputs (queries), columns: decoder inputs (keys)"),
+        "cross": (queries, source, "rows: decoder input -> written token (queries), columns: source tokens (keys)"),
+        "decoder": (queries, target, "rows: decoder input -> written token (queries), columns: decoder inputs "
+                                     "(keys)"),
         "encoder": (source, source, "rows: source tokens (queries), columns: source tokens (keys)"),
     }[show]
     allowed = causal_mask(len(target))[0, 0].numpy() if show == "decoder" else None
     title = f"{show} attention, layer {layer} of {layers}, {head_text}; {what}"
-    return title + "\n\n" + heatmap(matrix, rows, columns, values=values, allowed=allowed)
+    return title + "\n\n" + heatmap(matrix, rows, columns, values=values, allowed=allowed,
+                                     literal_rows=show != "encoder")
 
 
 def _head_number(text: str, heads: int) -> int:

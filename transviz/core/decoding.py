@@ -39,7 +39,7 @@ from .model import DecoderState, StepOutput
 from .paths import FedCache, PathNode, cross_attention, decoder_self_attention, rebuild_cache, walk
 from .row_blocks import use_row_blocks
 from .strategies import Beam, Greedy, Sampling, Strategy, check_strategy
-from .trace import Trace, evaluating, stack_layers
+from .trace import Trace, evaluating, query_labels, stack_layers
 from .vocab import BOS, EOS, Encoding
 
 TEACHER_FORCING = "teacher_forcing"
@@ -312,6 +312,11 @@ class DecodingSession:
         """The decoder inputs that produced ``output_tokens``: the start token, then all but the last output."""
         outputs = self.output_tokens
         return [BOS] + outputs[:-1] if outputs else []
+
+    @property
+    def query_labels(self) -> list[str]:
+        """One label per decoder query row, "input -> written token" (:func:`~transviz.core.trace.query_labels`)."""
+        return query_labels(self.target_tokens, self.output_tokens)
 
     @property
     def stop_reason(self) -> str | None:

@@ -28,6 +28,18 @@ class Trace:
     stop_reason: str | None  # "end" (end token), "max_len" (length limit), None (not stopped / teacher forcing)
     translation: str  # the output tokens as text
 
+    @property
+    def query_labels(self) -> list[str]:
+        """One label per decoder query row: "input -> written token" (see :func:`query_labels`)."""
+        return query_labels(self.target_tokens, self.output_tokens)
+
+
+def query_labels(inputs: list[str], outputs: list[str]) -> list[str]:
+    """Names of the decoder's query rows: the token fed and the token written at that step,
+    ``"to -> drink"``. Row ``t`` is computed from input ``t`` and chooses output ``t``, so naming
+    it by its input alone reads as shifted by one."""
+    return [f"{fed} -> {written}" for fed, written in zip(inputs, outputs, strict=True)]
+
 
 @contextmanager
 def evaluating(model: Model) -> Iterator[None]:

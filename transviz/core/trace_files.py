@@ -1,5 +1,7 @@
 """A decoding session's trace as files: JSON (everything: model, strategy, steps, candidates, beam,
 attention) and ``.npz`` (the attention arrays and the tokens, loadable with ``allow_pickle=False``).
+The decoder's query rows are named by ``query_labels`` ("input -> written token"); the earlier
+keys (``target_tokens``: the inputs, ``output_tokens``) are kept, so older readers still work.
 
 ``transviz decode --json / --npz`` and the window's File > Export trace both write these, so a
 trace saved from either reads the same way. Files are written atomically.
@@ -48,6 +50,7 @@ def trace_dict(session: DecodingSession) -> dict[str, Any]:
         "translation": trace.translation,
         "target_tokens": trace.target_tokens,
         "output_tokens": trace.output_tokens,
+        "query_labels": trace.query_labels,
         "output_probabilities": trace.output_probabilities.tolist(),
         "stop_reason": session.stop_reason,
         "steps": [step_dict(r) for r in session.history],
@@ -73,6 +76,7 @@ def trace_arrays(session: DecodingSession) -> dict[str, np.ndarray]:
         "source_tokens": np.array(trace.source_tokens, dtype=str),
         "target_tokens": np.array(trace.target_tokens, dtype=str),
         "output_tokens": np.array(trace.output_tokens, dtype=str),
+        "query_labels": np.array(trace.query_labels, dtype=str),
     }
 
 

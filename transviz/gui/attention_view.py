@@ -10,11 +10,10 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 
 import numpy as np
-from PySide6.QtCore import QCoreApplication, Qt
-from PySide6.QtGui import QStandardItemModel
-from PySide6.QtWidgets import QComboBox, QHBoxLayout, QSplitter, QStackedWidget, QVBoxLayout, QWidget
+from PySide6.QtCore import QCoreApplication, Qt, Signal
+from PySide6.QtWidgets import QCheckBox, QComboBox, QHBoxLayout, QSplitter, QStackedWidget, QVBoxLayout, QWidget
 
-from ..core.aggregate import max_over_heads, mean_over_heads, rollout
+from ..core.aggregate import cross_rollout, max_over_heads, mean_over_heads, rollout
 from ..core.decoding import DecodingSession
 from ..core.walkthrough import KINDS, Kind
 from .grid import SUMMARY_COLUMN, AttentionGrid
@@ -25,6 +24,7 @@ from .session import SessionController
 
 SUMMARIES = ("mean", "max", "rollout")  # entries of the summary selector
 SUMMARY_FUNCTIONS = {"mean": mean_over_heads, "max": max_over_heads, "rollout": rollout}
+SCALES = ("fixed", "map", "row")  # entries of the colour scale selector: 0..1, each map's or each row's maximum
 DEFAULT_KIND: Kind = "cross"
 
 
@@ -40,11 +40,28 @@ def kind_axes(kind: Kind) -> AxisNames:
     translate = QCoreApplication.translate
     source_rows = translate("AttentionView", "queries: source tokens (rows)")
     source_columns = translate("AttentionView", "keys: source tokens (columns)")
-    target_rows = translate("AttentionView", "queries: decoder inputs (rows)")
+    # a decoder row is computed from the token fed and chooses the token written: it names both
+    target_rows = translate("AttentionView", "queries: decoder input -> token written (rows)")
     target_columns = translate("AttentionView", "keys: decoder inputs (columns)")
     rows, columns = {"encoder_self": (source_rows, source_columns), "decoder_self": (target_rows, target_columns),
                      "cross": (target_rows, source_columns)}[kind]
     return replace(attention_axes(), row_title=rows, column_title=columns)
+
+
+def colour_scaled(data: np.ndarray, scale: str) -> np.ndarray:
+    """``data`` (..., queries, keys) as coloured on ``scale`` (one of SCALES): as it is ("fixed",
+    0..1), or divided by the largest weight of each map ("map") or of each row ("row"), so that
+    a diffuse map still spans the colormap. NaN (masked) cells stay NaN."""
+    if scale == "fixed":
+        return data
+    axis = (-2, -1) if scale == "map" else (-1,)
+    peak = np.max(np.where(np.isnan(data), -np.inf, data), axis=axis, keepdims=True)
+    return (data / np.where(peak > 0, peak, 1.0)).astype(np.float32, copy=False)
+
+
+def summary_summed(summary: str) -> bool:
+    """Whether a summary's rows are distributions that sum to 1 (the max of heads is not)."""
+    return summary != "max"
 
 
 @dataclass(frozen=True)
@@ -55,9 +72,17 @@ class AttentionMaps:
     kind: Kind
     maps: np.ndarray
     summary: np.ndarray
-    query_tokens: list[str]
+    query_tokens: list[str]  # the rows' labels: decoder rows are "input -> written token"
     key_tokens: list[str]
     query: int | None  # the current step's query row (None for the encoder: no step has a row)
+
+
+def _summarised(session: DecodingSession, kind: Kind, summary: str, maps: np.ndarray) -> np.ndarray:
+    if not maps.shape[2]:
+        return np.zeros((maps.shape[0], 0, maps.shape[3]), np.float32)
+    if kind == "cross" and summary == "rollout":  # through the decoder into the encoder's rollout
+        return cross_rollout(session.decoder_self_attention(), maps, session.encoder_attention)
+    return SUMMARY_FUNCTIONS[summary](maps)
 
 
 def attention_maps(session: DecodingSession, kind: Kind, summary: str) -> AttentionMaps:
@@ -65,11 +90,10 @@ def attention_maps(session: DecodingSession, kind: Kind, summary: str) -> Attent
     if kind == "encoder_self":
         maps, queries, keys = session.encoder_attention, session.source_tokens, session.source_tokens
     elif kind == "decoder_self":
-        maps, queries, keys = session.decoder_self_attention(), session.target_tokens, session.target_tokens
+        maps, queries, keys = session.decoder_self_attention(), session.query_labels, session.target_tokens
     else:
-        maps, queries, keys = session.cross_attention(), session.target_tokens, session.source_tokens
-    summarised = SUMMARY_FUNCTIONS[summary](maps) if maps.shape[2] else np.zeros((maps.shape[0], 0, maps.shape[3]),
-                                                                                 np.float32)
+        maps, queries, keys = session.cross_attention(), session.query_labels, session.source_tokens
+    summarised = _summarised(session, kind, summary, maps)
     if kind == "decoder_self":
         visible = np.tri(len(queries), dtype=bool)  # (T, T): query t sees keys 0..t
         maps, summarised = np.where(visible, maps, np.nan), np.where(visible, summarised, np.nan)
@@ -78,12 +102,25 @@ def attention_maps(session: DecodingSession, kind: Kind, summary: str) -> Attent
                          list(queries), list(keys), query)
 
 
+def set_item_tips(combo: QComboBox, tips: list[str]) -> None:
+    """A tooltip for each entry of a combo box, in order."""
+    for index, tip in enumerate(tips):
+        combo.setItemData(index, tip, Qt.ItemDataRole.ToolTipRole)
+
+
 class AttentionView(Retranslated, QWidget):
-    """Kind and summary selectors, the grid of every head, and one head (or summary) large.
+    """Kind, summary and colour scale selectors, the grid of every head, and one head (or
+    summary) large. Before the decoder's first step its kinds have no rows yet: the view then
+    shows the encoder self-attention the decoder will read, and says so.
 
     Args:
         controller: the explorer's session; the view redraws whenever it moves.
+
+    Signals:
+        selected_changed(): another tile is shown large.
     """
+
+    selected_changed = Signal()
 
     def __init__(self, controller: SessionController, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -102,14 +139,36 @@ class AttentionView(Retranslated, QWidget):
         self.summary = QComboBox()
         self.bind_text(lambda texts: set_items(self.summary, texts), lambda: [
             self.tr("mean of heads"), self.tr("max of heads"), self.tr("rollout across layers")])
+        self.bind_text(lambda tips: set_item_tips(self.summary, tips), lambda: [
+            self.tr("The average of the layer's heads: each row still sums to 1"),
+            self.tr("Each cell's strongest head: rows no longer sum to 1, so a row can hold several bright cells"),
+            self.tr("Attention rollout (Abnar & Zuidema): attention followed through the layers below, with half of "
+                    "each layer passed on by the residual connection. For cross-attention it follows the decoder's "
+                    "self-attention and cross-attention into the encoder's rollout: how much each source token "
+                    "reaches the query. Rows sum to 1")])
         self.bind_text(self.summary.setToolTip,
                        lambda: self.tr("What the last column of the grid shows for each layer"))
+        self.scale = QComboBox()
+        self.bind_text(lambda texts: set_items(self.scale, texts), lambda: [
+            self.tr("0..1"), self.tr("per map"), self.tr("per row")])
+        self.bind_text(lambda tips: set_item_tips(self.scale, tips), lambda: [
+            self.tr("One scale for every map: weight 0 to 1"),
+            self.tr("Each map's largest weight is the brightest colour: diffuse maps show their pattern"),
+            self.tr("Each row's largest weight is the brightest colour: where each query looks most")])
+        self.bind_text(self.scale.setToolTip, lambda: self.tr("How weights map to colours"))
+        self.lines = QCheckBox()
+        self.bind_text(self.lines.setText, lambda: self.tr("alignment lines"))
+        self.bind_text(self.lines.setToolTip, lambda: self.tr(
+            "Draw the current step's cross-attention as lines from the token written to the source tokens: the head "
+            "shown large, or the mean of its layer's heads"))
         self.choices = QWidget()
         controls = QHBoxLayout(self.choices)
         controls.setContentsMargins(0, 0, 0, 0)
-        for text, widget in ((lambda: self.tr("Attention"), self.kind), (lambda: self.tr("last column"), self.summary)):
+        for text, widget in ((lambda: self.tr("Attention"), self.kind), (lambda: self.tr("last column"), self.summary),
+                             (lambda: self.tr("colours"), self.scale)):
             controls.addWidget(bound_label(self, text))
             controls.addWidget(widget)
+        controls.addWidget(self.lines)
         controls.addStretch(1)
         self.grid = AttentionGrid()
         self.large = HeatmapWidget()
@@ -131,6 +190,7 @@ class AttentionView(Retranslated, QWidget):
         layout.addWidget(self.pages, 1)
         self.kind.currentIndexChanged.connect(self._on_kind_changed)
         self.summary.currentIndexChanged.connect(self._on_summary_changed)
+        self.scale.currentIndexChanged.connect(self.refresh)
         self.grid.cell_clicked.connect(self.select)
 
     def retranslate(self) -> None:
@@ -145,20 +205,11 @@ class AttentionView(Retranslated, QWidget):
     def current_summary(self) -> str:
         return SUMMARIES[self.summary.currentIndex()]
 
+    def current_scale(self) -> str:
+        return SCALES[self.scale.currentIndex()]
+
     def _on_kind_changed(self) -> None:
-        kind = self.current_kind()
-        entries = self.summary.model()
-        assert isinstance(entries, QStandardItemModel)  # a combo box's own model
-        rollout_item = entries.item(SUMMARIES.index("rollout"))
-        rollout_item.setEnabled(kind != "cross")
-        rollout_item.setToolTip(self.tr("Rollout follows self-attention through the layers; cross-attention's "
-                                        "queries and keys are different sequences") if kind == "cross" else "")
-        if kind == "cross" and self.current_summary() == "rollout":
-            self.summary.setCurrentIndex(SUMMARIES.index("mean"))  # refreshes
-        self.large.set_axes(kind_axes(kind))
-        self.grid.set_title(self.tr("{0}: every layer (rows) and head (columns); click one to open it large")
-                            .format(kind_names()[kind]))
-        self.refresh()
+        self.refresh()  # every summary applies to every kind: the one chosen stays
 
     def _on_summary_changed(self) -> None:
         self._name_summary()
@@ -179,6 +230,7 @@ class AttentionView(Retranslated, QWidget):
         """Show this tile large (``head`` SUMMARY_COLUMN: the layer's summary)."""
         self.layer, self.head = layer, head
         self._draw_large()
+        self.selected_changed.emit()
 
     # -- drawing ---------------------------------------------------------------------------------
     def refresh(self, *_: object) -> None:
@@ -186,18 +238,34 @@ class AttentionView(Retranslated, QWidget):
         if session is None:
             self._show_hint(self.tr("Type a sentence above to see its attention."))
             return
-        shown = attention_maps(session, self.current_kind(), self.current_summary())
-        if not shown.query_tokens:
-            self._show_hint(self.tr("The decoder has not run yet: press Step (Space) to see its first query."))
-            return
+        kind = self.current_kind()
+        shown = attention_maps(session, kind, self.current_summary())
+        if not shown.query_tokens:  # the decoder has no row yet: show what it will read
+            shown = attention_maps(session, "encoder_self", self.current_summary())
         self.shown = shown
-        self.grid.set_maps(shown.maps, shown.query_tokens, shown.key_tokens, summary=shown.summary)
+        scale = self.current_scale()
+        self.grid.set_maps(shown.maps, shown.query_tokens, shown.key_tokens, summary=shown.summary,
+                           colours=(colour_scaled(shown.maps, scale), colour_scaled(shown.summary, scale)))
         self.grid.set_query(shown.query)
+        self.grid.set_title(self._grid_title(kind, shown.kind))
+        self.large.set_axes(kind_axes(shown.kind))
         self._draw_large()
         self.pages.setCurrentIndex(1)
 
+    def _grid_title(self, chosen: Kind, shown: Kind) -> str:
+        scale = {"fixed": "", "map": self.tr(" Colours: each map scaled to its largest weight."),
+                 "row": self.tr(" Colours: each row scaled to its largest weight.")}[self.current_scale()]
+        if chosen != shown:
+            return self.tr("The decoder has not run yet: press Step (Space) to see its {0}. Meanwhile, the encoder "
+                           "self-attention it will read: every layer (rows) and head (columns).{1}").format(
+                kind_names()[chosen], scale)
+        return self.tr("{0}: every layer (rows) and head (columns); click one to open it large.{1}").format(
+            kind_names()[chosen], scale)
+
     def _show_hint(self, text: str) -> None:
         self.shown = None
+        # nothing left to hover or name
+        self.grid.set_maps(np.zeros((0, 0, 0, 0), np.float32), [], [], summary=np.zeros((0, 0, 0), np.float32))
         self.hint.setText(text)
         self.pages.setCurrentIndex(0)
 
@@ -215,13 +283,43 @@ class AttentionView(Retranslated, QWidget):
             return
         layer, head = self.selected()
         data = shown.summary[layer] if head == SUMMARY_COLUMN else shown.maps[layer, head]
-        self.large.set_data(data, shown.query_tokens, shown.key_tokens)
+        scale = self.current_scale()
+        self.large.set_data(data, shown.query_tokens, shown.key_tokens,
+                            colours=None if scale == "fixed" else colour_scaled(data, scale))
+        self.large.set_colorbar_title(self._colorbar_title(head == SUMMARY_COLUMN))
         self.large.set_highlighted_row(shown.query)
         self.large.set_title(self.tr("{0}, layer {1}: {2}").format(
             kind_names()[shown.kind], layer, self._head_name(head, layer)))
 
+    def _colorbar_title(self, summary: bool) -> str:
+        """What the colour bar's 0..1 stands for: the weight, or its share of a map's or row's
+        largest; and, for the max of heads, that rows no longer sum to 1."""
+        scale = self.current_scale()
+        if summary and not summary_summed(self.current_summary()):
+            return {"fixed": self.tr("max of heads, 0..1: rows do not sum to 1"),
+                    "map": self.tr("max of heads / map's largest: rows do not sum to 1"),
+                    "row": self.tr("max of heads / row's largest: rows do not sum to 1")}[scale]
+        return {"fixed": self.tr("weight, 0..1"), "map": self.tr("weight / map's largest"),
+                "row": self.tr("weight / row's largest")}[scale]
+
+    def alignment(self) -> np.ndarray | None:
+        """The current step's cross-attention row (source tokens,) for alignment lines: the
+        cross-attention head shown large, else the mean of its layer's heads (of the last layer
+        when another kind is shown); None before the first step."""
+        session = self.controller.session
+        if session is None or not session.position:
+            return None
+        cross = session.cross_attention()  # (L, H, T, S)
+        layer, head = cross.shape[0] - 1, SUMMARY_COLUMN
+        if self.shown is not None and self.shown.kind == "cross":
+            layer, head = self.selected()
+        row = cross[layer, :, -1].mean(axis=0) if head == SUMMARY_COLUMN else cross[layer, head, -1]
+        return np.asarray(row, dtype=np.float32)
+
     def _head_name(self, head: int, layer: int) -> str:
         if head != SUMMARY_COLUMN:
             return self.tr("head {0}").format(head)
+        if self.current_summary() == "rollout" and self.shown is not None and self.shown.kind == "cross":
+            return self.tr("rollout through decoder layers 0..{0} and the encoder").format(layer)
         return {"mean": self.tr("mean of heads"), "max": self.tr("max of heads"),
                 "rollout": self.tr("rollout through layers 0..{0}").format(layer)}[self.current_summary()]

@@ -130,6 +130,7 @@ class CandidatesChart(Retranslated, QWidget):
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self._record: StepRecord | None = None
+        self._beam_search = True  # the session searches a beam: titles may say so
         self._bars = _Bars()
         self.bind_text(self._bars.setToolTip, lambda: self.tr("Click a bar to make the model write that token instead"))
         layout = QVBoxLayout(self)
@@ -140,15 +141,16 @@ class CandidatesChart(Retranslated, QWidget):
 
     def retranslate(self) -> None:
         super().retranslate()
-        self.show_record(self._record)
+        self.show_record(self._record, self._beam_search)
 
     @property
     def title(self) -> str:
         return self._bars.title
 
-    def show_record(self, record: StepRecord | None) -> None:
-        """Draw ``record``'s candidates (None: nothing yet)."""
-        self._record = record
+    def show_record(self, record: StepRecord | None, beam_search: bool = True) -> None:
+        """Draw ``record``'s candidates (None: nothing yet); ``beam_search``: the session still
+        searches a beam, so the title may say so."""
+        self._record, self._beam_search = record, beam_search
         if record is None:
             self._bars.title = self.tr("Next-token candidates: press Step to see what the model considers.")
             self._bars.rows = []
@@ -181,7 +183,7 @@ class CandidatesChart(Retranslated, QWidget):
             text += self.tr(", forced by you")
         if record.token not in listed:
             text += self.tr(", not among them")
-        if record.beam is not None:
+        if record.beam is not None and self._beam_search:  # after a switch of strategy it would be stale
             text += self.tr(" (in beam search: the best hypothesis extended at this step)")
             ended = len(record.beam.best.tokens)
             if record.beam.best.finished and ended < record.index + 1:

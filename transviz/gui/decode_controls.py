@@ -240,7 +240,9 @@ class DecodingControls(Retranslated, QWidget):
         teacher = session is not None and session.teacher_forcing
         self.strategy.setEnabled(not teacher)
         self.strategy.setToolTip(self.tr("Teacher forcing feeds the reference: no strategy chooses") if teacher else "")
-        reason = step_reason or back_reason or ""  # what blocks Step first (it matters most), else Back
+        # what blocks Step (it matters most); at the start, where the translation stands, not what Back cannot do
+        start = self.tr("At the start of the translation: Step (Space) writes the first token.")
+        reason = step_reason or (start if session is not None and back_reason else "")
         if reason != self._last_reason:
             self._last_reason = reason
             self.status.emit(reason)  # "" clears an old reason

@@ -158,13 +158,16 @@ class AttentionGrid(Retranslated, QWidget):
         self._title.setVisible(bool(title))
         self.canvas = MosaicCanvas()
         self._readout = plain_label(wrap=True)
-        self.bind_text(self._readout.setText, lambda: self.tr("Click a head to open it large."))
+        self.bind_text(self._readout.setText, self._hint)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addWidget(self._title)
         layout.addWidget(self.canvas, 1)
         layout.addWidget(self._readout)
         self.canvas.installEventFilter(self)
+
+    def _hint(self) -> str:
+        return self.tr("Click a head to open it large.")
 
     def retranslate(self) -> None:
         super().retranslate()
@@ -178,9 +181,11 @@ class AttentionGrid(Retranslated, QWidget):
 
     # -- data ----------------------------------------------------------------------------------
     def set_maps(self, maps: np.ndarray, query_labels: Sequence[str], key_labels: Sequence[str],
-                 summary: np.ndarray | None = None) -> None:
+                 summary: np.ndarray | None = None, colours: tuple[np.ndarray, np.ndarray] | None = None) -> None:
         """Show ``maps`` ``(layers, heads, queries, keys)`` with one label per query and key;
-        ``summary`` ``(layers, queries, keys)`` fills the last column (default: the mean of heads)."""
+        ``summary`` ``(layers, queries, keys)`` fills the last column (default: the mean of heads).
+        ``colours`` (maps, summary) of the same shapes are coloured instead, e.g. each map scaled
+        to its largest weight; the read-out still gives the weights. New maps clear the read-out."""
         maps = np.asarray(maps, dtype=np.float32)
         if maps.ndim != 4 or maps.shape[2:] != (len(query_labels), len(key_labels)):
             raise ValueError(f"maps {maps.shape} do not match {len(query_labels)} queries and {len(key_labels)} keys")
@@ -189,7 +194,8 @@ class AttentionGrid(Retranslated, QWidget):
             raise ValueError(f"summary {summary.shape} does not match maps {maps.shape}")
         self._maps, self._summary = maps, summary
         self._query_labels, self._key_labels = list(query_labels), list(key_labels)
-        self._mosaic = self._tiled(maps, summary)
+        self._mosaic = self._tiled(maps, summary) if colours is None else self._tiled(*colours)
+        self._readout.setText(self._hint())
         self._draw()
 
     def set_summary_names(self, column: str, readout: str) -> None:
@@ -312,8 +318,8 @@ class AttentionGrid(Retranslated, QWidget):
         return super().eventFilter(watched, event)
 
     def _show_readout(self, layer: int, head: int, query: int, key: int) -> None:
-        row, column = self.tile_origin(layer, head)
-        value = float(self.mosaic()[row + query, column + key])
+        tile = self._summary[layer] if head == SUMMARY_COLUMN else self._maps[layer, head]
+        value = float(tile[query, key])  # the weight, whatever the colour scale
         where = self.tr("layer {0}, {1}").format(layer, self._summary_names()[1]) if head == SUMMARY_COLUMN else \
             self.tr("layer {0}, head {1}").format(layer, head)
         self._readout.setText(self.tr("{0}: query '{1}' -> key '{2}': {3}").format(

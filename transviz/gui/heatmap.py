@@ -472,19 +472,26 @@ class HeatmapWidget(Retranslated, QWidget):
         column_labels: Sequence[str],
         levels: tuple[float, float] | None = None,
         labelled_columns: Sequence[int] | None = None,
+        colours: np.ndarray | None = None,
     ) -> None:
         """Show ``data`` (rows, columns); labels give one name per row and per column.
         ``labelled_columns`` picks the columns whose label is drawn (default: all, or every
-        n-th when there are many)."""
+        n-th when there are many). ``colours`` (same shape) is coloured instead of ``data``, e.g.
+        each row scaled to its largest value; the read-out still gives ``data``'s values. A
+        change of data clears the read-out: it would describe the old cell."""
         data = np.asarray(data, dtype=np.float32)
         if data.ndim != 2 or data.shape != (len(row_labels), len(column_labels)):
             raise ValueError(f"data {data.shape} does not match {len(row_labels)} row and "
                              f"{len(column_labels)} column labels")
+        if colours is not None and np.shape(colours) != data.shape:
+            raise ValueError(f"colours {np.shape(colours)} do not match data {data.shape}")
         self._data = data
+        self._readout.setText(" ")
         if levels is not None:
             self._levels = levels if levels[1] > levels[0] else (levels[0], levels[0] + 1.0)  # constant data
         finite = np.isfinite(data)
-        display = np.ascontiguousarray(np.where(finite, data, np.nan), dtype=np.float32)  # NaN: transparent
+        coloured = data if colours is None else np.asarray(colours, dtype=np.float32)
+        display = np.ascontiguousarray(np.where(finite, coloured, np.nan), dtype=np.float32)  # NaN: transparent
         self._image.setImage(display, levels=self._levels, lut=lookup_table(), autoLevels=False)
         rows, columns = data.shape
         self._image.setRect(QRectF(0, 0, columns, rows))
@@ -523,6 +530,15 @@ class HeatmapWidget(Retranslated, QWidget):
     def set_title(self, title: str) -> None:
         self._title.setText(title)
         self._title.setVisible(bool(title))
+
+    def set_colorbar_title(self, title: str) -> None:
+        """Say what the colour bar's values are (e.g. which colour scale is shown)."""
+        if self._colorbar is not None and title != self.colorbar_title:
+            self._colorbar.axis.setLabel(title)
+
+    @property
+    def colorbar_title(self) -> str:
+        return self._colorbar.axis.labelText if self._colorbar is not None else ""
 
     def set_axes(self, axes: AxisNames) -> None:
         """Rename rows and columns (axis titles and read-out), e.g. when the attention kind changes."""

@@ -153,8 +153,6 @@ def _decode(controller: SessionController, view: AttentionView, slide: Slide) ->
     if isinstance(slide.head, str):
         if slide.head not in SUMMARIES:
             raise InputError(f"--head takes a number or one of {', '.join(SUMMARIES)}, not {slide.head!r}")
-        if slide.head == "rollout" and kind == "cross":
-            raise InputError("rollout follows self-attention: choose --kind encoder_self or decoder_self")
         view.summary.setCurrentIndex(SUMMARIES.index(slide.head))
         view.select(slide.layer, SUMMARY_COLUMN)
     else:

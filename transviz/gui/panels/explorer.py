@@ -8,7 +8,7 @@ Enter there hands the keys to the decoder.
 from __future__ import annotations
 
 from PySide6.QtCore import Qt
-from PySide6.QtGui import QKeySequence, QShortcut
+from PySide6.QtGui import QKeySequence, QResizeEvent, QShortcut
 from PySide6.QtWidgets import QSplitter, QStackedWidget, QVBoxLayout, QWidget
 
 from ...core.bundle import Model
@@ -18,6 +18,7 @@ from ...core.strategies import Beam
 from ...core.vocab import BOS
 from ...core.walkthrough import Kind
 from ...core.workspace import Workspace
+from ..alignment import AlignmentLines
 from ..attention_view import AttentionView
 from ..beam_tree import BeamTree
 from ..candidates import CandidatesChart
@@ -47,12 +48,17 @@ class ExplorerPanel(Retranslated, PlotPanel):
         self.controller.changed.connect(self.refresh)
         self.controller.refused.connect(self.status)
         self.controls.status.connect(self.status)
-        self.controls.strategy.changed.connect(self._show_beam_tree)
+        self.controls.strategy.changed.connect(self.refresh)  # the beam tree, and captions that name the strategy
         self.output.chip_clicked.connect(self.controller.rewind)
         self.candidates.candidate_clicked.connect(self.controller.choose_instead)
         self.source.submitted.connect(self.take_keyboard)
         self.explain_menu = ExplainMenu(self.attention)
         self.explain_menu.asked.connect(self.why_here)
+        self.alignment = AlignmentLines(self, self.output, self.source.preview)
+        view = self.attention
+        for changed in (view.lines.toggled, view.selected_changed, view.kind.currentIndexChanged,
+                        view.summary.currentIndexChanged):
+            changed.connect(self._draw_alignment)
         self.watch_model()
 
     # -- construction --------------------------------------------------------------------------
@@ -130,8 +136,19 @@ class ExplorerPanel(Retranslated, PlotPanel):
         session = self.controller.session
         self.output.set_chips(self.output_chips(session) if session is not None else [])
         record = session.history[-1] if session is not None and session.history else None
-        self.candidates.show_record(record)
+        self.candidates.show_record(record, isinstance(self.controller.strategy, Beam))
         self._show_beam_tree()
+        self._draw_alignment()
+
+    def _draw_alignment(self, *_: object) -> None:
+        """Lines from the token just written to the source tokens, when asked for."""
+        weights = self.attention.alignment() if self.attention.lines.isChecked() else None
+        current = len(self.output.chips) - 1
+        self.alignment.show_alignment(None if weights is None else current, [] if weights is None else weights)
+
+    def resizeEvent(self, event: QResizeEvent) -> None:
+        super().resizeEvent(event)
+        self._draw_alignment()  # the chips moved
 
     def output_chips(self, session: DecodingSession) -> list[Chip]:
         """The start token, then one chip per output token of the best hypothesis (in beam search
