@@ -29,7 +29,7 @@ class AlignmentLines(QWidget):
 
     def __init__(self, parent: QWidget, outputs: TokenStrip, sources: TokenStrip) -> None:
         super().__init__(parent)
-        self.outputs, self.sources = outputs, sources
+        self.host, self.outputs, self.sources = parent, outputs, sources
         self._output_index: int | None = None
         self._weights: list[float] = []
         self.setAttribute(Qt.WidgetAttribute.WA_TransparentForMouseEvents)
@@ -39,7 +39,7 @@ class AlignmentLines(QWidget):
     def show_alignment(self, output_index: int | None, weights: Sequence[float]) -> None:
         """Draw ``weights`` (one per source chip) from output chip ``output_index``; None: no lines."""
         self._output_index, self._weights = output_index, [float(w) for w in weights]
-        self.setGeometry(self.parentWidget().rect())
+        self.setGeometry(self.host.rect())
         self.raise_()
         self.setVisible(output_index is not None)
         self.update()
@@ -55,15 +55,15 @@ class AlignmentLines(QWidget):
         if index is None or index >= len(self.outputs.chips) or chips != len(self._weights):
             return []  # the strips show something else (a sentence being typed): no line would be true
         start_rect = self.outputs.chip_rect(index)
-        start = QPointF(self.outputs.mapTo(self.parentWidget(), start_rect.center()))
-        start.setY(self.outputs.mapTo(self.parentWidget(), start_rect.topLeft()).y())
+        start = QPointF(self.outputs.mapTo(self.host, start_rect.center()))
+        start.setY(self.outputs.mapTo(self.host, start_rect.topLeft()).y())
         out = []
         for chip, weight in enumerate(self._weights):
             if weight < FAINTEST:
                 continue
             rect = self.sources.chip_rect(chip)
-            end = QPointF(self.sources.mapTo(self.parentWidget(), rect.center()))
-            end.setY(self.sources.mapTo(self.parentWidget(), rect.bottomLeft()).y())
+            end = QPointF(self.sources.mapTo(self.host, rect.center()))
+            end.setY(self.sources.mapTo(self.host, rect.bottomLeft()).y())
             out.append((start, end, weight))
         return out
 

@@ -144,7 +144,7 @@ class ExplorerPanel(Retranslated, PlotPanel):
         """Lines from the token just written to the source tokens, when asked for."""
         weights = self.attention.alignment() if self.attention.lines.isChecked() else None
         current = len(self.output.chips) - 1
-        self.alignment.show_alignment(None if weights is None else current, [] if weights is None else weights)
+        self.alignment.show_alignment(None if weights is None else current, [] if weights is None else weights.tolist())
 
     def resizeEvent(self, event: QResizeEvent) -> None:
         super().resizeEvent(event)
