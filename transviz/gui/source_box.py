@@ -110,6 +110,7 @@ class SourceBox(Retranslated, QWidget):
             for box, text in ((self.sentence, workspace.sentence), (self.reference, workspace.reference or "")):
                 if box.text() != text:
                     box.setText(text)
+                    box.selectAll()  # a text the user did not type: typing replaces it
             self.teacher.setChecked(workspace.teacher_forcing)
         self._prefilled = workspace.reference is not None and workspace.reference == workspace.reference_of(
             workspace.sentence)

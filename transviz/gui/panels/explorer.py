@@ -128,7 +128,7 @@ class ExplorerPanel(Retranslated, PlotPanel):
     def set_model(self, model: Model | None) -> None:
         self.pages.setCurrentIndex(0 if model is None else 1)
         self.source.setEnabled(model is not None)
-        if model is not None:  # typing goes to the sentence; Enter hands the keys to the decoder
+        if model is not None:  # typing replaces the example; Enter hands the keys to the decoder
             self.source.sentence.setFocus(Qt.FocusReason.OtherFocusReason)
 
     # -- drawing ---------------------------------------------------------------------------------
