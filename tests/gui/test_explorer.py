@@ -527,3 +527,20 @@ def test_choosing_a_candidate_in_beam_search(window, qtbot, make_model):
     assert explorer.controller.choose_instead(other)
     assert session.history[-1].forced and session.output_tokens[-1] == other
     assert len(session.beam.hypotheses) == 1  # a forced step keeps the one hypothesis it made
+
+
+def test_a_long_candidates_title_is_shown_whole_above_the_bars(window, qtbot, model):
+    """A narrow column wraps the title into more lines than its usual room: the bars move down,
+    no word of the title is cut off."""
+    from PySide6.QtCore import QRect
+
+    explorer = open_sentence(window, qtbot, model)
+    explorer.controls.strategy.choice.setCurrentIndex(2)  # beam search: the title says more
+    press(window, Qt.Key.Key_Space, 2)
+    bars = explorer.candidates.bars_widget
+    bars.resize(170, 400)
+    title = explorer.candidates.title
+    wrapped = bars.fontMetrics().boundingRect(QRect(0, 0, 170 - 12, 100_000),
+                                              int(Qt.AlignmentFlag.AlignLeft | Qt.TextFlag.TextWordWrap), title)
+    assert wrapped.height() > 4 * bars.fontMetrics().lineSpacing()  # more than the room kept by default
+    assert bars.bar_rect(0).top() >= wrapped.height()

@@ -8,7 +8,7 @@ not run again (``transviz bench gui_step_redraw_ms_default``).
 """
 from __future__ import annotations
 
-from PySide6.QtCore import QPoint, QRectF, QSize, Qt, Signal
+from PySide6.QtCore import QPoint, QRect, QRectF, QSize, Qt, Signal
 from PySide6.QtGui import QColor, QMouseEvent, QPainter, QPaintEvent, QPen
 from PySide6.QtWidgets import QSizePolicy, QVBoxLayout, QWidget
 
@@ -19,7 +19,8 @@ from .style import BLACK, HIGHLIGHT, PALETTE
 OTHER, CHOSEN, GOLD = QColor(PALETTE[0]), QColor(HIGHLIGHT), QColor(PALETTE[2])
 RAW = QColor(BLACK)  # sampling: the model's own probability, a thin bar under the drawn-from one
 ROW_HEIGHT, BAR_SHARE, MARGIN = 30, 0.7, 6  # most pixels a row gets; the bar's part of it; edges
-TITLE_LINES = 4  # the title wraps into at most this many lines above the bars
+TITLE_LINES = 4  # room kept for the title above the bars, in lines
+TITLE_FLAGS = int(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop | Qt.TextFlag.TextWordWrap)
 SCALE = (0.0, 0.5, 1.0)  # probabilities marked under the bars
 
 
@@ -41,7 +42,14 @@ class _Bars(QWidget):
         return QSize(300, 320)
 
     def _top(self) -> float:
-        return MARGIN + TITLE_LINES * self.fontMetrics().lineSpacing() + MARGIN
+        return MARGIN + self._title_height() + MARGIN
+
+    def _title_height(self) -> int:
+        """At least TITLE_LINES lines (the bars stay put from step to step), more when the wrapped
+        title needs them: every word of it is shown."""
+        metrics = self.fontMetrics()
+        wrapped = metrics.boundingRect(QRect(0, 0, max(self.width() - 2 * MARGIN, 1), 100_000), TITLE_FLAGS, self.title)
+        return max(TITLE_LINES * metrics.lineSpacing(), wrapped.height())
 
     def _geometry(self) -> tuple[float, float, float]:
         """x where bars start, their length for probability 1, and the row height."""
@@ -81,8 +89,7 @@ class _Bars(QWidget):
         metrics = self.fontMetrics()
         painter.setPen(text)
         painter.drawText(QRectF(MARGIN, MARGIN, self.width() - 2 * MARGIN, self._top() - 2 * MARGIN),
-                         int(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop | Qt.TextFlag.TextWordWrap),
-                         self.title)
+                         TITLE_FLAGS, self.title)
         geometry = self._geometry()  # measured once: it measures every token
         left, length, height = geometry
         top = self._top()
