@@ -450,6 +450,10 @@ def test_a_checkpoint_shows_its_recorded_curves_with_its_timeline_and_marks_the_
     assert fresh.step_marker.isVisible() and fresh.step_marker.value() == 30
     fresh.timeline.slider.setValue(2)
     assert fresh.step_marker.value() == 10
+    for plot in (fresh.loss_plot, fresh.accuracy_plot):  # every curve named, no name over the curves
+        legend, data = plot.plotItem.legend, plot.plotItem.getViewBox().sceneBoundingRect()
+        assert legend.isVisible() and len(legend.items) == 2
+        assert not legend.sceneBoundingRect().intersects(data)
     fresh.shutdown()
 
 

@@ -18,7 +18,16 @@ from .style import plain_axes, plot_style
 
 FRAME_RATE = 60  # redraws per second at most (issue 6: smooth to 60 fps); data arriving faster waits for the next frame
 # Legend positions (pyqtgraph offsets: negative counts from the right or bottom edge)
-TOP_LEFT, TOP_RIGHT, BOTTOM_LEFT = (10, 10), (-10, 10), (10, -10)
+BOTTOM_LEFT = (10, -10)
+BELOW = "below"  # under the plot's bottom axis: never over the curves
+
+
+def legend_below(plot: pg.PlotItem, columns: int = 2) -> pg.LegendItem:
+    """The curves' names in rows under ``plot``: inside it, a legend covers curves."""
+    legend = pg.LegendItem(offset=None, horSpacing=20)
+    legend.setColumnCount(columns)
+    plot.layout.addItem(legend, 4, 1)  # below the bottom axis (row 3) of the data's column
+    return legend
 
 
 class Series:
@@ -63,8 +72,8 @@ class LivePlot(pg.PlotWidget):
         left: what the vertical axis measures.
         bottom: what the horizontal axis counts.
         log_y: logarithmic vertical axis (values <= 0 and non-finite values are left out).
-        legend: where the legend goes (:data:`TOP_RIGHT`, ...: a corner the curves are not expected
-            to cross), or None for no legend.
+        legend: where the legend goes (:data:`BELOW` the plot, or an offset such as :data:`BOTTOM_LEFT`: a corner the
+            curves are not expected to cross), or None for no legend.
         top: for values >= 0, a vertical axis from 0 to ``top`` that grows (by half again) only
             when a value passes it, instead of rescaling with every point; None: automatic.
 
@@ -73,7 +82,7 @@ class LivePlot(pg.PlotWidget):
     """
 
     def __init__(self, title: str, left: str, bottom: str, log_y: bool = False,
-                 legend: tuple[int, int] | None = TOP_RIGHT, top: float | None = None,
+                 legend: tuple[int, int] | str | None = BELOW, top: float | None = None,
                  parent: QWidget | None = None) -> None:
         super().__init__(parent, title=title)
         self.title = title
@@ -84,7 +93,9 @@ class LivePlot(pg.PlotWidget):
         plain_axes(self.getPlotItem())
         self.setLogMode(False, log_y)
         self._log_y = log_y
-        if legend is not None:
+        if legend == BELOW:
+            self.plotItem.legend = legend_below(self.getPlotItem())  # the plot names its curves in it
+        elif legend is not None:
             self.addLegend(offset=legend, brush=(255, 255, 255, 170))  # curves show through
         self._curves: dict[int, tuple[Series, pg.PlotDataItem]] = {}
         self._drawn: dict[int, int] = {}  # series id -> version drawn

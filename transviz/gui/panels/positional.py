@@ -29,6 +29,7 @@ from ...core.workspace import Workspace
 from ..heatmap import AxisNames, HeatmapWidget, label_stride
 from ..labels import bound_label, error_label, plain_label, show_error
 from ..language import Retranslated, set_items
+from ..plots import legend_below
 from ..style import PALETTE, plain_axes
 from .base import PlotPanel
 
@@ -113,7 +114,7 @@ class PositionalPanel(Retranslated, PlotPanel):
         self.bind_text(self.curves.setTitle, lambda: self.tr("Chosen dimensions across positions"))
         self.bind_text(lambda text: self.curves.setLabel("bottom", text), lambda: self.tr("position"))
         self.bind_text(lambda text: self.curves.setLabel("left", text), lambda: self.tr("PE value"))
-        self.legend = self._legend_below(self.curves.getPlotItem())
+        self.legend = legend_below(self.curves.getPlotItem())
         self.curves.setMenuEnabled(False)
         self.curves.setMinimumHeight(240)  # its size hint is low: the similarity below would take the column
         self.curves.hideButtons()
@@ -150,13 +151,6 @@ class PositionalPanel(Retranslated, PlotPanel):
         self.seed_figure.clicked.connect(self.show_seed_figure)
         self._enable_model_source(False)
 
-    @staticmethod
-    def _legend_below(plot: pg.PlotItem) -> pg.LegendItem:
-        """The curves' names in a row under the plot: inside it, a legend covers curves."""
-        legend = pg.LegendItem(offset=None, horSpacing=20)
-        legend.setColumnCount(2)
-        plot.layout.addItem(legend, 4, 1)  # below the bottom axis (row 3) of the data's column
-        return legend
 
     # -- model -----------------------------------------------------------------------------------
     def set_model(self, model: Model | None) -> None:

@@ -43,7 +43,7 @@ from ..core_messages import translated
 from ..drops import dropped_file
 from ..labels import NoticeLabel, error_label, plain_label, show_error
 from ..language import Retranslated
-from ..plots import TOP_LEFT, FrameClock, LivePlot, Series
+from ..plots import FrameClock, LivePlot, Series
 from ..settings import data_dir
 from ..style import BLUE, GREEN, PALETTE, VERMILLION
 from ..timeline import SnapshotTimeline
@@ -177,7 +177,7 @@ class TrainingPanel(Retranslated, PlotPanel):
         self.loss_plot = LivePlot("", "", "", top=1.0)
         self.loss_plot.add_series(self.train_loss, PALETTE[0], width=1.5)
         self.loss_plot.add_series(self.valid_loss, PALETTE[1], symbol="o")
-        self.accuracy_plot = LivePlot("", "", "", legend=TOP_LEFT, top=1.0)
+        self.accuracy_plot = LivePlot("", "", "", top=1.0)
         self.accuracy_plot.add_series(self.token_accuracy, PALETTE[2], width=1.5)
         self.accuracy_plot.add_series(self.exact_match, PALETTE[3], symbol="o")
         self.lr_plot = LivePlot("", "", "", legend=None, top=1.0)
