@@ -454,6 +454,10 @@ def test_a_checkpoint_shows_its_recorded_curves_with_its_timeline_and_marks_the_
         legend, data = plot.plotItem.legend, plot.plotItem.getViewBox().sceneBoundingRect()
         assert legend.isVisible() and len(legend.items) == 2
         assert not legend.sceneBoundingRect().intersects(data)
+        plot.resize(260, 260)  # a narrow plot: the names do not push the data past its edge
+        qtbot.wait(50)
+        data = plot.plotItem.getViewBox().sceneBoundingRect()
+        assert data.right() <= plot.width() and legend.sceneBoundingRect().right() <= plot.width()
     fresh.shutdown()
 
 

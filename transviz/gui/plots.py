@@ -94,7 +94,8 @@ class LivePlot(pg.PlotWidget):
         self.setLogMode(False, log_y)
         self._log_y = log_y
         if legend == BELOW:
-            self.plotItem.legend = legend_below(self.getPlotItem())  # the plot names its curves in it
+            # one name per row: side by side, the names of a narrow plot would widen it past its edge
+            self.plotItem.legend = legend_below(self.getPlotItem(), columns=1)
         elif legend is not None:
             self.addLegend(offset=legend, brush=(255, 255, 255, 170))  # curves show through
         self._curves: dict[int, tuple[Series, pg.PlotDataItem]] = {}
