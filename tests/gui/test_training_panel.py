@@ -119,6 +119,10 @@ def test_the_timeline_holds_every_snapshot_and_scrubbing_shows_that_snapshots_ar
     timeline.grid.cell_clicked.emit(0, 1)
     np.testing.assert_array_equal(timeline.head_view.data, spy.snapshots[2].cross_attention[0, 1])
     assert timeline.head_view.column_labels() == list(PROBE) and "layer 0, head 1" in timeline.head_view.title
+    # rows as in the explorer: the decoder input fed and the token the model predicts from that row
+    shown = spy.snapshots[2]
+    assert timeline.head_view.row_labels() == [f"{fed} -> {predicted}" for fed, predicted in
+                                               zip(shown.target_tokens, shown.predicted_tokens, strict=True)]
     timeline.kind.setCurrentIndex(1)  # encoder self-attention of the same snapshot
     np.testing.assert_array_equal(timeline.grid.maps, spy.snapshots[2].encoder_self_attention)
     np.testing.assert_array_equal(timeline.head_view.data, spy.snapshots[2].encoder_self_attention[0, 1])

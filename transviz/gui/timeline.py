@@ -24,12 +24,17 @@ from PySide6.QtWidgets import (
 
 from ..core.aggregate import mean_over_heads
 from ..core.snapshots import Snapshot
+from ..core.trace import query_labels
+from ..core.walkthrough import Kind
+from .attention_view import kind_axes
 from .grid import AttentionGrid
 from .heatmap import HeatmapWidget
 from .labels import bound_label, plain_label, token_line
 from .language import Retranslated, set_items
 
 KINDS = ("cross_attention", "encoder_self_attention", "decoder_self_attention")  # Snapshot fields, menu order
+KIND_OF: dict[str, Kind] = {"cross_attention": "cross", "encoder_self_attention": "encoder_self",
+                            "decoder_self_attention": "decoder_self"}  # the explorer's names of the same kinds
 
 
 class SnapshotTimeline(Retranslated, QWidget):
@@ -156,6 +161,7 @@ class SnapshotTimeline(Retranslated, QWidget):
             values, name = mean_over_heads(maps)[layer], self.tr("layer {0}, mean of heads").format(layer)
         else:
             values, name = maps[layer, head], self.tr("layer {0}, head {1}").format(layer, head)
+        self.head_view.set_axes(kind_axes(KIND_OF[self.current_kind()]))
         self.head_view.set_data(values, queries, keys)
         self.head_view.set_title(self.tr("{0} (click a head in the grid)").format(name))
 
@@ -179,8 +185,9 @@ class SnapshotTimeline(Retranslated, QWidget):
         """The maps ``(layers, heads, queries, keys)`` of the chosen kind and their query and key tokens."""
         kind = self.current_kind()
         source, target = snapshot.source_tokens, snapshot.target_tokens
-        queries, keys = {"cross_attention": (target, source), "encoder_self_attention": (source, source),
-                         "decoder_self_attention": (target, target)}[kind]
+        rows = query_labels(target, snapshot.predicted_tokens)  # as in the explorer: "input -> written token"
+        queries, keys = {"cross_attention": (rows, source), "encoder_self_attention": (source, source),
+                         "decoder_self_attention": (rows, target)}[kind]
         return getattr(snapshot, kind), queries, keys
 
     def _draw(self) -> None:
