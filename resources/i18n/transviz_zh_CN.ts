@@ -1107,8 +1107,8 @@
         <translation>{0}inf（已掩码）</translation>
     </message>
     <message>
-        <source>grey hatched cells: masked (-inf)</source>
-        <translation>灰色斜线格：已掩码（-inf）</translation>
+        <source>grey hatched cells: masked ({0})</source>
+        <translation>灰色斜线格：已掩码（{0}）</translation>
     </message>
 </context>
 <context>

@@ -29,6 +29,7 @@ from transviz.core.workspace import Workspace
 from transviz.gui.core_messages import translated
 from transviz.gui.files import model_info
 from transviz.gui.help_texts import help_sections
+from transviz.gui.labels import unbreakable
 from transviz.gui.language import CHINESE, ENGLISH, current_language, set_language, system_language
 from transviz.gui.main_window import MainWindow
 from transviz.gui.panels.registry import PANELS
@@ -180,7 +181,9 @@ def shown_texts(window: MainWindow) -> dict[tuple[str, str], str]:
         ("AttentionView", "queries: decoder input -> token written (rows)"):
             explorer.attention.large.axis("left").labelText,
         ("AttentionView", "cross-attention"): explorer.attention.kind.currentText(),
-        ("HeatmapWidget", "grey hatched cells: masked (-inf)"): masks.masked_view._masked_legend.text(),
+        # "-inf" is filled in whole (it never breaks across lines): the template is what was translated
+        ("HeatmapWidget", "grey hatched cells: masked ({0})"):
+            masks.masked_view._masked_legend.text().replace(unbreakable("-inf"), "{0}"),
         ("MasksPanel", "Masks on a batch (True = may attend)"): masks.padding_view.parent().title(),
         ("MasksPanel", "key positions"): masks.padding_view.axis("bottom").labelText,
         ("PositionalPanel", "the formula"): positional.source.itemText(0),

@@ -20,7 +20,7 @@ from PySide6.QtGui import QBrush, QColor, QFontMetricsF, QImage, QPainterPath, Q
 from PySide6.QtWidgets import QGraphicsPathItem, QGraphicsRectItem, QHBoxLayout, QVBoxLayout, QWidget
 
 from .export import add_export_actions, name_export_actions, plot_title, save_picture
-from .labels import plain_label
+from .labels import plain_label, unbreakable
 from .language import Retranslated
 from .style import HIGHLIGHT, colormap, lookup_table, plain_axes
 
@@ -422,7 +422,8 @@ class HeatmapWidget(Retranslated, QWidget):
             self._fit_colorbar_labels()
         self._readout = plain_label(" ")  # filled on hover; a space keeps its line height
         self._masked_legend = plain_label(wrap=True)
-        self.bind_text(self._masked_legend.setText, lambda: self.tr("grey hatched cells: masked (-inf)"))
+        self.bind_text(self._masked_legend.setText,
+                       lambda: self.tr("grey hatched cells: masked ({0})").format(unbreakable("-inf")))
         self._masked_legend.setVisible(False)
         footer = QHBoxLayout()
         footer.addWidget(self._readout, 1)
