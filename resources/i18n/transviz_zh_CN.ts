@@ -257,6 +257,10 @@
         <translation>第 {0} 步：从宽条（经温度、top-k、top-p 处理后的分布）中以 p = {2:.3f} 采样得到“{1}”；细条和括号中的数字：模型的原始概率（原始 p = {3:.3f}）</translation>
     </message>
     <message>
+        <source>Search step {0}, after the translation shown ended ({1} tokens): an unfinished hypothesis could still beat it, so the search went on. That hypothesis&apos;s {2} most probable next tokens; it wrote &apos;{3}&apos; (p = {4:.3f})</source>
+        <translation>搜索第 {0} 步，此时所显示的译文已经结束（{1} 个词元）：一个未结束的假设仍可能胜过它，所以搜索继续。这是该假设最可能的 {2} 个下一词元；它写出了“{3}”（p = {4:.3f}）</translation>
+    </message>
+    <message>
         <source>Step {0}: the model&apos;s {1} most probable next tokens; it wrote &apos;{2}&apos; (p = {3:.3f})</source>
         <translation>第 {0} 步：模型认为最可能的 {1} 个下一词元；它写出了“{2}”（p = {3:.3f}）</translation>
     </message>
@@ -271,10 +275,6 @@
     <message>
         <source> (in beam search: the best hypothesis extended at this step)</source>
         <translation>（束搜索中：本步扩展的最佳假设）</translation>
-    </message>
-    <message>
-        <source>; the best ended after {0} tokens, but an unfinished one could still beat it</source>
-        <translation>；最佳假设在 {0} 个词元后已结束，但某个未结束的假设仍可能超过它</translation>
     </message>
     <message>
         <source>. Teacher forcing: the gold token is outlined green; the model predicted &apos;{0}&apos;</source>

@@ -242,5 +242,7 @@ def test_beam_caption_says_when_the_search_goes_on_past_the_best_ending(window, 
     ended = max(h.score / len(h.tokens) for h in before.hypotheses if h.finished)
     assert any(h.score / 12 > ended for h in before.hypotheses if not h.finished)
     title = explorer.candidates.title
-    assert title.startswith(f"Step {session.position}:") and f"ended after {len(best.tokens)} tokens" in title
+    # numbered as shown: the search's step, after the translation shown (its chips) ended
+    assert title.startswith(f"Search step {session.position}, after the translation shown ended "
+                            f"({len(best.tokens)} tokens)") and "could still beat it" in title
     assert len(explorer.output.chips) == len(best.tokens) + 1

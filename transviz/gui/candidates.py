@@ -184,6 +184,13 @@ class CandidatesChart(Retranslated, QWidget):
 
     def _title_text(self, record: StepRecord) -> str:
         listed = [c.token for c in record.candidates]
+        ended = self._ended_before(record)
+        if ended is not None:  # the step describes a hypothesis other than the translation shown
+            text = self.tr("Search step {0}, after the translation shown ended ({1} tokens): an unfinished "
+                           "hypothesis could still beat it, so the search went on. That hypothesis's {2} most "
+                           "probable next tokens; it wrote '{3}' (p = {4:.3f})").format(
+                record.index + 1, ended, len(listed), record.token, record.probability)
+            return self.tr("{0}.").format(text)
         text = self.tr("Step {0}: the model's {1} most probable next tokens; it wrote '{2}' (p = {3:.3f})").format(
             record.index + 1, len(listed), record.token, record.probability)
         if record.forced:
@@ -192,14 +199,18 @@ class CandidatesChart(Retranslated, QWidget):
             text += self.tr(", not among them")
         if record.beam is not None and self._beam_search:  # after a switch of strategy it would be stale
             text += self.tr(" (in beam search: the best hypothesis extended at this step)")
-            ended = len(record.beam.best.tokens)
-            if record.beam.best.finished and ended < record.index + 1:
-                text += self.tr("; the best ended after {0} tokens, but an unfinished one could still beat it").format(
-                    ended)
         if record.gold_token is not None:
             text += self.tr(". Teacher forcing: the gold token is outlined green; the model predicted '{0}'").format(
                 record.predicted_token)
         return self.tr("{0}.").format(text)  # the full stop of the language
+
+    def _ended_before(self, record: StepRecord) -> int | None:
+        """In beam search, the length of the best hypothesis when it ended before this step (the
+        translation shown is shorter than the search); else None."""
+        if record.beam is None or not self._beam_search or not record.beam.best.finished:
+            return None
+        ended = len(record.beam.best.tokens)
+        return ended if ended < record.index + 1 else None
 
     def _on_row_clicked(self, row: int) -> None:
         if self._record is not None:
