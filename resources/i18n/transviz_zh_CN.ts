@@ -288,12 +288,12 @@
 <context>
     <name>ColourLegend</name>
     <message>
-        <source>not in the vocabulary (read as &lt;unk&gt;)</source>
-        <translation>不在词表中（读作 &lt;unk&gt;）</translation>
-    </message>
-    <message>
         <source>current query</source>
         <translation>当前查询</translation>
+    </message>
+    <message>
+        <source>not in the vocabulary (read as &lt;unk&gt;; on axes: word (?))</source>
+        <translation>不在词表中（读作 &lt;unk&gt;；坐标轴上：词 (?)）</translation>
     </message>
     <message>
         <source>forced by you</source>
@@ -304,8 +304,8 @@
         <translation>已屏蔽</translation>
     </message>
     <message>
-        <source>Colour legend: yellow chip = a word not in the model&apos;s vocabulary; orange = the current query (the step being shown); dashed outline = a token forced by you; grey hatched cells = masked (-inf)</source>
-        <translation>颜色图例：黄色标签 = 不在模型词表中的词；橙色 = 当前查询（正在显示的步骤）；虚线边框 = 由你强制的词元；灰色斜线格 = 已屏蔽（-inf）</translation>
+        <source>Colour legend: yellow chip (on a plot&apos;s axis: the word followed by (?)) = a word not in the model&apos;s vocabulary; orange = the current query (the step being shown); dashed outline = a token forced by you; grey hatched cells = masked (-inf)</source>
+        <translation>颜色图例：黄色词块（在图的坐标轴上：词后加 (?)）= 模型词表中没有的词；橙色 = 当前查询（所显示的这一步）；虚线框 = 由你强制的词元；灰色斜线格 = 已掩码（-inf）</translation>
     </message>
 </context>
 <context>

@@ -246,3 +246,29 @@ def test_beam_caption_says_when_the_search_goes_on_past_the_best_ending(window, 
     assert title.startswith(f"Search step {session.position}, after the translation shown ended "
                             f"({len(best.tokens)} tokens)") and "could still beat it" in title
     assert len(explorer.output.chips) == len(best.tokens) + 1
+
+
+def test_unknown_source_words_are_marked_on_the_axes_of_the_explorer_and_the_walkthrough(window, qtbot):
+    """Item 6: a word read as <unk> is flagged on every axis that names the source, not only in its chip."""
+    from transviz import load_model
+    from transviz.core.resources import shipped_models
+    from transviz.core.walkthrough import KINDS
+
+    model = load_model(shipped_models()["default"])
+    sentence = "ich mochte ein bier bitte"
+    known = model.src_vocab.stoi
+    expected = [word if word in known else f"{word} (?)" for word in sentence.split()]
+    assert expected[-1] == "bitte (?)" and expected[:-1] == sentence.split()[:-1]  # the shipped model lacks "bitte"
+    window.workspace.set_model(model)
+    window.workspace.open(sentence)
+    explorer = window.panels["explorer"]
+    explorer.controller.step()
+    explorer.attention.kind.setCurrentIndex(KINDS.index("cross"))
+    assert explorer.attention.large.column_labels() == expected
+    explorer.attention.kind.setCurrentIndex(KINDS.index("encoder_self"))
+    assert explorer.attention.large.row_labels() == expected == explorer.attention.large.column_labels()
+    masks = window.panels["masks"]
+    window.tabs.setCurrentWidget(masks)
+    masks.kind.setCurrentIndex(KINDS.index("cross"))
+    qtbot.waitUntil(lambda: masks.score_view.column_labels() == expected, timeout=5000)
+    assert "(?)" in explorer.legend.entries[0][1]  # the legend says what the mark means

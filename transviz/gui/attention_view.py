@@ -25,6 +25,7 @@ from .session import SessionController
 SUMMARIES = ("mean", "max", "rollout")  # entries of the summary selector
 SUMMARY_FUNCTIONS = {"mean": mean_over_heads, "max": max_over_heads, "rollout": rollout}
 SCALES = ("fixed", "map", "row")  # entries of the colour scale selector: 0..1, each map's or each row's maximum
+UNKNOWN_MARK = " (?)"  # after a source word the model read as <unk>, on axes (the legend says so)
 DEFAULT_KIND: Kind = "cross"
 
 
@@ -85,14 +86,25 @@ def _summarised(session: DecodingSession, kind: Kind, summary: str, maps: np.nda
     return SUMMARY_FUNCTIONS[summary](maps)
 
 
+def flag_unknown(tokens: list[str], unknown: list[tuple[int, str]]) -> list[str]:
+    """Source tokens as axis labels: a word the model read as <unk> (``unknown``: (position, word))
+    is followed by UNKNOWN_MARK."""
+    positions = {position for position, _ in unknown}
+    return [token + UNKNOWN_MARK if i in positions else token for i, token in enumerate(tokens)]
+
+
+def flagged_source(session: DecodingSession) -> list[str]:
+    return flag_unknown(session.source_tokens, session.unknown_tokens)
+
+
 def attention_maps(session: DecodingSession, kind: Kind, summary: str) -> AttentionMaps:
     """The session's attention of ``kind`` with its summary of heads (``summary`` in SUMMARIES)."""
     if kind == "encoder_self":
-        maps, queries, keys = session.encoder_attention, session.source_tokens, session.source_tokens
+        maps, queries, keys = session.encoder_attention, flagged_source(session), flagged_source(session)
     elif kind == "decoder_self":
         maps, queries, keys = session.decoder_self_attention(), session.query_labels, session.target_tokens
     else:
-        maps, queries, keys = session.cross_attention(), session.query_labels, session.source_tokens
+        maps, queries, keys = session.cross_attention(), session.query_labels, flagged_source(session)
     summarised = _summarised(session, kind, summary, maps)
     if kind == "decoder_self":
         visible = np.tri(len(queries), dtype=bool)  # (T, T): query t sees keys 0..t

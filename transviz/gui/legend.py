@@ -25,10 +25,12 @@ class ColourLegend(Retranslated, QWidget):
         super().__init__(parent)
         self._texts: dict[str, str] = {}
         self.bind_text(lambda texts: self._set_texts(dict(zip(KINDS, texts, strict=True))), lambda: [
-            self.tr("not in the vocabulary (read as <unk>)"), self.tr("current query"), self.tr("forced by you"),
+            self.tr("not in the vocabulary (read as <unk>; on axes: word (?))"), self.tr("current query"),
+            self.tr("forced by you"),
             self.tr("masked")])
         self.bind_text(self.setToolTip, lambda: self.tr(
-            "Colour legend: yellow chip = a word not in the model's vocabulary; orange = the current query (the "
+            "Colour legend: yellow chip (on a plot's axis: the word followed by (?)) = a word not in the model's "
+            "vocabulary; orange = the current query (the "
             "step being shown); dashed outline = a token forced by you; grey hatched cells = masked (-inf)"))
         policy = QSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
         policy.setHeightForWidth(True)

@@ -39,6 +39,7 @@ from ...core.mask_batch import DecoderBatch, SourceBatch, TokensAndIds, mask_bat
 from ...core.vocab import UNK
 from ...core.walkthrough import KINDS, Kind, Walkthrough, walkthrough
 from ...core.workspace import Explanation, Workspace
+from ..attention_view import flag_unknown
 from ..batch_translator import BatchTranslator
 from ..core_messages import translated
 from ..heatmap import AxisNames, HeatmapWidget
@@ -475,6 +476,13 @@ class MasksPanel(Retranslated, PlotPanel):
         return [s if len(s) <= width else s[: width - 1] + "…" for s in sentences]
 
     # -- walkthrough -----------------------------------------------------------------------------
+    def _flagged(self, kind: Kind, queries: list[str], keys: list[str]) -> tuple[list[str], list[str]]:
+        """The walkthrough's axis labels, source words the model reads as <unk> marked."""
+        assert self.model is not None
+        unknown = self.model.encode_source(self.sentence.text()).unknown
+        return (flag_unknown(queries, unknown) if kind == "encoder_self" else queries,
+                keys if kind == "decoder_self" else flag_unknown(keys, unknown))
+
     def refresh_walkthrough(self) -> None:
         """Run the walkthrough (a forward pass of the model) now if the tab shows, else when it is shown."""
         if self.model is None:
@@ -491,7 +499,7 @@ class MasksPanel(Retranslated, PlotPanel):
             return
         show_error(self.walk_error, None)
         self.steps = steps
-        queries, keys = steps.query_tokens, steps.key_tokens
+        queries, keys = self._flagged(steps.kind, steps.query_tokens, steps.key_tokens)
         dims = [str(i) for i in range(steps.d_k)]
         score_levels = symmetric_levels(steps.scores)
         scaled_levels = symmetric_levels(steps.scaled)
