@@ -2129,13 +2129,13 @@ Hatched cells: masked (blocked) keys; the softmax gives them a weight of exactly
 黄色词块：不在模型词表中的词，模型把它读作 &lt;unk&gt;。
 橙色：当前查询（加框的那一行）和当前这一步的词元。
 虚线词块：由你强制指定的词元（点选来代替模型的选择）。
-斜线阴影格子：被屏蔽（阻止）的键；softmax 给它们的权重恰好为 0。</translation>
+斜线格：被屏蔽（阻止）的键；softmax 给它们的权重恰好为 0。</translation>
     </message>
     <message>
         <source>Summaries and rollout
-The last column of the grid sums up each layer&apos;s heads. Mean of heads: the average map (rows still sum to 1). Max of heads: each cell the strongest head&apos;s weight (rows no longer sum to 1). Rollout (Abnar &amp; Zuidema, 2020) follows the information up through the layers: each layer&apos;s mean map A becomes 0.5·A + 0.5·I, because half of the signal bypasses attention through the residual connection; its rows are normalised to sum to 1 again; and the layers are multiplied from the bottom up, R_l = Â_l · R_(l-1). Row q of layer l then says how much of each input token reaches position q after layer l. Rollout needs self-attention, where queries and keys are the same tokens.</source>
+The last column of the grid sums up each layer&apos;s heads. Mean of heads: the average map (rows still sum to 1). Max of heads: each cell the strongest head&apos;s weight (rows no longer sum to 1). Rollout (Abnar &amp; Zuidema, 2020) follows the information up through the layers: each layer&apos;s mean map A becomes 0.5·A + 0.5·I, because half of the signal bypasses attention through the residual connection; its rows are normalised to sum to 1 again; and the layers are multiplied from the bottom up, R_l = Â_l · R_(l-1). Row q of layer l then says how much of each input token reaches position q after layer l. For cross-attention, rollout follows the decoder: through its masked self-attention and, with half of the signal, its cross-attention into the encoder&apos;s rollout, so each row says how much of each source token reaches that decoder position.</source>
         <translation>汇总与 rollout
-网格的最后一列汇总每一层的各个头。各头平均：平均的注意力图（每行之和仍为 1）。各头最大：每个格子取最强的头的权重（每行之和不再为 1）。Rollout（Abnar 与 Zuidema，2020）沿着各层向上追踪信息：每层的平均图 A 变为 0.5·A + 0.5·I，因为一半的信号经残差连接绕过了注意力；再把每行重新归一化为和为 1；然后自下而上把各层相乘，R_l = Â_l · R_(l-1)。于是第 l 层的第 q 行表示：经过第 l 层之后，每个输入词元有多少到达了位置 q。Rollout 需要自注意力，即查询和键是同一组词元。</translation>
+网格的最后一列汇总每一层的各个头。各头平均：平均的注意力图（每行之和仍为 1）。各头最大：每个格子取最强的头的权重（每行之和不再为 1）。Rollout（Abnar 与 Zuidema，2020）沿着各层向上追踪信息：每层的平均图 A 变为 0.5·A + 0.5·I，因为一半的信号经残差连接绕过了注意力；再把每行重新归一化为和为 1；然后自下而上把各层相乘，R_l = Â_l · R_(l-1)。于是第 l 层的第 q 行表示：经过第 l 层之后，每个输入词元有多少到达了位置 q。对交叉注意力，rollout 沿解码器追踪：经过它的掩码自注意力，并以一半的信号经过它的交叉注意力进入编码器的 rollout，于是每一行表示每个源词元有多少到达了这个解码器位置。</translation>
     </message>
     <message>
         <source>Sampling: temperature, top-k, top-p

@@ -56,7 +56,9 @@ def _topics() -> dict[str, str]:
             "becomes 0.5·A + 0.5·I, because half of the signal bypasses attention through the residual "
             "connection; its rows are normalised to sum to 1 again; and the layers are multiplied from the "
             "bottom up, R_l = Â_l · R_(l-1). Row q of layer l then says how much of each input token reaches "
-            "position q after layer l. Rollout needs self-attention, where queries and keys are the same tokens."),
+            "position q after layer l. For cross-attention, rollout follows the decoder: through its masked "
+            "self-attention and, with half of the signal, its cross-attention into the encoder's rollout, so each "
+            "row says how much of each source token reaches that decoder position."),
         SAMPLING: translate(
             "TabHelp",
             "Sampling: temperature, top-k, top-p\n"
