@@ -10,6 +10,7 @@ Public API (stable, for notebooks and scripts)::
 """
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 from .core.bundle import Model
@@ -33,7 +34,8 @@ def load_model(path: str | Path, device: str = "cpu") -> Model:
     shipped = shipped_models()
     if isinstance(path, str) and path in shipped:
         return checkpoint.load(shipped[path], device)
-    if isinstance(path, str) and not path.endswith(checkpoint.SUFFIX) and not Path(path).exists():
+    # lexists: a dangling or looping symbolic link is a file the loader names as such, not a model name
+    if isinstance(path, str) and not path.endswith(checkpoint.SUFFIX) and not os.path.lexists(path):
         names: str | Message = ", ".join(shipped) or Message(translate_noop("CoreMessages", "none are installed yet"))
         raise CheckpointError(translate_noop("CoreMessages", "no checkpoint file or shipped model called {0} (shipped "
                                                              "models: {1})"), repr(path), names)

@@ -8,10 +8,10 @@ from typing import Any
 import torch
 
 from .config import ModelConfig
-from .errors import InputError
+from .errors import ConfigError, InputError
 from .messages import translate_noop
 from .model import Transformer
-from .vocab import Encoding, Vocab
+from .vocab import PAD, Encoding, Vocab
 
 
 @dataclass
@@ -25,12 +25,7 @@ class Model:
     path: str | None = None  # where it was loaded from, if anywhere
 
     def __post_init__(self) -> None:
-        cfg = self.net.config
-        if (len(self.src_vocab), len(self.tgt_vocab)) != (cfg.src_vocab_size, cfg.tgt_vocab_size):
-            raise ValueError(
-                f"vocabularies ({len(self.src_vocab)}, {len(self.tgt_vocab)}) do not match the model "
-                f"({cfg.src_vocab_size}, {cfg.tgt_vocab_size})"
-            )
+        check_parts(self.net.config, self.src_vocab, self.tgt_vocab)
 
     @property
     def config(self) -> ModelConfig:
@@ -51,6 +46,18 @@ class Model:
 
     def source_tensor(self, encoding: Encoding) -> torch.Tensor:
         return torch.tensor([encoding.ids], dtype=torch.long, device=self.device)  # (1, S)
+
+
+def check_parts(config: ModelConfig, src_vocab: Vocab, tgt_vocab: Vocab) -> None:
+    """ConfigError unless ``config`` fits the vocabularies: their sizes, and their padding id
+    (every vocabulary pads with id 0; a config masking another token would hide real ones)."""
+    if (len(src_vocab), len(tgt_vocab)) != (config.src_vocab_size, config.tgt_vocab_size):
+        raise ConfigError(translate_noop("CoreMessages", "the vocabularies hold {0} and {1} tokens; the model's config "
+                                                         "says {2} and {3}"),
+                          len(src_vocab), len(tgt_vocab), config.src_vocab_size, config.tgt_vocab_size)
+    if config.pad_id != Vocab.pad_id:
+        raise ConfigError(translate_noop("CoreMessages", "pad_id is {0}, but the vocabularies pad with id {1} ({2})"),
+                          config.pad_id, Vocab.pad_id, PAD)
 
 
 def decoding_copy(model: Model, device: torch.device | str | None = None) -> Model:

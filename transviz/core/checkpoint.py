@@ -7,27 +7,37 @@ from __future__ import annotations
 import json
 from collections.abc import Mapping
 from pathlib import Path
+from typing import Any
 
 import torch
 from safetensors import safe_open
 from safetensors.torch import save as serialize
 
 from . import files
-from .bundle import Model
+from .bundle import Model, check_parts
+from .checkpoint_file import MAX_HEADER_BYTES, bounded_json, check_file, header_length, truncation
+from .checkpoint_file import SUFFIX as SUFFIX  # where callers have always found it
 from .config import ModelConfig
 from .endings import PARTS, recorded
-from .errors import CheckpointError, ConfigError, reason
+from .errors import CheckpointError, TransvizError, reason
+from .layout import tensor_layout
 from .messages import Arg, Message, joined, translate_noop
 from .model import Transformer
 from .vocab import Vocab
+from .weights_check import check_finite_forward
 
 FORMAT, VERSION = "transviz", "1"
-SUFFIX = ".safetensors"  # what a checkpoint's file name ends with
 EXTRA = "extra."  # prefix of tensors that are not weights
 BROKEN_METADATA = translate_noop("CoreMessages", "{0} has broken metadata: {1}")
+MISMATCH = translate_noop("CoreMessages", "{0} does not match its own config: {1}")
 LEVELS = {"word": Message(translate_noop("CoreMessages", "word level")),
           "char": Message(translate_noop("CoreMessages", "char level"))}
 MAX_BYTES = 2 * 1024**3  # larger files are refused before anything is read
+MAX_FACTS_BYTES = 1024**2  # a run's facts are a few KB: task, steps, settings, metrics
+METADATA_PARTS = {"config": Message(translate_noop("CoreMessages", "model configuration")),
+                  "src_vocab": Message(translate_noop("CoreMessages", "source vocabulary")),
+                  "tgt_vocab": Message(translate_noop("CoreMessages", "target vocabulary")),
+                  "facts": Message(translate_noop("CoreMessages", "training facts"))}
 
 
 def _tied_groups(net: torch.nn.Module) -> list[list[str]]:
@@ -53,10 +63,15 @@ def save(model: Model, path: str | Path, extras: Mapping[str, torch.Tensor] | No
         "tgt_vocab": json.dumps(model.tgt_vocab.to_dict()),
         "facts": json.dumps(model.facts),
     }
+    data = serialize(tensors, metadata=metadata)
+    if int.from_bytes(data[:8], "little") > MAX_HEADER_BYTES:  # load would refuse it
+        raise CheckpointError(translate_noop("CoreMessages", "cannot save the model to {0}: its vocabularies and "
+                                                             "facts take more than the {1} bytes a checkpoint's header "
+                                                             "holds"), str(path), f"{MAX_HEADER_BYTES:,}")
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         # bytes first, so that the one temporary file is the atomic writer's (save_file makes its own)
-        files.write_atomically(path, serialize(tensors, metadata=metadata))
+        files.write_atomically(path, data)
     except OSError as exc:
         raise _cannot_save(path, exc) from None
     return path
@@ -88,20 +103,16 @@ def _cannot_save(path: Path, exc: OSError) -> CheckpointError:
 
 def read_metadata(path: str | Path) -> dict[str, str]:
     path = Path(path)
-    if path.is_dir():
-        raise CheckpointError(translate_noop("CoreMessages", "{0} is a folder, not a checkpoint file: name a {1} file "
-                                                             "in it"), str(path), SUFFIX)
-    if not path.is_file():
-        raise CheckpointError(translate_noop("CoreMessages", "{0}: no such file"), str(path))
-    size = path.stat().st_size
+    size = check_file(path)
     if size > MAX_BYTES:
         raise CheckpointError(translate_noop("CoreMessages", "{0} is {1} GB; transviz checkpoints are far smaller"),
                               path.name, f"{size / 1024**3:.1f}")
+    header_length(path)
     try:
         with safe_open(str(path), framework="pt") as f:
             metadata = f.metadata() or {}
     except Exception as exc:  # safetensors raises its own error types for bad headers
-        truncated = _truncation(path, size)
+        truncated = truncation(path, size)
         if truncated is not None:
             raise truncated from None
         raise CheckpointError(translate_noop("CoreMessages", "{0} is not a readable safetensors file ({1})"), path.name,
@@ -115,35 +126,60 @@ def read_metadata(path: str | Path) -> dict[str, str]:
     return metadata
 
 
-def _truncation(path: Path, size: int) -> CheckpointError | None:
-    """Why a file of ``size`` bytes with a sound start of a safetensors header cannot be read: it
-    ends inside that header, or before the end of the data the header describes (a copy or
-    download cut short); None if it is broken some other way. The layout: 8 bytes little-endian
-    header length, the JSON header, then the tensors at their ``data_offsets``."""
-    with path.open("rb") as f:
-        prefix = f.read(8)
-        header_len = int.from_bytes(prefix, "little") if len(prefix) == 8 else 0
-        if not 0 < header_len <= MAX_BYTES:
-            return None
-        header = f.read(header_len)
-    if not header.startswith(b"{"):
-        return None
-    header_end = 8 + header_len  # the length field counts: a user compares it with the file's size
-    if len(header) < header_len:
-        inside = translate_noop("CoreMessages", "{0}: the file is truncated or damaged: it ends after {1} bytes, "
-                                                "inside its {2}-byte header")
-        return CheckpointError(inside, path.name, f"{size:,}", f"{header_end:,}")
+def _read_parts(path: Path, metadata: dict[str, str]) -> tuple[ModelConfig, Vocab, Vocab, dict[str, Any]]:
+    """The config, vocabularies and training facts the metadata holds, each checked (a
+    CheckpointError saying which is broken and how)."""
     try:
-        entries = json.loads(header)
-        complete = header_end + max((e["data_offsets"][1] for k, e in entries.items() if k != "__metadata__"),
-                                    default=0)
-    except (ValueError, TypeError, KeyError, IndexError, AttributeError):
-        return None
-    if complete <= size:
-        return None
-    return CheckpointError(translate_noop("CoreMessages", "{0}: the file is truncated or damaged: it ends after {1} "
-                                                          "bytes; a complete file holds {2} bytes"),
-                           path.name, f"{size:,}", f"{complete:,}")
+        if len(metadata.get("facts", "")) > MAX_FACTS_BYTES:
+            raise CheckpointError(translate_noop("CoreMessages", "the training facts take more than {0} bytes"),
+                                  f"{MAX_FACTS_BYTES:,}")
+        parsed = {key: bounded_json(metadata[key], what) for key, what in METADATA_PARTS.items() if key in metadata}
+        config = ModelConfig.from_dict(parsed["config"])
+        src, tgt = (Vocab.from_dict(parsed[k]) for k in ("src_vocab", "tgt_vocab"))
+        facts = parsed.get("facts", {})
+        if not isinstance(facts, dict):
+            raise CheckpointError(translate_noop("CoreMessages", "training facts are not a JSON object"))
+        check_parts(config, src, tgt)
+    except (KeyError, ValueError, TransvizError, TypeError, AttributeError) as exc:
+        raise CheckpointError(BROKEN_METADATA, path.name, reason(exc)) from None
+    return config, src, tgt, facts
+
+
+def _header_tensors(path: Path) -> dict[str, tuple[str, list[int]]]:
+    """Name -> (safetensors dtype such as "F32", shape) of the weights, read from the header alone."""
+    with safe_open(str(path), framework="pt") as f:
+        slices = {k: f.get_slice(k) for k in f.keys() if not k.startswith(EXTRA)}
+        return {k: (s.get_dtype(), s.get_shape()) for k, s in slices.items()}
+
+
+def _check_layout(path: Path, config: ModelConfig) -> None:
+    """CheckpointError unless the file holds exactly the tensors ``config`` implies, by name, shape
+    and a floating-point dtype: checked on the header, before any memory is spent on the network."""
+    on_file = _header_tensors(path)
+    expected: set[str] = set()
+    problems: list[Arg] = []
+    for names, shape in tensor_layout(config):
+        expected.update(names)
+        present = [n for n in names if n in on_file]
+        if not present:
+            problems.append(Message(translate_noop("CoreMessages", "missing tensor {0}"), names[0]))
+            continue
+        if len(present) > 1:  # the second copy would be silently ignored
+            problems.append(Message(translate_noop("CoreMessages", "the file holds both {0} and {1}, which the config "
+                                                                   "ties into one tensor"), present[0], present[1]))
+        dtype, found = on_file[present[0]]
+        if tuple(found) != shape:
+            problems.append(Message(translate_noop("CoreMessages", "{0} has shape {1}, the config needs {2}"),
+                                    present[0], str(tuple(found)), str(shape)))
+        elif not dtype.startswith(("F", "BF")):
+            problems.append(Message(translate_noop("CoreMessages", "{0} holds {1}, not floating-point weights"),
+                                    present[0], dtype))
+    unexpected = sorted(set(on_file) - expected)
+    if unexpected:
+        listed = ", ".join(unexpected[:3]) + (" ..." if len(unexpected) > 3 else "")
+        problems.append(Message(translate_noop("CoreMessages", "unexpected tensors {0}"), listed))
+    if problems:
+        raise CheckpointError(MISMATCH, path.name, joined(problems[:3]))
 
 
 def _read_tensors(path: Path, extra: bool) -> dict[str, torch.Tensor]:
@@ -157,55 +193,27 @@ def _read_tensors(path: Path, extra: bool) -> dict[str, torch.Tensor]:
 
 
 def _load_weights(net: Transformer, path: Path) -> None:
+    """Copy the file's weights (names, shapes and dtypes checked by :func:`_check_layout`) into ``net``."""
     on_file = _read_tensors(path, extra=False)
-    expected = net.state_dict()
     weights = {}
-    problems: list[Arg] = []
     for group in _tied_groups(net):
-        present = [n for n in group if n in on_file]
-        if not present:
-            problems.append(Message(translate_noop("CoreMessages", "missing tensor {0}"), group[0]))
-            continue
-        tensor = on_file[present[0]]
-        if tensor.shape != expected[group[0]].shape:
-            problems.append(Message(
-                translate_noop("CoreMessages", "{0} has shape {1}, the config needs {2}"),
-                present[0], str(tuple(tensor.shape)), str(tuple(expected[group[0]].shape))))
-        elif not tensor.is_floating_point():
-            problems.append(Message(translate_noop("CoreMessages", "{0} holds {1}, not floating-point weights"),
-                                    present[0], str(tensor.dtype)))
-        elif not torch.isfinite(tensor).all():
-            problems.append(Message(translate_noop("CoreMessages", "{0} holds NaN or infinite values"), present[0]))
-        weights.update({n: tensor for n in group})
-    unexpected = sorted(set(on_file) - set(expected))
-    if unexpected:
-        names = ", ".join(unexpected[:3]) + (" ..." if len(unexpected) > 3 else "")
-        problems.append(Message(translate_noop("CoreMessages", "unexpected tensors {0}"), names))
-    if problems:
-        raise CheckpointError(translate_noop("CoreMessages", "{0} does not match its own config: {1}"), path.name,
-                              joined(problems[:3]))
+        name = next(n for n in group if n in on_file)
+        if not torch.isfinite(on_file[name]).all():
+            raise CheckpointError(MISMATCH, path.name,
+                                  Message(translate_noop("CoreMessages", "{0} holds NaN or infinite values"), name))
+        weights.update({n: on_file[name] for n in group})
     net.load_state_dict(weights)
 
 
 def load(path: str | Path, device: str = "cpu") -> Model:
     path = Path(path)
     metadata = read_metadata(path)
-    try:
-        config = ModelConfig.from_dict(json.loads(metadata["config"]))
-        src, tgt = (Vocab.from_dict(json.loads(metadata[k])) for k in ("src_vocab", "tgt_vocab"))
-        facts = json.loads(metadata.get("facts", "{}"))
-    except (KeyError, ValueError, ConfigError, TypeError, AttributeError) as exc:
-        raise CheckpointError(BROKEN_METADATA, path.name, reason(exc)) from None
-    if not isinstance(facts, dict):
-        raise CheckpointError(BROKEN_METADATA, path.name,
-                              Message(translate_noop("CoreMessages", "training facts are not a JSON object")))
+    config, src, tgt, facts = _read_parts(path, metadata)
+    _check_layout(path, config)
     net = Transformer(config)
     _load_weights(net, path)
-    try:
-        model = Model(net.to(device).eval(), src, tgt, facts, str(path))
-    except ValueError as exc:
-        raise CheckpointError(translate_noop("CoreMessages", "{0}: {1}"), path.name, str(exc)) from None
-    return model
+    check_finite_forward(net.eval(), path.name)
+    return Model(net.to(device), src, tgt, facts, str(path))
 
 
 def load_extras(path: str | Path) -> dict[str, torch.Tensor]:

@@ -2,11 +2,14 @@
 from __future__ import annotations
 
 import dataclasses
+import math
 from dataclasses import dataclass
+from numbers import Real
 from typing import Any, Literal, TypeVar
 
 from .errors import ConfigError
 from .init import InitScheme
+from .layout import tensor_layout
 from .messages import Message, translate_noop
 
 Norm = Literal["post", "pre"]
@@ -18,6 +21,42 @@ WHOLE_NUMBER = translate_noop("CoreMessages", "{0} must be a whole number >= 0, 
 POSITIVE = translate_noop("CoreMessages", "{0} must be positive, got {1}")
 IN_UNIT_INTERVAL = translate_noop("CoreMessages", "{0} must be in [0, 1), got {1}")
 ONE_OF_TWO = translate_noop("CoreMessages", "{0} must be '{1}' or '{2}', got {3}")
+AT_MOST = translate_noop("CoreMessages", "{0} must be at most {1}, got {2}")
+NUMBER = translate_noop("CoreMessages", "{0} must be a number, got {1}")
+TRUE_OR_FALSE = translate_noop("CoreMessages", "{0} must be true or false, got {1}")
+TEXT = translate_noop("CoreMessages", "{0} must be text, got {1}")
+
+# Upper bounds: far above any model a classroom trains or shows (the paper's big model has d_model
+# 1024, 6 layers, d_ff 4096), low enough that a file or a typo asking for more is refused before
+# memory is spent on it.
+MAX_SIZES = {"d_model": 4096, "n_heads": 64, "n_encoder_layers": 48, "n_decoder_layers": 48, "d_ff": 16384,
+             "max_len": 8192,  # positions; the positional table is max_len x d_model
+             "src_vocab_size": 1_000_000, "tgt_vocab_size": 1_000_000}  # tokens per vocabulary
+MAX_PARAMETERS = 500_000_000  # 2 GB of float32 weights: the largest checkpoint transviz reads
+MAX_STEPS = 10_000_000  # optimiser steps (and every *_every setting)
+MAX_BATCH = 4096  # sentences per batch
+MAX_SEED = 2**32 - 1  # what every random number generator takes
+
+
+def _check_integer(name: str, value: object, low: int, high: int) -> None:
+    """An int (not a bool: JSON's true is no size) from ``low`` (0 or 1) to ``high``."""
+    if not isinstance(value, int) or isinstance(value, bool) or value < low:
+        if low:
+            raise ConfigError(POSITIVE_INTEGER, name, repr(value))
+        raise ConfigError(WHOLE_NUMBER, name, repr(value))
+    if value > high:
+        raise ConfigError(AT_MOST, name, high, repr(value))
+
+
+def _check_number(name: str, value: object) -> None:
+    """A finite real number (not a bool, not NaN, not infinite)."""
+    if not isinstance(value, Real) or isinstance(value, bool) or not math.isfinite(value):
+        raise ConfigError(NUMBER, name, repr(value))
+
+
+def _check_bool(name: str, value: object) -> None:
+    if not isinstance(value, bool):  # "no" and 0 are not false: a file saying so is damaged
+        raise ConfigError(TRUE_OR_FALSE, name, repr(value))
 
 
 @dataclass(frozen=True)
@@ -45,14 +84,12 @@ class ModelConfig:
     pad_id: int = 0
 
     def __post_init__(self) -> None:
-        for name in ("src_vocab_size", "tgt_vocab_size", "d_model", "n_heads", "d_ff", "max_len"):
-            value = getattr(self, name)
-            if not isinstance(value, int) or isinstance(value, bool) or value <= 0:
-                raise ConfigError(POSITIVE_INTEGER, name, repr(value))
-        for name in ("n_encoder_layers", "n_decoder_layers"):
-            value = getattr(self, name)
-            if not isinstance(value, int) or isinstance(value, bool) or value < 1:
-                raise ConfigError(translate_noop("CoreMessages", "{0} must be at least 1, got {1}"), name, repr(value))
+        for name, high in MAX_SIZES.items():
+            _check_integer(name, getattr(self, name), 1, high)
+        _check_number("dropout", self.dropout)
+        _check_number("layer_norm_eps", self.layer_norm_eps)
+        for name in ("share_embeddings", "tie_output"):
+            _check_bool(name, getattr(self, name))
         if self.d_model % self.n_heads:
             raise ConfigError(translate_noop("CoreMessages", "d_model ({0}) must be divisible by n_heads ({1}): each "
                                                              "head gets d_model / n_heads dimensions"),
@@ -67,10 +104,22 @@ class ModelConfig:
             raise ConfigError(translate_noop("CoreMessages", "share_embeddings needs one joint vocabulary: source has "
                                                              "{0} tokens, target {1}"),
                               self.src_vocab_size, self.tgt_vocab_size)
-        if not 0 <= self.pad_id < min(self.src_vocab_size, self.tgt_vocab_size):
+        _check_integer("pad_id", self.pad_id, 0, MAX_SIZES["src_vocab_size"])
+        if self.pad_id >= min(self.src_vocab_size, self.tgt_vocab_size):
             raise ConfigError(translate_noop("CoreMessages", "pad_id {0} is outside the vocabularies"), self.pad_id)
-        if self.layer_norm_eps <= 0:
+        if not self.layer_norm_eps > 0:
             raise ConfigError(POSITIVE, "layer_norm_eps", repr(self.layer_norm_eps))
+        if self.layer_norm_eps > 1:  # added to a variance of about 1: more would wipe out the normalisation
+            raise ConfigError(AT_MOST, "layer_norm_eps", 1, repr(self.layer_norm_eps))
+        if self.parameter_count() > MAX_PARAMETERS:
+            raise ConfigError(translate_noop("CoreMessages", "this model would have {0} parameters; transviz builds "
+                                                             "at most {1}"),
+                              f"{self.parameter_count():,}", f"{MAX_PARAMETERS:,}")
+
+    def parameter_count(self) -> int:
+        """Distinct trainable parameters of the network built from this config (a tied table counts
+        once), computed without building it."""
+        return sum(math.prod(shape) for _, shape in tensor_layout(self))
 
     @property
     def d_k(self) -> int:
@@ -120,15 +169,19 @@ class TrainConfig:
     max_output_len: int = 0  # greedy decoding limit in evaluation; 0 = longest target + 10
 
     def __post_init__(self) -> None:
-        for name in ("steps", "batch_size"):
-            value = getattr(self, name)
-            if not isinstance(value, int) or isinstance(value, bool) or value < 1:
-                raise ConfigError(POSITIVE_INTEGER, name, repr(value))
-        for name in ("warmup_steps", "eval_every", "eval_limit", "snapshot_every", "checkpoint_every",
-                     "max_output_len", "seed"):
-            value = getattr(self, name)
-            if not isinstance(value, int) or isinstance(value, bool) or value < 0:
-                raise ConfigError(WHOLE_NUMBER, name, repr(value))
+        _check_integer("steps", self.steps, 1, MAX_STEPS)
+        _check_integer("batch_size", self.batch_size, 1, MAX_BATCH)
+        for name in ("warmup_steps", "eval_every", "eval_limit", "snapshot_every", "checkpoint_every"):
+            _check_integer(name, getattr(self, name), 0, MAX_STEPS)
+        _check_integer("max_output_len", self.max_output_len, 0, MAX_SIZES["max_len"])
+        _check_integer("seed", self.seed, 0, MAX_SEED)
+        for name in ("lr", "label_smoothing", "clip_norm"):
+            _check_number(name, getattr(self, name))
+        for name in ("init", "device"):
+            if not isinstance(getattr(self, name), str):
+                raise ConfigError(TEXT, name, repr(getattr(self, name)))
+        if self.probe is not None and not isinstance(self.probe, str):
+            raise ConfigError(TEXT, "probe", repr(self.probe))
         if not self.lr > 0:
             raise ConfigError(POSITIVE, "lr", repr(self.lr))
         if self.schedule not in SCHEDULES:

@@ -1,0 +1,63 @@
+"""Weights that are finite yet unusable: a flipped exponent bit turns a bias into 5e36, which is no
+NaN, but makes every logit NaN. One forward pass on a short probe, and a look at every row of the
+embedding tables (a probe reads only a few of them), find such a model before it decodes nonsense."""
+from __future__ import annotations
+
+import math
+
+import torch
+
+from .errors import CheckpointError
+from .messages import translate_noop
+from .model import Transformer
+
+PROBE_TOKENS = 6  # source tokens of the probe
+FIRST_WORD = 4  # the first id after the special tokens (vocab.SPECIALS)
+START = 1  # <s>
+# A trained model's logits are tens at most; float32's softmax is one-hot once two logits differ by
+# about 100, so logits past this bound come from damaged weights, not learning.
+MAX_LOGIT = 1e4
+
+
+def _probe(net: Transformer) -> tuple[torch.Tensor, torch.Tensor]:
+    """A short source of ordinary tokens (<unk> when the vocabulary holds none) and the start token."""
+    cfg = net.config
+    count = min(PROBE_TOKENS, cfg.max_len)
+    ids = [FIRST_WORD + i if FIRST_WORD + i < cfg.src_vocab_size else min(3, cfg.src_vocab_size - 1)
+           for i in range(count)]
+    return torch.tensor([ids]), torch.tensor([[min(START, cfg.tgt_vocab_size - 1)]])  # (1, S), (1, 1)
+
+
+def _embedding_rows_finite(net: Transformer) -> bool:
+    """Every token's embedding, scaled as the model scales it, keeps a finite sum of squares (what
+    layer normalisation computes): a row past that overflows whenever its token is read."""
+    scale = math.sqrt(net.config.d_model)
+    tables = {id(t): t for t in (net.src_embed.weight, net.tgt_embed.weight)}.values()
+    return all(bool(torch.isfinite((t.float() * scale).square().sum(dim=1)).all()) for t in tables)
+
+
+def _forward_finite(net: Transformer) -> bool:
+    out = net(*_probe(net), return_attention=True)
+    assert out.attention is not None  # asked for
+    maps = out.attention.encoder_self + out.attention.decoder_self + out.attention.cross
+    finite = all(bool(torch.isfinite(t).all()) for t in (out.logits, *maps))
+    return finite and float(out.logits.abs().max()) <= MAX_LOGIT
+
+
+def largest(net: Transformer, count: int = 3) -> str:
+    """The ``count`` tensors with the largest magnitudes, as ``name (max |value|)``."""
+    peaks = {name: float(p.detach().abs().max()) for name, p in net.named_parameters() if p.numel()}  # tied: once
+    top = sorted(peaks, key=peaks.__getitem__, reverse=True)[:count]
+    return ", ".join(f"{name} ({peaks[name]:.3g})" for name in top)
+
+
+def check_finite_forward(net: Transformer, name: str) -> None:
+    """CheckpointError naming the largest weights unless ``net`` (in eval mode) computes finite
+    attention and finite logits within :data:`MAX_LOGIT` on a probe, and every embedding row is usable."""
+    with torch.no_grad():
+        if _embedding_rows_finite(net) and _forward_finite(net):
+            return
+        raise CheckpointError(translate_noop("CoreMessages", "{0}: its weights make the model compute NaN, infinite "
+                                                             "or absurdly large values (the file is damaged); largest "
+                                                             "weights: {1}"),
+                              name, largest(net))
