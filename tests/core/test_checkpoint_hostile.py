@@ -66,12 +66,12 @@ def test_info_and_render_on_deep_metadata_say_one_line(tmp_path, capsys):
 
 @pytest.mark.parametrize("config, match", [
     ({"n_encoder_layers": 10**9}, "n_encoder_layers must be at most 48"),
-    ({"src_vocab_size": 2**63}, "src_vocab_size must be at most 1000000"),
+    ({"src_vocab_size": 2**63}, "src_vocab_size must be at most 250004"),
     ({"d_model": 16384}, "d_model must be at most 4096"),
     ({"max_len": 10**7}, "max_len must be at most 8192"),
     ({"d_model": 2048, "n_heads": 8}, "src_embed.weight has shape \\(509, 128\\), the config needs \\(509, 2048\\)"),
     ({"n_encoder_layers": 48, "n_decoder_layers": 48}, "missing tensor encoder_layers.3"),
-    ({"src_vocab_size": 999_999}, "vocabularies hold 509 and 286 tokens"),
+    ({"src_vocab_size": 200_000}, "vocabularies hold 509 and 286 tokens"),
 ])
 def test_sizes_the_file_does_not_hold_are_refused_before_building(tmp_path, config, match):
     bad = rewrite(tmp_path, config=config)
@@ -189,7 +189,7 @@ def test_the_layout_is_the_networks():
 @pytest.mark.parametrize("settings, match", [
     ({"d_model": 4096, "n_heads": 64, "n_encoder_layers": 48, "n_decoder_layers": 48, "d_ff": 16384},
      "would have .* parameters; transviz builds at most 500,000,000"),
-    ({"src_vocab_size": 2**63}, "at most 1000000"),
+    ({"src_vocab_size": 2**63}, "at most 250004"),
 ])
 def test_model_config_bounds(settings, match):
     with pytest.raises(transviz.ConfigError, match=match):

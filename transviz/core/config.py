@@ -11,6 +11,7 @@ from .errors import ConfigError
 from .init import InitScheme
 from .layout import tensor_layout
 from .messages import Message, translate_noop
+from .vocab import MAX_TOKENS, SPECIALS
 
 Norm = Literal["post", "pre"]
 Activation = Literal["relu", "gelu"]
@@ -29,9 +30,10 @@ TEXT = translate_noop("CoreMessages", "{0} must be text, got {1}")
 # Upper bounds: far above any model a classroom trains or shows (the paper's big model has d_model
 # 1024, 6 layers, d_ff 4096), low enough that a file or a typo asking for more is refused before
 # memory is spent on it.
+MAX_VOCAB = MAX_TOKENS + len(SPECIALS)
 MAX_SIZES = {"d_model": 4096, "n_heads": 64, "n_encoder_layers": 48, "n_decoder_layers": 48, "d_ff": 16384,
              "max_len": 8192,  # positions; the positional table is max_len x d_model
-             "src_vocab_size": 1_000_000, "tgt_vocab_size": 1_000_000}  # tokens per vocabulary
+             "src_vocab_size": MAX_VOCAB, "tgt_vocab_size": MAX_VOCAB}  # what a Vocab can hold
 MAX_PARAMETERS = 500_000_000  # 2 GB of float32 weights: the largest checkpoint transviz reads
 MAX_STEPS = 10_000_000  # optimiser steps (and every *_every setting)
 MAX_BATCH = 4096  # sentences per batch
