@@ -57,9 +57,8 @@ def register(commands: argparse._SubParsersAction) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from ..core.decoding import DecodingSession
-    from ..core.trace_files import trace_dict, write_npz
-
     from ..core.outputs import NPZ, check_output
+    from ..core.trace_files import trace_dict, write_npz
 
     if args.candidates < 0:
         raise InputError(f"--candidates must be 0 or more, not {args.candidates}")

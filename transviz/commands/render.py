@@ -50,7 +50,7 @@ def run(args: argparse.Namespace) -> int:
     from .. import load_model
     from ..core.outputs import check_output, picture
 
-    check_output(args.out, picture(args.out), inputs=[args.model], force=args.force)  # before Qt starts: refusing is quick
+    check_output(args.out, picture(args.out), inputs=[args.model], force=args.force)  # refused before Qt starts
     from ..gui.app import application, use_offscreen_platform
     from ..gui.render import EXPLORER_VIEWS, Slide, render
     from ..gui.workers import leave_a_core_for_qt
