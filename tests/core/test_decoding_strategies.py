@@ -345,10 +345,11 @@ def test_a_top_k_that_is_not_a_whole_number_is_a_config_error(top_k):
 def test_the_extreme_temperatures_give_a_distribution_with_no_nan(temperature):
     """At the floor the most probable token takes (nearly) everything; logits far apart never
     overflow, as they are shifted to <= 0 before they are divided."""
-    logits = np.array([3e38, -3e38, 0.0, 2.0, -np.inf], dtype=np.float32)
-    p = Sampling(temperature=temperature, seed=1).distribution(logits)
-    assert np.all(np.isfinite(p)) and p.sum() == pytest.approx(1.0) and p[0] == pytest.approx(1.0)
-    assert p[4] == 0.0
+    for logits in (np.array([3e38, -3e38, 0.0, 2.0, -np.inf], dtype=np.float32),
+                   np.array([1e306, -1e306, 0.0, 2.0, -np.inf])):  # logits / 0.001 overflowed to inf - inf = NaN
+        p = Sampling(temperature=temperature, seed=1).distribution(logits)
+        assert np.all(np.isfinite(p)) and p.sum() == pytest.approx(1.0) and p[0] == pytest.approx(1.0)
+        assert p[4] == 0.0
     close = Sampling(temperature=0.001, seed=1).distribution(np.array([1.0, 0.9995, -5.0]))
     assert close[0] > close[1] > 0.3 and close[2] == 0.0  # two logits within 0.001 still share the draw
 
