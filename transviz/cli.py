@@ -3,6 +3,7 @@ to stderr and exits 1. Each command lives in its own module under :mod:`transviz
 from __future__ import annotations
 
 import argparse
+import contextlib
 import importlib
 import logging
 import os
@@ -22,6 +23,8 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--self-test", action="store_true",
                         help="check this installation offscreen (models, decoding, every tab) and exit")
     parser.add_argument("--report", metavar="FILE", help="with --self-test: also write the report to FILE")
+    parser.add_argument("--force", dest="force_report", action="store_true",
+                        help="with --report: replace FILE even if it is not a text file")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND")
     for name in COMMANDS:
         importlib.import_module(f".commands.{name}", __package__).register(commands)
@@ -29,15 +32,16 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
+    write_what_the_terminal_can()
     parser = build_parser()
     args = parser.parse_args(argv)
     logging.basicConfig(level=logging.INFO if args.verbose else logging.WARNING, format="%(message)s")
     if args.report and not args.self_test:
         parser.error("--report goes with --self-test")
+    if args.force_report and not args.report:
+        parser.error("--force (before any command) goes with --self-test --report FILE")
     if args.self_test:
-        from .selftest import run as self_test
-
-        args.func = lambda parsed: self_test(parsed.report)
+        args.func = _self_test
     elif args.command is None:  # plain `transviz` opens the desktop window
         from .commands.gui import run as open_window
 
@@ -53,6 +57,27 @@ def main(argv: list[str] | None = None) -> int:
     except BrokenPipeError:  # the reader left early (`transviz decode ... | head -1`): nothing more to say
         _discard_stdout()
         return 128 + 13  # as if ended by SIGPIPE, the way a shell reports `yes | head -1`
+
+
+def _self_test(args: argparse.Namespace) -> int:
+    from .core.outputs import TEXT, check_output
+    from .selftest import run as self_test
+
+    if args.report:  # refused now, not after the whole test
+        check_output(args.report, TEXT, force=args.force_report)
+    return self_test(args.report)
+
+
+def write_what_the_terminal_can() -> None:
+    """Never a traceback for a character the terminal cannot show (an ASCII or strict UTF-8
+    terminal, a sentence holding an undecodable byte from the command line): stdout writes a
+    replacement character ("?") instead, stderr a backslash escape (\\xb7), and stdin reads
+    undecodable bytes as the same escapes the command line uses."""
+    for stream, errors in ((sys.stdout, "replace"), (sys.stderr, "backslashreplace"), (sys.stdin, "surrogateescape")):
+        reconfigure = getattr(stream, "reconfigure", None)  # None: no terminal at all (pythonw), or a test's stand-in
+        if reconfigure is not None:
+            with contextlib.suppress(ValueError, OSError):  # a closed or detached stream
+                reconfigure(errors=errors)
 
 
 def _discard_stdout() -> None:

@@ -6,6 +6,7 @@ Wider matrices are split into blocks of columns so that every line fits the give
 """
 from __future__ import annotations
 
+import codecs
 import unicodedata
 
 import numpy as np
@@ -14,6 +15,17 @@ SHADES = " \u2591\u2592\u2593\u2588"  # blank, light, medium, dark, full block
 HIDDEN = "\u00b7"  # a masked cell: attention is not allowed there
 LABEL_WIDTH = 12  # row labels longer than this are abbreviated
 COLUMN_LABEL_HEIGHT = 8  # column labels longer than this are abbreviated
+# the same drawn with ASCII only, for a terminal that cannot show the blocks (PYTHONIOENCODING=ascii)
+ASCII_SHADES, ASCII_HIDDEN, ASCII_AT_LEAST = " .:*#", "x", ">="
+
+
+def can_show(text: str, encoding: str | None) -> bool:
+    """Whether a terminal writing ``encoding`` (None: unknown, taken as UTF-8) can show ``text``."""
+    try:
+        text.encode(codecs.lookup(encoding or "utf-8").name)
+    except (UnicodeEncodeError, LookupError):
+        return False
+    return True
 
 
 def display_width(text: str) -> int:
@@ -47,11 +59,11 @@ def printable(label: str) -> str:
     return label.replace(" ", "\u2423").replace("\t", "\u2192").replace("\n", "\u21b5") or "\u2205"
 
 
-def shade(value: float, largest: float) -> str:
+def shade(value: float, largest: float, shades: str = SHADES) -> str:
     """The block for ``value``: one level per fifth of ``largest``."""
     if largest <= 0:
-        return SHADES[0]
-    return SHADES[min(len(SHADES) - 1, int(5 * value / largest))]
+        return shades[0]
+    return shades[min(len(shades) - 1, int(5 * value / largest))]
 
 
 def _value_text(value: float) -> str:
@@ -67,6 +79,7 @@ def heatmap(
     allowed: np.ndarray | None = None,
     width: int = 80,
     literal_rows: bool = False,
+    ascii_only: bool = False,
 ) -> str:
     """Render ``matrix`` (R, C) with ``rows`` and ``columns`` labels.
 
@@ -76,7 +89,10 @@ def heatmap(
         width: the terminal width every line must fit.
         literal_rows: the row labels are printable already (built from :func:`printable` tokens)
             and drawn as given: their own spaces are not whitespace tokens.
+        ascii_only: draw the shades, masked cells and legend with ASCII characters only.
     """
+    shades, hidden, at_least = (ASCII_SHADES, ASCII_HIDDEN, ASCII_AT_LEAST) if ascii_only \
+        else (SHADES, HIDDEN, "\u2265")
     matrix = np.asarray(matrix, dtype=np.float64)
     if matrix.shape != (len(rows), len(columns)):
         raise ValueError(f"matrix {matrix.shape} does not match {len(rows)} row and {len(columns)} column labels")
@@ -94,14 +110,14 @@ def heatmap(
             cells = []
             for c in range(start, stop):
                 if allowed is not None and not allowed[r, c]:
-                    cells.append(pad(HIDDEN, cell))
+                    cells.append(pad(hidden, cell))
                     continue
-                block = shade(matrix[r, c], largest)
+                block = shade(matrix[r, c], largest, shades)
                 cells.append(block + _value_text(matrix[r, c]) + " " if values else block * 2)
             lines.append((pad(label, label_width) + " " + "".join(cells)).rstrip())
         blocks.append("\n".join(lines))
-    legend = "  ".join(f"{SHADES[k]} \u2265{k / 5:.1f}" for k in range(1, 5))
-    masked = "; \u00b7 masked" if allowed is not None else ""
+    legend = "  ".join(f"{shades[k]} {at_least}{k / 5:.1f}" for k in range(1, 5))
+    masked = f"; {hidden} masked" if allowed is not None else ""
     blocks.append(f"shades: {legend} of the largest value {largest:.3f}{masked}")
     return "\n\n".join(blocks)
 

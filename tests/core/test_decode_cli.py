@@ -251,3 +251,20 @@ def test_bad_sentences_are_one_line_errors(capsys, model_file, sentence, message
 def test_a_missing_model_file_is_a_one_line_error(capsys, tmp_path):
     code, _, err = run_cli(capsys, SOURCE, "--model", str(tmp_path / "nope.safetensors"))
     assert code == 1 and "no such file" in err and err.count("\n") == 1
+
+
+@pytest.mark.parametrize("args, message", [
+    (["--length-penalty", "1000"], "length_penalty must be from 0 to 10, got 1000.0"),
+    (["--length-penalty", "nan"], "length_penalty must be from 0 to 10, got nan"),
+    (["--temperature", "1e-320"], "temperature must be from 0.001 to 1000, got 1e-320"),
+    (["--temperature", "inf"], "temperature must be from 0.001 to 1000, got inf"),
+    (["--top-p", "nan"], "top_p must be in (0, 1], got nan"),
+    (["--top-k", "-2"], "top_k must be 0 (no limit) or a positive whole number, got -2"),
+    (["--candidates", "-5"], "--candidates must be 0 or more, not -5"),
+])
+def test_strategy_settings_at_their_edges_are_one_line_errors(capsys, model_file, args, message):
+    """Issue 15, item 7: --length-penalty 1000 was an OverflowError traceback (exit 1 by accident);
+    --temperature 1e-320 sampled p = 0.000 tokens 50 times; --candidates -5 listed nothing."""
+    code, out, err = run_cli(capsys, SOURCE, "--model", model_file, *args)
+    assert code == 1 and err.startswith("transviz: ") and message in err
+    assert err.count("\n") == 1 and "Traceback" not in err and out == ""

@@ -293,3 +293,67 @@ def test_teacher_forcing_summary_is_cross_entropy_and_argmax_of_the_models_logit
     free = DecodingSession(model, SOURCE)
     free.run_to_end()
     assert TeacherForcingSummary.of(free.history) is None  # not teacher forced
+
+
+# -- issue 15, item 7: settings at their edges --------------------------------------------------
+
+@pytest.mark.parametrize("penalty", [10.000001, 1000, 1e308, float("inf"), float("nan"), -0.5, True])
+def test_a_length_penalty_outside_0_to_10_is_a_config_error(penalty):
+    with pytest.raises(transviz.ConfigError, match=r"length_penalty must be from 0 to 10, got"):
+        Beam(length_penalty=penalty)
+
+
+@pytest.mark.parametrize("penalty", [0, 0.6, 1, 10])
+def test_the_ranking_score_never_overflows(penalty):
+    """score / length ** penalty, computed as score * length ** -penalty: it shrinks towards 0 where
+    length ** penalty would overflow (1000 ** 1000 raised OverflowError before the penalty was bounded)."""
+    beam = Beam(length_penalty=penalty)
+    for length in (1, 7, 10**6, 10**30, 10**300):
+        score = beam.normalized(-3.5, length)
+        assert np.isfinite(score) and score == pytest.approx(-3.5 * np.exp(-penalty * np.log(float(length))),
+                                                             rel=1e-9, abs=1e-300)
+    assert beam.normalized(-3.5, 0) == -3.5
+
+
+def test_the_longest_penalty_decodes_to_the_end(model):
+    session = DecodingSession(model, SOURCE, strategy=Beam(3, length_penalty=10), max_len=12)
+    session.run_to_end()  # was an OverflowError for penalties large enough to overflow length ** penalty
+    scores = [h.normalized_score for h in session.beam.hypotheses]
+    assert scores == sorted(scores, reverse=True) and all(np.isfinite(scores))
+
+
+@pytest.mark.parametrize("temperature", [1e-320, 1e-4, 0.000999, 1000.001, 1e308, float("inf"), float("nan"),
+                                         -1.0, 0.0, True, "1"])
+def test_a_temperature_outside_0_001_to_1000_is_a_config_error_that_points_to_greedy(temperature):
+    with pytest.raises(transviz.ConfigError, match=r"temperature must be from 0.001 to 1000, got .*greedy decoding"):
+        Sampling(temperature=temperature)
+
+
+@pytest.mark.parametrize("top_p", [float("nan"), float("inf"), -0.1, 0.0, 1.0000001, True])
+def test_a_top_p_outside_0_to_1_is_a_config_error(top_p):
+    with pytest.raises(transviz.ConfigError, match="top_p"):
+        Sampling(top_p=top_p)
+
+
+@pytest.mark.parametrize("top_k", [-1, 2.5, float("nan"), True])
+def test_a_top_k_that_is_not_a_whole_number_is_a_config_error(top_k):
+    with pytest.raises(transviz.ConfigError, match="top_k"):
+        Sampling(top_k=top_k)
+
+
+@pytest.mark.parametrize("temperature", [0.001, 1000])
+def test_the_extreme_temperatures_give_a_distribution_with_no_nan(temperature):
+    """At the floor the most probable token takes (nearly) everything; logits far apart never
+    overflow, as they are shifted to <= 0 before they are divided."""
+    for logits in (np.array([3e38, -3e38, 0.0, 2.0, -np.inf], dtype=np.float32),
+                   np.array([1e306, -1e306, 0.0, 2.0, -np.inf])):  # logits / 0.001 overflowed to inf - inf = NaN
+        p = Sampling(temperature=temperature, seed=1).distribution(logits)
+        assert np.all(np.isfinite(p)) and p.sum() == pytest.approx(1.0) and p[0] == pytest.approx(1.0)
+        assert p[4] == 0.0
+    close = Sampling(temperature=0.001, seed=1).distribution(np.array([1.0, 0.9995, -5.0]))
+    assert close[0] > close[1] > 0.3 and close[2] == 0.0  # two logits within 0.001 still share the draw
+
+
+def test_top_k_larger_than_the_vocabulary_keeps_every_token():
+    p = Sampling(top_k=10**30, seed=1).distribution(np.array([1.0, 2.0, 3.0]))
+    np.testing.assert_allclose(p, np.exp([1.0, 2.0, 3.0]) / np.exp([1.0, 2.0, 3.0]).sum())

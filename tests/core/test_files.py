@@ -4,7 +4,11 @@ from __future__ import annotations
 
 import os
 import re
+import signal
+import subprocess
+import sys
 import tempfile
+import time
 from pathlib import Path
 
 import pytest
@@ -191,3 +195,114 @@ def test_no_module_writes_a_file_any_other_way():
                  if p not in allowed and re.search(r"mkstemp|os\.replace|os\.rename|save_file\(|\.tmp\b",
                                                    p.read_text(encoding="utf-8"))]
     assert offenders == []
+
+
+# -- issue 15, item 11: what a killed writer left behind ---------------------------------------
+
+def _leftover(folder: Path, name: str, age_s: float, contents: bytes = b"") -> Path:
+    """A temporary file as a writer killed (kill -9) in the middle of a save leaves it: made by the
+    same mkstemp call as write_atomically's, last written ``age_s`` seconds ago."""
+    fd, tmp = tempfile.mkstemp(dir=folder, prefix=f".{name}.", suffix=".tmp")
+    os.write(fd, contents)
+    os.close(fd)
+    then = time.time() - age_s
+    os.utime(tmp, (then, then))
+    return Path(tmp)
+
+
+@pytest.mark.parametrize("writer", WRITERS)
+def test_a_stale_leftover_of_the_same_target_is_removed_by_the_next_write(tmp_path, writer):
+    name, write = WRITERS[writer]
+    stale = _leftover(tmp_path, name, files.STALE_AFTER_S + 60)
+    young = _leftover(tmp_path, name, 5, b"a writer at work")  # maybe another process's save in progress
+    other = _leftover(tmp_path, "other" + name, files.STALE_AFTER_S + 60)  # another target's: not this write's
+    write(tmp_path / name)
+    assert not stale.exists()
+    assert young.read_bytes() == b"a writer at work" and other.exists()
+    assert sorted(p.name for p in tmp_path.iterdir()) == sorted([name, young.name, other.name])
+
+
+def test_a_stale_looking_symlink_or_folder_is_never_removed_or_followed(tmp_path):
+    victim = tmp_path / "victim"
+    victim.write_bytes(OLD)
+    old = time.time() - files.STALE_AFTER_S - 60
+    link, folder = tmp_path / ".m.safetensors.abcd1234.tmp", tmp_path / ".m.safetensors.efgh5678.tmp"
+    link.symlink_to(victim)
+    folder.mkdir()
+    for path in (link, folder, victim):
+        os.utime(path, (old, old), follow_symlinks=False)
+    (tmp_path / ".tmpAbC123").symlink_to(victim)
+    files.write_atomically(tmp_path / "m.safetensors", b"new")
+    assert link.is_symlink() and folder.is_dir() and victim.read_bytes() == OLD
+    assert (tmp_path / ".tmpAbC123").is_symlink()
+
+
+def test_only_leftovers_of_the_exact_pattern_are_touched(tmp_path):
+    old = time.time() - files.STALE_AFTER_S - 60
+    names = [".m.safetensors.tmp", ".m.safetensors.abc.tmp", ".m.safetensors.ABCDEFGH.tmp",
+             "m.safetensors.abcdefgh.tmp", ".m.safetensors.abcdefgh.tmp.keep", ".xm.safetensors.abcdefgh.tmp",
+             "notes.txt"]
+    for name in names:
+        (tmp_path / name).write_bytes(OLD)
+        os.utime(tmp_path / name, (old, old))
+    assert files.remove_stale_temporaries(tmp_path / "m.safetensors") == []
+    assert all((tmp_path / name).read_bytes() == OLD for name in names)
+
+
+def test_safetensors_own_stale_temporaries_go_only_when_they_hold_a_transviz_checkpoint(tmp_path):
+    """safetensors' save_file once wrote its own .tmpXXXXXX beside the checkpoint; kill -9 left it.
+    Such a name could be anyone's, so one is removed only when its header names transviz."""
+    checkpoint.save(small_model(), tmp_path / "source.safetensors")
+    data = (tmp_path / "source.safetensors").read_bytes()
+    header_end = 8 + int.from_bytes(data[:8], "little")
+    old = time.time() - files.STALE_AFTER_S - 60
+    cases = {".tmpAbC123": (data[: header_end + 10], True),  # killed while the data was written
+             ".tmpZz9Yy8": (b"another program's temporary file", False),
+             ".tmpQq1Ww2": (data[:100], False)}  # not even a whole header: whose it is cannot be told
+    for name, (contents, _) in cases.items():
+        (tmp_path / name).write_bytes(contents)
+        os.utime(tmp_path / name, (old, old))
+    (tmp_path / ".tmpNnNnNn").write_bytes(data)  # a young one: perhaps a save in progress
+    checkpoint.save(small_model(), tmp_path / "m.safetensors")
+    for name, (_, removed) in cases.items():
+        assert (tmp_path / name).exists() != removed, name
+    assert (tmp_path / ".tmpNnNnNn").exists()
+    files.write_atomically(tmp_path / "notes.txt", b"text")  # beside a file that is no checkpoint: never
+    assert (tmp_path / ".tmpZz9Yy8").exists()
+
+
+def test_the_self_test_report_is_written_through_the_one_helper(tmp_path, names):
+    """The report was once written through a fixed .report.txt.tmp: a symlink planted there (or at
+    any name the helper may try) made it overwrite the link's target."""
+    victim = tmp_path / "victim"
+    victim.write_bytes(OLD)
+    for link in [".report.txt.tmp", *(f".report.txt.{n}.tmp" for n in names[:2])]:
+        (tmp_path / link).symlink_to(victim)
+    _report(tmp_path / "report.txt")
+    assert victim.read_bytes() == OLD
+    assert (tmp_path / "report.txt").read_text(encoding="utf-8") == "ok    something: fine\n"
+
+
+def test_what_kill_9_leaves_in_the_middle_of_a_save_goes_with_the_next_save(tmp_path):
+    """A real writer killed by SIGKILL half-way through its write: its temporary file stays behind
+    (nothing can remove it then); the next save there, once the leftover is stale, removes it."""
+    script = ("import sys, time\nfrom transviz.core import files\n"
+              "def slow(f):\n    f.write(b'half'); f.flush(); print('writing', flush=True); time.sleep(60)\n"
+              "files.write_atomically(sys.argv[1], slow)\n")
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    proc = subprocess.Popen([sys.executable, "-c", script, str(tmp_path / "m.safetensors")], env=env,
+                            stdout=subprocess.PIPE, text=True)
+    try:
+        assert proc.stdout.readline() == "writing\n"
+        proc.send_signal(signal.SIGKILL)
+        proc.wait(timeout=30)
+    finally:
+        proc.kill()
+    [leftover] = tmp_path.iterdir()
+    assert re.fullmatch(r"\.m\.safetensors\.[a-z0-9_]{8}\.tmp", leftover.name)
+    checkpoint.save(small_model(), tmp_path / "m.safetensors")
+    assert leftover.exists()  # young: it could still be a live writer's
+    old = time.time() - files.STALE_AFTER_S - 1
+    os.utime(leftover, (old, old))
+    checkpoint.save(small_model(), tmp_path / "m.safetensors")
+    assert [p.name for p in tmp_path.iterdir()] == ["m.safetensors"]

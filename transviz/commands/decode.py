@@ -49,15 +49,22 @@ def register(commands: argparse._SubParsersAction) -> None:
     output = parser.add_argument_group("output")
     output.add_argument("--json", action="store_true", help="print the whole trace as JSON instead of text")
     output.add_argument("--npz", metavar="FILE", help="write the attention arrays and tokens to FILE (.npz)")
+    output.add_argument("--force", action="store_true",
+                        help="let --npz replace an existing file that is not an .npz archive")
     output.add_argument("--interactive", action="store_true", help="step through the translation yourself")
     parser.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:
     from ..core.decoding import DecodingSession
+    from ..core.outputs import NPZ, check_output
     from ..core.trace_files import trace_dict, write_npz
 
+    if args.candidates < 0:
+        raise InputError(f"--candidates must be 0 or more, not {args.candidates}")
     model = model_or_default(args.model)
+    if args.npz:  # refused before any decoding, and never the model it reads
+        check_output(args.npz, NPZ, inputs=[model.path], force=args.force)
     layer, head = _view(args, model.config)  # bad heatmap options fail before any decoding
     session = DecodingSession(model, args.sentence, strategy=_strategy(args), top_k=max(1, args.candidates),
                               max_len=args.max_len, reference=args.reference)
@@ -121,8 +128,19 @@ def _step_line(record: StepRecord, candidates: int) -> str:
         verdict = "right" if record.predicted_token == record.gold_token else "wrong"
         return f"{record.index + 1:4}  {token} {record.probability:6.3f}   model predicted " \
                f"{abbreviate(record.predicted_token, 12)} ({verdict})"
-    listed = " \u00b7 ".join(f"{abbreviate(c.token, 10)} {c.probability:.3f}" for c in record.candidates[:candidates])
+    listed = _separator().join(f"{abbreviate(c.token, 10)} {c.probability:.3f}" for c in record.candidates[:candidates])
     return f"{record.index + 1:4}  {token} {record.probability:6.3f}   {listed}"
+
+
+def _terminal_shows(text: str) -> bool:
+    """Whether stdout's encoding can write ``text`` (an ASCII terminal cannot write the blocks)."""
+    from ..textplot import can_show
+
+    return can_show(text, getattr(sys.stdout, "encoding", None))
+
+
+def _separator() -> str:
+    return " \u00b7 " if _terminal_shows("\u00b7") else " | "  # "?" would read as the token "?"
 
 
 def _report(session: DecodingSession, candidates: int) -> str:
@@ -187,7 +205,7 @@ def _view(args: argparse.Namespace, config: ModelConfig) -> tuple[int, int | Non
 def _heatmap(session: DecodingSession, show: str, layer: int, head: int | None, values: bool) -> str:
     from ..core.masks import causal_mask
     from ..core.trace import query_labels
-    from ..textplot import heatmap, printable
+    from ..textplot import HIDDEN, SHADES, heatmap, printable
 
     matrices = {"cross": session.cross_attention(), "decoder": session.decoder_self_attention(),
                 "encoder": session.encoder_attention}
@@ -208,7 +226,8 @@ def _heatmap(session: DecodingSession, show: str, layer: int, head: int | None, 
     allowed = causal_mask(len(target))[0, 0].numpy() if show == "decoder" else None
     title = f"{show} attention, layer {layer} of {layers}, {head_text}; {what}"
     return title + "\n\n" + heatmap(matrix, rows, columns, values=values, allowed=allowed,
-                                     literal_rows=show != "encoder")
+                                     literal_rows=show != "encoder",
+                                     ascii_only=not _terminal_shows(SHADES + HIDDEN + "\u2265"))
 
 
 def _head_number(text: str, heads: int) -> int:

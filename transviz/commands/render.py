@@ -28,6 +28,8 @@ def register(commands: argparse._SubParsersAction) -> None:
                                         "and masks default to the shipped default model; positional shows the "
                                         "formula's table without one)")
     parser.add_argument("--out", required=True, help="the picture to write: .png or .svg")
+    parser.add_argument("--force", action="store_true",
+                        help="replace an existing --out file even if it is not a picture of that kind")
     parser.add_argument("--size", default="1600x900", help="width x height in pixels (default 1600x900)")
     parser.add_argument("--kind", choices=KINDS, help="attention kind (default: cross for grid, head and window; "
                                                       "decoder_self for the masks walkthrough)")
@@ -43,11 +45,12 @@ def run(args: argparse.Namespace) -> int:
     size = SIZE.match(args.size)
     if not size or min(int(size[1]), int(size[2])) < 100:
         raise InputError(f"--size must be WIDTHxHEIGHT with both at least 100, e.g. 1600x900, not {args.size!r}")
-    if not args.out.lower().endswith((".png", ".svg")):
-        raise InputError(f"cannot write {args.out}: --out must end in .png or .svg")
     if args.step < 0:
         raise InputError(f"--step must be 0 or more, not {args.step}")
     from .. import load_model
+    from ..core.outputs import check_output, picture
+
+    check_output(args.out, picture(args.out), inputs=[args.model], force=args.force)  # refused before Qt starts
     from ..gui.app import application, use_offscreen_platform
     from ..gui.render import EXPLORER_VIEWS, Slide, render
     from ..gui.workers import leave_a_core_for_qt

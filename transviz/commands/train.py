@@ -68,6 +68,8 @@ def register(commands: argparse._SubParsersAction) -> None:
     train.add_argument("--probe", help="sentence whose attention is snapshotted (default: the task's first example)")
     train.add_argument("--max-output-len", type=int, help="decoding limit in evaluation")
     p.add_argument("--out", default="model.safetensors", help="where to save (default model.safetensors)")
+    p.add_argument("--force", action="store_true",
+                   help="let --out replace an existing file that is not a transviz checkpoint")
     p.set_defaults(func=run)
 
 
@@ -118,8 +120,10 @@ def _ctrl_c_stops(trainer: Any) -> Iterator[None]:
 
 
 def run(args: argparse.Namespace) -> int:
+    from ..core.outputs import CHECKPOINT, check_output
     from ..core.train import Trainer, build_model
 
+    check_output(args.out, CHECKPOINT, inputs=[args.data], force=args.force)  # before anything is read or built
     dataset, model_settings, config = _settings(args)
     model = build_model(dataset, config, **model_settings)
     progress = _Progress(config.steps)

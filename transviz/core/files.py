@@ -3,9 +3,13 @@ onto it, so that a reader never sees half a file and a failure leaves the old fi
 from __future__ import annotations
 
 import contextlib
+import json
 import os
+import re
+import stat
 import tempfile
 import threading
+import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import BinaryIO
@@ -13,6 +17,12 @@ from typing import BinaryIO
 Writer = Callable[[BinaryIO], object]
 
 _umask_lock = threading.Lock()
+# A temporary file this old is a leftover of a writer that was killed (kill -9, a power cut):
+# a live writer's file is younger, as every write it makes renews the file's time.
+STALE_AFTER_S = 10 * 60
+_MKSTEMP_NAME = "[a-z0-9_]{8}"  # the random part of tempfile.mkstemp's names
+_SAFETENSORS_TEMPORARY = re.compile(r"\.tmp[A-Za-z0-9]{6}")  # what safetensors' save_file once left
+_MAX_HEADER_BYTES = 100 * 1024**2
 
 
 def write_atomically(path: str | os.PathLike[str], data: bytes | Writer) -> Path:
@@ -24,6 +34,7 @@ def write_atomically(path: str | os.PathLike[str], data: bytes | Writer) -> Path
     interrupt included. The folder must exist. Raises OSError; callers word it for the user."""
     target = Path(path)
     mode = _mode_for(target)
+    remove_stale_temporaries(target)
     fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=".tmp")
     try:
         with os.fdopen(fd, "wb") as f:
@@ -53,6 +64,50 @@ def check_writable(path: str | os.PathLike[str]) -> None:
     fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=".tmp")
     os.close(fd)
     os.remove(tmp)
+
+
+def remove_stale_temporaries(path: str | os.PathLike[str], now: float | None = None) -> list[Path]:
+    """Remove what killed writers left beside ``path``, and return it: temporary files of
+    :func:`write_atomically` for this very name (``.NAME.xxxxxxxx.tmp``) and, beside a checkpoint,
+    safetensors' own ``.tmpXXXXXX`` files that start with a transviz checkpoint's header. Only
+    regular files (never a symlink) older than :data:`STALE_AFTER_S` are removed; a failure to
+    remove one is no reason to fail the write."""
+    target = Path(path)
+    ours = re.compile(rf"\.{re.escape(target.name)}\.{_MKSTEMP_NAME}\.tmp")
+    now = time.time() if now is None else now
+    removed = []
+    with contextlib.suppress(OSError), os.scandir(target.parent) as entries:
+        for entry in entries:
+            theirs = target.suffix == ".safetensors" and _SAFETENSORS_TEMPORARY.fullmatch(entry.name)
+            if not (ours.fullmatch(entry.name) or theirs):
+                continue
+            with contextlib.suppress(OSError):
+                info = entry.stat(follow_symlinks=False)
+                if not stat.S_ISREG(info.st_mode) or now - info.st_mtime < STALE_AFTER_S:
+                    continue
+                if theirs and not starts_like_a_transviz_checkpoint(entry.path, follow_symlinks=False):
+                    continue  # another program's temporary file: not ours to remove
+                os.remove(entry.path)
+                removed.append(Path(entry.path))
+    return removed
+
+
+def starts_like_a_transviz_checkpoint(path: str | os.PathLike[str], follow_symlinks: bool = True) -> bool:
+    """Whether ``path`` starts with a safetensors header whose metadata names transviz's format
+    (the data after it is not read: a killed writer's leftover may end anywhere after the header).
+    OSError if it cannot be opened, or is a symlink and ``follow_symlinks`` is False."""
+    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | (0 if follow_symlinks else getattr(os, "O_NOFOLLOW", 0))
+    fd = os.open(path, flags)
+    with os.fdopen(fd, "rb") as f:
+        length = int.from_bytes(f.read(8), "little")
+        if not 0 < length <= _MAX_HEADER_BYTES:
+            return False
+        header = f.read(length)
+    try:
+        metadata = json.loads(header).get("__metadata__")
+    except (ValueError, RecursionError, AttributeError):
+        return False
+    return isinstance(metadata, dict) and metadata.get("format") == "transviz"
 
 
 def _mode_for(target: Path) -> int:

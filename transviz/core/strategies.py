@@ -7,7 +7,6 @@ again draws the same token, and one seed always gives one translation.
 """
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass, replace
 from typing import ClassVar
 
@@ -18,10 +17,22 @@ from .errors import ConfigError, InputError
 from .messages import translate_noop
 
 MAX_BEAM_WIDTH = 64  # wider beams teach nothing more and make every step slow
+# Below this temperature sampling is greedy decoding in all but name (the top token's probability
+# rounds to 1 unless two logits lie within about 0.01 of each other): use Greedy() instead.
+MIN_TEMPERATURE = 1e-3
+MAX_TEMPERATURE = 1000  # above this every token is about equally likely: the model no longer matters
+# Common values lie between 0.6 and 2 (the window offers 0 to 5); from about 10 on the ranking is
+# simply "the longest first". The bound also keeps length ** penalty far from overflowing.
+MAX_LENGTH_PENALTY = 10
 
 
 def _is_int(value: object) -> bool:
     return isinstance(value, (int, np.integer)) and not isinstance(value, bool)
+
+
+def _is_number(value: object) -> bool:
+    """A real number that is not a bool (NaN passes here and fails every range check after)."""
+    return isinstance(value, (int, float, np.integer, np.floating)) and not isinstance(value, bool)
 
 
 @dataclass(frozen=True)
@@ -37,6 +48,8 @@ class Sampling:
 
     Args:
         temperature: divides the logits; below 1 sharpens the distribution, above 1 flattens it.
+            From :data:`MIN_TEMPERATURE` (at and below it sampling is greedy: use
+            :class:`Greedy`) to :data:`MAX_TEMPERATURE`.
         top_k: keep only the ``top_k`` most probable tokens (0: keep all).
         top_p: keep the smallest set of most probable tokens whose probability adds up to at
             least ``top_p`` (nucleus sampling; 1: keep all).
@@ -51,14 +64,16 @@ class Sampling:
     name: ClassVar[str] = "sampling"
 
     def __post_init__(self) -> None:
-        if not isinstance(self.temperature, (int, float)) or not 0 < self.temperature < math.inf:
-            raise ConfigError(translate_noop("CoreMessages", "{0} must be a positive number, got {1}"), "temperature",
-                              repr(self.temperature))
+        if not _is_number(self.temperature) or not MIN_TEMPERATURE <= self.temperature <= MAX_TEMPERATURE:
+            raise ConfigError(
+                translate_noop("CoreMessages", "temperature must be from {0} to {1}, got {2} (a smaller temperature "
+                                               "always picks the most probable token: that is greedy decoding)"),
+                MIN_TEMPERATURE, MAX_TEMPERATURE, repr(self.temperature))
         if not _is_int(self.top_k) or self.top_k < 0:
             raise ConfigError(
                 translate_noop("CoreMessages", "top_k must be 0 (no limit) or a positive whole number, got {0}"),
                 repr(self.top_k))
-        if not isinstance(self.top_p, (int, float)) or not 0 < self.top_p <= 1:
+        if not _is_number(self.top_p) or not 0 < self.top_p <= 1:
             raise ConfigError(
                 translate_noop("CoreMessages", "{0} must be in (0, 1], got {1}"), "top_p", repr(self.top_p))
         if self.seed is not None and (not _is_int(self.seed) or self.seed < 0):
@@ -67,8 +82,9 @@ class Sampling:
     def distribution(self, logits: np.ndarray) -> np.ndarray:
         """The distribution tokens are drawn from: ``(V,)`` logits -> ``(V,)`` float64 probabilities,
         zero outside the top-k / top-p set."""
-        scaled = logits.astype(np.float64) / self.temperature
-        p = np.exp(scaled - scaled.max())
+        logits = logits.astype(np.float64)
+        # shifted before dividing: every value is <= 0, so no temperature can make one overflow
+        p = np.exp((logits - logits.max()) / self.temperature)
         p /= p.sum()
         order = np.argsort(-p, kind="stable")  # most probable first; ties keep the lower id first
         keep = np.ones(len(p), dtype=bool)
@@ -119,13 +135,14 @@ class Beam:
             raise ConfigError(
                 translate_noop("CoreMessages", "beam width must be a whole number from 1 to {0}, got {1}"),
                 MAX_BEAM_WIDTH, repr(self.width))
-        if not isinstance(self.length_penalty, (int, float)) or not 0 <= self.length_penalty < math.inf:
-            raise ConfigError(translate_noop("CoreMessages", "{0} must be a number >= 0, got {1}"), "length_penalty",
-                              repr(self.length_penalty))
+        if not _is_number(self.length_penalty) or not 0 <= self.length_penalty <= MAX_LENGTH_PENALTY:
+            raise ConfigError(translate_noop("CoreMessages", "length_penalty must be from 0 to {0}, got {1}"),
+                              MAX_LENGTH_PENALTY, repr(self.length_penalty))
 
     def normalized(self, score: float, length: int) -> float:
         """The ranking score of a hypothesis with summed log-probability ``score`` and ``length`` tokens."""
-        return score / length**self.length_penalty if length else score
+        # length ** -penalty only ever shrinks towards 0.0, where length ** penalty could overflow
+        return score * float(length) ** -self.length_penalty if length else score
 
 
 Strategy = Greedy | Sampling | Beam
