@@ -134,8 +134,9 @@ def test_the_window_remembers_language_look_layout_model_and_sentence(qtbot, clo
     # as stored, as far as the Chinese labels' minimum widths allow at this window width
     room = sum(sizes) - restored_splitter.widget(1).minimumSizeHint().width()
     assert sum(restored) == sum(sizes) and abs(restored[0] - min(sizes[0], room)) <= 8
-    with qtbot.waitSignal(second.model_changed, timeout=10000):
-        second.open_initial_model(None)  # what `transviz` does: the last model, not the shipped default
+    second.open_initial_model(None)  # what `transviz` does: the last model, not the shipped default
+    # (which stands in while the file loads)
+    qtbot.waitUntil(lambda: second.workspace.model_source == str(model_file), timeout=10000)
     assert second.workspace.model.path == str(model_file)
     assert second.panels["explorer"].source.sentence.text() == "ein bier bitte"
     assert second.panels["explorer"].controller.session.source == "ein bier bitte"

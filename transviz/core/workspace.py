@@ -75,15 +75,19 @@ class Workspace:
         return model_examples(self.model)
 
     def set_model(self, model: Model | None, source: str | None = None, sentence: str | None = None,
-                  fall_back: bool = False) -> bool:
+                  fall_back: bool = False, decoding_model: Model | None = None) -> bool:
         """Explore ``model`` (from ``source``) from now on, with ``sentence`` (default: the first
         example of its task, with its translation as the reference). With ``fall_back``, a
         sentence the model cannot read (a remembered one, typed for another model) is replaced by
         the first example. The session is opened before ``model_changed`` is emitted, so that no
-        view sees the old model's session with the new model. Returns whether ``sentence`` was
-        replaced."""
+        view sees the old model's session with the new model. ``decoding_model`` is the session's
+        copy of ``model`` (:func:`~transviz.core.bundle.decoding_copy`) when the caller made it
+        already: copying a large model takes a while, better spent off a window's event loop.
+        Returns whether ``sentence`` was replaced."""
         self.model, self.model_source = model, source
-        self.decoding_model = None if model is None else decoding_copy(model)
+        if model is not None and decoding_model is None:
+            decoding_model = decoding_copy(model)
+        self.decoding_model = None if model is None else decoding_model
         first = next((p.source for p in self.examples), "")
         session = self._session_of(sentence or first)
         replaced = bool(fall_back and sentence and session is None and first and first != sentence)

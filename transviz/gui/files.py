@@ -4,6 +4,7 @@ workspace's model as it was; the window shows why."""
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
 from pathlib import Path
 
 from PySide6.QtCore import QCoreApplication, QObject, Signal
@@ -11,7 +12,7 @@ from PySide6.QtGui import QDragEnterEvent, QDropEvent
 from PySide6.QtWidgets import QFileDialog, QWidget
 
 from .. import load_model, save_model
-from ..core.bundle import Model
+from ..core.bundle import Model, decoding_copy
 from ..core.checkpoint import SUFFIX as CHECKPOINT_SUFFIX
 from ..core.checkpoint import description
 from ..core.errors import InputError, TransvizError
@@ -37,10 +38,18 @@ def model_info(model: Model) -> str:
     return translated_lines(description(model)) + "\n" + device
 
 
-def _load(source: str, state: TaskState) -> Model:
-    """The loading task (worker thread): a checkpoint file or a shipped model's name."""
-    state.set_status(source)
-    return load_model(source)
+Loaded = tuple[Model, Model]  # a model and the copy its sessions decode with
+
+
+def _load(source: str, state: TaskState) -> Loaded | None:
+    """The loading task (worker thread): a checkpoint file or a shipped model's name, and its
+    decoding copy (copying a large model on the GUI thread would hold the window up). None when
+    the load was cancelled meanwhile: another model was asked for, or the window closed."""
+    state.set_status(Path(source).name)
+    model = load_model(source)
+    if state.is_cancelled():
+        return None
+    return model, decoding_copy(model)
 
 
 class ModelFiles(QObject):
@@ -64,22 +73,37 @@ class ModelFiles(QObject):
         self.window = window
         self.runner = TaskRunner(self)
         self.runner.status.connect(lambda text: self.status.emit(self.tr("Loading {0}...").format(text)))
+        # the model asked for at start-up while the shipped default stands in for it (None: none)
+        self.awaited: str | None = None
 
     # -- opening -----------------------------------------------------------------------------------
     def open(self, source: str | Path, sentence: str | None = None, fall_back: bool = False) -> None:
         """Load a checkpoint file or shipped model off the GUI thread; on success it becomes the
         workspace's model (with ``sentence``, else its first example; with ``fall_back``, the first
         example when the model cannot read ``sentence``), on failure ``error`` says why and the
-        current model stays."""
-        source = str(source)
-        self.runner.start(lambda state: _load(source, state),
-                          lambda model: self._loaded(source, sentence, model, fall_back),
-                          lambda exc: self._failed(source, exc))
+        current model stays. A model still loading is abandoned, the one awaited since start-up too."""
+        self.awaited = None
+        self._start(str(source), sentence, fall_back)
+
+    def _start(self, source: str, sentence: str | None = None, fall_back: bool = False,
+               then: Callable[[], None] | None = None) -> None:
+        """Load ``source``; then ``then()``, unless another load was started meanwhile."""
+        def done(loaded: Loaded | None) -> None:
+            self._loaded(source, sentence, loaded, fall_back)
+            if then is not None:
+                then()
+
+        def failed(exc: Exception) -> None:
+            self._failed(source, exc)
+            if then is not None:
+                then()
+
+        self.runner.start(lambda state: _load(source, state), done, failed)
 
     def open_initial(self, source: str | None, last: str | None, sentence: str | None) -> str | None:
         """At start-up: ``source`` if given, else the last run's model (with its ``sentence``) when
         it is still there, else the shipped default, else nothing; a notice when the last model
-        is gone."""
+        is gone. A checkpoint file may be large: the shipped default is shown while it loads."""
         notice, shipped, remembered = None, shipped_models(), None
         if source is None and last is not None:
             if last in shipped or Path(last).is_file():
@@ -88,14 +112,28 @@ class ModelFiles(QObject):
                 notice = self.tr("The last model, {0}, is not there any more.").format(last)
         if source is None and DEFAULT_MODEL in shipped:
             source = DEFAULT_MODEL
-        if source is not None:
-            self.open(source, remembered, fall_back=True)
+        if source is None:
+            return notice
+        if source in shipped or DEFAULT_MODEL not in shipped:
+            self._start(source, remembered, fall_back=True)
+        else:
+            self.awaited = source
+            self._start(DEFAULT_MODEL, then=lambda: self._load_awaited(remembered))
         return notice
 
-    def _loaded(self, source: str, sentence: str | None, model: Model, fall_back: bool = False) -> None:
+    def _load_awaited(self, sentence: str | None) -> None:
+        if self.awaited is not None:
+            self._start(self.awaited, sentence, fall_back=True)
+
+    def _loaded(self, source: str, sentence: str | None, loaded: Loaded | None, fall_back: bool = False) -> None:
+        if loaded is None:
+            return
+        if source == self.awaited:
+            self.awaited = None  # before the workspace changes: the window remembers this model now
+        model, decoding = loaded
         # a shipped model is remembered by name: the classroom bundle may move
         name = next((name for name, path in shipped_models().items() if str(path) == source), source)
-        if self.workspace.set_model(model, name, sentence, fall_back):
+        if self.workspace.set_model(model, name, sentence, fall_back, decoding):
             self.status.emit(self.tr("Loaded {0}; it cannot read the remembered sentence \"{1}\", so it starts with "
                                      "its first example").format(model_name(model), sentence))
         else:
@@ -103,6 +141,8 @@ class ModelFiles(QObject):
         self.loaded.emit(model)
 
     def _failed(self, source: str, exc: Exception) -> None:
+        if source == self.awaited:
+            self.awaited = None
         if isinstance(exc, TransvizError):
             reason = translated(exc)
         else:
@@ -165,6 +205,12 @@ class ModelFiles(QObject):
             return
         self.status.emit(self.tr("Exported {0}").format(written))
 
-    def shutdown(self) -> None:
-        if self.runner.worker_thread.isRunning():
+    def shutdown(self, wait: bool = True) -> None:
+        """Cancel what the worker does (a model loading is dropped) and end its thread; without
+        ``wait``, the thread ends when the task it runs returns (call again with ``wait`` later)."""
+        if not self.runner.worker_thread.isRunning():
+            return
+        if wait:
             self.runner.shutdown()
+        else:
+            self.runner.stop()

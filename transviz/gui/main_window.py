@@ -77,7 +77,8 @@ class MainWindow(Retranslated, QMainWindow):
             panel.status.connect(lambda text: self.statusBar().showMessage(text, STATUS_MS))
             panel.show_panel.connect(lambda name: self.tabs.setCurrentWidget(self.panels[name]))
         self.setCentralWidget(self.tabs)
-        self.memory = WindowMemory(self, self.tabs, self.workspace, settings)
+        self.memory = WindowMemory(self, self.tabs, self.workspace, settings,
+                                   awaited=lambda: self.files.awaited)
         self._build_status_bar()
         self._build_menus()
         self.setAcceptDrops(True)
@@ -232,18 +233,20 @@ class MainWindow(Retranslated, QMainWindow):
             self.files.open(path)
 
     # -- closing -----------------------------------------------------------------------------------
-    def shutdown(self) -> None:
-        """Stop the worker threads (quit + wait; a training run stops and saves first); safe to call twice."""
+    def shutdown(self, wait: bool = True) -> None:
+        """Stop the worker threads (quit + wait; a training run stops and saves first); safe to call
+        twice. Without ``wait``, a model still loading is dropped but not waited for; call again
+        with ``wait`` before the window is deleted (``gui.app.run`` does)."""
         for panel in self.panels.values():
             panel.shutdown()
-        self.files.shutdown()
+        self.files.shutdown(wait)
 
     def closeEvent(self, event: QCloseEvent) -> None:
         if not all(panel.confirm_close(self.close) for panel in self.panels.values()):
             event.ignore()
             return
         self.memory.remember(with_layout=True)
-        self.shutdown()
+        self.shutdown(wait=False)  # a large model loading does not keep the window open
         super().closeEvent(event)
 
     # -- what is remembered ----------------------------------------------------------------------

@@ -2,13 +2,17 @@
 (theme, colormap, presentation mode), the last model and sentence, and the window's layout.
 
 A settings file that cannot be read, or a value that makes no sense, never stops the app: the
-defaults are used and a warning says so (the window shows it in the status bar). A file Qt
-cannot parse is set aside (``transviz.ini.broken``) so that the next save starts clean.
+defaults are used and a warning says so (the window shows it in the status bar). The file's raw
+bytes are checked before Qt reads them (:mod:`~transviz.gui.ini_scan`): a damaged file is set
+aside (``transviz.ini.broken``) so that the next save starts clean. Something that is not a
+plain file (a FIFO, a device, a folder) is never opened, read or written.
 """
 from __future__ import annotations
 
 import logging
 import os
+import stat
+import sys
 from collections.abc import Callable, Collection, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -17,6 +21,8 @@ from typing import TypeVar
 from PySide6.QtCore import QByteArray, QCoreApplication, QSettings, QStandardPaths
 from PySide6.QtGui import QGuiApplication
 
+from .ini_scan import MAX_FILE_BYTES
+from .ini_scan import problem as raw_problem
 from .language import LANGUAGES, system_language
 from .style import COLORMAPS
 from .theme import THEMES, Appearance
@@ -38,6 +44,7 @@ DATA_VARIABLE = "TRANSVIZ_DATA"
 # Qt platforms that show nothing on any screen: a window there (the bench, render, the self-test,
 # tests) has no layout worth remembering, and its offscreen geometry would spoil the next real start.
 HEADLESS_PLATFORMS = ("offscreen", "minimal")
+SHOWN_CHARS = 80  # of a value a warning quotes
 
 
 @dataclass(frozen=True)
@@ -111,35 +118,100 @@ def _text(value: object) -> str:
     raise ValueError(value)
 
 
+class _NotAFile(OSError):
+    """The settings path names a FIFO, a device, a folder: nothing to read or write settings in."""
+
+
+def _read_plain_file(path: str) -> bytes:
+    """The first bytes of the file at ``path`` (one more than a settings file may hold). Anything
+    but a plain file raises :class:`_NotAFile` unopened: opening a FIFO waits for a writer."""
+    if not stat.S_ISREG(os.stat(path).st_mode):
+        raise _NotAFile(path)
+    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0) | getattr(os, "O_BINARY", 0)
+    with os.fdopen(os.open(path, flags), "rb") as file:
+        if not stat.S_ISREG(os.fstat(file.fileno()).st_mode):  # replaced since the look above
+            raise _NotAFile(path)
+        return file.read(MAX_FILE_BYTES + 1)
+
+
+def _short(value: object) -> object:
+    """``value`` cut to what a warning can show."""
+    if isinstance(value, QByteArray):
+        value = bytes(value.data())
+    if isinstance(value, str) and len(value) > SHOWN_CHARS:
+        return value[:SHOWN_CHARS] + "..."
+    if isinstance(value, bytes) and len(value) > SHOWN_CHARS:
+        return value[:SHOWN_CHARS] + b"..."
+    return value
+
+
 class SettingsStore:
     """Reads and writes :class:`Preferences` and :class:`WindowLayout` in one QSettings file.
 
+    The file is examined before Qt reads it (see the module's notes); one that cannot be used
+    leaves the store without a file: it loads the defaults and saves nothing.
+
     Args:
-        path: the INI file (default: the user's, e.g. ``~/.config/transviz/transviz.ini``).
+        path: the INI file (default: the user's, :func:`user_settings_path`).
     """
 
     def __init__(self, path: str | os.PathLike[str] | None = None) -> None:
-        if path is None:
-            self._settings = QSettings(QSettings.Format.IniFormat, QSettings.Scope.UserScope, APP_NAME, APP_NAME)
-        else:
-            self._settings = QSettings(str(path), QSettings.Format.IniFormat)
+        self._path = os.fspath(path) if path is not None else str(user_settings_path())
+        self._warning, usable = self._examine()
+        self._settings = QSettings(self._path, QSettings.Format.IniFormat) if usable else None
 
     @property
     def path(self) -> str:
-        return self._settings.fileName()
+        return self._path
+
+    def _examine(self) -> tuple[str | None, bool]:
+        """A warning about the file (None: nothing to say), and whether Qt may read and write it."""
+        translate = QCoreApplication.translate
+        try:
+            data = _read_plain_file(self._path)
+        except FileNotFoundError:
+            return None, True  # a first start: the first save makes the file
+        except _NotAFile:
+            log.warning("%s is not a plain file: it is neither read nor written", self._path)
+            return translate("Settings", "The settings file {0} is not a plain file; transviz starts with its "
+                                         "defaults and does not write it.").format(self._path), False
+        except OSError as exc:
+            log.warning("%s: %s", self._path, exc)
+            return translate("Settings", "The settings file {0} cannot be read; transviz starts with its "
+                                         "defaults.").format(self._path), False
+        why = raw_problem(data)
+        if why is None:
+            return None, True
+        log.warning("%s is damaged: %s", self._path, why)
+        return self._set_aside()
+
+    def _set_aside(self) -> tuple[str, bool]:
+        """Move a damaged file out of the way, so that the next save starts clean."""
+        translate, aside = QCoreApplication.translate, self._path + BROKEN_SUFFIX
+        try:
+            os.replace(self._path, aside)
+        except OSError as exc:
+            log.warning("%s: %s", self._path, exc)
+            return translate("Settings", "The settings file {0} is damaged and could not be set aside; transviz "
+                                         "starts with its defaults and leaves the file as it is.").format(
+                self._path), False
+        return translate("Settings", "The settings file was damaged and has been set aside as {0}; transviz "
+                                     "starts with its defaults.").format(aside), True
 
     # -- reading -----------------------------------------------------------------------------------
     def load(self) -> Stored:
         """The stored settings; the defaults for whatever is missing or unusable (said in ``warnings``)."""
         defaults = Preferences(system_language())
-        problem = self._unreadable()
-        if problem:
-            log.warning("%s", problem)
-            return Stored(defaults, WindowLayout(), (problem,))
+        problem, self._warning = self._warning or self._unreadable(), None
+        if problem or self._settings is None:
+            if problem:
+                log.warning("%s", problem)
+            return Stored(defaults, WindowLayout(), (problem,) if problem else ())
+        settings = self._settings
         warnings: list[str] = []
 
         def read(key: str, parse: Callable[[object], T], default: T) -> T:
-            value = self._settings.value(key)
+            value = settings.value(key)
             if value is None:
                 return default
             try:
@@ -147,7 +219,7 @@ class SettingsStore:
             except (ValueError, TypeError):
                 warnings.append(QCoreApplication.translate(
                     "Settings", "The setting {0} = {1!r} makes no sense here; it was ignored.")
-                                .format(key, value))
+                                .format(key, _short(value)))
                 return default
 
         appearance = Appearance(read(THEME, _one_of(THEMES), defaults.appearance.theme),
@@ -156,9 +228,9 @@ class SettingsStore:
         preferences = Preferences(read(LANGUAGE, _one_of(LANGUAGES), defaults.language), appearance,
                                   read(LAST_MODEL, _text, None) or None, read(LAST_SENTENCE, _text, None))
         splitters = {}
-        self._settings.beginGroup(SPLITTERS)
-        names = self._settings.childKeys()
-        self._settings.endGroup()
+        settings.beginGroup(SPLITTERS)
+        names = settings.childKeys()
+        settings.endGroup()
         for name in names:
             state = read(f"{SPLITTERS}/{name}", _bytes, b"")
             if state:
@@ -169,44 +241,76 @@ class SettingsStore:
         return Stored(preferences, layout, tuple(warnings))
 
     def _unreadable(self) -> str | None:
-        """Why the file cannot be used at all (None: it can); a file Qt cannot parse is set aside."""
+        """Why Qt could not use the file after all (None: it could); one it cannot parse is set aside."""
+        if self._settings is None:
+            return None
         status = self._settings.status()
         if status == QSettings.Status.NoError:
             return None
         if status == QSettings.Status.AccessError:
+            self._settings = None
             return QCoreApplication.translate(
                 "Settings", "The settings file {0} cannot be read; transviz starts with its defaults."
             ).format(self.path)
-        aside = self.path + BROKEN_SUFFIX
-        try:
-            os.replace(self.path, aside)
-        except OSError:
-            aside = self.path
-        self._settings = QSettings(self.path, QSettings.Format.IniFormat)
-        return QCoreApplication.translate(
-            "Settings", "The settings file was damaged and has been set aside as {0}; transviz starts with its "
-                        "defaults.").format(aside)
+        warning, usable = self._set_aside()
+        self._settings = QSettings(self.path, QSettings.Format.IniFormat) if usable else None
+        return warning
 
     # -- writing -----------------------------------------------------------------------------------
+    def _writable(self) -> QSettings | None:
+        """The QSettings to write through, unless the path stopped being a plain file (or absent)."""
+        if self._settings is None:
+            return None
+        try:
+            plain = stat.S_ISREG(os.stat(self._path).st_mode)
+        except FileNotFoundError:
+            plain = True
+        except OSError:
+            plain = False
+        if not plain:
+            log.warning("%s is no longer a plain file: settings are not saved", self._path)
+            self._settings = None
+        return self._settings
+
     def save_preferences(self, preferences: Preferences) -> None:
+        settings = self._writable()
+        if settings is None:
+            return
         appearance = preferences.appearance
         for key, value in ((LANGUAGE, preferences.language), (THEME, appearance.theme),
                            (COLORMAP, appearance.colormap), (PRESENTATION, appearance.presentation),
                            (LAST_MODEL, preferences.last_model), (LAST_SENTENCE, preferences.last_sentence)):
             if value is None:
-                self._settings.remove(key)
+                settings.remove(key)
             else:
-                self._settings.setValue(key, value)
-        self._settings.sync()
+                settings.setValue(key, value)
+        settings.sync()
 
     def save_layout(self, layout: WindowLayout) -> None:
         """Write the layout; splitters it does not name keep their stored state."""
+        settings = self._writable()
+        if settings is None:
+            return
         if layout.geometry is not None:
-            self._settings.setValue(GEOMETRY, QByteArray(layout.geometry))
-        self._settings.setValue(TAB, layout.tab)
+            settings.setValue(GEOMETRY, QByteArray(layout.geometry))
+        settings.setValue(TAB, layout.tab)
         for name, state in layout.splitters.items():
-            self._settings.setValue(f"{SPLITTERS}/{name}", QByteArray(state))
-        self._settings.sync()
+            settings.setValue(f"{SPLITTERS}/{name}", QByteArray(state))
+        settings.sync()
+
+
+def user_settings_path() -> Path:
+    """The user's settings file, where QSettings keeps an application's INI settings in the user
+    scope (``~/.config/transviz/transviz.ini``, ``%APPDATA%\\transviz\\transviz.ini``). Found
+    without Qt: a QSettings made for that scope reads the file, and others, at once."""
+    if sys.platform == "win32":
+        base = os.environ.get("APPDATA") or str(Path.home() / "AppData" / "Roaming")
+    elif sys.platform == "darwin":
+        chosen = os.environ.get("XDG_CONFIG_HOME", "")
+        base = chosen if chosen.startswith("/") else str(Path.home() / (chosen or ".config"))
+    else:
+        base = QStandardPaths.writableLocation(QStandardPaths.StandardLocation.GenericConfigLocation)
+    return Path(base) / APP_NAME / f"{APP_NAME}.ini"
 
 
 def user_settings() -> SettingsStore | None:

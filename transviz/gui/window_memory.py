@@ -3,6 +3,8 @@ sentence, the window's geometry, its splitters and the tab shown (in a
 :class:`~transviz.gui.settings.SettingsStore`; none: it remembers nothing)."""
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from PySide6.QtCore import QCoreApplication
 from PySide6.QtWidgets import QMainWindow, QSplitter, QTabWidget
 
@@ -16,17 +18,24 @@ class WindowMemory:
     """Reads and writes what ``window`` remembers.
 
     ``last_model`` and ``pending_sentence`` are the last run's, until the workspace has a model
-    of its own: then the workspace's are remembered.
+    of its own: then the workspace's are remembered. While the model asked for at start-up still
+    loads (``awaited()``; the shipped default stands in for it), that model is remembered.
     """
 
     def __init__(self, window: QMainWindow, tabs: QTabWidget, workspace: Workspace,
-                 settings: SettingsStore | None) -> None:
+                 settings: SettingsStore | None, awaited: Callable[[], str | None] = lambda: None) -> None:
         self.window, self.tabs, self.workspace, self.settings = window, tabs, workspace, settings
+        self.awaited = awaited
         self.last_model: str | None = None
         self.pending_sentence: str | None = None
 
     def preferences(self) -> Preferences:
-        if self.workspace.model is None:
+        model: str | None
+        sentence: str | None
+        awaited = self.awaited()
+        if awaited is not None:  # the remembered sentence belongs to the last run's model only
+            model, sentence = awaited, self.pending_sentence if awaited == self.last_model else None
+        elif self.workspace.model is None:
             model, sentence = self.last_model, self.pending_sentence
         else:
             model, sentence = self.workspace.model_source, self.workspace.sentence

@@ -172,10 +172,15 @@ class TaskRunner(QObject):
             self._current = None
             self.busy_changed.emit(False)
 
-    def shutdown(self) -> None:
-        """Cancel, let the worker finish what it is doing, stop the thread (quit + wait)."""
+    def stop(self) -> None:
+        """Cancel, and let the thread end once the task it runs returns, without waiting for that
+        (a window closing at once); :meth:`shutdown` still has to wait before the runner goes."""
         self.cancel()
         self._thread.quit()
+
+    def shutdown(self) -> None:
+        """Cancel, let the worker finish what it is doing, stop the thread (quit + wait)."""
+        self.stop()
         self._thread.wait()
 
     def _is_current(self, task_id: int) -> bool:
