@@ -92,6 +92,8 @@ def main(argv: list[str] | None = None) -> int:
         try:
             for result in pool.run_all(cases(args, folder, good_checkpoint(folder))):
                 results.append(result)
+                if len(results) % 250 == 0:
+                    print(f"[{len(results)} cases, {time.monotonic() - start:.0f} s]", file=sys.stderr, flush=True)
                 if result.outcome not in GOOD or args.only:
                     print(f"{result.outcome:6} {result.seconds:5.1f}s  {result.case.kind}: {result.case.describe}"
                           f"  ->  {result.detail}", flush=True)
