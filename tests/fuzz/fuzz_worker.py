@@ -1,0 +1,216 @@
+"""A fuzz worker: reads one job a line (JSON) on stdin, runs it, answers one JSON line.
+
+Started by ``fuzz_harness.Pool`` under a memory cap; it imports torch and transviz once and runs
+job after job. The answer is ``{"outcome": ..., "detail": ...}`` with outcome ``clear`` (a
+transviz error, or the command line's one-line error), ``valid`` (a sound result), ``silent``
+(a result that is wrong: NaN, a mistyped setting, a file replaced) or ``crash`` (any other
+exception). Hangs and deaths are for the harness to see.
+"""
+from __future__ import annotations
+
+import hashlib
+import io
+import json
+import math
+import os
+import re
+import sys
+import traceback
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import torch
+
+import transviz
+from transviz.core.strategies import Beam, Greedy, Sampling, Strategy
+from transviz.core.vocab import PAD
+
+Answer = tuple[str, str]
+SENTENCE, TARGET = "ich mochte ein bier", "i want a beer"
+_shipped: dict[str, transviz.Model] = {}
+
+
+def crash(exc: BaseException) -> Answer:
+    """The exception and the innermost frame of ours it came through, on one line."""
+    frames = [f for f in traceback.extract_tb(exc.__traceback__) if "transviz" in f.filename] or \
+        traceback.extract_tb(exc.__traceback__)[-1:]
+    where = f" at {Path(frames[-1].filename).name}:{frames[-1].lineno}" if frames else ""
+    return "crash", f"{type(exc).__name__}: {str(exc)[:150]}{where}"
+
+
+def finite(array: Any) -> bool:
+    return bool(np.isfinite(np.asarray(array, dtype=np.float64)).all())
+
+
+def trace_problem(trace: transviz.Trace) -> str | None:
+    """What is wrong with a decoded or teacher-forced trace (None: nothing)."""
+    p = np.asarray(trace.output_probabilities, dtype=np.float64)
+    if not finite(p) or (p < 0).any() or (p > 1 + 1e-6).any():
+        return f"probabilities from {p.min():.3g} to {p.max():.3g} ({np.isnan(p).sum()} NaN of {p.size})"
+    for name in ("encoder_self_attention", "decoder_self_attention", "cross_attention"):
+        if not finite(getattr(trace, name)):
+            return f"{name} not finite"
+    if trace.strategy != "teacher_forcing" and PAD in trace.output_tokens:
+        return f"output {trace.output_tokens[:4]}"
+    return None
+
+
+CONFIG_TYPES = {"dropout": float, "layer_norm_eps": float, "norm": str, "activation": str,
+                "share_embeddings": bool, "tie_output": bool}
+
+
+def model_problem(model: transviz.Model) -> str | None:
+    """A loaded model whose settings are mistyped (``pad_id=true``, ``tie_output="no"``...)."""
+    for name, value in model.config.to_dict().items():
+        wanted = CONFIG_TYPES.get(name, int)
+        ok = isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value) \
+            if wanted is float else type(value) is wanted
+        if not ok:
+            return f"config.{name} = {value!r}"
+    for vocab in (model.src_vocab, model.tgt_vocab):
+        if not all(isinstance(t, str) for t in vocab.itos) or len(set(vocab.itos)) != len(vocab.itos):
+            return "vocabulary tokens not distinct strings"
+        if not isinstance(vocab.lowercase, bool):
+            return f"lowercase = {vocab.lowercase!r}"
+    return None
+
+
+def load(job: dict[str, Any]) -> Answer:
+    """Load a checkpoint, then decode and teacher-force with it."""
+    try:
+        model = transviz.load_model(job["path"])
+        problem = model_problem(model)
+        if problem:
+            return "silent", problem
+        for trace in (transviz.decode(model, SENTENCE, max_len=12), transviz.teacher_force(model, SENTENCE, TARGET)):
+            problem = trace_problem(trace)
+            if problem:
+                return "silent", f"{trace.strategy}: {problem}"
+    except transviz.TransvizError as exc:
+        return "clear", str(exc)[:150]
+    return "valid", ""
+
+
+def make_strategy(spec: dict[str, Any]) -> Strategy:
+    settings = {k: v for k, v in spec.items() if k != "name"}
+    return {"greedy": Greedy, "sampling": Sampling, "beam": Beam}[spec["name"]](**settings)
+
+
+def sentence(job: dict[str, Any]) -> Answer:
+    model = _shipped.setdefault("default", transviz.load_model("default"))
+    try:
+        trace = transviz.decode(model, job["text"], make_strategy(job["strategy"]), job["max_len"])
+        problem = trace_problem(trace)
+        if problem:
+            return "silent", problem
+        problem = trace_problem(transviz.teacher_force(model, job["text"], job["target"]))
+        if problem:
+            return "silent", f"teacher forcing: {problem}"
+    except transviz.TransvizError as exc:
+        return "clear", str(exc)[:150]
+    return "valid", ""
+
+
+def digest(path: str) -> str | None:
+    try:
+        return hashlib.sha256(Path(path).read_bytes()).hexdigest()
+    except OSError:
+        return None
+
+
+def cli(job: dict[str, Any]) -> Answer:
+    """``transviz ARGV`` in this process, its stdout encoded strictly as a terminal would."""
+    from transviz.cli import main
+
+    before = {p: digest(p) for p in job["protect"]}
+    out, err = io.BytesIO(), io.BytesIO()
+    streams = sys.stdin, sys.stdout, sys.stderr
+    # kept in locals: a wrapper that is collected closes the buffer under it
+    terminal = (io.TextIOWrapper(out, encoding=job["encoding"], errors="strict", line_buffering=True),
+                io.TextIOWrapper(err, encoding=job["encoding"], errors="backslashreplace", line_buffering=True))
+    sys.stdin, (sys.stdout, sys.stderr) = io.StringIO(job["stdin"]), terminal
+    try:
+        code = main(job["argv"])
+    except SystemExit as exc:  # argparse's usage errors
+        code = exc.code if isinstance(exc.code, int) else 1
+    except Exception as exc:
+        return crash(exc)
+    finally:
+        for stream in terminal:
+            stream.flush()
+        sys.stdin, sys.stdout, sys.stderr = streams
+    stdout, stderr = out.getvalue().decode("latin-1"), err.getvalue().decode("latin-1")
+    lines = [line for line in stderr.splitlines() if line.strip()]
+    if code != 0:
+        if "Traceback" in stderr or not lines or not lines[-1].startswith("transviz"):
+            return "crash", f"exit {code}: {lines[-1][:150] if lines else 'nothing on stderr'}"
+        return "clear", lines[-1][:150]
+    changed = [Path(p).name for p in job["protect"] if digest(p) != before[p]]
+    if changed:
+        return "silent", f"exit 0 and {', '.join(changed)} replaced"
+    if re.search(r"\b(nan|inf)\b", stdout):
+        return "silent", "nan or inf printed"
+    chosen = re.findall(r"^\s*\d+\s+\S.*?\s(\d\.\d{3})\s", stdout, flags=re.MULTILINE)
+    if len(chosen) >= 3 and all(p == "0.000" for p in chosen):
+        return "silent", f"{len(chosen)} tokens of p = 0.000 chosen"
+    return "valid", ""
+
+
+def corpus(job: dict[str, Any]) -> Answer:
+    """Read a corpus and train a tiny model on it for one step, as ``transviz train --data`` would."""
+    from transviz.core.config import TrainConfig
+    from transviz.core.corpus import load_tsv
+    from transviz.core.train import Trainer, build_model
+
+    try:
+        dataset = load_tsv(job["path"], level=job["level"])
+        config = TrainConfig(steps=1, batch_size=16, eval_every=0, eval_limit=2, snapshot_every=0,
+                             checkpoint_every=0, device="cpu")
+        model = build_model(dataset, config, d_model=16, n_heads=2, d_ff=32, n_encoder_layers=1, n_decoder_layers=1)
+        result = Trainer(model, dataset, config).run()
+    except transviz.TransvizError as exc:
+        return "clear", str(exc)[:150]
+    if result.status != "finished":
+        return "silent", f"training {result.status}: {result.message}"
+    return "valid", ""
+
+
+def settings(job: dict[str, Any]) -> Answer:
+    """Read a settings file the way the window does at start."""
+    from transviz.gui.settings import SettingsStore
+
+    stored = SettingsStore(job["path"]).load()
+    return "valid", "; ".join(stored.warnings)[:150]
+
+
+def allocate(job: dict[str, Any]) -> Answer:
+    """The harness's own check: more memory than the cap allows is a MemoryError here."""
+    return "valid", str(len(bytearray(job["bytes"])))
+
+
+def abort(job: dict[str, Any]) -> Answer:
+    """The harness's own check: a process that dies the way Qt's std::bad_alloc ends it."""
+    os.abort()
+
+
+JOBS = {"load": load, "sentence": sentence, "cli": cli, "corpus": corpus, "settings": settings,
+        "allocate": allocate, "abort": abort}
+
+
+def main() -> None:
+    answers = os.fdopen(os.dup(1), "w")  # our channel; anything else printed goes to stderr
+    os.dup2(2, 1)
+    torch.set_num_threads(1)
+    print(json.dumps({"outcome": "ready"}), file=answers, flush=True)
+    for line in sys.stdin:
+        job = json.loads(line)
+        try:
+            outcome, detail = JOBS[job["do"]](job)
+        except Exception as exc:  # MemoryError, RecursionError and every other escape
+            outcome, detail = crash(exc)
+        print(json.dumps({"outcome": outcome, "detail": detail}), file=answers, flush=True)
+
+
+if __name__ == "__main__":
+    main()
