@@ -335,6 +335,14 @@
         <translation>没有可撤销的步骤：这是译文的开头</translation>
     </message>
     <message>
+        <source>a vocabulary holds at most {0} tokens besides the special tokens, this one {1}</source>
+        <translation>词表除特殊词元外最多容纳 {0} 个词元，这个词表有 {1} 个</translation>
+    </message>
+    <message>
+        <source>level must be &apos;word&apos; or &apos;char&apos;, got {0}</source>
+        <translation>level 必须是 &apos;word&apos; 或 &apos;char&apos;，实际是 {0}</translation>
+    </message>
+    <message>
         <source>expected text, got {0}</source>
         <translation>需要文本，而不是 {0}</translation>
     </message>
@@ -347,8 +355,52 @@
         <translation>{0} 不在这个模型的词表中</translation>
     </message>
     <message>
+        <source>the training sentences hold more than {0} different tokens, the most a vocabulary holds; train on fewer sentences or at character level</source>
+        <translation>训练句子中有超过 {0} 个不同的词元，超出了词表的最大容量；请用更少的句子训练，或改用字符级</translation>
+    </message>
+    <message>
+        <source>a vocabulary must be a JSON object, got {0}</source>
+        <translation>词表必须是一个 JSON 对象，实际是 {0}</translation>
+    </message>
+    <message>
+        <source>a vocabulary&apos;s tokens must be a list, got {0}</source>
+        <translation>词表的词元必须是一个列表，实际是 {0}</translation>
+    </message>
+    <message>
+        <source>lowercase must be true or false, got {0}</source>
+        <translation>lowercase 必须是 true 或 false，实际是 {0}</translation>
+    </message>
+    <message>
+        <source>a vocabulary must start with the special tokens {0}</source>
+        <translation>词表必须以特殊词元 {0} 开头</translation>
+    </message>
+    <message>
+        <source>token {0} of a vocabulary is {1}, not text</source>
+        <translation>词表的第 {0} 个词元是 {1}，不是文本</translation>
+    </message>
+    <message>
+        <source>token {0} of a vocabulary is empty</source>
+        <translation>词表的第 {0} 个词元为空</translation>
+    </message>
+    <message>
+        <source>token {0} of a vocabulary holds {1}, a control character or half a surrogate pair</source>
+        <translation>词表的第 {0} 个词元含有 {1}，这是控制字符或半个代理对</translation>
+    </message>
+    <message>
+        <source>a vocabulary lists the token {0} twice</source>
+        <translation>词表两次列出了词元 {0}</translation>
+    </message>
+    <message>
         <source>the sentence has {0} tokens; this model reads at most {1}</source>
         <translation>句子有 {0} 个词元；这个模型最多读入 {1} 个</translation>
+    </message>
+    <message>
+        <source>the vocabularies hold {0} and {1} tokens; the model&apos;s config says {2} and {3}</source>
+        <translation>词表分别有 {0} 和 {1} 个词元；模型配置写的是 {2} 和 {3}</translation>
+    </message>
+    <message>
+        <source>pad_id is {0}, but the vocabularies pad with id {1} ({2})</source>
+        <translation>pad_id 为 {0}，但词表的填充编号是 {1}（{2}）</translation>
     </message>
     <message>
         <source>the sentence holds control characters ({0}); remove them and try again</source>
@@ -427,6 +479,22 @@
         <translation>{0} 必须是 &apos;{1}&apos; 或 &apos;{2}&apos;，而不是 {3}</translation>
     </message>
     <message>
+        <source>{0} must be at most {1}, got {2}</source>
+        <translation>{0} 最大为 {1}，实际为 {2}</translation>
+    </message>
+    <message>
+        <source>{0} must be a number, got {1}</source>
+        <translation>{0} 必须是一个数，实际为 {1}</translation>
+    </message>
+    <message>
+        <source>{0} must be true or false, got {1}</source>
+        <translation>{0} 必须是 true 或 false，实际为 {1}</translation>
+    </message>
+    <message>
+        <source>{0} must be text, got {1}</source>
+        <translation>{0} 必须是文本，实际为 {1}</translation>
+    </message>
+    <message>
         <source>d_model ({0}) must be divisible by n_heads ({1}): each head gets d_model / n_heads dimensions</source>
         <translation>d_model（{0}）必须能被 n_heads（{1}）整除：每个头分到 d_model / n_heads 维</translation>
     </message>
@@ -437,6 +505,10 @@
     <message>
         <source>pad_id {0} is outside the vocabularies</source>
         <translation>pad_id {0} 超出了词表范围</translation>
+    </message>
+    <message>
+        <source>this model would have {0} parameters; transviz builds at most {1}</source>
+        <translation>该模型将有 {0} 个参数；transviz 最多构建 {1} 个</translation>
     </message>
     <message>
         <source>model</source>
@@ -619,10 +691,6 @@
         <translation>无法读取 {0}：{1}</translation>
     </message>
     <message>
-        <source>{0} is not a file</source>
-        <translation>{0} 不是文件</translation>
-    </message>
-    <message>
         <source>{0} is {1} MB; transviz reads corpora up to {2} MB (split it or keep a sample)</source>
         <translation>{0} 有 {1} MB；transviz 最多读取 {2} MB 的语料（请拆分文件或只保留一部分）</translation>
     </message>
@@ -639,8 +707,36 @@
         <translation>{0} 只有 {1} 个不同的句对；语料至少需要 {2} 个，才能分成训练集、验证集和测试集</translation>
     </message>
     <message>
+        <source>{0} is not a file: it is {1}</source>
+        <translation>{0} 不是文件：它是{1}</translation>
+    </message>
+    <message>
+        <source>a folder</source>
+        <translation>一个文件夹</translation>
+    </message>
+    <message>
+        <source>a named pipe (FIFO)</source>
+        <translation>一个命名管道（FIFO）</translation>
+    </message>
+    <message>
+        <source>a device</source>
+        <translation>一个设备</translation>
+    </message>
+    <message>
+        <source>neither a file nor a folder</source>
+        <translation>既不是文件也不是文件夹</translation>
+    </message>
+    <message>
+        <source>line {0} of {1} is longer than {2} MB, far longer than a sentence pair: a sentence holds at most {3} tokens</source>
+        <translation>{1} 的第 {0} 行超过 {2} MB，远远长于一个句对：一个句子最多 {3} 个词元</translation>
+    </message>
+    <message>
         <source>line {0}: byte {1} is not UTF-8 text ({2}); save the file as UTF-8</source>
         <translation>第 {0} 行：第 {1} 个字节不是 UTF-8 文本（{2}）；请把文件保存为 UTF-8</translation>
+    </message>
+    <message>
+        <source>line {0} of {1} holds control characters ({2}); remove them and try again</source>
+        <translation>{1} 的第 {0} 行含有控制字符（{2}）；请删除后重试</translation>
     </message>
     <message>
         <source>line {0}: no tab; expected one tab between source and target</source>
@@ -659,6 +755,10 @@
         <translation>第 {0} 行：目标句为空</translation>
     </message>
     <message>
+        <source>line {0} of {1}: the {2} has {3} tokens; transviz learns from sentences of at most {4} (split the line or remove it)</source>
+        <translation>{1} 的第 {0} 行：{2}有 {3} 个词元；transviz 只从最多 {4} 个词元的句子中学习（请拆分这一行或将其删除）</translation>
+    </message>
+    <message>
         <source>lines {0} and {1} give the same source {2} two different targets ({3} and {4}); each source needs exactly one</source>
         <translation>第 {0} 行和第 {1} 行给同一个源句 {2} 配了两个不同的目标句（{3} 和 {4}）；每个源句只能有一个目标句</translation>
     </message>
@@ -675,6 +775,26 @@
         <translation>{0} 的元数据已损坏：{1}</translation>
     </message>
     <message>
+        <source>model configuration</source>
+        <translation>模型配置</translation>
+    </message>
+    <message>
+        <source>source vocabulary</source>
+        <translation>源语言词表</translation>
+    </message>
+    <message>
+        <source>target vocabulary</source>
+        <translation>目标语言词表</translation>
+    </message>
+    <message>
+        <source>training facts</source>
+        <translation>训练信息</translation>
+    </message>
+    <message>
+        <source>cannot save the model to {0}: its vocabularies and facts take more than the {1} bytes a checkpoint&apos;s header holds</source>
+        <translation>无法把模型保存到 {0}：其词表和训练信息超过检查点文件头可容纳的 {1} 字节</translation>
+    </message>
+    <message>
         <source>cannot save the model to {0}: it is a folder; give a file name such as {1}</source>
         <translation>无法把模型保存到 {0}：这是一个文件夹；请给出文件名，例如 {1}</translation>
     </message>
@@ -687,12 +807,60 @@
         <translation>无法把模型保存到 {0}：{1}</translation>
     </message>
     <message>
+        <source>a FIFO</source>
+        <translation>命名管道（FIFO）</translation>
+    </message>
+    <message>
+        <source>a character device</source>
+        <translation>字符设备</translation>
+    </message>
+    <message>
+        <source>a block device</source>
+        <translation>块设备</translation>
+    </message>
+    <message>
+        <source>a socket</source>
+        <translation>套接字</translation>
+    </message>
+    <message>
+        <source>{0} is not a regular file ({1}); a checkpoint is a {2} file</source>
+        <translation>{0} 不是普通文件（{1}）；检查点是 {2} 文件</translation>
+    </message>
+    <message>
         <source>{0} is a folder, not a checkpoint file: name a {1} file in it</source>
         <translation>{0} 是文件夹，不是检查点文件：请指定其中的一个 {1} 文件</translation>
     </message>
     <message>
+        <source>a special file</source>
+        <translation>特殊文件</translation>
+    </message>
+    <message>
+        <source>{0} is a symbolic link loop: following it never reaches a file</source>
+        <translation>{0} 是符号链接循环：顺着它永远到不了文件</translation>
+    </message>
+    <message>
+        <source>{0} is a symbolic link to {1}, which does not exist</source>
+        <translation>{0} 是指向 {1} 的符号链接，而该目标不存在</translation>
+    </message>
+    <message>
         <source>{0}: no such file</source>
         <translation>{0}：没有这个文件</translation>
+    </message>
+    <message>
+        <source>{0} is not a transviz checkpoint: its first 8 bytes give a header of {1} bytes; a checkpoint&apos;s header is at most {2}</source>
+        <translation>{0} 不是 transviz 检查点：其前 8 个字节给出的文件头长度为 {1} 字节；检查点的文件头最多 {2} 字节</translation>
+    </message>
+    <message>
+        <source>the {0} holds more than {1} JSON arrays and objects</source>
+        <translation>{0} 含有超过 {1} 个 JSON 数组和对象</translation>
+    </message>
+    <message>
+        <source>the {0} nests {1} levels deep; transviz writes at most {2}</source>
+        <translation>{0} 嵌套了 {1} 层；transviz 最多写 {2} 层</translation>
+    </message>
+    <message>
+        <source>the {0} nests too deep</source>
+        <translation>{0} 嵌套过深</translation>
     </message>
     <message>
         <source>{0} is {1} GB; transviz checkpoints are far smaller</source>
@@ -719,6 +887,14 @@
         <translation>缺少张量 {0}</translation>
     </message>
     <message>
+        <source>the training facts take more than {0} bytes</source>
+        <translation>训练信息超过 {0} 字节</translation>
+    </message>
+    <message>
+        <source>the file holds both {0} and {1}, which the config ties into one tensor</source>
+        <translation>文件同时含有 {0} 和 {1}，而配置把它们绑定为同一个张量</translation>
+    </message>
+    <message>
         <source>{0} has shape {1}, the config needs {2}</source>
         <translation>{0} 的形状是 {1}，模型设置需要 {2}</translation>
     </message>
@@ -741,10 +917,6 @@
     <message>
         <source>training facts are not a JSON object</source>
         <translation>训练记录不是 JSON 对象</translation>
-    </message>
-    <message>
-        <source>{0}: {1}</source>
-        <translation>{0}：{1}</translation>
     </message>
     <message>
         <source>CPU, {0} threads</source>
@@ -907,8 +1079,8 @@
         <translation>这个检查点中的注意力快照不完整（{0}）</translation>
     </message>
     <message>
-        <source>{0} must be a positive number, got {1}</source>
-        <translation>{0} 必须是正数，而不是 {1}</translation>
+        <source>temperature must be from {0} to {1}, got {2} (a smaller temperature always picks the most probable token: that is greedy decoding)</source>
+        <translation>温度必须在 {0} 到 {1} 之间，而不是 {2}（更小的温度总是选出概率最高的词元：那就是贪心解码）</translation>
     </message>
     <message>
         <source>top_k must be 0 (no limit) or a positive whole number, got {0}</source>
@@ -923,8 +1095,8 @@
         <translation>束宽必须是 1 到 {0} 之间的整数，而不是 {1}</translation>
     </message>
     <message>
-        <source>{0} must be a number &gt;= 0, got {1}</source>
-        <translation>{0} 必须是 &gt;= 0 的数，而不是 {1}</translation>
+        <source>length_penalty must be from 0 to {0}, got {1}</source>
+        <translation>length_penalty 必须在 0 到 {0} 之间，而不是 {1}</translation>
     </message>
     <message>
         <source>unknown strategy {0}: choose greedy, sampling or beam</source>
@@ -985,6 +1157,58 @@
     <message>
         <source>no model is loaded: open a checkpoint first</source>
         <translation>没有加载模型：请先打开一个检查点</translation>
+    </message>
+    <message>
+        <source>a transviz checkpoint</source>
+        <translation>transviz 检查点</translation>
+    </message>
+    <message>
+        <source>a NumPy .npz archive</source>
+        <translation>NumPy .npz 归档</translation>
+    </message>
+    <message>
+        <source>a JSON file</source>
+        <translation>JSON 文件</translation>
+    </message>
+    <message>
+        <source>a PNG picture</source>
+        <translation>PNG 图片</translation>
+    </message>
+    <message>
+        <source>an SVG picture</source>
+        <translation>SVG 图片</translation>
+    </message>
+    <message>
+        <source>a text file</source>
+        <translation>文本文件</translation>
+    </message>
+    <message>
+        <source>a PNG or SVG picture</source>
+        <translation>PNG 或 SVG 图片</translation>
+    </message>
+    <message>
+        <source>cannot write {0}: that file is this command&apos;s input ({1}); choose another name for the output</source>
+        <translation>无法写入 {0}：这个文件是本命令的输入（{1}）；请为输出换一个名字</translation>
+    </message>
+    <message>
+        <source>cannot write {0}: it is a folder; give a file name such as {1}</source>
+        <translation>无法写入 {0}：这是一个文件夹；请给出文件名，例如 {1}</translation>
+    </message>
+    <message>
+        <source>cannot write {0} to {1}: the file name must end in {2}</source>
+        <translation>无法把{0}写入 {1}：文件名必须以 {2} 结尾</translation>
+    </message>
+    <message>
+        <source>{0} already exists and is not {1}: it was left as it is; choose another name, or give --force to replace it</source>
+        <translation>{0} 已存在，但不是{1}：它保持原样未被改动；请换一个名字，或加上 --force 来替换它</translation>
+    </message>
+    <message>
+        <source>{0} or {1}</source>
+        <translation>{0} 或 {1}</translation>
+    </message>
+    <message>
+        <source>{0}: its weights make the model compute NaN, infinite or absurdly large values (the file is damaged); largest weights: {1}</source>
+        <translation>{0}：其权重使模型算出 NaN、无穷大或大得离谱的值（文件已损坏）；最大的权重：{1}</translation>
     </message>
 </context>
 <context>
@@ -1942,6 +2166,14 @@
     <message>
         <source>The settings file {0} cannot be read; transviz starts with its defaults.</source>
         <translation>无法读取设置文件 {0}；transviz 以默认设置启动。</translation>
+    </message>
+    <message>
+        <source>The settings file {0} is not a plain file; transviz starts with its defaults and does not write it.</source>
+        <translation>设置文件 {0} 不是普通文件；transviz 以默认设置启动，且不会写入它。</translation>
+    </message>
+    <message>
+        <source>The settings file {0} is damaged and could not be set aside; transviz starts with its defaults and leaves the file as it is.</source>
+        <translation>设置文件 {0} 已损坏，且无法另存；transviz 以默认设置启动，并保持该文件原样。</translation>
     </message>
     <message>
         <source>The settings file was damaged and has been set aside as {0}; transviz starts with its defaults.</source>
