@@ -15,6 +15,7 @@ import math
 import os
 import re
 import sys
+import time
 import traceback
 from pathlib import Path
 from typing import Any
@@ -194,8 +195,14 @@ def abort(job: dict[str, Any]) -> Answer:
     os.abort()
 
 
+def wait(job: dict[str, Any]) -> Answer:
+    """The harness's own check: a case that never answers (as a FIFO read as settings did)."""
+    time.sleep(job["seconds"])
+    return "valid", "woke"
+
+
 JOBS = {"load": load, "sentence": sentence, "cli": cli, "corpus": corpus, "settings": settings,
-        "allocate": allocate, "abort": abort}
+        "allocate": allocate, "abort": abort, "wait": wait}
 
 
 def main() -> None:

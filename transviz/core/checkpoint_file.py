@@ -78,9 +78,14 @@ def header_length(path: Path) -> int | None:
         if not stat.S_ISREG(mode):  # it changed since check_file looked
             raise CheckpointError(NOT_REGULAR, str(path), _kind(mode), SUFFIX)
         prefix = f.read(8)
+        size = os.fstat(fd).st_size
     if len(prefix) < 8:
         return None
     length = int.from_bytes(prefix, "little")
+    if length > MAX_HEADER_BYTES and length > size:  # text, or anything else that never was a checkpoint
+        raise CheckpointError(translate_noop("CoreMessages", "{0} is not a readable safetensors file (its first 8 "
+                                                             "bytes claim a header of {1} bytes in a file of {2})"),
+                              path.name, f"{length:,}", f"{size:,}")
     if length > MAX_HEADER_BYTES:
         raise CheckpointError(translate_noop("CoreMessages", "{0} is not a transviz checkpoint: its first 8 bytes give "
                                                              "a header of {1} bytes; a checkpoint's header is at most "

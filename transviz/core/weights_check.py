@@ -14,9 +14,10 @@ from .model import Transformer
 PROBE_TOKENS = 6  # source tokens of the probe
 FIRST_WORD = 4  # the first id after the special tokens (vocab.SPECIALS)
 START = 1  # <s>
-# A trained model's logits are tens at most; float32's softmax is one-hot once two logits differ by
-# about 100, so logits past this bound come from damaged weights, not learning.
-MAX_LOGIT = 1e4
+# A trained model's logits are tens at most, and a bias of -1e4 that forbids a token is a known
+# trick; logits past this bound come from damaged weights, and divided by the smallest sampling
+# temperature they would overflow float32.
+MAX_LOGIT = 1e6
 
 
 def _probe(net: Transformer) -> tuple[torch.Tensor, torch.Tensor]:
