@@ -847,6 +847,10 @@
         <translation>{0}：没有这个文件</translation>
     </message>
     <message>
+        <source>{0} is not a readable safetensors file (its first 8 bytes claim a header of {1} bytes in a file of {2})</source>
+        <translation>{0} 不是可读取的 safetensors 文件（其前 8 个字节声称文件头有 {1} 字节，而文件只有 {2} 字节）</translation>
+    </message>
+    <message>
         <source>{0} is not a transviz checkpoint: its first 8 bytes give a header of {1} bytes; a checkpoint&apos;s header is at most {2}</source>
         <translation>{0} 不是 transviz 检查点：其前 8 个字节给出的文件头长度为 {1} 字节；检查点的文件头最多 {2} 字节</translation>
     </message>

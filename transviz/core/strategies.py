@@ -83,8 +83,9 @@ class Sampling:
         """The distribution tokens are drawn from: ``(V,)`` logits -> ``(V,)`` float64 probabilities,
         zero outside the top-k / top-p set."""
         logits = logits.astype(np.float64)
-        # shifted before dividing: every value is <= 0, so no temperature can make one overflow
-        p = np.exp((logits - logits.max()) / self.temperature)
+        # shifted before dividing: every value is <= 0, so at worst one becomes -inf, whose exp is 0
+        with np.errstate(over="ignore"):
+            p = np.exp((logits - logits.max()) / self.temperature)
         p /= p.sum()
         order = np.argsort(-p, kind="stable")  # most probable first; ties keep the lower id first
         keep = np.ones(len(p), dtype=bool)
