@@ -2180,8 +2180,8 @@
         <translation>设置文件 {0} 已损坏，且无法另存；transviz 以默认设置启动，并保持该文件原样。</translation>
     </message>
     <message>
-        <source>The settings file was damaged and has been set aside as {0}; transviz starts with its defaults.</source>
-        <translation>设置文件已损坏，已另存为 {0}；transviz 以默认设置启动。</translation>
+        <source>Damaged settings set aside as {0}; starting with the defaults.</source>
+        <translation>损坏的设置文件已另存为 {0}；以默认设置启动。</translation>
     </message>
 </context>
 <context>

@@ -195,17 +195,16 @@ class SettingsStore:
             return translate("Settings", "The settings file {0} is damaged and could not be set aside; transviz "
                                          "starts with its defaults and leaves the file as it is.").format(
                 self._path), False
-        return translate("Settings", "The settings file was damaged and has been set aside as {0}; transviz "
-                                     "starts with its defaults.").format(aside), True
+        # short: the status bar shows one line, with the model's name beside it
+        return translate("Settings", "Damaged settings set aside as {0}; starting with the defaults.").format(
+            aside), True
 
     # -- reading -----------------------------------------------------------------------------------
     def load(self) -> Stored:
         """The stored settings; the defaults for whatever is missing or unusable (said in ``warnings``)."""
         defaults = Preferences(system_language())
         problem, self._warning = self._warning or self._unreadable(), None
-        if problem or self._settings is None:
-            if problem:
-                log.warning("%s", problem)
+        if problem or self._settings is None:  # the problem was logged where it was found
             return Stored(defaults, WindowLayout(), (problem,) if problem else ())
         settings = self._settings
         warnings: list[str] = []
@@ -248,10 +247,12 @@ class SettingsStore:
         if status == QSettings.Status.NoError:
             return None
         if status == QSettings.Status.AccessError:
+            log.warning("%s: Qt cannot read it", self.path)
             self._settings = None
             return QCoreApplication.translate(
                 "Settings", "The settings file {0} cannot be read; transviz starts with its defaults."
             ).format(self.path)
+        log.warning("%s: Qt cannot parse it", self.path)
         warning, usable = self._set_aside()
         self._settings = QSettings(self.path, QSettings.Format.IniFormat) if usable else None
         return warning
