@@ -1211,6 +1211,10 @@
         <translation>{0} 或 {1}</translation>
     </message>
     <message>
+        <source>the model computed NaN or infinite scores for this input: its weights are damaged</source>
+        <translation>模型对这个输入算出了 NaN 或无穷大的分数：它的权重已损坏</translation>
+    </message>
+    <message>
         <source>{0}: its weights make the model compute NaN, infinite or absurdly large values (the file is damaged); largest weights: {1}</source>
         <translation>{0}：其权重使模型算出 NaN、无穷大或大得离谱的值（文件已损坏）；最大的权重：{1}</translation>
     </message>

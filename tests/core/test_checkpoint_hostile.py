@@ -131,6 +131,26 @@ def test_a_huge_embedding_row_no_probe_reads_is_refused(tmp_path):
     refused(rewrite(tmp_path, tensors=flip), "largest weights: tgt_embed.weight")
 
 
+def test_a_huge_weight_the_probe_leaves_closed_is_refused(tmp_path):
+    """An FFN unit whose weights turn hugely negative on the probe: ReLU closes it there, so the
+    probe computes finite values, while a sentence that opens it overflows."""
+    def flip(state):
+        state["decoder_layers.0.ffn.linear1.weight"][7] *= 2.0**100
+
+    refused(rewrite(tmp_path, tensors=flip), "largest weights: decoder_layers.0.ffn.linear1.weight")
+
+
+def test_a_model_that_computes_nan_mid_decoding_says_so_instead_of_decoding_nonsense():
+    """The last guard, for a model that never went through the loader's checks."""
+    model = transviz.load_model("default")
+    with torch.no_grad():
+        model.net.generator.bias[5] = float("nan")
+    for run in (lambda: transviz.decode(model, "ich mochte ein bier"),
+                lambda: transviz.teacher_force(model, "ich mochte ein bier", "i want a beer")):
+        with pytest.raises(transviz.InputError, match="NaN or infinite scores for this input: its weights are damaged"):
+            run()
+
+
 def test_special_files_are_named_and_never_opened(tmp_path):
     fifo = tmp_path / "fifo.safetensors"
     os.mkfifo(fifo)
@@ -190,6 +210,7 @@ def test_the_layout_is_the_networks():
     ({"d_model": 4096, "n_heads": 64, "n_encoder_layers": 48, "n_decoder_layers": 48, "d_ff": 16384},
      "would have .* parameters; transviz builds at most 500,000,000"),
     ({"src_vocab_size": 2**63}, "at most 250004"),
+    ({"dropout": 10**27}, "dropout must be in"), ({"dropout": 10**400}, "dropout must be a number"),
 ])
 def test_model_config_bounds(settings, match):
     with pytest.raises(transviz.ConfigError, match=match):
@@ -199,7 +220,8 @@ def test_model_config_bounds(settings, match):
 @pytest.mark.parametrize("settings, match", [
     ({"steps": 10**12}, "steps must be at most 10000000"), ({"batch_size": 10**6}, "batch_size must be at most"),
     ({"seed": 2**64}, "seed must be at most"), ({"lr": float("inf")}, "lr must be a number"),
-    ({"lr": True}, "lr must be a number"), ({"clip_norm": float("nan")}, "clip_norm must be a number"),
+    ({"lr": True}, "lr must be a number"), ({"lr": 10**400}, "lr must be a number"),
+    ({"clip_norm": float("nan")}, "clip_norm must be a number"),
     ({"probe": 5}, "probe must be text"), ({"max_output_len": 10**9}, "max_output_len must be at most"),
 ])
 def test_train_config_bounds(settings, match):

@@ -51,8 +51,12 @@ def _check_integer(name: str, value: object, low: int, high: int) -> None:
 
 
 def _check_number(name: str, value: object) -> None:
-    """A finite real number (not a bool, not NaN, not infinite)."""
-    if not isinstance(value, Real) or isinstance(value, bool) or not math.isfinite(value):
+    """A real number (not a bool) that is a finite float (not NaN, infinite, or an int past float's range)."""
+    try:
+        finite = isinstance(value, Real) and not isinstance(value, bool) and math.isfinite(float(value))
+    except OverflowError:
+        finite = False
+    if not finite:
         raise ConfigError(NUMBER, name, repr(value))
 
 

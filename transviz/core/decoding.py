@@ -41,6 +41,7 @@ from .row_blocks import use_row_blocks
 from .strategies import Beam, Greedy, Sampling, Strategy, check_strategy
 from .trace import Trace, evaluating, query_labels, stack_layers
 from .vocab import BOS, EOS, Encoding
+from .weights_check import require_finite
 
 TEACHER_FORCING = "teacher_forcing"
 _TEACHER_FORCING_STRATEGY = translate_noop("CoreMessages", "teacher forcing feeds the reference: strategies apply when "
@@ -161,6 +162,7 @@ class _Expansion:
     @classmethod
     def of(cls, out: StepOutput) -> _Expansion:
         logits = out.logits.float().cpu()  # small (B, V): numbers for the record; the cache stays on the device
+        require_finite(logits)
         rows = len(logits)
         assert out.state.self_kv is not None  # a step has just filled it
         columns = [(k[:, :, -1:].clone(), v[:, :, -1:].clone()) for k, v in out.state.self_kv]  # (B, H, 1, d_k)

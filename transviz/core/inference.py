@@ -15,6 +15,7 @@ from .errors import InputError
 from .messages import translate_noop
 from .strategies import Strategy, strategy_named
 from .trace import Trace, evaluating, stack_layers
+from .weights_check import require_finite
 
 __all__ = ["Trace", "decode", "evaluating", "teacher_force"]
 
@@ -50,6 +51,7 @@ def teacher_force(model: Model, source: str, target: str) -> Trace:
     with evaluating(model):
         tgt = torch.tensor([inputs], device=model.device)
         out = net(model.source_tensor(encoding), tgt, return_attention=True)
+        require_finite(out.logits)
         p = torch.softmax(out.logits[0].float(), dim=-1)  # (T, V)
     gold_t = torch.tensor(gold, device=p.device)
     maps = out.attention

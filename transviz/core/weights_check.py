@@ -7,7 +7,7 @@ import math
 
 import torch
 
-from .errors import CheckpointError
+from .errors import CheckpointError, InputError
 from .messages import translate_noop
 from .model import Transformer
 
@@ -18,6 +18,11 @@ START = 1  # <s>
 # trick; logits past this bound come from damaged weights, and divided by the smallest sampling
 # temperature they would overflow float32.
 MAX_LOGIT = 1e6
+# Trained weights are tens at most; a flipped exponent bit multiplies one by 2**32 or more. Such a
+# weight can pass the probe (a ReLU that the probe leaves closed) and overflow on another sentence.
+MAX_WEIGHT = 1e6
+NOT_FINITE = translate_noop("CoreMessages", "the model computed NaN or infinite scores for this input: its weights "
+                                            "are damaged")
 
 
 def _probe(net: Transformer) -> tuple[torch.Tensor, torch.Tensor]:
@@ -45,18 +50,32 @@ def _forward_finite(net: Transformer) -> bool:
     return finite and float(out.logits.abs().max()) <= MAX_LOGIT
 
 
+def _peaks(net: Transformer) -> dict[str, float]:
+    """Each tensor's largest magnitude (a tied tensor once)."""
+    return {name: float(p.detach().abs().max()) for name, p in net.named_parameters() if p.numel()}
+
+
 def largest(net: Transformer, count: int = 3) -> str:
     """The ``count`` tensors with the largest magnitudes, as ``name (max |value|)``."""
-    peaks = {name: float(p.detach().abs().max()) for name, p in net.named_parameters() if p.numel()}  # tied: once
+    peaks = _peaks(net)
     top = sorted(peaks, key=peaks.__getitem__, reverse=True)[:count]
     return ", ".join(f"{name} ({peaks[name]:.3g})" for name in top)
 
 
+def require_finite(scores: torch.Tensor) -> None:
+    """InputError unless every score a decoding step computed is finite: the last guard when a
+    damaged model got past the checks at loading."""
+    if not bool(torch.isfinite(scores).all()):
+        raise InputError(NOT_FINITE)
+
+
 def check_finite_forward(net: Transformer, name: str) -> None:
-    """CheckpointError naming the largest weights unless ``net`` (in eval mode) computes finite
-    attention and finite logits within :data:`MAX_LOGIT` on a probe, and every embedding row is usable."""
+    """CheckpointError naming the largest weights unless every weight is within :data:`MAX_WEIGHT`,
+    every embedding row is usable, and ``net`` (in eval mode) computes finite attention and logits
+    within :data:`MAX_LOGIT` on a probe."""
     with torch.no_grad():
-        if _embedding_rows_finite(net) and _forward_finite(net):
+        if max(_peaks(net).values(), default=0.0) <= MAX_WEIGHT and _embedding_rows_finite(net) \
+                and _forward_finite(net):
             return
         raise CheckpointError(translate_noop("CoreMessages", "{0}: its weights make the model compute NaN, infinite "
                                                              "or absurdly large values (the file is damaged); largest "
