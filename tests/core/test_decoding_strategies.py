@@ -231,6 +231,21 @@ def test_sampling_records_the_distribution_it_drew_from(model, temperature, top_
         assert record.probability == pytest.approx(float(raw[record.token_id]), abs=1e-6)
 
 
+def test_sampling_never_draws_pad_or_start_however_hot():
+    """At temperature 1000 the distribution is almost flat: without the exclusion the shipped model
+    drew <pad> or <s> on most runs. Drawn from softmax(logits / T) over the other tokens."""
+    model = transviz.load_model("default")
+    vocab, temperature, source = model.tgt_vocab, 1000.0, "ich mochte ein bier"
+    for seed in range(8):
+        session = DecodingSession(model, source, strategy=Sampling(temperature, seed=seed), max_len=12)
+        for record in session.run_to_end():
+            assert record.token not in ("<pad>", "<s>")
+            logits = _logits(model, source, [vocab.id_of(t) for t in session.output_tokens[: record.index]])
+            logits[[vocab.pad_id, vocab.bos_id]] = -float("inf")
+            expected = torch.softmax(logits / temperature, -1)
+            assert record.drawn_probability == pytest.approx(float(expected[record.token_id]), abs=1e-6)
+
+
 def test_greedy_and_forced_steps_were_drawn_from_nothing(model):
     session = DecodingSession(model, SOURCE, strategy=Sampling(2.0, seed=1))
     session.force("beer")

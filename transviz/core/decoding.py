@@ -560,8 +560,15 @@ class DecodingSession:
 
     def _choose_one(self, expansion: _Expansion) -> list[Choice]:
         if isinstance(self._strategy, Sampling):
-            return self._extend_best(expansion, self._strategy.draw(expansion.logits[0].numpy(), self.position))
+            return self._extend_best(expansion, self._strategy.draw(self._drawable(expansion, 0), self.position))
         return self._extend_best(expansion, expansion.predicted[0])
+
+    def _drawable(self, expansion: _Expansion, row: int) -> np.ndarray:
+        """Row ``row``'s logits without <pad> and <s>: a high temperature gives them a real chance,
+        yet neither is a word, and training never taught the model to write them."""
+        logits = expansion.logits[row].numpy().copy()
+        logits[[self._vocab.pad_id, self._vocab.bos_id]] = -np.inf
+        return logits
 
     def _beam_search(self, expansion: _Expansion) -> list[Choice]:
         assert isinstance(self._strategy, Beam)
@@ -593,7 +600,7 @@ class DecodingSession:
         None when the token was not drawn (another strategy, forced, teacher forcing)."""
         if chosen or not isinstance(self._strategy, Sampling):
             return None, None
-        p, raw = self._strategy.distribution(expansion.logits[row].numpy()), expansion.probs[row]
+        p, raw = self._strategy.distribution(self._drawable(expansion, row)), expansion.probs[row]
         order = np.argsort(-p, kind="stable")[: self.top_k]
         itos = self._vocab.itos
         drawn = tuple(DrawnCandidate(itos[i], int(i), float(p[i]), float(raw[i])) for i in order if p[i] > 0)
