@@ -566,7 +566,7 @@ class DecodingSession:
     def _drawable(self, expansion: _Expansion, row: int) -> np.ndarray:
         """Row ``row``'s logits without <pad> and <s>: a high temperature gives them a real chance,
         yet neither is a word, and training never taught the model to write them."""
-        logits = expansion.logits[row].numpy().copy()
+        logits: np.ndarray = expansion.logits[row].numpy().copy()
         logits[[self._vocab.pad_id, self._vocab.bos_id]] = -np.inf
         return logits
 
