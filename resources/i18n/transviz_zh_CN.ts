@@ -687,6 +687,10 @@
         <translation>梯度范数</translation>
     </message>
     <message>
+        <source>the probe sentence&apos;s scores</source>
+        <translation>探针句的分数</translation>
+    </message>
+    <message>
         <source>cannot read {0}: {1}</source>
         <translation>无法读取 {0}：{1}</translation>
     </message>

@@ -136,8 +136,9 @@ def test_batched_greedy_equals_decode_one_sentence_at_a_time(reverse_model):
 
 
 def test_divergence_restores_the_last_good_weights_and_saves_nothing_worse(copy_task, tmp_path):
-    """An inf injected into a weight after step 5: step 6's loss is NaN, so the weights go back to
-    those that gave step 5 its finite loss (the ones after step 4)."""
+    """An inf injected into a weight after step 5: the probe's snapshot after step 5 computes NaN
+    (without snapshots, step 6's loss would), so the weights go back to those that gave step 5 its
+    finite loss (the ones after step 4)."""
     seen = {}
 
     class Inject(Recorder):
@@ -155,7 +156,8 @@ def test_divergence_restores_the_last_good_weights_and_saves_nothing_worse(copy_
     result = Trainer(net, data, config, Inject(), path).run()
     assert result.status == "diverged" and result.steps == 4
     message = str(result.message)
-    assert "step 6" in message and "warm-up" in message and "lower lr" in message
+    assert "diverged at step 5: the probe sentence's scores became nan" in message
+    assert "warm-up" in message and "lower lr" in message
     state = result.model.net.state_dict()
     assert all(torch.equal(state[k], seen[4][k]) for k in state)
     saved = checkpoint.load(path)  # loads: the file holds finite weights, those restored
@@ -164,6 +166,21 @@ def test_divergence_restores_the_last_good_weights_and_saves_nothing_worse(copy_
     # the snapshot of the poisoned step 5 is dropped: the timeline ends at the weights kept
     assert [s.step for s in result.snapshots] == [s.step for s in load_snapshots(path)] == [0, 1, 2, 3, 4]
     assert all(np.isfinite(s.cross_attention).all() for s in load_snapshots(path))
+
+
+def test_without_snapshots_the_next_steps_loss_finds_the_damage(copy_task, tmp_path):
+    class Inject(Recorder):
+        def on_step(self, metrics):
+            super().on_step(metrics)
+            if metrics.step == 5:
+                with torch.no_grad():
+                    net.net.generator.weight[0, 0] = math.inf
+
+    config = replace(QUICK, steps=20, checkpoint_every=1, snapshot_every=0)
+    net = build_model(trimmed(copy_task, test=5), config, **TINY)
+    result = Trainer(net, trimmed(copy_task, test=5), config, Inject(), tmp_path / "m.safetensors").run()
+    assert result.status == "diverged" and result.steps == 4
+    assert "diverged at step 6: the loss became" in str(result.message)
 
 
 def test_a_huge_learning_rate_ends_as_diverged(copy_task, tmp_path):

@@ -17,6 +17,7 @@ DIVERGED = translate_noop("CoreMessages", "training diverged at step {0}: {1} be
 # what stopped being finite ({1} above)
 LOSS = translate_noop("CoreMessages", "the loss")
 GRADIENT_NORM = translate_noop("CoreMessages", "the gradient norm")
+PROBE_SCORES = translate_noop("CoreMessages", "the probe sentence's scores")
 
 PARTS = "message_parts"  # the facts' key of the message itself
 

@@ -33,7 +33,7 @@ from .checkpoint import check_writable
 from .config import ModelConfig, TrainConfig
 from .curves import Curves
 from .devices import resolve_device
-from .endings import FINISHED, GRADIENT_NORM, LOSS, PARTS, RUNNING, STOPPED, diverged
+from .endings import FINISHED, GRADIENT_NORM, LOSS, PARTS, PROBE_SCORES, RUNNING, STOPPED, diverged
 from .evaluate import Evaluation, evaluate
 from .init import initialize
 from .messages import Message
@@ -41,6 +41,7 @@ from .model import Transformer
 from .schedules import trainer_rate
 from .snapshots import Snapshot, save_with_snapshots, take
 from .tasks import Dataset
+from .weights_check import NonFiniteScores
 
 log = logging.getLogger(__name__)
 
@@ -209,8 +210,8 @@ class Trainer:
         net.train()  # evaluation and snapshots switch to eval mode and back
         status: Status = "finished"
         message = Message(FINISHED, cfg.steps)
-        self._snapshot()
         try:
+            self._snapshot()
             while self.step < cfg.steps:
                 if self._wait_if_paused():
                     status, message = "stopped", Message(STOPPED, self.step, cfg.steps)
@@ -281,9 +282,10 @@ class Trainer:
             for keep, p in zip(self._good, self.model.net.parameters(), strict=True):
                 p.copy_(keep)
 
-    def _diverged(self, what: str, value: float, lr: float) -> _Diverged:
-        """Restore the last good weights and say what happened."""
-        failed = self.step + 1
+    def _diverged(self, what: str, value: float, lr: float, failed: int | None = None) -> _Diverged:
+        """Restore the last good weights and say what happened (``failed``: the step that made the
+        weights at fault; by default the one being taken)."""
+        failed = self.step + 1 if failed is None else failed
         self._restore()
         return _Diverged(diverged(failed, what, value, self.step, lr))
 
@@ -299,7 +301,11 @@ class Trainer:
     def _snapshot(self) -> None:
         if not self.config.snapshot_every or (self.snapshots and self.snapshots[-1].step == self.step):
             return
-        snap = take(self.model, self.step, self.probe, self.probe_gold, self.max_output_len)
+        try:
+            snap = take(self.model, self.step, self.probe, self.probe_gold, self.max_output_len)
+        except NonFiniteScores:  # finite weights, finite loss, yet the probe overflows: diverging too
+            lr = trainer_rate(self.config, self.step, self.model.net.config.d_model)
+            raise self._diverged(PROBE_SCORES, math.nan, lr, failed=self.step) from None
         self.snapshots.append(snap)
         self.observer.on_snapshot(snap)
 
@@ -315,7 +321,10 @@ class Trainer:
     def _finish(self, status: Status, message: Message) -> TrainResult:
         test = None
         if status == "finished":
-            self._snapshot()
+            try:
+                self._snapshot()
+            except _Diverged as exc:
+                return self._finish("diverged", exc.message)
             self._validate()
             test = evaluate(self.model, self.dataset.test, self.max_output_len) if self.dataset.test else None
         path = self._save(status, message, test)

@@ -62,11 +62,15 @@ def largest(net: Transformer, count: int = 3) -> str:
     return ", ".join(f"{name} ({peaks[name]:.3g})" for name in top)
 
 
+class NonFiniteScores(InputError):
+    """A model computed NaN or infinite scores for an input (a training run calls that diverging)."""
+
+
 def require_finite(scores: torch.Tensor) -> None:
-    """InputError unless every score a decoding step computed is finite: the last guard when a
-    damaged model got past the checks at loading."""
+    """NonFiniteScores unless every score a decoding step computed is finite: the last guard when a
+    damaged model got past the checks at loading, or training made weights that overflow."""
     if not bool(torch.isfinite(scores).all()):
-        raise InputError(NOT_FINITE)
+        raise NonFiniteScores(NOT_FINITE)
 
 
 def check_finite_forward(net: Transformer, name: str) -> None:
