@@ -6,6 +6,7 @@ from pathlib import Path
 
 import pytest
 from fuzz_harness import Pool
+from fuzz_inputs import good_checkpoint
 
 
 @pytest.fixture(scope="session")
@@ -29,7 +30,4 @@ class Checkpoint(bytes):
 
 @pytest.fixture(scope="session")
 def good(folder: Path) -> bytes:
-    """The shipped default model, saved afresh by today's code."""
-    import transviz
-
-    return Checkpoint(transviz.save_model(transviz.load_model("default"), folder / "good.safetensors").read_bytes())
+    return Checkpoint(good_checkpoint(folder))

@@ -202,6 +202,21 @@ def mutate_checkpoint(rng: random.Random, kind: str, good: bytes) -> tuple[bytes
     return join_checkpoint(header, body), what
 
 
+def good_checkpoint(folder: Path) -> bytes:
+    """The shipped default model, saved afresh by today's code, its header's keys sorted:
+    safetensors writes the metadata in a random order, and one seed must give the same cases
+    (the same bytes) in every process, or a replayed case would not be the one that failed."""
+    import transviz
+
+    folder.mkdir(parents=True, exist_ok=True)
+    data = transviz.save_model(transviz.load_model("default"), folder / "good.safetensors").read_bytes()
+    length = int.from_bytes(data[:8], "little")
+    header = json.dumps(json.loads(data[8 : 8 + length]), sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    sorted_header = header.encode("utf-8")
+    assert len(sorted_header) == len(data[8 : 8 + length].rstrip()), "the header changed its length when sorted"
+    return data[:8] + sorted_header.ljust(length) + data[8 + length :]
+
+
 CHECKPOINT_KINDS = ("checkpoint: byte flips (header)", "checkpoint: byte flips (data)", "checkpoint: bit flips",
                     "checkpoint: truncation", "checkpoint: header length", "checkpoint: tensor entries",
                     "checkpoint: metadata edits")

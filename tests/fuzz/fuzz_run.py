@@ -23,14 +23,6 @@ from fuzz_inputs import Case
 Maker = Callable[[random.Random, Path, int], Case]
 
 
-def good_checkpoint(folder: Path) -> bytes:
-    """The shipped default model, saved afresh by today's code."""
-    import transviz
-
-    path = transviz.save_model(transviz.load_model("default"), folder / "good.safetensors")
-    return path.read_bytes()
-
-
 def makers(good: bytes) -> dict[str, Maker]:
     """Class name -> the function drawing one case of it."""
     found: dict[str, Maker] = {}
@@ -90,7 +82,7 @@ def main(argv: list[str] | None = None) -> int:
         folder = Path(name)
         pool = Pool(args.workers, args.bound)
         try:
-            for result in pool.run_all(cases(args, folder, good_checkpoint(folder))):
+            for result in pool.run_all(cases(args, folder, inputs.good_checkpoint(folder))):
                 results.append(result)
                 if len(results) % 250 == 0:
                     print(f"[{len(results)} cases, {time.monotonic() - start:.0f} s]", file=sys.stderr, flush=True)

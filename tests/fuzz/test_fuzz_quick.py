@@ -19,6 +19,8 @@ from fuzz_inputs import Case
 from hypothesis import Phase, given, settings
 from hypothesis import strategies as st
 
+import transviz
+
 pytestmark = pytest.mark.fuzz
 
 
@@ -106,3 +108,6 @@ def test_the_same_seed_gives_the_same_cases(folder, good):
     first, second = (inputs.mutate_checkpoint(random.Random("0:x:1"), "checkpoint: metadata edits", good)
                      for _ in range(2))
     assert first == second
+    assert inputs.good_checkpoint(folder / "again") == good  # a second save, in its own key order
+    assert transviz.load_model(str(folder / "again" / "good.safetensors")).config == \
+        transviz.load_model("default").config
