@@ -201,7 +201,8 @@ class SettingsStore:
 
     # -- reading -----------------------------------------------------------------------------------
     def load(self) -> Stored:
-        """The stored settings; the defaults for whatever is missing or unusable (said in ``warnings``)."""
+        """The stored settings; the defaults for whatever is missing or unusable (said in ``warnings``,
+        which the window shows in its status bar and logs)."""
         defaults = Preferences(system_language())
         problem, self._warning = self._warning or self._unreadable(), None
         if problem or self._settings is None:  # the problem was logged where it was found
@@ -235,8 +236,6 @@ class SettingsStore:
             if state:
                 splitters[name] = state
         layout = WindowLayout(read(GEOMETRY, _bytes, None), splitters, read(TAB, _whole, 0))
-        for warning in warnings:
-            log.warning("%s: %s", self.path, warning)
         return Stored(preferences, layout, tuple(warnings))
 
     def _unreadable(self) -> str | None:
