@@ -7,6 +7,7 @@ Public API (stable, for notebooks and scripts)::
     trace = transviz.decode(model, "ich mochte ein bier", strategy="greedy", max_len=50)
     trace.cross_attention            # (layers, heads, T, S) float32
     trace = transviz.teacher_force(model, source, target)
+    trace = transviz.decode(model, "ich mochte ein bier", interventions=[transviz.AblateHead("cross", 1, 2)])
 """
 from __future__ import annotations
 
@@ -17,10 +18,11 @@ from .core.bundle import Model
 from .core.config import ModelConfig
 from .core.errors import CheckpointError, ConfigError, InputError, TransvizError
 from .core.inference import Trace, decode, teacher_force
+from .core.interventions import AblateHead, NoPositions, ScaleScores, TieQueryKey
 
 __all__ = [
-    "CheckpointError", "ConfigError", "InputError", "Model", "ModelConfig", "Trace",
-    "TransvizError", "decode", "load_model", "save_model", "teacher_force",
+    "AblateHead", "CheckpointError", "ConfigError", "InputError", "Model", "ModelConfig", "NoPositions",
+    "ScaleScores", "TieQueryKey", "Trace", "TransvizError", "decode", "load_model", "save_model", "teacher_force",
 ]
 __version__ = "0.1.0"
 

@@ -1222,6 +1222,38 @@
         <source>{0}: its weights make the model compute NaN, infinite or absurdly large values (the file is damaged); largest weights: {1}</source>
         <translation>{0}：其权重使模型算出 NaN、无穷大或大得离谱的值（文件已损坏）；最大的权重：{1}</translation>
     </message>
+    <message>
+        <source>the attention kind must be encoder_self, decoder_self or cross, got {0}</source>
+        <translation>注意力类型必须是 encoder_self、decoder_self 或 cross，收到的是 {0}</translation>
+    </message>
+    <message>
+        <source>an ablation&apos;s mode must be zero or uniform, got {0}</source>
+        <translation>消融方式必须是 zero 或 uniform，收到的是 {0}</translation>
+    </message>
+    <message>
+        <source>the scale factor must be a number from 0 to 1e6, got {0}</source>
+        <translation>缩放系数必须是 0 到 1e6 之间的数，收到的是 {0}</translation>
+    </message>
+    <message>
+        <source>a layer to scale needs its attention kind too</source>
+        <translation>要缩放某一层，还需要指定它的注意力类型</translation>
+    </message>
+    <message>
+        <source>positions can be left out of the encoder, the decoder or both, got {0}</source>
+        <translation>可以去掉位置编码的是 encoder、decoder 或 both，收到的是 {0}</translation>
+    </message>
+    <message>
+        <source>no layer {0}: the {1} attention has layers 0 to {2}</source>
+        <translation>没有第 {0} 层：{1} 注意力的层号是 0 到 {2}</translation>
+    </message>
+    <message>
+        <source>no head {0}: this model has heads 0 to {1}</source>
+        <translation>没有第 {0} 个头：这个模型的头编号是 0 到 {1}</translation>
+    </message>
+    <message>
+        <source>not an intervention: {0}</source>
+        <translation>不是一种干预：{0}</translation>
+    </message>
 </context>
 <context>
     <name>DecodingControls</name>

@@ -24,7 +24,7 @@ the best hypothesis of the current beam, and ``hypothesis_attention(i)`` gives a
 """
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -34,6 +34,7 @@ from .beam import BeamStep, Choice, Hypothesis, beam_choices, best_is_settled
 from .bundle import Model
 from .errors import InputError
 from .events import Signal
+from .interventions import Intervention, edits, intervening
 from .messages import Message, translate_noop
 from .model import DecoderState, StepOutput
 from .paths import FedCache, PathNode, cross_attention, decoder_self_attention, rebuild_cache, walk
@@ -93,6 +94,7 @@ class StepRecord:
     # top-k and top-p, renormalised), with that distribution's probability of the token written
     drawn: tuple[DrawnCandidate, ...] | None = None
     drawn_probability: float | None = None
+    interventions: tuple[Intervention, ...] = ()  # in force when this step ran
 
     @property
     def self_rows(self) -> np.ndarray:
@@ -140,7 +142,7 @@ class TeacherForcingSummary:
 
 @dataclass(frozen=True)
 class Event:
-    """What changed: ``kind`` is "step", "back", "reset", "strategy" or "rewind"."""
+    """What changed: ``kind`` is "step", "back", "reset", "strategy", "rewind" or "interventions"."""
 
     kind: str
     position: int  # the session's position after the change
@@ -215,6 +217,8 @@ class DecodingSession:
         reference: a target sentence for teacher forcing: each step feeds the gold prefix and
             records the gold token, the model's prediction and its probability (the strategy
             must then stay Greedy(): the reference chooses every token).
+        interventions: how attention runs differently (:mod:`~transviz.core.interventions`);
+            :meth:`set_interventions` changes them and decodes again to the current step.
 
     Shape:
         ``encoder_attention`` (L, H, S, S); ``decoder_self_attention()`` (L, H, T, T);
@@ -236,8 +240,11 @@ class DecodingSession:
         top_k: int = 5,
         max_len: int | None = None,
         reference: str | None = None,
+        interventions: Iterable[Intervention] = (),
     ) -> None:
         self.model = model
+        self._interventions = tuple(interventions)
+        edits(model.net, self._interventions)  # one naming a layer or head the model lacks fails now
         use_row_blocks(model.net)  # its one-token steps share torch's threads (same parameters and results)
         self._vocab = model.tgt_vocab
         if not isinstance(top_k, int) or isinstance(top_k, bool) or top_k < 1:
@@ -255,16 +262,22 @@ class DecodingSession:
         self.reference_tokens: list[str] | None = None  # the gold outputs, end token included
         self.reference_unknown_tokens: list[tuple[int, str]] = []
         self._gold: list[int] | None = None if reference is None else self._encode_reference(reference)
-        with evaluating(model):
-            encoded = model.net.encode(model.source_tensor(encoding), return_attention=True)
-            self._start = model.net.start(encoded)
-        assert encoded.attention is not None  # encoded with return_attention
-        self.encoder_attention = stack_layers(encoded.attention)
+        self._source_ids = model.source_tensor(encoding)
+        self._encode()
         self._beams = [BeamStep(0, (Hypothesis((), (), 0.0, 0.0, None, False),))]  # the beam after each step
         self._history: list[StepRecord] = []
         self._cache: FedCache | None = None  # what the last step fed; None before the first
         self._matrices: tuple[PathNode | None, np.ndarray, np.ndarray] | None = None  # last cumulative request
         self.events: Signal[Event] = Signal()
+
+    def _encode(self) -> None:
+        """Run the encoder (with the interventions in force): its attention and the empty cache."""
+        net = self.model.net
+        with evaluating(self.model), intervening(net, self._interventions):
+            encoded = net.encode(self._source_ids, return_attention=True)
+            self._start = net.start(encoded)
+        assert encoded.attention is not None  # encoded with return_attention
+        self.encoder_attention = stack_layers(encoded.attention)
 
     # -- what the session shows ------------------------------------------------------------------
     @property
@@ -288,6 +301,10 @@ class DecodingSession:
     @property
     def strategy(self) -> Strategy:
         return self._strategy
+
+    @property
+    def interventions(self) -> tuple[Intervention, ...]:
+        return self._interventions
 
     @property
     def teacher_forcing(self) -> bool:
@@ -447,6 +464,27 @@ class DecodingSession:
             records.append(self.step())
         return records
 
+    def set_interventions(self, interventions: Iterable[Intervention]) -> None:
+        """Run with ``interventions`` from now on: the sentence is encoded again and decoded again
+        to the current step (forced tokens forced again, the others chosen again by the strategy
+        or the reference, so the output may change and end sooner)."""
+        items = tuple(interventions)
+        edits(self.model.net, items)  # checked before anything changes
+        forced = [(record.forced, record.token) for record in self._history]
+        self._interventions = items
+        self._encode()
+        self._cache = None
+        self._matrices = None
+        self._truncate(0)
+        for was_forced, token in forced:
+            if self.cant_step() is not None:
+                break
+            if was_forced:
+                self.force(token)
+            else:
+                self.step()
+        self._notify("interventions")
+
     def set_strategy(self, strategy: Strategy) -> None:
         """Use ``strategy`` from the next step on (see the module docstring for what carries over)."""
         strategy = check_strategy(strategy)
@@ -529,7 +567,7 @@ class DecodingSession:
         state = self._cache_for(beam, parents)
         inputs = [beam.hypotheses[i].token_ids[-1] if beam.hypotheses[i].token_ids else self._vocab.bos_id
                   for i in parents]
-        with evaluating(self.model):
+        with evaluating(self.model), intervening(self.model.net, self._interventions):
             out = self.model.net.step(torch.tensor(inputs, device=self.model.device), state)
         expansion = _Expansion.of(out)
         choices = pick(expansion)
@@ -592,6 +630,7 @@ class DecodingSession:
             predicted_token=itos[node.predicted_id], strategy=TEACHER_FORCING if gold else self._strategy.name,
             path=node, gold_token=itos[token_id] if gold else None, gold_probability=node.probability if gold else None,
             beam=beam if self._is_beam_search() else None, drawn=drawn, drawn_probability=drawn_probability,
+            interventions=self._interventions,
         )
 
     def _drawn(self, expansion: _Expansion, row: int, token_id: int,
@@ -638,4 +677,5 @@ class DecodingSession:
             strategy=TEACHER_FORCING if self.teacher_forcing else self._strategy.name,
             stop_reason=stop,
             translation=self._vocab.detokenize(outputs),
+            interventions=self._interventions,
         )

@@ -6,12 +6,15 @@ teacher-forcing the decoded output must give the same maps: the check that the c
 """
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 import numpy as np
 import torch
 
 from .bundle import Model
 from .decoding import DecodingSession, encode_source
 from .errors import InputError
+from .interventions import Intervention, intervening
 from .messages import translate_noop
 from .strategies import Strategy, strategy_named
 from .trace import Trace, evaluating, stack_layers
@@ -20,13 +23,15 @@ from .weights_check import require_finite
 __all__ = ["Trace", "decode", "evaluating", "teacher_force"]
 
 
-def decode(model: Model, source: str, strategy: str | Strategy = "greedy", max_len: int = 50) -> Trace:
+def decode(model: Model, source: str, strategy: str | Strategy = "greedy", max_len: int = 50,
+           interventions: Iterable[Intervention] = ()) -> Trace:
     """Translate ``source`` one token at a time on the key/value cache.
 
     Args:
         strategy: ``"greedy"``, ``"sampling"`` or ``"beam"`` (default settings), or a
             :class:`~transviz.core.strategies.Greedy` / ``Sampling`` / ``Beam`` value.
         max_len: at most this many output tokens (capped at the model's ``max_len``).
+        interventions: how attention runs differently (:mod:`~transviz.core.interventions`).
 
     Beam search returns its best hypothesis.
     """
@@ -34,13 +39,15 @@ def decode(model: Model, source: str, strategy: str | Strategy = "greedy", max_l
         strategy = strategy_named(strategy)
     if not isinstance(max_len, int) or max_len < 1:
         raise InputError(translate_noop("CoreMessages", "{0} must be at least 1, got {1}"), "max_len", str(max_len))
-    session = DecodingSession(model, source, strategy, top_k=1, max_len=max_len)
+    session = DecodingSession(model, source, strategy, top_k=1, max_len=max_len, interventions=interventions)
     session.run_to_end()
     return session.trace()
 
 
-def teacher_force(model: Model, source: str, target: str) -> Trace:
-    """Feed the gold ``target`` (start token first) and record what the model predicted at each position."""
+def teacher_force(model: Model, source: str, target: str, interventions: Iterable[Intervention] = ()) -> Trace:
+    """Feed the gold ``target`` (start token first) and record what the model predicted at each
+    position, with ``interventions`` (:mod:`~transviz.core.interventions`) in force."""
+    interventions = tuple(interventions)
     encoding = encode_source(model, source)
     vocab, net = model.tgt_vocab, model.net
     gold = vocab.encode(target).ids + [vocab.eos_id]
@@ -48,7 +55,7 @@ def teacher_force(model: Model, source: str, target: str) -> Trace:
     if len(inputs) > net.config.max_len:
         raise InputError(translate_noop("CoreMessages", "the target has {0} tokens; this model reads at most {1}"),
                          len(inputs), net.config.max_len)
-    with evaluating(model):
+    with evaluating(model), intervening(net, interventions):
         tgt = torch.tensor([inputs], device=model.device)
         out = net(model.source_tensor(encoding), tgt, return_attention=True)
         require_finite(out.logits)
@@ -68,4 +75,5 @@ def teacher_force(model: Model, source: str, target: str) -> Trace:
         strategy="teacher_forcing",
         stop_reason=None,
         translation=vocab.detokenize(vocab.tokens_of(gold)),
+        interventions=interventions,
     )

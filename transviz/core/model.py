@@ -30,12 +30,25 @@ from .messages import Message, translate_noop
 from .positional import sinusoidal_table
 
 
+@dataclass(frozen=True)
+class HeadEdit:
+    """How an intervention changes one attention module while it is set on it
+    (:func:`transviz.core.interventions.intervening` sets and removes it; no weight changes)."""
+
+    scale: float = 1.0  # multiplies the 1/sqrt(d_k) scaling of the scores
+    zero: frozenset[int] = frozenset()  # heads whose output is zero
+    uniform: frozenset[int] = frozenset()  # heads that attend uniformly over the keys they may see
+    tie: frozenset[int] = frozenset()  # heads whose queries are computed with W_K and its bias
+
+
 class MultiHeadAttention(nn.Module):
     """Multi-head scaled dot-product attention.
 
     Parameters are laid out like ``torch.nn.MultiheadAttention`` (one packed ``in_proj`` for
     Q, K and V, then ``out_proj``) so that self-attention projects with a single matmul.
     """
+
+    edit: HeadEdit | None = None  # an intervention in force (see HeadEdit)
 
     def __init__(self, d_model: int, n_heads: int, dropout: float) -> None:
         super().__init__()
@@ -59,10 +72,23 @@ class MultiHeadAttention(nn.Module):
     def project_qkv(self, x: Tensor) -> tuple[Tensor, Tensor, Tensor]:
         """Self-attention projections of ``x`` (B, L, d), one matmul for all three."""
         q, k, v = self.in_projection(x, slice(None)).chunk(3, dim=-1)
-        return self._heads(q), self._heads(k), self._heads(v)
+        q, k, v = self._heads(q), self._heads(k), self._heads(v)
+        return self._tied(q, k), k, v
 
     def project_q(self, x: Tensor) -> Tensor:
-        return self._heads(self.in_projection(x, slice(None, self.d_model)))
+        q = self._heads(self.in_projection(x, slice(None, self.d_model)))
+        if self.edit is None or not self.edit.tie:
+            return q
+        return self._tied(q, self._heads(self.in_projection(x, slice(self.d_model, 2 * self.d_model))))
+
+    def _tied(self, q: Tensor, k: Tensor) -> Tensor:
+        """``q`` with the tied heads' queries replaced by ``k``, the same rows projected with W_K."""
+        if self.edit is None or not self.edit.tie:
+            return q
+        q = q.clone()
+        heads = sorted(self.edit.tie)
+        q[:, heads] = k[:, heads]
+        return q
 
     def project_kv(self, x: Tensor) -> KeyValue:
         """Keys and values of ``x`` (B, L, d); cross-attention computes these once per sentence."""
@@ -75,17 +101,32 @@ class MultiHeadAttention(nn.Module):
         """``q`` (B, H, Lq, d_k), ``k``/``v`` (B, H, Lk, d_k) -> output (B, Lq, d), weights (B, H, Lq, Lk)."""
         dropout = self.dropout if self.training else 0.0
         weights = None
-        if need_weights:
+        edit = self.edit
+        if need_weights or edit is not None:
             scores = q @ k.transpose(-2, -1) / math.sqrt(self.d_k)  # (B, H, Lq, Lk)
+            if edit is not None and edit.scale != 1.0:
+                scores = scores * edit.scale
             if mask is not None:
                 scores = scores.masked_fill(~mask, float("-inf"))
             weights = torch.softmax(scores, dim=-1)
+            if edit is not None and edit.uniform:
+                weights = _uniform_heads(weights, scores, sorted(edit.uniform))
             out = F.dropout(weights, dropout, self.training) @ v  # (B, H, Lq, d_k)
+            if edit is not None and edit.zero:
+                out[:, sorted(edit.zero)] = 0.0
         else:
             out = F.scaled_dot_product_attention(q, k, v, attn_mask=mask, dropout_p=dropout)
         batch, _, length, _ = out.shape
         out = out.transpose(1, 2).reshape(batch, length, self.d_model)  # (B, Lq, d)
-        return self.out_proj(out), weights
+        return self.out_proj(out), weights if need_weights else None
+
+
+def _uniform_heads(weights: Tensor, scores: Tensor, heads: list[int]) -> Tensor:
+    """``weights`` with the rows of ``heads`` spread evenly over the keys their mask lets them see."""
+    visible = (scores[:, heads] > float("-inf")).to(weights.dtype)
+    weights = weights.clone()
+    weights[:, heads] = visible / visible.sum(dim=-1, keepdim=True)
+    return weights
 
 
 class FeedForward(nn.Module):
@@ -254,6 +295,8 @@ class Transformer(nn.Module):
     """
 
     positional: Tensor  # (max_len, d_model), the sinusoidal table added to the embeddings
+    # the stacks ("encoder", "decoder") whose inputs get no positions while an intervention says so
+    unpositioned: frozenset[str] = frozenset()
 
     def __init__(self, config: ModelConfig) -> None:
         super().__init__()
@@ -293,9 +336,11 @@ class Transformer(nn.Module):
             raise InputError(translate_noop("CoreMessages", "{0} holds token id {1}, outside the vocabulary of {2}"),
                              what, low if low < 0 else high, vocab_size)
 
-    def _embed(self, tokens: Tensor, table: nn.Embedding, offset: int = 0) -> Tensor:
+    def _embed(self, tokens: Tensor, table: nn.Embedding, stack: str, offset: int = 0) -> Tensor:
         length = tokens.shape[1]
-        x: Tensor = table(tokens) * math.sqrt(self.config.d_model) + self.positional[offset : offset + length]
+        x: Tensor = table(tokens) * math.sqrt(self.config.d_model)
+        if stack not in self.unpositioned:
+            x = x + self.positional[offset : offset + length]
         out: Tensor = self.embed_dropout(x)
         return out  # (B, L, d)
 
@@ -306,7 +351,7 @@ class Transformer(nn.Module):
         mask = padding_mask(src, self.config.pad_id)
         if not bool(mask.any(dim=-1).all()):
             raise InputError(translate_noop("CoreMessages", "a source sentence holds only padding"))
-        x = self._embed(src, self.src_embed)
+        x = self._embed(src, self.src_embed, "encoder")
         maps = []
         for layer in self.encoder_layers:
             x, weights = layer(x, mask, return_attention)
@@ -321,7 +366,7 @@ class Transformer(nn.Module):
         """``tgt`` (B, T) decoder inputs (start token first) -> logits (B, T, V) and optional maps."""
         self._check_tokens(tgt, self.config.tgt_vocab_size, Message(translate_noop("CoreMessages", "target")))
         self_mask = decoder_self_mask(tgt, self.config.pad_id)
-        x = self._embed(tgt, self.tgt_embed)
+        x = self._embed(tgt, self.tgt_embed, "decoder")
         self_maps, cross_maps = [], []
         for layer, kv in zip(self.decoder_layers, self.memory_kv(encoded), strict=True):
             out = layer(x, kv, self_mask, encoded.mask, need_weights=return_attention)
@@ -359,7 +404,7 @@ class Transformer(nn.Module):
                              self.config.max_len)
         tokens = tokens.reshape(-1, 1)
         self._check_tokens(tokens, self.config.tgt_vocab_size, Message(translate_noop("CoreMessages", "decoder token")))
-        x = self._embed(tokens, self.tgt_embed, offset=state.length)  # (B, 1, d)
+        x = self._embed(tokens, self.tgt_embed, "decoder", offset=state.length)  # (B, 1, d)
         layers = len(self.decoder_layers)
         caches = [Growing(past, buffer, self.config.max_len)
                   for past, buffer in zip(state.self_kv or (None,) * layers, state.buffers or (None,) * layers,

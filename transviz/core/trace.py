@@ -9,6 +9,7 @@ import numpy as np
 import torch
 
 from .bundle import Model
+from .interventions import Intervention
 
 
 @dataclass(frozen=True)
@@ -27,6 +28,7 @@ class Trace:
     strategy: str  # "greedy", "sampling", "beam" or "teacher_forcing"
     stop_reason: str | None  # "end" (end token), "max_len" (length limit), None (not stopped / teacher forcing)
     translation: str  # the output tokens as text
+    interventions: tuple[Intervention, ...] = ()  # what changed how attention ran (core.interventions)
 
     @property
     def query_labels(self) -> list[str]:

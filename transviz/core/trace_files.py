@@ -44,6 +44,7 @@ def trace_dict(session: DecodingSession) -> dict[str, Any]:
         "model": {"path": model.path, "config": model.config.to_dict(), "parameters": model.net.parameter_count(),
                   "facts": model.facts},
         "strategy": strategy,
+        "interventions": [{"name": type(i).__name__, **asdict(i)} for i in session.interventions],
         "source": session.source,
         "source_tokens": trace.source_tokens,
         "unknown_tokens": [list(u) for u in trace.unknown_tokens],
