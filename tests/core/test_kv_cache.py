@@ -36,7 +36,7 @@ def recomputed(net: Transformer, tokens: list[int]) -> list[tuple[torch.Tensor, 
     """Every layer's self-attention keys/values of ``tokens``, from one full pass (an independent path)."""
     with torch.no_grad():
         encoded = net.encode(SOURCE)
-        x = net._embed(torch.tensor([tokens]), net.tgt_embed)  # (1, T, d)
+        x = net._embed(torch.tensor([tokens]), net.tgt_embed, "decoder")  # (1, T, d)
         keys_values = []
         for layer, memory_kv in zip(net.decoder_layers, net.memory_kv(encoded), strict=True):
             h = layer.norm1(x) if layer.pre_norm else x
