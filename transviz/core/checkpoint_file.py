@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from .errors import CheckpointError
+from .files import NotARegularFile, open_regular
 from .messages import Message, translate_noop
 
 SUFFIX = ".safetensors"  # what a checkpoint's file name ends with
@@ -67,18 +68,17 @@ def _unreachable(path: Path, exc: OSError) -> CheckpointError:
 
 def header_length(path: Path) -> int | None:
     """The header length the first 8 bytes of ``path`` claim (None if the file is shorter);
-    CheckpointError if it is more than :data:`MAX_HEADER_BYTES`. Opened without blocking, and
-    refused unless it is still a regular file once open."""
+    CheckpointError if it is more than :data:`MAX_HEADER_BYTES`, or if ``path`` is no longer a
+    regular file (never opened then: see :func:`~transviz.core.files.open_regular`)."""
     try:
-        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_NOCTTY", 0))
+        f = open_regular(path)
+    except NotARegularFile as exc:  # it changed since check_file looked
+        raise CheckpointError(NOT_REGULAR, str(path), _kind(exc.mode), SUFFIX) from None
     except OSError as exc:
         raise _unreachable(path, exc) from None
-    with os.fdopen(fd, "rb") as f:
-        mode = os.fstat(fd).st_mode
-        if not stat.S_ISREG(mode):  # it changed since check_file looked
-            raise CheckpointError(NOT_REGULAR, str(path), _kind(mode), SUFFIX)
+    with f:
         prefix = f.read(8)
-        size = os.fstat(fd).st_size
+        size = os.fstat(f.fileno()).st_size
     if len(prefix) < 8:
         return None
     length = int.from_bytes(prefix, "little")

@@ -23,6 +23,7 @@ from typing import BinaryIO
 from .config import ONE_OF_TWO
 from .dataset import Dataset, Pair, split
 from .errors import InputError
+from .files import NotARegularFile, open_regular
 from .messages import Message, translate_noop
 from .vocab import Level, Vocab, code_points, control_characters
 
@@ -73,30 +74,22 @@ def load_tsv(path: str | os.PathLike[str], seed: int = 0, level: Level = "word",
 
 def _open(file: Path) -> BinaryIO:
     """``file`` opened for reading once it is known to be a regular file of at most :data:`MAX_BYTES`
-    (stat first: opening a named pipe for reading would wait for a writer)."""
+    (a named pipe is never opened: reading one would wait for a writer)."""
     try:
-        _check_kind_and_size(file, os.stat(file))
-        # not blocking, and checked again once open: the path may have changed in between
-        fd = os.open(file, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0))
+        stream = open_regular(file)
+    except NotARegularFile as exc:
+        raise InputError(translate_noop("CoreMessages", "{0} is not a file: it is {1}"), str(file),
+                         _kind(exc.mode)) from None
     except OSError as exc:
         raise InputError(translate_noop("CoreMessages", "cannot read {0}: {1}"), str(file),
                          exc.strerror or str(exc)) from None
-    try:
-        _check_kind_and_size(file, os.fstat(fd))
-    except BaseException:
-        os.close(fd)
-        raise
-    return os.fdopen(fd, "rb")
-
-
-def _check_kind_and_size(file: Path, status: os.stat_result) -> None:
-    if not stat.S_ISREG(status.st_mode):
-        raise InputError(translate_noop("CoreMessages", "{0} is not a file: it is {1}"), str(file),
-                         _kind(status.st_mode))
-    if status.st_size > MAX_BYTES:
+    size = os.fstat(stream.fileno()).st_size
+    if size > MAX_BYTES:
+        stream.close()
         raise InputError(translate_noop("CoreMessages", "{0} is {1} MB; transviz reads corpora up to {2} MB (split it "
                                                         "or keep a sample)"),
-                         file.name, f"{status.st_size / 2**20:.0f}", MAX_BYTES // 2**20)
+                         file.name, f"{size / 2**20:.0f}", MAX_BYTES // 2**20)
+    return stream
 
 
 def _kind(mode: int) -> Message:

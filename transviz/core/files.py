@@ -66,6 +66,35 @@ def check_writable(path: str | os.PathLike[str]) -> None:
     os.remove(tmp)
 
 
+class NotARegularFile(OSError):
+    """A path that is a FIFO, a device, a folder or a socket: nothing to read a file's bytes from.
+    ``mode`` is its ``st_mode``, so that a caller can say what it is."""
+
+    def __init__(self, path: str | os.PathLike[str], mode: int) -> None:
+        super().__init__(f"{os.fspath(path)} is not a regular file")
+        self.mode = mode
+
+
+def open_regular(path: str | os.PathLike[str], follow_symlinks: bool = True) -> BinaryIO:
+    """``path`` opened for reading bytes, if it is a regular file: anything else raises
+    :class:`NotARegularFile` unopened (opening a FIFO for reading waits for a writer), and so does
+    a path that changed into one between the look and the opening. Other problems raise OSError;
+    with ``follow_symlinks`` False, a symbolic link does too."""
+    mode = os.stat(path, follow_symlinks=follow_symlinks).st_mode
+    if not stat.S_ISREG(mode):
+        raise NotARegularFile(path, mode)
+    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0) | getattr(os, "O_BINARY", 0)
+    fd = os.open(path, flags | (0 if follow_symlinks else getattr(os, "O_NOFOLLOW", 0)))
+    try:
+        mode = os.fstat(fd).st_mode
+        if not stat.S_ISREG(mode):
+            raise NotARegularFile(path, mode)
+    except BaseException:
+        os.close(fd)
+        raise
+    return os.fdopen(fd, "rb")
+
+
 def remove_stale_temporaries(path: str | os.PathLike[str], now: float | None = None) -> list[Path]:
     """Remove what killed writers left beside ``path``, and return it: temporary files of
     :func:`write_atomically` for this very name (``.NAME.xxxxxxxx.tmp``) and, beside a checkpoint,
@@ -95,10 +124,9 @@ def remove_stale_temporaries(path: str | os.PathLike[str], now: float | None = N
 def starts_like_a_transviz_checkpoint(path: str | os.PathLike[str], follow_symlinks: bool = True) -> bool:
     """Whether ``path`` starts with a safetensors header whose metadata names transviz's format
     (the data after it is not read: a killed writer's leftover may end anywhere after the header).
-    OSError if it cannot be opened, or is a symlink and ``follow_symlinks`` is False."""
-    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | (0 if follow_symlinks else getattr(os, "O_NOFOLLOW", 0))
-    fd = os.open(path, flags)
-    with os.fdopen(fd, "rb") as f:
+    OSError if it cannot be opened, is not a regular file, or is a symlink and ``follow_symlinks``
+    is False."""
+    with open_regular(path, follow_symlinks) as f:
         length = int.from_bytes(f.read(8), "little")
         if not 0 < length <= _MAX_HEADER_BYTES:
             return False

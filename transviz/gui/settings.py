@@ -21,6 +21,7 @@ from typing import TypeVar
 from PySide6.QtCore import QByteArray, QCoreApplication, QSettings, QStandardPaths
 from PySide6.QtGui import QGuiApplication
 
+from ..core.files import NotARegularFile, open_regular
 from .ini_scan import MAX_FILE_BYTES
 from .ini_scan import problem as raw_problem
 from .language import LANGUAGES, system_language
@@ -118,19 +119,10 @@ def _text(value: object) -> str:
     raise ValueError(value)
 
 
-class _NotAFile(OSError):
-    """The settings path names a FIFO, a device, a folder: nothing to read or write settings in."""
-
-
 def _read_plain_file(path: str) -> bytes:
-    """The first bytes of the file at ``path`` (one more than a settings file may hold). Anything
-    but a plain file raises :class:`_NotAFile` unopened: opening a FIFO waits for a writer."""
-    if not stat.S_ISREG(os.stat(path).st_mode):
-        raise _NotAFile(path)
-    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0) | getattr(os, "O_BINARY", 0)
-    with os.fdopen(os.open(path, flags), "rb") as file:
-        if not stat.S_ISREG(os.fstat(file.fileno()).st_mode):  # replaced since the look above
-            raise _NotAFile(path)
+    """The first bytes of the file at ``path`` (one more than a settings file may hold); anything
+    but a plain file raises :class:`NotARegularFile` unopened."""
+    with open_regular(path) as file:
         return file.read(MAX_FILE_BYTES + 1)
 
 
@@ -171,7 +163,7 @@ class SettingsStore:
             data = _read_plain_file(self._path)
         except FileNotFoundError:
             return None, True  # a first start: the first save makes the file
-        except _NotAFile:
+        except NotARegularFile:
             log.warning("%s is not a plain file: it is neither read nor written", self._path)
             return translate("Settings", "The settings file {0} is not a plain file; transviz starts with its "
                                          "defaults and does not write it.").format(self._path), False
