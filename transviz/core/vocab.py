@@ -33,6 +33,7 @@ PAD, BOS, EOS, UNK = "<pad>", "<s>", "</s>", "<unk>"
 SPECIALS = (PAD, BOS, EOS, UNK)  # ids 0, 1, 2, 3 in every vocabulary
 MAX_TOKENS = 250_000  # the most tokens a vocabulary holds besides SPECIALS (see the module docstring)
 
+NOT_A_LEVEL = translate_noop("CoreMessages", "level must be 'word' or 'char', got {0}")
 TOO_MANY_TOKENS = translate_noop("CoreMessages", "a vocabulary holds at most {0} tokens besides the special tokens, "
                                                  "this one {1}")
 
@@ -72,7 +73,7 @@ class Vocab:
         """The special tokens, then ``tokens`` in order, each once; ConfigError for an unknown
         ``level`` or more than :data:`MAX_TOKENS` tokens."""
         if level not in ("word", "char"):
-            raise ConfigError(translate_noop("CoreMessages", "level must be 'word' or 'char', got {0}"), repr(level))
+            raise ConfigError(NOT_A_LEVEL, repr(level))
         self.level: Level = level
         self.lowercase = lowercase
         self.stoi: dict[str, int] = {}  # a dict keeps first-seen order and finds a token at once
@@ -190,8 +191,7 @@ class Vocab:
         _check_tokens(tokens)
         level, lowercase = data.get("level"), data.get("lowercase", False)
         if level not in ("word", "char"):
-            raise ConfigError(translate_noop("CoreMessages", "level must be 'word' or 'char', got {0}"),
-                              _json_kind(level))
+            raise ConfigError(NOT_A_LEVEL, _json_kind(level))
         if not isinstance(lowercase, bool):  # "no" or 0 would otherwise decide how text is folded
             raise ConfigError(translate_noop("CoreMessages", "lowercase must be true or false, got {0}"),
                               _json_kind(lowercase))
