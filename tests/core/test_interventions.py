@@ -10,7 +10,7 @@ import pytest
 import torch
 
 import transviz
-from transviz import AblateHead, NoPositions, ScaleScores, TieQueryKey
+from transviz import AblateHead, EditAttention, NoPositions, ScaleScores, TieQueryKey
 from transviz.core.decoding import DecodingSession
 from transviz.core.interventions import intervening
 from transviz.core.resources import shipped_models
@@ -221,7 +221,17 @@ def test_an_intervention_the_model_cannot_take_is_one_clear_error(model, make, m
 @pytest.mark.parametrize("make, match", [
     (lambda: AblateHead("self", 0, 0), "kind must be encoder_self, decoder_self or cross"),
     (lambda: AblateHead("cross", -1, 0), "layer must be a whole number"),
-    (lambda: AblateHead("cross", 0, 0, mode="mean"), "mode must be zero or uniform"),
+    (lambda: AblateHead("cross", 0, 0, mode="half"), "mode must be zero, uniform, mean or copy"),
+    (lambda: AblateHead("cross", 0, 0, mode="copy"), "only when, the ablation's mode is copy"),
+    (lambda: AblateHead("cross", 0, 0, source=(0, 1)), "only when, the ablation's mode is copy"),
+    (lambda: AblateHead("cross", 0, 0, "copy", (1, 1)), "same or an earlier layer"),
+    (lambda: AblateHead("cross", 1, 2, "copy", (1, 2)), "same or an earlier layer"),
+    (lambda: AblateHead("cross", 1, 2, "copy", (1,)), "a source head is"),
+    (lambda: EditAttention("cross", 0, 0, 1, ()), "needs 1 to 8192 weights"),
+    (lambda: EditAttention("cross", 0, 0, 1, (0.0, 0.0)), "not all 0"),
+    (lambda: EditAttention("cross", 0, 0, 1, (1.0, -0.5)), "none negative"),
+    (lambda: EditAttention("cross", 0, 0, 1, (float("inf"),)), "none negative"),
+    (lambda: EditAttention("cross", 0, 0, -1, (1.0,)), "query must be a whole number"),
     (lambda: ScaleScores(float("nan")), "scale factor must be a number from 0 to 1e6"),
     (lambda: ScaleScores(-1.0), "scale factor"),
     (lambda: ScaleScores(2.0, layer=1), "needs its attention kind"),
@@ -233,7 +243,7 @@ def test_a_malformed_intervention_is_a_config_error(make, match):
 
 
 def test_the_model_is_restored_even_when_the_run_fails(model):
-    with pytest.raises(RuntimeError), intervening(model.net, [AblateHead("cross", 0, 0), NoPositions()]):
+    with pytest.raises(RuntimeError), intervening(model, [AblateHead("cross", 0, 0), NoPositions()]):
         assert model.net.decoder_layers[0].cross_attn.edit is not None and model.net.unpositioned
         raise RuntimeError("mid-run")
     assert model.net.decoder_layers[0].cross_attn.edit is None and not model.net.unpositioned
@@ -246,5 +256,5 @@ def test_a_json_trace_names_the_interventions_it_ran_with(model, tmp_path):
     session.run_to_end()
     written = json.loads(write_json(session, tmp_path / "t.json").read_text(encoding="utf-8"))
     assert written["interventions"] == [
-        {"name": "AblateHead", "kind": "cross", "layer": 1, "head": 2, "mode": "uniform"},
+        {"name": "AblateHead", "kind": "cross", "layer": 1, "head": 2, "mode": "uniform", "source": None},
         {"name": "NoPositions", "side": "both"}]

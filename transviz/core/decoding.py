@@ -244,7 +244,7 @@ class DecodingSession:
     ) -> None:
         self.model = model
         self._interventions = tuple(interventions)
-        edits(model.net, self._interventions)  # one naming a layer or head the model lacks fails now
+        edits(model, self._interventions)  # one naming a layer or head the model lacks fails now
         use_row_blocks(model.net)  # its one-token steps share torch's threads (same parameters and results)
         self._vocab = model.tgt_vocab
         if not isinstance(top_k, int) or isinstance(top_k, bool) or top_k < 1:
@@ -273,7 +273,7 @@ class DecodingSession:
     def _encode(self) -> None:
         """Run the encoder (with the interventions in force): its attention and the empty cache."""
         net = self.model.net
-        with evaluating(self.model), intervening(net, self._interventions):
+        with evaluating(self.model), intervening(self.model, self._interventions):
             encoded = net.encode(self._source_ids, return_attention=True)
             self._start = net.start(encoded)
         assert encoded.attention is not None  # encoded with return_attention
@@ -469,7 +469,7 @@ class DecodingSession:
         to the current step (forced tokens forced again, the others chosen again by the strategy
         or the reference, so the output may change and end sooner)."""
         items = tuple(interventions)
-        edits(self.model.net, items)  # checked before anything changes
+        edits(self.model, items)  # checked before anything changes
         forced = [(record.forced, record.token) for record in self._history]
         self._interventions = items
         self._encode()
@@ -567,7 +567,7 @@ class DecodingSession:
         state = self._cache_for(beam, parents)
         inputs = [beam.hypotheses[i].token_ids[-1] if beam.hypotheses[i].token_ids else self._vocab.bos_id
                   for i in parents]
-        with evaluating(self.model), intervening(self.model.net, self._interventions):
+        with evaluating(self.model), intervening(self.model, self._interventions):
             out = self.model.net.step(torch.tensor(inputs, device=self.model.device), state)
         expansion = _Expansion.of(out)
         choices = pick(expansion)

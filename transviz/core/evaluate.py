@@ -38,7 +38,7 @@ class Evaluation:
                 "bleu": self.bleu, "groups": dict(self.groups)}
 
 
-def _greedy_ids(model: Model, src: torch.Tensor, steps: int) -> list[list[int]]:
+def greedy_ids(model: Model, src: torch.Tensor, steps: int) -> list[list[int]]:
     """Greedy outputs of a padded batch ``src`` (B, S), each cut before its end token."""
     net, vocab = model.net, model.tgt_vocab
     state = net.start(net.encode(src))
@@ -73,7 +73,7 @@ def greedy_batch(model: Model, sources: Sequence[str], max_len: int = 50, batch_
         for start in range(0, len(order), batch_size):
             chunk = order[start : start + batch_size]
             src = pad([ids[i] for i in chunk], model.config.pad_id, model.device)
-            for i, row in zip(chunk, _greedy_ids(model, src, steps), strict=True):
+            for i, row in zip(chunk, greedy_ids(model, src, steps), strict=True):
                 out[i] = model.tgt_vocab.tokens_of(row)
     return out
 

@@ -55,7 +55,7 @@ def teacher_force(model: Model, source: str, target: str, interventions: Iterabl
     if len(inputs) > net.config.max_len:
         raise InputError(translate_noop("CoreMessages", "the target has {0} tokens; this model reads at most {1}"),
                          len(inputs), net.config.max_len)
-    with evaluating(model), intervening(net, interventions):
+    with evaluating(model), intervening(model, interventions):
         tgt = torch.tensor([inputs], device=model.device)
         out = net(model.source_tensor(encoding), tgt, return_attention=True)
         require_finite(out.logits)

@@ -13,22 +13,27 @@ import math
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, replace
-from typing import Literal, cast
+from typing import Any, Literal
 
+from torch import Tensor
+
+from .bundle import Model
 from .config import WHOLE_NUMBER
 from .errors import ConfigError, InputError
+from .head_means import output_means
 from .messages import translate_noop
-from .model import HeadEdit, MultiHeadAttention, Transformer
+from .model import HeadEdit, PatternKey, RowEdit, Transformer
 
 Kind = Literal["encoder_self", "decoder_self", "cross"]
 KINDS: tuple[Kind, ...] = ("encoder_self", "decoder_self", "cross")
 SIDES = ("encoder", "decoder", "both")
-MODES = ("zero", "uniform")
+MODES = ("zero", "uniform", "mean", "copy")
+MAX_ROW = 8192  # weights of an edited row: no model here reads longer sentences
 
 NOT_A_KIND = translate_noop("CoreMessages", "the attention kind must be encoder_self, decoder_self or cross, got {0}")
 
 
-def _check_kind(kind: object) -> None:
+def check_kind(kind: object) -> None:
     if kind not in KINDS:
         raise ConfigError(NOT_A_KIND, repr(kind))
 
@@ -40,21 +45,40 @@ def _check_index(name: str, value: object) -> None:
 
 @dataclass(frozen=True)
 class AblateHead:
-    """One head switched off: its output is zero (``zero``), or it attends uniformly over the keys
-    it may see (``uniform``)."""
+    """One head switched off: its output is zero (``zero``) or its mean over the task's validation
+    sentences (``mean``); or it attends uniformly over the keys it may see (``uniform``), or with
+    the attention pattern of another head of the same kind, ``source`` = (layer, head), in the same
+    or an earlier layer (``copy``)."""
 
     kind: Kind
     layer: int
     head: int
-    mode: Literal["zero", "uniform"] = "zero"
+    mode: Literal["zero", "uniform", "mean", "copy"] = "zero"
+    source: tuple[int, int] | None = None
 
     def __post_init__(self) -> None:
-        _check_kind(self.kind)
+        check_kind(self.kind)
         _check_index("layer", self.layer)
         _check_index("head", self.head)
         if self.mode not in MODES:
-            raise ConfigError(translate_noop("CoreMessages", "an ablation's mode must be zero or uniform, got {0}"),
-                              repr(self.mode))
+            raise ConfigError(translate_noop("CoreMessages", "an ablation's mode must be zero, uniform, mean or copy, "
+                                                             "got {0}"), repr(self.mode))
+        if (self.mode == "copy") != (self.source is not None):
+            raise ConfigError(translate_noop("CoreMessages", "a head copies another's pattern when, and only when, "
+                                                             "the ablation's mode is copy and it names a source head"))
+        if self.source is not None:
+            self._check_source(self.source)
+
+    def _check_source(self, source: object) -> None:
+        if not isinstance(source, (tuple, list)) or len(source) != 2:
+            raise ConfigError(translate_noop("CoreMessages", "a source head is (layer, head), got {0}"), repr(source))
+        _check_index("source layer", source[0])
+        _check_index("source head", source[1])
+        object.__setattr__(self, "source", tuple(source))  # a list from JSON: a value stays hashable
+        if (source[0], source[1]) == (self.layer, self.head) or source[0] > self.layer:
+            raise ConfigError(translate_noop("CoreMessages", "a head can copy the pattern of another head in the same "
+                                                             "or an earlier layer, got {0} for layer {1}, head {2}"),
+                              repr(tuple(source)), self.layer, self.head)
 
 
 @dataclass(frozen=True)
@@ -72,7 +96,7 @@ class ScaleScores:
             raise ConfigError(translate_noop("CoreMessages", "the scale factor must be a number from 0 to 1e6, "
                                                              "got {0}"), repr(self.factor))
         if self.kind is not None:
-            _check_kind(self.kind)
+            check_kind(self.kind)
         if self.layer is not None:
             if self.kind is None:
                 raise ConfigError(translate_noop("CoreMessages", "a layer to scale needs its attention kind too"))
@@ -89,7 +113,7 @@ class TieQueryKey:
     head: int | None = None
 
     def __post_init__(self) -> None:
-        _check_kind(self.kind)
+        check_kind(self.kind)
         _check_index("layer", self.layer)
         if self.head is not None:
             _check_index("head", self.head)
@@ -107,18 +131,33 @@ class NoPositions:
                                                              "or both, got {0}"), repr(self.side))
 
 
-Intervention = AblateHead | ScaleScores | TieQueryKey | NoPositions
+@dataclass(frozen=True)
+class EditAttention:
+    """One query row of one head set by hand (what if this head had looked at that word?):
+    ``weights`` over the keys from the first, renormalised to sum to 1, keys the query may not see
+    left at 0. ``query`` is the row's position: a source token in ``encoder_self``, an output
+    position (the start token is 0) in ``decoder_self`` and ``cross``."""
+
+    kind: Kind
+    layer: int
+    head: int
+    query: int
+    weights: tuple[float, ...]
+
+    def __post_init__(self) -> None:
+        check_kind(self.kind)
+        for name in ("layer", "head", "query"):
+            _check_index(name, getattr(self, name))
+        weights = self.weights
+        if not isinstance(weights, (tuple, list)) or not 0 < len(weights) <= MAX_ROW or not all(
+                isinstance(w, (int, float)) and not isinstance(w, bool) and math.isfinite(w) and w >= 0
+                for w in weights) or not sum(weights) > 0:
+            raise ConfigError(translate_noop("CoreMessages", "an edited row needs 1 to {0} weights, none negative, "
+                                                             "not all 0"), MAX_ROW)
+        object.__setattr__(self, "weights", tuple(float(w) for w in weights))
 
 
-def _modules(net: Transformer) -> dict[tuple[Kind, int], MultiHeadAttention]:
-    """Every attention module by (kind, layer)."""
-    found: dict[tuple[Kind, int], MultiHeadAttention] = {}
-    for i, layer in enumerate(net.encoder_layers):
-        found["encoder_self", i] = cast(MultiHeadAttention, layer.self_attn)
-    for i, layer in enumerate(net.decoder_layers):
-        found["decoder_self", i] = cast(MultiHeadAttention, layer.self_attn)
-        found["cross", i] = cast(MultiHeadAttention, layer.cross_attn)
-    return found
+Intervention = AblateHead | ScaleScores | TieQueryKey | NoPositions | EditAttention
 
 
 def _check_fits(net: Transformer, kind: Kind, layer: int, head: int | None) -> None:
@@ -133,51 +172,109 @@ def _check_fits(net: Transformer, kind: Kind, layer: int, head: int | None) -> N
                          cfg.n_heads - 1)
 
 
-def edits(net: Transformer, interventions: Iterable[Intervention]) -> tuple[dict[tuple[Kind, int], HeadEdit],
-                                                                             frozenset[str]]:
-    """What ``interventions`` do to ``net``: an edit per attention module they touch, and the
-    stacks left without positions. InputError when one names a layer or head ``net`` lacks."""
-    modules = _modules(net)
-    found: dict[tuple[Kind, int], HeadEdit] = {}
-    unpositioned: set[str] = set()
+class _Edits:
+    """The edits of every attention module that a list of interventions touches."""
 
-    def change(key: tuple[Kind, int], **fields: object) -> None:
-        found[key] = replace(found.get(key, HeadEdit()), **fields)  # type: ignore[arg-type]
+    def __init__(self, model: Model) -> None:
+        self.model, self.net = model, model.net
+        self.modules = model.net.attention_modules()
+        self.found: dict[tuple[str, int], HeadEdit] = {}
+        self.unpositioned: set[str] = set()
+        self.boards: dict[Kind, dict[PatternKey, Tensor]] = {}
+        self._means: dict[tuple[str, int], Tensor] | None = None
 
-    for item in interventions:
+    def get(self, key: tuple[str, int]) -> HeadEdit:
+        return self.found.get(key, HeadEdit())
+
+    def change(self, key: tuple[str, int], **fields: Any) -> None:
+        self.found[key] = replace(self.get(key), **fields)
+
+    def add(self, item: Intervention) -> None:
         if isinstance(item, AblateHead):
-            _check_fits(net, item.kind, item.layer, item.head)
-            key = (item.kind, item.layer)
-            heads = getattr(found.get(key, HeadEdit()), item.mode)
-            change(key, **{item.mode: heads | {item.head}})
+            self.ablate(item)
         elif isinstance(item, ScaleScores):
             if item.kind is not None and item.layer is not None:
-                _check_fits(net, item.kind, item.layer, None)
-            for key in modules:
+                _check_fits(self.net, item.kind, item.layer, None)
+            for key in self.modules:
                 if item.kind in (None, key[0]) and item.layer in (None, key[1]):
-                    change(key, scale=found.get(key, HeadEdit()).scale * item.factor)
+                    self.change(key, scale=self.get(key).scale * item.factor)
         elif isinstance(item, TieQueryKey):
-            _check_fits(net, item.kind, item.layer, item.head)
+            _check_fits(self.net, item.kind, item.layer, item.head)
+            heads = range(self.net.config.n_heads) if item.head is None else (item.head,)
             key = (item.kind, item.layer)
-            heads = range(net.config.n_heads) if item.head is None else (item.head,)
-            change(key, tie=found.get(key, HeadEdit()).tie | set(heads))
+            self.change(key, tie=self.get(key).tie | set(heads))
         elif isinstance(item, NoPositions):
-            unpositioned |= {"encoder", "decoder"} if item.side == "both" else {item.side}
+            self.unpositioned |= {"encoder", "decoder"} if item.side == "both" else {item.side}
+        elif isinstance(item, EditAttention):
+            _check_fits(self.net, item.kind, item.layer, item.head)
+            key = (item.kind, item.layer)
+            self.change(key, rows=(*self.get(key).rows, RowEdit(item.head, item.query, item.weights)))
         else:
             raise ConfigError(translate_noop("CoreMessages", "not an intervention: {0}"), repr(item))
-    return found, frozenset(unpositioned)
+
+    def ablate(self, item: AblateHead) -> None:
+        _check_fits(self.net, item.kind, item.layer, item.head)
+        key = (item.kind, item.layer)
+        edit = self.get(key)
+        if item.mode == "zero":
+            self.change(key, zero=edit.zero | {item.head})
+        elif item.mode == "uniform":
+            self.change(key, uniform=edit.uniform | {item.head})
+        elif item.mode == "mean":
+            self.change(key, mean=(*edit.mean, (item.head, self.means()[key][item.head])))
+        else:
+            assert item.source is not None  # AblateHead checks that copy names a source
+            self.copy(item.kind, key, item.head, item.source)
+
+    def copy(self, kind: Kind, key: tuple[str, int], head: int, source: PatternKey) -> None:
+        """``head`` of module ``key`` uses the pattern of ``source``, which that module hands over."""
+        _check_fits(self.net, kind, *source)
+        board = self.boards.setdefault(kind, {})
+        giver = (kind, source[0])
+        self.change(giver, publish=(*self.get(giver).publish, source), board=board)
+        self.change(key, copy=(*self.get(key).copy, (head, source)), board=board)
+
+    def means(self) -> dict[tuple[str, int], Tensor]:
+        if self._means is None:
+            self._means = output_means(self.model)
+        return self._means
+
+
+def edits(model: Model, interventions: Iterable[Intervention]) -> tuple[dict[tuple[str, int], HeadEdit],
+                                                                     frozenset[str]]:
+    """What ``interventions`` do to ``model``: an edit per attention module they touch, and the
+    stacks left without positions. InputError when one names a layer or head the model lacks."""
+    found = _Edits(model)
+    for item in interventions:
+        found.add(item)
+    return found.found, frozenset(found.unpositioned)
 
 
 @contextmanager
-def intervening(net: Transformer, interventions: Iterable[Intervention]) -> Iterator[None]:
-    """``net`` runs with ``interventions`` for the duration (none: it runs as it is). The model
+def intervening(model: Model, interventions: Iterable[Intervention]) -> Iterator[None]:
+    """``model`` runs with ``interventions`` for the duration (none: it runs as it is). The model
     is shared state: two threads must not run one model with different interventions at once."""
     items = tuple(interventions)
     if not items:  # every decoding step passes here: nothing to look up
         yield
         return
-    found, unpositioned = edits(net, items)
-    modules = _modules(net)
+    found, unpositioned = edits(model, items)
+    with _edited(model.net, found, unpositioned):
+        yield
+
+
+@contextmanager
+def gating(model: Model, kind: Kind, gates: dict[int, Tensor]) -> Iterator[None]:
+    """Each batch row runs with its own heads of ``kind`` switched off: ``gates[layer]`` (B, H) holds
+    1 for a head that runs and 0 for one that is off (many single-head ablations in one batch)."""
+    found: dict[tuple[str, int], HeadEdit] = {(kind, layer): HeadEdit(gate=gate) for layer, gate in gates.items()}
+    with _edited(model.net, found, frozenset()):
+        yield
+
+
+@contextmanager
+def _edited(net: Transformer, found: dict[tuple[str, int], HeadEdit], unpositioned: frozenset[str]) -> Iterator[None]:
+    modules = net.attention_modules()
     try:
         for key, edit in found.items():
             modules[key].edit = edit

@@ -29,8 +29,19 @@ from .masks import decoder_self_mask, padding_mask
 from .messages import Message, translate_noop
 from .positional import sinusoidal_table
 
+PatternKey = tuple[int, int]  # (layer, head) of one kind of attention
+
 
 @dataclass(frozen=True)
+class RowEdit:
+    """One query row of one head set by hand: ``weights`` over the first keys (the rest get 0)."""
+
+    head: int
+    query: int  # the query's position in the sentence
+    weights: tuple[float, ...]
+
+
+@dataclass(frozen=True, eq=False)
 class HeadEdit:
     """How an intervention changes one attention module while it is set on it
     (:func:`transviz.core.interventions.intervening` sets and removes it; no weight changes)."""
@@ -39,6 +50,59 @@ class HeadEdit:
     zero: frozenset[int] = frozenset()  # heads whose output is zero
     uniform: frozenset[int] = frozenset()  # heads that attend uniformly over the keys they may see
     tie: frozenset[int] = frozenset()  # heads whose queries are computed with W_K and its bias
+    mean: tuple[tuple[int, Tensor], ...] = ()  # (head, (d_k,) output that replaces the head's output)
+    copy: tuple[tuple[int, PatternKey], ...] = ()  # (head, the head whose attention pattern it uses)
+    publish: tuple[PatternKey, ...] = ()  # this module's patterns that heads of later modules copy
+    board: dict[PatternKey, Tensor] | None = None  # where patterns wait for their copiers during a call
+    rows: tuple[RowEdit, ...] = ()  # query rows set by hand
+    gate: Tensor | None = None  # (B, H): each head's output multiplied per batch row (many ablations at once)
+
+    def edited_weights(self, weights: Tensor, scores: Tensor, first_query: int) -> Tensor:
+        """``weights`` (B, H, Lq, Lk) as this edit has them; ``first_query`` is the position of row 0."""
+        if self.uniform:
+            weights = _uniform_heads(weights, scores, sorted(self.uniform))
+        if self.board is not None:
+            for layer, head in self.publish:
+                self.board[layer, head] = weights[:, head]
+        if self.copy or self.rows:
+            weights = weights.clone()
+        for head, source in self.copy:
+            assert self.board is not None  # interventions.edits sets one for every copy
+            weights[:, head] = self.board[source]
+        for row in self.rows:
+            if 0 <= row.query - first_query < weights.shape[2]:
+                _set_row(weights, scores, row, row.query - first_query)
+        return weights
+
+    def edited_output(self, out: Tensor) -> Tensor:
+        """``out`` (B, H, Lq, d_k), the heads' outputs, as this edit has them."""
+        if self.zero:
+            out[:, sorted(self.zero)] = 0.0
+        for head, mean in self.mean:
+            out[:, head] = mean
+        if self.gate is not None:
+            out = out * self.gate[:, :, None, None]
+        return out
+
+
+EDITED_ROW_TOO_LONG = translate_noop("CoreMessages", "an edited attention row has {0} weights, but query {1} sees "
+                                                     "only {2} keys")
+EDITED_ROW_HIDDEN = translate_noop("CoreMessages", "an edited attention row of query {0} puts all its weight on keys "
+                                                   "that query may not see")
+
+
+def _set_row(weights: Tensor, scores: Tensor, row: RowEdit, index: int) -> None:
+    """Row ``index`` of ``row.head`` set to ``row.weights``, masked keys left at 0, summing to 1."""
+    keys = weights.shape[-1]
+    if len(row.weights) > keys:
+        raise InputError(EDITED_ROW_TOO_LONG, len(row.weights), row.query, keys)
+    wanted = torch.zeros(keys, dtype=weights.dtype, device=weights.device)
+    wanted[: len(row.weights)] = torch.tensor(row.weights, dtype=weights.dtype)
+    wanted = wanted * (scores[:, row.head, index] > float("-inf")).to(weights.dtype)  # (B, Lk)
+    total = wanted.sum(dim=-1, keepdim=True)
+    if bool((total == 0).any()):
+        raise InputError(EDITED_ROW_HIDDEN, row.query)
+    weights[:, row.head, index] = wanted / total
 
 
 class MultiHeadAttention(nn.Module):
@@ -96,9 +160,10 @@ class MultiHeadAttention(nn.Module):
         return self._heads(k), self._heads(v)
 
     def attend(
-        self, q: Tensor, k: Tensor, v: Tensor, mask: Tensor | None, need_weights: bool
+        self, q: Tensor, k: Tensor, v: Tensor, mask: Tensor | None, need_weights: bool, first_query: int = 0
     ) -> tuple[Tensor, Tensor | None]:
-        """``q`` (B, H, Lq, d_k), ``k``/``v`` (B, H, Lk, d_k) -> output (B, Lq, d), weights (B, H, Lq, Lk)."""
+        """``q`` (B, H, Lq, d_k), ``k``/``v`` (B, H, Lk, d_k) -> output (B, Lq, d), weights (B, H, Lq, Lk).
+        ``first_query`` is the position of the first query in its sentence (an edit may name one)."""
         dropout = self.dropout if self.training else 0.0
         weights = None
         edit = self.edit
@@ -109,11 +174,11 @@ class MultiHeadAttention(nn.Module):
             if mask is not None:
                 scores = scores.masked_fill(~mask, float("-inf"))
             weights = torch.softmax(scores, dim=-1)
-            if edit is not None and edit.uniform:
-                weights = _uniform_heads(weights, scores, sorted(edit.uniform))
+            if edit is not None:
+                weights = edit.edited_weights(weights, scores, first_query)
             out = F.dropout(weights, dropout, self.training) @ v  # (B, H, Lq, d_k)
-            if edit is not None and edit.zero:
-                out[:, sorted(edit.zero)] = 0.0
+            if edit is not None:
+                out = edit.edited_output(out)
         else:
             out = F.scaled_dot_product_attention(q, k, v, attn_mask=mask, dropout_p=dropout)
         batch, _, length, _ = out.shape
@@ -206,14 +271,15 @@ class DecoderLayer(nn.Module):
         q, k, v = self.self_attn.project_qkv(h)
         if growing is not None:
             k, v = growing.grow(k, v)  # (B, H, t, d_k)
-        attn, self_weights = self.self_attn.attend(q, k, v, self_mask, need_weights)
+        first = k.shape[2] - q.shape[2]  # the new queries come last
+        attn, self_weights = self.self_attn.attend(q, k, v, self_mask, need_weights, first)
         x = x + self.dropout1(attn)
         if not self.pre_norm:
             x = self.norm1(x)
 
         h = self.norm2(x) if self.pre_norm else x
         query = self.cross_attn.project_q(h)
-        attn, cross_weights = self.cross_attn.attend(query, *memory_kv, memory_mask, need_weights)
+        attn, cross_weights = self.cross_attn.attend(query, *memory_kv, memory_mask, need_weights, first)
         x = x + self.dropout2(attn)
         if not self.pre_norm:
             x = self.norm2(x)
@@ -422,6 +488,16 @@ class Transformer(nn.Module):
         if not return_attention:
             return StepOutput(logits, new_state, None, None)
         return StepOutput(logits, new_state, tuple(self_rows), tuple(cross_rows))
+
+    def attention_modules(self) -> dict[tuple[str, int], MultiHeadAttention]:
+        """Every attention module by (kind, layer), kinds named as in traces."""
+        found: dict[tuple[str, int], MultiHeadAttention] = {}
+        for i, layer in enumerate(self.encoder_layers):
+            found["encoder_self", i] = cast(MultiHeadAttention, layer.self_attn)
+        for i, layer in enumerate(self.decoder_layers):
+            found["decoder_self", i] = cast(MultiHeadAttention, layer.self_attn)
+            found["cross", i] = cast(MultiHeadAttention, layer.cross_attn)
+        return found
 
     def parameter_count(self) -> int:
         """Distinct trainable parameters (a tied table counts once)."""

@@ -4,12 +4,15 @@ from __future__ import annotations
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import numpy as np
 import torch
 
 from .bundle import Model
-from .interventions import Intervention
+
+if TYPE_CHECKING:  # interventions measure means with evaluating(): a real import would be a cycle
+    from .interventions import Intervention
 
 
 @dataclass(frozen=True)

@@ -79,11 +79,11 @@ def _recording(attention: MultiHeadAttention) -> Iterator[list[_Call]]:
     recorder = threading.get_ident()
 
     def attend(
-        q: Tensor, k: Tensor, v: Tensor, mask: Tensor | None, need_weights: bool
+        q: Tensor, k: Tensor, v: Tensor, mask: Tensor | None, need_weights: bool, first_query: int = 0
     ) -> tuple[Tensor, Tensor | None]:
         if threading.get_ident() == recorder:
             calls.append((q, k, v, mask))
-        return original(q, k, v, mask, need_weights)
+        return original(q, k, v, mask, need_weights, first_query)
 
     attention.attend = attend  # type: ignore[method-assign]  # recorded for the duration, then deleted
     try:
