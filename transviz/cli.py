@@ -11,7 +11,8 @@ import sys
 
 from .core.errors import TransvizError
 
-COMMANDS = ("gui", "render", "decode", "train", "lab", "info", "bench")  # modules of transviz.commands, in --help order
+# modules of transviz.commands, in --help order
+COMMANDS = ("gui", "render", "decode", "heads", "train", "lab", "info", "bench")
 
 
 def build_parser() -> argparse.ArgumentParser:

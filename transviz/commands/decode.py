@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..core.errors import InputError
 from . import model_or_default
+from .intervention_flags import add_flags, interventions
 
 if TYPE_CHECKING:
     from ..core.config import ModelConfig
@@ -46,6 +47,7 @@ def register(commands: argparse._SubParsersAction) -> None:
     show.add_argument("--layer", type=int, metavar="L", help="layer to show, 1 = first (default: the last)")
     show.add_argument("--head", metavar="H", help="head to show, 1 = first, or 'mean' (default)")
     show.add_argument("--values", action="store_true", help="print the values in the heatmap cells")
+    add_flags(parser)
     output = parser.add_argument_group("output")
     output.add_argument("--json", action="store_true", help="print the whole trace as JSON instead of text")
     output.add_argument("--npz", metavar="FILE", help="write the attention arrays and tokens to FILE (.npz)")
@@ -67,7 +69,7 @@ def run(args: argparse.Namespace) -> int:
         check_output(args.npz, NPZ, inputs=[model.path], force=args.force)
     layer, head = _view(args, model.config)  # bad heatmap options fail before any decoding
     session = DecodingSession(model, args.sentence, strategy=_strategy(args), top_k=max(1, args.candidates),
-                              max_len=args.max_len, reference=args.reference)
+                              max_len=args.max_len, reference=args.reference, interventions=interventions(args))
     if args.interactive:
         _repl(session, args.candidates)
     else:
@@ -150,6 +152,8 @@ def _report(session: DecodingSession, candidates: int) -> str:
     if session.unknown_tokens:
         words = ", ".join(t for _, t in session.unknown_tokens)
         lines.append(f"not in the vocabulary (read as <unk>): {words}")
+    if session.interventions:
+        lines += _intervention_lines(session)
     if session.beam is not None:
         lines += _beam_lines(session, trace)
     else:
@@ -160,6 +164,20 @@ def _report(session: DecodingSession, candidates: int) -> str:
         lines += [_step_line(record, candidates) for record in session.history]
     lines.append(f"stopped: {_stop_text(session.stop_reason, session.max_len)}")
     return "\n".join(lines)
+
+
+def _intervention_lines(session: DecodingSession) -> list[str]:
+    """What ran differently, and what the unchanged model gives with the same strategy."""
+    from ..core.decoding import DecodingSession
+
+    lines = [f"intervention: {item}" for item in session.interventions]
+    if not session.teacher_forcing:
+        plain = DecodingSession(session.model, session.source, session.strategy,
+                                max_len=session.max_len)
+        plain.run_to_end()
+        same = " (the same)" if plain.output_tokens == session.output_tokens else ""
+        lines.append(f"without interventions: {plain.trace().translation}{same}")
+    return lines
 
 
 def _beam_lines(session: DecodingSession, best: Trace) -> list[str]:
