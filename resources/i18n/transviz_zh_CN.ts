@@ -1031,6 +1031,14 @@
         <translation>{0}；{1}</translation>
     </message>
     <message>
+        <source>an edited attention row has {0} weights, but query {1} sees only {2} keys</source>
+        <translation>手工设定的注意力行有 {0} 个权重，但查询 {1} 只能看到 {2} 个键</translation>
+    </message>
+    <message>
+        <source>an edited attention row of query {0} puts all its weight on keys that query may not see</source>
+        <translation>查询 {0} 的手工注意力行把全部权重放在了这个查询看不到的键上</translation>
+    </message>
+    <message>
         <source>{0} must be a (batch, length) tensor of token ids</source>
         <translation>{0} 必须是由词元编号组成的（批次, 长度）张量</translation>
     </message>
@@ -1227,8 +1235,20 @@
         <translation>注意力类型必须是 encoder_self、decoder_self 或 cross，收到的是 {0}</translation>
     </message>
     <message>
-        <source>an ablation&apos;s mode must be zero or uniform, got {0}</source>
-        <translation>消融方式必须是 zero 或 uniform，收到的是 {0}</translation>
+        <source>an ablation&apos;s mode must be zero, uniform, mean or copy, got {0}</source>
+        <translation>消融方式必须是 zero、uniform、mean 或 copy，得到的是 {0}</translation>
+    </message>
+    <message>
+        <source>a head copies another&apos;s pattern when, and only when, the ablation&apos;s mode is copy and it names a source head</source>
+        <translation>只有当消融方式为 copy 并指明来源头时，一个头才会复制另一个头的注意力模式</translation>
+    </message>
+    <message>
+        <source>a source head is (layer, head), got {0}</source>
+        <translation>来源头应写成 (层, 头)，得到的是 {0}</translation>
+    </message>
+    <message>
+        <source>a head can copy the pattern of another head in the same or an earlier layer, got {0} for layer {1}, head {2}</source>
+        <translation>一个头只能复制同一层或更早层中另一个头的模式；第 {1} 层第 {2} 头得到的是 {0}</translation>
     </message>
     <message>
         <source>the scale factor must be a number from 0 to 1e6, got {0}</source>
@@ -1243,6 +1263,10 @@
         <translation>可以去掉位置编码的是 encoder、decoder 或 both，收到的是 {0}</translation>
     </message>
     <message>
+        <source>an edited row needs 1 to {0} weights, none negative, not all 0</source>
+        <translation>手工设定的行需要 1 到 {0} 个权重，不能为负，也不能全为 0</translation>
+    </message>
+    <message>
         <source>no layer {0}: the {1} attention has layers 0 to {2}</source>
         <translation>没有第 {0} 层：{1} 注意力的层号是 0 到 {2}</translation>
     </message>
@@ -1253,6 +1277,14 @@
     <message>
         <source>not an intervention: {0}</source>
         <translation>不是一种干预：{0}</translation>
+    </message>
+    <message>
+        <source>the metric must be exact_match or logprob, got {0}</source>
+        <translation>指标必须是 exact_match 或 logprob，得到的是 {0}</translation>
+    </message>
+    <message>
+        <source>this model learned {0}, not a built-in task: give its sentence pairs as a TSV file</source>
+        <translation>这个模型学的是 {0}，不是内置任务：请以 TSV 文件给出它的句对</translation>
     </message>
 </context>
 <context>
