@@ -106,3 +106,24 @@ def test_the_strategy_applies_to_the_session_but_not_to_teacher_forcing(model):
     workspace.set_strategy(Greedy())  # no error: teacher forcing keeps feeding the reference
     workspace.open(workspace.sentence)
     assert workspace.session.strategy == Greedy() and workspace.strategy == Greedy()
+
+
+def test_interventions_apply_to_the_session_and_to_later_sentences_until_the_model_changes(model):
+    from transviz import AblateHead
+
+    workspace = Workspace()
+    workspace.set_model(model, "default")
+    events = recorded(workspace)
+    off = (AblateHead("cross", 1, 2), AblateHead("cross", 2, 1, "uniform"))
+    workspace.set_interventions(off)
+    assert workspace.session is not None and workspace.session.interventions == off
+    assert [kind for kind, _ in events] == ["moved"] and events[0][1] == "interventions"
+    session = workspace.open("du bist mein freund")
+    expected = transviz.decode(model, "du bist mein freund", interventions=off)
+    session.run_to_end()
+    assert session.interventions == off and session.trace().translation == expected.translation
+    with pytest.raises(InputError, match="no layer 7"):
+        workspace.set_interventions((AblateHead("cross", 7, 0),))
+    assert workspace.interventions == off and session.interventions == off  # nothing changed
+    workspace.set_model(model, "default")
+    assert workspace.interventions == () and workspace.session is not None and workspace.session.interventions == ()

@@ -14,6 +14,7 @@ from .dataset import Pair
 from .decoding import DecodingSession, Event
 from .errors import InputError, TransvizError
 from .events import Signal
+from .interventions import Intervention, edits
 from .messages import translate_noop
 from .strategies import Greedy, Strategy
 from .tasks import TASKS, task_examples
@@ -64,6 +65,7 @@ class Workspace:
         self.reference: str | None = None  # the sentence's translation, fed when teacher forcing
         self.teacher_forcing = False
         self.strategy: Strategy = Greedy()
+        self.interventions: tuple[Intervention, ...] = ()  # how attention runs differently, in every session
         self.error: TransvizError | None = None  # why the sentence has no session
         self.model_changed: Signal[Model | None] = Signal()
         self.session_changed: Signal[DecodingSession | None] = Signal()
@@ -85,6 +87,7 @@ class Workspace:
         already: copying a large model takes a while, better spent off a window's event loop.
         Returns whether ``sentence`` was replaced."""
         self.model, self.model_source = model, source
+        self.interventions = ()  # they name heads of the old model
         if model is not None and decoding_model is None:
             decoding_model = decoding_copy(model)
         self.decoding_model = None if model is None else decoding_model
@@ -132,7 +135,8 @@ class Workspace:
                 raise InputError(translate_noop("CoreMessages", "no model is loaded: open a checkpoint first"))
             strategy = Greedy() if self.teacher_forcing else self.strategy
             session = DecodingSession(self.decoding_model, self.sentence, strategy=strategy, top_k=self.top_k,
-                                      reference=self.reference if self.teacher_forcing else None)
+                                      reference=self.reference if self.teacher_forcing else None,
+                                      interventions=self.interventions)
         except TransvizError as exc:
             self.error = exc
             raise
@@ -142,6 +146,16 @@ class Workspace:
     def explain(self, kind: Kind, layer: int, head: int, query: int) -> None:
         """Ask for the walkthrough of ``query`` of ``head`` in ``layer`` of the session's ``kind`` attention."""
         self.explain_requested.emit(Explanation(kind, layer, head, query))
+
+    def set_interventions(self, interventions: tuple[Intervention, ...]) -> None:
+        """Run the session, and every later one of this model, with ``interventions``: the session
+        decodes again to its step (its ``interventions`` event follows). An intervention the model
+        cannot take raises InputError and changes nothing."""
+        if self.session is not None:
+            self.session.set_interventions(interventions)
+        elif self.decoding_model is not None:
+            edits(self.decoding_model, interventions)
+        self.interventions = tuple(interventions)
 
     def set_strategy(self, strategy: Strategy) -> None:
         """Use ``strategy`` from the session's next step on, and for new sentences (teacher
