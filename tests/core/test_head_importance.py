@@ -79,7 +79,7 @@ def test_progress_reaches_the_total_and_stop_stops(model, tsv):
     stop = threading.Event()
     stop.set()
     with pytest.raises(Stopped):
-        transviz.head_importance(model, "cross", data=tsv, stop=stop)
+        transviz.head_importance(model, "cross", data=tsv, cancelled=stop.is_set)
 
 
 @pytest.mark.parametrize("call, match", [

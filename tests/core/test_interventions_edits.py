@@ -108,7 +108,8 @@ def test_an_edited_row_is_what_the_next_layer_receives(model):
     raw = (0.0, 1.0, 0.0, 3.0)  # all on "mochte" and "bier", 1 : 3
     seen = []
     edit = EditAttention("encoder_self", 0, head, query, raw)
-    trace = with_pre_hook(module_of(model, "encoder_self", 0), lambda m, a: seen.append(a[0][0].detach().numpy().copy()),
+    trace = with_pre_hook(module_of(model, "encoder_self", 0),
+                          lambda m, a: seen.append(a[0][0].detach().numpy().copy()),
                           lambda: transviz.teacher_force(model, SOURCE, TARGET, interventions=[edit]))
     row = np.array(raw) / sum(raw)
     np.testing.assert_allclose(trace.encoder_self_attention[0, head, query], row, atol=1e-7)

@@ -6,7 +6,7 @@ import statistics
 
 from ..core.decoding import DecodingSession
 from ..core.head_importance import head_importance
-from ..core.interventions import AblateHead
+from ..core.interventions import AblateHead, Intervention
 from . import figure, seconds
 from .session import _default_model
 
@@ -18,8 +18,12 @@ def redecode() -> float:
     model = _default_model()
     session = DecodingSession(model, model.facts.get("probe", "ich mochte ein bier"), max_len=20)
     session.run_to_end()
-    states = ([AblateHead("cross", 1, 2)], [])
-    return 1000 * statistics.median(seconds(lambda i=i: session.set_interventions(states[i % 2])) for i in range(20))
+    off: list[Intervention] = [AblateHead("cross", 1, 2)]
+
+    def toggle(i: int) -> float:
+        return seconds(lambda: session.set_interventions(off if i % 2 == 0 else []))
+
+    return 1000 * statistics.median(toggle(i) for i in range(20))
 
 
 @figure("head_importance_s_default", "s", 60.0, "lower")

@@ -17,7 +17,6 @@ if TYPE_CHECKING:
     from ..core.head_importance import PruneCurve
 
 KINDS = ("encoder_self", "decoder_self", "cross")
-ONE_POINT = 0.01  # of exact match
 
 
 def register(commands: argparse._SubParsersAction) -> None:
@@ -58,14 +57,6 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def removable(curve: PruneCurve) -> int | None:
-    """How many heads go, least important first, before exact match has lost a whole point."""
-    if curve.metric != "exact_match":
-        return None
-    lost = curve.values[0] - curve.values >= ONE_POINT - 1e-9
-    return int(lost.argmax()) - 1 if lost.any() else len(curve.order)
-
-
 def _table(kind: str, metric: str, importance: np.ndarray, curve: PruneCurve) -> str:
     exact = metric == "exact_match"
     unit = "points of exact match" if exact else "nats of mean gold log-probability"
@@ -77,7 +68,7 @@ def _table(kind: str, metric: str, importance: np.ndarray, curve: PruneCurve) ->
     steps = "  ".join(f"-L{layer}H{head}: {v * scale:.2f}" for (layer, head), v in zip(curve.order, curve.values[1:],
                                                                                          strict=True))
     lines.append(f"prune curve ({'exact match %' if exact else 'mean log-probability'} after each removal): {steps}")
-    count = removable(curve)
+    count = curve.removable()
     if count is not None:
         lines.append(f"{count} of {len(curve.order)} {kind} heads can be removed losing less than one point")
     return "\n".join(lines) + "\n"
@@ -87,7 +78,7 @@ def _as_json(model: Model, args: argparse.Namespace, found: dict[str, Any]) -> d
     return {"model": model.path, "metric": args.metric, "data": args.data,
             "kinds": {kind: {"importance": importance.tolist(), "baseline": float(curve.values[0]),
                              "prune_curve": {"order": [list(h) for h in curve.order], "values": curve.values.tolist()},
-                             "removable_within_one_point": removable(curve)}
+                             "removable_within_one_point": curve.removable()}
                       for kind, (importance, curve) in found.items()}}
 
 

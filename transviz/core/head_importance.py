@@ -8,7 +8,6 @@ stop between batches when asked, like the trainer.
 """
 from __future__ import annotations
 
-import threading
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Literal
@@ -31,6 +30,7 @@ Metric = Literal["exact_match", "logprob"]
 METRICS: tuple[Metric, ...] = ("exact_match", "logprob")
 Head = tuple[int, int]  # (layer, head)
 Progress = Callable[[int, int], None]  # (sentences scored, sentences to score), counting every variant
+Cancelled = Callable[[], bool]  # asked between batches; True stops the measurement
 BATCH_ROWS = 1024  # sentence copies decoded together
 
 
@@ -47,32 +47,40 @@ class PruneCurve:
     order: tuple[Head, ...]  # the heads in the order they are switched off
     values: np.ndarray  # (len(order) + 1,): the metric with 0, 1, 2, ... heads off
 
+    def removable(self, loss: float = 0.01) -> int | None:
+        """How many heads go, in this order, before the metric has lost ``loss`` or more (one
+        point of exact match by default); None for the log-probability, which has no points."""
+        if self.metric != "exact_match":
+            return None
+        lost = self.values[0] - self.values >= loss - 1e-9
+        return int(lost.argmax()) - 1 if lost.any() else len(self.order)
+
 
 def head_importance(model: Model, kind: Kind = "cross", metric: Metric = "exact_match", data: str = "test",
-                    on_progress: Progress | None = None, stop: threading.Event | None = None) -> np.ndarray:
+                    on_progress: Progress | None = None, cancelled: Cancelled | None = None) -> np.ndarray:
     """(layers, heads): how much ``metric`` drops on ``data`` (``test``, ``valid`` or a TSV file,
     see :func:`~transviz.core.held_out.held_out_pairs`) when that head of ``kind`` alone is off.
     ``exact_match`` is a fraction (0.01 is one point); ``logprob`` the mean gold log-probability
-    per target token. Raises :class:`Stopped` when ``stop`` is set."""
+    per target token. Raises :class:`Stopped` once ``cancelled()`` says so (checked between batches)."""
     heads = _heads(model, kind, metric)
     scores = _scores(model, kind, metric, held_out_pairs(model, data), [(), *((h,) for h in heads)],
-                     on_progress, stop)
+                     on_progress, cancelled)
     drops: np.ndarray = (scores[0] - scores[1:]).reshape(-1, model.config.n_heads)  # (layers, heads)
     return drops
 
 
 def prune_curve(model: Model, kind: Kind = "cross", metric: Metric = "exact_match", data: str = "test",
                 importance: np.ndarray | None = None, on_progress: Progress | None = None,
-                stop: threading.Event | None = None) -> PruneCurve:
+                cancelled: Cancelled | None = None) -> PruneCurve:
     """Heads of ``kind`` switched off cumulatively in order of ``importance`` (measured first when
     not given), and ``metric`` on ``data`` after each."""
     heads = _heads(model, kind, metric)
     pairs = held_out_pairs(model, data)
     if importance is None:
-        importance = head_importance(model, kind, metric, data, _half(on_progress, 0), stop)
+        importance = head_importance(model, kind, metric, data, _half(on_progress, 0), cancelled)
         on_progress = _half(on_progress, 1)
     order = tuple(sorted(heads, key=lambda h: (float(importance[h]), h)))
-    values = _scores(model, kind, metric, pairs, [order[:k] for k in range(len(order) + 1)], on_progress, stop)
+    values = _scores(model, kind, metric, pairs, [order[:k] for k in range(len(order) + 1)], on_progress, cancelled)
     return PruneCurve(kind, metric, order, values)
 
 
@@ -94,7 +102,7 @@ def _half(progress: Progress | None, which: int) -> Progress | None:
 
 
 def _scores(model: Model, kind: Kind, metric: Metric, pairs: Sequence[Pair], variants: Sequence[Sequence[Head]],
-            on_progress: Progress | None, stop: threading.Event | None) -> np.ndarray:
+            on_progress: Progress | None, cancelled: Cancelled | None) -> np.ndarray:
     """``metric`` on ``pairs`` for each variant (the heads it switches off)."""
     rows = encode_pairs(model, pairs)
     golds = [model.tgt_vocab.tokenize(p.target) for p in pairs]
@@ -103,7 +111,7 @@ def _scores(model: Model, kind: Kind, metric: Metric, pairs: Sequence[Pair], var
     sums, counts = np.zeros(len(variants)), np.zeros(len(variants))
     with evaluating(model):
         for start in range(0, len(order), per_batch):
-            if stop is not None and stop.is_set():
+            if cancelled is not None and cancelled():
                 raise Stopped
             chunk = order[start : start + per_batch]
             count: int | np.ndarray
