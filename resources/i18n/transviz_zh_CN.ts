@@ -1377,6 +1377,109 @@
     </message>
 </context>
 <context>
+    <name>HeadsPanel</name>
+    <message>
+        <source>exact match (greedy output = reference)</source>
+        <translation>完全匹配（贪心输出 = 参考译文）</translation>
+    </message>
+    <message>
+        <source>log-probability of the reference tokens</source>
+        <translation>参考译文各词元的对数概率</translation>
+    </message>
+    <message>
+        <source>Measure</source>
+        <translation>测量</translation>
+    </message>
+    <message>
+        <source>Switch every head off alone, then one after another, on the task&apos;s test sentences</source>
+        <translation>在任务的测试句子上，先逐个单独关闭每个头，再一个接一个地累积关闭</translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation>取消</translation>
+    </message>
+    <message>
+        <source>Score</source>
+        <translation>评分</translation>
+    </message>
+    <message>
+        <source>Press Measure: each head of the model is switched off alone, then one after another, on the task&apos;s test sentences (some seconds per kind of attention).</source>
+        <translation>点击“测量”：在任务的测试句子上，先单独关闭模型的每个头，再一个接一个地关闭（每种注意力需要几秒钟）。</translation>
+    </message>
+    <message>
+        <source>encoder self-attention</source>
+        <translation>编码器自注意力</translation>
+    </message>
+    <message>
+        <source>decoder self-attention</source>
+        <translation>解码器自注意力</translation>
+    </message>
+    <message>
+        <source>cross-attention</source>
+        <translation>交叉注意力</translation>
+    </message>
+    <message>
+        <source>{0}: score lost without each head (click: switch it off)</source>
+        <translation>{0}：去掉每个头损失的分数（点击：关闭这个头）</translation>
+    </message>
+    <message>
+        <source>layer</source>
+        <translation>层</translation>
+    </message>
+    <message>
+        <source>head</source>
+        <translation>头</translation>
+    </message>
+    <message>
+        <source>layers (rows)</source>
+        <translation>层（行）</translation>
+    </message>
+    <message>
+        <source>heads (columns)</source>
+        <translation>头（列）</translation>
+    </message>
+    <message>
+        <source>layer {row}, head {column}: {value}</source>
+        <translation>第 {row} 层，头 {column}：{value}</translation>
+    </message>
+    <message>
+        <source>Prune curve: heads switched off, least important first</source>
+        <translation>剪枝曲线：从最不重要的头开始依次关闭</translation>
+    </message>
+    <message>
+        <source>heads switched off</source>
+        <translation>已关闭的头数</translation>
+    </message>
+    <message>
+        <source>exact match (%)</source>
+        <translation>完全匹配（%）</translation>
+    </message>
+    <message>
+        <source>mean log-probability of a reference token</source>
+        <translation>参考词元的平均对数概率</translation>
+    </message>
+    <message>
+        <source>{0:+.1f} points</source>
+        <translation>{0:+.1f} 个百分点</translation>
+    </message>
+    <message>
+        <source>{0:+.3f} nats</source>
+        <translation>{0:+.3f} 奈特</translation>
+    </message>
+    <message>
+        <source>{0}: {1} of {2} heads can be switched off losing less than one point</source>
+        <translation>{0}：{2} 个头中有 {1} 个可以关闭，损失不到一个百分点</translation>
+    </message>
+    <message>
+        <source>{0}: {1:.3f} with every head, {2:.3f} with all switched off</source>
+        <translation>{0}：所有头都在时为 {1:.3f}，全部关闭后为 {2:.3f}</translation>
+    </message>
+    <message>
+        <source>{0}, layer {1}, head {2} is switched off in the explorer</source>
+        <translation>{0}第 {1} 层头 {2} 已在探索器中关闭</translation>
+    </message>
+</context>
+<context>
     <name>HeatmapWidget</name>
     <message>
         <source>query</source>
@@ -1703,6 +1806,10 @@
     <message>
         <source>Masks</source>
         <translation>掩码</translation>
+    </message>
+    <message>
+        <source>Heads</source>
+        <translation>注意力头</translation>
     </message>
     <message>
         <source>Training</source>
@@ -2504,6 +2611,18 @@ The plot overlays every run&apos;s training loss on a log scale: without warm-up
         <translation>教程中的实验：一个编码器堆栈学习 y = (a+1)^2 + b。每一行是一种配置，它的测试 MSE 旁边是教程公布的数值。预测均值的得分是 3.5：停在这里的运行什么也没学到（标为发散）。
 
 图中用对数坐标叠加了每次运行的训练损失：没有预热时，lr=1e-3 停在 3.5 这条线上，而其他运行的损失不断下降。这正是实验要说明的：Transformer 很难从头训练，预热和谨慎的初始化决定了它能否学会。快速预设比教程的运行短，所以数字会不同。</translation>
+    </message>
+    <message>
+        <source>Are all these heads needed? Measure switches every head of the loaded model off alone (its output set to zero) and scores the model on its task&apos;s test sentences: a map&apos;s cell is the score lost without that head, in points of exact match (or in nats of the reference tokens&apos; log-probability). Most cells are near 0: one head alone is rarely missed.
+
+The prune curve switches heads off one after another, least important first, and scores the model after each: it stays flat while redundant heads go, then falls. The text beside it counts the heads that can go before one point of exact match is lost. Without every cross-attention head the decoder no longer sees the source at all.
+
+Click a head to switch it off in the explorer, and watch what changes in its translation.</source>
+        <translation>这些头都是必需的吗？“测量”会单独关闭已加载模型的每个头（把它的输出置零），并在任务的测试句子上为模型评分：图中每个格子是去掉这个头后损失的分数，单位是完全匹配的百分点（或参考词元对数概率的奈特数）。大多数格子接近 0：单独少一个头，模型很少受影响。
+
+剪枝曲线从最不重要的头开始，一个接一个地关闭，并在每次关闭后评分：冗余的头被关闭时曲线保持平坦，之后才下降。旁边的文字统计在损失一个百分点的完全匹配之前可以关闭多少个头。所有交叉注意力头都关闭后，解码器完全看不到源句。
+
+点击一个头，就会在探索器中关闭它，看看译文有什么变化。</translation>
     </message>
 </context>
 <context>

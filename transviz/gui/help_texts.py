@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from PySide6.QtCore import QCoreApplication
 
-EXPLORER, POSITIONAL, MASKS, TRAINING, LAB = "explorer", "positional", "masks", "training", "lab"
+EXPLORER, POSITIONAL, MASKS, TRAINING, LAB, HEADS = "explorer", "positional", "masks", "training", "lab", "heads"
 
 
 def tab_help(tab: str) -> str:
@@ -130,4 +130,15 @@ def _tab_texts() -> dict[str, str]:
             "3.5 line while the others fall. This is what the lab demonstrates: a Transformer is hard to train "
             "from scratch, and warm-up and a careful initialisation decide whether it learns at all. The quick "
             "preset is shorter than the tutorial's runs, so its numbers differ."),
+        HEADS: translate(
+            "TabHelp",
+            "Are all these heads needed? Measure switches every head of the loaded model off alone (its output "
+            "set to zero) and scores the model on its task's test sentences: a map's cell is the score lost "
+            "without that head, in points of exact match (or in nats of the reference tokens' log-probability). "
+            "Most cells are near 0: one head alone is rarely missed.\n\n"
+            "The prune curve switches heads off one after another, least important first, and scores the model "
+            "after each: it stays flat while redundant heads go, then falls. The text beside it counts the heads "
+            "that can go before one point of exact match is lost. Without every cross-attention head the "
+            "decoder no longer sees the source at all.\n\n"
+            "Click a head to switch it off in the explorer, and watch what changes in its translation."),
     }

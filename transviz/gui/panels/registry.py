@@ -11,6 +11,7 @@ from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication
 from ...core.workspace import Workspace
 from .base import PlotPanel
 from .explorer import ExplorerPanel
+from .heads import HeadsPanel
 from .lab import LabPanel
 from .masks import MasksPanel
 from .positional import PositionalPanel
@@ -35,6 +36,7 @@ PANELS = (
     PanelSpec("explorer", str(QT_TRANSLATE_NOOP("MainWindow", "Explorer")), ExplorerPanel),
     PanelSpec("positional", str(QT_TRANSLATE_NOOP("MainWindow", "Positional encoding")), PositionalPanel),
     PanelSpec("masks", str(QT_TRANSLATE_NOOP("MainWindow", "Masks")), MasksPanel),
+    PanelSpec("heads", str(QT_TRANSLATE_NOOP("MainWindow", "Heads")), HeadsPanel),
     PanelSpec("training", str(QT_TRANSLATE_NOOP("MainWindow", "Training")), TrainingPanel),
     PanelSpec("lab", str(QT_TRANSLATE_NOOP("MainWindow", "Lab")), LabPanel),
 )

@@ -1,0 +1,76 @@
+"""The heads tab with the shipped model: its maps and curves are the core's measurements, a
+click switches the head off in the explorer's session, cancel leaves nothing half-drawn."""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import transviz
+from transviz import AblateHead
+from transviz.core.held_out import held_out_pairs
+from transviz.core.workspace import Workspace
+from transviz.gui.panels.heads import HeadsPanel
+
+
+@pytest.fixture(scope="module")
+def model():
+    return transviz.load_model("default")
+
+
+@pytest.fixture
+def panel(qtbot, show, model, tmp_path):
+    workspace = Workspace()
+    workspace.set_model(model, "default")
+    panel = show(HeadsPanel(workspace), 1366, 700)
+    path = tmp_path / "some.tsv"
+    path.write_text("".join(f"{p.source}\t{p.target}\n" for p in held_out_pairs(model, "test")[:12]),
+                    encoding="utf-8")
+    panel.data = str(path)
+    yield panel
+    panel.shutdown()
+
+
+def test_before_measuring_it_says_what_measure_does(panel):
+    assert panel.about.isVisible() and "Press Measure" in panel.about.text()
+    assert not any(m.isVisible() for m in panel.maps.values()) and not panel.curve.isVisible()
+    assert panel.measure_button.isEnabled() and not panel.cancel_button.isEnabled()
+
+
+def test_the_maps_and_curves_are_what_the_core_measures(panel, qtbot, model):
+    panel.score_choice.setCurrentIndex(panel.score_choice.findData("logprob"))
+    panel.start()
+    qtbot.waitUntil(lambda: bool(panel.results), timeout=120_000)
+    for kind, heatmap in panel.maps.items():
+        expected = transviz.head_importance(model, kind, "logprob", data=panel.data)
+        np.testing.assert_allclose(heatmap.data, expected, atol=1e-6)
+        curve = transviz.prune_curve(model, kind, "logprob", data=panel.data, importance=expected)
+        item = next(i for i in panel.curve.getPlotItem().listDataItems() if i.name() == panel._kind_name(kind))
+        np.testing.assert_allclose(item.getData()[1], curve.values, atol=1e-6)
+    assert panel.progress.value() == 100 and panel.maps["cross"].isVisible() and not panel.about.isVisible()
+    assert "cross-attention: " in panel.summary.text()
+
+
+def test_clicking_a_head_switches_it_off_in_the_explorer(panel, qtbot, model):
+    panel.start()
+    qtbot.waitUntil(lambda: bool(panel.results), timeout=120_000)
+    with qtbot.waitSignal(panel.show_panel) as shown:
+        panel.maps["cross"].clicked.emit(1, 2)
+    assert shown.args == ["explorer"]
+    session = panel.workspace.session
+    assert session is not None and session.interventions == (AblateHead("cross", 1, 2),)
+    panel.maps["cross"].clicked.emit(1, 2)  # twice is still once
+    assert panel.workspace.interventions == (AblateHead("cross", 1, 2),)
+    session.run_to_end()
+    expected = transviz.decode(model, session.source, interventions=[AblateHead("cross", 1, 2)])
+    np.testing.assert_array_equal(session.trace().cross_attention, expected.cross_attention)
+
+
+def test_cancel_stops_and_a_new_model_forgets_the_results(panel, qtbot, model):
+    panel.data = "test"  # long enough to cancel
+    panel.start()
+    assert panel.cancel_button.isEnabled() and not panel.measure_button.isEnabled()
+    panel.cancel()
+    assert panel.measure_button.isEnabled() and not panel.results
+    panel.results = {"cross": (np.zeros((3, 4)), None)}  # as if measured before
+    panel.workspace.set_model(model, "default")
+    assert panel.results == {} and panel.about.isVisible()
