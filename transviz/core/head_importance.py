@@ -22,7 +22,7 @@ from .dataset import Pair
 from .errors import ConfigError
 from .evaluate import greedy_ids
 from .held_out import held_out_pairs
-from .interventions import Kind, check_kind, gating
+from .interventions import Kind, check_kind, gating, layer_count
 from .messages import translate_noop
 from .trace import evaluating
 
@@ -90,7 +90,7 @@ def _heads(model: Model, kind: Kind, metric: str) -> list[Head]:
         raise ConfigError(translate_noop("CoreMessages", "the metric must be exact_match or logprob, got {0}"),
                           repr(metric))
     cfg = model.config
-    layers = cfg.n_encoder_layers if kind == "encoder_self" else cfg.n_decoder_layers
+    layers = layer_count(model.net, kind)
     return [(layer, head) for layer in range(layers) for head in range(cfg.n_heads)]
 
 
@@ -129,7 +129,7 @@ def _scores(model: Model, kind: Kind, metric: Metric, pairs: Sequence[Pair], var
 
 def _gates(model: Model, kind: Kind, variants: Sequence[Sequence[Head]], sentences: int) -> dict[int, torch.Tensor]:
     """Per layer, (variants x sentences, heads): 0 where that copy's variant switches the head off."""
-    layers = model.config.n_encoder_layers if kind == "encoder_self" else model.config.n_decoder_layers
+    layers = layer_count(model.net, kind)
     gates = {layer: torch.ones(len(variants), sentences, model.config.n_heads, device=model.device)
              for layer in range(layers)}
     for v, heads in enumerate(variants):

@@ -160,10 +160,15 @@ class EditAttention:
 Intervention = AblateHead | ScaleScores | TieQueryKey | NoPositions | EditAttention
 
 
+def layer_count(net: Transformer, kind: Kind) -> int:
+    """How many layers ``net`` has of the ``kind`` attention."""
+    return net.config.n_encoder_layers if kind == "encoder_self" else net.config.n_decoder_layers
+
+
 def _check_fits(net: Transformer, kind: Kind, layer: int, head: int | None) -> None:
     """InputError unless ``net`` has that layer (and head) of that kind."""
     cfg = net.config
-    layers = cfg.n_encoder_layers if kind == "encoder_self" else cfg.n_decoder_layers
+    layers = layer_count(net, kind)
     if layer >= layers:
         raise InputError(translate_noop("CoreMessages", "no layer {0}: the {1} attention has layers 0 to {2}"),
                          layer, kind, layers - 1)
