@@ -10,6 +10,7 @@ from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication
 
 from ...core.workspace import Workspace
 from .base import PlotPanel
+from .concepts import ConceptsPanel
 from .explorer import ExplorerPanel
 from .lab import LabPanel
 from .masks import MasksPanel
@@ -37,4 +38,5 @@ PANELS = (
     PanelSpec("masks", str(QT_TRANSLATE_NOOP("MainWindow", "Masks")), MasksPanel),
     PanelSpec("training", str(QT_TRANSLATE_NOOP("MainWindow", "Training")), TrainingPanel),
     PanelSpec("lab", str(QT_TRANSLATE_NOOP("MainWindow", "Lab")), LabPanel),
+    PanelSpec("concepts", str(QT_TRANSLATE_NOOP("MainWindow", "Why")), ConceptsPanel),
 )
