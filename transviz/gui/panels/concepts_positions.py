@@ -4,7 +4,6 @@ original one with its rows and columns reordered; with them it is not. The maps 
 come from :func:`transviz.core.why_positions.positions_demo`."""
 from __future__ import annotations
 
-import numpy as np
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QGridLayout, QHBoxLayout, QPushButton, QSpinBox, QStackedWidget, QVBoxLayout, QWidget
 
@@ -81,6 +80,7 @@ class PositionsSection(Retranslated, QWidget):
         """Show ``model`` and ``sentence`` unshuffled (drawn at the next :meth:`refresh`)."""
         self.model, self.sentence, self.demo, self._shuffles = model, sentence, None, 0
         self.pages.setCurrentIndex(0 if model is None else 1)
+        self.bind_button()
         if model is not None:
             self.layer.setMaximum(model.config.n_encoder_layers - 1)
             self.head.setMaximum(model.config.n_heads - 1)
@@ -120,9 +120,9 @@ class PositionsSection(Retranslated, QWidget):
     def _draw(self) -> None:
         self.bind_button()
         demo = self.demo
+        for view in self.views:
+            view.setVisible(demo is not None)  # an empty heatmap cannot be drawn
         if demo is None:
-            for view in self.views:
-                view.set_data(np.zeros((0, 0), np.float32), [], [])
             self.order.setText("")
             self.with_result.setText("")
             self.without_result.setText("")

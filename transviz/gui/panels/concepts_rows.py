@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import math
 
-import numpy as np
 from PySide6.QtWidgets import QComboBox, QGridLayout, QGroupBox, QSpinBox, QVBoxLayout, QWidget
 
 from ...core.bundle import Model
@@ -96,18 +95,17 @@ class ModelRows(Retranslated, QGroupBox):
     def refresh(self) -> None:
         """Run the model at each factor (a few forward passes) and draw the chosen query's rows."""
         if self.model is None or not self.sentence:
-            self.rows = None
-            self.rows_view.set_data(np.zeros((0, 0), np.float32), [], [])
-            self.rows_note.setText("")
+            self._show_none()
             return
         try:
             self.rows = model_rows_under_scale(self.model, self.sentence, self.current_kind(), self.layer.value(),
                                                self.head.value())
         except TransvizError as exc:
-            self.rows = None
+            self._show_none()
             show_error(self.model_error, translated(exc))
             return
         show_error(self.model_error, None)
+        self.rows_view.setVisible(True)
         previous = self.query.currentIndex()
         self.query.blockSignals(True)
         self.query.clear()
@@ -115,6 +113,12 @@ class ModelRows(Retranslated, QGroupBox):
         self.query.setCurrentIndex(previous if 0 <= previous < self.query.count() else 0)
         self.query.blockSignals(False)
         self._show_rows()
+
+    def _show_none(self) -> None:
+        """No rows (no model, or the sentence cannot be read): the heatmap hides (an empty one cannot be drawn)."""
+        self.rows = None
+        self.rows_view.setVisible(False)
+        self.rows_note.setText("")
 
     def factor_names(self) -> list[str]:
         """The heatmap's row names: each factor, and what the special ones mean."""
