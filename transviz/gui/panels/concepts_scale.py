@@ -4,7 +4,8 @@ softmax's gradient as d_k grows; beside them the loaded model's real rows with i
 multiplied by a factor. Everything shown is computed by :mod:`transviz.core.why_scale`."""
 from __future__ import annotations
 
-from collections.abc import Callable
+import math
+from collections.abc import Callable, Sequence
 
 import numpy as np
 import pyqtgraph as pg
@@ -33,6 +34,11 @@ def curve_plot() -> pg.PlotWidget:
 
 def axis_title(plot: pg.PlotWidget, side: str) -> Callable[[str], object]:
     return lambda text: plot.setLabel(side, text)
+
+
+def log_ticks(plot: pg.PlotWidget, side: str, values: Sequence[int]) -> None:
+    """Label a logarithmic axis at ``values`` (it places them at their log10)."""
+    plot.getAxis(side).setTicks([[(math.log10(v), str(v)) for v in values]])
 
 
 class ScaleSection(Retranslated, QWidget):
@@ -70,6 +76,9 @@ class ScaleSection(Retranslated, QWidget):
         self.spread_plot.setLogMode(True, True)
         self.entropy_plot.setLogMode(True, False)
         self.jacobian_plot.setLogMode(True, True)
+        for plot in (self.spread_plot, self.entropy_plot, self.jacobian_plot):
+            log_ticks(plot, "bottom", D_KS[::2])  # powers of 4: pyqtgraph's own 10¹, 10² hide the slider's steps
+        log_ticks(self.spread_plot, "left", (1, 2, 4, 8, 16, 32))
         for plot, title, left, bottom in (
                 (self.spread_plot, lambda: self.tr("Spread of q·k grows as √d_k"), lambda: self.tr("std of q·k"),
                  lambda: self.tr("d_k")),
@@ -78,7 +87,7 @@ class ScaleSection(Retranslated, QWidget):
                 (self.entropy_plot, lambda: self.tr("Entropy of a row (median)"), lambda: self.tr("bits"),
                  lambda: self.tr("d_k")),
                 (self.jacobian_plot, lambda: self.tr("Softmax gradient (median)"),
-                 lambda: self.tr("‖diag(p) − ppᵀ‖ (Frobenius)"), lambda: self.tr("d_k"))):
+                 lambda: self.tr("‖diag(p) − ppᵀ‖"), lambda: self.tr("d_k"))):
             self.bind_text(plot.setTitle, title)
             self.bind_text(axis_title(plot, "left"), left)
             self.bind_text(axis_title(plot, "bottom"), bottom)
