@@ -154,3 +154,24 @@ def test_without_a_model_the_tab_says_so_and_the_scale_still_works(panel, qtbot)
     panel.pages.setCurrentIndex(SCALE)
     panel.workspace.set_model(None)  # and back to none after a model
     assert rows.no_model.isVisibleTo(panel)
+
+
+def test_hidden_the_tab_runs_nothing_and_catches_up_when_shown(panel, toy):
+    panel.hide()
+    panel.workspace.set_model(toy, sentence=SENTENCE)
+    assert panel.scale.model_rows.rows is None and panel.positions.demo is None  # no copy, no forward pass
+    panel.show()
+    assert panel.scale.model_rows.rows is not None and panel.scale.model_rows.rows_view.isVisibleTo(panel)
+    assert panel.scale.model_rows.model is not toy  # its own copy: interventions never reach the workspace's
+
+
+def test_a_language_change_redraws_the_same_plots(loaded, qtbot):
+    from transviz.gui.language import CHINESE, set_language
+
+    scale = loaded.scale
+    before = [len(legend.items) for legend in scale.legends], len(scale.markers)
+    set_language(CHINESE)
+    # the heatmaps' own axis names have a shipped translation: once they show it, every widget has retranslated
+    qtbot.waitUntil(lambda: loaded.positions.views[0].axes.column_title == "键（列）", timeout=2000)
+    assert ([len(legend.items) for legend in scale.legends], len(scale.markers)) == before
+    assert len(scale.bar_heights()) == 2 and len(scale.spread_plot.getPlotItem().listDataItems()) == 3

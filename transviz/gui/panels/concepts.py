@@ -27,9 +27,9 @@ class ConceptsPanel(Retranslated, PlotPanel):
 
     def __init__(self, workspace: Workspace, parent: QWidget | None = None) -> None:
         super().__init__(workspace, parent)
-        self._own: Model | None = None  # this tab's copy of the workspace's model
-        self._stale = True  # drawn when shown
-        self._shown: tuple[Model | None, str] | None = None  # the model and sentence the sections have
+        self._own: Model | None = None  # this tab's copy of the workspace's model, made when first needed
+        self._copied: Model | None = None  # the workspace's model that ``_own`` copies
+        self._shown: tuple[Model | None, str] | None = None  # the workspace's model and sentence the pages have
         self.scale = ScaleSection()
         self.positions = PositionsSection()
         self.pages = QTabWidget()
@@ -42,35 +42,33 @@ class ConceptsPanel(Retranslated, PlotPanel):
         layout.addWidget(self.pages)
         self.pages.currentChanged.connect(lambda _: self.refresh())
         self.watch_model()
-        self._follow()
-        subscribe(self, workspace.session_changed, lambda _: self._follow())
+        subscribe(self, workspace.session_changed, lambda _: self.refresh())
 
     def set_model(self, model: Model | None) -> None:
-        """A copy of ``model``, shown with the sentence of the session that follows (``session_changed``)."""
-        self._own = None if model is None else decoding_copy(model)
-
-    def _follow(self) -> None:
-        """Take the workspace's model and sentence, if either changed; draw now if the tab shows, else when shown."""
-        sentence = self.workspace.sentence
-        if self._shown is not None and self._shown[0] is self._own and self._shown[1] == sentence:
-            return  # the same sentence decoded another way: keep the shuffle
-        self._shown = (self._own, sentence)
-        for part in (self.scale.model_rows, self.positions):
-            part.set_model(self._own, sentence)
-        self._stale = True
+        """Shown with the sentence of the session that follows (``session_changed``)."""
         self.refresh()
 
     def refresh(self) -> None:
+        """Draw the page shown, with the workspace's model and sentence; nothing while the tab is hidden."""
         if not self.isVisible():
             return
-        self._stale = False
-        page = self.pages.currentWidget()
-        if page is self.scale:
+        self._follow()
+        if self.pages.currentWidget() is self.scale:
             self.scale.refresh()
         else:
             self.positions.refresh()
 
+    def _follow(self) -> None:
+        """Give the pages the workspace's model (copied) and sentence, if either changed since they got them."""
+        model, sentence = self.workspace.model, self.workspace.sentence
+        if self._shown is not None and self._shown[0] is model and self._shown[1] == sentence:
+            return  # the same sentence decoded another way: the shuffle stays
+        self._shown = (model, sentence)
+        if self._copied is not model:
+            self._own, self._copied = (None if model is None else decoding_copy(model)), model
+        for part in (self.scale.model_rows, self.positions):
+            part.set_model(self._own, sentence)
+
     def showEvent(self, event: QShowEvent) -> None:
         super().showEvent(event)
-        if self._stale:
-            self.refresh()
+        self.refresh()
