@@ -175,3 +175,12 @@ def test_a_language_change_redraws_the_same_plots(loaded, qtbot):
     qtbot.waitUntil(lambda: loaded.positions.views[0].axes.column_title == "键（列）", timeout=2000)
     assert ([len(legend.items) for legend in scale.legends], len(scale.markers)) == before
     assert len(scale.bar_heights()) == 2 and len(scale.spread_plot.getPlotItem().listDataItems()) == 3
+
+
+def test_decoder_self_attention_rows_hatch_the_future(loaded):
+    rows = loaded.scale.model_rows
+    rows.kind.setCurrentIndex(1)  # decoder self-attention
+    rows.query.setCurrentIndex(1)  # the second decoder input: it sees keys 0 and 1
+    shown = rows.rows_view.data
+    assert np.isnan(shown[:, 2:]).all() and np.isfinite(shown[:, :2]).all()
+    np.testing.assert_allclose(shown[0, :2], 0.5, atol=1e-6)  # factor 0: uniform over what it may see

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import math
 
+import numpy as np
 from PySide6.QtWidgets import QComboBox, QGridLayout, QGroupBox, QSpinBox, QVBoxLayout, QWidget
 
 from ...core.bundle import Model
@@ -133,7 +134,10 @@ class ModelRows(Retranslated, QGroupBox):
         if rows is None or query < 0:
             return
         names = self.factor_names()
-        self.rows_view.set_data(rows.rows[:, query], names, rows.key_labels, levels=(0.0, 1.0))
+        shown = rows.rows[:, query].copy()
+        if rows.kind == "decoder_self":
+            shown[:, query + 1:] = np.nan  # the future: masked, hatched as in every attention plot
+        self.rows_view.set_data(shown, names, rows.key_labels, levels=(0.0, 1.0))
         self.rows_view.set_title(self.tr("{0}, layer {1}, head {2}, query '{3}'").format(
             self.kind.currentText(), rows.layer, rows.head, rows.query_labels[query]))
         entropies = ", ".join(f"×{f:.3g} {h:.2f}" for f, h in zip(rows.factors, rows.entropy[:, query], strict=True))
