@@ -17,7 +17,7 @@ import pytest
 SCREEN = (1366, 768)
 MODELS = ("default", "dates", "reverse")
 LANGUAGES = ("en", "zh_CN")
-TABS = range(5)  # Explorer, Positional encoding, Masks, Training, Lab
+TABS = range(6)  # Explorer, Positional encoding, Masks, Training, Lab, Why
 PROBE = Path(__file__).with_name("window_fit_probe.py")
 
 

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from PySide6.QtCore import QCoreApplication
 
-EXPLORER, POSITIONAL, MASKS, TRAINING, LAB, HEADS = "explorer", "positional", "masks", "training", "lab", "heads"
+EXPLORER, POSITIONAL, MASKS, TRAINING, LAB = "explorer", "positional", "masks", "training", "lab"
+HEADS, WHY = "heads", "why"
 
 
 def tab_help(tab: str) -> str:
@@ -24,7 +25,7 @@ def help_sections(tab: str) -> list[str]:
 ROW_LABELS, COLOURS, SUMMARIES, SAMPLING, BEAM = "row labels", "colours", "summaries", "sampling", "beam"
 # the topics each tab's help explains after its own text
 TAB_TOPICS = {EXPLORER: (ROW_LABELS, COLOURS, SUMMARIES, SAMPLING, BEAM), MASKS: (ROW_LABELS, COLOURS),
-              TRAINING: (ROW_LABELS, COLOURS, SUMMARIES)}
+              TRAINING: (ROW_LABELS, COLOURS, SUMMARIES), WHY: (ROW_LABELS, COLOURS)}
 
 
 def _topics() -> dict[str, str]:
@@ -141,4 +142,20 @@ def _tab_texts() -> dict[str, str]:
             "that can go before one point of exact match is lost. Without every cross-attention head the "
             "decoder no longer sees the source at all.\n\n"
             "Click a head to switch it off in the explorer, and watch what changes in its translation."),
+        WHY: translate(
+            "TabHelp",
+            "Two claims of the tutorial, computed live.\n\n"
+            "Why scale by 1/√d_k: q and k are random vectors of d_k entries drawn from N(0, 1). Their dot product "
+            "q·k adds up d_k products, so its spread (standard deviation) grows as √d_k: the first plot. Fed to the "
+            "softmax unscaled, such large scores give one key almost all the weight: the row's entropy falls "
+            "towards 0 bits, and the softmax's gradient, the norm of its Jacobian diag(p) − ppᵀ, falls towards 0, "
+            "so training can hardly change the scores. Divided by √d_k, the scores keep a spread of 1 at every "
+            "d_k, and entropy and gradient stay. The curves are medians over many random rows; the circles mark "
+            "the slider's d_k. On the right, the loaded model's real attention for one query with its scaling "
+            "multiplied by a factor in one layer: 0 makes the row uniform, √d_k removes the 1/√d_k.\n\n"
+            "Why positions: 'Shuffle the source words' puts the sentence's tokens in a random order and runs the "
+            "encoder again. With the positional encoding the attention changes. Without it (the NoPositions "
+            "intervention) the shuffled map is the original one with its rows and columns reordered the same "
+            "way: the largest difference is float rounding, about 1e-7. Attention alone sees a set of words, not "
+            "a sequence."),
     }

@@ -16,6 +16,7 @@ from .lab import LabPanel
 from .masks import MasksPanel
 from .positional import PositionalPanel
 from .training import TrainingPanel
+from .why import WhyPanel
 
 
 @dataclass(frozen=True)
@@ -37,6 +38,7 @@ PANELS = (
     PanelSpec("positional", str(QT_TRANSLATE_NOOP("MainWindow", "Positional encoding")), PositionalPanel),
     PanelSpec("masks", str(QT_TRANSLATE_NOOP("MainWindow", "Masks")), MasksPanel),
     PanelSpec("heads", str(QT_TRANSLATE_NOOP("MainWindow", "Heads")), HeadsPanel),
+    PanelSpec("why", str(QT_TRANSLATE_NOOP("MainWindow", "Why")), WhyPanel),
     PanelSpec("training", str(QT_TRANSLATE_NOOP("MainWindow", "Training")), TrainingPanel),
     PanelSpec("lab", str(QT_TRANSLATE_NOOP("MainWindow", "Lab")), LabPanel),
 )
