@@ -87,6 +87,8 @@ class InterventionBar(Retranslated, QWidget):
         self.scroller = QScrollArea()
         self.scroller.setWidget(self.strip)
         self.scroller.setWidgetResizable(True)
+        for plain in (self.strip, self.scroller.viewport()):  # the bar's own background shows through
+            plain.setAutoFillBackground(False)
         self.scroller.setFrameShape(QFrame.Shape.NoFrame)
         self.scroller.setVerticalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         self.scroller.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Fixed)
