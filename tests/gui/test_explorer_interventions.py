@@ -143,6 +143,9 @@ def test_undo_and_redo_bring_back_bit_identical_pictures(explorer, qtbot):
     assert explorer.controller.interventions.items == (HEAD_OFF,)
     np.testing.assert_array_equal(redone[0], edited[0])
     assert redone[1] == edited[1] and redone[4] == edited[4]
+    QTest.keyClick(explorer, Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier)
+    QTest.keyClick(explorer, Qt.Key.Key_Y, Qt.KeyboardModifier.ControlModifier)  # redo, the other way
+    assert explorer.controller.interventions.items == (HEAD_OFF,)
 
 
 def test_the_bar_lists_removes_and_clears(explorer, model):

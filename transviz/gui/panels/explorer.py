@@ -115,10 +115,14 @@ class ExplorerPanel(Retranslated, PlotPanel):
                 (Qt.Key.Key_Left, self.controller.back), (Qt.Key.Key_Home, self.controller.reset),
                 (Qt.Key.Key_P, self.controls.toggle_play))
         self.shortcuts = [QShortcut(QKeySequence(key), self, action) for key, action in keys]
-        edits = ((QKeySequence.StandardKey.Undo, self.controller.undo_intervention),
-                 (QKeySequence.StandardKey.Redo, self.controller.redo_intervention),
-                 (QKeySequence("Ctrl+Y"), self.controller.redo_intervention))  # Redo is Ctrl+Shift+Z on Linux
-        self.shortcuts += [QShortcut(key, self, action) for key, action in edits]
+        undo, redo = QShortcut(self), QShortcut(self)
+        undo.setKeys(QKeySequence.StandardKey.Undo)
+        # Ctrl+Y too where the platform's Redo lacks it (Linux: Ctrl+Shift+Z); twice would be ambiguous
+        redo_keys = QKeySequence.keyBindings(QKeySequence.StandardKey.Redo)
+        redo.setKeys(redo_keys + [QKeySequence("Ctrl+Y")] * (QKeySequence("Ctrl+Y") not in redo_keys))
+        undo.activated.connect(self.controller.undo_intervention)
+        redo.activated.connect(self.controller.redo_intervention)
+        self.shortcuts += [undo, redo]
 
     def why_here(self, kind: Kind, layer: int, head: int, query: int) -> None:
         """Open the masks tab's walkthrough on this query of this head."""
