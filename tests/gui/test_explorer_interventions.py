@@ -268,3 +268,15 @@ def test_undo_midway_decodes_as_far_as_before_even_after_an_edit_ended_it_sooner
     assert output(explorer) == ORIGINAL[:4]
     np.testing.assert_array_equal(after[0], before[0])
     assert after[1] == before[1] and after[4] == before[4]
+
+
+def test_many_interventions_never_widen_the_window(explorer):
+    window = explorer.window()
+    before = window.minimumSizeHint()
+    for head in range(4):
+        for kind in ("cross", "decoder_self"):
+            explorer.controller.toggle_intervention(TieQueryKey(kind, 1, head))
+    settle()
+    assert len(explorer.attention.interventions.chips) == 8
+    after = window.minimumSizeHint()
+    assert after.width() <= before.width() and after.width() <= 1366 and after.height() <= 768

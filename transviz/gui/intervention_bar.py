@@ -38,6 +38,7 @@ def describe(item: Intervention) -> str:
     """A short readable name of ``item``, in the language in use."""
     translate = QCoreApplication.translate
     if isinstance(item, AblateHead):
+        # one line per mode ("mean" to come); "copy" names its source head in a branch of its own
         modes = {"zero": translate("InterventionBar", "{0} off (zero)"),
                  "uniform": translate("InterventionBar", "{0} off (uniform)")}
         template = modes.get(item.mode, "{0} off (" + str(item.mode) + ")")  # a mode this table lacks yet
