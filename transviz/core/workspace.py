@@ -53,6 +53,8 @@ class Workspace:
         session_moved(Event): the session stepped, went back, reset or changed strategy.
         explain_requested(Explanation): someone asks why one query row of a head looks as it does
             (the explorer's "Why here?"); the masks tab walks through it.
+        interventions_changed(tuple[Intervention, ...]): :meth:`set_interventions` put these in
+            force (a new model clears them without this signal: ``model_changed`` says it).
     """
 
     def __init__(self, top_k: int = TOP_K) -> None:
@@ -71,6 +73,7 @@ class Workspace:
         self.session_changed: Signal[DecodingSession | None] = Signal()
         self.session_moved: Signal[Event] = Signal()
         self.explain_requested: Signal[Explanation] = Signal()
+        self.interventions_changed: Signal[tuple[Intervention, ...]] = Signal()
 
     @property
     def examples(self) -> tuple[Pair, ...]:
@@ -156,6 +159,7 @@ class Workspace:
         elif self.decoding_model is not None:
             edits(self.decoding_model, interventions)
         self.interventions = tuple(interventions)
+        self.interventions_changed.emit(self.interventions)
 
     def set_strategy(self, strategy: Strategy) -> None:
         """Use ``strategy`` from the session's next step on, and for new sentences (teacher

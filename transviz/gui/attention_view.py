@@ -18,6 +18,8 @@ from ..core.decoding import DecodingSession
 from ..core.walkthrough import KINDS, Kind
 from .grid import SUMMARY_COLUMN, AttentionGrid
 from .heatmap import AxisNames, HeatmapWidget, attention_axes
+from .intervention_bar import InterventionBar, describe
+from .intervention_list import edited_heads
 from .labels import bound_label, plain_label
 from .language import Retranslated, set_items
 from .session import SessionController
@@ -182,6 +184,7 @@ class AttentionView(Retranslated, QWidget):
             controls.addWidget(widget)
         controls.addWidget(self.lines)
         controls.addStretch(1)
+        self.interventions = InterventionBar(self.controller)
         self.grid = AttentionGrid()
         self.large = HeatmapWidget()
         splitter = QSplitter(Qt.Orientation.Horizontal)
@@ -199,6 +202,7 @@ class AttentionView(Retranslated, QWidget):
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addWidget(self.choices)
+        layout.addWidget(self.interventions)
         layout.addWidget(self.pages, 1)
         self.kind.currentIndexChanged.connect(self._on_kind_changed)
         self.summary.currentIndexChanged.connect(self._on_summary_changed)
@@ -259,10 +263,16 @@ class AttentionView(Retranslated, QWidget):
         self.grid.set_maps(shown.maps, shown.query_tokens, shown.key_tokens, summary=shown.summary,
                            colours=(colour_scaled(shown.maps, scale), colour_scaled(shown.summary, scale)))
         self.grid.set_query(shown.query)
+        self.grid.set_marked(self._edited(shown))
         self.grid.set_title(self._grid_title(kind, shown.kind))
         self.large.set_axes(kind_axes(shown.kind))
         self._draw_large()
         self.pages.setCurrentIndex(1)
+
+    def _edited(self, shown: AttentionMaps) -> set[tuple[int, int]]:
+        """(layer, head) of the shown kind's heads that run with an intervention."""
+        layers, heads = shown.maps.shape[:2]
+        return edited_heads(self.controller.interventions.items, shown.kind, layers, heads)
 
     def _grid_title(self, chosen: Kind, shown: Kind) -> str:
         scale = {"fixed": "", "map": self.tr(" Colours: each map scaled to its largest weight."),
@@ -300,8 +310,10 @@ class AttentionView(Retranslated, QWidget):
                             colours=None if scale == "fixed" else colour_scaled(data, scale))
         self.large.set_colorbar_title(self._colorbar_title(head == SUMMARY_COLUMN))
         self.large.set_highlighted_row(shown.query)
-        self.large.set_title(self.tr("{0}, layer {1}: {2}").format(
-            kind_names()[shown.kind], layer, self._head_name(head, layer)))
+        title = self.tr("{0}, layer {1}: {2}").format(kind_names()[shown.kind], layer, self._head_name(head, layer))
+        edits = [describe(item) for item in self.controller.interventions.items
+                 if (layer, head) in edited_heads([item], shown.kind, *shown.maps.shape[:2])]
+        self.large.set_title(title if not edits else self.tr("{0} (edited: {1})").format(title, "; ".join(edits)))
 
     def _colorbar_title(self, summary: bool) -> str:
         """What the colour bar's 0..1 stands for: the weight, or its share of a map's or row's

@@ -1,6 +1,10 @@
-"""The explorer's "Why here?": right-click a cell of the attention grid or of the large head and
-ask for the arithmetic behind that query row of that head (the masks tab's walkthrough)."""
+"""The explorer's right-click menu of a head: "Why here?" (right-click a cell of the attention
+grid or of the large head and ask for the arithmetic behind that query row of that head, the masks
+tab's walkthrough), then the sections others add for the head (interventions), then the plot's
+own actions (export)."""
 from __future__ import annotations
+
+from collections.abc import Callable, Sequence
 
 from PySide6.QtCore import QObject, QPoint, QPointF, Qt, Signal
 from PySide6.QtWidgets import QMenu, QWidget
@@ -8,11 +12,14 @@ from PySide6.QtWidgets import QMenu, QWidget
 from ..core.walkthrough import Kind
 from .attention_view import AttentionView
 from .grid import SUMMARY_COLUMN
+from .intervention_menu import HeadTarget
+
+Section = Callable[[QMenu, HeadTarget | None], None]  # adds entries about the head right-clicked
 
 
 class ExplainMenu(QObject):
-    """Puts "Why here?" first in the right-click menus of ``view``'s grid and large head, above
-    their own actions (export). Make it after the plots' actions are added.
+    """Puts "Why here?" first in the right-click menus of ``view``'s grid and large head, then
+    ``sections``, then their own actions (export). Make it after the plots' actions are added.
 
     Signals:
         asked(str, int, int, int): the kind, layer, head and query of the cell right-clicked.
@@ -20,9 +27,10 @@ class ExplainMenu(QObject):
 
     asked = Signal(str, int, int, int)
 
-    def __init__(self, view: AttentionView) -> None:
+    def __init__(self, view: AttentionView, sections: Sequence[Section] = ()) -> None:
         super().__init__(view)
         self.view = view
+        self.sections = list(sections)
         for plot in (view.grid, view.large):
             # the menu is built at each right-click: its first entry depends on the cell clicked
             plot.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
@@ -46,18 +54,40 @@ class ExplainMenu(QObject):
             return None
         return shown.kind, layer, head, row_column[0]
 
-    def show_menu(self, plot: QWidget, point: QPoint) -> None:
-        """The right-click menu of ``plot`` at ``point``: "Why here?", then the plot's own actions."""
+    def pointed_head(self, plot: QWidget, point: QPointF) -> HeadTarget | None:
+        """The head (or a layer's summary) under ``point`` of the grid, or the one the large view
+        shows wherever it is right-clicked; None off the grid's tiles."""
+        shown = self.view.shown
+        if shown is None:
+            return None
+        layers, heads = shown.maps.shape[:2]
+        if plot is self.view.grid:
+            cell = self.view.grid.cell_under(point)
+            return None if cell is None else HeadTarget(shown.kind, cell[0], cell[1], layers, heads)
+        layer, head = self.view.selected()
+        return HeadTarget(shown.kind, layer, head, layers, heads)
+
+    def build_menu(self, plot: QWidget, point: QPoint) -> QMenu:
+        """The right-click menu of ``plot`` at ``point``: "Why here?", the sections, then the
+        plot's own actions. Its entries act when triggered (shown or not)."""
         target = self.pointed(plot, QPointF(point))
-        self.menu = QMenu(plot)
-        why = self.menu.addAction(self.tr("Why here? Walk through this query in the Masks tab"))
+        menu = QMenu(plot)
+        why = menu.addAction(self.tr("Why here? Walk through this query in the Masks tab"))
         why.setEnabled(target is not None)
         if target is None:
             why.setToolTip(self.tr("Right-click a cell of one head (not a summary of heads)"))
-        self.menu.addSeparator()
-        self.menu.addActions(plot.actions())
-        chosen = self.menu.exec(plot.mapToGlobal(point))
+        else:
+            why.triggered.connect(lambda: self.asked.emit(*target))
+        head = self.pointed_head(plot, QPointF(point))
+        for section in self.sections:
+            menu.addSeparator()
+            section(menu, head)
+        menu.addSeparator()
+        menu.addActions(plot.actions())
+        return menu
+
+    def show_menu(self, plot: QWidget, point: QPoint) -> None:
+        self.menu = self.build_menu(plot, point)
+        self.menu.exec(plot.mapToGlobal(point))
         self.menu.deleteLater()
         self.menu = None
-        if chosen is why and target is not None:
-            self.asked.emit(*target)

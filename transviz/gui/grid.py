@@ -10,7 +10,7 @@ range and axes again at every step; painted directly it is cheapest (the README 
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
 
 import numpy as np
@@ -22,17 +22,18 @@ from ..core.aggregate import mean_over_heads
 from .heatmap import coloured_picture, value_text
 from .labels import plain_label
 from .language import Retranslated
-from .style import HIGHLIGHT, lookup_table, plot_font, plot_style
+from .style import BLUE, HIGHLIGHT, lookup_table, plot_font, plot_style
 
 GAP = 1  # empty cells between tiles (NaN in the mosaic, drawn in the background colour)
 SUMMARY_COLUMN = -1  # the head reported by cell_clicked for the summary ("mean of heads") column
 LEVELS = (0.0, 1.0)  # attention weights: the colormap's ends
+EDITED = BLUE  # the frame of a tile whose head runs with an intervention
 
 
 @dataclass
 class MosaicPicture:
     """What the canvas paints: the coloured mosaic, names along both sides (at cell coordinates),
-    outlined rows and the column of a separating line."""
+    outlined rows, framed tiles and the column of a separating line."""
 
     image: QImage = field(default_factory=QImage)
     pixels: np.ndarray | None = None  # the image's memory (QImage does not own it)
@@ -41,6 +42,7 @@ class MosaicPicture:
     column_names: list[tuple[float, str]] = field(default_factory=list)  # (column centre, text)
     outlined_rows: list[int] = field(default_factory=list)
     separator: float | None = None  # a column boundary
+    framed: list[tuple[int, int, int, int]] = field(default_factory=list)  # (row, column, rows, columns) of cells
 
 
 class MosaicCanvas(QWidget):
@@ -126,6 +128,10 @@ class MosaicCanvas(QWidget):
         painter.setPen(QPen(QColor(HIGHLIGHT), 2 * self.line_width))
         for row in picture.outlined_rows:
             painter.drawRect(QRectF(self.point_of(row, 0, area), self.point_of(row + 1, columns, area)))
+        painter.setPen(QPen(QColor(EDITED), 3 * self.line_width))
+        for row, column, rows, tile_columns in picture.framed:
+            painter.drawRect(QRectF(self.point_of(row, column, area),
+                                    self.point_of(row + rows, column + tile_columns, area)))
 
 
 class AttentionGrid(Retranslated, QWidget):
@@ -152,6 +158,7 @@ class AttentionGrid(Retranslated, QWidget):
         self._query_labels: list[str] = []
         self._key_labels: list[str] = []
         self._query: int | None = None
+        self._marked: list[tuple[int, int]] = []  # (layer, head) of the tiles framed as edited
         self._chosen_summary_names: tuple[str, str] | None = None  # column header, read-out; None: the mean's
         self._title = plain_label(title, wrap=True)  # long titles must not widen the window
         self._title.setAlignment(Qt.AlignmentFlag.AlignCenter)
@@ -211,6 +218,15 @@ class AttentionGrid(Retranslated, QWidget):
         self._query = row
         self.canvas.show_picture(replace(self.canvas.picture, outlined_rows=self._outlined_rows()))
 
+    def set_marked(self, heads: Iterable[tuple[int, int]]) -> None:
+        """Frame the tiles of these (layer, head): heads running with an intervention."""
+        self._marked = sorted(set(heads))
+        self.canvas.show_picture(replace(self.canvas.picture, framed=self._framed()))
+
+    @property
+    def marked(self) -> list[tuple[int, int]]:
+        return list(self._marked)
+
     def repaint_now(self) -> None:
         """Paint the plot immediately rather than on the event loop's next pass (for timing)."""
         self.canvas.repaint()
@@ -242,7 +258,13 @@ class AttentionGrid(Retranslated, QWidget):
                        for layer in range(layers)],
             column_names=[((keys + GAP) * h + keys / 2, name) for h, name in enumerate(names)],
             outlined_rows=self._outlined_rows(),
-            separator=heads * (keys + GAP) - GAP / 2))
+            separator=heads * (keys + GAP) - GAP / 2,
+            framed=self._framed()))
+
+    def _framed(self) -> list[tuple[int, int, int, int]]:
+        layers, heads, queries, keys = self._maps.shape
+        return [(*self.tile_origin(layer, head), queries, keys) for layer, head in self._marked
+                if layer < layers and head < heads]
 
     def _outlined_rows(self) -> list[int]:
         layers, _, queries, _ = self._maps.shape

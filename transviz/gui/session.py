@@ -6,6 +6,10 @@ errors a user can cause (stepping past the end, forcing in teacher forcing ...) 
 instead of an exception. Every explorer view takes the controller in its constructor, calls its
 methods and redraws from ``controller.session`` when it signals.
 
+It also holds the explorer's interventions (:mod:`~transviz.gui.intervention_list`): they stay in
+force for every new sentence of the same model, each change can be undone, and
+:meth:`SessionController.comparison` says which output tokens the unmodified model wrote otherwise.
+
 Decoding runs on the GUI thread: a step of the shipped model is quicker than handing it to a
 thread would be (``transviz bench session_step_ms_default``).
 """
@@ -18,11 +22,14 @@ from PySide6.QtCore import QObject, Signal
 
 from ..core.bundle import Model
 from ..core.decoding import DecodingSession, Event
-from ..core.errors import InputError
+from ..core.errors import InputError, TransvizError
+from ..core.interventions import Intervention
 from ..core.strategies import Strategy
+from ..core.unmodified import TokenComparison, Unmodified
 from ..core.vocab import BOS, PAD
 from ..core.workspace import Workspace
 from .core_messages import translated
+from .intervention_list import InterventionList, toggled
 from .observe import subscribe
 from .step_threads import StepThreads
 
@@ -38,18 +45,29 @@ class SessionController(QObject):
             when there is none (no model, or the sentence could not be read).
         changed(object): the session moved: the core :class:`~transviz.core.decoding.Event`.
         refused(str): an action could not run; the plain-language reason.
+        interventions_changed(): the interventions in force changed (``changed`` follows when
+            a session was decoded again).
     """
 
     session_changed = Signal(object)
     changed = Signal(object)
     refused = Signal(str)
+    interventions_changed = Signal()
 
     def __init__(self, workspace: Workspace, parent: QObject | None = None) -> None:
         super().__init__(parent)
         self.workspace = workspace
         self._quiet = False  # run_to_end reports once, not once per step
+        # how far the user decoded (steps, to the end): an edit of the interventions decodes as far
+        # again, so that undoing it brings back the very translation
+        self._wanted = (0, False)
+        self._redecoding = False
         self._threads = StepThreads()  # the window waits for a step: more cores when they help
-        subscribe(self, workspace.session_changed, self.session_changed.emit)
+        self.interventions = InterventionList()
+        self._unmodified = Unmodified()
+        subscribe(self, workspace.model_changed, self._forget_interventions)
+        subscribe(self, workspace.interventions_changed, self._adopt)
+        subscribe(self, workspace.session_changed, self._new_session)
         subscribe(self, workspace.session_moved, self._forward)
 
     @property
@@ -66,6 +84,9 @@ class SessionController(QObject):
         return self.workspace.strategy
 
     def _forward(self, event: Event) -> None:
+        session = self.session
+        if not self._redecoding and event.kind != "interventions" and session is not None:
+            self._wanted = (session.position, session.finished)
         if not self._quiet:
             self.changed.emit(event)
 
@@ -146,3 +167,93 @@ class SessionController(QObject):
             self.workspace.set_strategy(strategy)
         except InputError as exc:
             self.refused.emit(translated(exc))
+
+    # -- interventions -----------------------------------------------------------------------------
+    def toggle_intervention(self, item: Intervention) -> bool:
+        """Add ``item`` (replacing an edit of the same head or layer), or remove it if in force."""
+        return self.set_interventions(toggled(self.interventions.items, item))
+
+    def remove_intervention(self, item: Intervention) -> bool:
+        return self.set_interventions(tuple(i for i in self.interventions.items if i != item))
+
+    def clear_interventions(self) -> bool:
+        return self.set_interventions(())
+
+    def set_interventions(self, items: tuple[Intervention, ...]) -> bool:
+        """Decode the session again with ``items``; False (and ``refused``) if they do not fit the model."""
+        if not self._decode_with(items):
+            return False
+        self.interventions.change(items)
+        self._announce()
+        return True
+
+    def undo_intervention(self) -> bool:
+        """Back to the interventions before the last change."""
+        return self._travel(self.interventions.previous, self.interventions.undo,
+                            self.tr("No change of the interventions to undo."))
+
+    def redo_intervention(self) -> bool:
+        """The change of the interventions last undone, again."""
+        return self._travel(self.interventions.following, self.interventions.redo,
+                            self.tr("No undone change of the interventions to redo."))
+
+    def _travel(self, target: Callable[[], tuple[Intervention, ...] | None], move: Callable[[], object],
+                nothing: str) -> bool:
+        items = target()
+        if items is None:
+            self.refused.emit(nothing)
+            return False
+        if not self._decode_with(items):
+            return False
+        move()
+        self._announce()
+        return True
+
+    def _decode_with(self, items: tuple[Intervention, ...]) -> bool:
+        """The session decoded again with ``items``, quietly (the caller announces it)."""
+        session = self.session
+        if session is None:
+            self.refused.emit(self.tr("Type a sentence to translate first."))
+            return False
+        self._quiet = self._redecoding = True
+        try:
+            with self._threads.steps():
+                self.workspace.set_interventions(items)  # decodes again as far as it can, up to its position
+                steps, to_the_end = self._wanted
+                while session.cant_step() is None and (to_the_end or session.position < steps):
+                    session.step()
+        except TransvizError as exc:
+            self.refused.emit(translated(exc))
+            return False
+        finally:
+            self._quiet = self._redecoding = False
+        return True
+
+    def _announce(self) -> None:
+        self.interventions_changed.emit()
+        session = self.session
+        if session is not None:
+            last = session.history[-1] if session.history else None
+            self.changed.emit(Event("interventions", session.position, last))
+
+    def comparison(self) -> list[TokenComparison]:
+        """Each output token against the unmodified model's (empty without interventions)."""
+        session = self.session
+        return [] if session is None else self._unmodified.compare(session)
+
+    def _forget_interventions(self, _: object) -> None:
+        """Another model: its heads are not the ones edited."""
+        if self.interventions.items or self.interventions.can_undo:
+            self.interventions.forget()
+            self.interventions_changed.emit()
+
+    def _adopt(self, items: tuple[Intervention, ...]) -> None:
+        """Interventions set elsewhere (the Heads tab) join the list, undoable like the menu's."""
+        if not self._redecoding and items != self.interventions.items:
+            self.interventions.change(items)
+            self.interventions_changed.emit()
+
+    def _new_session(self, session: DecodingSession | None) -> None:
+        """A new sentence: the workspace opened it with the interventions in force."""
+        self._wanted = (0, False)
+        self.session_changed.emit(session)

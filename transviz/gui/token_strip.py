@@ -1,6 +1,7 @@
 """A row of tokens drawn as chips: the tokenization preview of the source sentence (unknown words
 highlighted) and the output strip (current step highlighted, forced tokens marked, the model's
-prediction under each gold token in teacher forcing). Clicking a chip reports its index.
+prediction under each gold token in teacher forcing, tokens an intervention changed in blue).
+Clicking a chip reports its index.
 
 One widget paints every chip, so a step redraws it instead of adding widgets.
 """
@@ -13,12 +14,13 @@ from PySide6.QtCore import QEvent, QPoint, QRect, QRectF, QSize, Qt, Signal
 from PySide6.QtGui import QColor, QHelpEvent, QMouseEvent, QPainter, QPaintEvent, QPen, QResizeEvent
 from PySide6.QtWidgets import QSizePolicy, QToolTip, QWidget
 
-from .style import GREY, HIGHLIGHT, PALETTE
+from .style import BLUE, GREY, HIGHLIGHT, PALETTE
 
 PADDING, SPACING, RADIUS = 6, 4, 4  # pixels inside a chip, between chips, corner radius
 PLAIN_FILL, CURRENT_FILL, UNKNOWN_FILL = QColor("#eeeeee"), QColor("#fde0cf"), QColor("#f7ef9e")
 FORCED_LINE = QColor(PALETTE[3])  # reddish purple: a choice made by the user, not the strategy
 RIGHT, WRONG = QColor(PALETTE[2]), QColor(HIGHLIGHT)  # teacher forcing: prediction = gold, or not
+CHANGED_FILL, CHANGED_LINE = QColor("#cfe4f5"), QColor(BLUE)  # not what the unmodified model wrote
 CHIP_TEXT = QColor("black")  # the fills are light in every theme
 
 
@@ -33,6 +35,7 @@ class Chip:
     unknown: bool = False  # not in the vocabulary: yellow
     below: str | None = None  # a second line (teacher forcing: the model's prediction)
     below_right: bool = True  # the second line agrees (green) or not (red)
+    changed: bool = False  # differs from the unmodified model's token (interventions): blue
 
     @property
     def label(self) -> str:
@@ -137,10 +140,13 @@ class TokenStrip(QWidget):
             return
         metrics = self.fontMetrics()
         for chip, rect in zip(self._chips, self._rects, strict=True):
-            fill = CURRENT_FILL if chip.current else UNKNOWN_FILL if chip.unknown else PLAIN_FILL
-            # a forced chip keeps its dashed purple outline even when current (its fill says current)
-            colour = FORCED_LINE if chip.forced else QColor(HIGHLIGHT) if chip.current else QColor(GREY)
-            pen = QPen(colour, 2.5 if chip.current else 1.5)
+            fill = CURRENT_FILL if chip.current else CHANGED_FILL if chip.changed else \
+                UNKNOWN_FILL if chip.unknown else PLAIN_FILL
+            # a forced chip keeps its dashed purple outline even when current (its fill says current);
+            # a changed one its blue outline
+            colour = FORCED_LINE if chip.forced else CHANGED_LINE if chip.changed else \
+                QColor(HIGHLIGHT) if chip.current else QColor(GREY)
+            pen = QPen(colour, 2.5 if chip.current or chip.changed else 1.5)
             pen.setStyle(Qt.PenStyle.DashLine if chip.forced else Qt.PenStyle.SolidLine)
             painter.setPen(pen)
             painter.setBrush(fill)

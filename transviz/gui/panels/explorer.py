@@ -2,7 +2,8 @@
 attention, the candidates of each step and (in beam search) the tree of hypotheses.
 
 Keyboard: Space or Right = step, Left = back, Home = reset, P = play / pause, unless a text or
-number box has the focus and needs the key. A model opens with the focus in the sentence box;
+number box has the focus and needs the key; Ctrl+Z / Ctrl+Shift+Z (or Ctrl+Y) undo / redo a
+change of the interventions (right-click a head to add one). A model opens with the focus in the sentence box;
 Enter there hands the keys to the decoder.
 """
 from __future__ import annotations
@@ -15,6 +16,7 @@ from ...core.bundle import Model
 from ...core.decoding import DecodingSession
 from ...core.paths import walk
 from ...core.strategies import Beam
+from ...core.unmodified import TokenComparison
 from ...core.vocab import BOS
 from ...core.walkthrough import Kind
 from ...core.workspace import Workspace
@@ -24,6 +26,7 @@ from ..beam_tree import BeamTree
 from ..candidates import CandidatesChart
 from ..decode_controls import DecodingControls
 from ..explain_menu import ExplainMenu
+from ..intervention_menu import InterventionMenu
 from ..labels import bound_label
 from ..language import Retranslated
 from ..legend import ColourLegend
@@ -52,7 +55,9 @@ class ExplorerPanel(Retranslated, PlotPanel):
         self.output.chip_clicked.connect(self.controller.rewind)
         self.candidates.candidate_clicked.connect(self.controller.choose_instead)
         self.source.submitted.connect(self.take_keyboard)
-        self.explain_menu = ExplainMenu(self.attention)
+        self.intervention_menu = InterventionMenu(lambda: self.controller.interventions.items, self)
+        self.intervention_menu.chosen.connect(self.controller.toggle_intervention)
+        self.explain_menu = ExplainMenu(self.attention, [self.intervention_menu.add_to])
         self.explain_menu.asked.connect(self.why_here)
         self.alignment = AlignmentLines(self, self.output, self.source.preview)
         view = self.attention
@@ -110,6 +115,14 @@ class ExplorerPanel(Retranslated, PlotPanel):
                 (Qt.Key.Key_Left, self.controller.back), (Qt.Key.Key_Home, self.controller.reset),
                 (Qt.Key.Key_P, self.controls.toggle_play))
         self.shortcuts = [QShortcut(QKeySequence(key), self, action) for key, action in keys]
+        undo, redo = QShortcut(self), QShortcut(self)
+        undo.setKeys(QKeySequence.StandardKey.Undo)
+        # Ctrl+Y too where the platform's Redo lacks it (Linux: Ctrl+Shift+Z); twice would be ambiguous
+        redo_keys = QKeySequence.keyBindings(QKeySequence.StandardKey.Redo)
+        redo.setKeys(redo_keys + [QKeySequence("Ctrl+Y")] * (QKeySequence("Ctrl+Y") not in redo_keys))
+        undo.activated.connect(self.controller.undo_intervention)
+        redo.activated.connect(self.controller.redo_intervention)
+        self.shortcuts += [undo, redo]
 
     def why_here(self, kind: Kind, layer: int, head: int, query: int) -> None:
         """Open the masks tab's walkthrough on this query of this head."""
@@ -157,6 +170,7 @@ class ExplorerPanel(Retranslated, PlotPanel):
         nodes = walk(session.beam_history[-1].best.node)  # the best hypothesis, token by token
         go_back = self.tr("click to go back to here")
         chips = [Chip(BOS, self.tr("the start token: {0}").format(go_back), current=not tokens)]
+        compared = self.controller.comparison()  # empty without interventions
         # strict=False: in beam search the best hypothesis may have ended steps before the search did
         for i, (token, node, record) in enumerate(zip(tokens, nodes, records, strict=False)):
             # a forced step leaves one hypothesis, so every later one continues the forced token
@@ -167,9 +181,25 @@ class ExplorerPanel(Retranslated, PlotPanel):
             if record.gold_token is not None:
                 tip += self.tr("; the model predicted '{0}'").format(record.predicted_token)
                 below = record.predicted_token
+            comparison = compared[i] if i < len(compared) else None
+            if comparison is not None:
+                tip += self.compared_text(comparison)
             chips.append(Chip(token, f"{tip}; {go_back}", current=i == len(tokens) - 1, forced=record.forced,
-                              below=below, below_right=record.predicted_token == token))
+                              below=below, below_right=record.predicted_token == token,
+                              changed=comparison is not None and comparison.changed))
         return chips
+
+    def compared_text(self, comparison: TokenComparison) -> str:
+        """The tooltip's part on the unmodified model: its token here, and how the interventions
+        moved that token's log-probability."""
+        if comparison.original is None:
+            return self.tr("; without the interventions the translation had ended before here")
+        text = self.tr("; without the interventions: '{0}'").format(comparison.original) if comparison.changed \
+            else self.tr("; the same without the interventions")
+        if comparison.delta is not None:
+            text += self.tr(", log p('{0}') {1:+.3f} (from {2:.3f} to {3:.3f})").format(
+                comparison.original, comparison.delta, comparison.before, comparison.after)
+        return text
 
     def _show_beam_tree(self, *_: object) -> None:
         session, strategy = self.controller.session, self.controller.strategy
