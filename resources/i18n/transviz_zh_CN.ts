@@ -183,6 +183,10 @@
         <translation>{0}，第 {1} 层：{2}</translation>
     </message>
     <message>
+        <source>{0} (edited: {1})</source>
+        <translation>{0}（已修改：{1}）</translation>
+    </message>
+    <message>
         <source>max of heads, 0..1: rows do not sum to 1</source>
         <translation>各头最大值，0..1：各行之和不为 1</translation>
     </message>
@@ -1286,6 +1290,22 @@
         <source>this model learned {0}, not a built-in task: give its sentence pairs as a TSV file</source>
         <translation>这个模型学的是 {0}，不是内置任务：请以 TSV 文件给出它的句对</translation>
     </message>
+    <message>
+        <source>{0} is not a permutation of the {1} source positions</source>
+        <translation>{0} 不是 {1} 个源句位置的一个排列</translation>
+    </message>
+    <message>
+        <source>shuffling needs a sentence of at least two tokens</source>
+        <translation>打乱需要至少包含两个词元的句子</translation>
+    </message>
+    <message>
+        <source>d_k must be a whole number from 1 to 65536, got {0}</source>
+        <translation>d_k 必须是 1 到 65536 之间的整数，得到的是 {0}</translation>
+    </message>
+    <message>
+        <source>the model writes nothing for this sentence: there are no decoder rows to show</source>
+        <translation>模型对这个句子什么也没有写出：没有解码器的行可以显示</translation>
+    </message>
 </context>
 <context>
     <name>DecodingControls</name>
@@ -1374,6 +1394,22 @@
     <message>
         <source>; the model predicted &apos;{0}&apos;</source>
         <translation>；模型预测的是“{0}”</translation>
+    </message>
+    <message>
+        <source>; without the interventions the translation had ended before here</source>
+        <translation>；没有干预时，译文在此之前就已结束</translation>
+    </message>
+    <message>
+        <source>; without the interventions: &apos;{0}&apos;</source>
+        <translation>；没有干预时：&apos;{0}&apos;</translation>
+    </message>
+    <message>
+        <source>; the same without the interventions</source>
+        <translation>；没有干预时也相同</translation>
+    </message>
+    <message>
+        <source>, log p(&apos;{0}&apos;) {1:+.3f} (from {2:.3f} to {3:.3f})</source>
+        <translation>，log p(&apos;{0}&apos;) {1:+.3f}（从 {2:.3f} 变为 {3:.3f}）</translation>
     </message>
 </context>
 <context>
@@ -1512,6 +1548,88 @@
     <message>
         <source>grey hatched cells: masked ({0})</source>
         <translation>灰色斜线格：已掩码（{0}）</translation>
+    </message>
+</context>
+<context>
+    <name>InterventionBar</name>
+    <message>
+        <source>encoder self</source>
+        <translation>编码器自注意力</translation>
+    </message>
+    <message>
+        <source>decoder self</source>
+        <translation>解码器自注意力</translation>
+    </message>
+    <message>
+        <source>cross</source>
+        <translation>交叉注意力</translation>
+    </message>
+    <message>
+        <source>everywhere</source>
+        <translation>所有位置</translation>
+    </message>
+    <message>
+        <source>{0} off (zero)</source>
+        <translation>{0} 关闭（置零）</translation>
+    </message>
+    <message>
+        <source>{0} off (uniform)</source>
+        <translation>{0} 关闭（均匀）</translation>
+    </message>
+    <message>
+        <source>Q = K: {0}</source>
+        <translation>Q = K：{0}</translation>
+    </message>
+    <message>
+        <source>scores × {0}: {1}</source>
+        <translation>分数 × {0}：{1}</translation>
+    </message>
+    <message>
+        <source>no positions: {0}</source>
+        <translation>无位置编码：{0}</translation>
+    </message>
+    <message>
+        <source>Interventions:</source>
+        <translation>干预：</translation>
+    </message>
+    <message>
+        <source>Clear all</source>
+        <translation>全部清除</translation>
+    </message>
+    <message>
+        <source>Remove every intervention (Ctrl+Z undoes it)</source>
+        <translation>移除所有干预（Ctrl+Z 可撤销）</translation>
+    </message>
+    <message>
+        <source>Attention changed for an experiment (right-click a head to add one; Ctrl+Z undoes the last change). Edited heads are framed in blue; output tokens that differ from the unmodified model&apos;s are blue</source>
+        <translation>为实验而改变的注意力（右键单击一个头即可添加；Ctrl+Z 撤销上一次更改）。被修改的头带蓝色边框；与未修改模型的输出不同的词元显示为蓝色</translation>
+    </message>
+    <message>
+        <source>Remove this intervention</source>
+        <translation>移除此干预</translation>
+    </message>
+</context>
+<context>
+    <name>InterventionMenu</name>
+    <message>
+        <source>× {0}</source>
+        <translation>× {0}</translation>
+    </message>
+    <message>
+        <source>Turn off (zero output)</source>
+        <translation>关闭（输出置零）</translation>
+    </message>
+    <message>
+        <source>Turn off (uniform attention)</source>
+        <translation>关闭（均匀注意力）</translation>
+    </message>
+    <message>
+        <source>Tie Q = K (this head)</source>
+        <translation>令 Q = K（此头）</translation>
+    </message>
+    <message>
+        <source>Scale this layer&apos;s scores</source>
+        <translation>缩放本层的分数</translation>
     </message>
 </context>
 <context>
@@ -1810,6 +1928,10 @@
     <message>
         <source>Heads</source>
         <translation>注意力头</translation>
+    </message>
+    <message>
+        <source>Why</source>
+        <translation>为什么</translation>
     </message>
     <message>
         <source>Training</source>
@@ -2199,6 +2321,85 @@
     </message>
 </context>
 <context>
+    <name>ModelRows</name>
+    <message>
+        <source>encoder self-attention</source>
+        <translation>编码器自注意力</translation>
+    </message>
+    <message>
+        <source>decoder self-attention</source>
+        <translation>解码器自注意力</translation>
+    </message>
+    <message>
+        <source>cross-attention</source>
+        <translation>交叉注意力</translation>
+    </message>
+    <message>
+        <source>scale</source>
+        <translation>缩放</translation>
+    </message>
+    <message>
+        <source>key</source>
+        <translation>键</translation>
+    </message>
+    <message>
+        <source>scaling × factor (rows)</source>
+        <translation>缩放 × 系数（行）</translation>
+    </message>
+    <message>
+        <source>keys (columns)</source>
+        <translation>键（列）</translation>
+    </message>
+    <message>
+        <source>{row_name} {row}, {column_name} &apos;{column}&apos;: {value}</source>
+        <translation>{row_name} {row}，{column_name} &apos;{column}&apos;：{value}</translation>
+    </message>
+    <message>
+        <source>No model loaded: Model &gt; Open a checkpoint to see its real rows under the scale.</source>
+        <translation>未加载模型：模型 &gt; 打开一个检查点，即可查看它在缩放下的真实注意力行。</translation>
+    </message>
+    <message>
+        <source>attention</source>
+        <translation>注意力</translation>
+    </message>
+    <message>
+        <source>query</source>
+        <translation>查询</translation>
+    </message>
+    <message>
+        <source>layer</source>
+        <translation>层</translation>
+    </message>
+    <message>
+        <source>head</source>
+        <translation>头</translation>
+    </message>
+    <message>
+        <source>The loaded model&apos;s real rows, scaling × factor</source>
+        <translation>已加载模型的真实注意力行，缩放 × 系数</translation>
+    </message>
+    <message>
+        <source>×0: uniform</source>
+        <translation>×0：均匀</translation>
+    </message>
+    <message>
+        <source>×1: the model</source>
+        <translation>×1：模型本身</translation>
+    </message>
+    <message>
+        <source>×{0:.2f} = √d_k: no scale</source>
+        <translation>×{0:.2f} = √d_k：不缩放</translation>
+    </message>
+    <message>
+        <source>{0}, layer {1}, head {2}, query &apos;{3}&apos;</source>
+        <translation>{0}，第 {1} 层，第 {2} 头，查询 &apos;{3}&apos;</translation>
+    </message>
+    <message>
+        <source>Entropy of the row in bits: {0}. Only this layer is scaled, so its scores stay the model&apos;s: a larger factor sharpens the row, 0 makes it uniform.</source>
+        <translation>这一行的熵（比特）：{0}。只缩放这一层，所以它的分数仍是模型自己的：系数越大，这一行越尖锐；系数为 0 时变为均匀分布。</translation>
+    </message>
+</context>
+<context>
     <name>PositionalPanel</name>
     <message>
         <source>dimensions must be whole numbers separated by commas</source>
@@ -2318,6 +2519,138 @@
     </message>
 </context>
 <context>
+    <name>PositionsSection</name>
+    <message>
+        <source>layer</source>
+        <translation>层</translation>
+    </message>
+    <message>
+        <source>head</source>
+        <translation>头</translation>
+    </message>
+    <message>
+        <source>No model loaded: Model &gt; Open a checkpoint, then shuffle its source words here.</source>
+        <translation>未加载模型：模型 &gt; 打开一个检查点，然后在这里打乱它的源句单词。</translation>
+    </message>
+    <message>
+        <source>Original, with positions</source>
+        <translation>原句，有位置编码</translation>
+    </message>
+    <message>
+        <source>Shuffled, with positions</source>
+        <translation>打乱后，有位置编码</translation>
+    </message>
+    <message>
+        <source>Original, without positions</source>
+        <translation>原句，无位置编码</translation>
+    </message>
+    <message>
+        <source>Shuffled, without positions</source>
+        <translation>打乱后，无位置编码</translation>
+    </message>
+    <message>
+        <source>{0}: layer {1}, head {2}</source>
+        <translation>{0}：第 {1} 层，第 {2} 头</translation>
+    </message>
+    <message>
+        <source>Source: {0}. Press the button to shuffle its words.</source>
+        <translation>源句：{0}。按下按钮即可打乱它的单词。</translation>
+    </message>
+    <message>
+        <source>Original: {0}
+Shuffled: {1} (original positions {2})</source>
+        <translation>原句：{0}
+打乱后：{1}（原位置 {2}）</translation>
+    </message>
+    <message>
+        <source>With positions, the largest difference between the shuffled map and the original with its rows and columns reordered is {0:.3g}: each word&apos;s position is part of its input, so the attention changes.</source>
+        <translation>有位置编码时，打乱后的注意力图与按同样顺序重排行和列的原图之间的最大差值为 {0:.3g}：每个单词的位置是其输入的一部分，所以注意力会改变。</translation>
+    </message>
+    <message>
+        <source>Without positions (NoPositions), the largest difference is {0:.1e}: the same map with its rows and columns reordered, to float rounding. The model cannot see word order.</source>
+        <translation>无位置编码（NoPositions）时，最大差值为 {0:.1e}：在浮点舍入误差范围内，它就是行和列重排后的同一张图。模型看不到词序。</translation>
+    </message>
+    <message>
+        <source>Shuffle again</source>
+        <translation>再打乱一次</translation>
+    </message>
+    <message>
+        <source>Shuffle the source words</source>
+        <translation>打乱源句单词</translation>
+    </message>
+</context>
+<context>
+    <name>ScaleSection</name>
+    <message>
+        <source>d_k (random q and k, entries from N(0, 1))</source>
+        <translation>d_k（随机的 q 和 k，元素取自 N(0, 1)）</translation>
+    </message>
+    <message>
+        <source>Spread of q·k grows as √d_k</source>
+        <translation>q·k 的离散程度随 √d_k 增长</translation>
+    </message>
+    <message>
+        <source>std of q·k</source>
+        <translation>q·k 的标准差</translation>
+    </message>
+    <message>
+        <source>d_k</source>
+        <translation>d_k</translation>
+    </message>
+    <message>
+        <source>One row&apos;s softmax (10 keys)</source>
+        <translation>一行的 softmax（10 个键）</translation>
+    </message>
+    <message>
+        <source>weight</source>
+        <translation>权重</translation>
+    </message>
+    <message>
+        <source>key</source>
+        <translation>键</translation>
+    </message>
+    <message>
+        <source>Entropy of a row (median)</source>
+        <translation>一行的熵（中位数）</translation>
+    </message>
+    <message>
+        <source>bits</source>
+        <translation>比特</translation>
+    </message>
+    <message>
+        <source>Softmax gradient (median)</source>
+        <translation>softmax 的梯度（中位数）</translation>
+    </message>
+    <message>
+        <source>‖diag(p) − ppᵀ‖</source>
+        <translation>‖diag(p) − ppᵀ‖</translation>
+    </message>
+    <message>
+        <source>√d_k</source>
+        <translation>√d_k</translation>
+    </message>
+    <message>
+        <source>measured</source>
+        <translation>实测</translation>
+    </message>
+    <message>
+        <source>unscaled</source>
+        <translation>未缩放</translation>
+    </message>
+    <message>
+        <source>÷ √d_k</source>
+        <translation>÷ √d_k</translation>
+    </message>
+    <message>
+        <source>d_k = {0}, √d_k = {1:.2f}</source>
+        <translation>d_k = {0}，√d_k = {1:.2f}</translation>
+    </message>
+    <message>
+        <source>The std of q·k over {0} random pairs is {1:.2f}, close to √d_k = {2:.2f}. One row of 10 keys without the scale: entropy {3:.3f} bits, gradient norm {4:.3g}; divided by √d_k: entropy {5:.3f} bits, gradient norm {6:.3g}. Unscaled, large d_k gives one key almost all the weight, and almost no gradient reaches the scores.</source>
+        <translation>{0} 对随机 q、k 的 q·k 标准差为 {1:.2f}，接近 √d_k = {2:.2f}。一行 10 个键，不缩放时：熵 {3:.3f} 比特，梯度范数 {4:.3g}；除以 √d_k 后：熵 {5:.3f} 比特，梯度范数 {6:.3g}。不缩放时，d_k 越大，几乎全部权重都落在一个键上，几乎没有梯度能传回分数。</translation>
+    </message>
+</context>
+<context>
     <name>SessionController</name>
     <message>
         <source>Type a sentence to translate first.</source>
@@ -2338,6 +2671,14 @@
     <message>
         <source>In beam search these candidates belong to a hypothesis that was not the best one before this step: switch to greedy to force a word here.</source>
         <translation>在束搜索中，这些候选属于本步之前并非最佳的假设：请切换到贪心搜索，才能在这里强制指定一个词。</translation>
+    </message>
+    <message>
+        <source>No change of the interventions to undo.</source>
+        <translation>没有可撤销的干预更改。</translation>
+    </message>
+    <message>
+        <source>No undone change of the interventions to redo.</source>
+        <translation>没有可重做的已撤销干预更改。</translation>
     </message>
 </context>
 <context>
@@ -2623,6 +2964,18 @@ Click a head to switch it off in the explorer, and watch what changes in its tra
 剪枝曲线从最不重要的头开始，一个接一个地关闭，并在每次关闭后评分：冗余的头被关闭时曲线保持平坦，之后才下降。旁边的文字统计在损失一个百分点的完全匹配之前可以关闭多少个头。所有交叉注意力头都关闭后，解码器完全看不到源句。
 
 点击一个头，就会在探索器中关闭它，看看译文有什么变化。</translation>
+    </message>
+    <message>
+        <source>Two claims of the tutorial, computed live.
+
+Why scale by 1/√d_k: q and k are random vectors of d_k entries drawn from N(0, 1). Their dot product q·k adds up d_k products, so its spread (standard deviation) grows as √d_k: the first plot. Fed to the softmax unscaled, such large scores give one key almost all the weight: the row&apos;s entropy falls towards 0 bits, and the softmax&apos;s gradient, the norm of its Jacobian diag(p) − ppᵀ, falls towards 0, so training can hardly change the scores. Divided by √d_k, the scores keep a spread of 1 at every d_k, and entropy and gradient stay. The curves are medians over many random rows; the circles mark the slider&apos;s d_k. On the right, the loaded model&apos;s real attention for one query with its scaling multiplied by a factor in one layer: 0 makes the row uniform, √d_k removes the 1/√d_k.
+
+Why positions: &apos;Shuffle the source words&apos; puts the sentence&apos;s tokens in a random order and runs the encoder again. With the positional encoding the attention changes. Without it (the NoPositions intervention) the shuffled map is the original one with its rows and columns reordered the same way: the largest difference is float rounding, about 1e-7. Attention alone sees a set of words, not a sequence.</source>
+        <translation>教程中的两个论断，现场计算。
+
+为什么要除以 √d_k 缩放：q 和 k 是 d_k 维的随机向量，元素取自 N(0, 1)。它们的点积 q·k 是 d_k 个乘积之和，所以它的离散程度（标准差）随 √d_k 增长：见第一张图。不缩放就送入 softmax，这么大的分数会把几乎全部权重分给一个键：这一行的熵降向 0 比特，softmax 的梯度（其雅可比矩阵 diag(p) − ppᵀ 的范数）也降向 0，训练几乎无法再改变这些分数，即进入了梯度平缓区。除以 √d_k 后，分数在任何 d_k 下的离散程度都保持为 1，熵和梯度也得以保留。曲线是许多随机行的中位数；圆圈标出滑块所选的 d_k。右侧是已加载模型对一个查询的真实注意力，其中某一层的缩放乘以一个系数：系数 0 使这一行变为均匀分布，√d_k 则去掉了 1/√d_k。
+
+为什么需要位置：“打乱源句单词”把句子的词元随机重排，再运行一次编码器。有位置编码时，注意力会改变。没有位置编码时（NoPositions 干预），打乱后的注意力图就是原图的行和列按同样方式重排的结果：最大差值只是浮点舍入误差，约 1e-7。仅靠注意力，模型看到的是一组单词，而不是一个序列。</translation>
     </message>
 </context>
 <context>
@@ -3138,6 +3491,17 @@ The model trained so far will be saved to:
     <message>
         <source>&amp;Reset the zoom</source>
         <translation>恢复原始大小(&amp;R)</translation>
+    </message>
+</context>
+<context>
+    <name>WhyPanel</name>
+    <message>
+        <source>Why scale</source>
+        <translation>为什么要缩放</translation>
+    </message>
+    <message>
+        <source>Why positions</source>
+        <translation>为什么需要位置</translation>
     </message>
 </context>
 <context>
