@@ -179,6 +179,14 @@
         <translation>在上方输入句子，查看它的注意力。</translation>
     </message>
     <message>
+        <source>Paint a row of one head: a summary of heads has no weights of its own to set.</source>
+        <translation>请在单个头上绘制一行：多个头的汇总没有可设置的权重。</translation>
+    </message>
+    <message>
+        <source>This query may not see the keys painted: paint keys left of the hatched cells.</source>
+        <translation>这个查询看不到所绘制的键：请绘制灰色斜线格子左边的键。</translation>
+    </message>
+    <message>
         <source>{0}, layer {1}: {2}</source>
         <translation>{0}，第 {1} 层：{2}</translation>
     </message>
@@ -1569,12 +1577,24 @@
         <translation>所有位置</translation>
     </message>
     <message>
+        <source>{0} uses L{1} H{2}&apos;s pattern</source>
+        <translation>{0} 使用 L{1} H{2} 的注意力模式</translation>
+    </message>
+    <message>
         <source>{0} off (zero)</source>
         <translation>{0} 关闭（置零）</translation>
     </message>
     <message>
         <source>{0} off (uniform)</source>
         <translation>{0} 关闭（均匀）</translation>
+    </message>
+    <message>
+        <source>{0} off (mean)</source>
+        <translation>{0} 关闭（平均值）</translation>
+    </message>
+    <message>
+        <source>{0} row {1} painted</source>
+        <translation>{0} 第 {1} 行已手绘</translation>
     </message>
     <message>
         <source>Q = K: {0}</source>
@@ -1622,6 +1642,14 @@
     <message>
         <source>Turn off (uniform attention)</source>
         <translation>关闭（均匀注意力）</translation>
+    </message>
+    <message>
+        <source>Turn off (mean output)</source>
+        <translation>关闭（输出取平均值）</translation>
+    </message>
+    <message>
+        <source>Replace by head</source>
+        <translation>换成另一个头</translation>
     </message>
     <message>
         <source>Tie Q = K (this head)</source>
@@ -2910,12 +2938,16 @@ Beam search keeps the best partial translations (hypotheses), as many as its wid
 
 The grid shows every layer (rows of tiles) and head (columns) of the chosen attention. In each tile a row is one query: the token that is looking (the decoder&apos;s input at that step, or a source token for the encoder); a column is one key: a token it may look at. A cell&apos;s colour is how much of its attention the query gives to that key. Every row sums to 1, because the softmax turns the row&apos;s scores into shares of one whole. The outlined row is the current step&apos;s query. The last column sums up each layer&apos;s heads (their mean, max, or the rollout through the layers).
 
-Click a head to see it large with its tokens. The bars are the model&apos;s most probable next tokens at the last step: click one to make it write that token instead. Click an earlier output token to go back to it. In the decoder&apos;s self-attention the future is masked: hatched cells.</source>
+Click a head to see it large with its tokens. The bars are the model&apos;s most probable next tokens at the last step: click one to make it write that token instead. Click an earlier output token to go back to it. In the decoder&apos;s self-attention the future is masked: hatched cells.
+
+Test a claim: right-click a head to switch it off (its output zero, its mean, or uniform attention), let it use another head&apos;s pattern, tie its queries to its keys (Q = K), or scale its layer&apos;s scores. Drag along a row of the large head to paint where that query looks. The model decodes again at once: the bar above the grid lists what is changed (× removes one), edited heads are framed, and output tokens that changed are marked; their tooltip gives the unchanged model&apos;s token and how its log-probability moved. Ctrl+Z undoes a change, Ctrl+Shift+Z redoes it.</source>
         <translation>输入一个句子并按回车，然后按空格（或“单步”），让模型每次写出一个词元。
 
 网格显示所选注意力的每一层（一行行小图）和每个头（列）。在每个小图中，一行是一个查询：正在“看”的词元（解码器在这一步的输入，或编码器的一个源语言词元）；一列是一个键：它可以看的词元。格子的颜色表示查询把多少注意力分给了这个键。每一行之和都为 1，因为 softmax 把这一行的分数变成了一个整体中的份额。带边框的行是当前这一步的查询。最后一列汇总每一层的各个头（平均值、最大值，或跨层的注意力展开）。
 
-点击一个头可以放大查看它和它的词元。条形图是上一步中模型认为最可能的下一个词元：点击其中一个，让模型改写成这个词元。点击较早写出的词元可以回到那里。在解码器的自注意力中，未来被掩码遮住：显示为斜线格。</translation>
+点击一个头可以放大查看它和它的词元。条形图是上一步中模型认为最可能的下一个词元：点击其中一个，让模型改写成这个词元。点击较早写出的词元可以回到那里。在解码器的自注意力中，未来被掩码遮住：显示为斜线格。
+
+检验一个说法：右键单击一个头，可以关闭它（输出置零、取平均值，或均匀注意力），让它使用另一个头的注意力模式，让它的查询与键相同（Q = K），或缩放该层的分数。在大图中沿一行拖动，可以手绘这个查询看向哪里。模型会立即重新解码：网格上方的栏列出所有改动（× 删除一项），被修改的头带边框，改变了的输出词元会被标记；其提示说明未修改模型的词元，以及它的对数概率变化了多少。Ctrl+Z 撤销一次改动，Ctrl+Shift+Z 重做。</translation>
     </message>
     <message>
         <source>The table is the positional encoding PE that is added to the word embeddings, so that the model knows where each token stands. Each row is a position, each column a dimension. Column 2i is sin(pos / 10000^(2i/d_model)) and column 2i+1 the cosine of the same angle: low dimensions change fast from position to position, high ones slowly, like the hands of a clock.

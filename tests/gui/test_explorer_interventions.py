@@ -9,13 +9,13 @@ import math
 
 import numpy as np
 import pytest
-from PySide6.QtCore import QPoint, Qt
-from PySide6.QtGui import QAction
+from PySide6.QtCore import QEvent, QPoint, QPointF, Qt
+from PySide6.QtGui import QAction, QMouseEvent
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QApplication, QMenu
 
 import transviz
-from transviz import AblateHead, ScaleScores, TieQueryKey
+from transviz import AblateHead, EditAttention, ScaleScores, TieQueryKey
 from transviz.core.decoding import DecodingSession
 from transviz.core.walkthrough import KINDS
 from transviz.gui.grid import SUMMARY_COLUMN
@@ -295,3 +295,84 @@ def test_interventions_set_on_the_workspace_show_in_the_bar_and_undo(explorer, m
     settle()
     assert explorer.controller.workspace.interventions == () == explorer.controller.session.interventions
     assert explorer.attention.interventions.isHidden() and output(explorer) == ORIGINAL
+
+
+def test_mean_and_replace_by_head_from_the_menu_decode_as_the_core_does(explorer, model):
+    grid = explorer.attention.grid
+    choose(explorer, grid, on_tile(explorer, 2, 0), "Turn off (mean output)")
+    mean = AblateHead("cross", 2, 0, "mean")
+    assert explorer.controller.interventions.items == (mean,)
+    np.testing.assert_array_equal(grid.maps, transviz.decode(model, SENTENCE, interventions=[mean]).cross_attention)
+    assert explorer.attention.interventions.texts() == ["cross L2 H0 off (mean)"]
+
+    choose(explorer, grid, on_tile(explorer, 2, 0), "L1 H3")  # the entry of "Replace by head"
+    copy = AblateHead("cross", 2, 0, "copy", (1, 3))
+    assert explorer.controller.interventions.items == (copy,)  # a head is replaced one way at a time
+    expected = transviz.decode(model, SENTENCE, interventions=[copy])
+    assert output(explorer) == expected.output_tokens
+    np.testing.assert_array_equal(grid.maps, expected.cross_attention)
+    np.testing.assert_array_equal(grid.maps[2, 0], grid.maps[1, 3])  # the pattern is the source's
+    assert explorer.attention.interventions.texts() == ["cross L2 H0 uses L1 H3's pattern"]
+    menu = explorer.explain_menu.build_menu(grid, on_tile(explorer, 1, 0))
+    sources = [a.text() for a in actions(menu) if a.text().startswith("L")]
+    menu.deleteLater()
+    assert sources == ["L0 H0", "L0 H1", "L0 H2", "L0 H3", "L1 H1", "L1 H2", "L1 H3"]  # no later layer, not itself
+
+
+def drag(plot, row: int, columns: list[int]) -> None:
+    """Press on (row, first column), move through the others, release: real mouse events."""
+    canvas = plot.canvas()
+
+    def send(kind, column: int, buttons) -> None:
+        point = QPointF(canvas.mapFrom(plot, plot.cell_position(row, column)))
+        QApplication.sendEvent(canvas, QMouseEvent(kind, point, canvas.mapToGlobal(point), Qt.MouseButton.LeftButton,
+                                                   buttons, Qt.KeyboardModifier.NoModifier))
+    held = Qt.MouseButton.LeftButton
+    send(QEvent.Type.MouseButtonPress, columns[0], held)
+    for column in columns[1:]:
+        send(QEvent.Type.MouseMove, column, held)
+    send(QEvent.Type.MouseButtonRelease, columns[-1], Qt.MouseButton.NoButton)
+    settle()
+
+
+def test_dragging_along_a_row_paints_it_and_decodes_again(explorer, model):
+    view = explorer.attention
+    view.select(2, 0)
+    drag(view.large, 1, [0, 1, 2])  # "dog" looks at "der hund sieht" evenly
+
+    item = explorer.controller.interventions.items[0]
+    assert isinstance(item, EditAttention) and (item.kind, item.layer, item.head, item.query) == ("cross", 2, 0, 1)
+    keys = len(explorer.controller.session.source_tokens)
+    weights = np.zeros(keys)
+    weights[:3] = 1 / 3
+    np.testing.assert_allclose(item.weights, weights)
+    np.testing.assert_allclose(view.large.data[1], weights, atol=1e-6)  # the model's own row, after the edit
+    expected = transviz.decode(model, SENTENCE, interventions=[item])
+    assert output(explorer) == expected.output_tokens
+    np.testing.assert_array_equal(view.grid.maps, expected.cross_attention)
+    assert view.interventions.texts() == ["cross L2 H0 row 1 painted"]
+
+    drag(view.large, 1, [4, 3])  # painting the row again replaces the first painting
+    (again,) = explorer.controller.interventions.items
+    assert np.flatnonzero(again.weights).tolist() == [3, 4]
+
+
+def test_a_click_on_the_large_head_paints_nothing(explorer):
+    view = explorer.attention
+    view.select(2, 0)
+    drag(view.large, 1, [0])
+    assert explorer.controller.interventions.items == ()
+
+
+def test_painting_a_summary_or_only_masked_keys_is_refused(explorer, qtbot):
+    view = explorer.attention
+    view.select(1, SUMMARY_COLUMN)
+    with qtbot.waitSignal(explorer.controller.refused) as refusal:
+        drag(view.large, 1, [0, 1])
+    assert "summary" in refusal.args[0] and explorer.controller.interventions.items == ()
+
+    view.kind.setCurrentIndex(KINDS.index("decoder_self"))
+    view.select(0, 1)
+    with qtbot.waitSignal(explorer.controller.refused) as refusal:
+        drag(view.large, 1, [3, 4])  # the query of step 1 sees keys 0 and 1 only
+    assert "may not see" in refusal.args[0] and explorer.controller.interventions.items == ()

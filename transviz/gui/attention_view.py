@@ -15,13 +15,15 @@ from PySide6.QtWidgets import QCheckBox, QComboBox, QHBoxLayout, QSplitter, QSta
 
 from ..core.aggregate import cross_rollout, max_over_heads, mean_over_heads, rollout
 from ..core.decoding import DecodingSession
+from ..core.interventions import EditAttention
 from ..core.walkthrough import KINDS, Kind
 from .grid import SUMMARY_COLUMN, AttentionGrid
 from .heatmap import AxisNames, HeatmapWidget, attention_axes
 from .intervention_bar import InterventionBar, describe
-from .intervention_list import edited_heads
+from .intervention_list import added, edited_heads
 from .labels import bound_label, plain_label
 from .language import Retranslated, set_items
+from .row_painter import RowPainter
 from .session import SessionController
 
 SUMMARIES = ("mean", "max", "rollout")  # entries of the summary selector
@@ -208,6 +210,9 @@ class AttentionView(Retranslated, QWidget):
         self.summary.currentIndexChanged.connect(self._on_summary_changed)
         self.scale.currentIndexChanged.connect(self.refresh)
         self.grid.cell_clicked.connect(self.select)
+        self.painter = RowPainter(self.large)
+        self.painter.painting.connect(self._preview_row)
+        self.painter.painted.connect(self.paint_row)
 
     def retranslate(self) -> None:
         super().retranslate()
@@ -299,12 +304,48 @@ class AttentionView(Retranslated, QWidget):
         head = self.head if self.head == SUMMARY_COLUMN or self.head < heads else 0
         return layer, head
 
-    def _draw_large(self) -> None:
+    def paint_row(self, row: int, weights: np.ndarray) -> bool:
+        """Set query ``row`` of the head shown large to ``weights`` (renormalised over the keys it
+        may see) and decode again; False, with the reason, where that cannot be done."""
+        shown = self.shown
+        if shown is None:
+            return False
+        layer, head = self.selected()
+        if head == SUMMARY_COLUMN:
+            self.controller.refused.emit(self.tr("Paint a row of one head: a summary of heads has no weights "
+                                                 "of its own to set."))
+            self._draw_large()
+            return False
+        if not np.nansum(np.where(np.isnan(shown.maps[layer, head, row]), 0.0, weights)) > 0:
+            self.controller.refused.emit(self.tr("This query may not see the keys painted: paint keys left of "
+                                                 "the hatched cells."))
+            self._draw_large()
+            return False
+        item = EditAttention(shown.kind, layer, head, row, tuple(float(w) for w in weights))
+        done = self.controller.set_interventions(added(self.controller.interventions.items, item))
+        if not done:
+            self._draw_large()
+        return done
+
+    def _preview_row(self, row: int, weights: np.ndarray) -> None:
+        """The large head with ``row`` as it would be painted (masked keys stay masked)."""
+        shown = self.shown
+        layer, head = self.selected() if shown is not None else (0, SUMMARY_COLUMN)
+        if shown is None or head == SUMMARY_COLUMN:
+            return
+        data = shown.maps[layer, head].copy()
+        visible = np.where(np.isnan(data[row]), 0.0, weights)
+        if visible.sum() > 0:
+            data[row] = np.where(np.isnan(data[row]), np.nan, visible / visible.sum())
+        self._draw_large(data)
+
+    def _draw_large(self, painted: np.ndarray | None = None) -> None:
         shown = self.shown
         if shown is None:
             return
         layer, head = self.selected()
         data = shown.summary[layer] if head == SUMMARY_COLUMN else shown.maps[layer, head]
+        data = data if painted is None else painted
         scale = self.current_scale()
         self.large.set_data(data, shown.query_tokens, shown.key_tokens,
                             colours=None if scale == "fixed" else colour_scaled(data, scale))

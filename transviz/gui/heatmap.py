@@ -598,6 +598,10 @@ class HeatmapWidget(Retranslated, QWidget):
         scene = self._image.mapToScene(QPointF(column + 0.5, row + 0.5))
         return self._view.mapTo(self, self._view.mapFromScene(scene))
 
+    def canvas(self) -> QWidget:
+        """The widget that receives the plot's mouse events (to watch drags on it)."""
+        return self._view.viewport()
+
     def cell_under(self, point: QPointF) -> tuple[int, int] | None:
         """The cell (row, column) under a point of this widget, None outside the data."""
         view_point = self._view.mapFrom(self, point.toPoint())

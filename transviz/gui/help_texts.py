@@ -95,7 +95,13 @@ def _tab_texts() -> dict[str, str]:
             "up each layer's heads (their mean, max, or the rollout through the layers).\n\n"
             "Click a head to see it large with its tokens. The bars are the model's most probable next tokens at "
             "the last step: click one to make it write that token instead. Click an earlier output token to go "
-            "back to it. In the decoder's self-attention the future is masked: hatched cells."),
+            "back to it. In the decoder's self-attention the future is masked: hatched cells.\n\n"
+            "Test a claim: right-click a head to switch it off (its output zero, its mean, or uniform attention), "
+            "let it use another head's pattern, tie its queries to its keys (Q = K), or scale its layer's scores. "
+            "Drag along a row of the large head to paint where that query looks. The model decodes again at "
+            "once: the bar above the grid lists what is changed (× removes one), edited heads are framed, and "
+            "output tokens that changed are marked; their tooltip gives the unchanged model's token and how its "
+            "log-probability moved. Ctrl+Z undoes a change, Ctrl+Shift+Z redoes it."),
         POSITIONAL: translate(
             "TabHelp",
             "The table is the positional encoding PE that is added to the word embeddings, so that the model "

@@ -8,7 +8,7 @@ from __future__ import annotations
 from PySide6.QtCore import QCoreApplication, Qt
 from PySide6.QtWidgets import QFrame, QHBoxLayout, QPushButton, QScrollArea, QSizePolicy, QToolButton, QWidget
 
-from ..core.interventions import AblateHead, Intervention, NoPositions, ScaleScores, TieQueryKey
+from ..core.interventions import AblateHead, EditAttention, Intervention, NoPositions, ScaleScores, TieQueryKey
 from .intervention_menu import factor_text
 from .labels import bound_label, plain_label
 from .language import Retranslated
@@ -38,11 +38,16 @@ def describe(item: Intervention) -> str:
     """A short readable name of ``item``, in the language in use."""
     translate = QCoreApplication.translate
     if isinstance(item, AblateHead):
-        # one line per mode ("mean" to come); "copy" names its source head in a branch of its own
+        head = where(item.kind, item.layer, item.head)
+        if item.source is not None:
+            return translate("InterventionBar", "{0} uses L{1} H{2}'s pattern").format(head, *item.source)
         modes = {"zero": translate("InterventionBar", "{0} off (zero)"),
-                 "uniform": translate("InterventionBar", "{0} off (uniform)")}
-        template = modes.get(item.mode, "{0} off (" + str(item.mode) + ")")  # a mode this table lacks yet
-        return template.format(where(item.kind, item.layer, item.head))
+                 "uniform": translate("InterventionBar", "{0} off (uniform)"),
+                 "mean": translate("InterventionBar", "{0} off (mean)")}
+        return modes[item.mode].format(head)
+    if isinstance(item, EditAttention):
+        return translate("InterventionBar", "{0} row {1} painted").format(where(item.kind, item.layer, item.head),
+                                                                          item.query)
     if isinstance(item, TieQueryKey):
         return translate("InterventionBar", "Q = K: {0}").format(where(item.kind, item.layer, item.head))
     if isinstance(item, ScaleScores):

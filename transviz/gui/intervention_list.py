@@ -1,15 +1,15 @@
 """The explorer's interventions as an editable list with undo and redo (no Qt: plain values).
 
 Each intervention edits one *slot*: a head's output (an ablation, whatever its mode), a head's
-query projection (Q = K), a layer's score scale. Adding one to a slot already edited replaces
-that edit in place (a head is off one way at a time; scales would otherwise multiply); adding
-the very one in force toggles it off.
+query projection (Q = K), a layer's score scale, one query row of a head painted by hand. Adding
+one to a slot already edited replaces that edit in place (a head is off one way at a time;
+scales would otherwise multiply); adding the very one in force toggles it off.
 """
 from __future__ import annotations
 
 from collections.abc import Hashable, Sequence
 
-from ..core.interventions import AblateHead, Intervention, ScaleScores, TieQueryKey
+from ..core.interventions import AblateHead, EditAttention, Intervention, ScaleScores, TieQueryKey
 
 Items = tuple[Intervention, ...]
 
@@ -22,6 +22,8 @@ def slot(item: Intervention) -> Hashable:
         return "tie", item.kind, item.layer, item.head
     if isinstance(item, ScaleScores):
         return "scale", item.kind, item.layer
+    if isinstance(item, EditAttention):
+        return "row", item.kind, item.layer, item.head, item.query
     return item  # a kind without slots stacks with everything but itself
 
 
@@ -29,6 +31,11 @@ def toggled(items: Sequence[Intervention], item: Intervention) -> Items:
     """``items`` with ``item`` removed if in force, else added (replacing the edit of its slot)."""
     if item in items:
         return tuple(i for i in items if i != item)
+    return added(items, item)
+
+
+def added(items: Sequence[Intervention], item: Intervention) -> Items:
+    """``items`` with ``item`` in force, in place of the edit of its slot if there is one."""
     key = slot(item)
     if any(slot(i) == key for i in items):
         return tuple(item if slot(i) == key else i for i in items)

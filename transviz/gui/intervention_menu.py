@@ -62,14 +62,22 @@ def _scales(target: HeadTarget) -> list[tuple[str, Intervention]]:
             for factor in SCALE_FACTORS]
 
 
-# Literal strings in QCoreApplication.translate calls, so that lupdate finds them. To come (the
-# lead): "Turn off (mean output)" -> AblateHead(..., mode="mean"), and a HeadChoices "Replace by
-# head ..." listing target.layers x target.heads sources -> AblateHead(..., mode="copy", source=...).
+def _sources(target: HeadTarget) -> list[tuple[str, Intervention]]:
+    """Every head of the same or an earlier layer whose pattern this head could use instead."""
+    return [(f"L{layer} H{head}", AblateHead(target.kind, target.layer, target.head, "copy", (layer, head)))
+            for layer in range(target.layer + 1) for head in range(target.heads)
+            if (layer, head) != (target.layer, target.head)]
+
+
+# Literal strings in QCoreApplication.translate calls, so that lupdate finds them.
 HEAD_ACTIONS: tuple[HeadAction | HeadChoices, ...] = (
     HeadAction(lambda: QCoreApplication.translate("InterventionMenu", "Turn off (zero output)"),
                lambda t: AblateHead(t.kind, t.layer, t.head, "zero")),
     HeadAction(lambda: QCoreApplication.translate("InterventionMenu", "Turn off (uniform attention)"),
                lambda t: AblateHead(t.kind, t.layer, t.head, "uniform")),
+    HeadAction(lambda: QCoreApplication.translate("InterventionMenu", "Turn off (mean output)"),
+               lambda t: AblateHead(t.kind, t.layer, t.head, "mean")),
+    HeadChoices(lambda: QCoreApplication.translate("InterventionMenu", "Replace by head"), _sources),
     HeadAction(lambda: QCoreApplication.translate("InterventionMenu", "Tie Q = K (this head)"),
                lambda t: TieQueryKey(t.kind, t.layer, t.head)),
     HeadChoices(lambda: QCoreApplication.translate("InterventionMenu", "Scale this layer's scores"), _scales,

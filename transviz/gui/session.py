@@ -18,7 +18,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from contextlib import AbstractContextManager, nullcontext
 
-from PySide6.QtCore import QObject, Signal
+from PySide6.QtCore import QObject, Qt, Signal
+from PySide6.QtGui import QGuiApplication
 
 from ..core.bundle import Model
 from ..core.decoding import DecodingSession, Event
@@ -216,6 +217,8 @@ class SessionController(QObject):
             self.refused.emit(self.tr("Type a sentence to translate first."))
             return False
         self._quiet = self._redecoding = True
+        # the first mean ablation of a model averages its heads over the validation set first
+        QGuiApplication.setOverrideCursor(Qt.CursorShape.WaitCursor)
         try:
             with self._threads.steps():
                 self.workspace.set_interventions(items)  # decodes again as far as it can, up to its position
@@ -227,6 +230,7 @@ class SessionController(QObject):
             return False
         finally:
             self._quiet = self._redecoding = False
+            QGuiApplication.restoreOverrideCursor()
         return True
 
     def _announce(self) -> None:

@@ -3,8 +3,9 @@ attention, the candidates of each step and (in beam search) the tree of hypothes
 
 Keyboard: Space or Right = step, Left = back, Home = reset, P = play / pause, unless a text or
 number box has the focus and needs the key; Ctrl+Z / Ctrl+Shift+Z (or Ctrl+Y) undo / redo a
-change of the interventions (right-click a head to add one). A model opens with the focus in the sentence box;
-Enter there hands the keys to the decoder.
+change of the interventions (right-click a head to add one, drag along a row of the large head to
+paint it). A model opens with the focus in the sentence box; Enter there hands the keys to the
+decoder.
 """
 from __future__ import annotations
 
