@@ -321,6 +321,29 @@
     </message>
 </context>
 <context>
+    <name>ConceptsPanel</name>
+    <message>
+        <source>head</source>
+        <translation>头</translation>
+    </message>
+    <message>
+        <source>Attention</source>
+        <translation>注意力</translation>
+    </message>
+    <message>
+        <source>layer</source>
+        <translation>层</translation>
+    </message>
+    <message>
+        <source>The tutorial says: {0}</source>
+        <translation>教程中说：{0}</translation>
+    </message>
+    <message>
+        <source>Type a sentence in the Explorer tab to see it here.</source>
+        <translation>请在“探索”标签页输入一个句子，在这里查看。</translation>
+    </message>
+</context>
+<context>
     <name>CoreMessages</name>
     <message>
         <source>teacher forcing feeds the reference: strategies apply when decoding freely</source>
@@ -1314,6 +1337,10 @@
         <source>the model writes nothing for this sentence: there are no decoder rows to show</source>
         <translation>模型对这个句子什么也没有写出：没有解码器的行可以显示</translation>
     </message>
+    <message>
+        <source>no layer {0}: the {1} has layers 0 to {2}</source>
+        <translation>没有第 {0} 层：{1} 的层为 0 到 {2}</translation>
+    </message>
 </context>
 <context>
     <name>DecodingControls</name>
@@ -1418,6 +1445,69 @@
     <message>
         <source>, log p(&apos;{0}&apos;) {1:+.3f} (from {2:.3f} to {3:.3f})</source>
         <translation>，log p(&apos;{0}&apos;) {1:+.3f}（从 {2:.3f} 变为 {3:.3f}）</translation>
+    </message>
+</context>
+<context>
+    <name>FfnView</name>
+    <message>
+        <source>token</source>
+        <translation>词元</translation>
+    </message>
+    <message>
+        <source>unit</source>
+        <translation>单元</translation>
+    </message>
+    <message>
+        <source>tokens (rows)</source>
+        <translation>词元（行）</translation>
+    </message>
+    <message>
+        <source>hidden units of the FFN (columns)</source>
+        <translation>FFN 的隐藏单元（列）</translation>
+    </message>
+    <message>
+        <source>{row_name} &apos;{row}&apos;, {column_name} {column}: {value}</source>
+        <translation>{row_name}“{row}”，{column_name} {column}：{value}</translation>
+    </message>
+    <message>
+        <source>The FFN spindle</source>
+        <translation>FFN 纺锤</translation>
+    </message>
+    <message>
+        <source>A feature of the Transformer is its spindle-shaped FFN: it first raises the dimension, then lowers it again. Why this is done and what it gains has no clear answer yet, but it has been found to work better.</source>
+        <translation>Transformer的一个特点是纺锤状的FFN，即先升维再降维。为什么要这样做，好处是什么？这个问题目前还没有非常明确的答案，但人们确实发现了他在效果上有优势。</translation>
+    </message>
+    <message>
+        <source>Each row is one token, each column one of the d_ff hidden units after the activation; the bars give the share of units each token switches on.</source>
+        <translation>每一行是一个词元，每一列是激活函数之后 d_ff 个隐藏单元中的一个；柱状图给出每个词元激活的单元比例。</translation>
+    </message>
+    <message>
+        <source>encoder</source>
+        <translation>编码器</translation>
+    </message>
+    <message>
+        <source>decoder</source>
+        <translation>解码器</translation>
+    </message>
+    <message>
+        <source>{0} layer {1}: d_model {2} -&gt; d_ff {3} ({4}) -&gt; d_model {2}</source>
+        <translation>{0}第 {1} 层：d_model {2} -&gt; d_ff {3}（{4}）-&gt; d_model {2}</translation>
+    </message>
+    <message>
+        <source>activation</source>
+        <translation>激活值</translation>
+    </message>
+    <message>
+        <source>share of units &gt; 0</source>
+        <translation>大于 0 的单元比例</translation>
+    </message>
+    <message>
+        <source>Units switched on, per token (mean {0:.0%})</source>
+        <translation>每个词元激活的单元（平均 {0:.0%}）</translation>
+    </message>
+    <message>
+        <source>Strongest units per token:</source>
+        <translation>每个词元最强的单元：</translation>
     </message>
 </context>
 <context>
@@ -1960,6 +2050,10 @@
     <message>
         <source>Why</source>
         <translation>为什么</translation>
+    </message>
+    <message>
+        <source>Concepts</source>
+        <translation>概念</translation>
     </message>
     <message>
         <source>Training</source>
@@ -2996,6 +3090,10 @@ Click a head to switch it off in the explorer, and watch what changes in its tra
 剪枝曲线从最不重要的头开始，一个接一个地关闭，并在每次关闭后评分：冗余的头被关闭时曲线保持平坦，之后才下降。旁边的文字统计在损失一个百分点的完全匹配之前可以关闭多少个头。所有交叉注意力头都关闭后，解码器完全看不到源句。
 
 点击一个头，就会在探索器中关闭它，看看译文有什么变化。</translation>
+    </message>
+    <message>
+        <source>Pictures the tutorials describe in words, drawn from the loaded model&apos;s own weights for the explorer&apos;s sentence at its step: step in the explorer and come back to see the next token&apos;s. Choose a picture on the left; above it stand the tutorial&apos;s claim and what the picture shows. The attention kind and layer (and head, where a picture shows one head) choose what it is drawn from: the encoder&apos;s layers for encoder self-attention, the decoder&apos;s otherwise.</source>
+        <translation>教程用文字描述的图，用已加载模型自己的权重、按“探索”标签页中的句子及其当前步绘制：在“探索”中前进一步再回来，就能看到下一个词元的图。在左边选择一张图；图的上方是教程的说法以及这张图显示的内容。注意力类型和层（以及只显示一个头的图中的头）决定图取自哪里：编码器自注意力取编码器的层，其他取解码器的层。</translation>
     </message>
     <message>
         <source>Two claims of the tutorial, computed live.

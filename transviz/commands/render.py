@@ -1,4 +1,4 @@
-"""``transviz render SENTENCE --view grid|head|positional|masks|window [--model FILE] --out slide.png|.svg``:
+"""``transviz render SENTENCE --view grid|head|positional|masks|window|CONCEPT [--model FILE] --out slide.png|.svg``:
 draw a view offscreen, for slides (no window appears, no display needed)."""
 from __future__ import annotations
 
@@ -17,13 +17,14 @@ SIZE = re.compile(r"^(\d+)x(\d+)$")
 
 def register(commands: argparse._SubParsersAction) -> None:
     from ..core.walkthrough import KINDS
-    from ..gui import VIEWS  # Qt-free: listing the views does not load Qt
+    from ..gui import CONCEPTS, VIEWS  # Qt-free: listing the views does not load Qt
 
     parser = commands.add_parser("render", help="render a view to a PNG or SVG file without a window")
     parser.add_argument("sentence", help="the source sentence shown (the positional view does not use it)")
     parser.add_argument("--view", required=True, choices=VIEWS,
                         help="grid: every head of one attention kind; head: one head large; window: the whole "
-                             "window; positional, masks: those tabs")
+                             "window; positional, masks: those tabs; " + ", ".join(CONCEPTS)
+                             + ": the Concepts tab's views")
     parser.add_argument("--model", help="a .safetensors checkpoint or a shipped model's name (grid, head, window "
                                         "and masks default to the shipped default model; positional shows the "
                                         "formula's table without one)")
@@ -51,6 +52,7 @@ def run(args: argparse.Namespace) -> int:
     from ..core.outputs import check_output, picture
 
     check_output(args.out, picture(args.out), inputs=[args.model], force=args.force)  # refused before Qt starts
+    from ..gui import CONCEPTS
     from ..gui.app import application, use_offscreen_platform
     from ..gui.render import EXPLORER_VIEWS, Slide, render
     from ..gui.workers import leave_a_core_for_qt
@@ -59,7 +61,7 @@ def run(args: argparse.Namespace) -> int:
     application()
     leave_a_core_for_qt()
     model: Model | None
-    if args.view in (*EXPLORER_VIEWS, "masks"):  # they decode the sentence, or walk through a head: a model
+    if args.view in (*EXPLORER_VIEWS, *CONCEPTS, "masks"):  # they decode the sentence or walk a head: a model
         model = model_or_default(args.model)
     else:
         model = load_model(args.model) if args.model else None

@@ -5,7 +5,7 @@ from __future__ import annotations
 from PySide6.QtCore import QCoreApplication
 
 EXPLORER, POSITIONAL, MASKS, TRAINING, LAB = "explorer", "positional", "masks", "training", "lab"
-HEADS, WHY = "heads", "why"
+HEADS, WHY, CONCEPTS = "heads", "why", "concepts"
 
 
 def tab_help(tab: str) -> str:
@@ -148,6 +148,13 @@ def _tab_texts() -> dict[str, str]:
             "that can go before one point of exact match is lost. Without every cross-attention head the "
             "decoder no longer sees the source at all.\n\n"
             "Click a head to switch it off in the explorer, and watch what changes in its translation."),
+        CONCEPTS: translate(
+            "TabHelp",
+            "Pictures the tutorials describe in words, drawn from the loaded model's own weights for the "
+            "explorer's sentence at its step: step in the explorer and come back to see the next token's. Choose "
+            "a picture on the left; above it stand the tutorial's claim and what the picture shows. The "
+            "attention kind and layer (and head, where a picture shows one head) choose what it is drawn "
+            "from: the encoder's layers for encoder self-attention, the decoder's otherwise."),
         WHY: translate(
             "TabHelp",
             "Two claims of the tutorial, computed live.\n\n"

@@ -30,6 +30,17 @@ def legend_below(plot: pg.PlotItem, columns: int = 2) -> pg.LegendItem:
     return legend
 
 
+def curve_plot() -> pg.PlotWidget:
+    """A small still plot: no menu, no mouse panning, plain axes."""
+    plot = pg.PlotWidget()
+    plot.setMenuEnabled(False)
+    plot.hideButtons()
+    plot.setMouseEnabled(False, False)
+    plot.setMinimumSize(220, 170)
+    plain_axes(plot.getPlotItem())
+    return plot
+
+
 class Series:
     """A growing ``(x, y)`` series, kept in full; appending is amortised O(1) (the buffers double)."""
 

@@ -3,7 +3,8 @@
 
 Views: ``grid`` (every head of one attention kind), ``head`` (one head or summary, large),
 ``window`` (the whole window, explorer tab) after ``step`` decoding steps of the sentence;
-``positional`` and ``masks`` (those tabs).
+``positional`` and ``masks`` (those tabs); each view of the Concepts tab by its name, after
+``step`` decoding steps.
 """
 from __future__ import annotations
 
@@ -19,12 +20,13 @@ from ..core.bundle import Model
 from ..core.errors import InputError
 from ..core.walkthrough import KINDS, Kind
 from ..core.workspace import Workspace
-from . import VIEWS
+from . import CONCEPTS, VIEWS
 from .app import dispose
 from .attention_view import SUMMARIES, AttentionView
 from .export import save_picture
 from .grid import SUMMARY_COLUMN
 from .main_window import MainWindow
+from .panels.concepts.panel import ConceptsPanel
 from .panels.explorer import ExplorerPanel
 from .panels.masks import MasksPanel
 from .panels.positional import MODEL, PositionalPanel
@@ -66,9 +68,11 @@ def build(slide: Slide) -> QWidget:
         return positional
     if slide.view == "masks":
         return _masks(slide)
-    if slide.view in EXPLORER_VIEWS:
+    if slide.view in (*EXPLORER_VIEWS, *CONCEPTS):
         if slide.model is None:
             raise InputError(f"the {slide.view} view decodes the sentence: it needs a model (--model FILE)")
+        if slide.view in CONCEPTS:
+            return _concept(slide)
         return _window(slide) if slide.view == "window" else _attention(slide)
     raise InputError(f"unknown view {slide.view!r}; choose one of {', '.join(VIEWS)}")
 
@@ -99,6 +103,31 @@ def _attention(slide: Slide) -> AttentionView:
         _decode(controller, view, slide)
     view.show_only(view.grid if slide.view == "grid" else view.large)
     return view
+
+
+def _concept(slide: Slide) -> ConceptsPanel:
+    if not isinstance(slide.head, int):
+        raise InputError(f"a concept view shows one head: --head takes a number, not {slide.head!r}")
+    workspace = _workspace(slide.model, slide.sentence)
+    panel = ConceptsPanel(workspace)
+    with _disposed_on_error(panel):
+        if workspace.error is not None:
+            raise workspace.error
+        session = workspace.session
+        assert session is not None
+        for _ in range(slide.step):
+            reason = session.cant_step()
+            if reason:
+                raise InputError(f"cannot take step {session.position + 1} of {slide.step}: {reason}")
+            session.step()
+        kind = slide.kind or "cross"
+        panel.kind.setCurrentIndex(KINDS.index(kind))
+        _check_range("layer", slide.layer, panel.layer.maximum(), slide.model)
+        _check_range("head", slide.head, panel.head.maximum(), slide.model)
+        panel.layer.setValue(slide.layer)
+        panel.head.setValue(slide.head)
+        panel.select(slide.view)
+    return panel
 
 
 def _window(slide: Slide) -> MainWindow:

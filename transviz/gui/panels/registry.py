@@ -10,6 +10,7 @@ from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication
 
 from ...core.workspace import Workspace
 from .base import PlotPanel
+from .concepts.panel import ConceptsPanel
 from .explorer import ExplorerPanel
 from .heads import HeadsPanel
 from .lab import LabPanel
@@ -39,6 +40,7 @@ PANELS = (
     PanelSpec("masks", str(QT_TRANSLATE_NOOP("MainWindow", "Masks")), MasksPanel),
     PanelSpec("heads", str(QT_TRANSLATE_NOOP("MainWindow", "Heads")), HeadsPanel),
     PanelSpec("why", str(QT_TRANSLATE_NOOP("MainWindow", "Why")), WhyPanel),
+    PanelSpec("concepts", str(QT_TRANSLATE_NOOP("MainWindow", "Concepts")), ConceptsPanel),
     PanelSpec("training", str(QT_TRANSLATE_NOOP("MainWindow", "Training")), TrainingPanel),
     PanelSpec("lab", str(QT_TRANSLATE_NOOP("MainWindow", "Lab")), LabPanel),
 )

@@ -15,21 +15,11 @@ from PySide6.QtWidgets import QGridLayout, QHBoxLayout, QSlider, QVBoxLayout, QW
 from ...core.why_scale import D_KS, SPREAD_SAMPLES, ScaleCurve, ScaleDemo, scale_curve, scale_demo
 from ..labels import bound_label, plain_label
 from ..language import Retranslated
-from ..plots import legend_below
-from ..style import BLUE, GREY, VERMILLION, plain_axes
+from ..plots import curve_plot, legend_below
+from ..style import BLUE, GREY, VERMILLION
 from .why_rows import ModelRows
 
 DEFAULT_D_K = 64
-
-
-def curve_plot() -> pg.PlotWidget:
-    plot = pg.PlotWidget()
-    plot.setMenuEnabled(False)
-    plot.hideButtons()
-    plot.setMouseEnabled(False, False)
-    plot.setMinimumSize(220, 170)
-    plain_axes(plot.getPlotItem())
-    return plot
 
 
 def axis_title(plot: pg.PlotWidget, side: str) -> Callable[[str], object]:

@@ -1,0 +1,80 @@
+"""The Concepts tab in the real window with the shipped model: it follows the explorer's sentence
+and step, its choices pick the layer drawn, it says plainly when there is nothing to show, and
+`transviz render --view NAME` draws every concept view to a PNG and an SVG."""
+from __future__ import annotations
+
+import xml.etree.ElementTree as ET
+
+import numpy as np
+import pytest
+from PySide6.QtGui import QImage
+
+import transviz
+from transviz import cli
+from transviz.core.concepts.ffn import ffn_activations
+from transviz.core.concepts.forward import Sentence
+from transviz.core.walkthrough import KINDS
+from transviz.gui import CONCEPTS
+from transviz.gui.main_window import MainWindow
+from transviz.gui.panels.concepts.catalogue import CONCEPT_VIEWS
+
+
+@pytest.fixture(scope="module")
+def model():
+    return transviz.load_model("default")
+
+
+@pytest.fixture
+def window(show, model):
+    window = show(MainWindow(), 1366, 768)
+    window.workspace.set_model(model, "default", sentence="ich mochte ein bier")
+    yield window
+    window.shutdown()
+
+
+def test_the_catalogue_and_the_command_lines_names_agree():
+    assert tuple(view.name for view in CONCEPT_VIEWS) == CONCEPTS
+
+
+def test_the_ffn_view_follows_the_explorers_step(window, model):
+    panel = window.panels["concepts"]
+    window.tabs.setCurrentWidget(panel)
+    panel.select("ffn")
+    view = panel.current
+    assert view.units.row_labels() == ["<s>"]  # cross-attention chosen: the decoder's FFN, before a step
+    explorer = window.panels["explorer"]
+    explorer.controller.step()
+    explorer.controller.step()
+    written = tuple(window.workspace.session.target_tokens[1:])
+    assert view.units.row_labels() == ["<s>", *written]
+    expected = ffn_activations(model, Sentence("ich mochte ein bier", written), "decoder", 0)
+    np.testing.assert_array_equal(view.units.data, expected.hidden)
+
+    panel.kind.setCurrentIndex(KINDS.index("encoder_self"))
+    panel.layer.setValue(2)
+    assert view.units.row_labels() == ["ich", "mochte", "ein", "bier"] and "encoder layer 2" in view.units.title
+    assert panel.layer.maximum() == 2 and not panel.head.isVisibleTo(panel)  # the FFN has no heads
+    assert "spindle-shaped FFN" in panel.claim.text() and panel.list.item(0).text() == "The FFN spindle"
+
+
+def test_without_a_model_or_a_sentence_the_tab_says_why(window):
+    panel = window.panels["concepts"]
+    window.tabs.setCurrentWidget(panel)
+    window.workspace.set_model(None)
+    assert panel.error.text() == "no model is loaded: open a checkpoint first"
+    assert not panel.error.isHidden() and not panel.pages.isVisibleTo(panel)
+
+
+@pytest.mark.parametrize("view", CONCEPTS)
+def test_every_concept_view_renders_to_png_and_svg(tmp_path, view):
+    for suffix in (".png", ".svg"):
+        out = tmp_path / f"{view}{suffix}"
+        assert cli.main(["render", "ich mochte ein bier", "--view", view, "--step", "2", "--layer", "1",
+                         "--out", str(out), "--size", "1280x720"]) == 0
+        if suffix == ".png":
+            image = QImage(str(out))
+            colours = {image.pixel(x, y) for x in range(0, 1280, 4) for y in range(0, 720, 4)}
+            assert (image.width(), image.height()) == (1280, 720) and len(colours) > 20
+        else:
+            root = ET.parse(out).getroot()
+            assert root.find("{http://www.w3.org/2000/svg}title").text == f"transviz: {view}"

@@ -1,0 +1,62 @@
+"""What every concept view is: a page of the Concepts tab that draws one picture the tutorials
+describe, for the explorer's sentence at its step and the head chosen above it.
+
+A view says what it shows in three texts: its ``title`` (the list of views), the tutorial's
+``claim`` (in Chinese the seed's own words, in English a faithful rendering) and a ``caption``
+(one sentence on what the picture shows). It draws with :meth:`ConceptView.draw` and names the
+plots File > Export and ``transviz render --view NAME`` write with :meth:`ConceptView.plots`.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import ClassVar
+
+from PySide6.QtWidgets import QWidget
+
+from ....core.bundle import Model
+from ....core.concepts.forward import Sentence
+from ....core.walkthrough import Kind
+from ...language import Retranslated
+
+
+@dataclass(frozen=True)
+class ConceptContext:
+    """What the views show: ``model`` (the explorer's own copy; run it on the GUI thread only),
+    the explorer's ``sentence`` at its step, and the attention ``kind``, ``layer`` and ``head``
+    chosen in the tab (layers of the encoder for ``encoder_self``, of the decoder otherwise)."""
+
+    model: Model
+    sentence: Sentence
+    kind: Kind
+    layer: int
+    head: int
+
+    @property
+    def side(self) -> str:
+        """The stack of ``layer``: "encoder" or "decoder"."""
+        return "encoder" if self.kind == "encoder_self" else "decoder"
+
+
+class ConceptView(Retranslated, QWidget):
+    """A page of the Concepts tab. Subclasses set ``name`` (the ``--view`` of ``transviz render``)
+    and ``uses_head`` (False: the tab hides its head chooser), and implement the methods below."""
+
+    name: ClassVar[str]
+    uses_head: ClassVar[bool] = True
+
+    def title(self) -> str:
+        raise NotImplementedError
+
+    def claim(self) -> str:
+        raise NotImplementedError
+
+    def caption(self) -> str:
+        raise NotImplementedError
+
+    def draw(self, context: ConceptContext) -> None:
+        """Show ``context``; a TransvizError it raises is shown by the tab in plain words."""
+        raise NotImplementedError
+
+    def plots(self) -> list[QWidget]:
+        """The plots File > Export may write (the tab exports the one last pointed at)."""
+        raise NotImplementedError

@@ -1,0 +1,11 @@
+"""Every view of the Concepts tab, in the order the tab lists them: a new view is one module
+and one line here (and its name in :data:`transviz.gui.CONCEPTS`, which the command line reads
+without loading Qt)."""
+from __future__ import annotations
+
+from .base import ConceptView
+from .ffn import FfnView
+
+CONCEPT_VIEWS: tuple[type[ConceptView], ...] = (
+    FfnView,
+)

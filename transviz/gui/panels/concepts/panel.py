@@ -1,0 +1,179 @@
+"""The Concepts tab: the pictures the tutorials describe, drawn from the loaded model's real
+weights for the explorer's sentence at its step. A list of views on the left; above the view shown,
+the tutorial's claim, what the picture shows, and the attention kind, layer and head it uses.
+
+Only the view shown is drawn, and only while the tab shows: stepping in the explorer costs the
+other views nothing.
+"""
+from __future__ import annotations
+
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QShowEvent
+from PySide6.QtWidgets import (
+    QComboBox,
+    QFrame,
+    QHBoxLayout,
+    QListWidget,
+    QSpinBox,
+    QStackedWidget,
+    QVBoxLayout,
+    QWidget,
+)
+
+from ....core.bundle import Model
+from ....core.concepts.forward import Sentence
+from ....core.errors import TransvizError
+from ....core.walkthrough import KINDS, Kind
+from ....core.workspace import Workspace
+from ...attention_view import kind_names
+from ...core_messages import translated
+from ...labels import bound_label, error_label, plain_label, show_error
+from ...language import Retranslated, set_items
+from ...observe import subscribe
+from ..base import PlotPanel
+from .base import ConceptContext, ConceptView
+from .catalogue import CONCEPT_VIEWS
+
+
+class ConceptsPanel(Retranslated, PlotPanel):
+    """Every concept view, one shown at a time (:meth:`select` by its ``name``)."""
+
+    def __init__(self, workspace: Workspace, parent: QWidget | None = None) -> None:
+        super().__init__(workspace, parent)
+        self.views: list[ConceptView] = [view() for view in CONCEPT_VIEWS]
+        self._stale = True  # the view shown has not drawn what the workspace holds now
+        self._build()
+        for view in self.views:
+            self.track(*view.plots())
+        self.watch_model()
+        subscribe(self, workspace.session_changed, lambda _: self.refresh())
+        subscribe(self, workspace.session_moved, lambda _: self.refresh())
+
+    def _build(self) -> None:
+        self.list = QListWidget()
+        self.list.addItems([""] * len(self.views))
+        self.list.setMaximumWidth(230)
+        self.claim = plain_label(wrap=True)
+        self.claim.setFrameShape(QFrame.Shape.StyledPanel)
+        self.claim.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.caption = plain_label(wrap=True)
+        self.kind, self.layer, self.head = QComboBox(), QSpinBox(), QSpinBox()
+        self.bind_text(lambda names: set_items(self.kind, [names[k] for k in KINDS]), kind_names)
+        self.kind.setCurrentIndex(KINDS.index("cross"))
+        self.chooser = QWidget()
+        row = QHBoxLayout(self.chooser)
+        row.setContentsMargins(0, 0, 0, 0)
+        self.head_label = bound_label(self, lambda: self.tr("head"))
+        choosers: list[tuple[QWidget, QWidget]] = [(bound_label(self, lambda: self.tr("Attention")), self.kind),
+                                                   (bound_label(self, lambda: self.tr("layer")), self.layer),
+                                                   (self.head_label, self.head)]
+        for label, chooser in choosers:
+            row.addWidget(label)
+            row.addWidget(chooser)
+        row.addStretch(1)
+        self.error = error_label()
+        self.pages = QStackedWidget()
+        for view in self.views:
+            self.pages.addWidget(view)
+        right = QVBoxLayout()
+        for part in (self.claim, self.caption, self.chooser, self.error):
+            right.addWidget(part)
+        right.addWidget(self.pages, 1)
+        layout = QHBoxLayout(self)
+        layout.addWidget(self.list)
+        layout.addLayout(right, 1)
+        self.list.currentRowChanged.connect(self._on_view_chosen)
+        self.kind.currentIndexChanged.connect(self._on_kind_chosen)
+        self.layer.valueChanged.connect(lambda _: self.refresh())
+        self.head.valueChanged.connect(lambda _: self.refresh())
+        self._name_views()
+        self.list.setCurrentRow(0)
+
+    def _name_views(self) -> None:
+        for row, view in enumerate(self.views):
+            self.list.item(row).setText(view.title())
+
+    def retranslate(self) -> None:
+        super().retranslate()
+        self._name_views()
+        self._describe()
+        self._stale = True
+        self.refresh()  # the views' own texts
+
+    # -- choices ---------------------------------------------------------------------------------
+    @property
+    def current(self) -> ConceptView:
+        return self.views[max(self.list.currentRow(), 0)]
+
+    def select(self, name: str) -> None:
+        """Show the view called ``name`` (its ``--view`` name)."""
+        self.list.setCurrentRow(next(i for i, view in enumerate(self.views) if view.name == name))
+
+    def current_kind(self) -> Kind:
+        return KINDS[self.kind.currentIndex()]
+
+    def _on_view_chosen(self, row: int) -> None:
+        self.pages.setCurrentIndex(row)
+        self._describe()
+        self._stale = True
+        self.refresh()
+
+    def _on_kind_chosen(self) -> None:
+        self._fit_ranges()
+        self.refresh()
+
+    def _describe(self) -> None:
+        view = self.current
+        self.claim.setText(self.tr("The tutorial says: {0}").format(view.claim()))
+        self.caption.setText(view.caption())
+        self.head.setVisible(view.uses_head)
+        self.head_label.setVisible(view.uses_head)
+
+    def _fit_ranges(self) -> None:
+        """The layer and head choosers span the model's layers of the chosen kind and its heads."""
+        model = self.workspace.decoding_model
+        if model is None:
+            return
+        cfg = model.config
+        layers = cfg.n_encoder_layers if self.current_kind() == "encoder_self" else cfg.n_decoder_layers
+        self.layer.setMaximum(layers - 1)
+        self.head.setMaximum(cfg.n_heads - 1)
+
+    # -- drawing ---------------------------------------------------------------------------------
+    def set_model(self, model: Model | None) -> None:
+        self._fit_ranges()
+        self.refresh()
+
+    def context(self) -> ConceptContext | None:
+        """The workspace's sentence at the explorer's step, and the choices; None without a session."""
+        session, model = self.workspace.session, self.workspace.decoding_model
+        if session is None or model is None:
+            return None
+        sentence = Sentence(session.source, tuple(session.target_tokens[1:]))
+        return ConceptContext(model, sentence, self.current_kind(), self.layer.value(), self.head.value())
+
+    def refresh(self) -> None:
+        """Draw the view shown for what the workspace holds now (later, if the tab is hidden)."""
+        self._stale = True
+        if not self.isVisible():
+            return
+        self._stale = False
+        context = self.context()
+        if context is None:
+            self.pages.setVisible(False)
+            show_error(self.error, self.workspace.error and translated(self.workspace.error)
+                       or self.tr("Type a sentence in the Explorer tab to see it here."))
+            return
+        try:
+            self.current.draw(context)
+        except TransvizError as exc:
+            self.pages.setVisible(False)
+            show_error(self.error, translated(exc))
+            return
+        show_error(self.error, None)
+        self.pages.setVisible(True)
+
+    def showEvent(self, event: QShowEvent) -> None:
+        super().showEvent(event)
+        if self._stale:
+            self.refresh()
