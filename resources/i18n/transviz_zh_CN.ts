@@ -2827,6 +2827,73 @@ Shuffled: {1} (original positions {2})</source>
     </message>
 </context>
 <context>
+    <name>SharingView</name>
+    <message>
+        <source>Weight sharing</source>
+        <translation>权重共享</translation>
+    </message>
+    <message>
+        <source>The encoder&apos;s and the decoder&apos;s embedding layers can share their weights: the source and target languages differ, but they can use one large vocabulary, and words both languages use (numbers, punctuation) get a better representation. The decoder&apos;s embedding layer and its final FC layer can share too: the embedding is (v, d), the FC layer (d, v), v the vocabulary size and d the embedding size; transposed, one serves as the other.</source>
+        <translation>Encoder 和 Decoder 间的 Embedding 层权重共享：源语言和目标语言是不一样的，但它们可以共用一张大词表，对于两种语言中共同出现的词（比如：数字，标点等等）可以得到更好的表示，而且对于Encoder和Decoder，嵌入时都只有对应语言的embedding会被激活，因此是可以共用一张词表做权重共享的。Decoder 中 Embedding 层和 FC 层权重共享：Embedding 层参数维度是：(v, d)，FC 层参数维度是：(d, v)，其中v是词表大小，d是embedding维度，转置后直接共用</translation>
+    </message>
+    <message>
+        <source>The bars count the parameters of the embedding tables and the output layer&apos;s weight: as the loaded model stores them, without any sharing, and with one joint table that the output layer also uses.</source>
+        <translation>柱状图统计嵌入表和输出层权重的参数：按已加载模型实际存储的、完全不共享的，以及使用一张联合词表并让输出层也共用它的三种情况。</translation>
+    </message>
+    <message>
+        <source>source embedding</source>
+        <translation>源语言嵌入</translation>
+    </message>
+    <message>
+        <source>target embedding</source>
+        <translation>目标语言嵌入</translation>
+    </message>
+    <message>
+        <source>output layer weight</source>
+        <translation>输出层权重</translation>
+    </message>
+    <message>
+        <source>this model</source>
+        <translation>本模型</translation>
+    </message>
+    <message>
+        <source>no sharing</source>
+        <translation>不共享</translation>
+    </message>
+    <message>
+        <source>shared and tied</source>
+        <translation>共享并绑定</translation>
+    </message>
+    <message>
+        <source>parameters (thousands)</source>
+        <translation>参数（千）</translation>
+    </message>
+    <message>
+        <source>The tables that can be shared, d_model {0}</source>
+        <translation>可以共享的表，d_model {0}</translation>
+    </message>
+    <message>
+        <source>This model stores {0:,} parameters. Without sharing: {1:,}; with one joint table of {2:,} tokens used by both sides and by the output layer: {3:,} ({4:+.1%}).</source>
+        <translation>本模型存储 {0:,} 个参数。不共享时：{1:,}；两侧和输出层共用一张含 {2:,} 个词元的联合词表时：{3:,}（{4:+.1%}）。</translation>
+    </message>
+    <message>
+        <source>The encoder and the decoder read one embedding table ({0:,} tokens x {1}).</source>
+        <translation>编码器和解码器读取同一张嵌入表（{0:,} 个词元 × {1}）。</translation>
+    </message>
+    <message>
+        <source>Source and target have their own tables ({0:,} and {1:,} tokens).</source>
+        <translation>源语言和目标语言各有自己的表（{0:,} 和 {1:,} 个词元）。</translation>
+    </message>
+    <message>
+        <source>The output layer is tied: its rows are the target embedding&apos;s rows (largest difference {0:g}).</source>
+        <translation>输出层已绑定：它的行就是目标语言嵌入的行（最大差异 {0:g}）。</translation>
+    </message>
+    <message>
+        <source>The output layer has its own weight; the recipe toy-de-en-shared trains a model with both kinds of sharing (transviz train --recipe toy-de-en-shared).</source>
+        <translation>输出层有自己的权重；配方 toy-de-en-shared 训练一个同时使用两种共享的模型（transviz train --recipe toy-de-en-shared）。</translation>
+    </message>
+</context>
+<context>
     <name>SnapshotTimeline</name>
     <message>
         <source>cross-attention (target queries x source keys)</source>

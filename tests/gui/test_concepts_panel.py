@@ -78,3 +78,13 @@ def test_every_concept_view_renders_to_png_and_svg(tmp_path, view):
         else:
             root = ET.parse(out).getroot()
             assert root.find("{http://www.w3.org/2000/svg}title").text == f"transviz: {view}"
+
+
+def test_the_sharing_view_hides_the_choosers_and_states_the_counts(window, model):
+    panel = window.panels["concepts"]
+    window.tabs.setCurrentWidget(panel)
+    panel.select("sharing")
+    assert not panel.chooser.isVisibleTo(panel)
+    total = sum(p.numel() for p in model.net.parameters())
+    assert f"This model stores {total:,} parameters" in panel.current.facts.text()
+    assert "(509 and 286 tokens)" in panel.current.facts.text()

@@ -26,6 +26,14 @@ RECIPES: dict[str, Recipe] = {
         TrainConfig(steps=1200, batch_size=64, lr=1e-3, schedule="warmup", warmup_steps=200,
                     label_smoothing=0.1, clip_norm=1.0, eval_every=250, snapshot_every=50),
     ),
+    # The seed's weight sharing: one joint vocabulary and table, the output layer tied to it.
+    "toy-de-en-shared": Recipe(
+        "toy-de-en",
+        dict(d_model=128, n_heads=4, n_encoder_layers=3, n_decoder_layers=3, d_ff=512, dropout=0.1,
+             share_embeddings=True, tie_output=True),
+        TrainConfig(steps=1200, batch_size=64, lr=1e-3, schedule="warmup", warmup_steps=200,
+                    label_smoothing=0.1, clip_norm=1.0, eval_every=250, snapshot_every=50),
+    ),
     # Character level: longer sequences, so larger batches of shorter updates.
     "dates": Recipe(
         "dates",

@@ -39,9 +39,10 @@ class ConceptContext:
 
 class ConceptView(Retranslated, QWidget):
     """A page of the Concepts tab. Subclasses set ``name`` (the ``--view`` of ``transviz render``)
-    and ``uses_head`` (False: the tab hides its head chooser), and implement the methods below."""
+    ``uses_layer`` and ``uses_head``, and implement the methods below."""
 
     name: ClassVar[str]
+    uses_layer: ClassVar[bool] = True  # False: the tab hides its kind, layer and head choosers
     uses_head: ClassVar[bool] = True
 
     def title(self) -> str:

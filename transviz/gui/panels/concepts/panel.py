@@ -126,6 +126,7 @@ class ConceptsPanel(Retranslated, PlotPanel):
         view = self.current
         self.claim.setText(self.tr("The tutorial says: {0}").format(view.claim()))
         self.caption.setText(view.caption())
+        self.chooser.setVisible(view.uses_layer)
         self.head.setVisible(view.uses_head)
         self.head_label.setVisible(view.uses_head)
 
