@@ -11,7 +11,7 @@ from torch.utils.flop_counter import FlopCounterMode
 
 import transviz
 from transviz import concepts
-from transviz.core.concepts.cost import share_by_length, share_by_width
+from transviz.core.concepts.cost import PRODUCTS, flops_by_length, flops_by_width, share
 from transviz.core.config import ModelConfig
 from transviz.core.model import Transformer
 
@@ -61,10 +61,14 @@ def test_a_bigger_random_model_matches_torchs_counter():
     assert_close(config, Transformer(config), 23, 17)
 
 
-def test_the_ffn_takes_a_growing_share_as_the_model_widens():
-    """Seed 001's claim, by the formulas: d_ff = 4 d_model, the FFN's share rises with d_model."""
+def test_wider_models_spend_less_on_the_attention_products_and_longer_sentences_more():
+    """Seed 001's claims, by the formulas: with d_ff = 4 d_model the FFN keeps over half of the
+    FLOPs as the model widens while the n x m x l products' share falls; it rises with length."""
     base = transviz.load_model("default").config
-    shares = share_by_width(base, [128, 256, 512, 1024], 20, 20)
-    assert all(a < b for a, b in zip(shares, shares[1:], strict=False)) and 0 < shares[0] and shares[-1] < 1
-    by_length = share_by_length(base, [8, 32, 128])
+    widths = flops_by_width(base, [128, 256, 512, 1024], 20, 20)
+    assert [counts["ffn"] for counts in widths] == [2 * 2 * w * 4 * w * 20 * 6 for w in [128, 256, 512, 1024]]
+    products = [share(counts, PRODUCTS) for counts in widths]
+    assert all(a > b for a, b in zip(products, products[1:], strict=False))
+    assert all(0.5 < share(counts, ["ffn"]) < 0.6 for counts in widths)
+    by_length = [share(counts, PRODUCTS) for counts in flops_by_length(base, [8, 32, 128])]
     assert all(a < b for a, b in zip(by_length, by_length[1:], strict=False))

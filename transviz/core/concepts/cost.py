@@ -17,6 +17,7 @@ from ..config import ModelConfig
 # The parts of one teacher-forced pass, in the order a token meets them.
 COMPONENTS = ("embeddings", "qkv", "scores", "softmax", "weights_v", "out_proj", "ffn", "output")
 ATTENTION = ("qkv", "scores", "softmax", "weights_v", "out_proj")  # everything multi-head attention does
+PRODUCTS = ("scores", "weights_v")  # the n x m x l products of attention (seed 001)
 
 
 def matmul(m: int, k: int, n: int) -> int:
@@ -52,27 +53,27 @@ def flops(config: ModelConfig, source_len: int, target_len: int) -> dict[str, in
     return total
 
 
+def share(counts: dict[str, int], parts: Sequence[str]) -> float:
+    """The share of ``parts`` in all the FLOPs of ``counts``."""
+    return sum(counts[part] for part in parts) / sum(counts.values())
+
+
 def ffn_share(config: ModelConfig, source_len: int, target_len: int) -> float:
     """The FFN's share of the pass's FLOPs."""
-    counts = flops(config, source_len, target_len)
-    return counts["ffn"] / sum(counts.values())
+    return share(flops(config, source_len, target_len), ["ffn"])
 
 
-def share_by_width(config: ModelConfig, widths: Sequence[int], source_len: int, target_len: int,
-                   ratio: int = 4) -> list[float]:
-    """The FFN's share for ``config`` made ``d_model`` wide for each of ``widths``, d_ff =
-    ``ratio`` x d_model (layers, heads and vocabularies kept)."""
-    return [ffn_share(replace(config, d_model=width, d_ff=ratio * width), source_len, target_len) for width in widths]
+def flops_by_width(config: ModelConfig, widths: Sequence[int], source_len: int, target_len: int,
+                   ratio: int = 4) -> list[dict[str, int]]:
+    """:func:`flops` for ``config`` made ``d_model`` wide for each of ``widths``, d_ff = ``ratio``
+    x d_model (layers and vocabularies kept; the head count does not change a product's size)."""
+    return [flops(replace(config, d_model=width, d_ff=ratio * width, n_heads=1), source_len, target_len)
+            for width in widths]
 
 
-def share_by_length(config: ModelConfig, lengths: Sequence[int]) -> list[float]:
-    """The share of the scores and weights x V (the n x m x l products) for source and target
-    both ``length`` long, for each of ``lengths``."""
-    shares = []
-    for length in lengths:
-        counts = flops(config, length, length)
-        shares.append((counts["scores"] + counts["weights_v"]) / sum(counts.values()))
-    return shares
+def flops_by_length(config: ModelConfig, lengths: Sequence[int]) -> list[dict[str, int]]:
+    """:func:`flops` for source and target both ``length`` long, for each of ``lengths``."""
+    return [flops(config, length, length) for length in lengths]
 
 
 def softmax_operations(config: ModelConfig, source_len: int, target_len: int) -> int:

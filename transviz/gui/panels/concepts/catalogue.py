@@ -4,8 +4,10 @@ without loading Qt)."""
 from __future__ import annotations
 
 from .base import ConceptView
+from .cost import CostView
 from .ffn import FfnView
 
 CONCEPT_VIEWS: tuple[type[ConceptView], ...] = (
     FfnView,
+    CostView,
 )
