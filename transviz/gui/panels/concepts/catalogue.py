@@ -6,8 +6,10 @@ from __future__ import annotations
 from .base import ConceptView
 from .cost import CostView
 from .ffn import FfnView
+from .parallel import ParallelView
 
 CONCEPT_VIEWS: tuple[type[ConceptView], ...] = (
     FfnView,
     CostView,
+    ParallelView,
 )
