@@ -1343,6 +1343,89 @@
     </message>
 </context>
 <context>
+    <name>CostView</name>
+    <message>
+        <source>Where the FLOPs go</source>
+        <translation>算力花在哪里</translation>
+    </message>
+    <message>
+        <source>Once the model is large, what really consumes the compute (FLOPS) is still the MLP (FFN); self-attention (attn) and multi-head attention (MHA) take only a small part. The time complexity of MHA is n x m x l.</source>
+        <translation>当模型大了后，真正消耗算力（FLOPS）的，还是 MLP（FFN），自注意力（attn）和多头（MHA）只占小部分。MHA 的时间复杂度 n x m x l。</translation>
+    </message>
+    <message>
+        <source>FLOPs of one teacher-forced pass of this sentence: a product of (m, k) and (k, n) matrices counts 2mkn, as torch counts; the embedding lookup and the softmax multiply no matrices and count 0. The FFN takes the largest part; of attention, the Q, K, V and output projections cost far more than its n x m x l products, whose share grows only with the sentence&apos;s length.</source>
+        <translation>这句话一次 teacher forcing 前向的 FLOPs：(m, k) 与 (k, n) 两个矩阵相乘记 2mkn，与 torch 的计法相同；词嵌入查表和 softmax 不做矩阵乘法，记为 0。FFN 占最大一份；注意力里，Q、K、V 投影和输出投影远比 n x m x l 的乘积费算力，后者的占比只随句子变长而增大。</translation>
+    </message>
+    <message>
+        <source>embedding</source>
+        <translation>词嵌入</translation>
+    </message>
+    <message>
+        <source>Q, K, V</source>
+        <translation>Q、K、V</translation>
+    </message>
+    <message>
+        <source>QK^T</source>
+        <translation>QK^T</translation>
+    </message>
+    <message>
+        <source>softmax</source>
+        <translation>softmax</translation>
+    </message>
+    <message>
+        <source>weights x V</source>
+        <translation>权重 x V</translation>
+    </message>
+    <message>
+        <source>out proj.</source>
+        <translation>输出投影</translation>
+    </message>
+    <message>
+        <source>FFN</source>
+        <translation>FFN</translation>
+    </message>
+    <message>
+        <source>output layer</source>
+        <translation>输出层</translation>
+    </message>
+    <message>
+        <source>MFLOPs</source>
+        <translation>MFLOPs（百万次浮点运算）</translation>
+    </message>
+    <message>
+        <source>One pass, {0} source and {1} decoder tokens: {2:.2f} MFLOPs, FFN {3:.0%}</source>
+        <translation>一次前向，源端 {0} 个、解码器 {1} 个词元：{2:.2f} MFLOPs，FFN 占 {3:.0%}</translation>
+    </message>
+    <message>
+        <source>scores + weights x V</source>
+        <translation>分数 + 权重 x V</translation>
+    </message>
+    <message>
+        <source>d_model (d_ff = 4 d_model)</source>
+        <translation>d_model（d_ff = 4 d_model）</translation>
+    </message>
+    <message>
+        <source>share of FLOPs</source>
+        <translation>FLOPs 占比</translation>
+    </message>
+    <message>
+        <source>As the model widens (dashed: this model)</source>
+        <translation>模型变宽时（虚线：本模型）</translation>
+    </message>
+    <message>
+        <source>tokens in each sentence (n = m)</source>
+        <translation>每句的词元数（n = m）</translation>
+    </message>
+    <message>
+        <source>share of scores + weights x V</source>
+        <translation>分数 + 权重 x V 的占比</translation>
+    </message>
+    <message>
+        <source>As sentences grow (this model): the n x m x l products</source>
+        <translation>句子变长时（本模型）：n x m x l 的乘积</translation>
+    </message>
+</context>
+<context>
     <name>DecodingControls</name>
     <message>
         <source>Step (Space)</source>
@@ -2519,6 +2602,45 @@
     <message>
         <source>Entropy of the row in bits: {0}. Only this layer is scaled, so its scores stay the model&apos;s: a larger factor sharpens the row, 0 makes it uniform.</source>
         <translation>这一行的熵（比特）：{0}。只缩放这一层，所以它的分数仍是模型自己的：系数越大，这一行越尖锐；系数为 0 时变为均匀分布。</translation>
+    </message>
+</context>
+<context>
+    <name>ParallelView</name>
+    <message>
+        <source>Training vs. decoding time</source>
+        <translation>训练与解码的耗时</translation>
+    </message>
+    <message>
+        <source>The decoder trains in parallel but does not infer in parallel: in training, with teacher forcing, the decoder needs no output of the previous time step and can be parallelised; but at test time we have no correct target sentence, the input at time t must depend on the output at time t-1, and then it is no different from the earlier seq2seq.</source>
+        <translation>Decoder 训练并行、推理不并行：训练阶段的 Decoder，如果使用teacher force训练方式，不用获取上一时刻输出即可训练，此时可以进行并行化，但是在测试阶段，因为我们没有正确的目标语句，t 时刻的输入必然依赖 t-1时刻的输出，这时跟之前的 seq2seq 就没什么区别了。</translation>
+    </message>
+    <message>
+        <source>Measured on this computer&apos;s CPU (one thread, median of 3): the decoder reading T tokens in one teacher-forced pass, the same decoder generating them in T steps with its key/value cache (the same logits), and a GRU of the same width and layers over T inputs.</source>
+        <translation>在本机 CPU 上实测（单线程，3 次取中位数）：解码器以 teacher forcing 一次读入 T 个词元；同一个解码器借助键/值缓存分 T 步逐个生成（得到相同的 logits）；以及同样宽度和层数的 GRU 处理 T 个输入。</translation>
+    </message>
+    <message>
+        <source>one teacher-forced pass (training)</source>
+        <translation>一次 teacher forcing 前向（训练）</translation>
+    </message>
+    <message>
+        <source>T cached steps (generating)</source>
+        <translation>T 步缓存解码（生成）</translation>
+    </message>
+    <message>
+        <source>GRU over T steps</source>
+        <translation>GRU 跑 T 步</translation>
+    </message>
+    <message>
+        <source>decoder tokens T</source>
+        <translation>解码器词元数 T</translation>
+    </message>
+    <message>
+        <source>milliseconds</source>
+        <translation>毫秒</translation>
+    </message>
+    <message>
+        <source>At T = {0}: generating takes {1:.0f} times as long as the teacher-forced pass</source>
+        <translation>T = {0} 时：逐步生成耗时是 teacher forcing 一次前向的 {1:.0f} 倍</translation>
     </message>
 </context>
 <context>

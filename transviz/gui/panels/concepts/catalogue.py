@@ -4,10 +4,14 @@ without loading Qt)."""
 from __future__ import annotations
 
 from .base import ConceptView
+from .cost import CostView
 from .ffn import FfnView
+from .parallel import ParallelView
 from .sharing import SharingView
 
 CONCEPT_VIEWS: tuple[type[ConceptView], ...] = (
     FfnView,
+    CostView,
+    ParallelView,
     SharingView,
 )
