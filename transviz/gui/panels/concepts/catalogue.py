@@ -5,7 +5,9 @@ from __future__ import annotations
 
 from .base import ConceptView
 from .ffn import FfnView
+from .lookup import LookupView
 
 CONCEPT_VIEWS: tuple[type[ConceptView], ...] = (
     FfnView,
+    LookupView,
 )
