@@ -4,10 +4,12 @@ without loading Qt)."""
 from __future__ import annotations
 
 from .base import ConceptView
+from .bilinear import BilinearView
 from .ffn import FfnView
 from .lookup import LookupView
 
 CONCEPT_VIEWS: tuple[type[ConceptView], ...] = (
     FfnView,
     LookupView,
+    BilinearView,
 )
