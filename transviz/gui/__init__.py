@@ -3,5 +3,6 @@
 This file imports no Qt, so the command line can list the views without loading Qt.
 """
 
-CONCEPTS = ("ffn", "lookup", "bilinear")  # the Concepts tab's views (gui.panels.concepts.catalogue), by --view name
+# the Concepts tab's views (gui.panels.concepts.catalogue), by --view name
+CONCEPTS = ("ffn", "lookup", "bilinear", "hull")
 VIEWS = ("grid", "head", "positional", "masks", "window", *CONCEPTS)  # what `transviz render --view` draws

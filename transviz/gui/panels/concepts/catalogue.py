@@ -6,10 +6,12 @@ from __future__ import annotations
 from .base import ConceptView
 from .bilinear import BilinearView
 from .ffn import FfnView
+from .hull import HullView
 from .lookup import LookupView
 
 CONCEPT_VIEWS: tuple[type[ConceptView], ...] = (
     FfnView,
     LookupView,
     BilinearView,
+    HullView,
 )
