@@ -24,7 +24,6 @@ class HullView(ConceptView):
         self.shown: ValueHull | None = None
         self.plane = curve_plot()
         self.plane.setAspectLocked(True)  # distances in the plane read the same both ways
-        self.plane.addLegend(offset=(-10, 10))
         self.summary = plain_label(wrap=True)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
@@ -59,24 +58,23 @@ class HullView(ConceptView):
         corners = shown.points[[*shown.hull, shown.hull[0]]]
         plot.plot(corners[:, 0], corners[:, 1], pen=pg.mkPen(GREY, width=1.5), fillLevel=None)
         plot.plot(shown.points[:, 0], shown.points[:, 1], pen=None, symbol="o", symbolSize=9, symbolBrush=BLUE,
-                  symbolPen=None, name=self.tr("values V"))
+                  symbolPen=None)
         for token, (x, y) in zip(shown.key_tokens, shown.points, strict=True):
             label = pg.TextItem(token, color=BLUE, anchor=(0, 1))
             label.setPos(float(x), float(y))
             plot.addItem(label)
         others = np.arange(len(shown.query_tokens)) != shown.current
         plot.plot(shown.projected[others, 0], shown.projected[others, 1], pen=None, symbol="s", symbolSize=7,
-                  symbolBrush=ORANGE, symbolPen=None, name=self.tr("outputs weights @ V"))
+                  symbolBrush=ORANGE, symbolPen=None)
         x, y = shown.projected[shown.current]
-        plot.plot([float(x)], [float(y)], pen=None, symbol="s", symbolSize=11, symbolBrush=HIGHLIGHT, symbolPen=None,
-                  name=self.tr("output of the current query"))
+        plot.plot([float(x)], [float(y)], pen=None, symbol="s", symbolSize=11, symbolBrush=HIGHLIGHT, symbolPen=None)
         current = pg.TextItem(shown.query_tokens[shown.current], color=HIGHLIGHT, anchor=(0, 0))
         current.setPos(float(x), float(y))
         plot.addItem(current)
         plot.setLabel("bottom", self.tr("principal axis 1"))
         plot.setLabel("left", self.tr("principal axis 2"))
-        plot.setTitle(self.tr("Values and outputs of head {0}, current query '{1}'").format(
-            context.head, shown.query_tokens[shown.current]))
+        plot.setTitle(self.tr("Head {0}: values (blue), outputs (orange), the output of the current query '{1}' "
+                              "(red)").format(context.head, shown.query_tokens[shown.current]))
         self.summary.setText(self.tr(
             "The two axes keep {0:.0%} of the values' variance; {1} values span a hull of {2} corners, and {3} of "
             "the {4} outputs lie inside it.").format(shown.variance_share, len(shown.key_tokens), len(shown.hull),

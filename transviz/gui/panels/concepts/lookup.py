@@ -25,7 +25,7 @@ class LookupView(ConceptView):
         super().__init__(parent)
         self.shown: Lookup | None = None
         self.bars = curve_plot()
-        self.bars.setYRange(-1, 1, padding=0.05)
+        self.bars.setYRange(-1, 1.45, padding=0.02)  # room at the top for the legend
         self.bars.addLegend(offset=(-10, 10))
         self.summary = plain_label(wrap=True)
         layout = QVBoxLayout(self)
