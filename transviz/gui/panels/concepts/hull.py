@@ -3,6 +3,8 @@ the plane of their two principal axes, their convex hull, and every query's outp
 (:func:`transviz.core.concepts.hull.value_hull`)."""
 from __future__ import annotations
 
+from html import escape  # plot titles are rich text: '<s>' would strike the rest through
+
 import numpy as np
 import pyqtgraph as pg
 from PySide6.QtWidgets import QVBoxLayout, QWidget
@@ -74,7 +76,7 @@ class HullView(ConceptView):
         plot.setLabel("bottom", self.tr("principal axis 1"))
         plot.setLabel("left", self.tr("principal axis 2"))
         plot.setTitle(self.tr("Head {0}: values (blue), outputs (orange), the output of the current query '{1}' "
-                              "(red)").format(context.head, shown.query_tokens[shown.current]))
+                              "(red)").format(context.head, escape(shown.query_tokens[shown.current])))
         self.summary.setText(self.tr(
             "The two axes keep {0:.0%} of the values' variance; {1} values span a hull of {2} corners, and {3} of "
             "the {4} outputs lie inside it.").format(shown.variance_share, len(shown.key_tokens), len(shown.hull),

@@ -3,6 +3,8 @@ close each key is to the best one, and what the head retrieves compared with the
 (:func:`transviz.core.concepts.lookup.lookup`)."""
 from __future__ import annotations
 
+from html import escape  # plot titles are rich text: '<s>' would strike the rest through
+
 import numpy as np
 import pyqtgraph as pg
 from PySide6.QtWidgets import QVBoxLayout, QWidget
@@ -64,7 +66,7 @@ class LookupView(ConceptView):
         plot.addItem(pg.InfiniteLine(pos=0, angle=0, pen=pg.mkPen("#9a9a9a")))
         plot.getAxis("bottom").setTicks([list(enumerate(shown.key_tokens))])
         plot.setXRange(-0.6, len(x) - 0.4, padding=0)
-        plot.setTitle(self.tr("Query '{0}' looks up its keys (ranked by score)").format(shown.query_token))
+        plot.setTitle(self.tr("Query '{0}' looks up its keys (ranked by score)").format(escape(shown.query_token)))
         self.summary.setText(self.tr(
             "Retrieved: the mixture weights @ V (norm {0:.2f}); a dictionary would return the best key's value "
             "alone (norm {1:.2f}, weight {2:.0%}); cosine between the two: {3:.3f}.").format(
