@@ -251,6 +251,69 @@
     </message>
 </context>
 <context>
+    <name>BilinearView</name>
+    <message>
+        <source>query input</source>
+        <translation>查询输入</translation>
+    </message>
+    <message>
+        <source>key input</source>
+        <translation>键输入</translation>
+    </message>
+    <message>
+        <source>query input dimension (rows; last: the bias)</source>
+        <translation>查询输入的维度（行；最后一行：偏置）</translation>
+    </message>
+    <message>
+        <source>key input dimension (columns; last: the bias)</source>
+        <translation>键输入的维度（列；最后一列：偏置）</translation>
+    </message>
+    <message>
+        <source>{row_name} {row}, {column_name} {column}: {value}</source>
+        <translation>{row_name} {row}，{column_name} {column}：{value}</translation>
+    </message>
+    <message>
+        <source>Attention as a bilinear form</source>
+        <translation>把注意力看作双线性函数</translation>
+    </message>
+    <message>
+        <source>The second reading is a bilinear function, f(ax+b, y) = a f(x, y) + f(b, y): the attention map is a typical bilinear function, and it can equally be read as an inner-product space with W_Z as its metric. The essence of bilinearity is that it splits apart; it is widely used in work that fuses features at the attention stage, such as relative position embeddings.</source>
+        <translation>第二种理解是双线性函数即 $f(ax+b,y) = af(x, y) + f(b,y)$,attention map就是一个典型的双线性函数，同样的，也可以理解为把$W_Z$作为度量的内积空间。双线性的精髓在于可拆分，很多在attention阶段融合特征，比如relative position embedding等工作中就有广泛应用。</translation>
+    </message>
+    <message>
+        <source>W_Z = W_Q W_K^T of the chosen head, with the biases as a last row and column: [x_q, 1] W_Z [x_k, 1]^T / sqrt(d_k) is the scaled score of every query and key.</source>
+        <translation>所选头的 W_Z = W_Q W_K^T，偏置作为最后一行和最后一列：[x_q, 1] W_Z [x_k, 1]^T / sqrt(d_k) 就是每个查询与键的缩放得分。</translation>
+    </message>
+    <message>
+        <source>W_Z of head {0}: {1} x {1}, through d_k = {2}</source>
+        <translation>头 {0} 的 W_Z：{1} x {1}，经过 d_k = {2}</translation>
+    </message>
+    <message>
+        <source>entry</source>
+        <translation>元素</translation>
+    </message>
+    <message>
+        <source>Check: the form gives the model&apos;s scaled scores to within {0:.1e} ({1} x {2}).
+Rank {3} of {4} (singular values above 1e-6 of the largest; at most d_k = {5}); effective rank (entropy) {6:.1f}.
+Symmetric part |S| = {7:.2f}, antisymmetric part |A| = {8:.2f} (Frobenius norms): W_Z = S + A, and A is what makes the score of (x, y) differ from that of (y, x).</source>
+        <translation>验证：这个双线性形式给出的缩放得分与模型的相差不超过 {0:.1e}（{1} x {2}）。
+秩 {3}/{4}（大于最大奇异值 1e-6 倍的奇异值个数；至多 d_k = {5}）；有效秩（熵）{6:.1f}。
+对称部分 |S| = {7:.2f}，反对称部分 |A| = {8:.2f}（Frobenius 范数）：W_Z = S + A，正是 A 让 (x, y) 的得分不同于 (y, x) 的得分。</translation>
+    </message>
+    <message>
+        <source>index</source>
+        <translation>序号</translation>
+    </message>
+    <message>
+        <source>singular value</source>
+        <translation>奇异值</translation>
+    </message>
+    <message>
+        <source>Singular values of W_Z</source>
+        <translation>W_Z 的奇异值</translation>
+    </message>
+</context>
+<context>
     <name>CandidatesChart</name>
     <message>
         <source>Click a bar to make the model write that token instead</source>
@@ -1732,6 +1795,37 @@
     </message>
 </context>
 <context>
+    <name>HullView</name>
+    <message>
+        <source>Outputs in the values&apos; hull</source>
+        <translation>输出落在值的凸包里</translation>
+    </message>
+    <message>
+        <source>The third reading projects the query into the convex region where the values lie. The space the normalised coefficients span is convex: with sum_i a_i = 1 and a_i &gt;= 0, the set of sum_i a_i V_i is a convex region, so the segment between any two of its points stays inside it. In one attention module there are many queries but one fixed set of values, so the region is fixed, and attention can be read as projecting the queries into it. This helps in several ways: first, the region is small and compact; second, it generalises and fits more easily (convex regions tend to have simpler shapes).</source>
+        <translation>第三种理解是把query投影到value所在的凸区域里面。首先我们要知道归一化系数所张成的空间是凸区域，即$\sum_i \alpha_i=1,\alpha_i&gt;=0$的情况下，$\sum_i \alpha_i V_i$构成的集合是凸区域，即任意区域内两点间的连线上的点还在区域内。设想在一个attention模块中，query有多个，但value是固定的一组，那么对应的凸区域是固定的，所以attention也可以理解为把query投影到这个凸区域里面。这样做有多方面的好处，第一是区域小且紧凑，第二是更容易泛化和拟合（凸区域往往形况更简单）。</translation>
+    </message>
+    <message>
+        <source>The head&apos;s value vectors (blue, labelled by their key token) in the plane of their two principal axes, their convex hull, and each query&apos;s output weights @ V (orange; the current query in red): every output lies inside the hull.</source>
+        <translation>该头的值向量（蓝色，标注对应的键词元）投影到它们的两个主轴所在的平面上，它们的凸包，以及每个查询的输出 weights @ V（橙色；当前查询为红色）：每个输出都落在凸包内。</translation>
+    </message>
+    <message>
+        <source>principal axis 1</source>
+        <translation>主轴 1</translation>
+    </message>
+    <message>
+        <source>principal axis 2</source>
+        <translation>主轴 2</translation>
+    </message>
+    <message>
+        <source>Head {0}: values (blue), outputs (orange), the output of the current query &apos;{1}&apos; (red)</source>
+        <translation>头 {0}：值（蓝色），输出（橙色），当前查询“{1}”的输出（红色）</translation>
+    </message>
+    <message>
+        <source>The two axes keep {0:.0%} of the values&apos; variance; {1} values span a hull of {2} corners, and {3} of the {4} outputs lie inside it.</source>
+        <translation>这两个轴保留了值的方差的 {0:.0%}；{1} 个值张成一个有 {2} 个顶点的凸包，{4} 个输出中有 {3} 个落在其中。</translation>
+    </message>
+</context>
+<context>
     <name>InterventionBar</name>
     <message>
         <source>encoder self</source>
@@ -2102,6 +2196,37 @@
     <message>
         <source>Could not write {0}: {1}</source>
         <translation>无法写入 {0}：{1}</translation>
+    </message>
+</context>
+<context>
+    <name>LookupView</name>
+    <message>
+        <source>Attention as a look-up</source>
+        <translation>把注意力看作查字典</translation>
+    </message>
+    <message>
+        <source>The most common reading of attention is Q, K, V (query, key, value): taking information out of a key-value store, like taking something out of a dictionary. The picture is vivid but not strictly right: attention is continuous, and taking has a knock-on effect. If I take A, the form of attention makes me also take B, which is close to A (closeness measured in the space the parameters define), and I cannot take C, the opposite of A. So attention does not fetch pieces of information independently: they are coupled.</source>
+        <translation>attention最常见的解释是Q,K,V，即query, key, value, 可以理解为从KV store结构中取出信息的过程。也就是从一个字典里面拿东西，这种解释非常形象，但不完全严谨，首先attention是连续的，其次这个取出过程是有连锁反应的，比如我取了A，那么根据Attention的形式，我一定会取和A很接近的B（度量由参数定义的空间决定），同样就无法取出和A相反的C。所以其实attention获取信息不是独立的，是有一定关联效应的。</translation>
+    </message>
+    <message>
+        <source>The keys the current query sees, ranked by score: the weight each gets (blue) and the cosine of each key to the best-scoring key (orange). Keys like the best one share its weight.</source>
+        <translation>当前查询能看到的键，按得分排序：每个键得到的权重（蓝色），以及每个键与得分最高的键的余弦相似度（橙色）。与最佳键相似的键会分走它的权重。</translation>
+    </message>
+    <message>
+        <source>attention weight</source>
+        <translation>注意力权重</translation>
+    </message>
+    <message>
+        <source>cosine to the best key</source>
+        <translation>与最佳键的余弦</translation>
+    </message>
+    <message>
+        <source>Query &apos;{0}&apos; looks up its keys (ranked by score)</source>
+        <translation>查询“{0}”查找它的键（按得分排序）</translation>
+    </message>
+    <message>
+        <source>Retrieved: the mixture weights @ V (norm {0:.2f}); a dictionary would return the best key&apos;s value alone (norm {1:.2f}, weight {2:.0%}); cosine between the two: {3:.3f}.</source>
+        <translation>取出的是混合 weights @ V（范数 {0:.2f}）；字典只会返回最佳键的值（范数 {1:.2f}，权重 {2:.0%}）；两者的余弦：{3:.3f}。</translation>
     </message>
 </context>
 <context>

@@ -54,7 +54,7 @@ def test_the_ffn_view_follows_the_explorers_step(window, model):
     panel.layer.setValue(2)
     assert view.units.row_labels() == ["ich", "mochte", "ein", "bier"] and "encoder layer 2" in view.units.title
     assert panel.layer.maximum() == 2 and not panel.head.isVisibleTo(panel)  # the FFN has no heads
-    assert "spindle-shaped FFN" in panel.claim.text() and panel.list.item(0).text() == "The FFN spindle"
+    assert "spindle-shaped FFN" in panel.claim.text() and panel.list.currentItem().text() == "The FFN spindle"
 
 
 def test_without_a_model_or_a_sentence_the_tab_says_why(window):

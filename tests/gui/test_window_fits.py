@@ -17,7 +17,7 @@ import pytest
 SCREEN = (1366, 768)
 MODELS = ("default", "dates", "reverse")
 LANGUAGES = ("en", "zh_CN")
-TABS = range(6)  # Explorer, Positional encoding, Masks, Training, Lab, Why
+TABS = range(8)  # Explorer, Positional encoding, Masks, Heads, Why, Concepts, Training, Lab
 PROBE = Path(__file__).with_name("window_fit_probe.py")
 
 
@@ -64,3 +64,12 @@ def test_the_window_fits_the_screen(measured, model, language, mode, tab):
     assert fits(sizes["hint"]) and fits(sizes["minimum"]), sizes
     assert fits(sizes["size"]) and sizes["on_screen"] == [1], sizes  # what the window really takes
     assert fits(sizes[f"tab {tab}"]), sizes  # the tab itself, not only the window around it
+
+
+@pytest.mark.parametrize("model", MODELS)
+def test_every_concept_view_fits_the_screen(measured, model):
+    views = {key: sizes for key, sizes in measured(model).items() if " concepts " in key}
+    assert len(views) == 7 * len(LANGUAGES) * 2  # every view, language and mode was measured
+    too_large = {key: sizes["hint"] for key, sizes in views.items()
+                 if not (fits(sizes["hint"]) and fits(sizes["minimum"]) and fits(sizes["size"]))}
+    assert not too_large

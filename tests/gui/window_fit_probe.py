@@ -1,7 +1,8 @@
 """Started by test_window_fits.py in a process of its own, whose offscreen screen is 1366 x 768
 (presentation mode sizes its text from the screen, so the test needs that screen): opens the window
 as `transviz` does, with one model, then prints, as JSON, the window's sizes in each language,
-presentation mode on and off and each tab, after long tokens have been decoded."""
+presentation mode on and off, each tab and each view of the Concepts tab, after long tokens have
+been decoded."""
 from __future__ import annotations
 
 import json
@@ -65,10 +66,17 @@ def main(name: str) -> None:
         set_language(language)
         for presentation in (True, False):  # off last: the window must shrink back
             window.view_choices.choose_appearance(with_changes(presentation=presentation))
+            mode = "presentation" if presentation else "desktop"
             for tab in range(window.tabs.count()):
                 window.tabs.setCurrentIndex(tab)
                 settle(app)
-                measured[f"{language} {'presentation' if presentation else 'desktop'} {tab}"] = sizes(window)
+                measured[f"{language} {mode} {tab}"] = sizes(window)
+            concepts = window.panels["concepts"]
+            window.tabs.setCurrentWidget(concepts)
+            for view in concepts.views:  # each view of the Concepts tab, drawn
+                concepts.select(view.name)
+                settle(app)
+                measured[f"{language} {mode} concepts {view.name}"] = sizes(window)
     window.shutdown()
     dispose(window)
     print(json.dumps(measured))

@@ -3,5 +3,6 @@
 This file imports no Qt, so the command line can list the views without loading Qt.
 """
 
-CONCEPTS = ("ffn", "cost", "parallel", "sharing")  # the Concepts tab's views (gui.panels.concepts.catalogue)
+# the Concepts tab's views (gui.panels.concepts.catalogue), by --view name
+CONCEPTS = ("lookup", "bilinear", "hull", "ffn", "cost", "parallel", "sharing")
 VIEWS = ("grid", "head", "positional", "masks", "window", *CONCEPTS)  # what `transviz render --view` draws

@@ -4,12 +4,18 @@ without loading Qt)."""
 from __future__ import annotations
 
 from .base import ConceptView
+from .bilinear import BilinearView
 from .cost import CostView
 from .ffn import FfnView
+from .hull import HullView
+from .lookup import LookupView
 from .parallel import ParallelView
 from .sharing import SharingView
 
 CONCEPT_VIEWS: tuple[type[ConceptView], ...] = (
+    LookupView,
+    BilinearView,
+    HullView,
     FfnView,
     CostView,
     ParallelView,

@@ -1,0 +1,110 @@
+"""Attention scores as a bilinear form (seed 000, "Attention的几种角度"): q.k = x_q W_Q (x_k W_K)^T
+= x_q W_Z x_k^T with W_Z = W_Q W_K^T, an inner product with W_Z as its metric. The projections'
+biases join as an extra row and column, so that [x_q, 1] W_Z [x_k, 1]^T / sqrt(d_k) is exactly the
+head's scaled score; x are the inputs the attention module projected in a teacher-forced pass."""
+from __future__ import annotations
+
+import math
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+
+import numpy as np
+from torch import Tensor
+
+from ..bundle import Model
+from ..inference import evaluating
+from ..model import MultiHeadAttention
+from ..walkthrough import Kind
+from .forward import Sentence, model_inputs
+from .head import head_attention
+
+TOLERANCE = 1e-6  # singular values below this share of the largest count as zero
+
+
+@dataclass(frozen=True)
+class Bilinear:
+    """One head's W_Z, (d_model + 1) square, float64: rows for the query's input and a 1 (the
+    query bias), columns for the key's input and a 1."""
+
+    d_model: int
+    d_k: int
+    query_tokens: list[str]
+    key_tokens: list[str]
+    matrix: np.ndarray
+    form: np.ndarray  # (Q, K): [x_q, 1] W_Z [x_k, 1]^T / sqrt(d_k)
+    check: float  # the largest |form - the scaled scores the model computed|
+    singular_values: np.ndarray  # of ``matrix``, largest first
+
+    @property
+    def rank(self) -> int:
+        """Singular values above TOLERANCE of the largest: at most d_k, W_Z is a product through d_k."""
+        values = self.singular_values
+        return int((values > TOLERANCE * values[0]).sum())
+
+    @property
+    def entropy_rank(self) -> float:
+        """exp of the entropy of the normalised singular values (Roy and Vetterli's effective rank)."""
+        share = self.singular_values / self.singular_values.sum()
+        share = share[share > 0]
+        return float(np.exp(-(share * np.log(share)).sum()))
+
+    @property
+    def symmetric(self) -> np.ndarray:
+        return np.asarray((self.matrix + self.matrix.T) / 2)
+
+    @property
+    def antisymmetric(self) -> np.ndarray:
+        return np.asarray((self.matrix - self.matrix.T) / 2)
+
+
+def head_matrix(attention: MultiHeadAttention, head: int) -> np.ndarray:
+    """W_Z of ``head`` with the biases: [[W_Q^T W_K, W_Q^T b_K], [b_Q^T W_K, b_Q . b_K]] where
+    W_Q, W_K are the head's (d_k, d_model) rows of the packed projection."""
+    d, rows = attention.d_model, slice(head * attention.d_k, (head + 1) * attention.d_k)
+    weight = attention.in_proj_weight.detach().double().cpu().numpy()
+    bias = attention.in_proj_bias.detach().double().cpu().numpy()
+    query = np.vstack([weight[:d][rows].T, bias[:d][rows]])  # (d + 1, d_k): [x, 1] @ this = q
+    key = np.vstack([weight[d:2 * d][rows].T, bias[d:2 * d][rows]])
+    return np.asarray(query @ key.T)
+
+
+@contextmanager
+def _projected_inputs(attention: MultiHeadAttention) -> Iterator[dict[str, Tensor]]:
+    """What ``attention`` projects during the block: "query" and "key" inputs (B, L, d_model).
+    Its projections are method calls, not a module call, so a forward pre-hook cannot see them;
+    shadowing ``in_projection`` on this instance for one pass does."""
+    seen: dict[str, Tensor] = {}
+    original, d = attention.in_projection, attention.d_model
+
+    def in_projection(x: Tensor, rows: slice) -> Tensor:
+        start, stop = rows.start or 0, d * 3 if rows.stop is None else rows.stop
+        if start == 0:
+            seen.setdefault("query", x.detach())
+        if start <= d < stop:
+            seen.setdefault("key", x.detach())
+        return original(x, rows)
+
+    attention.in_projection = in_projection  # type: ignore[method-assign]  # for one pass, then deleted
+    try:
+        yield seen
+    finally:
+        del attention.in_projection
+
+
+def bilinear(model: Model, sentence: Sentence, kind: Kind, layer: int, head: int) -> Bilinear:
+    """W_Z of ``head`` in ``layer`` and the check that it gives the model's scaled scores
+    (InputError for a layer or head the model lacks)."""
+    walk = head_attention(model, sentence, kind, layer, head)  # validates kind, layer and head
+    stack = model.net.encoder_layers if kind == "encoder_self" else model.net.decoder_layers
+    attention = getattr(stack[layer], "cross_attn" if kind == "cross" else "self_attn")
+    inputs = model_inputs(model, sentence)
+    with evaluating(model), _projected_inputs(attention) as seen:
+        model.net(inputs.source_ids, inputs.target_ids)
+    matrix = head_matrix(attention, head)
+    x_q, x_k = (np.hstack([seen[side][0].double().cpu().numpy(), np.ones((seen[side].shape[1], 1))])
+                for side in ("query", "key"))
+    form = x_q @ matrix @ x_k.T / math.sqrt(attention.d_k)
+    check = float(np.abs(form - walk.scaled).max())
+    return Bilinear(attention.d_model, attention.d_k, walk.query_tokens, walk.key_tokens, matrix, form, check,
+                    np.linalg.svd(matrix, compute_uv=False))

@@ -1,0 +1,96 @@
+"""Attention scores as a bilinear form: the chosen head's W_Z = W_Q W_K^T (biases as an extra row
+and column), its singular values, and the check that it gives the model's scaled scores
+(:func:`transviz.core.concepts.bilinear.bilinear`)."""
+from __future__ import annotations
+
+import numpy as np
+import pyqtgraph as pg
+from PySide6.QtCore import QCoreApplication, Qt
+from PySide6.QtWidgets import QHBoxLayout, QVBoxLayout, QWidget
+
+from ....core.concepts.bilinear import Bilinear, bilinear
+from ...heatmap import AxisNames, HeatmapWidget
+from ...labels import plain_label
+from ...plots import curve_plot
+from ...style import BLUE, GREY
+from .base import ConceptContext, ConceptView
+
+LABELLED = 8  # dimensions written along each side of the map
+
+
+def form_axes() -> AxisNames:
+    translate = QCoreApplication.translate
+    return AxisNames(translate("BilinearView", "query input"), translate("BilinearView", "key input"),
+                     translate("BilinearView", "query input dimension (rows; last: the bias)"),
+                     translate("BilinearView", "key input dimension (columns; last: the bias)"),
+                     translate("BilinearView", "{row_name} {row}, {column_name} {column}: {value}"))
+
+
+class BilinearView(ConceptView):
+    """W_Z of the chosen head."""
+
+    name = "bilinear"
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.shown: Bilinear | None = None
+        self.matrix = HeatmapWidget(axes=form_axes(), value_format="{:.4f}")
+        self.singular = curve_plot()
+        self.summary = plain_label(wrap=True)
+        side = QVBoxLayout()
+        side.addWidget(self.singular, 1)
+        side.addWidget(self.summary)
+        layout = QHBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.addWidget(self.matrix, 3)
+        layout.addLayout(side, 2)
+
+    def title(self) -> str:
+        return self.tr("Attention as a bilinear form")
+
+    def claim(self) -> str:
+        return self.tr("The second reading is a bilinear function, f(ax+b, y) = a f(x, y) + f(b, y): the attention "
+                       "map is a typical bilinear function, and it can equally be read as an inner-product space "
+                       "with W_Z as its metric. The essence of bilinearity is that it splits apart; it is widely "
+                       "used in work that fuses features at the attention stage, such as relative position "
+                       "embeddings.")
+
+    def caption(self) -> str:
+        return self.tr("W_Z = W_Q W_K^T of the chosen head, with the biases as a last row and column: "
+                       "[x_q, 1] W_Z [x_k, 1]^T / sqrt(d_k) is the scaled score of every query and key.")
+
+    def plots(self) -> list[QWidget]:
+        return [self.matrix, self.singular]
+
+    def draw(self, context: ConceptContext) -> None:
+        shown = bilinear(context.model, context.sentence, context.kind, context.layer, context.head)
+        self.shown = shown
+        names = [*(str(i) for i in range(shown.d_model)), "1"]
+        largest = float(max(np.abs(shown.matrix).max(), 1e-9))
+        step = max(1, shown.d_model // LABELLED)
+        labelled = [*range(0, shown.d_model, step), shown.d_model]
+        self.matrix.set_data(shown.matrix, names, names, levels=(-largest, largest), labelled_columns=labelled)
+        self.matrix.set_title(self.tr("W_Z of head {0}: {1} x {1}, through d_k = {2}").format(
+            context.head, shown.d_model + 1, shown.d_k))
+        self.matrix.set_colorbar_title(self.tr("entry"))
+        self._draw_singular(shown)
+        self.summary.setText(self.tr(
+            "Check: the form gives the model's scaled scores to within {0:.1e} ({1} x {2}).\n"
+            "Rank {3} of {4} (singular values above 1e-6 of the largest; at most d_k = {5}); "
+            "effective rank (entropy) {6:.1f}.\n"
+            "Symmetric part |S| = {7:.2f}, antisymmetric part |A| = {8:.2f} (Frobenius norms): W_Z = S + A, "
+            "and A is what makes the score of (x, y) differ from that of (y, x).").format(
+            shown.check, len(shown.query_tokens), len(shown.key_tokens), shown.rank, shown.d_model + 1, shown.d_k,
+            shown.entropy_rank, float(np.linalg.norm(shown.symmetric)), float(np.linalg.norm(shown.antisymmetric))))
+
+    def _draw_singular(self, shown: Bilinear) -> None:
+        plot = self.singular
+        plot.clear()
+        values = shown.singular_values
+        plot.plot(np.arange(len(values)), values, pen=pg.mkPen(BLUE, width=2), symbol="o", symbolSize=4,
+                  symbolBrush=BLUE, symbolPen=None)
+        limit = pg.mkPen(GREY, style=Qt.PenStyle.DashLine)  # d_k: where the rank must end
+        plot.addItem(pg.InfiniteLine(pos=shown.d_k - 0.5, angle=90, pen=limit))
+        plot.setLabel("bottom", self.tr("index"))
+        plot.setLabel("left", self.tr("singular value"))
+        plot.setTitle(self.tr("Singular values of W_Z"))
