@@ -45,7 +45,7 @@ def test_each_reading_draws_its_heads_numbers(window, model):
         for field in ("weights", "matrix", "projected"):
             if hasattr(expected, field):
                 np.testing.assert_array_equal(getattr(shown, field), getattr(expected, field))
-    assert "bilinear" in panel.list.item(2).text() and "convex region" in panel.claim.text()
+    assert "bilinear" in panel.list.item(1).text() and "convex region" in panel.claim.text()
 
 
 @pytest.mark.parametrize("name", ("lookup", "bilinear", "hull"))
