@@ -10,6 +10,7 @@ from __future__ import annotations
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QShowEvent
 from PySide6.QtWidgets import (
+    QAbstractScrollArea,
     QComboBox,
     QFrame,
     QHBoxLayout,
@@ -52,7 +53,9 @@ class ConceptsPanel(Retranslated, PlotPanel):
     def _build(self) -> None:
         self.list = QListWidget()
         self.list.addItems([""] * len(self.views))
-        self.list.setMaximumWidth(230)
+        # as wide as the longest title in the language and text size in use, never scrolled sideways
+        self.list.setSizeAdjustPolicy(QAbstractScrollArea.SizeAdjustPolicy.AdjustToContents)
+        self.list.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         self.claim = plain_label(wrap=True)
         self.claim.setFrameShape(QFrame.Shape.StyledPanel)
         self.claim.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
