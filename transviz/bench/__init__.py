@@ -17,7 +17,7 @@ Better = Literal["higher", "lower"]
 R = TypeVar("R")  # what the two runs median_ratio compares return (its timer may read it)
 MODULES = (  # each registers its figures when imported
     "transviz.bench.core", "transviz.bench.training", "transviz.bench.session", "transviz.bench.gui",
-    "transviz.bench.packaging", "transviz.bench.studio", "transviz.bench.interventions",
+    "transviz.bench.packaging", "transviz.bench.studio", "transviz.bench.interventions", "transviz.bench.concepts",
 )
 
 

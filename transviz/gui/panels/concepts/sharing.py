@@ -23,6 +23,7 @@ class SharingView(ConceptView):
         super().__init__(parent)
         self.shown: Sharing | None = None
         self.counts = curve_plot()
+        self.legend = legend_below(self.counts.getPlotItem(), columns=3)
         self.facts = plain_label(wrap=True)
         layout = QHBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
@@ -54,7 +55,8 @@ class SharingView(ConceptView):
         parts = np.array([found.tables(*c) for c in configurations], dtype=np.float64) / 1000  # (3 bars, 3 tables)
         plot = self.counts
         plot.clear()
-        legend = legend_below(plot.getPlotItem(), columns=3)
+        legend = self.legend
+        legend.clear()
         names = [self.tr("source embedding"), self.tr("target embedding"), self.tr("output layer weight")]
         bottom = np.zeros(3)
         for table, (colour, name) in enumerate(zip((BLUE, SKY, VERMILLION), names, strict=True)):
