@@ -11,11 +11,13 @@ from .hull import HullView
 from .lookup import LookupView
 from .parallel import ParallelView
 from .sharing import SharingView
+from .similarity import SimilarityView
 
 CONCEPT_VIEWS: tuple[type[ConceptView], ...] = (
     LookupView,
     BilinearView,
     HullView,
+    SimilarityView,
     FfnView,
     CostView,
     ParallelView,
