@@ -15,9 +15,10 @@ import numpy as np
 
 from ..bundle import Model
 from ..held_out import held_out_pairs
-from ..inference import Trace, teacher_force
-from ..model import Transformer
+from ..inference import teacher_force
 from ..interventions import check_kind
+from ..model import Transformer
+from ..trace import Trace
 from ..walkthrough import Kind
 
 SENTENCES = 64  # test pairs read: enough for a stable mean, quick enough to draw on a click
@@ -39,7 +40,7 @@ class HeadSimilarity:
     @property
     def ordered(self) -> np.ndarray:
         """``divergence`` with rows and columns in ``order``."""
-        return self.divergence[np.ix_(self.order, self.order)]
+        return np.asarray(self.divergence[np.ix_(self.order, self.order)])
 
     def most_alike(self) -> tuple[tuple[int, int], tuple[int, int], float]:
         """The two distinct heads with the smallest divergence (earlier layer first) and that divergence."""
@@ -88,11 +89,11 @@ def row_divergences(maps: np.ndarray) -> np.ndarray:
     H(mixture) - mean of the two entropies. Keys a causal row cannot see weigh zero in both maps
     and add nothing, so a decoder row is compared over its visible keys only."""
     def entropy(p: np.ndarray) -> np.ndarray:
-        return -np.where(p > 0, p * np.log(np.where(p > 0, p, 1.0)), 0.0).sum(axis=-1)
+        return np.asarray(-np.where(p > 0, p * np.log(np.where(p > 0, p, 1.0)), 0.0).sum(axis=-1))
 
     mixture = (maps[:, None] + maps[None, :]) / 2  # (N, N, Q, K)
     own = entropy(maps)  # (N, Q)
-    return np.clip(entropy(mixture) - (own[:, None] + own[None, :]) / 2, 0.0, np.log(2))
+    return np.asarray(np.clip(entropy(mixture) - (own[:, None] + own[None, :]) / 2, 0.0, np.log(2)))
 
 
 def average_linkage_order(distance: np.ndarray) -> np.ndarray:

@@ -45,7 +45,7 @@ class SimilarityView(ConceptView):
 
     def claim(self) -> str:
         return self.tr("Looking at the heads after pre-training, one often finds heads that are identical or close in "
-                       "function; replacing some of them does not affect downstream tasks much either. So more heads "
+                       "function; even replacing some of them does not affect downstream tasks much. So more heads "
                        "are just redundancy.")
 
     def caption(self) -> str:
