@@ -3,6 +3,7 @@ and one line here (and its name in :data:`transviz.gui.CONCEPTS`, which the comm
 without loading Qt)."""
 from __future__ import annotations
 
+from .additive import AdditiveView
 from .base import ConceptView
 from .bilinear import BilinearView
 from .cost import CostView
@@ -18,6 +19,7 @@ CONCEPT_VIEWS: tuple[type[ConceptView], ...] = (
     BilinearView,
     HullView,
     SimilarityView,
+    AdditiveView,
     FfnView,
     CostView,
     ParallelView,
