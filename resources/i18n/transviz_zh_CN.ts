@@ -2,6 +2,53 @@
 <!DOCTYPE TS>
 <TS version="2.1" language="zh_CN">
 <context>
+    <name>AdditiveView</name>
+    <message>
+        <source>Additive vs dot-product attention</source>
+        <translation>加性注意力与点积注意力</translation>
+    </message>
+    <message>
+        <source>What is the difference between additive attention and dot-product (multiplicative) attention? Additive and dot-product attention have the same computational complexity, but dot-product attention can use highly optimised parallel matrix multiplication code, so it is faster and saves space.</source>
+        <translation>additive attention、dot-product (multi-plicative) attention 的区别？加型注意力机制和点乘注意力机制有着相同的计算复杂度，但点乘注意力机制运算可以使用高度优化的并行矩阵乘法代码，会更快也更节省空间</translation>
+    </message>
+    <message>
+        <source>Left: the head&apos;s own weights, softmax(q.k / sqrt(d_k)). Right: additive attention, softmax(v^T tanh(W1 q + W2 k)), with W1, W2 and v fitted by Adam to the left map from the same queries and keys. Below: the time to score n queries against n keys, both ways.</source>
+        <translation>左：这个头自己的权重 softmax(q.k / sqrt(d_k))。右：加性注意力 softmax(v^T tanh(W1 q + W2 k))，W1、W2 和 v 用 Adam 从相同的 query 和 key 拟合左图。下：用两种方式为 n 个 query 和 n 个 key 打分所用的时间。</translation>
+    </message>
+    <message>
+        <source>Dot product: layer {0}, head {1}</source>
+        <translation>点积：第 {0} 层，第 {1} 个头</translation>
+    </message>
+    <message>
+        <source>Additive, fitted ({0:.2f} s)</source>
+        <translation>加性，拟合所得（{0:.2f} 秒）</translation>
+    </message>
+    <message>
+        <source>The fit&apos;s weights differ from the head&apos;s by {0:.1e} on average (total variation per query, 0..1). At {1} tokens the additive scores took {2:.1f} times as long as the dot product: they build an n x n x d tensor before v sums it, the dot product is one matrix product.</source>
+        <translation>拟合的权重与这个头的权重平均相差 {0:.1e}（每个 query 的总变差距离，0..1）。在 {1} 个词元时，加性打分用时是点积的 {2:.1f} 倍：它先要构造一个 n x n x d 的张量再由 v 求和，而点积只是一次矩阵乘法。</translation>
+    </message>
+    <message>
+        <source>dot product</source>
+        <translation>点积</translation>
+    </message>
+    <message>
+        <source>additive</source>
+        <translation>加性</translation>
+    </message>
+    <message>
+        <source>tokens (n queries x n keys)</source>
+        <translation>词元数（n 个 query x n 个 key）</translation>
+    </message>
+    <message>
+        <source>log10 milliseconds</source>
+        <translation>log10 毫秒</translation>
+    </message>
+    <message>
+        <source>Time to score, as sentences grow (one CPU thread)</source>
+        <translation>随句子变长的打分时间（单个 CPU 线程）</translation>
+    </message>
+</context>
+<context>
     <name>AttentionGrid</name>
     <message>
         <source>Click a head to open it large.</source>
@@ -3138,6 +3185,37 @@ Shuffled: {1} (original positions {2})</source>
     <message>
         <source>The output layer has its own weight; the recipe toy-de-en-shared trains a model with both kinds of sharing (transviz train --recipe toy-de-en-shared).</source>
         <translation>输出层有自己的权重；配方 toy-de-en-shared 训练一个同时使用两种共享的模型（transviz train --recipe toy-de-en-shared）。</translation>
+    </message>
+</context>
+<context>
+    <name>SimilarityView</name>
+    <message>
+        <source>head</source>
+        <translation>头</translation>
+    </message>
+    <message>
+        <source>heads (alike ones adjacent)</source>
+        <translation>头（相似的排在一起）</translation>
+    </message>
+    <message>
+        <source>Alike heads</source>
+        <translation>相似的头</translation>
+    </message>
+    <message>
+        <source>Looking at the heads after pre-training, one often finds heads that are identical or close in function; even replacing some of them does not affect downstream tasks much. So more heads are just redundancy.</source>
+        <translation>通过观察预训练后的head，经常可以发现雷同或功能接近的head，甚至替换其中一部分，下游任务也不会有很大的影响。说明更多的head也只是冗余。</translation>
+    </message>
+    <message>
+        <source>Each cell: how differently two heads of this kind spread their attention, the mean Jensen-Shannon divergence of their rows (0: the same, ln 2 = 0.69: disjoint) over the first test sentences of the task. Click a cell: the later head copies the other&apos;s pattern in the Explorer.</source>
+        <translation>每个格子：这类注意力的两个头分配注意力的差别有多大，即在任务前若干个测试句子上它们各行之间的平均 Jensen-Shannon 散度（0：完全相同，ln 2 = 0.69：毫不重叠）。点击一个格子：在“探索”中让较后的头照搬另一个头的注意力模式。</translation>
+    </message>
+    <message>
+        <source>Mean JSD between heads, {0} sentences, {1} query rows</source>
+        <translation>头之间的平均 JSD，{0} 个句子，{1} 个查询行</translation>
+    </message>
+    <message>
+        <source>Most alike: {0} and {1} (JSD {2:.3f}). Click their cell to let {1} copy {0}&apos;s pattern and see what the translation loses in the Explorer.</source>
+        <translation>最相似的一对：{0} 和 {1}（JSD {2:.3f}）。点击它们的格子，让 {1} 照搬 {0} 的注意力模式，再到“探索”中看翻译失去了什么。</translation>
     </message>
 </context>
 <context>

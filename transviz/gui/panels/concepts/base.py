@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import ClassVar
 
+from PySide6.QtCore import Signal
 from PySide6.QtWidgets import QWidget
 
 from ....core.bundle import Model
@@ -39,11 +40,15 @@ class ConceptContext:
 
 class ConceptView(Retranslated, QWidget):
     """A page of the Concepts tab. Subclasses set ``name`` (the ``--view`` of ``transviz render``)
-    ``uses_layer`` and ``uses_head``, and implement the methods below."""
+    ``uses_layer`` and ``uses_head``, and implement the methods below. A view that changes how the
+    model runs emits ``requested`` with one intervention; the tab adds it to the workspace's."""
+
+    requested = Signal(object)  # an Intervention (transviz.core.interventions) to run the explorer with
 
     name: ClassVar[str]
     uses_layer: ClassVar[bool] = True  # False: the tab hides its kind, layer and head choosers
     uses_head: ClassVar[bool] = True
+    uses_kind: ClassVar[bool] = False  # with uses_layer False: the tab still shows the kind chooser
 
     def title(self) -> str:
         raise NotImplementedError

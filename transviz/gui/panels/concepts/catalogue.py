@@ -3,6 +3,7 @@ and one line here (and its name in :data:`transviz.gui.CONCEPTS`, which the comm
 without loading Qt)."""
 from __future__ import annotations
 
+from .additive import AdditiveView
 from .base import ConceptView
 from .bilinear import BilinearView
 from .cost import CostView
@@ -11,11 +12,14 @@ from .hull import HullView
 from .lookup import LookupView
 from .parallel import ParallelView
 from .sharing import SharingView
+from .similarity import SimilarityView
 
 CONCEPT_VIEWS: tuple[type[ConceptView], ...] = (
     LookupView,
     BilinearView,
     HullView,
+    SimilarityView,
+    AdditiveView,
     FfnView,
     CostView,
     ParallelView,

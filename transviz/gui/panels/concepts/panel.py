@@ -24,6 +24,7 @@ from PySide6.QtWidgets import (
 from ....core.bundle import Model
 from ....core.concepts.forward import Sentence
 from ....core.errors import TransvizError
+from ....core.interventions import Intervention
 from ....core.walkthrough import KINDS, Kind
 from ....core.workspace import Workspace
 from ...attention_view import kind_names
@@ -46,6 +47,7 @@ class ConceptsPanel(Retranslated, PlotPanel):
         self._build()
         for view in self.views:
             self.track(*view.plots())
+            view.requested.connect(self._add_intervention)
         self.watch_model()
         subscribe(self, workspace.session_changed, lambda _: self.refresh())
         subscribe(self, workspace.session_moved, lambda _: self.refresh())
@@ -67,8 +69,9 @@ class ConceptsPanel(Retranslated, PlotPanel):
         row = QHBoxLayout(self.chooser)
         row.setContentsMargins(0, 0, 0, 0)
         self.head_label = bound_label(self, lambda: self.tr("head"))
+        self.layer_label = bound_label(self, lambda: self.tr("layer"))
         choosers: list[tuple[QWidget, QWidget]] = [(bound_label(self, lambda: self.tr("Attention")), self.kind),
-                                                   (bound_label(self, lambda: self.tr("layer")), self.layer),
+                                                   (self.layer_label, self.layer),
                                                    (self.head_label, self.head)]
         for label, chooser in choosers:
             row.addWidget(label)
@@ -129,7 +132,9 @@ class ConceptsPanel(Retranslated, PlotPanel):
         view = self.current
         self.claim.setText(self.tr("The tutorial says: {0}").format(view.claim()))
         self.caption.setText(view.caption())
-        self.chooser.setVisible(view.uses_layer)
+        self.chooser.setVisible(view.uses_layer or view.uses_kind)
+        self.layer.setVisible(view.uses_layer)
+        self.layer_label.setVisible(view.uses_layer)
         self.head.setVisible(view.uses_head)
         self.head_label.setVisible(view.uses_head)
 
@@ -176,6 +181,13 @@ class ConceptsPanel(Retranslated, PlotPanel):
             return
         show_error(self.error, None)
         self.pages.setVisible(True)
+
+    def _add_intervention(self, intervention: Intervention) -> None:
+        """Run the explorer with ``intervention`` too; one the model cannot take is shown, not added."""
+        try:
+            self.workspace.set_interventions((*self.workspace.interventions, intervention))
+        except TransvizError as exc:
+            show_error(self.error, translated(exc))
 
     def showEvent(self, event: QShowEvent) -> None:
         super().showEvent(event)
