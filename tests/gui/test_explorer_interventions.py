@@ -288,6 +288,7 @@ def test_interventions_set_on_the_workspace_show_in_the_bar_and_undo(explorer, m
     explorer.controller.workspace.set_interventions((HEAD_OFF,))
     settle()
     assert explorer.attention.interventions.texts() == ["cross L2 H0 off (zero)"]
+    assert explorer.attention.grid.marked == [(2, 0)]  # framed, though the list learnt of it last
     assert output(explorer) == transviz.decode(model, SENTENCE, interventions=[HEAD_OFF]).output_tokens
 
     explorer.setFocus()

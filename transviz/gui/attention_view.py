@@ -146,6 +146,8 @@ class AttentionView(Retranslated, QWidget):
         self._build()
         controller.session_changed.connect(self.refresh)
         controller.changed.connect(self.refresh)
+        # a change from another tab reaches the list after the session redecoded: frame it then
+        controller.interventions_changed.connect(self.refresh)
         self._on_kind_changed()
 
     def _build(self) -> None:
