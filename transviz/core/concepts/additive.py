@@ -11,8 +11,7 @@ from __future__ import annotations
 
 import math
 import time
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import partial
 
@@ -24,20 +23,10 @@ from ..bundle import Model
 from ..walkthrough import Kind
 from .forward import Sentence
 from .head import head_attention
+from .timing import one_thread
 
 STEPS = 200
 LENGTHS = (8, 32, 128, 512)  # sentence lengths timed
-
-
-@contextmanager
-def one_thread() -> Iterator[None]:
-    """Tensors this small run fastest, and time steadiest, on one thread: more only contend."""
-    threads = torch.get_num_threads()
-    torch.set_num_threads(1)
-    try:
-        yield
-    finally:
-        torch.set_num_threads(threads)
 
 
 @dataclass(frozen=True)

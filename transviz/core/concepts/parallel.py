@@ -11,8 +11,7 @@ from __future__ import annotations
 
 import statistics
 import time
-from collections.abc import Callable, Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import partial
 
@@ -24,6 +23,7 @@ from ..model import Encoded
 from ..trace import evaluating
 from ..vocab import SPECIALS
 from .forward import Sentence, model_inputs
+from .timing import one_thread
 
 LENGTHS = (8, 16, 32, 64)  # decoder tokens T timed: all of it about half a second for the shipped model
 REPEATS = 3
@@ -74,18 +74,6 @@ def median_seconds(work: Callable[[], object], repeats: int) -> float:
         work()
         times.append(time.perf_counter() - start)
     return statistics.median(times)
-
-
-@contextmanager
-def one_thread() -> Iterator[None]:
-    """torch on one thread for the duration: a small model's step is too small to share out,
-    and more threads time the scheduling (and whatever else runs) rather than the work."""
-    threads = torch.get_num_threads()
-    torch.set_num_threads(1)
-    try:
-        yield
-    finally:
-        torch.set_num_threads(threads)
 
 
 def time_parallel(model: Model, sentence: Sentence, lengths: Sequence[int] = LENGTHS,
