@@ -8,7 +8,7 @@ Views: ``grid`` (every head of one attention kind), ``head`` (one head or summar
 """
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -17,6 +17,7 @@ from PySide6.QtCore import QEventLoop
 from PySide6.QtWidgets import QApplication, QWidget
 
 from ..core.bundle import Model
+from ..core.decoding import DecodingSession
 from ..core.errors import InputError
 from ..core.walkthrough import KINDS, Kind
 from ..core.workspace import Workspace
@@ -115,11 +116,7 @@ def _concept(slide: Slide) -> ConceptsPanel:
             raise workspace.error
         session = workspace.session
         assert session is not None
-        for _ in range(slide.step):
-            reason = session.cant_step()
-            if reason:
-                raise InputError(f"cannot take step {session.position + 1} of {slide.step}: {reason}")
-            session.step()
+        _take_steps(session, slide.step, session.step)
         kind = slide.kind or "cross"
         panel.kind.setCurrentIndex(KINDS.index(kind))
         _check_range("layer", slide.layer, panel.layer.maximum(), slide.model)
@@ -168,11 +165,7 @@ def _decode(controller: SessionController, view: AttentionView, slide: Slide) ->
     """Take the slide's steps and choose its kind, layer and head."""
     session = controller.session
     assert session is not None
-    for _ in range(slide.step):
-        reason = session.cant_step()
-        if reason:
-            raise InputError(f"cannot take step {session.position + 1} of {slide.step}: {reason}")
-        controller.step()
+    _take_steps(session, slide.step, controller.step)
     kind = slide.kind or "cross"
     view.kind.setCurrentIndex(KINDS.index(kind))
     layers, heads = session.encoder_attention.shape[:2]
@@ -187,6 +180,15 @@ def _decode(controller: SessionController, view: AttentionView, slide: Slide) ->
     else:
         _check_range("head", slide.head, heads - 1, session.model)
         view.select(slide.layer, slide.head)
+
+
+def _take_steps(session: DecodingSession, steps: int, step: Callable[[], object]) -> None:
+    """``steps`` decoding steps with ``step``; InputError naming the first that cannot be taken."""
+    for _ in range(steps):
+        reason = session.cant_step()
+        if reason:
+            raise InputError(f"cannot take step {session.position + 1} of {steps}: {reason}")
+        step()
 
 
 def _check_range(what: str, value: int, highest: int, model: Model | None) -> None:
