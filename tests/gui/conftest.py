@@ -7,6 +7,7 @@ import torch
 import transviz
 from transviz.core.model import Transformer
 from transviz.core.vocab import Vocab
+from transviz.gui.main_window import MainWindow
 
 
 @pytest.fixture(autouse=True)
@@ -88,6 +89,20 @@ def stepped_window(qtbot, make_model):
     yield open_window
     for window in windows:
         window.shutdown()
+
+
+@pytest.fixture(scope="session")
+def shipped_model():
+    return transviz.load_model("default")
+
+
+@pytest.fixture
+def shipped_window(show, shipped_model):
+    """The main window with the shipped model and "ich mochte ein bier", not yet decoded."""
+    window = show(MainWindow(), 1366, 768)
+    window.workspace.set_model(shipped_model, "default", sentence="ich mochte ein bier")
+    yield window
+    window.shutdown()
 
 
 @pytest.fixture

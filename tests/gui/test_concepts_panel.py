@@ -9,45 +9,30 @@ import numpy as np
 import pytest
 from PySide6.QtGui import QImage
 
-import transviz
 from transviz import cli
 from transviz.core.concepts.ffn import ffn_activations
 from transviz.core.concepts.forward import Sentence
 from transviz.core.walkthrough import KINDS
 from transviz.gui import CONCEPTS
-from transviz.gui.main_window import MainWindow
 from transviz.gui.panels.concepts.catalogue import CONCEPT_VIEWS
-
-
-@pytest.fixture(scope="module")
-def model():
-    return transviz.load_model("default")
-
-
-@pytest.fixture
-def window(show, model):
-    window = show(MainWindow(), 1366, 768)
-    window.workspace.set_model(model, "default", sentence="ich mochte ein bier")
-    yield window
-    window.shutdown()
 
 
 def test_the_catalogue_and_the_command_lines_names_agree():
     assert tuple(view.name for view in CONCEPT_VIEWS) == CONCEPTS
 
 
-def test_the_ffn_view_follows_the_explorers_step(window, model):
-    panel = window.panels["concepts"]
-    window.tabs.setCurrentWidget(panel)
+def test_the_ffn_view_follows_the_explorers_step(shipped_window, shipped_model):
+    panel = shipped_window.panels["concepts"]
+    shipped_window.tabs.setCurrentWidget(panel)
     panel.select("ffn")
     view = panel.current
     assert view.units.row_labels() == ["<s>"]  # cross-attention chosen: the decoder's FFN, before a step
-    explorer = window.panels["explorer"]
+    explorer = shipped_window.panels["explorer"]
     explorer.controller.step()
     explorer.controller.step()
-    written = tuple(window.workspace.session.target_tokens[1:])
+    written = tuple(shipped_window.workspace.session.target_tokens[1:])
     assert view.units.row_labels() == ["<s>", *written]
-    expected = ffn_activations(model, Sentence("ich mochte ein bier", written), "decoder", 0)
+    expected = ffn_activations(shipped_model, Sentence("ich mochte ein bier", written), "decoder", 0)
     np.testing.assert_array_equal(view.units.data, expected.hidden)
 
     panel.kind.setCurrentIndex(KINDS.index("encoder_self"))
@@ -57,10 +42,10 @@ def test_the_ffn_view_follows_the_explorers_step(window, model):
     assert "spindle-shaped FFN" in panel.claim.text() and panel.list.currentItem().text() == "The FFN spindle"
 
 
-def test_without_a_model_or_a_sentence_the_tab_says_why(window):
-    panel = window.panels["concepts"]
-    window.tabs.setCurrentWidget(panel)
-    window.workspace.set_model(None)
+def test_without_a_model_or_a_sentence_the_tab_says_why(shipped_window):
+    panel = shipped_window.panels["concepts"]
+    shipped_window.tabs.setCurrentWidget(panel)
+    shipped_window.workspace.set_model(None)
     assert panel.error.text() == "no model is loaded: open a checkpoint first"
     assert not panel.error.isHidden() and not panel.pages.isVisibleTo(panel)
 
@@ -80,11 +65,11 @@ def test_every_concept_view_renders_to_png_and_svg(tmp_path, view):
             assert root.find("{http://www.w3.org/2000/svg}title").text == f"transviz: {view}"
 
 
-def test_the_sharing_view_hides_the_choosers_and_states_the_counts(window, model):
-    panel = window.panels["concepts"]
-    window.tabs.setCurrentWidget(panel)
+def test_the_sharing_view_hides_the_choosers_and_states_the_counts(shipped_window, shipped_model):
+    panel = shipped_window.panels["concepts"]
+    shipped_window.tabs.setCurrentWidget(panel)
     panel.select("sharing")
     assert not panel.chooser.isVisibleTo(panel)
-    total = sum(p.numel() for p in model.net.parameters())
+    total = sum(p.numel() for p in shipped_model.net.parameters())
     assert f"This model stores {total:,} parameters" in panel.current.facts.text()
     assert "(509 and 286 tokens)" in panel.current.facts.text()

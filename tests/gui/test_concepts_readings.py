@@ -6,33 +6,18 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-import transviz
 from transviz.core.concepts.bilinear import bilinear
 from transviz.core.concepts.forward import Sentence
 from transviz.core.concepts.hull import value_hull
 from transviz.core.concepts.lookup import lookup
 from transviz.core.walkthrough import KINDS
-from transviz.gui.main_window import MainWindow
 
 
-@pytest.fixture(scope="module")
-def model():
-    return transviz.load_model("default")
-
-
-@pytest.fixture
-def window(show, model):
-    window = show(MainWindow(), 1366, 768)
-    window.workspace.set_model(model, "default", sentence="ich mochte ein bier")
-    yield window
-    window.shutdown()
-
-
-def test_each_reading_draws_its_heads_numbers(window, model):
-    panel = window.panels["concepts"]
-    window.tabs.setCurrentWidget(panel)
-    window.panels["explorer"].controller.step()
-    written = tuple(window.workspace.session.target_tokens[1:])
+def test_each_reading_draws_its_heads_numbers(shipped_window, shipped_model):
+    panel = shipped_window.panels["concepts"]
+    shipped_window.tabs.setCurrentWidget(panel)
+    shipped_window.panels["explorer"].controller.step()
+    written = tuple(shipped_window.workspace.session.target_tokens[1:])
     sentence = Sentence("ich mochte ein bier", written)
     panel.kind.setCurrentIndex(KINDS.index("decoder_self"))
     panel.layer.setValue(1)
@@ -40,7 +25,7 @@ def test_each_reading_draws_its_heads_numbers(window, model):
     for name, compute in (("lookup", lookup), ("bilinear", bilinear), ("hull", value_hull)):
         panel.select(name)
         assert panel.head.isVisibleTo(panel) and panel.error.isHidden()
-        expected = compute(model, sentence, "decoder_self", 1, 2)
+        expected = compute(shipped_model, sentence, "decoder_self", 1, 2)
         shown = panel.current.shown
         for field in ("weights", "matrix", "projected"):
             if hasattr(expected, field):
@@ -49,9 +34,9 @@ def test_each_reading_draws_its_heads_numbers(window, model):
 
 
 @pytest.mark.parametrize("name", ("lookup", "bilinear", "hull"))
-def test_before_the_first_step_every_kind_draws(window, name):
-    panel = window.panels["concepts"]
-    window.tabs.setCurrentWidget(panel)
+def test_before_the_first_step_every_kind_draws(shipped_window, name):
+    panel = shipped_window.panels["concepts"]
+    shipped_window.tabs.setCurrentWidget(panel)
     panel.select(name)
     for kind in range(len(KINDS)):
         panel.kind.setCurrentIndex(kind)

@@ -4,27 +4,11 @@ makes the explorer's session decode with the later head copying the earlier one'
 from __future__ import annotations
 
 import numpy as np
-import pytest
 from PySide6.QtCore import QPointF, Qt
 
-import transviz
 from transviz.core.concepts.similarity import head_similarity
 from transviz.core.interventions import AblateHead
 from transviz.core.walkthrough import KINDS
-from transviz.gui.main_window import MainWindow
-
-
-@pytest.fixture(scope="module")
-def model():
-    return transviz.load_model("default")
-
-
-@pytest.fixture
-def window(show, model):
-    window = show(MainWindow(), 1366, 768)
-    window.workspace.set_model(model, "default", sentence="ich mochte ein bier")
-    yield window
-    window.shutdown()
 
 
 def click_cell(qtbot, heatmap, row: int, column: int) -> None:
@@ -34,16 +18,16 @@ def click_cell(qtbot, heatmap, row: int, column: int) -> None:
     qtbot.mouseClick(heatmap._view.viewport(), Qt.MouseButton.LeftButton, pos=point)
 
 
-def test_the_view_shows_every_head_of_the_chosen_kind_clustered(window, model):
-    panel = window.panels["concepts"]
-    window.tabs.setCurrentWidget(panel)
+def test_the_view_shows_every_head_of_the_chosen_kind_clustered(shipped_window, shipped_model):
+    panel = shipped_window.panels["concepts"]
+    shipped_window.tabs.setCurrentWidget(panel)
     panel.select("heads-similarity")
     panel.kind.setCurrentIndex(KINDS.index("decoder_self"))
     view = panel.current
     names = [f"L{layer} H{head}" for layer in range(3) for head in range(4)]
     assert sorted(view.matrix.row_labels()) == sorted(names) and view.matrix.column_labels() == view.matrix.row_labels()
     assert panel.kind.isVisibleTo(panel) and not panel.layer.isVisibleTo(panel) and not panel.head.isVisibleTo(panel)
-    expected = head_similarity(model, "decoder_self")
+    expected = head_similarity(shipped_model, "decoder_self")
     a, b, _ = expected.most_alike()
     shown = np.array([[expected.divergence[expected.heads.index(_head(r)), expected.heads.index(_head(c))]
                        for c in view.matrix.column_labels()] for r in view.matrix.row_labels()])
@@ -56,9 +40,9 @@ def _head(name: str) -> tuple[int, int]:
     return int(layer[1:]), int(head[1:])
 
 
-def test_clicking_a_cell_lets_the_later_head_copy_the_other_in_the_explorer(window, model, qtbot):
-    panel = window.panels["concepts"]
-    window.tabs.setCurrentWidget(panel)
+def test_clicking_a_cell_lets_the_later_head_copy_the_other_in_the_explorer(shipped_window, shipped_model, qtbot):
+    panel = shipped_window.panels["concepts"]
+    shipped_window.tabs.setCurrentWidget(panel)
     panel.select("heads-similarity")
     panel.kind.setCurrentIndex(KINDS.index("cross"))
     view = panel.current
@@ -66,12 +50,12 @@ def test_clicking_a_cell_lets_the_later_head_copy_the_other_in_the_explorer(wind
     row, column = labels.index("L2 H1"), labels.index("L0 H3")
     click_cell(qtbot, view.matrix, row, column)
     copy = AblateHead("cross", 2, 1, "copy", (0, 3))
-    assert window.workspace.interventions == (copy,)
-    session = window.workspace.session
+    assert shipped_window.workspace.interventions == (copy,)
+    session = shipped_window.workspace.session
     assert session.interventions == (copy,)
-    window.panels["explorer"].controller.step()
+    shipped_window.panels["explorer"].controller.step()
     record = session.history[-1]
     assert record.interventions == (copy,)
     np.testing.assert_allclose(record.cross_rows[2, 1], record.cross_rows[0, 3], atol=1e-6)  # the copied pattern
     click_cell(qtbot, view.matrix, row, row)  # a head with itself: nothing to copy
-    assert window.workspace.interventions == (copy,)
+    assert shipped_window.workspace.interventions == (copy,)
