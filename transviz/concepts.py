@@ -2,11 +2,26 @@
 
     import transviz
     from transviz import concepts
-    counts = concepts.flops(transviz.load_model("default").config, source_len=20, target_len=20)
+    model = transviz.load_model("default")
+    counts = concepts.flops(model.config, source_len=20, target_len=20)
     counts["ffn"] / sum(counts.values())  # the FFN's share of one forward pass
+    concepts.measured_seconds(model, "ich mochte ein bier")  # where its time goes, measured
 """
 from __future__ import annotations
 
-from .core.concepts.cost import COMPONENTS, flops
+from collections.abc import Sequence
 
-__all__ = ["COMPONENTS", "flops"]
+from .core.bundle import Model
+from .core.concepts.component_time import PARTS, component_times
+from .core.concepts.cost import COMPONENTS, flops
+from .core.concepts.forward import Sentence, model_inputs
+
+__all__ = ["COMPONENTS", "PARTS", "flops", "measured_seconds"]
+
+
+def measured_seconds(model: Model, source: str, target: Sequence[str] = ()) -> dict[str, float]:
+    """Median wall-clock seconds per part (:data:`PARTS`: the components and "other") of one
+    teacher-forced pass of ``source`` with decoder inputs ``target`` (after the start token)."""
+    times = component_times(model, model_inputs(model, Sentence(source, tuple(target))))
+    assert times is not None, "nothing cancels it"
+    return times.seconds
