@@ -10,7 +10,7 @@ import pytest
 import torch
 
 import transviz
-from transviz.core.concepts.similarity import average_linkage_order, head_similarity
+from transviz.core.concepts.similarity import average_linkage_order, head_similarity, measure_similarity
 from transviz.core.held_out import held_out_pairs
 from transviz.core.walkthrough import KINDS
 
@@ -98,3 +98,15 @@ def test_the_measure_is_kept_until_a_weight_changes(model):
     with torch.no_grad():
         next(copy.net.parameters()).mul_(1.5)
     assert head_similarity(copy, "cross", sentences=SENTENCES) is not kept
+
+
+def test_measuring_reports_each_pair_and_stops_when_cancelled(model):
+    reports: list[tuple[int, int]] = []
+    measured = measure_similarity(model, "cross", SENTENCES, lambda done, total: reports.append((done, total)))
+    assert reports == [(done, SENTENCES) for done in range(1, SENTENCES + 1)]
+    assert measured is not None
+    np.testing.assert_allclose(measured.divergence, head_similarity(model, "cross", SENTENCES).divergence)
+    stopped: list[tuple[int, int]] = []
+    assert measure_similarity(model, "cross", SENTENCES, lambda d, t: stopped.append((d, t)),
+                              lambda: len(stopped) == 2) is None
+    assert stopped == [(1, SENTENCES), (2, SENTENCES)]  # checked between pairs: no third pair read

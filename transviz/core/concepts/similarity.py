@@ -9,6 +9,7 @@ keeps the measurement under a second on a CPU. Results are kept per model until 
 from __future__ import annotations
 
 import weakref
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
@@ -58,8 +59,19 @@ def head_similarity(model: Model, kind: Kind, sentences: int = SENTENCES) -> Hea
     kept = _cache.setdefault(model.net, {})
     if key not in kept:
         kept.clear()  # an older entry belongs to other weights, or to another kind: measuring is cheap
-        kept[key] = _measure(model, kind, sentences)
+        measured = measure_similarity(model, kind, sentences)
+        assert measured is not None, "nothing cancels it"
+        kept[key] = measured
     return kept[key]
+
+
+def measure_similarity(model: Model, kind: Kind, sentences: int = SENTENCES,
+                       progress: Callable[[int, int], None] = lambda done, total: None,
+                       cancelled: Callable[[], bool] = lambda: False) -> HeadSimilarity | None:
+    """:func:`head_similarity` measured anew, for a worker thread: ``progress(pairs done, pairs)``
+    after each test pair; None if ``cancelled()`` turns true between pairs."""
+    check_kind(kind)
+    return _measure(model, kind, sentences, progress, cancelled)
 
 
 def _maps(trace: Trace, kind: Kind) -> np.ndarray:
@@ -68,15 +80,19 @@ def _maps(trace: Trace, kind: Kind) -> np.ndarray:
     return maps.astype(np.float64)
 
 
-def _measure(model: Model, kind: Kind, sentences: int) -> HeadSimilarity:
+def _measure(model: Model, kind: Kind, sentences: int, progress: Callable[[int, int], None],
+             cancelled: Callable[[], bool]) -> HeadSimilarity | None:
     pairs = held_out_pairs(model, "test")[:sentences]
     total, rows = None, 0
-    for pair in pairs:
+    for done, pair in enumerate(pairs):
+        if cancelled():
+            return None
         maps = _maps(teacher_force(model, pair.source, pair.target), kind)
         layers, heads = maps.shape[:2]
         summed = row_divergences(maps.reshape(layers * heads, *maps.shape[2:])).sum(axis=-1)
         total = summed if total is None else total + summed
         rows += maps.shape[2]
+        progress(done + 1, len(pairs))
     assert total is not None, "every built-in task has test pairs"
     divergence = total / rows
     np.fill_diagonal(divergence, 0.0)
