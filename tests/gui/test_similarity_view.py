@@ -1,14 +1,30 @@
-"""The heads-similarity view in the real window with the shipped model: it shows the clustered
-matrix of the chosen kind with its heads named, names the most alike pair, and a click on a cell
-makes the explorer's session decode with the later head copying the earlier one's pattern."""
+"""The heads-similarity view in the real window with the shipped model: it measures on its worker
+thread with a progress bar, then shows the clustered matrix of the chosen kind with its heads named
+and the most alike pair; a result for a kind no longer chosen is dropped; a click on a cell makes
+the explorer's session decode with the later head copying the earlier one's pattern."""
 from __future__ import annotations
 
 import numpy as np
-from PySide6.QtCore import QPointF, Qt
+from PySide6.QtCore import QPointF, Qt, QThread
 
-from transviz.core.concepts.similarity import head_similarity
+from transviz.core.concepts.similarity import head_similarity, measure_similarity
 from transviz.core.interventions import AblateHead
 from transviz.core.walkthrough import KINDS
+
+WAIT_MS = 60_000  # a kind's first measurement: about a second, more on a busy machine
+
+
+def measured(qtbot, view) -> None:
+    """Wait until the view shows a finished matrix."""
+    qtbot.waitUntil(lambda: view.shown is not None and not view.background.bar.isVisibleTo(view), timeout=WAIT_MS)
+
+
+def open_view(window, kind: str):
+    panel = window.panels["concepts"]
+    window.tabs.setCurrentWidget(panel)
+    panel.select("heads-similarity")
+    panel.kind.setCurrentIndex(KINDS.index(kind))
+    return panel, panel.current
 
 
 def click_cell(qtbot, heatmap, row: int, column: int) -> None:
@@ -18,12 +34,9 @@ def click_cell(qtbot, heatmap, row: int, column: int) -> None:
     qtbot.mouseClick(heatmap._view.viewport(), Qt.MouseButton.LeftButton, pos=point)
 
 
-def test_the_view_shows_every_head_of_the_chosen_kind_clustered(shipped_window, shipped_model):
-    panel = shipped_window.panels["concepts"]
-    shipped_window.tabs.setCurrentWidget(panel)
-    panel.select("heads-similarity")
-    panel.kind.setCurrentIndex(KINDS.index("decoder_self"))
-    view = panel.current
+def test_the_view_shows_every_head_of_the_chosen_kind_clustered(shipped_window, shipped_model, qtbot):
+    panel, view = open_view(shipped_window, "decoder_self")
+    measured(qtbot, view)
     names = [f"L{layer} H{head}" for layer in range(3) for head in range(4)]
     assert sorted(view.matrix.row_labels()) == sorted(names) and view.matrix.column_labels() == view.matrix.row_labels()
     assert panel.kind.isVisibleTo(panel) and not panel.layer.isVisibleTo(panel) and not panel.head.isVisibleTo(panel)
@@ -41,11 +54,8 @@ def _head(name: str) -> tuple[int, int]:
 
 
 def test_clicking_a_cell_lets_the_later_head_copy_the_other_in_the_explorer(shipped_window, shipped_model, qtbot):
-    panel = shipped_window.panels["concepts"]
-    shipped_window.tabs.setCurrentWidget(panel)
-    panel.select("heads-similarity")
-    panel.kind.setCurrentIndex(KINDS.index("cross"))
-    view = panel.current
+    panel, view = open_view(shipped_window, "cross")
+    measured(qtbot, view)
     labels = view.matrix.row_labels()
     row, column = labels.index("L2 H1"), labels.index("L0 H3")
     click_cell(qtbot, view.matrix, row, column)
@@ -57,5 +67,40 @@ def test_clicking_a_cell_lets_the_later_head_copy_the_other_in_the_explorer(ship
     record = session.history[-1]
     assert record.interventions == (copy,)
     np.testing.assert_allclose(record.cross_rows[2, 1], record.cross_rows[0, 3], atol=1e-6)  # the copied pattern
+    assert "L2 H1 now copies L0 H3's pattern" in view.summary.text()  # both heads named
+    assert shipped_window.panels["explorer"].attention.grid.marked == [(2, 1)]  # framed in the explorer
     click_cell(qtbot, view.matrix, row, row)  # a head with itself: nothing to copy
     assert shipped_window.workspace.interventions == (copy,)
+
+
+def test_the_measurement_runs_off_the_gui_thread_with_progress(shipped_window, qtbot, monkeypatch):
+    """The view shows a progress bar and the pairs done while the worker measures, on its own
+    thread, a copy of the model; then the matrix. The real measurement runs, watched on its way."""
+    threads, nets, reports = [], [], []
+    real = measure_similarity
+
+    def watched(model, kind, *args, **kwargs):
+        threads.append(QThread.currentThread())
+        nets.append(model.net)
+        return real(model, kind, *args, **kwargs)
+
+    monkeypatch.setattr("transviz.gui.panels.concepts.similarity.measure_similarity", watched)
+    panel, view = open_view(shipped_window, "encoder_self")
+    assert view.background.bar.isVisibleTo(view) and not view.matrix.isVisibleTo(view)
+    view.background.runner.status.connect(reports.append)
+    measured(qtbot, view)
+    assert set(threads) == {view.background.runner.worker_thread} and threads[0] is not QThread.currentThread()
+    assert shipped_window.workspace.decoding_model.net not in nets  # the worker's own copy
+    assert reports and reports[-1] == "Test sentence 64 of 64" and view.background.progress.value() == 100
+    assert view.matrix.isVisibleTo(view) and len(view.matrix.row_labels()) == 12
+
+
+def test_a_result_for_a_kind_no_longer_chosen_is_dropped(shipped_window, qtbot):
+    panel, view = open_view(shipped_window, "encoder_self")
+    assert view.background.runner.is_busy()
+    panel.kind.setCurrentIndex(KINDS.index("cross"))  # before the encoder's result came
+    measured(qtbot, view)
+    assert view.shown.kind == "cross"
+    qtbot.wait(200)  # anything still queued from the first task arrives now, and must change nothing
+    assert view.shown.kind == "cross" and "L0 H0" in view.matrix.row_labels()
+    assert ("encoder_self" not in {key[1] for key in view.background.results})

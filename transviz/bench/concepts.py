@@ -45,4 +45,5 @@ def concept_redraw() -> float:
             medians.append(statistics.median(times))
         return 1000 * max(medians)
     finally:
+        panel.shutdown()  # the views' worker threads
         dispose(panel)

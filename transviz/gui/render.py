@@ -110,7 +110,7 @@ def _concept(slide: Slide) -> ConceptsPanel:
     if not isinstance(slide.head, int):
         raise InputError(f"a concept view shows one head: --head takes a number, not {slide.head!r}")
     workspace = _workspace(slide.model, slide.sentence)
-    panel = ConceptsPanel(workspace)
+    panel = ConceptsPanel(workspace, background=False)  # finished before it is written
     with _disposed_on_error(panel):
         if workspace.error is not None:
             raise workspace.error

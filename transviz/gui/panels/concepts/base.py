@@ -16,6 +16,7 @@ from PySide6.QtWidgets import QWidget
 
 from ....core.bundle import Model
 from ....core.concepts.forward import Sentence
+from ....core.interventions import Intervention
 from ....core.walkthrough import Kind
 from ...language import Retranslated
 
@@ -24,13 +25,15 @@ from ...language import Retranslated
 class ConceptContext:
     """What the views show: ``model`` (the explorer's own copy; run it on the GUI thread only),
     the explorer's ``sentence`` at its step, and the attention ``kind``, ``layer`` and ``head``
-    chosen in the tab (layers of the encoder for ``encoder_self``, of the decoder otherwise)."""
+    chosen in the tab (layers of the encoder for ``encoder_self``, of the decoder otherwise), and
+    the ``interventions`` the explorer decodes with."""
 
     model: Model
     sentence: Sentence
     kind: Kind
     layer: int
     head: int
+    interventions: tuple[Intervention, ...] = ()
 
     @property
     def side(self) -> str:
@@ -66,3 +69,10 @@ class ConceptView(Retranslated, QWidget):
     def plots(self) -> list[QWidget]:
         """The plots File > Export may write (the tab exports the one last pointed at)."""
         raise NotImplementedError
+
+    def set_synchronous(self, synchronous: bool) -> None:
+        """A view that computes off the GUI thread (:mod:`.background`) computes at once while
+        ``synchronous`` (``transviz render`` must draw the finished picture); others ignore it."""
+
+    def shutdown(self) -> None:
+        """Stop the view's worker thread, if it has one (safe to call twice)."""

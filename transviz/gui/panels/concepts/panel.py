@@ -3,7 +3,8 @@ weights for the explorer's sentence at its step. A list of views on the left; ab
 the tutorial's claim, what the picture shows, and the attention kind, layer and head it uses.
 
 Only the view shown is drawn, and only while the tab shows: stepping in the explorer costs the
-other views nothing.
+other views nothing. Views with slow work do it on their own worker thread, unless the tab is made
+``background=False`` (``transviz render``: the picture must be finished when it is written).
 """
 from __future__ import annotations
 
@@ -40,9 +41,11 @@ from .catalogue import CONCEPT_VIEWS
 class ConceptsPanel(Retranslated, PlotPanel):
     """Every concept view, one shown at a time (:meth:`select` by its ``name``)."""
 
-    def __init__(self, workspace: Workspace, parent: QWidget | None = None) -> None:
+    def __init__(self, workspace: Workspace, parent: QWidget | None = None, background: bool = True) -> None:
         super().__init__(workspace, parent)
         self.views: list[ConceptView] = [view() for view in CONCEPT_VIEWS]
+        for view in self.views:
+            view.set_synchronous(not background)
         self._stale = True  # the view shown has not drawn what the workspace holds now
         self._build()
         for view in self.views:
@@ -159,7 +162,8 @@ class ConceptsPanel(Retranslated, PlotPanel):
         if session is None or model is None:
             return None
         sentence = Sentence(session.source, tuple(session.target_tokens[1:]))
-        return ConceptContext(model, sentence, self.current_kind(), self.layer.value(), self.head.value())
+        return ConceptContext(model, sentence, self.current_kind(), self.layer.value(), self.head.value(),
+                              self.workspace.interventions)
 
     def refresh(self) -> None:
         """Draw the view shown for what the workspace holds now (later, if the tab is hidden)."""
@@ -188,6 +192,10 @@ class ConceptsPanel(Retranslated, PlotPanel):
             self.workspace.set_interventions((*self.workspace.interventions, intervention))
         except TransvizError as exc:
             show_error(self.error, translated(exc))
+
+    def shutdown(self) -> None:
+        for view in self.views:
+            view.shutdown()
 
     def showEvent(self, event: QShowEvent) -> None:
         super().showEvent(event)

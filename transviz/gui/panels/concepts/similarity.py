@@ -1,17 +1,25 @@
 """Alike heads: every head of the chosen attention kind against every other, the mean
 Jensen-Shannon divergence of their attention rows over the task's test sentences, in an order
 that puts alike heads together (:func:`transviz.core.concepts.similarity.head_similarity`).
-Clicking a cell makes the later of its two heads copy the other's pattern in the explorer."""
+Clicking a cell makes the later of its two heads copy the other's pattern in the explorer.
+
+The first measurement of a model and kind reads 64 test pairs (about a second per kind on a CPU):
+it runs on the view's worker thread with a progress bar (:mod:`.background`)."""
 from __future__ import annotations
 
 import math
+from collections.abc import Callable, Hashable
 
 from PySide6.QtWidgets import QVBoxLayout, QWidget
 
-from ....core.concepts.similarity import HeadSimilarity, head_similarity
+from ....core.bundle import Model
+from ....core.concepts.similarity import HeadSimilarity, measure_similarity
 from ....core.interventions import AblateHead
+from ....core.walkthrough import Kind
+from ...attention_view import kind_names
 from ...heatmap import AxisNames, HeatmapWidget
 from ...labels import plain_label
+from .background import Background, Reporter, model_key
 from .base import ConceptContext, ConceptView
 
 
@@ -29,6 +37,9 @@ class SimilarityView(ConceptView):
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.shown: HeadSimilarity | None = None
+        self.background: Background[HeadSimilarity] = Background(self._show)
+        self._key: Hashable = None  # the model and kind the view shows, or waits for
+        self._copies: list[AblateHead] = []  # the explorer's heads copying another's pattern
         self.matrix = HeatmapWidget(value_format="{:.3f}", levels=(0.0, math.log(2)))
         self.bind_text(self.matrix.set_axes, lambda: AxisNames(
             self.tr("head"), self.tr("head"), self.tr("heads (alike ones adjacent)"),
@@ -37,8 +48,10 @@ class SimilarityView(ConceptView):
         self.summary = plain_label(wrap=True)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
+        layout.addWidget(self.background.bar)
         layout.addWidget(self.matrix, 1)
         layout.addWidget(self.summary)
+        layout.addStretch(0)
 
     def title(self) -> str:
         return self.tr("Alike heads")
@@ -57,13 +70,50 @@ class SimilarityView(ConceptView):
     def plots(self) -> list[QWidget]:
         return [self.matrix]
 
+    def set_synchronous(self, synchronous: bool) -> None:
+        self.background.synchronous = synchronous
+
+    def shutdown(self) -> None:
+        self.background.shutdown()
+
     def draw(self, context: ConceptContext) -> None:
-        shown = head_similarity(context.model, context.kind)
+        model, kind = context.model, context.kind
+        weights = model_key(model)
+        self.background.forget(lambda key: key[0] == weights)  # another model's results are of no use
+        self._key = (weights, kind)
+        self._copies = [edit for edit in context.interventions
+                        if isinstance(edit, AblateHead) and edit.mode == "copy" and edit.kind == kind]
+        if self.background.request(self._key, self._task(self.background.model_copy(model), kind)):
+            self._show(self._key, self.background.results[self._key])
+            return
+        self.shown = None  # what the matrix showed is another kind's or model's
+        self.matrix.setVisible(False)
+        self.summary.setText(self.tr("Comparing every two heads of the {0} on the task's test sentences, off the "
+                                     "window's thread: the matrix appears when done.").format(kind_names()[kind]))
+
+    def _task(self, model: Model, kind: Kind) -> Callable[[Reporter], HeadSimilarity | None]:
+        """The measurement for the worker, on ``model`` (its own copy), reporting pairs done."""
+        template = self.tr("Test sentence {0} of {1}")
+
+        def task(state: Reporter) -> HeadSimilarity | None:
+            def progress(done: int, total: int) -> None:
+                state.set_progress(100 * done / total)
+                state.set_status(template.format(done, total))
+            return measure_similarity(model, kind, progress=progress, cancelled=state.is_cancelled)
+        return task
+
+    def _show(self, key: Hashable, shown: HeadSimilarity) -> None:
+        if key != self._key:
+            return  # measured for a model or kind no longer chosen
         self.shown = shown
+        self.matrix.setVisible(True)
         names = [head_name(shown.heads[i]) for i in shown.order]
         self.matrix.set_data(shown.ordered, names, names)
         self.matrix.set_title(self.tr("Mean JSD between heads, {0} sentences, {1} query rows").format(
             shown.sentences, shown.rows))
+        if self._copies:
+            self._name_copy(shown, self._copies[-1])
+            return
         a, b, divergence = shown.most_alike()
         self.summary.setText(self.tr(
             "Most alike: {0} and {1} (JSD {2:.3f}). Click their cell to let {1} copy {0}'s pattern and see what "
@@ -75,3 +125,14 @@ class SimilarityView(ConceptView):
             return
         source, target = sorted((shown.heads[int(shown.order[row])], shown.heads[int(shown.order[column])]))
         self.requested.emit(AblateHead(shown.kind, target[0], target[1], "copy", source))
+
+    def _name_copy(self, shown: HeadSimilarity, copy: AblateHead) -> None:
+        """Both heads of the pair clicked, and where the explorer shows them."""
+        assert copy.source is not None  # a copy names its source
+        source, target = copy.source, (copy.layer, copy.head)
+        divergence = shown.divergence[shown.heads.index(source), shown.heads.index(target)]
+        self.summary.setText(self.tr(
+            "{1} now copies {0}'s pattern (JSD between them {2:.3f}). The Explorer decodes with it: in its grid of "
+            "the {3}, {1} is framed as edited and shows {0}'s weights; compare the two tiles there, and the "
+            "translation with and without the copy.").format(
+            head_name(source), head_name(target), divergence, kind_names()[shown.kind]))

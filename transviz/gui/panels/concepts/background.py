@@ -1,0 +1,133 @@
+"""A concept view's slow computation, off the GUI thread: a :class:`TaskRunner` of the view's own
+(started at the first task), a progress bar with a line of status, and a copy of the model for the
+worker (the explorer's model runs on the GUI thread only). Results are kept per key; a result
+that arrives after its view has asked for another key is dropped.
+
+A view computes at once instead while its ``synchronous`` is set: a view alone (a test) and
+``transviz render`` (headless, it must draw the finished picture).
+"""
+from __future__ import annotations
+
+from collections.abc import Callable, Hashable
+from typing import Any, Generic, Protocol, TypeVar
+
+from PySide6.QtWidgets import QHBoxLayout, QProgressBar, QWidget
+
+from ....core.bundle import Model, decoding_copy
+from ...core_messages import translated
+from ...labels import plain_label
+from ...workers import TaskRunner
+
+R = TypeVar("R")
+
+
+class Reporter(Protocol):
+    """What a task sees: :class:`~transviz.gui.workers.TaskState`, or nothing at all when synchronous."""
+
+    def set_progress(self, percent: float) -> None: ...
+    def set_status(self, text: str) -> None: ...
+    def is_cancelled(self) -> bool: ...
+
+
+class _AtOnce:
+    """The reporter of a task run synchronously: nobody watches, nothing cancels."""
+
+    def set_progress(self, percent: float) -> None:
+        pass
+
+    def set_status(self, text: str) -> None:
+        pass
+
+    def is_cancelled(self) -> bool:
+        return False
+
+
+def model_key(model: Model) -> tuple[int, ...]:
+    """Which model, with which weights: a copy or a result is reused while this stays the same."""
+    return (id(model.net), *(p._version for p in model.net.parameters()))
+
+
+class Background(Generic[R]):
+    """Runs ``task(reporter) -> R | None`` for a key and hands the result to ``show`` on the GUI
+    thread; :attr:`bar` shows the progress while it runs (the view lays it out)."""
+
+    def __init__(self, show: Callable[[Hashable, R], None]) -> None:
+        self._show = show
+        self.synchronous = True  # the tab sets False: then tasks run on the worker thread
+        self.runner: TaskRunner | None = None
+        self.results: dict[Hashable, R] = {}
+        self.wanted: Hashable | None = None  # the key of the task running, if one is
+        self._copy: tuple[tuple[int, ...], Model] | None = None
+        self.progress = QProgressBar()
+        self.progress.setRange(0, 100)
+        self.status = plain_label()
+        self.bar = QWidget()
+        row = QHBoxLayout(self.bar)
+        row.setContentsMargins(0, 0, 0, 0)
+        row.addWidget(self.progress, 1)
+        row.addWidget(self.status, 2)
+        self.bar.setVisible(False)
+
+    def model_copy(self, model: Model) -> Model:
+        """A copy of ``model`` for the worker, made once per model and weights."""
+        key = model_key(model)
+        if self._copy is None or self._copy[0] != key:
+            self._copy = (key, model if self.synchronous else decoding_copy(model))
+        return self._copy[1]
+
+    def request(self, key: Hashable, task: Callable[[Reporter], R | None]) -> bool:
+        """Show the result for ``key``: at once if kept (True), else once ``task`` returns it (False).
+        A task already running for ``key`` is left to finish; one for another key is cancelled."""
+        if key in self.results:
+            self.cancel()
+            return True
+        if self.synchronous:
+            result = task(_AtOnce())
+            assert result is not None, "nothing cancels a synchronous task"
+            self.results[key] = result
+            return True
+        if self.wanted == key and self.runner is not None and self.runner.is_busy():
+            return False
+        self.wanted = key
+        self.progress.setValue(0)
+        self.status.setText("")
+        self.bar.setVisible(True)
+        self._runner().start(task, lambda result: self._on_done(key, result), self._on_failed)
+        return False
+
+    def _runner(self) -> TaskRunner:
+        if self.runner is None:
+            self.runner = TaskRunner()
+            self.runner.progress.connect(lambda percent: self.progress.setValue(round(percent)))
+            self.runner.status.connect(self.status.setText)
+        return self.runner
+
+    def _on_done(self, key: Hashable, result: R | None) -> None:
+        if result is None or key != self.wanted:
+            return  # cancelled, or asked for before the view wanted something else
+        self.wanted = None
+        self.bar.setVisible(False)
+        self.results[key] = result
+        self._show(key, result)
+
+    def _on_failed(self, exc: Exception) -> None:
+        self.wanted = None
+        self.bar.setVisible(False)
+        self.status.setText(translated(exc))
+
+    def forget(self, keep: Callable[[Any], bool]) -> None:
+        """Drop the kept results whose key ``keep`` rejects (those of another model)."""
+        self.results = {key: result for key, result in self.results.items() if keep(key)}
+
+    def cancel(self) -> None:
+        """Stop waiting for the running task; its result, when it comes, is dropped."""
+        self.wanted = None
+        self.bar.setVisible(False)
+        if self.runner is not None:
+            self.runner.cancel()
+
+    def shutdown(self) -> None:
+        """Cancel and stop the worker thread (quit + wait); safe to call twice."""
+        self.cancel()
+        if self.runner is not None:
+            self.runner.shutdown()
