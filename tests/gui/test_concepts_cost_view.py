@@ -1,16 +1,23 @@
-"""The Concepts tab's FLOPs view on the shipped model: its bars add up to what torch's own FLOP
-counter sees one teacher-forced pass of the sentence compute, and its texts name the seed's claim."""
+"""The Concepts tab's cost view on the shipped model: its FLOPs add up to what torch's own FLOP
+counter sees one teacher-forced pass of the sentence compute, beside them the measured time of each
+component, and its texts name the seed's claim. In the tab the timing runs on the view's worker
+thread, so a step's redraw does not wait for it."""
 from __future__ import annotations
 
 import pyqtgraph as pg
 import pytest
 import torch
+from PySide6.QtCore import QThread
 from torch.utils.flop_counter import FlopCounterMode
 
 import transviz
+from transviz.core.concepts.component_time import PARTS, component_times
 from transviz.core.concepts.forward import Sentence
+from transviz.gui.panels.concepts import cost
 from transviz.gui.panels.concepts.base import ConceptContext
 from transviz.gui.panels.concepts.cost import CostView
+
+WAIT_MS = 60_000
 
 
 @pytest.fixture(scope="module")
@@ -18,21 +25,62 @@ def model():
     return transviz.load_model("default")
 
 
-def torch_total(model, sentence: Sentence) -> int:
+def torch_counts(model, sentence: Sentence) -> dict[str, int]:
+    """torch's FLOPs of the pass: the output layer's (the generator module) and all of them."""
     source = torch.tensor([model.src_vocab.encode(sentence.source).ids])
     target = torch.tensor([[model.tgt_vocab.bos_id, *(model.tgt_vocab.stoi[t] for t in sentence.target)]])
     model.net.eval()
     with torch.no_grad(), FlopCounterMode(display=False) as counter:
         model.net(source, target, return_attention=True)  # plain products torch can count
-    return counter.get_total_flops()
+    by_module = counter.get_flop_counts()
+    return {"all": counter.get_total_flops(), "output": sum(by_module["Transformer.generator"].values())}
 
 
-def test_the_bars_add_up_to_torchs_count_of_the_pass(show, model):
-    view = show(CostView(), 1100, 650)
+def bar_heights(view) -> list[list[float]]:
+    bars = [item for item in view.bars.getPlotItem().items if isinstance(item, pg.BarGraphItem)]
+    return [list(item.opts["height"]) for item in bars]
+
+
+def test_the_flops_agree_with_torchs_count_and_the_time_is_beside_them(show, model):
+    view = show(CostView(), 1100, 650)  # alone, the view measures at once
     sentence = Sentence("ich mochte ein bier", ("i", "want"))
     view.draw(ConceptContext(model, sentence, "cross", 0, 0))
-    bars = [item for item in view.bars.getPlotItem().items if isinstance(item, pg.BarGraphItem)]
-    heights = bars[0].opts["height"]
-    assert len(heights) == 8 and sum(heights) * 1e6 == pytest.approx(torch_total(model, sentence), rel=1e-6)
-    assert "4 source and 3 decoder tokens" in view.bars.getPlotItem().titleLabel.text
+    counted = torch_counts(model, sentence)
+    flop_shares, time_shares = bar_heights(view)
+    assert len(flop_shares) == len(time_shares) == len(PARTS) == 9
+    title = view.bars.getPlotItem().titleLabel.text
+    assert "4 source and 3 decoder tokens" in title and f"{counted['all'] / 1e6:.2f} MFLOPs" in title
+    assert flop_shares[PARTS.index("output")] == pytest.approx(100 * counted["output"] / counted["all"], rel=1e-6)
+    assert flop_shares[PARTS.index("other")] == 0 and sum(flop_shares) == pytest.approx(100)
+    assert sum(time_shares) == pytest.approx(100) and all(share > 0 for share in time_shares)
+    assert f"{1000 * view.times.total:.2f} ms" in title and (view.times.source_len, view.times.target_len) == (4, 3)
     assert "(FLOPS)" in view.claim() and "n x m x l" in view.claim()
+    assert "time is not where the FLOPs are" in view.caption()
+
+
+def test_in_the_tab_the_time_is_measured_off_the_gui_thread(shipped_window, qtbot, monkeypatch):
+    threads = []
+
+    def watched(*args, **kwargs):
+        threads.append(QThread.currentThread())
+        return component_times(*args, **kwargs)
+
+    monkeypatch.setattr(cost, "component_times", watched)
+    panel = shipped_window.panels["concepts"]
+    shipped_window.tabs.setCurrentWidget(panel)
+    panel.select("cost")
+    view = panel.current
+    title = view.bars.getPlotItem().titleLabel.text
+    assert "1 decoder tokens" in title and "measuring its time" in title  # the FLOPs at once
+    assert view.background.bar.isVisibleTo(view)
+    qtbot.waitUntil(lambda: view.times is not None, timeout=WAIT_MS)
+    assert threads == [view.background.runner.worker_thread] and threads[0] is not QThread.currentThread()
+    assert not view.background.bar.isVisibleTo(view) and sum(bar_heights(view)[1]) == pytest.approx(100)
+
+    controller = shipped_window.panels["explorer"].controller
+    while len(controller.session.target_tokens) < 2:  # the first step runs the encoder
+        controller.step()  # then a new length: the last time shown until it is measured
+    qtbot.waitUntil(lambda: "2 decoder tokens" in view.bars.getPlotItem().titleLabel.text, timeout=WAIT_MS)
+    assert "time of 4 and 1 tokens; measuring this length" in view.bars.getPlotItem().titleLabel.text
+    qtbot.waitUntil(lambda: view.times.target_len == 2, timeout=WAIT_MS)
+    assert "measuring" not in view.bars.getPlotItem().titleLabel.text

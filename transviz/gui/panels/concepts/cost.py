@@ -1,17 +1,26 @@
-"""Where the FLOPs go: one forward pass of the explorer's sentence split into its components, the
-FFN's share as the model widens, and the share of the n x m x l attention products as sentences
-grow (:mod:`transviz.core.concepts.cost`)."""
+"""Where the FLOPs and the time go: one forward pass of the explorer's sentence split into its
+components, each with its share of the FLOPs (:mod:`transviz.core.concepts.cost`) beside its share
+of the measured time (:mod:`transviz.core.concepts.component_time`); the FFN's share as the model
+widens, and the share of the n x m x l attention products as sentences grow.
+
+Timing a pass takes longer than a step may (15 passes): it runs on the view's worker thread, once
+per model and sentence length, while the bars show the last lengths measured until it is done."""
 from __future__ import annotations
+
+from collections.abc import Callable, Hashable
 
 import numpy as np
 import pyqtgraph as pg
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QHBoxLayout, QVBoxLayout, QWidget
 
-from ....core.concepts.cost import COMPONENTS, PRODUCTS, flops, flops_by_length, flops_by_width, share
-from ....core.concepts.forward import model_inputs
+from ....core.bundle import Model
+from ....core.concepts.component_time import PARTS, ComponentTimes, component_times
+from ....core.concepts.cost import PRODUCTS, flops, flops_by_length, flops_by_width, share
+from ....core.concepts.forward import Inputs, model_inputs
 from ...plots import curve_plot, legend_below
 from ...style import BLUE, GREY, ORANGE, VERMILLION
+from .background import Background, Reporter, model_key
 from .base import ConceptContext, ConceptView
 
 WIDTHS = list(range(128, 1025, 128))  # d_model of the width curve, d_ff = 4 d_model
@@ -29,17 +38,24 @@ class CostView(ConceptView):
         self.bars, self.by_width, self.by_length = curve_plot(), curve_plot(), curve_plot()
         self.by_width.setYRange(0, 1, padding=0.02)
         self.width_legend = legend_below(self.by_width.getPlotItem())
+        self.bars_legend = legend_below(self.bars.getPlotItem())
         self.counts: dict[str, int] = {}
+        self.lengths = (0, 0)  # source and decoder tokens of the pass drawn
+        self.times: ComponentTimes | None = None  # the measured pass drawn beside the FLOPs
+        self.background: Background[ComponentTimes] = Background(self._on_measured)
+        self._key: Hashable = None  # the model and lengths whose time the view waits for
+        self._weights: tuple[int, ...] | None = None  # model_key of the model drawn
         below = QHBoxLayout()
         below.addWidget(self.by_width)
         below.addWidget(self.by_length)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
+        layout.addWidget(self.background.bar)
         layout.addWidget(self.bars, 1)
         layout.addLayout(below, 1)
 
     def title(self) -> str:
-        return self.tr("Where the FLOPs go")
+        return self.tr("Where the FLOPs and the time go")
 
     def claim(self) -> str:
         return self.tr("Once the model is large, what really consumes the compute (FLOPS) is still the MLP (FFN); "
@@ -47,10 +63,13 @@ class CostView(ConceptView):
                        "complexity of MHA is n x m x l.")
 
     def caption(self) -> str:
-        return self.tr("FLOPs of one teacher-forced pass of this sentence: a product of (m, k) and (k, n) matrices "
-                       "counts 2mkn, as torch counts; the embedding lookup and the softmax multiply no matrices and "
-                       "count 0. The FFN takes the largest part; of attention, the Q, K, V and output projections "
-                       "cost far more than its n x m x l products, whose share grows only with the sentence's length.")
+        return self.tr("One teacher-forced pass of this sentence. Blue: its FLOPs (a product of (m, k) and (k, n) "
+                       "matrices counts 2mkn, as torch counts; lookups, softmax, LayerNorm count 0). Orange: its "
+                       "measured time, each piece run by itself (median of 15 runs, one thread). The FFN does the most "
+                       "arithmetic; but at this tiny size time is not where the FLOPs are: every piece pays a fixed "
+                       "overhead of Python and dispatch, so the small n x m x l products, the softmax and the "
+                       "FLOP-free rest take far more of the time than of the FLOPs. Below: the FFN's share grows as "
+                       "the model widens; the n x m x l products grow only with the sentence's length.")
 
     def plots(self) -> list[QWidget]:
         return [self.bars, self.by_width, self.by_length]
@@ -58,37 +77,82 @@ class CostView(ConceptView):
     def component_names(self) -> dict[str, str]:
         return {"embeddings": self.tr("embedding"), "qkv": self.tr("Q, K, V"), "scores": self.tr("QK^T"),
                 "softmax": self.tr("softmax"), "weights_v": self.tr("weights x V"), "out_proj": self.tr("out proj."),
-                "ffn": self.tr("FFN"), "output": self.tr("output layer")}
+                "ffn": self.tr("FFN"), "output": self.tr("output layer"),
+                "other": self.tr("other (LayerNorm, residual, masks)")}
+
+    def set_synchronous(self, synchronous: bool) -> None:
+        self.background.synchronous = synchronous
+
+    def shutdown(self) -> None:
+        self.background.shutdown()
 
     def draw(self, context: ConceptContext) -> None:
         inputs = model_inputs(context.model, context.sentence)
         source_len, target_len = len(inputs.source_tokens), len(inputs.target_tokens)
         config = context.model.config
-        self.counts = flops(config, source_len, target_len)
-        self._draw_bars(source_len, target_len)
+        self.counts, self.lengths = flops(config, source_len, target_len), (source_len, target_len)
+        self._measure(context.model, inputs)
+        self._draw_bars()
         self._draw_widths(config.d_model, flops_by_width(config, WIDTHS, source_len, target_len))
         self._draw_lengths([share(counts, PRODUCTS) for counts in flops_by_length(config, LENGTHS)])
 
-    def _draw_bars(self, source_len: int, target_len: int) -> None:
-        plot, counts = self.bars, self.counts
+    def _measure(self, model: Model, inputs: Inputs) -> None:
+        """The time of this pass: kept, measured now (headless), or asked of the worker."""
+        weights = model_key(model)
+        if weights != self._weights:
+            self.times, self._weights = None, weights  # another model's times
+        self.background.forget(lambda key: key[0] == weights)
+        self._key = (weights, *self.lengths)
+        if self.background.request(self._key, self._task(self.background.model_copy(model), inputs)):
+            self.times = self.background.results[self._key]
+
+    @staticmethod
+    def _task(model: Model, inputs: Inputs) -> Callable[[Reporter], ComponentTimes | None]:
+        def task(state: Reporter) -> ComponentTimes | None:
+            return component_times(model, inputs, cancelled=state.is_cancelled)
+        return task
+
+    def _on_measured(self, key: Hashable, times: ComponentTimes) -> None:
+        if key == self._key:
+            self.times = times
+            self._draw_bars()
+
+    def _draw_bars(self) -> None:
+        plot, counts, times = self.bars, self.counts, self.times
         plot.clear()
+        self.bars_legend.clear()
         total = sum(counts.values())
-        heights = np.array([counts[part] / 1e6 for part in COMPONENTS])
-        colours = [ORANGE if part == "ffn" else VERMILLION if part in PRODUCTS else BLUE
-                   for part in COMPONENTS]
-        plot.addItem(pg.BarGraphItem(x=np.arange(len(COMPONENTS)), height=heights, width=0.7, brushes=colours,
-                                     pen=None))
+        flop_shares = np.array([100 * counts.get(part, 0) / total for part in PARTS])
+        time_shares = np.array([100 * times.share(part) if times else 0.0 for part in PARTS])
+        x = np.arange(len(PARTS))
+        for offset, heights, colour, name in ((-0.2, flop_shares, BLUE, self.tr("share of FLOPs")),
+                                              (0.2, time_shares, ORANGE, self.tr("share of measured time"))):
+            bars = pg.BarGraphItem(x=x + offset, height=heights, width=0.38, brush=colour, pen=None)
+            plot.addItem(bars)
+            self.bars_legend.addItem(bars, name)
+            for i, height in enumerate(heights if colour == ORANGE and times else ()):
+                label = pg.TextItem(f"{height:.0f}%", color=GREY, anchor=(0.5, 1.0))  # the time's share
+                label.setPos(i + offset, height)
+                plot.addItem(label)
         names = self.component_names()
-        plot.getAxis("bottom").setTicks([[(i, names[part]) for i, part in enumerate(COMPONENTS)]])
-        for i, part in enumerate(COMPONENTS):  # each bar's share above it
-            label = pg.TextItem(f"{counts[part] / total:.1%}", color=GREY, anchor=(0.5, 1.0))
-            label.setPos(i, heights[i])
-            plot.addItem(label)
-        plot.setYRange(0, float(heights.max()) * 1.12, padding=0)
-        plot.setXRange(-0.6, len(COMPONENTS) - 0.4, padding=0)
-        plot.setLabel("left", self.tr("MFLOPs"))
-        plot.setTitle(self.tr("One pass, {0} source and {1} decoder tokens: {2:.2f} MFLOPs, FFN {3:.0%}").format(
-            source_len, target_len, total / 1e6, counts["ffn"] / total))
+        plot.getAxis("bottom").setTicks([[(i, names[part]) for i, part in enumerate(PARTS)]])
+        plot.setYRange(0, max(float(flop_shares.max()), float(time_shares.max())) * 1.12, padding=0)
+        plot.setXRange(-0.6, len(PARTS) - 0.4, padding=0)
+        plot.setLabel("left", self.tr("share of the pass (%)"))
+        plot.setTitle(self._bars_title(total))
+
+    def _bars_title(self, total: int) -> str:
+        counts, times = self.counts, self.times
+        flops_part = self.tr("One pass, {0} source and {1} decoder tokens: {2:.2f} MFLOPs, FFN {3:.0%}").format(
+            *self.lengths, total / 1e6, counts["ffn"] / total)
+        if times is None:
+            return self.tr("{0}; measuring its time...").format(flops_part)
+        measured = self.tr("{0}; {1:.2f} ms, FFN {2:.0%} of the time").format(
+            flops_part, 1000 * times.total, times.share("ffn"))
+        if (times.source_len, times.target_len) == self.lengths:
+            return measured
+        return self.tr("{0} (time of {1} and {2} tokens; measuring this length...)").format(
+            measured, times.source_len, times.target_len)
 
     def _draw_widths(self, own_width: int, by_width: list[dict[str, int]]) -> None:
         plot = self.by_width
