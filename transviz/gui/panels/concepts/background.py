@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable, Hashable
 from typing import Any, Generic, Protocol, TypeVar
 
+from PySide6.QtCore import QTimer
 from PySide6.QtWidgets import QHBoxLayout, QProgressBar, QWidget
 
 from ....core.bundle import Model, decoding_copy
@@ -51,8 +52,15 @@ class Background(Generic[R]):
     """Runs ``task(reporter) -> R | None`` for a key and hands the result to ``show`` on the GUI
     thread; :attr:`bar` shows the progress while it runs (the view lays it out)."""
 
-    def __init__(self, show: Callable[[Hashable, R], None]) -> None:
+    def __init__(self, show: Callable[[Hashable, R], None], delay_ms: int = 0) -> None:
         self._show = show
+        # a task starts once the view has asked for the same key this long: stepping through a
+        # sentence does not start (and compete with) a measurement per step
+        self._delay = QTimer()
+        self._delay.setSingleShot(True)
+        self._delay.setInterval(delay_ms)
+        self._delay.timeout.connect(self._start)
+        self._pending: tuple[Hashable, Callable[[Reporter], R | None]] | None = None
         self.synchronous = True  # the tab sets False: then tasks run on the worker thread
         self.runner: TaskRunner | None = None
         self.results: dict[Hashable, R] = {}
@@ -88,12 +96,25 @@ class Background(Generic[R]):
             return True
         if self.wanted == key and self.runner is not None and self.runner.is_busy():
             return False
+        if self.runner is not None:
+            self.runner.cancel()  # its result would be dropped anyway: let the worker stop early
         self.wanted = key
         self.progress.setValue(0)
         self.status.setText("")
         self.bar.setVisible(True)
-        self._runner().start(task, lambda result: self._on_done(key, result), self._on_failed)
+        self._pending = (key, task)
+        if self._delay.interval() == 0:
+            self._start()
+        else:
+            self._delay.start()
         return False
+
+    def _start(self) -> None:
+        if self._pending is None:
+            return
+        key, task = self._pending
+        self._pending = None
+        self._runner().start(task, lambda result: self._on_done(key, result), self._on_failed)
 
     def _runner(self) -> TaskRunner:
         if self.runner is None:
@@ -121,7 +142,8 @@ class Background(Generic[R]):
 
     def cancel(self) -> None:
         """Stop waiting for the running task; its result, when it comes, is dropped."""
-        self.wanted = None
+        self.wanted, self._pending = None, None
+        self._delay.stop()
         self.bar.setVisible(False)
         if self.runner is not None:
             self.runner.cancel()

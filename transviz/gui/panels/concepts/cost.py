@@ -25,6 +25,7 @@ from .base import ConceptContext, ConceptView
 
 WIDTHS = list(range(128, 1025, 128))  # d_model of the width curve, d_ff = 4 d_model
 LENGTHS = [8, 16, 32, 64, 128, 256, 512]  # source and target length of the length curve
+MEASURE_AFTER_MS = 400  # timing starts once the explorer rests at a length, not on every step
 
 
 class CostView(ConceptView):
@@ -42,9 +43,10 @@ class CostView(ConceptView):
         self.counts: dict[str, int] = {}
         self.lengths = (0, 0)  # source and decoder tokens of the pass drawn
         self.times: ComponentTimes | None = None  # the measured pass drawn beside the FLOPs
-        self.background: Background[ComponentTimes] = Background(self._on_measured)
+        self.background: Background[ComponentTimes] = Background(self._on_measured, delay_ms=MEASURE_AFTER_MS)
         self._key: Hashable = None  # the model and lengths whose time the view waits for
         self._weights: tuple[int, ...] | None = None  # model_key of the model drawn
+        self._add_items()
         below = QHBoxLayout()
         below.addWidget(self.by_width)
         below.addWidget(self.by_length)
@@ -53,6 +55,28 @@ class CostView(ConceptView):
         layout.addWidget(self.background.bar)
         layout.addWidget(self.bars, 1)
         layout.addLayout(below, 1)
+
+    def _add_items(self) -> None:
+        """The plots' items, made once: a step only changes their data (a redraw from scratch of
+        bars, labels and curves costs a step more than its 50 ms)."""
+        x = np.arange(len(PARTS))
+        zeros = np.zeros(len(PARTS))
+        self.flop_bars = pg.BarGraphItem(x=x - 0.2, height=zeros, width=0.38, brush=BLUE, pen=None)
+        self.time_bars = pg.BarGraphItem(x=x + 0.2, height=zeros, width=0.38, brush=ORANGE, pen=None)
+        self.time_labels = [pg.TextItem("", color=GREY, anchor=(0.5, 1.0)) for _ in PARTS]
+        for item in (self.flop_bars, self.time_bars, *self.time_labels):
+            self.bars.addItem(item)
+        self.bars.setXRange(-0.6, len(PARTS) - 0.1, padding=0)  # room for the last name under its bars
+
+        def curve(plot: pg.PlotWidget, colour: str) -> pg.PlotDataItem:
+            return plot.plot([], [], pen=pg.mkPen(colour, width=2), symbol="o", symbolSize=6, symbolBrush=colour,
+                             symbolPen=None)
+        self.ffn_curve, self.products_curve = curve(self.by_width, ORANGE), curve(self.by_width, VERMILLION)
+        self.own_width = pg.InfiniteLine(0, angle=90, pen=pg.mkPen(GREY, style=Qt.PenStyle.DashLine))
+        self.by_width.addItem(self.own_width)
+        self.length_curve = curve(self.by_length, VERMILLION)
+        positions = np.log2(LENGTHS)
+        self.by_length.getAxis("bottom").setTicks([[(x, str(n)) for x, n in zip(positions, LENGTHS, strict=True)]])
 
     def title(self) -> str:
         return self.tr("Where the FLOPs and the time go")
@@ -64,12 +88,13 @@ class CostView(ConceptView):
 
     def caption(self) -> str:
         return self.tr("One teacher-forced pass of this sentence. Blue: its FLOPs (a product of (m, k) and (k, n) "
-                       "matrices counts 2mkn, as torch counts; lookups, softmax, LayerNorm count 0). Orange: its "
-                       "measured time, each piece run by itself (median of 15 runs, one thread). The FFN does the most "
-                       "arithmetic; but at this tiny size time is not where the FLOPs are: every piece pays a fixed "
-                       "overhead of Python and dispatch, so the small n x m x l products, the softmax and the "
-                       "FLOP-free rest take far more of the time than of the FLOPs. Below: the FFN's share grows as "
-                       "the model widens; the n x m x l products grow only with the sentence's length.")
+                       "matrices counts 2mkn, as torch counts; lookups, softmax and LayerNorm etc., with the residual "
+                       "additions and masks, count 0). Orange: its measured time, each piece run by itself (median of "
+                       "15 runs, one thread). The FFN does the most arithmetic; but at this tiny size time is not "
+                       "where the FLOPs are: every piece pays a fixed overhead of Python and dispatch, so the small "
+                       "n x m x l products, the softmax and the FLOP-free rest take far more of the time than of the "
+                       "FLOPs. Below: the FFN's share grows as the model widens; the n x m x l products grow only with "
+                       "the sentence's length.")
 
     def plots(self) -> list[QWidget]:
         return [self.bars, self.by_width, self.by_length]
@@ -78,7 +103,7 @@ class CostView(ConceptView):
         return {"embeddings": self.tr("embedding"), "qkv": self.tr("Q, K, V"), "scores": self.tr("QK^T"),
                 "softmax": self.tr("softmax"), "weights_v": self.tr("weights x V"), "out_proj": self.tr("out proj."),
                 "ffn": self.tr("FFN"), "output": self.tr("output layer"),
-                "other": self.tr("other (LayerNorm, residual, masks)")}
+                "other": self.tr("LayerNorm etc.")}
 
     def set_synchronous(self, synchronous: bool) -> None:
         self.background.synchronous = synchronous
@@ -119,27 +144,30 @@ class CostView(ConceptView):
 
     def _draw_bars(self) -> None:
         plot, counts, times = self.bars, self.counts, self.times
-        plot.clear()
-        self.bars_legend.clear()
         total = sum(counts.values())
         flop_shares = np.array([100 * counts.get(part, 0) / total for part in PARTS])
         time_shares = np.array([100 * times.share(part) if times else 0.0 for part in PARTS])
-        x = np.arange(len(PARTS))
-        for offset, heights, colour, name in ((-0.2, flop_shares, BLUE, self.tr("share of FLOPs")),
-                                              (0.2, time_shares, ORANGE, self.tr("share of measured time"))):
-            bars = pg.BarGraphItem(x=x + offset, height=heights, width=0.38, brush=colour, pen=None)
-            plot.addItem(bars)
-            self.bars_legend.addItem(bars, name)
-            for i, height in enumerate(heights if colour == ORANGE and times else ()):
-                label = pg.TextItem(f"{height:.0f}%", color=GREY, anchor=(0.5, 1.0))  # the time's share
-                label.setPos(i + offset, height)
-                plot.addItem(label)
+        self.flop_bars.setOpts(height=flop_shares)
+        self.time_bars.setOpts(height=time_shares)
+        for i, (label, height) in enumerate(zip(self.time_labels, time_shares, strict=True)):
+            label.setText(f"{height:.0f}%")  # the time's share above its bar
+            label.setPos(i + 0.2, height)
+            label.setVisible(times is not None)
+        self._name_legend(self.bars_legend, [(self.flop_bars, self.tr("share of FLOPs")),
+                                             (self.time_bars, self.tr("share of measured time"))])
         names = self.component_names()
         plot.getAxis("bottom").setTicks([[(i, names[part]) for i, part in enumerate(PARTS)]])
         plot.setYRange(0, max(float(flop_shares.max()), float(time_shares.max())) * 1.12, padding=0)
-        plot.setXRange(-0.6, len(PARTS) - 0.4, padding=0)
         plot.setLabel("left", self.tr("share of the pass (%)"))
         plot.setTitle(self._bars_title(total))
+
+    def _name_legend(self, legend: pg.LegendItem, entries: list[tuple[pg.GraphicsObject, str]]) -> None:
+        """Name ``legend``'s entries anew only when the names changed (another language)."""
+        names = [name for _, name in entries]
+        if [label.text for _, label in legend.items] != names:
+            legend.clear()
+            for item, name in entries:
+                legend.addItem(item, name)
 
     def _bars_title(self, total: int) -> str:
         counts, times = self.counts, self.times
@@ -156,25 +184,18 @@ class CostView(ConceptView):
 
     def _draw_widths(self, own_width: int, by_width: list[dict[str, int]]) -> None:
         plot = self.by_width
-        plot.clear()
-        self.width_legend.clear()
-        for parts, colour, name in ((["ffn"], ORANGE, self.tr("FFN")),
-                                    (PRODUCTS, VERMILLION, self.tr("scores + weights x V"))):
-            curve = plot.plot(WIDTHS, [share(counts, parts) for counts in by_width], pen=pg.mkPen(colour, width=2),
-                              symbol="o", symbolSize=6, symbolBrush=colour, symbolPen=None)
-            self.width_legend.addItem(curve, name)
-        plot.addItem(pg.InfiniteLine(own_width, angle=90, pen=pg.mkPen(GREY, style=Qt.PenStyle.DashLine)))
+        for parts, curve in ((["ffn"], self.ffn_curve), (PRODUCTS, self.products_curve)):
+            curve.setData(WIDTHS, [share(counts, parts) for counts in by_width])
+        self.own_width.setValue(own_width)
+        self._name_legend(self.width_legend, [(self.ffn_curve, self.tr("FFN")),
+                                              (self.products_curve, self.tr("scores + weights x V"))])
         plot.setLabel("bottom", self.tr("d_model (d_ff = 4 d_model)"))
         plot.setLabel("left", self.tr("share of FLOPs"))
         plot.setTitle(self.tr("As the model widens (dashed: this model)"))
 
     def _draw_lengths(self, shares: list[float]) -> None:
         plot = self.by_length
-        plot.clear()
-        positions = np.log2(LENGTHS)  # doubling lengths, evenly spaced
-        plot.plot(positions, shares, pen=pg.mkPen(VERMILLION, width=2), symbol="o", symbolSize=6,
-                  symbolBrush=VERMILLION, symbolPen=None)
-        plot.getAxis("bottom").setTicks([[(x, str(n)) for x, n in zip(positions, LENGTHS, strict=True)]])
+        self.length_curve.setData(np.log2(LENGTHS), shares)  # doubling lengths, evenly spaced
         plot.setLabel("bottom", self.tr("tokens in each sentence (n = m)"))
         plot.setLabel("left", self.tr("share of scores + weights x V"))
         plot.setTitle(self.tr("As sentences grow (this model): the n x m x l products"))
