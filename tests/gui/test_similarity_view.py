@@ -61,15 +61,16 @@ def test_clicking_a_cell_lets_the_later_head_copy_the_other_in_the_explorer(ship
     click_cell(qtbot, view.matrix, row, column)
     copy = AblateHead("cross", 2, 1, "copy", (0, 3))
     assert shipped_window.workspace.interventions == (copy,)
+    assert "L2 H1 now copies L0 H3's pattern" in view.summary.text()  # both heads named, at once
     session = shipped_window.workspace.session
     assert session.interventions == (copy,)
     shipped_window.panels["explorer"].controller.step()
     record = session.history[-1]
     assert record.interventions == (copy,)
     np.testing.assert_allclose(record.cross_rows[2, 1], record.cross_rows[0, 3], atol=1e-6)  # the copied pattern
-    assert "L2 H1 now copies L0 H3's pattern" in view.summary.text()  # both heads named
     assert shipped_window.panels["explorer"].attention.grid.marked == [(2, 1)]  # framed in the explorer
     click_cell(qtbot, view.matrix, row, row)  # a head with itself: nothing to copy
+    click_cell(qtbot, view.matrix, row, column)  # the same pair again: added once
     assert shipped_window.workspace.interventions == (copy,)
 
 

@@ -54,6 +54,8 @@ class ConceptsPanel(Retranslated, PlotPanel):
         self.watch_model()
         subscribe(self, workspace.session_changed, lambda _: self.refresh())
         subscribe(self, workspace.session_moved, lambda _: self.refresh())
+        # the session decodes again before the workspace's list changes: a view naming them redraws then
+        subscribe(self, workspace.interventions_changed, lambda _: self.refresh())
 
     def _build(self) -> None:
         self.list = QListWidget()
@@ -188,6 +190,8 @@ class ConceptsPanel(Retranslated, PlotPanel):
 
     def _add_intervention(self, intervention: Intervention) -> None:
         """Run the explorer with ``intervention`` too; one the model cannot take is shown, not added."""
+        if intervention in self.workspace.interventions:
+            return  # a second click on the same cell
         try:
             self.workspace.set_interventions((*self.workspace.interventions, intervention))
         except TransvizError as exc:
