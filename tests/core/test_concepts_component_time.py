@@ -88,3 +88,9 @@ def test_where_the_ffn_does_most_of_the_arithmetic_it_takes_most_of_the_time():
 
 def test_a_cancelled_measurement_returns_nothing(shipped):
     assert component_times(shipped, shipped_inputs(shipped), cancelled=lambda: True) is None
+
+
+def test_each_pass_is_reported(shipped):
+    reports: list[tuple[int, int]] = []
+    component_times(shipped, shipped_inputs(shipped), repeats=3, progress=lambda d, t: reports.append((d, t)))
+    assert reports == [(done, 5) for done in range(1, 6)]  # two warm-up passes, then the three timed

@@ -146,10 +146,12 @@ def _decoder_layer(layer: DecoderLayer, y: Tensor, memory: Tensor, self_mask: Te
 
 
 def component_times(model: Model, inputs: Inputs, repeats: int = REPEATS,
-                    cancelled: Callable[[], bool] = lambda: False) -> ComponentTimes | None:
+                    cancelled: Callable[[], bool] = lambda: False,
+                    progress: Callable[[int, int], None] = lambda done, total: None) -> ComponentTimes | None:
     """Median seconds per part of one teacher-forced pass of ``inputs`` through ``model``, on
     one thread; the model's own pass is timed between the piecewise ones, so both see the same
-    machine. None if ``cancelled()`` turns true between passes."""
+    machine. ``progress(passes done, passes)`` after each; None if ``cancelled()`` turns true
+    between passes."""
     net, src, tgt = model.net, inputs.source_ids, inputs.target_ids
     parts: list[dict[str, float]] = []
     whole: list[float] = []
@@ -164,5 +166,6 @@ def component_times(model: Model, inputs: Inputs, repeats: int = REPEATS,
             if index >= WARM_UP:
                 whole.append(time.perf_counter() - start)
                 parts.append(clock.spent)
+            progress(index + 1, WARM_UP + repeats)
     medians = {part: statistics.median(spent[part] for spent in parts) for part in PARTS}
     return ComponentTimes(medians, statistics.median(whole), src.shape[1], tgt.shape[1], repeats)

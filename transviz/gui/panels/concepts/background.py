@@ -74,6 +74,9 @@ class Background(Generic[R]):
         row.setContentsMargins(0, 0, 0, 0)
         row.addWidget(self.progress, 1)
         row.addWidget(self.status, 2)
+        policy = self.bar.sizePolicy()
+        policy.setRetainSizeWhenHidden(True)  # the plots below stay put as measurements come and go
+        self.bar.setSizePolicy(policy)
         self.bar.setVisible(False)
 
     def model_copy(self, model: Model) -> Model:

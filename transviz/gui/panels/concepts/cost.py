@@ -131,10 +131,14 @@ class CostView(ConceptView):
         if self.background.request(self._key, self._task(self.background.model_copy(model), inputs)):
             self.times = self.background.results[self._key]
 
-    @staticmethod
-    def _task(model: Model, inputs: Inputs) -> Callable[[Reporter], ComponentTimes | None]:
+    def _task(self, model: Model, inputs: Inputs) -> Callable[[Reporter], ComponentTimes | None]:
+        template = self.tr("Timing the components: pass {0} of {1}")
+
         def task(state: Reporter) -> ComponentTimes | None:
-            return component_times(model, inputs, cancelled=state.is_cancelled)
+            def progress(done: int, total: int) -> None:
+                state.set_progress(100 * done / total)
+                state.set_status(template.format(done, total))
+            return component_times(model, inputs, cancelled=state.is_cancelled, progress=progress)
         return task
 
     def _on_measured(self, key: Hashable, times: ComponentTimes) -> None:
