@@ -140,6 +140,22 @@ def test_ctrl_c_stops_every_process_at_the_same_step_and_rank_0_saves(tmp_path):
     assert sorted(p.name for p in tmp_path.iterdir()) == ["copy.tsv", "m.safetensors"]
 
 
+@pytest.mark.slow
+def test_a_diverging_run_ends_every_process(tmp_path):
+    """All processes see the same summed loss and rank 0's probe verdict, so all stop at one step
+    (a process left behind would wait in the next all-reduce until torchrun's timeout)."""
+    corpus = copy_corpus(tmp_path / "copy.tsv")
+    args = [*ARGS, "--steps", "60", "--lr", "1e6", "--warmup", "0", "--schedule", "constant", "--clip", "0",
+            "--snapshot-every", "1", "--eval-every", "0"]
+    proc = torchrun([*args, "--data", str(corpus), "--out", "m.safetensors"], tmp_path)
+    try:
+        stdout, stderr = proc.communicate(timeout=90)
+    finally:
+        proc.kill()
+    assert proc.returncode != 0 and stdout.count("diverged: training diverged at step") == 1, stderr
+    assert "saved: m.safetensors" in stdout  # rank 0 saved the last finite weights before any process ended
+    assert transviz.load_model(str(tmp_path / "m.safetensors")).facts["status"] == "diverged"
+
 def test_torchrun_environment_names_the_process():
     assert from_environment({}) is ALONE and from_environment({"WORLD_SIZE": "1", "RANK": "0"}) is ALONE
     world = from_environment({"WORLD_SIZE": "4", "RANK": "5", "LOCAL_RANK": "1"})

@@ -72,6 +72,11 @@ class World:
         dist.broadcast(value, src=0)
         return bool(value.item())
 
+    def wait_for_all(self) -> None:
+        """Return when every process got here."""
+        if self.distributed:
+            dist.barrier()
+
 
 ALONE = World()
 

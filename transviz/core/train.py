@@ -360,6 +360,9 @@ class Trainer:
             if self.dataset.test and self.world.leader:
                 test = evaluate(self.model, self.dataset.test, self.max_output_len)
         path = self._save(status, message, test)
+        # No process returns before the leader has saved: torchrun ends the others as soon as one
+        # exits with an error (as a diverged run does), which could cut the leader's save short.
+        self.world.wait_for_all()
         log.info("%s", message)
         return TrainResult(status, message, self.step, self.elapsed, str(self.device), self.model,
                            tuple(self.snapshots), self.validation, test, path, self.curves)
