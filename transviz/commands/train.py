@@ -2,6 +2,10 @@
 
 A progress bar (stderr) shows loss and ETA; a summary follows. The first Ctrl-C stops after the
 current batch, saves the model and exits 0; a second one aborts.
+
+Under ``torchrun`` every process trains on its share of each batch and only rank 0 prints and
+saves. torchrun passes one Ctrl-C on to each process: they all stop after the same batch and
+rank 0 saves (torchrun itself then reports the interrupt and kills what is left after 30 s).
 """
 from __future__ import annotations
 
@@ -11,10 +15,13 @@ import signal
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..core.config import SCHEDULES, TrainConfig
 from ..core.errors import InputError
+
+if TYPE_CHECKING:
+    from ..core.distributed import World
 
 MODEL_FLAGS = {  # flag dest -> ModelConfig field(s)
     "layers": ("n_encoder_layers", "n_decoder_layers"), "heads": ("n_heads",), "d_model": ("d_model",),
@@ -120,22 +127,41 @@ def _ctrl_c_stops(trainer: Any) -> Iterator[None]:
 
 
 def run(args: argparse.Namespace) -> int:
-    from ..core.outputs import CHECKPOINT, check_output
+    from ..core import distributed
+
+    world = distributed.from_environment()
+    if world.leader:  # before anything is read or built
+        from ..core.outputs import CHECKPOINT, check_output
+
+        check_output(args.out, CHECKPOINT, inputs=[args.data], force=args.force)
+    dataset, model_settings, config = _settings(args)
+    world = distributed.start(config.device)
+    try:
+        return _train(args, dataset, model_settings, config, world)
+    finally:
+        distributed.stop(world)
+
+
+def _train(args: argparse.Namespace, dataset: Any, model_settings: dict[str, Any], config: TrainConfig,
+           world: World) -> int:
     from ..core.train import Trainer, build_model
 
-    check_output(args.out, CHECKPOINT, inputs=[args.data], force=args.force)  # before anything is read or built
-    dataset, model_settings, config = _settings(args)
-    model = build_model(dataset, config, **model_settings)
-    progress = _Progress(config.steps)
-    trainer = Trainer(model, dataset, config, progress, checkpoint_path=args.out)  # type: ignore[arg-type]  # see _Progress
+    model = build_model(dataset, config, **model_settings)  # the same seed, so the same weights, everywhere
+    progress = _Progress(config.steps) if world.leader else None  # only rank 0 prints
+    trainer = Trainer(model, dataset, config, progress, checkpoint_path=args.out,  # type: ignore[arg-type]  # see _Progress
+                      world=world)
     try:
         with _ctrl_c_stops(trainer):
-            print(f"training on {trainer.device}: {dataset.summary()}; {model.net.parameter_count():,} parameters, "
-                  f"{config.steps} steps", flush=True)
+            if world.leader:
+                processes = f" x {world.size} processes" if world.distributed else ""
+                print(f"training on {trainer.device}{processes}: {dataset.summary()}; "
+                      f"{model.net.parameter_count():,} parameters, {config.steps} steps", flush=True)
             result = trainer.run()
     finally:
-        progress.close()
-    print(_summary(result))
+        if progress is not None:
+            progress.close()
+    if world.leader:
+        print(_summary(result))
     return 1 if result.status == "diverged" else 0
 
 

@@ -26,6 +26,7 @@ from typing import Any, Literal
 import torch
 import torch.nn.functional as F
 from torch import Tensor
+from torch.nn.parallel import DistributedDataParallel
 
 from .batches import Batch, bucketed, encode_pairs, make_batch
 from .bundle import Model
@@ -33,6 +34,7 @@ from .checkpoint import check_writable
 from .config import ModelConfig, TrainConfig
 from .curves import Curves
 from .devices import resolve_device
+from .distributed import ALONE, World
 from .endings import FINISHED, GRADIENT_NORM, LOSS, PARTS, PROBE_SCORES, RUNNING, STOPPED, diverged
 from .evaluate import Evaluation, evaluate
 from .init import initialize
@@ -144,19 +146,24 @@ class Trainer:
         observer: receives step metrics, validations and snapshots.
         checkpoint_path: where to write the model (atomically) every ``checkpoint_every`` steps
             and at the end, snapshots included; an interrupted run keeps the last one written.
+        world: this process's place under torchrun (:func:`.distributed.start`). Each process
+            trains on its share of every batch of ``config.batch_size`` sentences, its gradients
+            averaged with the others' (DistributedDataParallel); all report the same step metrics,
+            and only the leader validates, snapshots and writes the checkpoint.
 
     Pause, resume and stop are safe to call from any thread; they take effect between batches.
     A trainer runs once; its ``step``, ``snapshots`` and ``validation`` stay readable afterwards.
     """
 
     def __init__(self, model: Model, dataset: Dataset, config: TrainConfig,
-                 observer: TrainObserver | None = None, checkpoint_path: str | Path | None = None) -> None:
-        self.model, self.dataset, self.config = model, dataset, config
+                 observer: TrainObserver | None = None, checkpoint_path: str | Path | None = None,
+                 world: World = ALONE) -> None:
+        self.model, self.dataset, self.config, self.world = model, dataset, config, world
         self.observer = observer or TrainObserver()
-        self.checkpoint_path = Path(checkpoint_path) if checkpoint_path is not None else None
+        self.checkpoint_path = Path(checkpoint_path) if checkpoint_path is not None and world.leader else None
         if self.checkpoint_path is not None:
             check_writable(self.checkpoint_path)  # an unwritable path fails now, not after the whole run
-        self.device = resolve_device(config.device)
+        self.device = world.device if world.distributed else resolve_device(config.device)
         self.rows = encode_pairs(model, dataset.train)
         self.probe = config.probe or dataset.probe
         model.encode_source(self.probe)  # an unusable probe fails now, not mid-run
@@ -174,6 +181,8 @@ class Trainer:
         self._started, self._paused_s = time.perf_counter(), 0.0  # run() restarts the clock
         self._good: list[Tensor] = []  # the last weights whose loss was finite ...
         self._good_step = 0  # ... and the step they are from
+        self._snapped = -1  # the step of the last snapshot, known to every process
+        self._net: torch.nn.Module = model.net  # what trains: the model, or its DistributedDataParallel wrapper
 
     # -- control, from any thread ---------------------------------------------------------------
     def pause(self) -> None:
@@ -200,7 +209,10 @@ class Trainer:
     def run(self) -> TrainResult:
         cfg, net = self.config, self.model.net
         net.to(self.device)
-        torch.manual_seed(cfg.seed)  # dropout
+        torch.manual_seed(cfg.seed + self.world.rank)  # dropout: each process its own masks
+        if self.world.distributed:  # takes the leader's weights
+            device_ids = [self.device] if self.device.type == "cuda" else None
+            self._net = DistributedDataParallel(net, device_ids=device_ids)
         batches = bucketed(self.rows, cfg.batch_size, random.Random(cfg.seed))
         # fused: one kernel for all parameters (on 2 CPU cores about twice as fast as the default)
         fused = self.device.type in ("cpu", "cuda")
@@ -213,7 +225,7 @@ class Trainer:
         try:
             self._snapshot()
             while self.step < cfg.steps:
-                if self._wait_if_paused():
+                if self.world.any(self._wait_if_paused()):  # all processes stop after the same batch
                     status, message = "stopped", Message(STOPPED, self.step, cfg.steps)
                     break
                 self._update(next(batches), optimizer)
@@ -236,11 +248,16 @@ class Trainer:
     def _update(self, indices: list[int], optimizer: torch.optim.Optimizer) -> None:
         start = time.perf_counter()
         net, cfg = self.model.net, self.config
-        batch = make_batch([self.rows[i] for i in indices], net.config.pad_id, self.device)
+        tokens = sum(len(self.rows[i][1]) - 1 for i in indices)  # of the whole batch, every process's share
+        share = self.world.share(indices)
+        # A share left empty by a short last batch runs one row with weight 0, so that its process
+        # still joins the gradient all-reduce.
+        batch = make_batch([self.rows[i] for i in share or indices[:1]], net.config.pad_id, self.device)
+        weight = batch.tokens * self.world.size / tokens if share else 0.0
         lr = trainer_rate(cfg, self.step + 1, net.config.d_model)
         for group in optimizer.param_groups:
             group["lr"] = lr
-        loss, grad_norm, correct = self._loss_and_gradients(batch)
+        loss, grad_norm, correct = self._loss_and_gradients(batch, weight)
         if not math.isfinite(loss):
             raise self._diverged(LOSS, loss, lr)
         self._keep_good()  # these weights gave a finite loss
@@ -249,24 +266,31 @@ class Trainer:
         optimizer.step()
         self.step += 1
         seconds = time.perf_counter() - start
-        self.curves.add_step(self.step, loss, lr, correct / batch.tokens)
-        self.observer.on_step(StepMetrics(self.step, loss, lr, grad_norm, correct / batch.tokens,
-                                          batch.tokens / seconds, self.elapsed))
+        self.curves.add_step(self.step, loss, lr, correct / tokens)
+        self.observer.on_step(StepMetrics(self.step, loss, lr, grad_norm, correct / tokens,
+                                          tokens / seconds, self.elapsed))
 
-    def _loss_and_gradients(self, batch: Batch) -> tuple[float, float, float]:
-        """Forward, backward and clipping; one host synchronisation for all three numbers."""
-        net, cfg = self.model.net, self.config
-        logits = net(batch.src, batch.tgt_in).logits  # (B, T, V)
-        loss = sequence_loss(logits, batch.tgt_out, net.config.pad_id, cfg.label_smoothing)
+    def _loss_and_gradients(self, batch: Batch, weight: float = 1.0) -> tuple[float, float, float]:
+        """Forward, backward and clipping; one host synchronisation for all three numbers.
+
+        The loss of the whole batch is the mean over its target tokens. A process holding ``n`` of
+        its ``N`` tokens scales the mean over its own by ``weight = n * size / N``: the average
+        DistributedDataParallel takes of the processes' gradients is then the whole batch's
+        gradient, and the sum of their losses over ``size`` the whole batch's loss (alone: weight 1).
+        """
+        net, cfg, world = self.model.net, self.config, self.world
+        logits = self._net(batch.src, batch.tgt_in).logits  # (B, T, V)
+        loss = sequence_loss(logits, batch.tgt_out, net.config.pad_id, cfg.label_smoothing) * weight
         net.zero_grad(set_to_none=True)
         loss.backward()
         limit = cfg.clip_norm if cfg.clip_norm > 0 else math.inf
-        grad_norm = torch.nn.utils.clip_grad_norm_(net.parameters(), limit)
+        grad_norm = torch.nn.utils.clip_grad_norm_(net.parameters(), limit)  # the same on every process
         with torch.no_grad():
-            real = batch.tgt_out != net.config.pad_id
+            real = (batch.tgt_out != net.config.pad_id) & (weight > 0)
             correct = ((logits.argmax(-1) == batch.tgt_out) & real).sum()
-        values = torch.stack([loss.detach(), grad_norm.to(loss.device), correct.to(loss.dtype)]).tolist()
-        return values[0], values[1], values[2]
+        summed = world.sum(torch.stack([loss.detach() / world.size, correct.to(loss.dtype)]))
+        values = torch.cat([summed, grad_norm.to(loss.device).reshape(1)]).tolist()
+        return values[0], values[2], values[1]
 
     def _keep_good(self) -> None:
         self._good_step = self.step
@@ -299,18 +323,25 @@ class Trainer:
             self._save("running", Message(RUNNING, step, cfg.steps))
 
     def _snapshot(self) -> None:
-        if not self.config.snapshot_every or (self.snapshots and self.snapshots[-1].step == self.step):
+        """The leader snapshots the probe; every process learns whether it overflowed."""
+        if not self.config.snapshot_every or self._snapped == self.step:
             return
-        try:
-            snap = take(self.model, self.step, self.probe, self.probe_gold, self.max_output_len)
-        except NonFiniteScores:  # finite weights, finite loss, yet the probe overflows: diverging too
+        self._snapped = self.step
+        snap = None
+        if self.world.leader:
+            try:
+                snap = take(self.model, self.step, self.probe, self.probe_gold, self.max_output_len)
+            except NonFiniteScores:  # finite weights, finite loss, yet the probe overflows: diverging too
+                pass
+        if self.world.leader_says(snap is None):
             lr = trainer_rate(self.config, self.step, self.model.net.config.d_model)
-            raise self._diverged(PROBE_SCORES, math.nan, lr, failed=self.step) from None
-        self.snapshots.append(snap)
-        self.observer.on_snapshot(snap)
+            raise self._diverged(PROBE_SCORES, math.nan, lr, failed=self.step)
+        if snap is not None:
+            self.snapshots.append(snap)
+            self.observer.on_snapshot(snap)
 
     def _validate(self) -> None:
-        if not self.dataset.valid:
+        if not self.dataset.valid or not self.world.leader:
             return
         self.validation = evaluate(self.model, self.dataset.valid[: self.config.eval_limit], self.max_output_len)
         log.info("step %d: valid loss %.4f, exact match %.1f%%", self.step, self.validation.loss,
@@ -326,8 +357,12 @@ class Trainer:
             except _Diverged as exc:
                 return self._finish("diverged", exc.message)
             self._validate()
-            test = evaluate(self.model, self.dataset.test, self.max_output_len) if self.dataset.test else None
+            if self.dataset.test and self.world.leader:
+                test = evaluate(self.model, self.dataset.test, self.max_output_len)
         path = self._save(status, message, test)
+        # No process returns before the leader has saved: torchrun ends the others as soon as one
+        # exits with an error (as a diverged run does), which could cut the leader's save short.
+        self.world.wait_for_all()
         log.info("%s", message)
         return TrainResult(status, message, self.step, self.elapsed, str(self.device), self.model,
                            tuple(self.snapshots), self.validation, test, path, self.curves)
@@ -348,6 +383,8 @@ class Trainer:
             "validation": self.validation.to_dict() if self.validation else None,
             "test": test.to_dict() if test else None,
         })
+        if self.world.distributed:
+            self.model.facts["processes"] = self.world.size
         if self.checkpoint_path is None:
             return None
         if not all(bool(torch.isfinite(p).all()) for p in self.model.net.parameters()):
