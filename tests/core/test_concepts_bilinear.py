@@ -33,6 +33,8 @@ def test_the_form_gives_every_heads_scaled_scores(model, kind):
             np.testing.assert_allclose(shown.symmetric + shown.antisymmetric, shown.matrix, atol=1e-12)
             np.testing.assert_allclose(shown.symmetric, shown.symmetric.T)
             np.testing.assert_allclose(shown.antisymmetric, -shown.antisymmetric.T)
+            assert shown.symmetric_norm == pytest.approx(np.sqrt((shown.symmetric ** 2).sum()))
+            assert shown.antisymmetric_norm == pytest.approx(np.sqrt((shown.antisymmetric ** 2).sum()))
             assert shown.rank <= walk.d_k and 1 <= shown.entropy_rank <= shown.rank
 
 

@@ -41,6 +41,8 @@ class Bilinear:
     singular_values: np.ndarray  # of ``matrix``, largest first
     symmetric: np.ndarray  # (matrix + matrix^T) / 2
     antisymmetric: np.ndarray  # (matrix - matrix^T) / 2
+    symmetric_norm: float  # Frobenius norms of the two parts
+    antisymmetric_norm: float
 
     @property
     def rank(self) -> int:
@@ -64,6 +66,8 @@ class _Weights:
     singular_values: np.ndarray
     symmetric: np.ndarray
     antisymmetric: np.ndarray
+    symmetric_norm: float
+    antisymmetric_norm: float
 
 
 # per attention module and head, until the module's projection weights change (training, loading)
@@ -76,8 +80,10 @@ def _head_weights(attention: MultiHeadAttention, head: int) -> _Weights:
     found = kept.get(head)
     if found is None or found.versions != versions:
         matrix = head_matrix(attention, head)
-        found = kept[head] = _Weights(versions, matrix, np.linalg.svd(matrix, compute_uv=False),
-                                      (matrix + matrix.T) / 2, (matrix - matrix.T) / 2)
+        symmetric, antisymmetric = (matrix + matrix.T) / 2, (matrix - matrix.T) / 2
+        found = kept[head] = _Weights(versions, matrix, np.linalg.svd(matrix, compute_uv=False), symmetric,
+                                      antisymmetric, float(np.linalg.norm(symmetric)),
+                                      float(np.linalg.norm(antisymmetric)))
     return found
 
 
@@ -127,4 +133,5 @@ def bilinear(model: Model, sentence: Sentence, kind: Kind, layer: int, head: int
     form = x_q @ weights.matrix @ x_k.T / math.sqrt(attention.d_k)
     check = float(np.abs(form - walk.scaled).max())
     return Bilinear(attention.d_model, attention.d_k, walk.query_tokens, walk.key_tokens, weights.matrix, form, check,
-                    weights.singular_values, weights.symmetric, weights.antisymmetric)
+                    weights.singular_values, weights.symmetric, weights.antisymmetric, weights.symmetric_norm,
+                    weights.antisymmetric_norm)

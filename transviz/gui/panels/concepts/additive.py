@@ -29,6 +29,7 @@ class AdditiveView(ConceptView):
         super().__init__(parent)
         self.shown: Additive | None = None
         self._context: ConceptContext | None = None
+        self._costs_drawn: tuple[object, ...] | None = None  # what the cost plots show: measured once per size
         self.dot, self.fitted = HeatmapWidget(), HeatmapWidget()
         self.times, self.memory = curve_plot(), curve_plot()
         self.mode = QComboBox()
@@ -115,9 +116,14 @@ class AdditiveView(ConceptView):
             shown.dot_bytes[-1] / MEBIBYTE)
 
     def _draw_costs(self, shown: Additive) -> None:
+        names = (self.tr("dot product"), self.tr("additive"))
+        drawn = (shown.lengths, shown.dot_seconds, shown.additive_seconds, shown.dot_bytes, shown.additive_bytes,
+                 names)
+        if drawn == self._costs_drawn:
+            return  # a step changes the maps, not these: leave the plots as they are, unrepainted
+        self._costs_drawn = drawn
         positions = np.log2(shown.lengths)
         ticks = [[(x, str(n)) for x, n in zip(positions, shown.lengths, strict=True)]]
-        names = (self.tr("dot product"), self.tr("additive"))
         for plot, (dot, add), left, title in (
                 (self.times, (shown.dot_seconds, shown.additive_seconds), self.tr("log10 milliseconds"),
                  self.tr("Time to score, as sentences grow (one CPU thread)")),
