@@ -126,15 +126,20 @@ class AdditiveView(ConceptView):
         ticks = [[(x, str(n)) for x, n in zip(positions, shown.lengths, strict=True)]]
         for plot, (dot, add), left, title in (
                 (self.times, (shown.dot_seconds, shown.additive_seconds), self.tr("log10 milliseconds"),
-                 self.tr("Time to score, as sentences grow (one CPU thread)")),
+                 self.tr("Time to score (one CPU thread)")),
                 (self.memory, (shown.dot_bytes, shown.additive_bytes), self.tr("log10 MiB"),
-                 self.tr("Memory of the largest intermediate tensor (float32)"))):
+                 self.tr("Memory of the largest tensor (float32)"))):
             scale = 1000 if plot is self.times else 1 / MEBIBYTE
             *curves, legend = self._curves[plot]
             legend.clear()
-            for curve, values, name in zip(curves, (dot, add), names, strict=True):
-                curve.setData(positions, np.log10(np.array(values, dtype=np.float64) * scale))
+            heights = [np.log10(np.array(values, dtype=np.float64) * scale) for values in (dot, add)]
+            for curve, height, name in zip(curves, heights, names, strict=True):
+                curve.setData(positions, height)
                 legend.addItem(curve, name)
+            # set, not auto-ranged: curves made empty and filled later kept a range short of the last point
+            plot.setXRange(positions[0] - 0.4, positions[-1] + 0.4, padding=0)
+            low, high = float(min(h.min() for h in heights)), float(max(h.max() for h in heights))
+            plot.setYRange(low - 0.3, high + 0.3, padding=0)
             plot.getAxis("bottom").setTicks(ticks)
             plot.setLabel("bottom", self.tr("tokens (n queries x n keys)"))
             plot.setLabel("left", left)
