@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+import torch
 
 import transviz
 from transviz.core.concepts.bilinear import bilinear
@@ -32,6 +33,8 @@ def test_the_form_gives_every_heads_scaled_scores(model, kind):
             np.testing.assert_allclose(shown.symmetric + shown.antisymmetric, shown.matrix, atol=1e-12)
             np.testing.assert_allclose(shown.symmetric, shown.symmetric.T)
             np.testing.assert_allclose(shown.antisymmetric, -shown.antisymmetric.T)
+            assert shown.symmetric_norm == pytest.approx(np.sqrt((shown.symmetric ** 2).sum()))
+            assert shown.antisymmetric_norm == pytest.approx(np.sqrt((shown.antisymmetric ** 2).sum()))
             assert shown.rank <= walk.d_k and 1 <= shown.entropy_rank <= shown.rank
 
 
@@ -47,3 +50,24 @@ def test_the_matrix_is_the_heads_query_and_key_weights(model):
     np.testing.assert_allclose(shown.singular_values, values)
     share = values / values.sum()
     assert shown.entropy_rank == pytest.approx(np.exp(-np.sum(share[share > 0] * np.log(share[share > 0]))))
+
+
+def test_what_is_kept_per_head_follows_the_weights():
+    """A second draw reuses W_Z and its SVD; changing the weights in place (as training does) gives
+    the new head's W_Z, recomputed here with numpy, and the form still reproduces the scores."""
+    model = transviz.load_model("default")
+    first = bilinear(model, SENTENCE, "cross", 1, 2)
+    again = bilinear(model, Sentence(SENTENCE.source, ("i",)), "cross", 1, 2)
+    assert again.matrix is first.matrix and again.singular_values is first.singular_values
+    attention = model.net.decoder_layers[1].cross_attn
+    with torch.no_grad():
+        attention.in_proj_weight.mul_(1.5)
+    changed = bilinear(model, SENTENCE, "cross", 1, 2)
+    d, d_k = attention.d_model, attention.d_k
+    weight = attention.in_proj_weight.detach().double().numpy()
+    w_q, w_k = weight[2 * d_k:3 * d_k], weight[d + 2 * d_k:d + 3 * d_k]
+    np.testing.assert_allclose(changed.matrix[:d, :d], w_q.T @ w_k, atol=1e-12)
+    np.testing.assert_allclose(changed.singular_values, np.linalg.svd(changed.matrix, compute_uv=False))
+    walk = walkthrough(model, SENTENCE.source, "i want a", "cross", 1, 2)
+    np.testing.assert_allclose(changed.form, walk.scaled, atol=1e-4)
+    assert not np.allclose(changed.form, first.form, atol=1e-3)

@@ -6,6 +6,7 @@ import numpy as np
 import pytest
 
 import transviz
+from transviz.core.concepts.additive import random_params
 from transviz.core.walkthrough import KINDS, walkthrough
 from transviz.gui.main_window import MainWindow
 
@@ -32,3 +33,27 @@ def test_the_view_shows_the_heads_weights_and_a_close_additive_fit(window):
     assert np.abs(view.fitted.data - walk.weights).sum(axis=-1).mean() / 2 < 0.05
     assert len(view.times.getPlotItem().listDataItems()) == 2
     assert "At 512 tokens the additive scores took" in view.summary.text()
+
+
+def test_random_parameters_and_the_memory_of_each_way(window):
+    panel = window.panels["concepts"]
+    window.tabs.setCurrentWidget(panel)
+    panel.select("additive")
+    panel.kind.setCurrentIndex(KINDS.index("encoder_self"))
+    view = panel.current
+    fitted_error = view.shown.error
+    view.mode.setCurrentIndex(1)  # random: the view draws again by itself
+    shown = view.shown
+    walk = walkthrough(window.workspace.decoding_model, "ich mochte ein bier", "", "encoder_self", 0, 0)
+    w1, w2, v = (t.double().numpy() for t in (lambda p: (p.w1, p.w2, p.v))(random_params(walk.d_k, walk.d_k)))
+    scores = np.array([[v @ np.tanh(w1 @ q + w2 @ k) for k in walk.keys] for q in walk.queries])
+    expected = np.exp(scores - scores.max(axis=-1, keepdims=True))
+    np.testing.assert_allclose(view.fitted.data, expected / expected.sum(axis=-1, keepdims=True), atol=1e-5)
+    assert shown.mode == "random" and shown.error > fitted_error and "Untrained" in view.summary.text()
+    memory = view.memory.getPlotItem().listDataItems()
+    assert len(memory) == 2
+    n = np.array(shown.lengths, dtype=np.float64)
+    np.testing.assert_allclose(10 ** memory[0].getData()[1], n * n * 4 / 2 ** 20)
+    np.testing.assert_allclose(10 ** memory[1].getData()[1], n * n * walk.d_k * 4 / 2 ** 20)
+    view.mode.setCurrentIndex(0)
+    assert view.shown.mode == "fitted" and view.shown.error == pytest.approx(fitted_error)

@@ -92,7 +92,8 @@ def _recording(attention: MultiHeadAttention) -> Iterator[list[_Call]]:
         del attention.attend
 
 
-def _attention_module(model: Model, kind: Kind, layer: int) -> MultiHeadAttention:
+def attention_module(model: Model, kind: Kind, layer: int) -> MultiHeadAttention:
+    """The attention module of ``kind`` in ``layer`` (InputError for a kind or layer the model lacks)."""
     if kind not in KINDS:
         raise InputError(translate_noop("CoreMessages", "unknown attention kind {0}; choose one of {1}"), repr(kind),
                          ", ".join(KINDS))
@@ -128,7 +129,7 @@ def walkthrough(model: Model, source: str, target_prefix: str, kind: Kind, layer
 
     Raises InputError for an empty or too long sentence, or a layer or head the model lacks.
     """
-    attention = _attention_module(model, kind, layer)
+    attention = attention_module(model, kind, layer)
     if not 0 <= head < attention.n_heads:
         raise InputError(translate_noop("CoreMessages", "head {0} does not exist: this model has heads 0..{1}"), head,
                          attention.n_heads - 1)

@@ -1,10 +1,15 @@
 """Attention scores as a bilinear form (seed 000, "Attention的几种角度"): q.k = x_q W_Q (x_k W_K)^T
 = x_q W_Z x_k^T with W_Z = W_Q W_K^T, an inner product with W_Z as its metric. The projections'
 biases join as an extra row and column, so that [x_q, 1] W_Z [x_k, 1]^T / sqrt(d_k) is exactly the
-head's scaled score; x are the inputs the attention module projected in a teacher-forced pass."""
+head's scaled score; x are the inputs the attention module projected in a teacher-forced pass.
+
+What depends only on the weights (W_Z, its singular values, its symmetric and antisymmetric parts)
+is kept per attention module and head until the module's weights change; a step of the explorer
+then costs one forward pass, which records both the walkthrough and the projected inputs."""
 from __future__ import annotations
 
 import math
+import weakref
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -13,10 +18,9 @@ import numpy as np
 from torch import Tensor
 
 from ..bundle import Model
-from ..inference import evaluating
 from ..model import MultiHeadAttention
-from ..walkthrough import Kind
-from .forward import Sentence, model_inputs
+from ..walkthrough import Kind, attention_module
+from .forward import Sentence
 from .head import head_attention
 
 TOLERANCE = 1e-6  # singular values below this share of the largest count as zero
@@ -35,6 +39,10 @@ class Bilinear:
     form: np.ndarray  # (Q, K): [x_q, 1] W_Z [x_k, 1]^T / sqrt(d_k)
     check: float  # the largest |form - the scaled scores the model computed|
     singular_values: np.ndarray  # of ``matrix``, largest first
+    symmetric: np.ndarray  # (matrix + matrix^T) / 2
+    antisymmetric: np.ndarray  # (matrix - matrix^T) / 2
+    symmetric_norm: float  # Frobenius norms of the two parts
+    antisymmetric_norm: float
 
     @property
     def rank(self) -> int:
@@ -49,13 +57,34 @@ class Bilinear:
         share = share[share > 0]
         return float(np.exp(-(share * np.log(share)).sum()))
 
-    @property
-    def symmetric(self) -> np.ndarray:
-        return np.asarray((self.matrix + self.matrix.T) / 2)
+@dataclass(frozen=True)
+class _Weights:
+    """What a head's W_Z gives without a sentence."""
 
-    @property
-    def antisymmetric(self) -> np.ndarray:
-        return np.asarray((self.matrix - self.matrix.T) / 2)
+    versions: tuple[int, int]
+    matrix: np.ndarray
+    singular_values: np.ndarray
+    symmetric: np.ndarray
+    antisymmetric: np.ndarray
+    symmetric_norm: float
+    antisymmetric_norm: float
+
+
+# per attention module and head, until the module's projection weights change (training, loading)
+_kept: weakref.WeakKeyDictionary[MultiHeadAttention, dict[int, _Weights]] = weakref.WeakKeyDictionary()
+
+
+def _head_weights(attention: MultiHeadAttention, head: int) -> _Weights:
+    versions = (attention.in_proj_weight._version, attention.in_proj_bias._version)
+    kept = _kept.setdefault(attention, {})
+    found = kept.get(head)
+    if found is None or found.versions != versions:
+        matrix = head_matrix(attention, head)
+        symmetric, antisymmetric = (matrix + matrix.T) / 2, (matrix - matrix.T) / 2
+        found = kept[head] = _Weights(versions, matrix, np.linalg.svd(matrix, compute_uv=False), symmetric,
+                                      antisymmetric, float(np.linalg.norm(symmetric)),
+                                      float(np.linalg.norm(antisymmetric)))
+    return found
 
 
 def head_matrix(attention: MultiHeadAttention, head: int) -> np.ndarray:
@@ -95,16 +124,14 @@ def _projected_inputs(attention: MultiHeadAttention) -> Iterator[dict[str, Tenso
 def bilinear(model: Model, sentence: Sentence, kind: Kind, layer: int, head: int) -> Bilinear:
     """W_Z of ``head`` in ``layer`` and the check that it gives the model's scaled scores
     (InputError for a layer or head the model lacks)."""
-    walk = head_attention(model, sentence, kind, layer, head)  # validates kind, layer and head
-    stack = model.net.encoder_layers if kind == "encoder_self" else model.net.decoder_layers
-    attention = getattr(stack[layer], "cross_attn" if kind == "cross" else "self_attn")
-    inputs = model_inputs(model, sentence)
-    with evaluating(model), _projected_inputs(attention) as seen:
-        model.net(inputs.source_ids, inputs.target_ids)
-    matrix = head_matrix(attention, head)
+    attention = attention_module(model, kind, layer)  # validates kind and layer
+    with _projected_inputs(attention) as seen:  # the walkthrough's own pass, which validates the head
+        walk = head_attention(model, sentence, kind, layer, head)
+    weights = _head_weights(attention, head)
     x_q, x_k = (np.hstack([seen[side][0].double().cpu().numpy(), np.ones((seen[side].shape[1], 1))])
                 for side in ("query", "key"))
-    form = x_q @ matrix @ x_k.T / math.sqrt(attention.d_k)
+    form = x_q @ weights.matrix @ x_k.T / math.sqrt(attention.d_k)
     check = float(np.abs(form - walk.scaled).max())
-    return Bilinear(attention.d_model, attention.d_k, walk.query_tokens, walk.key_tokens, matrix, form, check,
-                    np.linalg.svd(matrix, compute_uv=False))
+    return Bilinear(attention.d_model, attention.d_k, walk.query_tokens, walk.key_tokens, weights.matrix, form, check,
+                    weights.singular_values, weights.symmetric, weights.antisymmetric, weights.symmetric_norm,
+                    weights.antisymmetric_norm)

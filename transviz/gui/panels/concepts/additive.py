@@ -1,42 +1,67 @@
 """Additive against dot-product attention: the chosen head's own weights, additive scores
-v^T tanh(W1 q + W2 k) fitted to them from the same queries and keys, and the time each kind of
-score takes as the sentence grows (:func:`transviz.core.concepts.additive.additive`)."""
+v^T tanh(W1 q + W2 k) from the same queries and keys with W1, W2 and v fitted to them or random
+(a chooser in the view), and the time and memory each kind of score takes as the sentence grows
+(:func:`transviz.core.concepts.additive.additive`)."""
 from __future__ import annotations
 
 import numpy as np
 import pyqtgraph as pg
-from PySide6.QtWidgets import QHBoxLayout, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QComboBox, QHBoxLayout, QVBoxLayout, QWidget
 
-from ....core.concepts.additive import Additive, additive
+from ....core.concepts.additive import MODES, Additive, additive
 from ...heatmap import HeatmapWidget
-from ...labels import plain_label
+from ...labels import bound_label, plain_label
+from ...language import set_items
 from ...plots import curve_plot, legend_below
 from ...style import BLUE, VERMILLION
 from .base import ConceptContext, ConceptView
 
+MEBIBYTE = 2 ** 20
+
 
 class AdditiveView(ConceptView):
-    """The two weight maps side by side, the timings below them and the fit's error."""
+    """The two weight maps side by side; below them the timings, the memory, the choice of fitted
+    or random parameters and how far the additive map is from the head's."""
 
     name = "additive"
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.shown: Additive | None = None
+        self._context: ConceptContext | None = None
+        self._costs_drawn: tuple[object, ...] | None = None  # what the cost plots show: measured once per size
         self.dot, self.fitted = HeatmapWidget(), HeatmapWidget()
-        self.times = curve_plot()
-        self.legend = legend_below(self.times.getPlotItem(), columns=2)
+        self.times, self.memory = curve_plot(), curve_plot()
+        self.mode = QComboBox()
+        self.bind_text(lambda names: set_items(self.mode, names),
+                       lambda: [self.tr("fitted to the head's weights"), self.tr("random (untrained)")])
+        self.mode.currentIndexChanged.connect(self._redraw)
         self.summary = plain_label(wrap=True)
+        self._curves = {plot: self._two_curves(plot) for plot in (self.times, self.memory)}
         maps = QHBoxLayout()
         maps.addWidget(self.dot)
         maps.addWidget(self.fitted)
+        chooser = QHBoxLayout()
+        chooser.addWidget(bound_label(self, lambda: self.tr("W1, W2, v:")))
+        chooser.addWidget(self.mode, 1)
+        side = QVBoxLayout()
+        side.addLayout(chooser)
+        side.addWidget(self.summary, 1)
         row = QHBoxLayout()
         row.addWidget(self.times, 3)
-        row.addWidget(self.summary, 2)
+        row.addWidget(self.memory, 3)
+        row.addLayout(side, 2)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addLayout(maps, 3)
         layout.addLayout(row, 2)
+
+    def _two_curves(self, plot: pg.PlotWidget) -> tuple[pg.PlotDataItem, pg.PlotDataItem, pg.LegendItem]:
+        """The dot product's and the additive scores' curves, made once and given new data per draw."""
+        legend = legend_below(plot.getPlotItem(), columns=2)
+        curves = [plot.plot([], [], pen=pg.mkPen(colour, width=2), symbol="o", symbolSize=6, symbolBrush=colour,
+                            symbolPen=None) for colour in (BLUE, VERMILLION)]
+        return curves[0], curves[1], legend
 
     def title(self) -> str:
         return self.tr("Additive vs dot-product attention")
@@ -49,38 +74,73 @@ class AdditiveView(ConceptView):
 
     def caption(self) -> str:
         return self.tr("Left: the head's own weights, softmax(q.k / sqrt(d_k)). Right: additive attention, "
-                       "softmax(v^T tanh(W1 q + W2 k)), with W1, W2 and v fitted by Adam to the left map from the "
-                       "same queries and keys. Below: the time to score n queries against n keys, both ways.")
+                       "softmax(v^T tanh(W1 q + W2 k)) on the same queries and keys, with W1, W2 and v either fitted "
+                       "to the left map (L-BFGS on the cross-entropy, starting from the previous step's fit) or "
+                       "random. Below: the time and the memory to score n queries against n keys, both ways.")
 
     def plots(self) -> list[QWidget]:
-        return [self.dot, self.fitted, self.times]
+        return [self.dot, self.fitted, self.times, self.memory]
 
     def draw(self, context: ConceptContext) -> None:
-        shown = additive(context.model, context.sentence, context.kind, context.layer, context.head)
+        self._context = context
+        mode = MODES[max(self.mode.currentIndex(), 0)]
+        shown = additive(context.model, context.sentence, context.kind, context.layer, context.head, mode)
         self.shown = shown
         self.dot.set_data(shown.dot_weights, shown.query_tokens, shown.key_tokens)
         self.dot.set_title(self.tr("Dot product: layer {0}, head {1}").format(context.layer, context.head))
         self.fitted.set_data(shown.additive_weights, shown.query_tokens, shown.key_tokens)
-        self.fitted.set_title(self.tr("Additive, fitted ({0:.2f} s)").format(shown.fit_seconds))
-        self._draw_times(shown)
-        slower = shown.additive_seconds[-1] / shown.dot_seconds[-1]
-        self.summary.setText(self.tr(
-            "The fit's weights differ from the head's by {0:.1e} on average (total variation per query, 0..1). "
-            "At {1} tokens the additive scores took {2:.1f} times as long as the dot product: they build an "
-            "n x n x d tensor before v sums it, the dot product is one matrix product.").format(
-            shown.error, shown.lengths[-1], slower))
+        self.fitted.set_title(
+            self.tr("Additive, fitted: {0} L-BFGS iterations, {1:.2f} s").format(shown.fit_steps, shown.fit_seconds)
+            if mode == "fitted" else self.tr("Additive, random W1, W2 and v (untrained)"))
+        self._draw_costs(shown)
+        self.summary.setText(" ".join((self._closeness(shown), self._cost(shown))))
 
-    def _draw_times(self, shown: Additive) -> None:
-        plot = self.times
-        plot.clear()
-        self.legend.clear()
+    def _redraw(self) -> None:
+        if self._context is not None and self.isVisible():
+            self.draw(self._context)
+
+    def _closeness(self, shown: Additive) -> str:
+        if shown.mode == "fitted":
+            return self.tr("The fit's weights differ from the head's by {0:.1e} on average (total variation per "
+                           "query, 0..1).").format(shown.error)
+        return self.tr("Untrained, the additive weights differ from the head's by {0:.2f} on average (total "
+                       "variation per query, 0..1): only a fit makes them look alike.").format(shown.error)
+
+    def _cost(self, shown: Additive) -> str:
+        return self.tr(
+            "At {0} tokens the additive scores took {1:.1f} times as long as the dot product and {2:.0f} times "
+            "the memory: they build an n x n x {3} tensor ({4:.1f} MiB) before v sums it, the dot product is one "
+            "matrix product into n x n scores ({5:.1f} MiB).").format(
+            shown.lengths[-1], shown.additive_seconds[-1] / shown.dot_seconds[-1],
+            shown.additive_bytes[-1] / shown.dot_bytes[-1], shown.hidden, shown.additive_bytes[-1] / MEBIBYTE,
+            shown.dot_bytes[-1] / MEBIBYTE)
+
+    def _draw_costs(self, shown: Additive) -> None:
+        names = (self.tr("dot product"), self.tr("additive"))
+        drawn = (shown.lengths, shown.dot_seconds, shown.additive_seconds, shown.dot_bytes, shown.additive_bytes,
+                 names)
+        if drawn == self._costs_drawn:
+            return  # a step changes the maps, not these: leave the plots as they are, unrepainted
+        self._costs_drawn = drawn
         positions = np.log2(shown.lengths)
-        for seconds, colour, name in ((shown.dot_seconds, BLUE, self.tr("dot product")),
-                                      (shown.additive_seconds, VERMILLION, self.tr("additive"))):
-            curve = plot.plot(positions, np.log10(np.array(seconds) * 1000), pen=pg.mkPen(colour, width=2),
-                              symbol="o", symbolSize=6, symbolBrush=colour, symbolPen=None)
-            self.legend.addItem(curve, name)
-        plot.getAxis("bottom").setTicks([[(x, str(n)) for x, n in zip(positions, shown.lengths, strict=True)]])
-        plot.setLabel("bottom", self.tr("tokens (n queries x n keys)"))
-        plot.setLabel("left", self.tr("log10 milliseconds"))
-        plot.setTitle(self.tr("Time to score, as sentences grow (one CPU thread)"))
+        ticks = [[(x, str(n)) for x, n in zip(positions, shown.lengths, strict=True)]]
+        for plot, (dot, add), left, title in (
+                (self.times, (shown.dot_seconds, shown.additive_seconds), self.tr("log10 milliseconds"),
+                 self.tr("Time to score (one CPU thread)")),
+                (self.memory, (shown.dot_bytes, shown.additive_bytes), self.tr("log10 MiB"),
+                 self.tr("Memory of the largest tensor (float32)"))):
+            scale = 1000 if plot is self.times else 1 / MEBIBYTE
+            *curves, legend = self._curves[plot]
+            legend.clear()
+            heights = [np.log10(np.array(values, dtype=np.float64) * scale) for values in (dot, add)]
+            for curve, height, name in zip(curves, heights, names, strict=True):
+                curve.setData(positions, height)
+                legend.addItem(curve, name)
+            # set, not auto-ranged: curves made empty and filled later kept a range short of the last point
+            plot.setXRange(positions[0] - 0.4, positions[-1] + 0.4, padding=0)
+            low, high = float(min(h.min() for h in heights)), float(max(h.max() for h in heights))
+            plot.setYRange(low - 0.3, high + 0.3, padding=0)
+            plot.getAxis("bottom").setTicks(ticks)
+            plot.setLabel("bottom", self.tr("tokens (n queries x n keys)"))
+            plot.setLabel("left", left)
+            plot.setTitle(title)

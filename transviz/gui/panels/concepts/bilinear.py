@@ -34,6 +34,7 @@ class BilinearView(ConceptView):
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.shown: Bilinear | None = None
+        self._drawn: tuple[np.ndarray, str] | None = None  # the W_Z shown, and the language it is labelled in
         self.matrix = HeatmapWidget(axes=form_axes(), value_format="{:.4f}")
         self.singular = curve_plot()
         self.summary = plain_label(wrap=True)
@@ -65,15 +66,20 @@ class BilinearView(ConceptView):
     def draw(self, context: ConceptContext) -> None:
         shown = bilinear(context.model, context.sentence, context.kind, context.layer, context.head)
         self.shown = shown
-        names = [*(str(i) for i in range(shown.d_model)), "1"]
-        largest = float(max(np.abs(shown.matrix).max(), 1e-9))
-        step = max(1, shown.d_model // LABELLED)
-        labelled = [*range(0, shown.d_model, step), shown.d_model]
-        self.matrix.set_data(shown.matrix, names, names, levels=(-largest, largest), labelled_columns=labelled)
-        self.matrix.set_title(self.tr("W_Z of head {0}: {1} x {1}, through d_k = {2}").format(
-            context.head, shown.d_model + 1, shown.d_k))
+        title = self.tr("W_Z of head {0}: {1} x {1}, through d_k = {2}").format(context.head, shown.d_model + 1,
+                                                                                shown.d_k)
+        self.matrix.set_title(title)
         self.matrix.set_colorbar_title(self.tr("entry"))
-        self._draw_singular(shown)
+        # a step changes the sentence, not W_Z (kept per head by the core): redraw it only when it changes
+        drawn = (shown.matrix, self.tr("index"))
+        if self._drawn is None or drawn[0] is not self._drawn[0] or drawn[1] != self._drawn[1]:
+            self._drawn = drawn
+            names = [*(str(i) for i in range(shown.d_model)), "1"]
+            largest = float(max(np.abs(shown.matrix).max(), 1e-9))
+            step = max(1, shown.d_model // LABELLED)
+            labelled = [*range(0, shown.d_model, step), shown.d_model]
+            self.matrix.set_data(shown.matrix, names, names, levels=(-largest, largest), labelled_columns=labelled)
+            self._draw_singular(shown)
         self.summary.setText(self.tr(
             "Check: the form gives the model's scaled scores to within {0:.1e} ({1} x {2}).\n"
             "Rank {3} of {4} (singular values above 1e-6 of the largest; at most d_k = {5}); "
@@ -81,7 +87,7 @@ class BilinearView(ConceptView):
             "Symmetric part |S| = {7:.2f}, antisymmetric part |A| = {8:.2f} (Frobenius norms): W_Z = S + A, "
             "and A is what makes the score of (x, y) differ from that of (y, x).").format(
             shown.check, len(shown.query_tokens), len(shown.key_tokens), shown.rank, shown.d_model + 1, shown.d_k,
-            shown.entropy_rank, float(np.linalg.norm(shown.symmetric)), float(np.linalg.norm(shown.antisymmetric))))
+            shown.entropy_rank, shown.symmetric_norm, shown.antisymmetric_norm))
 
     def _draw_singular(self, shown: Bilinear) -> None:
         plot = self.singular

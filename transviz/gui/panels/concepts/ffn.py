@@ -37,6 +37,8 @@ class FfnView(ConceptView):
         self.units = HeatmapWidget(axes=unit_axes(), value_format="{:.3f}")
         self.active = curve_plot()
         self.active.setYRange(0, 1, padding=0.02)
+        self._bars = pg.BarGraphItem(x=[], height=[], width=0.7, brush=BLUE, pen=None)  # updated per draw
+        self.active.addItem(self._bars)
         self.strongest = QPlainTextEdit()  # one line per token: it scrolls for a long sentence
         self.strongest.setReadOnly(True)
         self.strongest.setFrameShape(QFrame.Shape.NoFrame)
@@ -82,9 +84,8 @@ class FfnView(ConceptView):
 
     def _draw_shares(self, shown: FfnActivations) -> None:
         plot = self.active
-        plot.clear()
         share = shown.active_share
-        plot.addItem(pg.BarGraphItem(x=np.arange(len(share)), height=share, width=0.7, brush=BLUE, pen=None))
+        self._bars.setOpts(x=np.arange(len(share)), height=share)
         plot.getAxis("bottom").setTicks([list(enumerate(shown.tokens))])
         plot.setXRange(-0.6, len(share) - 0.4, padding=0)
         plot.setLabel("left", self.tr("share of units > 0"))

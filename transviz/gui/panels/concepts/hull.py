@@ -27,6 +27,15 @@ class HullView(ConceptView):
         self.plane = curve_plot()
         self.plane.setAspectLocked(True)  # distances in the plane read the same both ways
         self.summary = plain_label(wrap=True)
+        # made once and given new data per draw: recreating them took most of a step's redraw
+        plot = self.plane
+        self._hull = plot.plot([], [], pen=pg.mkPen(GREY, width=1.5))
+        self._values = plot.plot([], [], pen=None, symbol="o", symbolSize=9, symbolBrush=BLUE, symbolPen=None)
+        self._outputs = plot.plot([], [], pen=None, symbol="s", symbolSize=7, symbolBrush=ORANGE, symbolPen=None)
+        self._output = plot.plot([], [], pen=None, symbol="s", symbolSize=11, symbolBrush=HIGHLIGHT, symbolPen=None)
+        self._current = pg.TextItem("", color=HIGHLIGHT, anchor=(0, 0))
+        plot.addItem(self._current)
+        self._labels: list[pg.TextItem] = []  # one per value; more are added as sentences grow
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addWidget(self.plane, 1)
@@ -56,23 +65,16 @@ class HullView(ConceptView):
         shown = value_hull(context.model, context.sentence, context.kind, context.layer, context.head)
         self.shown = shown
         plot = self.plane
-        plot.clear()
         corners = shown.points[[*shown.hull, shown.hull[0]]]
-        plot.plot(corners[:, 0], corners[:, 1], pen=pg.mkPen(GREY, width=1.5), fillLevel=None)
-        plot.plot(shown.points[:, 0], shown.points[:, 1], pen=None, symbol="o", symbolSize=9, symbolBrush=BLUE,
-                  symbolPen=None)
-        for token, (x, y) in zip(shown.key_tokens, shown.points, strict=True):
-            label = pg.TextItem(token, color=BLUE, anchor=(0, 1))
-            label.setPos(float(x), float(y))
-            plot.addItem(label)
+        self._hull.setData(corners[:, 0], corners[:, 1])
+        self._values.setData(shown.points[:, 0], shown.points[:, 1])
+        self._label_values(shown)
         others = np.arange(len(shown.query_tokens)) != shown.current
-        plot.plot(shown.projected[others, 0], shown.projected[others, 1], pen=None, symbol="s", symbolSize=7,
-                  symbolBrush=ORANGE, symbolPen=None)
+        self._outputs.setData(shown.projected[others, 0], shown.projected[others, 1])
         x, y = shown.projected[shown.current]
-        plot.plot([float(x)], [float(y)], pen=None, symbol="s", symbolSize=11, symbolBrush=HIGHLIGHT, symbolPen=None)
-        current = pg.TextItem(shown.query_tokens[shown.current], color=HIGHLIGHT, anchor=(0, 0))
-        current.setPos(float(x), float(y))
-        plot.addItem(current)
+        self._output.setData([float(x)], [float(y)])
+        self._current.setText(shown.query_tokens[shown.current])
+        self._current.setPos(float(x), float(y))
         plot.setLabel("bottom", self.tr("principal axis 1"))
         plot.setLabel("left", self.tr("principal axis 2"))
         plot.setTitle(self.tr("Head {0}: values (blue), outputs (orange), the output of the current query '{1}' "
@@ -81,3 +83,15 @@ class HullView(ConceptView):
             "The two axes keep {0:.0%} of the values' variance; {1} values span a hull of {2} corners, and {3} of "
             "the {4} outputs lie inside it.").format(shown.variance_share, len(shown.key_tokens), len(shown.hull),
                                                      shown.outputs_inside, len(shown.query_tokens)))
+
+    def _label_values(self, shown: ValueHull) -> None:
+        """Each value's key token beside it; labels left over from a longer sentence are hidden."""
+        while len(self._labels) < len(shown.key_tokens):
+            label = pg.TextItem("", color=BLUE, anchor=(0, 1))
+            self.plane.addItem(label)
+            self._labels.append(label)
+        for index, label in enumerate(self._labels):
+            label.setVisible(index < len(shown.key_tokens))
+            if index < len(shown.key_tokens):
+                label.setText(shown.key_tokens[index])
+                label.setPos(float(shown.points[index, 0]), float(shown.points[index, 1]))
