@@ -73,3 +73,19 @@ def test_the_sharing_view_hides_the_choosers_and_states_the_counts(shipped_windo
     total = sum(p.numel() for p in shipped_model.net.parameters())
     assert f"This model stores {total:,} parameters" in panel.current.facts.text()
     assert "(509 and 286 tokens)" in panel.current.facts.text()
+
+
+def test_the_ffn_views_axis_names_follow_the_language(shipped_window, qtbot):
+    from transviz.gui.language import CHINESE, ENGLISH, set_language
+
+    panel = shipped_window.panels["concepts"]
+    shipped_window.tabs.setCurrentWidget(panel)
+    panel.select("ffn")
+    units = panel.current.units
+    assert units.axes.column_title == "hidden units of the FFN (columns)"
+    set_language(CHINESE)
+    try:
+        qtbot.waitUntil(lambda: units.axes.column_title == "FFN 的隐藏单元（列）", timeout=2000)
+        assert units.axes.row_title == "词元（行）"
+    finally:
+        set_language(ENGLISH)

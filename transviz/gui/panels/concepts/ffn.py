@@ -34,7 +34,8 @@ class FfnView(ConceptView):
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.shown: FfnActivations | None = None
-        self.units = HeatmapWidget(axes=unit_axes(), value_format="{:.3f}")
+        self.units = HeatmapWidget(value_format="{:.3f}")
+        self.bind_text(self.units.set_axes, unit_axes)  # axis names follow the language
         self.active = curve_plot()
         self.active.setYRange(0, 1, padding=0.02)
         self._bars = pg.BarGraphItem(x=[], height=[], width=0.7, brush=BLUE, pen=None)  # updated per draw
