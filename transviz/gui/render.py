@@ -110,7 +110,7 @@ def _concept(slide: Slide) -> ConceptsPanel:
     if not isinstance(slide.head, int):
         raise InputError(f"a concept view shows one head: --head takes a number, not {slide.head!r}")
     workspace = _workspace(slide.model, slide.sentence)
-    panel = ConceptsPanel(workspace)
+    panel = ConceptsPanel(workspace, background=False)  # the picture waits for what it shows
     with _disposed_on_error(panel):
         if workspace.error is not None:
             raise workspace.error
@@ -156,7 +156,7 @@ def _disposed_on_error(widget: QWidget) -> Iterator[None]:
 
 
 def _close(widget: QWidget) -> None:
-    if isinstance(widget, MainWindow):
+    if isinstance(widget, (MainWindow, ConceptsPanel)):
         widget.shutdown()
     dispose(widget)
 

@@ -25,13 +25,14 @@ from typing import Literal
 
 import numpy as np
 import torch
-from torch import Tensor, nn
+from torch import Tensor
 
 from ..aggregate import rollout
 from ..bundle import Model
 from ..errors import InputError
 from ..held_out import held_out_pairs
 from ..messages import translate_noop
+from ..model import Transformer
 from ..vocab import EOS
 from .forward import Sentence, model_inputs
 
@@ -42,8 +43,11 @@ MIN_STEPS = 32
 SENTENCES = 64  # test pairs read by :func:`mean_rank_correlation`
 
 
+Progress = Callable[[int, int], None]  # (rows done, rows): may raise to stop the work
+
+
 def integrated_gradients(f: Callable[[Tensor], Tensor], inputs: Tensor, baseline: Tensor,
-                         steps: int = STEPS) -> Tensor:
+                         steps: int = STEPS, progress: Progress | None = None) -> Tensor:
     """Integrated gradients of every output column of ``f`` with respect to ``inputs``.
 
     ``f`` maps a batch (B, *shape) to (B, T); ``inputs`` and ``baseline`` are (1, *shape). All
@@ -60,8 +64,11 @@ def integrated_gradients(f: Callable[[Tensor], Tensor], inputs: Tensor, baseline
         path = (baseline + alphas * (inputs - baseline)).detach().requires_grad_(True)  # (steps, *shape)
         out = f(path)  # (steps, T)
         columns = out.shape[1]
-        grads = [torch.autograd.grad(out[:, t].sum(), path, retain_graph=t < columns - 1)[0]
-                 for t in range(columns)]  # the batch rows are independent: a sum gives each its own
+        grads = []
+        for t in range(columns):  # the batch rows are independent: a sum gives each its own gradient
+            grads.append(torch.autograd.grad(out[:, t].sum(), path, retain_graph=t < columns - 1)[0])
+            if progress is not None:
+                progress(t + 1, columns)
     mean_gradient = torch.stack([(scale * grad).sum(dim=0) for grad in grads])  # (T, *shape)
     return (mean_gradient * (inputs - baseline)).detach()
 
@@ -119,8 +126,9 @@ class Attribution:
 
     @property
     def relative_gap(self) -> float:
-        """The largest |gap| of a row over its |f(x) - f(baseline)|."""
-        return float((np.abs(self.gap) / np.maximum(np.abs(self.change), 1e-12)).max())
+        """The largest |gap| over the largest |f(x) - f(baseline)| of the sentence (a row whose
+        log-probability hardly changes, as the end token's often does, has no meaningful ratio)."""
+        return float(np.abs(self.gap).max() / max(float(np.abs(self.change).max()), 1e-12))
 
 
 def _mean(values: np.ndarray) -> float:
@@ -128,7 +136,7 @@ def _mean(values: np.ndarray) -> float:
     return float(defined.mean()) if len(defined) else math.nan
 
 
-def _log_probs(net: nn.Module, source: Tensor, decoder_inputs: Tensor, outputs: Tensor) -> Callable[[Tensor], Tensor]:
+def _log_probs(net: Transformer, source: Tensor, decoder_inputs: Tensor, outputs: Tensor) -> Callable[[Tensor], Tensor]:
     """f(embedded (B, S, d)) -> (B, T): log p of each output token with ``embedded`` in place of the
     source embedding layer's output (the model scales it and adds positions as it always does)."""
     def f(embedded: Tensor) -> Tensor:
@@ -145,11 +153,9 @@ def _log_probs(net: nn.Module, source: Tensor, decoder_inputs: Tensor, outputs: 
     return f
 
 
-def attribute(model: Model, sentence: Sentence, layer: int = 0, baseline: Baseline = "zero",
-              steps: int = STEPS) -> Attribution:
-    """IG and attention of ``sentence`` (its output tokens: ``sentence.target``). InputError
-    before any token is written, for a decoder layer the model lacks, or too few steps."""
-    net = model.net
+def check_attributable(model: Model, sentence: Sentence, layer: int, baseline: Baseline, steps: int) -> None:
+    """InputError before any token is written, for a decoder layer the model lacks, too few
+    steps or an unknown baseline."""
     if not sentence.target:
         raise InputError(translate_noop("CoreMessages", "no output token yet: take a decoding step first"))
     if not 0 <= layer < model.config.n_decoder_layers:
@@ -158,6 +164,14 @@ def attribute(model: Model, sentence: Sentence, layer: int = 0, baseline: Baseli
     if steps < MIN_STEPS or baseline not in BASELINES:
         raise InputError(translate_noop("CoreMessages", "integrated gradients need at least {0} steps and a "
                                                         "baseline of {1}"), MIN_STEPS, " or ".join(BASELINES))
+
+
+def attribute(model: Model, sentence: Sentence, layer: int = 0, baseline: Baseline = "zero",
+              steps: int = STEPS, progress: Progress | None = None) -> Attribution:
+    """IG and attention of ``sentence`` (its output tokens: ``sentence.target``); InputError as
+    :func:`check_attributable` says. ``progress`` hears of each output row's gradient."""
+    check_attributable(model, sentence, layer, baseline, steps)
+    net = model.net
     inputs = model_inputs(model, sentence)
     decoder_inputs, outputs = inputs.target_ids[:, :-1], inputs.target_ids[:, 1:]
     was_training = net.training
@@ -166,7 +180,7 @@ def attribute(model: Model, sentence: Sentence, layer: int = 0, baseline: Baseli
         f = _log_probs(net, inputs.source_ids, decoder_inputs, outputs)
         embedded = net.src_embed(inputs.source_ids).detach()  # (1, S, d)
         start = _baseline(net, embedded, baseline)
-        ig = integrated_gradients(f, embedded, start, steps)  # (T, S, d)
+        ig = integrated_gradients(f, embedded, start, steps, progress)  # (T, S, d)
         with torch.no_grad():
             ends = f(torch.cat([start, embedded])).double().cpu().numpy()  # (2, T)
             maps = net(inputs.source_ids, decoder_inputs, return_attention=True).attention
@@ -183,7 +197,7 @@ def attribute(model: Model, sentence: Sentence, layer: int = 0, baseline: Baseli
         _row_correlations(scores, attention), _row_correlations(scores, rolled))
 
 
-def _baseline(net: nn.Module, embedded: Tensor, baseline: Baseline) -> Tensor:
+def _baseline(net: Transformer, embedded: Tensor, baseline: Baseline) -> Tensor:
     if baseline == "zero":
         return torch.zeros_like(embedded)
     pad = net.src_embed.weight[net.config.pad_id].detach()  # (d,)

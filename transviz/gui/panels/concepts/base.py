@@ -24,13 +24,16 @@ from ...language import Retranslated
 class ConceptContext:
     """What the views show: ``model`` (the explorer's own copy; run it on the GUI thread only),
     the explorer's ``sentence`` at its step, and the attention ``kind``, ``layer`` and ``head``
-    chosen in the tab (layers of the encoder for ``encoder_self``, of the decoder otherwise)."""
+    chosen in the tab (layers of the encoder for ``encoder_self``, of the decoder otherwise);
+    ``outputs``: the tokens the explorer has chosen so far (its newest one too, which
+    ``sentence.target``, the decoder's inputs, does not hold yet)."""
 
     model: Model
     sentence: Sentence
     kind: Kind
     layer: int
     head: int
+    outputs: tuple[str, ...] = ()
 
     @property
     def side(self) -> str:
@@ -49,6 +52,7 @@ class ConceptView(Retranslated, QWidget):
     uses_layer: ClassVar[bool] = True  # False: the tab hides its kind, layer and head choosers
     uses_head: ClassVar[bool] = True
     uses_kind: ClassVar[bool] = False  # with uses_layer False: the tab still shows the kind chooser
+    background: bool = True  # a view with a worker thread may use it; False: draw() computes at once
 
     def title(self) -> str:
         raise NotImplementedError
@@ -66,3 +70,6 @@ class ConceptView(Retranslated, QWidget):
     def plots(self) -> list[QWidget]:
         """The plots File > Export may write (the tab exports the one last pointed at)."""
         raise NotImplementedError
+
+    def shutdown(self) -> None:
+        """Stop the view's worker thread, if it has one (safe to call twice)."""

@@ -38,11 +38,14 @@ from .catalogue import CONCEPT_VIEWS
 
 
 class ConceptsPanel(Retranslated, PlotPanel):
-    """Every concept view, one shown at a time (:meth:`select` by its ``name``)."""
+    """Every concept view, one shown at a time (:meth:`select` by its ``name``). Without
+    ``background`` every view computes on the GUI thread (headless rendering)."""
 
-    def __init__(self, workspace: Workspace, parent: QWidget | None = None) -> None:
+    def __init__(self, workspace: Workspace, parent: QWidget | None = None, background: bool = True) -> None:
         super().__init__(workspace, parent)
         self.views: list[ConceptView] = [view() for view in CONCEPT_VIEWS]
+        for view in self.views:
+            view.background = background
         self._stale = True  # the view shown has not drawn what the workspace holds now
         self._build()
         for view in self.views:
@@ -159,7 +162,8 @@ class ConceptsPanel(Retranslated, PlotPanel):
         if session is None or model is None:
             return None
         sentence = Sentence(session.source, tuple(session.target_tokens[1:]))
-        return ConceptContext(model, sentence, self.current_kind(), self.layer.value(), self.head.value())
+        return ConceptContext(model, sentence, self.current_kind(), self.layer.value(), self.head.value(),
+                              tuple(session.output_tokens))
 
     def refresh(self) -> None:
         """Draw the view shown for what the workspace holds now (later, if the tab is hidden)."""
@@ -181,6 +185,10 @@ class ConceptsPanel(Retranslated, PlotPanel):
             return
         show_error(self.error, None)
         self.pages.setVisible(True)
+
+    def shutdown(self) -> None:
+        for view in self.views:
+            view.shutdown()
 
     def _add_intervention(self, intervention: Intervention) -> None:
         """Run the explorer with ``intervention`` too; one the model cannot take is shown, not added."""
