@@ -44,44 +44,46 @@ def test_attributions_sum_to_the_change_of_log_probability(model, written, basel
         start = torch.zeros_like(embedded) if baseline == "zero" else model.net.src_embed.weight[0].expand_as(embedded)
         with torch.no_grad():
             change = (log_probs_written_out(model, sentence, embedded)
-                      - log_probs_written_out(model, sentence, start)).double().numpy()
+                      - log_probs_written_out(model, sentence, start))[0].double().numpy()
         assert shown.attribution.shape == (step, 4)
         np.testing.assert_allclose(shown.attribution.sum(axis=1), change, rtol=0.05)
         np.testing.assert_allclose(shown.change, change, rtol=1e-4)
 
 
 def log_probs_written_out(model, sentence: Sentence, embedded: torch.Tensor) -> torch.Tensor:
-    """log p of each output token with ``embedded`` (1, S, d) as the source embedding layer's
-    output: the encoder's steps taken one by one here, the decoder the model's own."""
+    """log p of each output token (B, T) with ``embedded`` (B, S, d) as the source embedding
+    layer's output: the encoder's steps taken one by one here, the decoder the model's own."""
     net, inputs = model.net, model_inputs(model, sentence)
+    batch = embedded.shape[0]
     x = embedded * math.sqrt(model.config.d_model) + net.positional[: embedded.shape[1]]
     mask = (inputs.source_ids != model.config.pad_id)[:, None, None, :]
     for layer in net.encoder_layers:
         x, _ = layer(x, mask)
-    logits = net.decode(inputs.target_ids[:, :-1], Encoded(net.encoder_norm(x), mask, None)).logits[0]
-    return torch.log_softmax(logits, dim=-1).gather(-1, inputs.target_ids[0, 1:, None])[:, 0]  # (T,)
+    decoder_inputs, outputs = inputs.target_ids[:, :-1], inputs.target_ids[:, 1:]
+    logits = net.decode(decoder_inputs.expand(batch, -1), Encoded(net.encoder_norm(x), mask, None)).logits
+    return torch.log_softmax(logits, dim=-1).gather(-1, outputs.expand(batch, -1)[..., None])[..., 0]
 
 
 def test_batched_ig_equals_a_plain_loop_over_the_path(model, written):
     sentence = Sentence(SOURCE, written)
     embedded = model.net.src_embed(model_inputs(model, sentence).source_ids).detach()
     baseline = torch.zeros_like(embedded)
-    nodes, weights = np.polynomial.legendre.leggauss(40)
+    nodes, weights = np.polynomial.legendre.leggauss(32)
     expected = torch.zeros(len(written), *embedded.shape[1:], dtype=torch.float64)
     for node, weight in zip(nodes, weights, strict=True):  # one point of the path at a time
         point = (baseline + (node + 1) / 2 * (embedded - baseline)).requires_grad_(True)
         with torch.enable_grad():
-            out = log_probs_written_out(model, sentence, point)
+            out = log_probs_written_out(model, sentence, point)[0]
             for t in range(len(written)):
                 (grad,) = torch.autograd.grad(out[t], point, retain_graph=True)
                 expected[t] += weight / 2 * grad[0].double()
     expected *= (embedded - baseline)[0].double()
 
     def f(batch: torch.Tensor) -> torch.Tensor:
-        return torch.stack([log_probs_written_out(model, sentence, row[None]) for row in batch])
+        return log_probs_written_out(model, sentence, batch)
 
-    np.testing.assert_allclose(integrated_gradients(f, embedded, baseline, 40).double(), expected, atol=1e-5)
-    shown = attribute(model, sentence, steps=40)
+    np.testing.assert_allclose(integrated_gradients(f, embedded, baseline, 32).double(), expected, atol=1e-5)
+    shown = attribute(model, sentence, steps=32)
     np.testing.assert_allclose(shown.attribution, expected.sum(dim=-1).numpy(), atol=1e-4)
 
 
