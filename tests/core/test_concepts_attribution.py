@@ -15,7 +15,8 @@ from transviz.core.bundle import decoding_copy
 from transviz.core.concepts.attribution import attribute, integrated_gradients, spearman
 from transviz.core.concepts.forward import Sentence, model_inputs
 from transviz.core.errors import InputError
-from transviz.core.model import Encoded
+from transviz.core.model import Encoded, Transformer
+from transviz.core.vocab import Vocab
 
 SOURCE = "ich mochte ein bier"
 
@@ -126,3 +127,16 @@ def test_before_a_step_there_is_nothing_to_attribute(model):
         attribute(model, Sentence(SOURCE))
     with pytest.raises(InputError, match="at least 32 steps"):
         attribute(model, Sentence(SOURCE, ("i",)), steps=8)
+
+
+def test_an_output_as_long_as_the_model_reads_gets_every_row():
+    """The decoder reads all but the last output token, so max_len outputs fit (seen: 64 outputs
+    drawn as 63 rows)."""
+    torch.manual_seed(0)
+    src, tgt = Vocab(list("abc"), level="char"), Vocab(list("abc"), level="char")
+    config = transviz.ModelConfig(len(src), len(tgt), d_model=8, n_heads=2, n_encoder_layers=1,
+                                  n_decoder_layers=1, d_ff=16, dropout=0.0, max_len=6)
+    model = transviz.Model(Transformer(config).eval(), src, tgt)
+    shown = attribute(model, Sentence("abc", tuple("abcabc")), steps=32)
+    assert shown.attribution.shape == (6, 3) and shown.output_tokens == list("abcabc")
+    assert np.all(np.abs(shown.gap) <= 0.05 * np.abs(shown.change).max())

@@ -172,8 +172,12 @@ def attribute(model: Model, sentence: Sentence, layer: int = 0, baseline: Baseli
     :func:`check_attributable` says. ``progress`` hears of each output row's gradient."""
     check_attributable(model, sentence, layer, baseline, steps)
     net = model.net
-    inputs = model_inputs(model, sentence)
-    decoder_inputs, outputs = inputs.target_ids[:, :-1], inputs.target_ids[:, 1:]
+    # the decoder reads <s> and all but the last output token: up to max_len outputs fit
+    inputs = model_inputs(model, Sentence(sentence.source, sentence.target[:-1]))
+    vocab = model.tgt_vocab
+    decoder_inputs = inputs.target_ids
+    outputs = torch.tensor([[vocab.stoi.get(token, vocab.unk_id) for token in sentence.target]],
+                           dtype=torch.long, device=model.device)
     was_training = net.training
     net.eval()  # no dropout; gradients stay on (evaluating() would turn them off)
     try:

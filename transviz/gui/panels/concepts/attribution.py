@@ -124,6 +124,8 @@ class AttributionView(ConceptView):
         request = Request(context.model, sentence, layer, BASELINES[max(self.baseline.currentIndex(), 0)])
         check_attributable(request.model, request.sentence, request.layer, request.baseline, STEPS)
         if request == self._request:
+            if self.shown is not None and not (self._runner is not None and self._runner.is_busy()):
+                self._show(self.shown)  # the same numbers, in the language now in use
             return  # shown, or on its way
         self._request = request
         if not self.background:
@@ -182,14 +184,12 @@ class AttributionView(ConceptView):
         self.shown = shown
         self.progress.setVisible(False)
         show_error(self.error, None)
-        self.status.setText(self.tr("Completeness: each row's attributions sum to its change of log-probability "
-                                    "from the baseline to within {0:.3f} ({1:.1%} of the largest change).").format(
-            float(np.abs(shown.gap).max()), shown.relative_gap))
+        self.status.setText("")
         rows, columns = shown.output_tokens, shown.source_tokens
         largest = float(max(np.abs(shown.attribution).max(), 1e-9))
         self.attribution.set_data(shown.attribution, rows, columns, levels=(-largest, largest))
-        self.attribution.set_title(self.tr("Integrated gradients ({0} baseline)").format(
-            self.baseline.currentText()))
+        self.attribution.set_title(self.tr("Integrated gradients, from the {0}").format(
+            self.baseline.itemText(BASELINES.index(shown.baseline))))
         self.attribution.set_colorbar_title(self.tr("change of log p"))
         self.attention.set_data(shown.attention, rows, columns, levels=(0.0, 1.0))
         self.attention.set_title(self.tr("Cross-attention, decoder layer {0}, mean of heads").format(shown.layer))
@@ -199,7 +199,10 @@ class AttributionView(ConceptView):
             "Rank correlation (Spearman) of |attribution| with attention, per output token: {0}; mean {1}. "
             "With rollout: mean {2}.").format(
             ", ".join(f"{token} {_number(value)}" for token, value in zip(rows, shown.correlation, strict=True)),
-            _number(shown.mean_correlation), _number(shown.mean_rollout_correlation)))
+            _number(shown.mean_correlation), _number(shown.mean_rollout_correlation))
+            + "\n" + self.tr("Completeness: each row's attributions sum to its change of log-probability from the "
+                              "baseline to within {0:.3f} ({1:.1%} of the largest change).").format(
+                float(np.abs(shown.gap).max()), shown.relative_gap))
 
 
 def _number(value: float) -> str:
