@@ -12,20 +12,44 @@
         <translation>additive attention、dot-product (multi-plicative) attention 的区别？加型注意力机制和点乘注意力机制有着相同的计算复杂度，但点乘注意力机制运算可以使用高度优化的并行矩阵乘法代码，会更快也更节省空间</translation>
     </message>
     <message>
-        <source>Left: the head&apos;s own weights, softmax(q.k / sqrt(d_k)). Right: additive attention, softmax(v^T tanh(W1 q + W2 k)), with W1, W2 and v fitted by Adam to the left map from the same queries and keys. Below: the time to score n queries against n keys, both ways.</source>
-        <translation>左：这个头自己的权重 softmax(q.k / sqrt(d_k))。右：加性注意力 softmax(v^T tanh(W1 q + W2 k))，W1、W2 和 v 用 Adam 从相同的 query 和 key 拟合左图。下：用两种方式为 n 个 query 和 n 个 key 打分所用的时间。</translation>
-    </message>
-    <message>
         <source>Dot product: layer {0}, head {1}</source>
         <translation>点积：第 {0} 层，第 {1} 个头</translation>
     </message>
     <message>
-        <source>Additive, fitted ({0:.2f} s)</source>
-        <translation>加性，拟合所得（{0:.2f} 秒）</translation>
+        <source>fitted to the head&apos;s weights</source>
+        <translation>拟合到这个头的权重</translation>
     </message>
     <message>
-        <source>The fit&apos;s weights differ from the head&apos;s by {0:.1e} on average (total variation per query, 0..1). At {1} tokens the additive scores took {2:.1f} times as long as the dot product: they build an n x n x d tensor before v sums it, the dot product is one matrix product.</source>
-        <translation>拟合的权重与这个头的权重平均相差 {0:.1e}（每个 query 的总变差距离，0..1）。在 {1} 个词元时，加性打分用时是点积的 {2:.1f} 倍：它先要构造一个 n x n x d 的张量再由 v 求和，而点积只是一次矩阵乘法。</translation>
+        <source>random (untrained)</source>
+        <translation>随机（未训练）</translation>
+    </message>
+    <message>
+        <source>W1, W2, v:</source>
+        <translation>W1、W2、v：</translation>
+    </message>
+    <message>
+        <source>Left: the head&apos;s own weights, softmax(q.k / sqrt(d_k)). Right: additive attention, softmax(v^T tanh(W1 q + W2 k)) on the same queries and keys, with W1, W2 and v either fitted to the left map (L-BFGS on the cross-entropy, starting from the previous step&apos;s fit) or random. Below: the time and the memory to score n queries against n keys, both ways.</source>
+        <translation>左：这个头自己的权重，softmax(q.k / sqrt(d_k))。右：加性注意力，softmax(v^T tanh(W1 q + W2 k))，用的是同样的 query 和 key；W1、W2 和 v 或者拟合到左图（用 L-BFGS 最小化交叉熵，从上一步的拟合结果出发），或者随机。下方：两种方式为 n 个 query 和 n 个 key 打分所需的时间和内存。</translation>
+    </message>
+    <message>
+        <source>Additive, fitted: {0} L-BFGS iterations, {1:.2f} s</source>
+        <translation>加性，拟合所得：L-BFGS 迭代 {0} 次，{1:.2f} 秒</translation>
+    </message>
+    <message>
+        <source>Additive, random W1, W2 and v (untrained)</source>
+        <translation>加性，随机的 W1、W2 和 v（未训练）</translation>
+    </message>
+    <message>
+        <source>The fit&apos;s weights differ from the head&apos;s by {0:.1e} on average (total variation per query, 0..1).</source>
+        <translation>拟合的权重与这个头的权重平均相差 {0:.1e}（每个 query 的总变差距离，0..1）。</translation>
+    </message>
+    <message>
+        <source>Untrained, the additive weights differ from the head&apos;s by {0:.2f} on average (total variation per query, 0..1): only a fit makes them look alike.</source>
+        <translation>未经训练时，加性权重与这个头的权重平均相差 {0:.2f}（每个 query 的总变差距离，0..1）：只有拟合之后两者才相像。</translation>
+    </message>
+    <message>
+        <source>At {0} tokens the additive scores took {1:.1f} times as long as the dot product and {2:.0f} times the memory: they build an n x n x {3} tensor ({4:.1f} MiB) before v sums it, the dot product is one matrix product into n x n scores ({5:.1f} MiB).</source>
+        <translation>在 {0} 个词元时，加性打分用时是点积的 {1:.1f} 倍，内存是 {2:.0f} 倍：它先要构造一个 n x n x {3} 的张量（{4:.1f} MiB）再由 v 求和，而点积只是一次矩阵乘法，得到 n x n 的分数（{5:.1f} MiB）。</translation>
     </message>
     <message>
         <source>dot product</source>
@@ -36,16 +60,24 @@
         <translation>加性</translation>
     </message>
     <message>
+        <source>Time to score (one CPU thread)</source>
+        <translation>打分用时（单个 CPU 线程）</translation>
+    </message>
+    <message>
+        <source>log10 MiB</source>
+        <translation>log10 MiB</translation>
+    </message>
+    <message>
+        <source>Memory of the largest tensor (float32)</source>
+        <translation>最大张量的内存（float32）</translation>
+    </message>
+    <message>
         <source>tokens (n queries x n keys)</source>
         <translation>词元数（n 个 query x n 个 key）</translation>
     </message>
     <message>
         <source>log10 milliseconds</source>
         <translation>log10 毫秒</translation>
-    </message>
-    <message>
-        <source>Time to score, as sentences grow (one CPU thread)</source>
-        <translation>随句子变长的打分时间（单个 CPU 线程）</translation>
     </message>
 </context>
 <context>
@@ -276,6 +308,81 @@
     <message>
         <source>rollout through layers 0..{0}</source>
         <translation>第 0..{0} 层的注意力展开</translation>
+    </message>
+</context>
+<context>
+    <name>AttributionView</name>
+    <message>
+        <source>output token</source>
+        <translation>输出词元</translation>
+    </message>
+    <message>
+        <source>source token</source>
+        <translation>源词元</translation>
+    </message>
+    <message>
+        <source>output tokens (rows)</source>
+        <translation>输出词元（行）</translation>
+    </message>
+    <message>
+        <source>source tokens (columns)</source>
+        <translation>源词元（列）</translation>
+    </message>
+    <message>
+        <source>{row_name} &apos;{row}&apos;, {column_name} &apos;{column}&apos;: {value}</source>
+        <translation>{row_name}“{row}”，{column_name}“{column}”：{value}</translation>
+    </message>
+    <message>
+        <source>zero embedding</source>
+        <translation>零向量嵌入</translation>
+    </message>
+    <message>
+        <source>padding token&apos;s embedding</source>
+        <translation>填充词元的嵌入</translation>
+    </message>
+    <message>
+        <source>Baseline</source>
+        <translation>基线</translation>
+    </message>
+    <message>
+        <source>Attribution beside attention</source>
+        <translation>归因与注意力对照</translation>
+    </message>
+    <message>
+        <source>(No passage of the tutorials is about attribution; the nearest is their first reading of attention.) The most common explanation of attention is Q, K, V, query, key and value: it can be understood as taking information out of a KV store, that is, taking things from a dictionary. This explanation is vivid, but not entirely rigorous.</source>
+        <translation>（教程中没有讲归因的段落；最接近的是对 attention 的第一种理解。）attention最常见的解释是Q,K,V，即query, key, value, 可以理解为从KV store结构中取出信息的过程。也就是从一个字典里面拿东西，这种解释非常形象，但不完全严谨</translation>
+    </message>
+    <message>
+        <source>One row per output token written so far. Left: integrated gradients of its log-probability over the source token embeddings ({0} steps from the baseline chosen below; red raised the token, blue lowered it). Middle: the mean of the heads of the chosen decoder layer&apos;s cross-attention. Right: rollout, the encoder&apos;s self-attention rolled out (0.5 I + 0.5 A per layer) under the last layer&apos;s head-mean cross-attention. Attention is where the heads read; attribution is what changed the output: where the rows differ, the weights alone mislead.</source>
+        <translation>每个已写出的输出词元占一行。左：该词元对数概率对源词元嵌入的积分梯度（从下方所选基线出发，{0} 步；红色表示提高了该词元的概率，蓝色表示降低）。中：所选 decoder 层交叉注意力各头的平均。右：rollout，即 encoder 自注意力逐层展开（每层 0.5 I + 0.5 A）后，再乘以最后一层各头平均的交叉注意力。注意力是各头读取的位置；归因是改变输出的因素：两者的行不一致时，只看注意力权重会被误导。</translation>
+    </message>
+    <message>
+        <source>Integrated gradients: output token {0} of {1}</source>
+        <translation>积分梯度：第 {0} 个输出词元，共 {1} 个</translation>
+    </message>
+    <message>
+        <source>Integrated gradients, from the {0}</source>
+        <translation>积分梯度，基线为{0}</translation>
+    </message>
+    <message>
+        <source>change of log p</source>
+        <translation>log p 的变化</translation>
+    </message>
+    <message>
+        <source>Cross-attention, decoder layer {0}, mean of heads</source>
+        <translation>交叉注意力，decoder 第 {0} 层，各头平均</translation>
+    </message>
+    <message>
+        <source>Rollout through the encoder</source>
+        <translation>经过 encoder 的 rollout</translation>
+    </message>
+    <message>
+        <source>Rank correlation (Spearman) of |attribution| with attention, per output token: {0}; mean {1}. With rollout: mean {2}.</source>
+        <translation>|归因| 与注意力的秩相关（Spearman），按输出词元：{0}；平均 {1}。与 rollout：平均 {2}。</translation>
+    </message>
+    <message>
+        <source>Completeness: each row&apos;s attributions sum to its change of log-probability from the baseline to within {0:.3f} ({1:.1%} of the largest change).</source>
+        <translation>完备性：每行归因之和与该行从基线到输入的对数概率变化相差不超过 {0:.3f}（最大变化的 {1:.1%}）。</translation>
     </message>
 </context>
 <context>
@@ -1448,23 +1555,31 @@ Symmetric part |S| = {7:.2f}, antisymmetric part |A| = {8:.2f} (Frobenius norms)
         <translation>模型对这个句子什么也没有写出：没有解码器的行可以显示</translation>
     </message>
     <message>
+        <source>no output token yet: take a decoding step first</source>
+        <translation>还没有输出词元：请先解码一步</translation>
+    </message>
+    <message>
         <source>no layer {0}: the {1} has layers 0 to {2}</source>
         <translation>没有第 {0} 层：{1} 的层为 0 到 {2}</translation>
+    </message>
+    <message>
+        <source>integrated gradients need at least {0} steps and a baseline of {1}</source>
+        <translation>积分梯度至少需要 {0} 步，基线须为 {1}</translation>
+    </message>
+    <message>
+        <source>process {0} of this machine has no GPU of its own (found {1})</source>
+        <translation>本机的第 {0} 个进程没有属于自己的 GPU（只找到 {1} 个）</translation>
+    </message>
+    <message>
+        <source>under torchrun use --device auto, cuda or cpu: each process takes the GPU of its local rank</source>
+        <translation>在 torchrun 下请使用 --device auto、cuda 或 cpu：每个进程使用与其本地序号对应的 GPU</translation>
     </message>
 </context>
 <context>
     <name>CostView</name>
     <message>
-        <source>Where the FLOPs go</source>
-        <translation>算力花在哪里</translation>
-    </message>
-    <message>
         <source>Once the model is large, what really consumes the compute (FLOPS) is still the MLP (FFN); self-attention (attn) and multi-head attention (MHA) take only a small part. The time complexity of MHA is n x m x l.</source>
         <translation>当模型大了后，真正消耗算力（FLOPS）的，还是 MLP（FFN），自注意力（attn）和多头（MHA）只占小部分。MHA 的时间复杂度 n x m x l。</translation>
-    </message>
-    <message>
-        <source>FLOPs of one teacher-forced pass of this sentence: a product of (m, k) and (k, n) matrices counts 2mkn, as torch counts; the embedding lookup and the softmax multiply no matrices and count 0. The FFN takes the largest part; of attention, the Q, K, V and output projections cost far more than its n x m x l products, whose share grows only with the sentence&apos;s length.</source>
-        <translation>这句话一次 teacher forcing 前向的 FLOPs：(m, k) 与 (k, n) 两个矩阵相乘记 2mkn，与 torch 的计法相同；词嵌入查表和 softmax 不做矩阵乘法，记为 0。FFN 占最大一份；注意力里，Q、K、V 投影和输出投影远比 n x m x l 的乘积费算力，后者的占比只随句子变长而增大。</translation>
     </message>
     <message>
         <source>embedding</source>
@@ -1499,10 +1614,6 @@ Symmetric part |S| = {7:.2f}, antisymmetric part |A| = {8:.2f} (Frobenius norms)
         <translation>输出层</translation>
     </message>
     <message>
-        <source>MFLOPs</source>
-        <translation>MFLOPs（百万次浮点运算）</translation>
-    </message>
-    <message>
         <source>One pass, {0} source and {1} decoder tokens: {2:.2f} MFLOPs, FFN {3:.0%}</source>
         <translation>一次前向，源端 {0} 个、解码器 {1} 个词元：{2:.2f} MFLOPs，FFN 占 {3:.0%}</translation>
     </message>
@@ -1517,6 +1628,42 @@ Symmetric part |S| = {7:.2f}, antisymmetric part |A| = {8:.2f} (Frobenius norms)
     <message>
         <source>share of FLOPs</source>
         <translation>FLOPs 占比</translation>
+    </message>
+    <message>
+        <source>Where the FLOPs and the time go</source>
+        <translation>算力与时间花在哪里</translation>
+    </message>
+    <message>
+        <source>One teacher-forced pass of this sentence. Blue: its FLOPs (a product of (m, k) and (k, n) matrices counts 2mkn, as torch counts; lookups, softmax and LayerNorm etc., with the residual additions and masks, count 0). Orange: its measured time, each piece run by itself (median of 15 runs, one thread). The FFN does the most arithmetic; but at this tiny size time is not where the FLOPs are: every piece pays a fixed overhead of Python and dispatch, so the small n x m x l products, the softmax and the FLOP-free rest take far more of the time than of the FLOPs. Below: the FFN&apos;s share grows as the model widens; the n x m x l products grow only with the sentence&apos;s length.</source>
+        <translation>这个句子的一次 teacher forcing 前向计算。蓝色：FLOPs（(m, k) 与 (k, n) 矩阵相乘记 2mkn，与 torch 的计法相同；查表、softmax 以及 LayerNorm 等（连同残差相加和掩码）记 0）。橙色：实测时间，每一部分单独运行计时（15 次的中位数，单线程）。FFN 做的运算最多；但在这么小的模型上，时间并不花在 FLOPs 所在之处：每一部分都要付出 Python 与调度的固定开销，所以很小的 n x m x l 乘积、softmax 和不计 FLOPs 的其余部分占用的时间远多于它们占的 FLOPs。下方：模型变宽时 FFN 的占比增大；n x m x l 乘积只随句子长度增长。</translation>
+    </message>
+    <message>
+        <source>LayerNorm etc.</source>
+        <translation>LayerNorm 等</translation>
+    </message>
+    <message>
+        <source>Timing the components: pass {0} of {1}</source>
+        <translation>正在为各部分计时：第 {0} / {1} 次</translation>
+    </message>
+    <message>
+        <source>share of measured time</source>
+        <translation>实测时间占比</translation>
+    </message>
+    <message>
+        <source>share of the pass (%)</source>
+        <translation>占一次前向计算的比例（%）</translation>
+    </message>
+    <message>
+        <source>{0}; measuring its time...</source>
+        <translation>{0}；正在测量耗时……</translation>
+    </message>
+    <message>
+        <source>{0}; {1:.2f} ms, FFN {2:.0%} of the time</source>
+        <translation>{0}；{1:.2f} 毫秒，FFN 占时间的 {2:.0%}</translation>
+    </message>
+    <message>
+        <source>{0} (time of {1} and {2} tokens; measuring this length...)</source>
+        <translation>{0}（时间为 {1} 个源词元和 {2} 个解码词元时所测；正在测量当前长度……）</translation>
     </message>
     <message>
         <source>As the model widens (dashed: this model)</source>
@@ -3210,12 +3357,24 @@ Shuffled: {1} (original positions {2})</source>
         <translation>每个格子：这类注意力的两个头分配注意力的差别有多大，即在任务前若干个测试句子上它们各行之间的平均 Jensen-Shannon 散度（0：完全相同，ln 2 = 0.69：毫不重叠）。点击一个格子：在“探索”中让较后的头照搬另一个头的注意力模式。</translation>
     </message>
     <message>
+        <source>Comparing every two heads of the {0} on the task&apos;s test sentences, off the window&apos;s thread: the matrix appears when done.</source>
+        <translation>正在任务的测试句子上两两比较{0}的所有头（在窗口线程之外计算）：完成后显示矩阵。</translation>
+    </message>
+    <message>
+        <source>Test sentence {0} of {1}</source>
+        <translation>测试句子 {0} / {1}</translation>
+    </message>
+    <message>
         <source>Mean JSD between heads, {0} sentences, {1} query rows</source>
         <translation>头之间的平均 JSD，{0} 个句子，{1} 个查询行</translation>
     </message>
     <message>
         <source>Most alike: {0} and {1} (JSD {2:.3f}). Click their cell to let {1} copy {0}&apos;s pattern and see what the translation loses in the Explorer.</source>
         <translation>最相似的一对：{0} 和 {1}（JSD {2:.3f}）。点击它们的格子，让 {1} 照搬 {0} 的注意力模式，再到“探索”中看翻译失去了什么。</translation>
+    </message>
+    <message>
+        <source>{1} now copies {0}&apos;s pattern (JSD between them {2:.3f}). The Explorer decodes with it: in its grid of the {3}, {1} is framed as edited and shows {0}&apos;s weights; compare the two tiles there, and the translation with and without the copy.</source>
+        <translation>{1} 现在复制 {0} 的注意力模式（两者的 JSD 为 {2:.3f}）。Explorer 会带着这个改动解码：在它的{3}网格中，{1} 被框出标为已编辑，并显示 {0} 的权重；在那里比较这两个小图，以及复制前后的翻译。</translation>
     </message>
 </context>
 <context>

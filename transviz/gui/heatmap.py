@@ -22,7 +22,7 @@ from PySide6.QtWidgets import QGraphicsPathItem, QGraphicsRectItem, QHBoxLayout,
 from .export import add_export_actions, name_export_actions, plot_title, save_picture
 from .labels import plain_label, unbreakable
 from .language import Retranslated
-from .style import HIGHLIGHT, colormap, lookup_table, plain_axes
+from .style import HIGHLIGHT, colormap, diverging_colormap, diverging_lookup_table, lookup_table, plain_axes
 
 MAX_LABELS = 40  # more rows or columns than this: label every n-th one so that labels never pile up
 MIN_CELL_PIXELS = 3  # narrower cells are resampled to the screen's pixels (area averaging)
@@ -339,6 +339,8 @@ class HeatmapWidget(Retranslated, QWidget):
         value_format: how the read-out prints finite values: a format string, or a function
             (e.g. "may attend" / "blocked" for a mask).
         colorbar: show the colour bar.
+        diverging: colour with the diverging colormap (:data:`~.style.DIVERGING`) for signed
+            values, instead of the attention colormap; give levels symmetric about 0.
 
     Signals:
         hovered(int, int): the cell (row, column) under the mouse.
@@ -367,8 +369,10 @@ class HeatmapWidget(Retranslated, QWidget):
         value_format: str | Callable[[float], str] = "{:.2f}",
         colorbar: bool = True,
         parent: QWidget | None = None,
+        diverging: bool = False,
     ) -> None:
         super().__init__(parent)
+        self._diverging = diverging
         self._axes = axes or attention_axes()
         self._default_axes = axes is None
         self._levels = levels
@@ -415,7 +419,7 @@ class HeatmapWidget(Retranslated, QWidget):
         box.addItem(self._highlight)
         self._colorbar: pg.ColorBarItem | None = None
         if colorbar:
-            self._colorbar = pg.ColorBarItem(values=self._levels, colorMap=colormap(), interactive=False,
+            self._colorbar = pg.ColorBarItem(values=self._levels, colorMap=self._colormap(), interactive=False,
                                              colorMapMenu=False, width=14)
             plain_axes(self._colorbar)  # weights, not quantities with units
             self._view.addItem(self._colorbar, row=0, col=1)
@@ -438,6 +442,12 @@ class HeatmapWidget(Retranslated, QWidget):
         scene.sigMouseMoved.connect(self._on_mouse_moved)
         scene.sigMouseClicked.connect(self._on_mouse_clicked)
 
+    def _colormap(self) -> pg.ColorMap:
+        return diverging_colormap() if self._diverging else colormap()
+
+    def _lookup_table(self) -> np.ndarray:
+        return diverging_lookup_table() if self._diverging else lookup_table()
+
     def retranslate(self) -> None:
         super().retranslate()
         name_export_actions(self._export_actions)
@@ -447,9 +457,9 @@ class HeatmapWidget(Retranslated, QWidget):
 
     def restyle(self) -> None:
         """Take the current colormap; measure the axis labels in the current font."""
-        self._image.setLookupTable(lookup_table())
+        self._image.setLookupTable(self._lookup_table())
         if self._colorbar is not None:
-            self._colorbar.setColorMap(colormap())
+            self._colorbar.setColorMap(self._colormap())
             self._fit_colorbar_labels()
         for axis in (self._left, self._bottom):
             axis.refit()
@@ -493,7 +503,7 @@ class HeatmapWidget(Retranslated, QWidget):
         finite = np.isfinite(data)
         coloured = data if colours is None else np.asarray(colours, dtype=np.float32)
         display = np.ascontiguousarray(np.where(finite, coloured, np.nan), dtype=np.float32)  # NaN: transparent
-        self._image.setImage(display, levels=self._levels, lut=lookup_table(), autoLevels=False)
+        self._image.setImage(display, levels=self._levels, lut=self._lookup_table(), autoLevels=False)
         rows, columns = data.shape
         self._image.setRect(QRectF(0, 0, columns, rows))
         self._masked.setPath(hatching(~finite))

@@ -156,7 +156,7 @@ def _disposed_on_error(widget: QWidget) -> Iterator[None]:
 
 
 def _close(widget: QWidget) -> None:
-    if isinstance(widget, MainWindow):
+    if isinstance(widget, (MainWindow, ConceptsPanel)):
         widget.shutdown()
     dispose(widget)
 

@@ -23,6 +23,9 @@ COLORMAPS = ("viridis", "cividis", "magma")
 # Okabe & Ito's colour-blind-safe palette: lines, highlights and marks drawn over heatmaps.
 BLUE, VERMILLION, GREEN, PURPLE, ORANGE, SKY, YELLOW, BLACK = PALETTE = (
     "#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9", "#F0E442", "#000000")
+# Signed values centred at 0 (attribution): blue below, red above, white at 0; blue-red stays
+# distinct with red-green deficiency. The View > Colormap choice does not apply to it.
+DIVERGING = "CET-D1A"
 HIGHLIGHT = VERMILLION  # stands out on every colour of these colormaps
 GREY = "#9a9a9a"  # outlines and edges that must not compete with the data
 
@@ -114,3 +117,13 @@ def colormap() -> pg.ColorMap:
 def lookup_table() -> np.ndarray:
     """The colormap as a 256 x 3 uint8 table (pyqtgraph's fast path for float images)."""
     return colormap().getLookupTable(0.0, 1.0, 256, alpha=False).astype(np.uint8)
+
+
+def diverging_colormap() -> pg.ColorMap:
+    return pg.colormap.get(DIVERGING)
+
+
+@functools.cache
+def diverging_lookup_table() -> np.ndarray:
+    """:data:`DIVERGING` as a 256 x 3 uint8 table; give it levels symmetric about 0."""
+    return diverging_colormap().getLookupTable(0.0, 1.0, 256, alpha=False).astype(np.uint8)

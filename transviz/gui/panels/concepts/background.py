@@ -103,6 +103,7 @@ class Background(Generic[R]):
             self.runner.cancel()  # its result would be dropped anyway: let the worker stop early
         self.wanted = key
         self.progress.setValue(0)
+        self.progress.setVisible(True)
         self.status.setText("")
         self.bar.setVisible(True)
         self._pending = (key, task)
@@ -136,7 +137,7 @@ class Background(Generic[R]):
 
     def _on_failed(self, exc: Exception) -> None:
         self.wanted = None
-        self.bar.setVisible(False)
+        self.progress.setVisible(False)  # the bar stays, to say why
         self.status.setText(translated(exc))
 
     def forget(self, keep: Callable[[Any], bool]) -> None:

@@ -25,8 +25,9 @@ from ...language import Retranslated
 class ConceptContext:
     """What the views show: ``model`` (the explorer's own copy; run it on the GUI thread only),
     the explorer's ``sentence`` at its step, and the attention ``kind``, ``layer`` and ``head``
-    chosen in the tab (layers of the encoder for ``encoder_self``, of the decoder otherwise), and
-    the ``interventions`` the explorer decodes with."""
+    chosen in the tab (layers of the encoder for ``encoder_self``, of the decoder otherwise), the
+    ``interventions`` the explorer decodes with, and ``outputs``: the tokens the explorer has chosen
+    so far (its newest one too, which ``sentence.target``, the decoder's inputs, does not hold yet)."""
 
     model: Model
     sentence: Sentence
@@ -34,6 +35,7 @@ class ConceptContext:
     layer: int
     head: int
     interventions: tuple[Intervention, ...] = ()
+    outputs: tuple[str, ...] = ()
 
     @property
     def side(self) -> str:

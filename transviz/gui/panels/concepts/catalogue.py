@@ -4,6 +4,7 @@ without loading Qt)."""
 from __future__ import annotations
 
 from .additive import AdditiveView
+from .attribution import AttributionView
 from .base import ConceptView
 from .bilinear import BilinearView
 from .cost import CostView
@@ -24,4 +25,5 @@ CONCEPT_VIEWS: tuple[type[ConceptView], ...] = (
     CostView,
     ParallelView,
     SharingView,
+    AttributionView,
 )

@@ -39,7 +39,8 @@ from .catalogue import CONCEPT_VIEWS
 
 
 class ConceptsPanel(Retranslated, PlotPanel):
-    """Every concept view, one shown at a time (:meth:`select` by its ``name``)."""
+    """Every concept view, one shown at a time (:meth:`select` by its ``name``). Without
+    ``background`` every view computes on the GUI thread (headless rendering)."""
 
     def __init__(self, workspace: Workspace, parent: QWidget | None = None, background: bool = True) -> None:
         super().__init__(workspace, parent)
@@ -165,7 +166,7 @@ class ConceptsPanel(Retranslated, PlotPanel):
             return None
         sentence = Sentence(session.source, tuple(session.target_tokens[1:]))
         return ConceptContext(model, sentence, self.current_kind(), self.layer.value(), self.head.value(),
-                              self.workspace.interventions)
+                              self.workspace.interventions, tuple(session.output_tokens))
 
     def refresh(self) -> None:
         """Draw the view shown for what the workspace holds now (later, if the tab is hidden)."""
@@ -188,6 +189,10 @@ class ConceptsPanel(Retranslated, PlotPanel):
         show_error(self.error, None)
         self.pages.setVisible(True)
 
+    def shutdown(self) -> None:
+        for view in self.views:
+            view.shutdown()
+
     def _add_intervention(self, intervention: Intervention) -> None:
         """Run the explorer with ``intervention`` too; one the model cannot take is shown, not added."""
         if intervention in self.workspace.interventions:
@@ -197,9 +202,6 @@ class ConceptsPanel(Retranslated, PlotPanel):
         except TransvizError as exc:
             show_error(self.error, translated(exc))
 
-    def shutdown(self) -> None:
-        for view in self.views:
-            view.shutdown()
 
     def showEvent(self, event: QShowEvent) -> None:
         super().showEvent(event)
