@@ -427,6 +427,22 @@
         <translation>{row_name} {row}，{column_name} {column}：{value}</translation>
     </message>
     <message>
+        <source>W_Z</source>
+        <translation>W_Z</translation>
+    </message>
+    <message>
+        <source>its symmetric part S = (W_Z + W_Z^T) / 2</source>
+        <translation>对称部分 S = (W_Z + W_Z^T) / 2</translation>
+    </message>
+    <message>
+        <source>its antisymmetric part A = (W_Z - W_Z^T) / 2</source>
+        <translation>反对称部分 A = (W_Z - W_Z^T) / 2</translation>
+    </message>
+    <message>
+        <source>Map:</source>
+        <translation>矩阵：</translation>
+    </message>
+    <message>
         <source>Attention as a bilinear form</source>
         <translation>把注意力看作双线性函数</translation>
     </message>
@@ -439,10 +455,6 @@
         <translation>所选头的 W_Z = W_Q W_K^T，偏置作为最后一行和最后一列：[x_q, 1] W_Z [x_k, 1]^T / sqrt(d_k) 就是每个查询与键的缩放得分。</translation>
     </message>
     <message>
-        <source>W_Z of head {0}: {1} x {1}, through d_k = {2}</source>
-        <translation>头 {0} 的 W_Z：{1} x {1}，经过 d_k = {2}</translation>
-    </message>
-    <message>
         <source>entry</source>
         <translation>元素</translation>
     </message>
@@ -453,6 +465,10 @@ Symmetric part |S| = {7:.2f}, antisymmetric part |A| = {8:.2f} (Frobenius norms)
         <translation>验证：这个双线性形式给出的缩放得分与模型的相差不超过 {0:.1e}（{1} x {2}）。
 秩 {3}/{4}（大于最大奇异值 1e-6 倍的奇异值个数；至多 d_k = {5}）；有效秩（熵）{6:.1f}。
 对称部分 |S| = {7:.2f}，反对称部分 |A| = {8:.2f}（Frobenius 范数）：W_Z = S + A，正是 A 让 (x, y) 的得分不同于 (y, x) 的得分。</translation>
+    </message>
+    <message>
+        <source>{3} of head {0}: {1} x {1}, through d_k = {2}</source>
+        <translation>头 {0} 的 {3}：{1} x {1}，经过 d_k = {2}</translation>
     </message>
     <message>
         <source>index</source>

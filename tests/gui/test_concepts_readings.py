@@ -45,3 +45,20 @@ def test_before_the_first_step_every_kind_draws(shipped_window, name):
         if name != "bilinear" and KINDS[kind] != "encoder_self":
             title = panel.current.plots()[0].getPlotItem().titleLabel.text
             assert "'&lt;s&gt;'" in title  # the start token, escaped: plot titles are rich text
+
+
+def test_the_bilinear_map_draws_w_z_or_its_symmetric_and_antisymmetric_parts(shipped_window):
+    panel = shipped_window.panels["concepts"]
+    shipped_window.tabs.setCurrentWidget(panel)
+    panel.select("bilinear")
+    view = panel.current
+    whole = np.array(view.matrix.data, copy=True)
+    view.part.setCurrentIndex(1)
+    symmetric = np.array(view.matrix.data, copy=True)
+    assert view.matrix.title.startswith("S of head 0")
+    view.part.setCurrentIndex(2)
+    antisymmetric = np.array(view.matrix.data, copy=True)
+    np.testing.assert_allclose(symmetric, symmetric.T, atol=1e-7)
+    np.testing.assert_allclose(antisymmetric, -antisymmetric.T, atol=1e-7)
+    np.testing.assert_allclose(symmetric + antisymmetric, whole, atol=1e-6)
+    assert view.matrix.levels == (-np.abs(whole).max(), np.abs(whole).max())  # one scale for the three

@@ -6,16 +6,18 @@ from __future__ import annotations
 import numpy as np
 import pyqtgraph as pg
 from PySide6.QtCore import QCoreApplication, Qt
-from PySide6.QtWidgets import QHBoxLayout, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QComboBox, QHBoxLayout, QVBoxLayout, QWidget
 
 from ....core.concepts.bilinear import Bilinear, bilinear
 from ...heatmap import AxisNames, HeatmapWidget
-from ...labels import plain_label
+from ...labels import bound_label, plain_label
+from ...language import set_items
 from ...plots import curve_plot
 from ...style import BLUE, GREY
 from .base import ConceptContext, ConceptView
 
 LABELLED = 8  # dimensions written along each side of the map
+PARTS = ("matrix", "symmetric", "antisymmetric")  # what the map may draw: W_Z = S + A, or a part
 
 
 def form_axes() -> AxisNames:
@@ -34,11 +36,21 @@ class BilinearView(ConceptView):
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.shown: Bilinear | None = None
-        self._drawn: tuple[np.ndarray, str] | None = None  # the W_Z shown, and the language it is labelled in
+        self._head = 0
+        self._drawn: tuple[np.ndarray, str] | None = None  # the matrix shown, and the language it is labelled in
         self.matrix = HeatmapWidget(axes=form_axes(), value_format="{:.4f}")
+        self.part = QComboBox()
+        self.bind_text(lambda names: set_items(self.part, names), lambda: [
+            self.tr("W_Z"), self.tr("its symmetric part S = (W_Z + W_Z^T) / 2"),
+            self.tr("its antisymmetric part A = (W_Z - W_Z^T) / 2")])
+        self.part.currentIndexChanged.connect(lambda _: self._redraw_part())
         self.singular = curve_plot()
         self.summary = plain_label(wrap=True)
+        choice = QHBoxLayout()
+        choice.addWidget(bound_label(self, lambda: self.tr("Map:")))
+        choice.addWidget(self.part, 1)
         side = QVBoxLayout()
+        side.addLayout(choice)
         side.addWidget(self.singular, 1)
         side.addWidget(self.summary)
         layout = QHBoxLayout(self)
@@ -66,20 +78,8 @@ class BilinearView(ConceptView):
     def draw(self, context: ConceptContext) -> None:
         shown = bilinear(context.model, context.sentence, context.kind, context.layer, context.head)
         self.shown = shown
-        title = self.tr("W_Z of head {0}: {1} x {1}, through d_k = {2}").format(context.head, shown.d_model + 1,
-                                                                                shown.d_k)
-        self.matrix.set_title(title)
-        self.matrix.set_colorbar_title(self.tr("entry"))
-        # a step changes the sentence, not W_Z (kept per head by the core): redraw it only when it changes
-        drawn = (shown.matrix, self.tr("index"))
-        if self._drawn is None or drawn[0] is not self._drawn[0] or drawn[1] != self._drawn[1]:
-            self._drawn = drawn
-            names = [*(str(i) for i in range(shown.d_model)), "1"]
-            largest = float(max(np.abs(shown.matrix).max(), 1e-9))
-            step = max(1, shown.d_model // LABELLED)
-            labelled = [*range(0, shown.d_model, step), shown.d_model]
-            self.matrix.set_data(shown.matrix, names, names, levels=(-largest, largest), labelled_columns=labelled)
-            self._draw_singular(shown)
+        self._head = context.head
+        self._draw_matrix(shown)
         self.summary.setText(self.tr(
             "Check: the form gives the model's scaled scores to within {0:.1e} ({1} x {2}).\n"
             "Rank {3} of {4} (singular values above 1e-6 of the largest; at most d_k = {5}); "
@@ -88,6 +88,26 @@ class BilinearView(ConceptView):
             "and A is what makes the score of (x, y) differ from that of (y, x).").format(
             shown.check, len(shown.query_tokens), len(shown.key_tokens), shown.rank, shown.d_model + 1, shown.d_k,
             shown.entropy_rank, shown.symmetric_norm, shown.antisymmetric_norm))
+
+    def _redraw_part(self) -> None:
+        if self.shown is not None:
+            self._draw_matrix(self.shown)
+
+    def _draw_matrix(self, shown: Bilinear) -> None:
+        part = PARTS[max(self.part.currentIndex(), 0)]
+        self.matrix.set_title(self.tr("{3} of head {0}: {1} x {1}, through d_k = {2}").format(
+            self._head, shown.d_model + 1, shown.d_k, ("W_Z", "S", "A")[PARTS.index(part)]))
+        self.matrix.set_colorbar_title(self.tr("entry"))
+        # a step changes the sentence, not W_Z (kept per head by the core): redraw it only when it changes
+        drawn = (getattr(shown, part), self.tr("index"))
+        if self._drawn is None or drawn[0] is not self._drawn[0] or drawn[1] != self._drawn[1]:
+            self._drawn = drawn
+            names = [*(str(i) for i in range(shown.d_model)), "1"]
+            largest = float(max(np.abs(shown.matrix).max(), 1e-9))  # one scale for W_Z and its parts
+            step = max(1, shown.d_model // LABELLED)
+            labelled = [*range(0, shown.d_model, step), shown.d_model]
+            self.matrix.set_data(drawn[0], names, names, levels=(-largest, largest), labelled_columns=labelled)
+            self._draw_singular(shown)
 
     def _draw_singular(self, shown: Bilinear) -> None:
         plot = self.singular
