@@ -12,7 +12,7 @@ from PySide6.QtGui import QKeySequence
 from PySide6.QtWidgets import QApplication, QWidget
 
 from transviz.gui.heatmap import HeatmapWidget
-from transviz.gui.style import COLORMAPS, colormap_name, lookup_table
+from transviz.gui.style import COLORMAPS, colormap_name, diverging_lookup_table, lookup_table
 from transviz.gui.theme import CONTRAST, DARK, LIGHT, current_appearance
 
 
@@ -131,8 +131,10 @@ def test_the_colormap_choice_redraws_every_heatmap_and_grid(window, qtbot, name)
     np.testing.assert_array_equal(lookup_table(), lut_of(name))
     heatmaps = window.findChildren(HeatmapWidget)
     assert len(heatmaps) >= 9  # the explorer's, the masks tab's
-    for heatmap in heatmaps:
-        np.testing.assert_array_equal(heatmap._image.lut, lut_of(name))
+    for heatmap in heatmaps:  # signed maps (attribution) keep their diverging colours, centred at 0
+        expected = diverging_lookup_table() if heatmap._diverging else lut_of(name)
+        np.testing.assert_array_equal(heatmap._image.lut, expected)
+    assert sum(not heatmap._diverging for heatmap in heatmaps) >= 9
     np.testing.assert_array_equal(window.panels["explorer"].attention.grid.lut, lut_of(name))
     qtbot.waitUntil(lambda: cell_colour(large, 0, 0).getRgb()[:3] == pytest.approx(tuple(lut_of(name)[index]), abs=2),
                     timeout=5000)
