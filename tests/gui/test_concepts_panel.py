@@ -3,6 +3,7 @@ and step, its choices pick the layer drawn, it says plainly when there is nothin
 `transviz render --view NAME` draws every concept view to a PNG and an SVG."""
 from __future__ import annotations
 
+import contextlib
 import xml.etree.ElementTree as ET
 
 import numpy as np
@@ -75,17 +76,22 @@ def test_the_sharing_view_hides_the_choosers_and_states_the_counts(shipped_windo
     assert "(509 and 286 tokens)" in panel.current.facts.text()
 
 
-def test_the_ffn_views_axis_names_follow_the_language(shipped_window, qtbot):
+def test_every_concept_maps_axis_names_follow_the_language(shipped_window, qtbot):
+    from transviz.gui.heatmap import HeatmapWidget
     from transviz.gui.language import CHINESE, ENGLISH, set_language
 
     panel = shipped_window.panels["concepts"]
-    shipped_window.tabs.setCurrentWidget(panel)
-    panel.select("ffn")
-    units = panel.current.units
-    assert units.axes.column_title == "hidden units of the FFN (columns)"
+    heatmaps = panel.findChildren(HeatmapWidget)
+    english = [(heatmap.axes.row_title, heatmap.axes.column_title) for heatmap in heatmaps]
+    assert len(heatmaps) >= 8 and ("tokens (rows)", "hidden units of the FFN (columns)") in english
     set_language(CHINESE)
+
+    def untranslated():
+        return [names for heatmap, names in zip(heatmaps, english, strict=True)
+                if heatmap.axes.row_title == names[0] or heatmap.axes.column_title == names[1]]
     try:
-        qtbot.waitUntil(lambda: units.axes.column_title == "FFN 的隐藏单元（列）", timeout=2000)
-        assert units.axes.row_title == "词元（行）"
+        with contextlib.suppress(qtbot.TimeoutError):
+            qtbot.waitUntil(lambda: not untranslated(), timeout=3000)
+        assert untranslated() == []
     finally:
         set_language(ENGLISH)

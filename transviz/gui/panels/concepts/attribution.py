@@ -50,9 +50,11 @@ class AttributionView(ConceptView):
         self.shown: Attribution | None = None
         self.background: Background[Attribution] = Background(self._show)
         self._key: Hashable = None  # the model's weights, sentence, layer and baseline shown or wanted
-        self.attribution = HeatmapWidget(axes=output_axes(), value_format="{:+.3f}", diverging=True)
-        self.attention = HeatmapWidget(axes=output_axes(), value_format="{:.3f}")
-        self.rollout = HeatmapWidget(axes=output_axes(), value_format="{:.3f}")
+        self.attribution = HeatmapWidget(value_format="{:+.3f}", diverging=True)
+        self.attention = HeatmapWidget(value_format="{:.3f}")
+        self.rollout = HeatmapWidget(value_format="{:.3f}")
+        for heatmap in (self.attribution, self.attention, self.rollout):
+            self.bind_text(heatmap.set_axes, output_axes)  # axis names follow the language
         self.baseline = QComboBox()
         self.bind_text(lambda names: set_items(self.baseline, names), lambda: [
             self.tr("zero embedding"), self.tr("padding token's embedding")])

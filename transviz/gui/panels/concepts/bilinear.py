@@ -38,7 +38,8 @@ class BilinearView(ConceptView):
         self.shown: Bilinear | None = None
         self._head = 0
         self._drawn: tuple[np.ndarray, str] | None = None  # the matrix shown, and the language it is labelled in
-        self.matrix = HeatmapWidget(axes=form_axes(), value_format="{:.4f}")
+        self.matrix = HeatmapWidget(value_format="{:.4f}")
+        self.bind_text(self.matrix.set_axes, form_axes)  # axis names follow the language
         self.part = QComboBox()
         self.bind_text(lambda names: set_items(self.part, names), lambda: [
             self.tr("W_Z"), self.tr("its symmetric part S = (W_Z + W_Z^T) / 2"),
