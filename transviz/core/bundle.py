@@ -35,6 +35,11 @@ class Model:
     def device(self) -> torch.device:
         return next(self.net.parameters()).device
 
+    def weights_version(self) -> tuple[int, ...]:
+        """Changes whenever a weight changes in place (a training step, a loaded state): what is
+        computed from the weights may be kept while it stays the same."""
+        return tuple(p._version for p in self.net.parameters())
+
     def encode_source(self, text: str) -> Encoding:
         """Tokenize a source sentence; InputError if it is empty or longer than the model reads."""
         encoding = self.src_vocab.encode(text)

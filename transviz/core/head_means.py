@@ -27,7 +27,7 @@ _cache: weakref.WeakKeyDictionary[Transformer, tuple[tuple[object, ...], Means]]
 def _measured_on(model: Model) -> tuple[object, ...]:
     """The task and the weights' versions: every in-place change of a tensor (an optimizer step,
     load_state_dict) bumps its version, so changed weights are measured again."""
-    return (model.facts.get("task"), *(p._version for p in model.net.parameters()))
+    return (model.facts.get("task"), *model.weights_version())
 
 
 def output_means(model: Model) -> Means:

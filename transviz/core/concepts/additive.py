@@ -195,7 +195,7 @@ def _fit_kept(model: Model, head: tuple[Kind, int, int], queries: Tensor, keys: 
               mask: Tensor, hidden: int) -> _Kept:
     """The fit of ``head`` to this content: the kept one if nothing changed, else a new one, started
     from the kept parameters when the weights are the same (a step of the same sentence)."""
-    versions = tuple(p._version for p in model.net.parameters())
+    versions = model.weights_version()
     content = b"".join(t.numpy().tobytes() for t in (queries, keys, weights, mask))
     kept_any = any(_fits.values())
     kept = _fits.setdefault(model.net, {})

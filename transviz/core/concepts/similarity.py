@@ -55,7 +55,7 @@ def head_similarity(model: Model, kind: Kind, sentences: int = SENTENCES) -> Hea
     """How alike the heads of ``kind`` are on the first ``sentences`` test pairs of ``model``'s
     task (InputError for a model whose task is not built in)."""
     check_kind(kind)
-    key = (kind, sentences, model.facts.get("task"), *(p._version for p in model.net.parameters()))
+    key = (kind, sentences, model.facts.get("task"), *model.weights_version())
     kept = _cache.setdefault(model.net, {})
     if key not in kept:
         kept.clear()  # an older entry belongs to other weights, or to another kind: measuring is cheap

@@ -45,7 +45,7 @@ class _AtOnce:
 
 def model_key(model: Model) -> tuple[int, ...]:
     """Which model, with which weights: a copy or a result is reused while this stays the same."""
-    return (id(model.net), *(p._version for p in model.net.parameters()))
+    return (id(model.net), *model.weights_version())
 
 
 class Background(Generic[R]):
