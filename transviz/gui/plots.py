@@ -30,6 +30,16 @@ def legend_below(plot: pg.PlotItem, columns: int = 2) -> pg.LegendItem:
     return legend
 
 
+def name_legend(legend: pg.LegendItem, entries: list[tuple[pg.GraphicsObject, str]]) -> None:
+    """Name ``legend``'s entries (item, name) anew only when the names changed (another language):
+    a plot redrawn at every step keeps its legend as it is."""
+    names = [name for _, name in entries]
+    if [label.text for _, label in legend.items] != names:
+        legend.clear()
+        for item, name in entries:
+            legend.addItem(item, name)
+
+
 def curve_plot() -> pg.PlotWidget:
     """A small still plot: no menu, no mouse panning, plain axes."""
     plot = pg.PlotWidget()

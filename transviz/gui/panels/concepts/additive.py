@@ -12,7 +12,7 @@ from ....core.concepts.additive import MODES, Additive, additive
 from ...heatmap import HeatmapWidget
 from ...labels import bound_label, plain_label
 from ...language import set_items
-from ...plots import curve_plot, legend_below
+from ...plots import curve_plot, legend_below, name_legend
 from ...style import BLUE, VERMILLION
 from .base import ConceptContext, ConceptView
 
@@ -131,11 +131,10 @@ class AdditiveView(ConceptView):
                  self.tr("Memory of the largest tensor (float32)"))):
             scale = 1000 if plot is self.times else 1 / MEBIBYTE
             *curves, legend = self._curves[plot]
-            legend.clear()
             heights = [np.log10(np.array(values, dtype=np.float64) * scale) for values in (dot, add)]
-            for curve, height, name in zip(curves, heights, names, strict=True):
+            for curve, height in zip(curves, heights, strict=True):
                 curve.setData(positions, height)
-                legend.addItem(curve, name)
+            name_legend(legend, list(zip(curves, names, strict=True)))
             # set, not auto-ranged: curves made empty and filled later kept a range short of the last point
             plot.setXRange(positions[0] - 0.4, positions[-1] + 0.4, padding=0)
             low, high = float(min(h.min() for h in heights)), float(max(h.max() for h in heights))

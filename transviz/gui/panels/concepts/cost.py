@@ -18,7 +18,7 @@ from ....core.bundle import Model
 from ....core.concepts.component_time import PARTS, ComponentTimes, component_times
 from ....core.concepts.cost import PRODUCTS, flops, flops_by_length, flops_by_width, share
 from ....core.concepts.forward import Inputs, model_inputs
-from ...plots import curve_plot, legend_below
+from ...plots import curve_plot, legend_below, name_legend
 from ...style import BLUE, GREY, ORANGE, VERMILLION
 from .background import Background, Reporter, model_key
 from .base import ConceptContext, ConceptView
@@ -157,21 +157,13 @@ class CostView(ConceptView):
             label.setText(f"{height:.0f}%")  # the time's share above its bar
             label.setPos(i + 0.2, height)
             label.setVisible(times is not None)
-        self._name_legend(self.bars_legend, [(self.flop_bars, self.tr("share of FLOPs")),
+        name_legend(self.bars_legend, [(self.flop_bars, self.tr("share of FLOPs")),
                                              (self.time_bars, self.tr("share of measured time"))])
         names = self.component_names()
         plot.getAxis("bottom").setTicks([[(i, names[part]) for i, part in enumerate(PARTS)]])
         plot.setYRange(0, max(float(flop_shares.max()), float(time_shares.max())) * 1.12, padding=0)
         plot.setLabel("left", self.tr("share of the pass (%)"))
         plot.setTitle(self._bars_title(total))
-
-    def _name_legend(self, legend: pg.LegendItem, entries: list[tuple[pg.GraphicsObject, str]]) -> None:
-        """Name ``legend``'s entries anew only when the names changed (another language)."""
-        names = [name for _, name in entries]
-        if [label.text for _, label in legend.items] != names:
-            legend.clear()
-            for item, name in entries:
-                legend.addItem(item, name)
 
     def _bars_title(self, total: int) -> str:
         counts, times = self.counts, self.times
@@ -191,7 +183,7 @@ class CostView(ConceptView):
         for parts, curve in ((["ffn"], self.ffn_curve), (PRODUCTS, self.products_curve)):
             curve.setData(WIDTHS, [share(counts, parts) for counts in by_width])
         self.own_width.setValue(own_width)
-        self._name_legend(self.width_legend, [(self.ffn_curve, self.tr("FFN")),
+        name_legend(self.width_legend, [(self.ffn_curve, self.tr("FFN")),
                                               (self.products_curve, self.tr("scores + weights x V"))])
         plot.setLabel("bottom", self.tr("d_model (d_ff = 4 d_model)"))
         plot.setLabel("left", self.tr("share of FLOPs"))
