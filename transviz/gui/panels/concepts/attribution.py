@@ -113,7 +113,6 @@ class AttributionView(ConceptView):
         baseline = BASELINES[max(self.baseline.currentIndex(), 0)]
         check_attributable(model, sentence, layer, baseline, STEPS)
         weights = model_key(model)
-        self.background.forget(lambda key: key[0] == weights)  # another model's results are of no use
         self._key = (weights, sentence, layer, baseline)
         if self.background.request(self._key, self._task(self.background.model_copy(model), sentence, layer,
                                                          baseline)):

@@ -9,7 +9,7 @@ A view computes at once instead while its ``synchronous`` is set: a view alone (
 from __future__ import annotations
 
 from collections.abc import Callable, Hashable
-from typing import Any, Generic, Protocol, TypeVar
+from typing import Generic, Protocol, TypeVar
 
 from PySide6.QtCore import QTimer
 from PySide6.QtWidgets import QHBoxLayout, QProgressBar, QWidget
@@ -20,6 +20,7 @@ from ...labels import plain_label
 from ...workers import TaskRunner
 
 R = TypeVar("R")
+Key = tuple[Hashable, ...]  # the model (:func:`model_key`) first, then what else the result depends on
 
 
 class Reporter(Protocol):
@@ -52,7 +53,7 @@ class Background(Generic[R]):
     """Runs ``task(reporter) -> R | None`` for a key and hands the result to ``show`` on the GUI
     thread; :attr:`bar` shows the progress while it runs (the view lays it out)."""
 
-    def __init__(self, show: Callable[[Hashable, R], None], delay_ms: int = 0) -> None:
+    def __init__(self, show: Callable[[Key, R], None], delay_ms: int = 0) -> None:
         self._show = show
         # a task starts once the view has asked for the same key this long: stepping through a
         # sentence does not start (and compete with) a measurement per step
@@ -60,11 +61,11 @@ class Background(Generic[R]):
         self._delay.setSingleShot(True)
         self._delay.setInterval(delay_ms)
         self._delay.timeout.connect(self._start)
-        self._pending: tuple[Hashable, Callable[[Reporter], R | None]] | None = None
+        self._pending: tuple[Key, Callable[[Reporter], R | None]] | None = None
         self.synchronous = True  # the tab sets False: then tasks run on the worker thread
         self.runner: TaskRunner | None = None
-        self.results: dict[Hashable, R] = {}
-        self.wanted: Hashable | None = None  # the key of the task running, if one is
+        self.results: dict[Key, R] = {}
+        self.wanted: Key | None = None  # the key of the task running, if one is
         self._copy: tuple[tuple[int, ...], Model] | None = None
         self.progress = QProgressBar()
         self.progress.setRange(0, 100)
@@ -86,9 +87,11 @@ class Background(Generic[R]):
             self._copy = (key, model if self.synchronous else decoding_copy(model))
         return self._copy[1]
 
-    def request(self, key: Hashable, task: Callable[[Reporter], R | None]) -> bool:
+    def request(self, key: Key, task: Callable[[Reporter], R | None]) -> bool:
         """Show the result for ``key``: at once if kept (True), else once ``task`` returns it (False).
-        A task already running for ``key`` is left to finish; one for another key is cancelled."""
+        A task already running for ``key`` is left to finish; one for another key is cancelled.
+        ``key[0]`` names the model (:func:`model_key`): results kept for another model are dropped."""
+        self.results = {kept: result for kept, result in self.results.items() if kept[0] == key[0]}
         if key in self.results:
             self.cancel()
             return True
@@ -127,7 +130,7 @@ class Background(Generic[R]):
             self.runner.status.connect(self.status.setText)
         return self.runner
 
-    def _on_done(self, key: Hashable, result: R | None) -> None:
+    def _on_done(self, key: Key, result: R | None) -> None:
         if result is None or key != self.wanted:
             return  # cancelled, or asked for before the view wanted something else
         self.wanted = None
@@ -139,10 +142,6 @@ class Background(Generic[R]):
         self.wanted = None
         self.progress.setVisible(False)  # the bar stays, to say why
         self.status.setText(translated(exc))
-
-    def forget(self, keep: Callable[[Any], bool]) -> None:
-        """Drop the kept results whose key ``keep`` rejects (those of another model)."""
-        self.results = {key: result for key, result in self.results.items() if keep(key)}
 
     def cancel(self) -> None:
         """Stop waiting for the running task; its result, when it comes, is dropped."""

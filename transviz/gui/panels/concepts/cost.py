@@ -126,7 +126,6 @@ class CostView(ConceptView):
         weights = model_key(model)
         if weights != self._weights:
             self.times, self._weights = None, weights  # another model's times
-        self.background.forget(lambda key: key[0] == weights)
         self._key = (weights, *self.lengths)
         if self.background.request(self._key, self._task(self.background.model_copy(model), inputs)):
             self.times = self.background.results[self._key]

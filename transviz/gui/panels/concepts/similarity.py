@@ -79,7 +79,6 @@ class SimilarityView(ConceptView):
     def draw(self, context: ConceptContext) -> None:
         model, kind = context.model, context.kind
         weights = model_key(model)
-        self.background.forget(lambda key: key[0] == weights)  # another model's results are of no use
         self._key = (weights, kind)
         self._copies = [edit for edit in context.interventions
                         if isinstance(edit, AblateHead) and edit.mode == "copy" and edit.kind == kind]
