@@ -112,14 +112,24 @@ def test_attention_is_the_head_mean_of_decodes_cross_maps(model, trace, written)
             assert np.isnan(spearman(np.abs(row), weights)) or spearman(np.abs(row), weights) in shown.correlation
 
 
-def test_rollout_is_the_encoder_rollout_under_the_last_cross_map(model, trace, written):
+def test_rollout_is_the_explorers_rollout_through_the_decoder(model, trace, written):
+    """The same rollout as the explorer's cross "rollout" summary, written out here in numpy."""
     shown = attribute(model, Sentence(SOURCE, written))
     np.testing.assert_allclose(shown.rollout.sum(axis=1), 1.0, atol=1e-6)
-    joint = np.eye(4)
-    for heads in trace.encoder_self_attention.astype(np.float64):
-        joint = (0.5 * np.eye(4) + 0.5 * heads.mean(axis=0)) @ joint
-    expected = trace.cross_attention[-1, :, : len(written)].astype(np.float64).mean(axis=0) @ joint
-    np.testing.assert_allclose(shown.rollout, expected, atol=1e-5)
+    rows, size = len(written), 4
+
+    def residual(heads: np.ndarray) -> np.ndarray:
+        mixed = 0.5 * heads.astype(np.float64).mean(axis=0) + 0.5 * np.eye(len(heads[0]))
+        return mixed / mixed.sum(axis=1, keepdims=True)
+
+    memory = np.eye(size)
+    for heads in trace.encoder_self_attention:
+        memory = residual(heads) @ memory
+    targets, source = np.eye(rows), np.zeros((rows, size))
+    for self_heads, cross_heads in zip(trace.decoder_self_attention, trace.cross_attention, strict=True):
+        a = residual(self_heads[:, :rows, :rows])
+        targets, source = 0.5 * (a @ targets), 0.5 * (a @ source) + 0.5 * cross_heads[:, :rows].mean(axis=0) @ memory
+    np.testing.assert_allclose(shown.rollout, source / source.sum(axis=1, keepdims=True), atol=1e-5)
 
 
 def test_before_a_step_there_is_nothing_to_attribute(model):

@@ -9,12 +9,12 @@ the padding token's embedding) with Gauss-Legendre points on [0, 1] (as Captum d
 all points run through encoder and decoder as one batch. Completeness says the attributions of a
 row sum to f(x) - f(baseline); the gap is kept to show how well the integral converged.
 
-Beside it: the cross-attention of the chosen decoder layer, the mean of its heads, and a rollout:
-the encoder's self-attention rollout (Abnar & Zuidema: each layer's head mean as 0.5 I + 0.5 A,
-multiplied bottom-up, :func:`transviz.core.aggregate.rollout`) composed with the last decoder
-layer's head-mean cross-attention, so each row says how much of each *input* token the memory the
-decoder read carries (the decoder's own self-attention is left out; rows sum to 1). Per output row
-the Spearman rank correlation between |attribution| and each map says how far they agree.
+Beside it: the cross-attention of the chosen decoder layer, the mean of its heads, and the
+explorer's rollout through the decoder (:func:`transviz.core.aggregate.cross_rollout`, last layer:
+the decoder's masked self-attention and cross-attention with their residuals, over the encoder's
+own rollout), so each row says how much of each *input* token reached the output; rows sum to 1.
+Per output row the Spearman rank correlation between |attribution| and each map says how far they
+agree.
 """
 from __future__ import annotations
 
@@ -27,7 +27,7 @@ import numpy as np
 import torch
 from torch import Tensor
 
-from ..aggregate import rollout
+from ..aggregate import cross_rollout, mean_over_heads
 from ..bundle import Model
 from ..errors import InputError
 from ..held_out import held_out_pairs
@@ -112,7 +112,7 @@ class Attribution:
     change: np.ndarray  # f(x) - f(baseline)
     gap: np.ndarray  # attribution.sum(1) - change: completeness, 0 for the exact integral
     attention: np.ndarray  # head mean of layer ``layer``'s cross-attention
-    rollout: np.ndarray  # encoder rollout composed with the last layer's head-mean cross-attention
+    rollout: np.ndarray  # the explorer's rollout through the decoder to the source, last layer
     correlation: np.ndarray  # Spearman(|attribution|, attention) per row (NaN: undefined)
     rollout_correlation: np.ndarray  # Spearman(|attribution|, rollout) per row
 
@@ -192,8 +192,9 @@ def attribute(model: Model, sentence: Sentence, layer: int = 0, baseline: Baseli
         net.train(was_training)
     assert maps is not None  # asked for
     scores = ig.sum(dim=-1).double().cpu().numpy()  # (T, S)
-    attention = _head_mean(maps.cross[layer])
-    rolled = _head_mean(maps.cross[-1]) @ rollout(_stack(maps.encoder_self))[-1].astype(np.float64)
+    cross = _stack(maps.cross)
+    attention = mean_over_heads(cross)[layer].astype(np.float64)
+    rolled = cross_rollout(_stack(maps.decoder_self), cross, _stack(maps.encoder_self))[-1].astype(np.float64)
     change = ends[1] - ends[0]
     return Attribution(
         inputs.source_tokens, list(sentence.target), layer, baseline, steps, scores, ends[1], change,
@@ -208,12 +209,8 @@ def _baseline(net: Transformer, embedded: Tensor, baseline: Baseline) -> Tensor:
     return pad.expand_as(embedded).clone()
 
 
-def _head_mean(maps: Tensor) -> np.ndarray:
-    return np.asarray(maps[0].double().mean(dim=0).cpu().numpy())  # (H, Q, K) -> (Q, K)
-
-
 def _stack(maps: tuple[Tensor, ...]) -> np.ndarray:
-    return np.stack([m[0].float().cpu().numpy() for m in maps])  # (L, H, S, S)
+    return np.stack([m[0].float().cpu().numpy() for m in maps])  # (L, H, Q, K)
 
 
 def _row_correlations(scores: np.ndarray, maps: np.ndarray) -> np.ndarray:

@@ -90,8 +90,8 @@ class AttributionView(ConceptView):
         return self.tr("One row per output token written so far. Left: integrated gradients of its log-probability "
                        "over the source token embeddings ({0} steps from the baseline chosen below; red raised the "
                        "token, blue lowered it). Middle: the mean of the heads of the chosen decoder layer's "
-                       "cross-attention. Right: rollout, the encoder's self-attention rolled out (0.5 I + 0.5 A per "
-                       "layer) under the last layer's head-mean cross-attention. Attention is where the heads read; "
+                       "cross-attention. Right: the explorer's rollout through the decoder (each layer's head means "
+                       "with their residual paths, down to the source tokens). Attention is where the heads read; "
                        "attribution is what changed the output: where the rows differ, the weights alone "
                        "mislead.").format(STEPS)
 
@@ -158,7 +158,7 @@ class AttributionView(ConceptView):
         self.attention.set_data(shown.attention, rows, columns, levels=(0.0, 1.0))
         self.attention.set_title(self.tr("Cross-attention, decoder layer {0}, mean of heads").format(shown.layer))
         self.rollout.set_data(shown.rollout, rows, columns, levels=(0.0, 1.0))
-        self.rollout.set_title(self.tr("Rollout through the encoder"))
+        self.rollout.set_title(self.tr("Rollout through the decoder"))
         self.summary.setText(self.tr(
             "Rank correlation (Spearman) of |attribution| with attention, per output token: {0}; mean {1}. "
             "With rollout: mean {2}.").format(
