@@ -353,8 +353,12 @@
         <translation>（教程中没有讲归因的段落；最接近的是对 attention 的第一种理解。）attention最常见的解释是Q,K,V，即query, key, value, 可以理解为从KV store结构中取出信息的过程。也就是从一个字典里面拿东西，这种解释非常形象，但不完全严谨</translation>
     </message>
     <message>
-        <source>One row per output token written so far. Left: integrated gradients of its log-probability over the source token embeddings ({0} steps from the baseline chosen below; red raised the token, blue lowered it). Middle: the mean of the heads of the chosen decoder layer&apos;s cross-attention. Right: rollout, the encoder&apos;s self-attention rolled out (0.5 I + 0.5 A per layer) under the last layer&apos;s head-mean cross-attention. Attention is where the heads read; attribution is what changed the output: where the rows differ, the weights alone mislead.</source>
-        <translation>每个已写出的输出词元占一行。左：该词元对数概率对源词元嵌入的积分梯度（从下方所选基线出发，{0} 步；红色表示提高了该词元的概率，蓝色表示降低）。中：所选 decoder 层交叉注意力各头的平均。右：rollout，即 encoder 自注意力逐层展开（每层 0.5 I + 0.5 A）后，再乘以最后一层各头平均的交叉注意力。注意力是各头读取的位置；归因是改变输出的因素：两者的行不一致时，只看注意力权重会被误导。</translation>
+        <source>One row per output token written so far. Left: integrated gradients of its log-probability over the source token embeddings ({0} steps from the baseline chosen below; red raised the token, blue lowered it). Middle: the mean of the heads of the chosen decoder layer&apos;s cross-attention. Right: the explorer&apos;s rollout through the decoder (each layer&apos;s head means with their residual paths, down to the source tokens). Attention is where the heads read; attribution is what changed the output: where the rows differ, the weights alone mislead.</source>
+        <translation>每个已写出的输出词元占一行。左：该词元对数概率对源词元嵌入的积分梯度（从下方所选基线出发，{0} 步；红色表示提高了该词元的概率，蓝色表示降低）。中：所选 decoder 层交叉注意力各头的平均。右：与探索页相同的经过 decoder 的 rollout（每层各头的平均连同残差通路，一直追溯到源词元）。注意力是各头读取的位置；归因是改变输出的因素：两者的行不一致时，只看注意力权重会被误导。</translation>
+    </message>
+    <message>
+        <source>Rollout through the decoder</source>
+        <translation>经过 decoder 的 rollout</translation>
     </message>
     <message>
         <source>Integrated gradients: output token {0} of {1}</source>
@@ -371,10 +375,6 @@
     <message>
         <source>Cross-attention, decoder layer {0}, mean of heads</source>
         <translation>交叉注意力，decoder 第 {0} 层，各头平均</translation>
-    </message>
-    <message>
-        <source>Rollout through the encoder</source>
-        <translation>经过 encoder 的 rollout</translation>
     </message>
     <message>
         <source>Rank correlation (Spearman) of |attribution| with attention, per output token: {0}; mean {1}. With rollout: mean {2}.</source>
@@ -551,6 +551,61 @@ Symmetric part |S| = {7:.2f}, antisymmetric part |A| = {8:.2f} (Frobenius norms)
     <message>
         <source>Colour legend: yellow chip (on a plot&apos;s axis: the word followed by (?)) = a word not in the model&apos;s vocabulary; orange = the current query (the step being shown); dashed outline = a token forced by you; grey hatched cells = masked (-inf)</source>
         <translation>颜色图例：黄色词块（在图的坐标轴上：词后加 (?)）= 模型词表中没有的词；橙色 = 当前查询（所显示的这一步）；虚线框 = 由你强制的词元；灰色斜线格 = 已掩码（-inf）</translation>
+    </message>
+</context>
+<context>
+    <name>ComparePanel</name>
+    <message>
+        <source>Compare (Enter)</source>
+        <translation>比较（Enter）</translation>
+    </message>
+    <message>
+        <source>Attention:</source>
+        <translation>注意力：</translation>
+    </message>
+    <message>
+        <source>Layer:</source>
+        <translation>层：</translation>
+    </message>
+    <message>
+        <source>Head:</source>
+        <translation>头：</translation>
+    </message>
+    <message>
+        <source>head {0}</source>
+        <translation>头 {0}</translation>
+    </message>
+    <message>
+        <source>mean of heads</source>
+        <translation>各头平均</translation>
+    </message>
+    <message>
+        <source>max of heads</source>
+        <translation>各头最大值</translation>
+    </message>
+    <message>
+        <source>rollout</source>
+        <translation>rollout</translation>
+    </message>
+    <message>
+        <source>Open a model first.</source>
+        <translation>请先打开一个模型。</translation>
+    </message>
+    <message>
+        <source>B - A, named as A (blue: A larger, red: B larger; scale ±{0:.3f})</source>
+        <translation>B - A，行列按 A 命名（蓝：A 更大，红：B 更大；色标 ±{0:.3f}）</translation>
+    </message>
+    <message>
+        <source>No difference map: A&apos;s map is {0} x {1}, B&apos;s is {2} x {3}. The runs differ in length; the maps are compared only where their shapes match.</source>
+        <translation>没有差异图：A 的图是 {0} x {1}，B 的是 {2} x {3}。两次解码的长度不同；只有形状相同时才比较两张图。</translation>
+    </message>
+    <message>
+        <source>The two outputs are the same.</source>
+        <translation>两个输出相同。</translation>
+    </message>
+    <message>
+        <source>Output of A turned into B&apos;s: struck out in red, A only; underlined in green, B only.</source>
+        <translation>从 A 的输出变为 B 的输出：红色删除线为仅 A 有，绿色下划线为仅 B 有。</translation>
     </message>
 </context>
 <context>
@@ -1437,6 +1492,10 @@ Symmetric part |S| = {7:.2f}, antisymmetric part |A| = {8:.2f} (Frobenius norms)
     <message>
         <source>head {0} does not exist: this model has heads 0..{1}</source>
         <translation>头 {0} 不存在：这个模型只有头 0..{1}</translation>
+    </message>
+    <message>
+        <source>no summary {0}; summaries: {1}</source>
+        <translation>没有名为 {0} 的汇总；可选的汇总：{1}</translation>
     </message>
     <message>
         <source>no model is loaded: open a checkpoint first</source>
@@ -2474,6 +2533,10 @@ Symmetric part |S| = {7:.2f}, antisymmetric part |A| = {8:.2f} (Frobenius norms)
         <translation>概念</translation>
     </message>
     <message>
+        <source>Compare</source>
+        <translation>比较</translation>
+    </message>
+    <message>
         <source>Training</source>
         <translation>训练</translation>
     </message>
@@ -3159,6 +3222,25 @@ Shuffled: {1} (original positions {2})</source>
     </message>
 </context>
 <context>
+    <name>RunChooser</name>
+    <message>
+        <source>loaded model</source>
+        <translation>已加载的模型</translation>
+    </message>
+    <message>
+        <source>Checkpoint...</source>
+        <translation>检查点...</translation>
+    </message>
+    <message>
+        <source>Open a checkpoint</source>
+        <translation>打开检查点</translation>
+    </message>
+    <message>
+        <source>Checkpoints (*{0})</source>
+        <translation>检查点 (*{0})</translation>
+    </message>
+</context>
+<context>
     <name>ScaleSection</name>
     <message>
         <source>d_k (random q and k, entries from N(0, 1))</source>
@@ -3661,6 +3743,10 @@ Click a head to switch it off in the explorer, and watch what changes in its tra
     <message>
         <source>Pictures the tutorials describe in words, drawn from the loaded model&apos;s own weights for the explorer&apos;s sentence at its step: step in the explorer and come back to see the next token&apos;s. Choose a picture on the left; above it stand the tutorial&apos;s claim and what the picture shows. The attention kind and layer (and head, where a picture shows one head) choose what it is drawn from: the encoder&apos;s layers for encoder self-attention, the decoder&apos;s otherwise.</source>
         <translation>教程用文字描述的图，用已加载模型自己的权重、按“探索”标签页中的句子及其当前步绘制：在“探索”中前进一步再回来，就能看到下一个词元的图。在左边选择一张图；图的上方是教程的说法以及这张图显示的内容。注意力类型和层（以及只显示一个头的图中的头）决定图取自哪里：编码器自注意力取编码器的层，其他取解码器的层。</translation>
+    </message>
+    <message>
+        <source>Two decoding runs side by side: a minimal pair of sentences (&quot;ich möchte ein bier&quot; and &quot;ich möchte ein bier trinken&quot;), or one sentence through two models (the loaded one, a shipped one, or a checkpoint file, such as one saved earlier in training). Each run is decoded greedily to its end. Choose the attention kind, the layer and a head or a summary of the layer&apos;s heads. Where the two maps have the same shape, the third map is B − A on a blue-white-red scale centred at 0, its range stated in its title; where they do not, it says why. Below, the two outputs as a token diff.</source>
+        <translation>并排比较两次解码：一对最小差异的句子（&quot;ich möchte ein bier&quot; 和 &quot;ich möchte ein bier trinken&quot;），或同一个句子经过两个模型（已加载的模型、随附的模型，或一个检查点文件，例如训练早期保存的那个）。每次解码都用贪心策略一直解码到结束。选择注意力类型、层，以及一个头或该层各头的汇总。两张图形状相同时，第三张图是 B − A，用以 0 为中心的蓝-白-红色标绘制，标题中写明其范围；形状不同时，它会说明原因。下方是两个输出的词元级差异。</translation>
     </message>
     <message>
         <source>Two claims of the tutorial, computed live.

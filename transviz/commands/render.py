@@ -1,5 +1,5 @@
-"""``transviz render SENTENCE --view grid|head|positional|masks|window|CONCEPT [--model FILE] --out slide.png|.svg``:
-draw a view offscreen, for slides (no window appears, no display needed)."""
+"""``transviz render SENTENCE --view grid|head|positional|masks|window|compare|CONCEPT [--model FILE]
+--out slide.png|.svg``: draw a view offscreen, for slides (no window appears, no display needed)."""
 from __future__ import annotations
 
 import argparse
@@ -39,6 +39,11 @@ def register(commands: argparse._SubParsersAction) -> None:
                                                     "(grid, head and window)")
     parser.add_argument("--step", type=int, default=0, help="decoding steps to take first (grid, head and window)")
     parser.add_argument("--target", help="masks walkthrough: the target so far, after the start token")
+    parser.add_argument("--compare", metavar="SENTENCE", help="compare view: run B's sentence (default: the same "
+                                                             "sentence, e.g. with --compare-model)")
+    parser.add_argument("--compare-model", metavar="MODEL", help="compare view: run B's model, a .safetensors "
+                                                                 "checkpoint or a shipped model's name (default: "
+                                                                 "--model)")
     parser.set_defaults(func=run)
 
 
@@ -51,7 +56,8 @@ def run(args: argparse.Namespace) -> int:
     from .. import load_model
     from ..core.outputs import check_output, picture
 
-    check_output(args.out, picture(args.out), inputs=[args.model], force=args.force)  # refused before Qt starts
+    inputs = [args.model, args.compare_model]
+    check_output(args.out, picture(args.out), inputs=inputs, force=args.force)  # refused before Qt starts
     from ..gui import CONCEPTS
     from ..gui.app import application, use_offscreen_platform
     from ..gui.render import EXPLORER_VIEWS, Slide, render
@@ -61,13 +67,15 @@ def run(args: argparse.Namespace) -> int:
     application()
     leave_a_core_for_qt()
     model: Model | None
-    if args.view in (*EXPLORER_VIEWS, *CONCEPTS, "masks"):  # they decode the sentence or walk a head: a model
+    if (args.compare or args.compare_model) and args.view != "compare":
+        raise InputError(f"--compare and --compare-model go with --view compare, not --view {args.view}")
+    if args.view in (*EXPLORER_VIEWS, *CONCEPTS, "masks", "compare"):  # they decode or walk a head: a model
         model = model_or_default(args.model)
     else:
         model = load_model(args.model) if args.model else None
     head = int(args.head) if args.head.isdigit() else args.head
     slide = Slide(args.view, args.sentence, model, int(size[1]), int(size[2]), args.kind, args.layer, head,
-                  args.target, args.step)
+                  args.target, args.step, args.compare, args.compare_model)
     print(render(slide, args.out))
     return 0
 

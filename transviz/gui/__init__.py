@@ -6,4 +6,4 @@ This file imports no Qt, so the command line can list the views without loading 
 # the Concepts tab's views (gui.panels.concepts.catalogue), by --view name
 CONCEPTS = ("lookup", "bilinear", "hull", "heads-similarity", "additive", "ffn", "cost", "parallel", "sharing",
             "attribution")
-VIEWS = ("grid", "head", "positional", "masks", "window", *CONCEPTS)  # what `transviz render --view` draws
+VIEWS = ("grid", "head", "positional", "masks", "window", "compare", *CONCEPTS)  # what `transviz render --view` draws

@@ -5,7 +5,7 @@ from __future__ import annotations
 from PySide6.QtCore import QCoreApplication
 
 EXPLORER, POSITIONAL, MASKS, TRAINING, LAB = "explorer", "positional", "masks", "training", "lab"
-HEADS, WHY, CONCEPTS = "heads", "why", "concepts"
+HEADS, WHY, CONCEPTS, COMPARE = "heads", "why", "concepts", "compare"
 
 
 def tab_help(tab: str) -> str:
@@ -155,6 +155,14 @@ def _tab_texts() -> dict[str, str]:
             "a picture on the left; above it stand the tutorial's claim and what the picture shows. The "
             "attention kind and layer (and head, where a picture shows one head) choose what it is drawn "
             "from: the encoder's layers for encoder self-attention, the decoder's otherwise."),
+        COMPARE: translate(
+            "TabHelp",
+            "Two decoding runs side by side: a minimal pair of sentences (\"ich möchte ein bier\" and \"ich "
+            "möchte ein bier trinken\"), or one sentence through two models (the loaded one, a shipped one, or a "
+            "checkpoint file, such as one saved earlier in training). Each run is decoded greedily to its end. "
+            "Choose the attention kind, the layer and a head or a summary of the layer's heads. Where the two maps "
+            "have the same shape, the third map is B − A on a blue-white-red scale centred at 0, its range stated "
+            "in its title; where they do not, it says why. Below, the two outputs as a token diff."),
         WHY: translate(
             "TabHelp",
             "Two claims of the tutorial, computed live.\n\n"

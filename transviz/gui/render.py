@@ -27,6 +27,7 @@ from .attention_view import SUMMARIES, AttentionView
 from .export import save_picture
 from .grid import SUMMARY_COLUMN
 from .main_window import MainWindow
+from .panels.compare import ComparePanel
 from .panels.concepts.panel import ConceptsPanel
 from .panels.explorer import ExplorerPanel
 from .panels.masks import MasksPanel
@@ -43,7 +44,8 @@ class Slide:
     ``kind``, ``layer`` and ``head`` choose the attention (default kind: cross-attention for the
     explorer's views, decoder self-attention for the masks walkthrough); ``head`` may also be a
     summary of the layer's heads ("mean", "max", "rollout") in the explorer's views. ``step``:
-    decoding steps taken first (explorer views); ``target``: the masks walkthrough's target.
+    decoding steps taken first (explorer views); ``target``: the masks walkthrough's target;
+    ``compare`` and ``compare_model``: the compare view's second run.
     """
 
     view: str
@@ -56,6 +58,8 @@ class Slide:
     head: int | str = 0
     target: str | None = None
     step: int = 0
+    compare: str | None = None  # the compare view's run B: its sentence (default: the same)
+    compare_model: str | None = None  # and its model, a checkpoint or shipped name (default: the same)
 
 
 def build(slide: Slide) -> QWidget:
@@ -69,6 +73,8 @@ def build(slide: Slide) -> QWidget:
         return positional
     if slide.view == "masks":
         return _masks(slide)
+    if slide.view == "compare":
+        return _compare(slide)
     if slide.view in (*EXPLORER_VIEWS, *CONCEPTS):
         if slide.model is None:
             raise InputError(f"the {slide.view} view decodes the sentence: it needs a model (--model FILE)")
@@ -92,6 +98,32 @@ def _masks(slide: Slide) -> MasksPanel:
         masks.layer.setValue(slide.layer)
         masks.head.setValue(slide.head)
     return masks
+
+
+def _compare(slide: Slide) -> ComparePanel:
+    if slide.model is None:
+        raise InputError("the compare view decodes the sentences: it needs a model (--model FILE)")
+    panel = ComparePanel(_workspace(slide.model, slide.sentence))
+    with _disposed_on_error(panel):
+        panel.run_a.sentence.setText(slide.sentence)
+        panel.run_b.sentence.setText(slide.compare if slide.compare is not None else slide.sentence)
+        if slide.compare_model is not None:
+            panel.run_b.add_file(slide.compare_model)
+        panel.kind.setCurrentIndex(KINDS.index(slide.kind or "cross"))
+        _check_range("layer", slide.layer, panel.layer.maximum(), slide.model)
+        panel.layer.setValue(slide.layer)
+        heads = slide.model.config.n_heads
+        if isinstance(slide.head, str):
+            if slide.head not in SUMMARIES:
+                raise InputError(f"--head takes a number or one of {', '.join(SUMMARIES)}, not {slide.head!r}")
+            panel.head.setCurrentIndex(heads + SUMMARIES.index(slide.head))
+        else:
+            _check_range("head", slide.head, heads - 1, slide.model)
+            panel.head.setCurrentIndex(slide.head)
+        panel.run()
+        if panel.comparison is None:
+            raise InputError(panel.error.text())
+    return panel
 
 
 def _attention(slide: Slide) -> AttentionView:

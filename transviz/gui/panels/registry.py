@@ -10,6 +10,7 @@ from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication
 
 from ...core.workspace import Workspace
 from .base import PlotPanel
+from .compare import ComparePanel
 from .concepts.panel import ConceptsPanel
 from .explorer import ExplorerPanel
 from .heads import HeadsPanel
@@ -41,6 +42,7 @@ PANELS = (
     PanelSpec("heads", str(QT_TRANSLATE_NOOP("MainWindow", "Heads")), HeadsPanel),
     PanelSpec("why", str(QT_TRANSLATE_NOOP("MainWindow", "Why")), WhyPanel),
     PanelSpec("concepts", str(QT_TRANSLATE_NOOP("MainWindow", "Concepts")), ConceptsPanel),
+    PanelSpec("compare", str(QT_TRANSLATE_NOOP("MainWindow", "Compare")), ComparePanel),
     PanelSpec("training", str(QT_TRANSLATE_NOOP("MainWindow", "Training")), TrainingPanel),
     PanelSpec("lab", str(QT_TRANSLATE_NOOP("MainWindow", "Lab")), LabPanel),
 )

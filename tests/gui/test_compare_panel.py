@@ -1,0 +1,92 @@
+"""The compare tab on the real window and the shipped model: what it draws against transviz.decode
+run here, the output diff, and errors that leave the last comparison in place."""
+import numpy as np
+import pytest
+
+import transviz
+from transviz.core.walkthrough import KINDS
+from transviz.gui.panels.compare import ComparePanel
+from transviz.gui.render import Slide, render
+
+A, B_LONGER, B_SAME_LENGTH = "ich möchte ein bier", "ich möchte ein bier trinken", "ich möchte ein wasser"
+
+
+@pytest.fixture
+def panel(shipped_window):
+    compare = shipped_window.panels["compare"]
+    assert isinstance(compare, ComparePanel)
+    shipped_window.tabs.setCurrentWidget(compare)
+    return compare
+
+
+def run(panel, a, b):
+    panel.run_a.sentence.setText(a)
+    panel.run_b.sentence.setText(b)
+    panel.run()
+
+
+def test_the_difference_map_is_b_minus_a(panel, shipped_model):
+    run(panel, A, B_SAME_LENGTH)
+    panel.kind.setCurrentIndex(KINDS.index("cross"))
+    panel.layer.setValue(1)
+    panel.head.setCurrentIndex(2)
+    a, b = transviz.decode(shipped_model, A), transviz.decode(shipped_model, B_SAME_LENGTH)
+    np.testing.assert_allclose(panel.map_a.data, a.cross_attention[1, 2], atol=1e-7)
+    np.testing.assert_allclose(panel.map_b.data, b.cross_attention[1, 2], atol=1e-7)
+    expected = b.cross_attention[1, 2].astype(np.float64) - a.cross_attention[1, 2]
+    np.testing.assert_allclose(panel.difference.data, expected, atol=1e-6)
+    scale = np.abs(expected).max()
+    assert panel.difference.levels == pytest.approx((-scale, scale), abs=1e-6)  # centred at 0
+    assert f"±{scale:.3f}" in panel.difference.title
+    assert panel.difference.isVisibleTo(panel) and not panel.no_difference.isVisibleTo(panel)
+
+
+def test_the_mean_of_heads_is_compared_too(panel, shipped_model):
+    run(panel, A, B_SAME_LENGTH)
+    panel.kind.setCurrentIndex(KINDS.index("encoder_self"))
+    panel.head.setCurrentIndex(shipped_model.config.n_heads)  # the first summary: mean
+    a, b = transviz.decode(shipped_model, A), transviz.decode(shipped_model, B_SAME_LENGTH)
+    expected = b.encoder_self_attention[0].mean(axis=0) - a.encoder_self_attention[0].mean(axis=0)
+    np.testing.assert_allclose(panel.difference.data, expected, atol=1e-6)
+
+
+def test_a_minimal_pair_of_other_lengths_says_why_there_is_no_difference(panel):
+    run(panel, A, B_LONGER)
+    assert not panel.difference.isVisibleTo(panel) and panel.no_difference.isVisibleTo(panel)
+    assert "4 x 4" in panel.no_difference.text() or "5 x 4" in panel.no_difference.text()
+    text = panel.outputs.text()
+    assert "<u" in text and "to drink" in text and "<s" not in text.replace("<s style", "")  # nothing deleted
+
+
+def test_the_output_diff_strikes_out_as_words_and_underlines_bs(panel):
+    run(panel, A, B_SAME_LENGTH)
+    text = panel.outputs.text()
+    assert "beer</s>" in text and "water</u>" in text
+
+
+def test_decoder_self_attention_hatches_the_future(panel):
+    run(panel, A, B_SAME_LENGTH)
+    panel.kind.setCurrentIndex(KINDS.index("decoder_self"))
+    assert np.isnan(panel.map_a.data[0, 1]) and np.isnan(panel.difference.data[0, 1])
+    assert not np.isnan(panel.map_a.data[1, 0])
+
+
+def test_a_file_that_does_not_load_is_named_and_the_comparison_stays(panel, tmp_path):
+    run(panel, A, B_SAME_LENGTH)
+    before = panel.comparison
+    broken = tmp_path / "broken.safetensors"
+    broken.write_bytes(b"not a checkpoint")
+    panel.run_b.add_file(str(broken))
+    panel.run()
+    assert panel.error.isVisibleTo(panel) and "broken.safetensors" in panel.error.text()
+    assert panel.comparison is before
+
+
+def test_render_writes_the_compare_view(shipped_model, tmp_path):
+    out = render(Slide("compare", A, shipped_model, 800, 500, compare=B_SAME_LENGTH), tmp_path / "pair.png")
+    from PySide6.QtGui import QImage
+
+    image = QImage(str(out))
+    assert image.width() == 800
+    pixels = {image.pixel(x, y) for x in range(0, 800, 7) for y in range(0, 500, 7)}
+    assert len(pixels) > 20

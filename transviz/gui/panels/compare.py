@@ -1,0 +1,277 @@
+"""The compare tab: two decoding runs side by side, a minimal pair of sentences or one sentence
+through two models (the loaded one, a shipped one, or a checkpoint file).
+
+Each run is decoded greedily to its end; the tab draws one head (or a summary of a layer's heads)
+of each run, their difference B - A on a diverging scale centred at 0 where the shapes match, and
+a token-level diff of the two outputs. :mod:`transviz.core.compare` computes all of it.
+"""
+from __future__ import annotations
+
+import html
+
+import numpy as np
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import (
+    QComboBox,
+    QFileDialog,
+    QGridLayout,
+    QHBoxLayout,
+    QLabel,
+    QLineEdit,
+    QPushButton,
+    QSpinBox,
+    QSplitter,
+    QVBoxLayout,
+    QWidget,
+)
+
+from ... import load_model
+from ...core.bundle import Model
+from ...core.checkpoint import SUFFIX
+from ...core.compare import SUMMARIES, Comparison, Head, Side, TokenChange, compare
+from ...core.errors import TransvizError
+from ...core.inference import Trace, decode
+from ...core.resources import shipped_models
+from ...core.walkthrough import KINDS, Kind
+from ...core.workspace import Workspace
+from ..attention_view import kind_axes, kind_names
+from ..core_messages import translated
+from ..heatmap import HeatmapWidget
+from ..labels import bound_label, error_label, plain_label, show_error
+from ..language import Retranslated, set_items
+from .base import PlotPanel
+
+LOADED = ""  # a run's model entry: the workspace's model
+INSERTED, DELETED = "#1a7f37", "#cf222e"  # the output diff's colours (GitHub's, readable on white)
+
+
+def hatched(side: Side, kind: Kind) -> np.ndarray:
+    """A decoder self-attention map with the causally masked keys NaN, hatched like the explorer's."""
+    if kind != "decoder_self":
+        return side.map
+    rows, columns = side.map.shape
+    return np.where(np.triu(np.ones((rows, columns), bool), k=1), np.nan, side.map).astype(np.float32)
+
+
+def diff_html(changes: list[TokenChange]) -> str:
+    """The output diff as rich text: kept tokens plain, A's replaced or deleted tokens struck out
+    in red, B's replacing or inserted tokens underlined in green."""
+    parts = []
+    for change in changes:
+        if change.change == "equal":
+            parts.append(html.escape(" ".join(change.a)))
+            continue
+        if change.a:
+            parts.append(f'<s style="color:{DELETED}">{html.escape(" ".join(change.a))}</s>')
+        if change.b:
+            parts.append(f'<u style="color:{INSERTED}">{html.escape(" ".join(change.b))}</u>')
+    return " ".join(parts)
+
+
+class RunChooser(Retranslated, QWidget):
+    """One run's model (loaded, shipped, or a file) and sentence."""
+
+    def __init__(self, name: str, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        layout = QHBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.addWidget(plain_label(name))
+        self.model = QComboBox()
+        self.model.addItem("", LOADED)
+        for shipped in shipped_models():
+            self.model.addItem(shipped, shipped)
+        self.bind_text(lambda text: self.model.setItemText(0, text), lambda: self.tr("loaded model"))
+        self.open = QPushButton()
+        self.bind_text(self.open.setText, lambda: self.tr("Checkpoint..."))
+        self.open.clicked.connect(self._choose_file)
+        self.sentence = QLineEdit()
+        layout.addWidget(self.model)
+        layout.addWidget(self.open)
+        layout.addWidget(self.sentence, 1)
+
+    def model_source(self) -> str:
+        return str(self.model.currentData())
+
+    def model_title(self) -> str:
+        """The chosen model's name, in the language in use now (the entry's text may lag behind)."""
+        return self.tr("loaded model") if self.model_source() == LOADED else self.model.currentText()
+
+    def _choose_file(self) -> None:
+        path, _ = QFileDialog.getOpenFileName(self, self.tr("Open a checkpoint"), "",
+                                              self.tr("Checkpoints (*{0})").format(SUFFIX))
+        if path:
+            self.add_file(path)
+
+    def add_file(self, path: str) -> None:
+        """Offer the checkpoint ``path`` (or choose the shipped model of that name)."""
+        index = self.model.findData(path)
+        if index < 0:
+            self.model.addItem(path.rsplit("/", 1)[-1], path)
+            index = self.model.count() - 1
+        self.model.setCurrentIndex(index)
+
+
+class ComparePanel(Retranslated, PlotPanel):
+    """Run A against run B. :attr:`comparison` is what is drawn (None before a comparison, or after
+    an error, which the error line names)."""
+
+    def __init__(self, workspace: Workspace, parent: QWidget | None = None) -> None:
+        super().__init__(workspace, parent)
+        self.comparison: Comparison | None = None
+        self._traces: list[Trace] | None = None  # the last runs decoded, A then B
+        self._models: dict[str, Model] = {}  # shipped models and files, loaded once
+        self._build()
+        self.watch_model()
+
+    def _build(self) -> None:
+        self.run_a, self.run_b = RunChooser("A"), RunChooser("B")
+        self.compare_button = QPushButton()
+        self.bind_text(self.compare_button.setText, lambda: self.tr("Compare (Enter)"))
+        self.compare_button.clicked.connect(self.run)
+        for run in (self.run_a, self.run_b):
+            run.sentence.returnPressed.connect(self.run)
+        self.kind, self.layer, self.head = QComboBox(), QSpinBox(), QComboBox()
+        self.kind.currentIndexChanged.connect(self._redraw)
+        self.layer.valueChanged.connect(self._redraw)
+        self.head.currentIndexChanged.connect(self._redraw)
+        choices = QHBoxLayout()
+        for label, widget in ((lambda: self.tr("Attention:"), self.kind), (lambda: self.tr("Layer:"), self.layer),
+                              (lambda: self.tr("Head:"), self.head)):
+            choices.addWidget(bound_label(self, label))
+            choices.addWidget(widget)
+        choices.addStretch(1)
+        choices.addWidget(self.compare_button)
+        controls = QVBoxLayout()
+        controls.addWidget(self.run_a)
+        controls.addWidget(self.run_b)
+        controls.addLayout(choices)
+        self.error = error_label()
+        self.map_a, self.map_b = HeatmapWidget(), HeatmapWidget()
+        self.difference = HeatmapWidget(value_format="{:+.3f}", diverging=True)
+        self.no_difference = plain_label(wrap=True)
+        self.no_difference.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        maps = QSplitter(Qt.Orientation.Horizontal)
+        for plot in (self.map_a, self.map_b, self.difference, self.no_difference):
+            maps.addWidget(plot)
+        self.outputs = QLabel()
+        self.outputs.setTextFormat(Qt.TextFormat.RichText)
+        self.outputs.setWordWrap(True)
+        self.outputs.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        body = QGridLayout()
+        body.addWidget(maps, 0, 0)
+        body.addWidget(self.outputs, 1, 0)
+        body.setRowStretch(0, 1)
+        self.arrange(controls, self.error, body)
+        self.track(self.map_a, self.map_b, self.difference)
+        self.retranslate()
+        self.kind.setCurrentIndex(KINDS.index("cross"))  # where a minimal pair differs most visibly
+
+    def retranslate(self) -> None:
+        super().retranslate()
+        set_items(self.kind, [kind_names()[kind] for kind in KINDS])
+        self._name_heads()
+        self._draw()
+
+    def set_model(self, model: Model | None) -> None:
+        self._models.clear()  # a file may have changed since; the loaded model is the workspace's
+        self.kind.setEnabled(model is not None)
+        if model is None:
+            return
+        self.layer.setMaximum(max(model.config.n_encoder_layers, model.config.n_decoder_layers) - 1)
+        self._name_heads()
+        session = self.workspace.session
+        sentence = session.source if session is not None else ""
+        for run in (self.run_a, self.run_b):
+            if not run.sentence.text():
+                run.sentence.setText(sentence)
+
+    def _name_heads(self) -> None:
+        model = self.model
+        heads = model.config.n_heads if model is not None else 0
+        names = [self.tr("head {0}").format(h) for h in range(heads)]
+        summaries = {"mean": self.tr("mean of heads"), "max": self.tr("max of heads"),
+                     "rollout": self.tr("rollout")}
+        if self.head.count() != heads + len(SUMMARIES):
+            self.head.blockSignals(True)
+            self.head.clear()
+            self.head.blockSignals(False)
+        set_items(self.head, names + [summaries[s] for s in SUMMARIES])
+
+    def current_head(self) -> Head:
+        index = self.head.currentIndex()
+        model = self.model
+        heads = model.config.n_heads if model is not None else 0
+        return index if index < heads else SUMMARIES[index - heads]  # type: ignore[return-value]
+
+    def current_kind(self) -> Kind:
+        return KINDS[max(self.kind.currentIndex(), 0)]
+
+    # -- running -------------------------------------------------------------------------------
+    def run(self) -> None:
+        """Decode both runs and draw them; an error (a file that does not load, a sentence the
+        model cannot read, a layer one model lacks) is named and the last comparison stays."""
+        if self.model is None:
+            show_error(self.error, self.tr("Open a model first."))
+            return
+        try:
+            traces = [decode(self._model_of(run), run.sentence.text()) for run in (self.run_a, self.run_b)]
+        except TransvizError as error:
+            show_error(self.error, translated(error))
+            return
+        self._traces = traces
+        self._redraw()
+
+    def _model_of(self, run: RunChooser) -> Model:
+        source = run.model_source()
+        if source == LOADED:
+            assert self.model is not None  # run() checked
+            return self.model
+        if source not in self._models:
+            self._models[source] = load_model(source)
+        return self._models[source]
+
+    def _redraw(self) -> None:
+        if self._traces is None:
+            return
+        try:
+            self.comparison = compare(self._traces[0], self._traces[1], self.current_kind(), self.layer.value(),
+                                      self.current_head())
+        except TransvizError as error:
+            show_error(self.error, translated(error))
+            self.comparison = None
+        else:
+            show_error(self.error, None)
+        self._draw()
+
+    # -- drawing -------------------------------------------------------------------------------
+    def _draw(self) -> None:
+        shown = self.comparison
+        for widget in (self.map_a, self.map_b, self.difference):
+            widget.setVisible(shown is not None)
+        self.no_difference.setVisible(shown is not None and shown.shapes_differ)
+        if shown is None:
+            self.outputs.setText("")
+            return
+        kind = self.current_kind()
+        for widget, side, run, name in ((self.map_a, shown.a, self.run_a, "A"), (self.map_b, shown.b, self.run_b, "B")):
+            widget.set_axes(kind_axes(kind))
+            widget.set_data(hatched(side, kind), side.rows, side.columns, levels=(0.0, 1.0))
+            widget.set_title(f"{name}: {run.model_title()}")
+        self.difference.setVisible(not shown.shapes_differ)
+        if shown.difference is not None:
+            scale = shown.scale or 1e-6
+            self.difference.set_axes(kind_axes(kind))
+            self.difference.set_data(hatched(Side(shown.difference, shown.a.rows, shown.a.columns), kind),
+                                     shown.a.rows, shown.a.columns, levels=(-scale, scale))
+            self.difference.set_title(self.tr("B - A, named as A (blue: A larger, red: B larger; scale ±{0:.3f})")
+                                      .format(shown.scale))
+        else:
+            self.no_difference.setText(self.tr("No difference map: A's map is {0} x {1}, B's is {2} x {3}. The "
+                                               "runs differ in length; the maps are compared only where their "
+                                               "shapes match.").format(*shown.a.map.shape, *shown.b.map.shape))
+        self.outputs.setText(self._outputs_text(shown))
+
+    def _outputs_text(self, shown: Comparison) -> str:
+        same = self.tr("The two outputs are the same.") if shown.same_output else \
+            self.tr("Output of A turned into B's: struck out in red, A only; underlined in green, B only.")
+        return f"{html.escape(same)}<br><b>{diff_html(shown.tokens)}</b>"
