@@ -8,8 +8,8 @@ q.k / sqrt(d_k) over the keys its mask allows; a softmax ignores a constant adde
 query row has a free offset. For fixed W1 and W2 the scores are linear in v and the offsets: the
 offsets are eliminated by centring each row over its allowed keys, and v is a linear least-squares
 solve (float64 normal equations with a tiny ridge). W1 and W2 are then fitted on what that solve
-leaves over, the projected residual, by Levenberg-Marquardt with the Jacobian from
-``torch.func.jacrev``, until the residual is ``TOLERANCE`` of the scores' spread or after ``STEPS``
+leaves over, the projected residual, by Levenberg-Marquardt (Kaufman's Jacobian, in closed
+form), until the residual is ``TOLERANCE`` of the scores' spread or after ``STEPS``
 iterations. A fit is kept per head and content; when the explorer steps, the new fit starts from
 the previous step's W1 and W2, which are already close.
 
@@ -30,7 +30,6 @@ from typing import Literal
 import numpy as np
 import torch
 from torch import Tensor
-from torch.func import jacrev
 
 from ..bundle import Model
 from ..model import Transformer
@@ -133,12 +132,46 @@ def linear_step(queries: Tensor, keys: Tensor, w1: Tensor, w2: Tensor, scores: T
 
 
 def _solve_v(design: Tensor, target: Tensor) -> Tensor:
-    """argmin_v |design v - target|^2 (+ a tiny ridge) by the normal equations; differentiable,
-    so the Jacobian of the projected residual includes how v moves with W1 and W2."""
+    """argmin_v |design v - target|^2 (+ a tiny ridge) by the normal equations."""
+    return _solve_gram(design, design.T @ target)
+
+
+def _solve_gram(design: Tensor, right: Tensor) -> Tensor:
+    """(design^T design + ridge)^-1 right: the least-squares solve, and the projection's."""
     gram = design.T @ design
     ridge = RIDGE * gram.diagonal().mean() + torch.finfo(gram.dtype).tiny
-    solved: Tensor = torch.linalg.solve(gram + ridge * torch.eye(gram.shape[0], dtype=gram.dtype), design.T @ target)
+    solved: Tensor = torch.linalg.solve(gram + ridge * torch.eye(gram.shape[0], dtype=gram.dtype), right)
     return solved
+
+
+class _Projected:
+    """What the linear solve leaves of the target for given W1 and W2 (packed in ``theta``), and its
+    Jacobian in Kaufman's form -P (d design / d theta) v, with P the projection away from the
+    design's columns: the term it drops vanishes with the residual, so a fit that reaches zero
+    converges as fast as with the full Jacobian, and needs no autograd."""
+
+    def __init__(self, queries: Tensor, keys: Tensor, scores: Tensor, mask: Tensor, shape: torch.Size) -> None:
+        self.queries, self.keys, self.mask, self.shape = queries, keys, mask, shape
+        self.target = centre_rows(scores, mask)[mask]
+
+    def _design(self, theta: Tensor) -> tuple[Tensor, Tensor]:
+        w1, w2 = theta.reshape(2, *self.shape)
+        features = _features(self.queries, self.keys, w1, w2)
+        return features, centre_rows(features, self.mask)[self.mask]
+
+    def residual(self, theta: Tensor) -> Tensor:
+        _, design = self._design(theta)
+        return self.target - design @ _solve_v(design, self.target)
+
+    def jacobian(self, theta: Tensor) -> Tensor:
+        """(N, theta) for the N allowed (query, key) pairs."""
+        features, design = self._design(theta)
+        slopes = _solve_v(design, self.target) * (1 - features ** 2)  # v_a tanh'(z_ija), (Q, K, hidden)
+        # d score_ij / d W1[a, b] = v_a tanh'(z_ija) q_ib, and the same with k_jb for W2; centred per row
+        by_w1 = centre_rows(slopes, self.mask)[..., None] * self.queries[:, None, None, :]
+        by_w2 = centre_rows(slopes[..., None] * self.keys[None, :, None, :], self.mask)
+        moves = torch.cat([by_w1[self.mask].flatten(1), by_w2[self.mask].flatten(1)], dim=1)
+        return -(moves - design @ _solve_gram(design, design.T @ moves))
 
 
 def fit_additive(queries: Tensor, keys: Tensor, scores: Tensor, mask: Tensor, hidden: int,
@@ -150,17 +183,11 @@ def fit_additive(queries: Tensor, keys: Tensor, scores: Tensor, mask: Tensor, hi
     RMS residual is ``tolerance`` of the scores' spread, or after ``steps`` iterations."""
     queries, keys, scores = (t.to(torch.float64) for t in (queries, keys, scores))
     initial = start or random_params(queries.shape[1], hidden, seed)
-    shape = initial.w1.shape
-    target = centre_rows(scores, mask)[mask]
-
-    def residual(theta: Tensor) -> Tensor:
-        w1, w2 = theta.reshape(2, *shape)
-        design = centre_rows(_features(queries, keys, w1, w2), mask)[mask]
-        return target - design @ _solve_v(design, target)
-
+    problem = _Projected(queries, keys, scores, mask, initial.w1.shape)
     theta = torch.cat([initial.w1.reshape(-1), initial.w2.reshape(-1)]).to(torch.float64)
-    theta, taken = _levenberg_marquardt(residual, theta, float(target @ target) * tolerance ** 2, steps)
-    w1, w2 = theta.reshape(2, *shape)
+    enough = float(problem.target @ problem.target) * tolerance ** 2
+    theta, taken = _levenberg_marquardt(problem.residual, problem.jacobian, theta, enough, steps)
+    w1, w2 = theta.reshape(2, *initial.w1.shape)
     v, offsets = linear_step(queries, keys, w1, w2, scores, mask)
     params = AdditiveParams(w1, w2, v)
     fitted = additive_scores(queries, keys, params) + offsets[:, None]
@@ -168,21 +195,18 @@ def fit_additive(queries: Tensor, keys: Tensor, scores: Tensor, mask: Tensor, hi
                score_residual(fitted, scores, mask))
 
 
-def _levenberg_marquardt(residual: Callable[[Tensor], Tensor], theta: Tensor, enough: float,
-                         steps: int) -> tuple[Tensor, int]:
+def _levenberg_marquardt(residual: Callable[[Tensor], Tensor], jacobian: Callable[[Tensor], Tensor],
+                         theta: Tensor, enough: float, steps: int) -> tuple[Tensor, int]:
     """Minimise |residual(theta)|^2 until it is at most ``enough`` or ``steps`` Jacobians were
-    taken; the damped step comes from one SVD of the Jacobian per iteration, however many
-    dampings are tried. Returns theta and the iterations taken."""
+    taken. Returns theta and the iterations taken."""
     r = residual(theta)
     cost, damping = float(r @ r), 1e-3
     for taken in range(steps):
         if cost <= enough or r.numel() == 0:
             return theta, taken
-        u, singular, vh = torch.linalg.svd(jacrev(residual)(theta), full_matrices=False)
-        projected = u.T @ r
+        step = _damped_steps(jacobian(theta), r)
         while True:
-            shrink = singular / (singular ** 2 + damping * singular[0] ** 2)
-            candidate = theta - vh.T @ (shrink * projected)
+            candidate = theta + step(damping)
             r_new = residual(candidate)
             cost_new = float(r_new @ r_new)
             if cost_new < cost:
@@ -192,6 +216,25 @@ def _levenberg_marquardt(residual: Callable[[Tensor], Tensor], theta: Tensor, en
             if damping > 1e12:
                 return theta, taken + 1  # no step lowers the residual: a minimum, if not zero
     return theta, steps
+
+
+def _damped_steps(jacobian: Tensor, r: Tensor) -> Callable[[float], Tensor]:
+    """The Levenberg-Marquardt step -(J^T J + lambda I)^-1 J^T r as a function of the damping (lambda
+    relative to J's largest squared singular value), from one eigendecomposition of the smaller
+    Gram matrix, however many dampings are tried."""
+    wide = jacobian.shape[0] <= jacobian.shape[1]  # then J^T (J J^T + lambda)^-1 r, the same step
+    squares, basis = torch.linalg.eigh(jacobian @ jacobian.T if wide else jacobian.T @ jacobian)
+    projected = basis.T @ (r if wide else jacobian.T @ r)
+    squares = squares.clamp(min=0)
+    floor = torch.finfo(r.dtype).tiny
+    largest = float(squares.max())
+
+    def step(damping: float) -> Tensor:
+        shrunk = basis @ (projected / (squares + damping * largest + floor))
+        moved: Tensor = jacobian.T @ shrunk if wide else shrunk
+        return -moved
+
+    return step
 
 
 def score_residual(fitted: Tensor, scores: Tensor, mask: Tensor) -> float:
@@ -290,7 +333,7 @@ def _fit_kept(model: Model, head: tuple[Kind, int, int], queries: Tensor, keys: 
 
 
 def _warm_up() -> None:
-    """One iteration on a made-up problem: torch.func's first-use set-up (about a second), untimed."""
+    """One iteration on a made-up problem: torch's first-use set-up of its linear algebra, untimed."""
     generator = torch.Generator().manual_seed(0)
     points = torch.randn(3, 2, generator=generator, dtype=torch.float64)
     fit_additive(points, points, torch.randn(3, 3, generator=generator, dtype=torch.float64),
