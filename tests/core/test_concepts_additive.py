@@ -123,6 +123,7 @@ def test_the_fit_to_a_real_head_keeps_its_mask_and_reproduces_its_scores(model, 
     logs = np.log(np.where(walk.mask, found.additive_weights, 1.0).astype(np.float64))
     assert numpy_residual(logs, walk.scaled.astype(np.float64), walk.mask) < 1e-5
     assert found.score_residual < 10 * TOLERANCE
+    assert found.equations == sum(max(int(row.sum()) - 1, 0) for row in walk.mask)
     largest = np.abs(found.additive_weights.astype(np.float64) - walk.weights).max()
     assert found.largest_difference == pytest.approx(largest, abs=1e-7) and largest < 1e-6
     assert len(found.dot_seconds) == len(found.additive_seconds) == len(found.lengths)

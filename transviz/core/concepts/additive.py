@@ -261,6 +261,7 @@ class Additive:
     largest_difference: float  # the largest difference of one weight, fitted or random against the head's
     fit_seconds: float  # 0 for random parameters
     fit_steps: int  # Levenberg-Marquardt iterations of the fit; 0 for random parameters
+    equations: int  # the scores a fit matches: each query's allowed keys, less one for its row offset
     lengths: tuple[int, ...]
     dot_seconds: tuple[float, ...]
     additive_seconds: tuple[float, ...]
@@ -300,7 +301,8 @@ def additive(model: Model, sentence: Sentence, kind: Kind, layer: int, head: int
     dot_bytes, add_bytes = zip(*(score_bytes(n, n, walk.d_k) for n in LENGTHS), strict=True)
     return Additive(mode, walk.query_tokens, walk.key_tokens, walk.d_k, walk.weights, weights.astype(np.float32),
                     score_residual(fitted, scores, mask), float(np.abs(weights - walk.weights).max(initial=0.0)),
-                    seconds, steps, LENGTHS, dot, add, tuple(dot_bytes), tuple(add_bytes))
+                    seconds, steps, int(np.maximum(walk.mask.sum(axis=1) - 1, 0).sum()), LENGTHS, dot, add,
+                    tuple(dot_bytes), tuple(add_bytes))
 
 
 def astuple(params: AdditiveParams) -> tuple[Tensor, Tensor, Tensor]:

@@ -35,7 +35,7 @@ class AdditiveView(ConceptView):
         self.times, self.memory = curve_plot(), curve_plot()
         self.mode = QComboBox()
         self.bind_text(lambda names: set_items(self.mode, names),
-                       lambda: [self.tr("fitted to the head's weights"), self.tr("random (untrained)")])
+                       lambda: [self.tr("fitted to the head's scores"), self.tr("random (untrained)")])
         self.mode.currentIndexChanged.connect(self._redraw)
         self.summary = plain_label(wrap=True)
         self._curves = {plot: self._two_curves(plot) for plot in (self.times, self.memory)}
@@ -103,13 +103,19 @@ class AdditiveView(ConceptView):
             self.draw(self._context)
 
     def _closeness(self, shown: Additive) -> str:
-        if shown.mode == "fitted":
-            return self.tr("The fitted scores differ from the head's by {0:.1e} of their spread (RMS, each row "
-                           "less its mean), and no weight differs by more than {1:.1e}.").format(
-                shown.score_residual, shown.largest_difference)
-        return self.tr("Untrained, the additive scores differ from the head's by {0:.2f} of their spread (RMS, each "
-                       "row less its mean), and a weight by up to {1:.2f}: only a fit makes them look alike.").format(
+        if shown.mode == "random":
+            return self.tr("Untrained, the additive scores differ from the head's by {0:.2f} of their spread (RMS, "
+                           "each row less its mean), and a weight by up to {1:.2f}: only a fit makes them look "
+                           "alike.").format(shown.score_residual, shown.largest_difference)
+        close = self.tr("The fitted scores differ from the head's by {0:.1e} of their spread (RMS, each row less its "
+                        "mean), and no weight differs by more than {1:.1e}.").format(
             shown.score_residual, shown.largest_difference)
+        if shown.fit_steps > 0 or shown.equations > shown.hidden:
+            return close
+        # a short sentence: fewer scores than hidden units, so v interpolates them from any W1, W2
+        return " ".join((close, self.tr(
+            "Only {0} scores to match (each query's keys less one, for the row's constant) against {1} hidden "
+            "units: solving for v alone fits them, without moving W1 and W2.").format(shown.equations, shown.hidden)))
 
     def _cost(self, shown: Additive) -> str:
         return self.tr(
