@@ -91,10 +91,8 @@ class AdditiveView(ConceptView):
         self.dot.set_data(shown.dot_weights, shown.query_tokens, shown.key_tokens)
         self.dot.set_title(self.tr("Dot product: layer {0}, head {1}").format(context.layer, context.head))
         self.fitted.set_data(shown.additive_weights, shown.query_tokens, shown.key_tokens)
-        self.fitted.set_title(
-            self.tr("Additive, fitted: {0} Levenberg-Marquardt iterations, {1:.2f} s").format(
-                shown.fit_steps, shown.fit_seconds)
-            if mode == "fitted" else self.tr("Additive, random W1, W2 and v (untrained)"))
+        self.fitted.set_title(self._fit_title(shown) if mode == "fitted"
+                              else self.tr("Additive, random W1, W2 and v (untrained)"))
         self._draw_costs(shown)
         self.summary.setText(" ".join((self._closeness(shown), self._cost(shown))))
 
@@ -104,18 +102,19 @@ class AdditiveView(ConceptView):
 
     def _closeness(self, shown: Additive) -> str:
         if shown.mode == "random":
-            return self.tr("Untrained, the additive scores differ from the head's by {0:.2f} of their spread (RMS, "
-                           "each row less its mean), and a weight by up to {1:.2f}: only a fit makes them look "
-                           "alike.").format(shown.score_residual, shown.largest_difference)
-        close = self.tr("The fitted scores differ from the head's by {0:.1e} of their spread (RMS, each row less its "
-                        "mean), and no weight differs by more than {1:.1e}.").format(
-            shown.score_residual, shown.largest_difference)
+            return self.tr("Untrained, the scores miss the head's by {0:.2f} of their spread (RMS, rows centred) and "
+                           "a weight by up to {1:.2f}: only a fit makes them alike.").format(
+                shown.score_residual, shown.largest_difference)
+        return self.tr("The fit misses the head's scores by {0:.1e} of their spread (RMS, rows centred); no weight "
+                       "differs by more than {1:.1e}.").format(shown.score_residual, shown.largest_difference)
+
+    def _fit_title(self, shown: Additive) -> str:
         if shown.fit_steps > 0 or shown.equations > shown.hidden:
-            return close
+            return self.tr("Additive, fitted: {0} Levenberg-Marquardt iterations, {1:.2f} s").format(
+                shown.fit_steps, shown.fit_seconds)
         # a short sentence: fewer scores than hidden units, so v interpolates them from any W1, W2
-        return " ".join((close, self.tr(
-            "Only {0} scores to match (each query's keys less one, for the row's constant) against {1} hidden "
-            "units: solving for v alone fits them, without moving W1 and W2.").format(shown.equations, shown.hidden)))
+        return self.tr("Additive, fitted: {0} scores, {1} hidden units, so v alone fits them ({2:.2f} s)").format(
+            shown.equations, shown.hidden, shown.fit_seconds)
 
     def _cost(self, shown: Additive) -> str:
         return self.tr(
