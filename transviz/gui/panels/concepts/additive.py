@@ -1,6 +1,7 @@
 """Additive against dot-product attention: the chosen head's own weights, additive scores
-v^T tanh(W1 q + W2 k) from the same queries and keys with W1, W2 and v fitted to them or random
-(a chooser in the view), and the time and memory each kind of score takes as the sentence grows
+v^T tanh(W1 q + W2 k) from the same queries and keys with W1, W2 and v fitted by least squares to
+the head's scores or random (a chooser in the view), how close the fit gets, and the time and
+memory each kind of score takes as the sentence grows
 (:func:`transviz.core.concepts.additive.additive`)."""
 from __future__ import annotations
 
@@ -34,7 +35,7 @@ class AdditiveView(ConceptView):
         self.times, self.memory = curve_plot(), curve_plot()
         self.mode = QComboBox()
         self.bind_text(lambda names: set_items(self.mode, names),
-                       lambda: [self.tr("fitted to the head's weights"), self.tr("random (untrained)")])
+                       lambda: [self.tr("fitted to the head's scores"), self.tr("random (untrained)")])
         self.mode.currentIndexChanged.connect(self._redraw)
         self.summary = plain_label(wrap=True)
         self._curves = {plot: self._two_curves(plot) for plot in (self.times, self.memory)}
@@ -75,8 +76,9 @@ class AdditiveView(ConceptView):
     def caption(self) -> str:
         return self.tr("Left: the head's own weights, softmax(q.k / sqrt(d_k)). Right: additive attention, "
                        "softmax(v^T tanh(W1 q + W2 k)) on the same queries and keys, with W1, W2 and v either fitted "
-                       "to the left map (L-BFGS on the cross-entropy, starting from the previous step's fit) or "
-                       "random. Below: the time and the memory to score n queries against n keys, both ways.")
+                       "by least squares to the head's scores q.k / sqrt(d_k) (up to a constant per row, which the "
+                       "softmax ignores; starting from the previous step's fit) or random. Below: the time and the "
+                       "memory to score n queries against n keys, both ways.")
 
     def plots(self) -> list[QWidget]:
         return [self.dot, self.fitted, self.times, self.memory]
@@ -89,9 +91,8 @@ class AdditiveView(ConceptView):
         self.dot.set_data(shown.dot_weights, shown.query_tokens, shown.key_tokens)
         self.dot.set_title(self.tr("Dot product: layer {0}, head {1}").format(context.layer, context.head))
         self.fitted.set_data(shown.additive_weights, shown.query_tokens, shown.key_tokens)
-        self.fitted.set_title(
-            self.tr("Additive, fitted: {0} L-BFGS iterations, {1:.2f} s").format(shown.fit_steps, shown.fit_seconds)
-            if mode == "fitted" else self.tr("Additive, random W1, W2 and v (untrained)"))
+        self.fitted.set_title(self._fit_title(shown) if mode == "fitted"
+                              else self.tr("Additive, random W1, W2 and v (untrained)"))
         self._draw_costs(shown)
         self.summary.setText(" ".join((self._closeness(shown), self._cost(shown))))
 
@@ -100,11 +101,20 @@ class AdditiveView(ConceptView):
             self.draw(self._context)
 
     def _closeness(self, shown: Additive) -> str:
-        if shown.mode == "fitted":
-            return self.tr("The fit's weights differ from the head's by {0:.1e} on average (total variation per "
-                           "query, 0..1).").format(shown.error)
-        return self.tr("Untrained, the additive weights differ from the head's by {0:.2f} on average (total "
-                       "variation per query, 0..1): only a fit makes them look alike.").format(shown.error)
+        if shown.mode == "random":
+            return self.tr("Untrained, the scores miss the head's by {0:.2f} of their spread (RMS, rows centred) and "
+                           "a weight by up to {1:.2f}: only a fit makes them alike.").format(
+                shown.score_residual, shown.largest_difference)
+        return self.tr("The fit misses the head's scores by {0:.1e} of their spread (RMS, rows centred); no weight "
+                       "differs by more than {1:.1e}.").format(shown.score_residual, shown.largest_difference)
+
+    def _fit_title(self, shown: Additive) -> str:
+        if shown.fit_steps > 0 or shown.equations > shown.hidden:
+            return self.tr("Additive, fitted: {0} Levenberg-Marquardt iterations, {1:.2f} s").format(
+                shown.fit_steps, shown.fit_seconds)
+        # a short sentence: fewer scores than hidden units, so v interpolates them from any W1, W2
+        return self.tr("Additive, fitted: {0} scores, {1} hidden units, so v alone fits them ({2:.2f} s)").format(
+            shown.equations, shown.hidden, shown.fit_seconds)
 
     def _cost(self, shown: Additive) -> str:
         return self.tr(
