@@ -8,9 +8,8 @@ from PySide6.QtCore import Signal
 from PySide6.QtWidgets import QGridLayout, QPushButton, QWidget
 
 from ....core.concepts.similarity import Head, Pair
-from ....core.walkthrough import Kind
-from ...attention_view import kind_axes, kind_names
-from ...heatmap import HeatmapWidget
+from ...attention_view import kind_names
+from ...heatmap import HeatmapWidget, attention_axes
 from ...labels import plain_label
 from ...language import Retranslated
 
@@ -27,10 +26,9 @@ class HeadPairWidget(Retranslated, QWidget):
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.pair: Pair | None = None
-        self._kind: Kind = "cross"
         self.maps = (HeatmapWidget(colorbar=False), HeatmapWidget())
-        for heatmap in self.maps:
-            self.bind_text(heatmap.set_axes, lambda: kind_axes(self._kind))
+        for heatmap in self.maps:  # short names: the titles say which kind, and the maps are small
+            self.bind_text(heatmap.set_axes, attention_axes)
         self.divergence = plain_label(wrap=True)
         self.button = QPushButton()
         self.button.clicked.connect(self.replace)
@@ -43,10 +41,9 @@ class HeadPairWidget(Retranslated, QWidget):
         layout.setRowStretch(0, 1)
 
     def show_pair(self, pair: Pair) -> None:
-        self.pair, self._kind = pair, pair.kind
+        self.pair = pair
         high = max(float(np.max(m)) for m in pair.maps)  # one scale: the same colour, the same weight
         for heatmap, head, weights in zip(self.maps, (pair.a, pair.b), pair.maps, strict=True):
-            heatmap.set_axes(kind_axes(pair.kind))
             heatmap.set_data(weights, pair.queries, pair.keys, levels=(0.0, max(high, 1e-6)))
             heatmap.set_title(self.tr("{0}, {1}").format(kind_names()[pair.kind], head_name(head)))
         self.divergence.setText(self.tr(
