@@ -124,6 +124,8 @@ def test_clicking_a_cell_opens_its_pair_and_the_button_lets_the_later_copy(shipp
     assert (view.pair.pair.a, view.pair.pair.b) == ((0, 3), (2, 1))
     qtbot.mouseClick(view.pair.button, Qt.MouseButton.LeftButton)  # the same copy again: added once
     assert shipped_window.workspace.interventions == (copy,)
+    assert shipped_window.panels["explorer"].controller.undo_intervention()  # undone like any other
+    assert shipped_window.workspace.interventions == ()
 
 
 def test_the_measurement_runs_off_the_gui_thread_with_progress(shipped_window, qtbot, monkeypatch):
