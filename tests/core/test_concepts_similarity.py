@@ -10,7 +10,8 @@ import pytest
 import torch
 
 import transviz
-from transviz.core.concepts.similarity import average_linkage_order, head_similarity, measure_similarity
+from transviz.core.concepts.forward import Sentence
+from transviz.core.concepts.similarity import average_linkage_order, head_similarity, measure_pair, measure_similarity
 from transviz.core.held_out import held_out_pairs
 from transviz.core.walkthrough import KINDS
 
@@ -110,3 +111,18 @@ def test_measuring_reports_each_pair_and_stops_when_cancelled(model):
     assert measure_similarity(model, "cross", SENTENCES, lambda d, t: stopped.append((d, t)),
                               lambda: len(stopped) == 2) is None
     assert stopped == [(1, SENTENCES), (2, SENTENCES)]  # checked between pairs: no third pair read
+
+
+def test_a_pair_holds_both_heads_maps_and_their_sentence_divergence(model):
+    """measure_pair on one sentence: the teacher-forced maps of the two heads, earlier head first,
+    and the mean row JSD between them written out above."""
+    sentence = Sentence("ich mochte ein bier", ("i",))
+    pair = measure_pair(model, sentence, "decoder_self", (2, 1), (0, 3), split=0.25)
+    trace = transviz.teacher_force(model, sentence.source, "i")
+    maps = trace.decoder_self_attention.astype(np.float64)
+    assert (pair.a, pair.b, pair.split) == ((0, 3), (2, 1), 0.25)
+    np.testing.assert_allclose(pair.maps[0], maps[0, 3], atol=1e-5)
+    np.testing.assert_allclose(pair.maps[1], maps[2, 1], atol=1e-5)
+    expected = np.mean([jsd(maps[0, 3, q], maps[2, 1, q]) for q in range(maps.shape[2])])
+    assert pair.sentence == pytest.approx(expected, abs=1e-6)
+    assert pair.queries == ["<s>", "i"] and len(pair.keys) == 2

@@ -21,7 +21,10 @@ from ..interventions import check_kind
 from ..model import Transformer
 from ..trace import Trace
 from ..walkthrough import Kind
+from .forward import Sentence
+from .head import head_attention
 
+Head = tuple[int, int]  # (layer, head)
 SENTENCES = 64  # test pairs read: enough for a stable mean, quick enough to draw on a click
 _cache: weakref.WeakKeyDictionary[Transformer, dict[tuple[object, ...], HeadSimilarity]] = weakref.WeakKeyDictionary()
 
@@ -112,6 +115,12 @@ def row_divergences(maps: np.ndarray) -> np.ndarray:
     return np.asarray(np.clip(entropy(mixture) - (own[:, None] + own[None, :]) / 2, 0.0, np.log(2)))
 
 
+def map_divergence(a: np.ndarray, b: np.ndarray) -> float:
+    """The mean JSD (nats) between the rows of two heads' (Q, K) maps of one sentence: the
+    measure of :class:`HeadSimilarity`, on that sentence alone."""
+    return float(row_divergences(np.stack([a, b]).astype(np.float64))[0, 1].mean())
+
+
 def average_linkage_order(distance: np.ndarray) -> np.ndarray:
     """The leaves of an average-linkage dendrogram of ``distance`` (N, N), left to right: the
     two closest clusters merge first, so the most alike items end up side by side."""
@@ -123,3 +132,26 @@ def average_linkage_order(distance: np.ndarray) -> np.ndarray:
         clusters[i] = clusters[i] + clusters[j]
         del clusters[j]
     return np.array(clusters[0] if clusters else [], dtype=np.int64)
+
+
+@dataclass(frozen=True)
+class Pair:
+    """Heads ``a`` (the earlier) and ``b`` of ``kind``, their maps on one sentence and the mean
+    JSD between them there (``sentence``) and over the test split (``split``)."""
+
+    kind: Kind
+    a: Head
+    b: Head
+    maps: tuple[np.ndarray, np.ndarray]  # (Q, K) each
+    queries: list[str]
+    keys: list[str]
+    sentence: float
+    split: float
+
+
+def measure_pair(model: Model, sentence: Sentence, kind: Kind, a: Head, b: Head, split: float) -> Pair:
+    """Both heads' maps for ``sentence`` (the walkthrough's weights) and their divergence."""
+    first, second = sorted((a, b))
+    walks = [head_attention(model, sentence, kind, *head) for head in (first, second)]
+    maps = (walks[0].weights, walks[1].weights)
+    return Pair(kind, first, second, maps, walks[0].query_tokens, walks[0].key_tokens, map_divergence(*maps), split)

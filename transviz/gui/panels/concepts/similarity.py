@@ -1,7 +1,9 @@
 """Alike heads: every head of the chosen attention kind against every other, the mean
 Jensen-Shannon divergence of their attention rows over the task's test sentences, in an order
 that puts alike heads together (:func:`transviz.core.concepts.similarity.head_similarity`).
-Clicking a cell makes the later of its two heads copy the other's pattern in the explorer.
+Beside the matrix, two heads side by side for the explorer's sentence at its step: the most alike
+pair until a cell is clicked, then that cell's pair; a button lets the later head copy the other's
+pattern in the explorer (:mod:`.head_pair`).
 
 The first measurement of a model and kind reads 64 test pairs (about a second per kind on a CPU):
 it runs on the view's worker thread with a progress bar (:mod:`.background`)."""
@@ -10,10 +12,10 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Hashable
 
-from PySide6.QtWidgets import QVBoxLayout, QWidget
+from PySide6.QtWidgets import QHBoxLayout, QVBoxLayout, QWidget
 
 from ....core.bundle import Model
-from ....core.concepts.similarity import HeadSimilarity, measure_similarity
+from ....core.concepts.similarity import Head, HeadSimilarity, measure_pair, measure_similarity
 from ....core.interventions import AblateHead
 from ....core.walkthrough import Kind
 from ...attention_view import kind_names
@@ -21,10 +23,7 @@ from ...heatmap import AxisNames, HeatmapWidget
 from ...labels import plain_label
 from .background import Background, Reporter, model_key
 from .base import ConceptContext, ConceptView
-
-
-def head_name(head: tuple[int, int]) -> str:
-    return f"L{head[0]} H{head[1]}"
+from .head_pair import HeadPairWidget, head_name
 
 
 class SimilarityView(ConceptView):
@@ -40,16 +39,23 @@ class SimilarityView(ConceptView):
         self.background: Background[HeadSimilarity] = Background(self._show)
         self._key: Hashable = None  # the model and kind the view shows, or waits for
         self._copies: list[AblateHead] = []  # the explorer's heads copying another's pattern
+        self._context: ConceptContext | None = None
+        self._chosen: tuple[Head, Head] | None = None  # the pair clicked; None: the most alike
         self.matrix = HeatmapWidget(value_format="{:.3f}", levels=(0.0, math.log(2)))
         self.bind_text(self.matrix.set_axes, lambda: AxisNames(
             self.tr("head"), self.tr("head"), self.tr("heads (alike ones adjacent)"),
             self.tr("heads (alike ones adjacent)")))
         self.matrix.clicked.connect(self._on_clicked)
+        self.pair = HeadPairWidget()
+        self.pair.replace.connect(self._on_replace)
         self.summary = plain_label(wrap=True)
+        pictures = QHBoxLayout()
+        pictures.addWidget(self.matrix, 2)
+        pictures.addWidget(self.pair, 3)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addWidget(self.background.bar)
-        layout.addWidget(self.matrix, 1)
+        layout.addLayout(pictures, 1)
         layout.addWidget(self.summary)
         layout.addStretch(0)
 
@@ -64,11 +70,11 @@ class SimilarityView(ConceptView):
     def caption(self) -> str:
         return self.tr("Each cell: how differently two heads of this kind spread their attention, the mean "
                        "Jensen-Shannon divergence of their rows (0: the same, ln 2 = 0.69: disjoint) over the "
-                       "first test sentences of the task. Click a cell: the later head copies the other's pattern "
-                       "in the Explorer.")
+                       "first test sentences of the task. Beside it, two heads' maps for the Explorer's sentence: the "
+                       "most alike pair, or the cell clicked.")
 
     def plots(self) -> list[QWidget]:
-        return [self.matrix]
+        return [self.matrix, *self.pair.maps]
 
     def set_synchronous(self, synchronous: bool) -> None:
         self.background.synchronous = synchronous
@@ -79,7 +85,10 @@ class SimilarityView(ConceptView):
     def draw(self, context: ConceptContext) -> None:
         model, kind = context.model, context.kind
         weights = model_key(model)
+        if (weights, kind) != self._key:
+            self._chosen = None  # a pair of another model's or kind's heads
         self._key = (weights, kind)
+        self._context = context
         self._copies = [edit for edit in context.interventions
                         if isinstance(edit, AblateHead) and edit.mode == "copy" and edit.kind == kind]
         if self.background.request(self._key, self._task(self.background.model_copy(model), kind)):
@@ -87,6 +96,7 @@ class SimilarityView(ConceptView):
             return
         self.shown = None  # what the matrix showed is another kind's or model's
         self.matrix.setVisible(False)
+        self.pair.setVisible(False)
         self.summary.setText(self.tr("Comparing every two heads of the {0} on the task's test sentences, off the "
                                      "window's thread: the matrix appears when done.").format(kind_names()[kind]))
 
@@ -106,24 +116,42 @@ class SimilarityView(ConceptView):
             return  # measured for a model or kind no longer chosen
         self.shown = shown
         self.matrix.setVisible(True)
+        self.pair.setVisible(True)
         names = [head_name(shown.heads[i]) for i in shown.order]
         self.matrix.set_data(shown.ordered, names, names)
         self.matrix.set_title(self.tr("Mean JSD between heads, {0} sentences, {1} query rows").format(
             shown.sentences, shown.rows))
+        self._show_pair()
         if self._copies:
             self._name_copy(shown, self._copies[-1])
             return
         a, b, divergence = shown.most_alike()
         self.summary.setText(self.tr(
-            "Most alike: {0} and {1} (JSD {2:.3f}). Click their cell to let {1} copy {0}'s pattern and see what "
-            "the translation loses in the Explorer.").format(head_name(a), head_name(b), divergence))
+            "Most alike: {0} and {1} (JSD {2:.3f}). Click a cell to see its two heads side by side; the button "
+            "under them lets the later copy the other's pattern, to see what the translation loses in the "
+            "Explorer.").format(head_name(a), head_name(b), divergence))
+
+    def _show_pair(self) -> None:
+        """The pair clicked, or the most alike, for the explorer's sentence at its step."""
+        shown, context = self.shown, self._context
+        assert shown is not None and context is not None, "shown after a draw"
+        a, b = self._chosen or shown.most_alike()[:2]
+        split = float(shown.divergence[shown.heads.index(a), shown.heads.index(b)])
+        self.pair.show_pair(measure_pair(context.model, context.sentence, shown.kind, a, b, split))
 
     def _on_clicked(self, row: int, column: int) -> None:
+        """Open the pair of the cell; it changes nothing in the explorer (the button does)."""
         shown = self.shown
         if shown is None or row == column:
             return
-        source, target = sorted((shown.heads[int(shown.order[row])], shown.heads[int(shown.order[column])]))
-        self.requested.emit(AblateHead(shown.kind, target[0], target[1], "copy", source))
+        self._chosen = (shown.heads[int(shown.order[row])], shown.heads[int(shown.order[column])])
+        self._show_pair()
+
+    def _on_replace(self) -> None:
+        """The pair's later head copies the earlier one's pattern in the explorer."""
+        pair = self.pair.pair
+        if pair is not None:
+            self.requested.emit(AblateHead(pair.kind, pair.b[0], pair.b[1], "copy", pair.a))
 
     def _name_copy(self, shown: HeadSimilarity, copy: AblateHead) -> None:
         """Both heads of the pair clicked, and where the explorer shows them."""
