@@ -49,7 +49,7 @@ class CostView(ConceptView):
         super().__init__(parent)
         self.bars, self.by_width, self.by_length = curve_plot(), curve_plot(), curve_plot()
         self.by_width.setYRange(0, 1, padding=0.02)
-        self.width_legend = legend_below(self.by_width.getPlotItem())
+        self.width_legend = legend_below(self.by_width.getPlotItem(), columns=3)
         self.bars_legend = legend_below(self.bars.getPlotItem())
         self.counts: dict[str, int] = {}
         self.lengths = (0, 0)  # source and decoder tokens of the pass drawn
@@ -100,7 +100,7 @@ class CostView(ConceptView):
         self.by_length.setLogMode(x=False, y=True)  # n x m x l against the linear terms: slope 2 against 1
         self.own_length = pg.InfiniteLine(0, angle=90, pen=pg.mkPen(GREY, style=Qt.PenStyle.DashLine))
         self.by_length.addItem(self.own_length)
-        self.length_legend = legend_below(self.by_length.getPlotItem())
+        self.length_legend = legend_below(self.by_length.getPlotItem(), columns=1)
         positions = np.log2(LENGTHS)
         self.by_length.getAxis("bottom").setTicks([[(x, str(n)) for x, n in zip(positions, LENGTHS, strict=True)]])
 
@@ -332,7 +332,9 @@ class CostView(ConceptView):
         linear = [sum(counts[part] for part in LINEAR) for counts in by_length]
         self.products_curve.setData(positions, products)
         self.linear_curve.setData(positions, linear)
-        self.own_length.setValue(float(np.log2(max(self.lengths))))
+        own = float(np.log2(max(self.lengths)))
+        self.own_length.setValue(own)
+        plot.setXRange(min(own, positions[0]) - 0.3, max(own, positions[-1]) + 0.3, padding=0)
         name_legend(self.length_legend, [(self.products_curve, self.tr("scores + weights x V (n x m x l)")),
                                          (self.linear_curve, self.tr("projections, FFN, output (linear)"))])
         plot.setLabel("bottom", self.tr("tokens in each sentence (n = m)"))
