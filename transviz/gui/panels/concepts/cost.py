@@ -3,8 +3,10 @@ components, each with its share of the FLOPs (:mod:`transviz.core.concepts.cost`
 of the measured time (:mod:`transviz.core.concepts.component_time`); the FFN's share as the model
 widens, and the share of the n x m x l attention products as sentences grow.
 
-Timing a pass takes longer than a step may (15 passes): it runs on the view's worker thread, once
-per model and sentence length, while the bars show the last lengths measured until it is done."""
+The sizes (d_model, d_ff, layers, heads, lengths) are the user's, in spin boxes that follow the
+loaded model and sentence until the user changes one. Timing a pass takes longer than a step may
+(15 passes): it runs on the view's worker thread, once per model and sentence length (or per sizes,
+on a freshly built network of them), while the bars show the last lengths measured until done."""
 from __future__ import annotations
 
 from collections.abc import Callable, Hashable
