@@ -4,6 +4,8 @@ component, and its texts name the seed's claim. In the tab the timing runs on th
 thread, so a step's redraw does not wait for it."""
 from __future__ import annotations
 
+import dataclasses
+
 import pyqtgraph as pg
 import pytest
 import torch
@@ -12,6 +14,7 @@ from torch.utils.flop_counter import FlopCounterMode
 
 import transviz
 from transviz.core.concepts.component_time import PARTS, component_times
+from transviz.core.concepts.cost import flops
 from transviz.core.concepts.forward import Sentence
 from transviz.gui.panels.concepts import cost
 from transviz.gui.panels.concepts.base import ConceptContext
@@ -84,3 +87,55 @@ def test_in_the_tab_the_time_is_measured_off_the_gui_thread(shipped_window, qtbo
     assert "time of 4 and 1 tokens; measuring this length" in view.bars.getPlotItem().titleLabel.text
     qtbot.waitUntil(lambda: view.times.target_len == 2, timeout=WAIT_MS)
     assert "measuring" not in view.bars.getPlotItem().titleLabel.text
+
+
+def set_spin(view, field: str, value: int) -> None:
+    view.spins[field].setValue(value)  # as the user does: the view redraws on the change
+
+
+def test_the_sizes_the_user_sets_drive_every_picture(show, model):
+    view = show(CostView(), 1366, 700)
+    sentence = Sentence("ich mochte ein bier", ("i", "want"))
+    view.draw(ConceptContext(model, sentence, "cross", 0, 0))
+    assert view.sizes().d_model == model.config.d_model and view.sizes().source_len == 4  # the loaded model's
+    for field, value in (("d_model", 64), ("d_ff", 100), ("n_heads", 2), ("n_encoder_layers", 1),
+                         ("n_decoder_layers", 2), ("source_len", 9), ("target_len", 6)):
+        set_spin(view, field, value)
+    config = dataclasses.replace(model.config, d_model=64, d_ff=100, n_heads=2, n_encoder_layers=1,
+                                 n_decoder_layers=2)
+    counts = flops(config, 9, 6)
+    total = sum(counts.values())
+    flop_shares = bar_heights(view)[0]
+    assert flop_shares == pytest.approx([100 * counts.get(part, 0) / total for part in PARTS])
+    assert "9 source and 6 decoder tokens" in view.bars.getPlotItem().titleLabel.text
+    stacked = view.width_bars["ffn"].opts  # this width's bar: its FFN slice is the FFN's share
+    at = list(stacked["x"]).index(view.own_width.value())
+    assert stacked["height"][at] == pytest.approx(100 * flops(dataclasses.replace(config, d_ff=256), 9, 6)["ffn"]
+                                                 / sum(flops(dataclasses.replace(config, d_ff=256), 9, 6).values()))
+    tops = sum(item.opts["height"] for item in view.width_bars.values())
+    assert tops == pytest.approx(100)  # every stacked bar is all the FLOPs
+    products = view.products_curve.yData  # the FLOPs themselves (the axis draws their log)
+    at_512 = flops(config, 512, 512)
+    assert products[-1] == pytest.approx(at_512["scores"] + at_512["weights_v"])  # n x m x l at 512 tokens
+    assert view.times is not None and (view.times.source_len, view.times.target_len) == (9, 6)  # a fresh model
+    assert all(seconds > 0 for seconds in view.times.seconds.values())
+
+    view.draw(ConceptContext(model, Sentence("ich", ()), "cross", 0, 0))  # another sentence: the user's sizes stay
+    assert view.sizes().source_len == 9
+    view.reset.click()
+    assert view.sizes().source_len == 1 and view.sizes().d_model == model.config.d_model  # "ich"
+
+
+def test_impossible_and_untimeable_sizes_say_so(show, model):
+    view = show(CostView(), 1366, 700)
+    view.draw(ConceptContext(model, Sentence("ich mochte ein bier", ()), "cross", 0, 0))
+    before = bar_heights(view)[0]
+    set_spin(view, "n_heads", 3)  # 128 is not divisible by 3
+    assert view.message.isVisibleTo(view) and "divisible" in view.message.text()
+    assert bar_heights(view)[0] == before  # the last picture stays
+    set_spin(view, "n_heads", 4)
+    assert not view.message.isVisibleTo(view)
+    set_spin(view, "d_model", 1024)
+    set_spin(view, "source_len", 1000)
+    assert "Not timed" in view.message.text() and view.times is None
+    assert "too large to time here" in view.bars.getPlotItem().titleLabel.text

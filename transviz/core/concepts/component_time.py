@@ -152,10 +152,18 @@ def component_times(model: Model, inputs: Inputs, repeats: int = REPEATS,
     one thread; the model's own pass is timed between the piecewise ones, so both see the same
     machine. ``progress(passes done, passes)`` after each; None if ``cancelled()`` turns true
     between passes."""
-    net, src, tgt = model.net, inputs.source_ids, inputs.target_ids
+    with evaluating(model):
+        return net_times(model.net, inputs.source_ids, inputs.target_ids, repeats, cancelled, progress)
+
+
+def net_times(net: Transformer, src: Tensor, tgt: Tensor, repeats: int = REPEATS,
+              cancelled: Callable[[], bool] = lambda: False,
+              progress: Callable[[int, int], None] = lambda done, total: None) -> ComponentTimes | None:
+    """:func:`component_times` of a bare network (one with no vocabularies: a freshly built one
+    of the sizes a user sets). Call in eval mode without autograd."""
     parts: list[dict[str, float]] = []
     whole: list[float] = []
-    with evaluating(model), one_thread():
+    with one_thread():
         for index in range(WARM_UP + repeats):
             if cancelled():
                 return None
