@@ -115,8 +115,8 @@ def sentence(rng: random.Random) -> Sentence:
     times = [t for t in TIMES if t[2] == tense]
     time_zh, time_en = "", []
     if tense == "future" or rng.random() < (0.6 if tense == "past" else 0.3):
-        zh, en, _ = rng.choice(times)
-        time_zh, time_en = zh, en.split()
+        chosen_zh, chosen_en, _ = rng.choice(times)
+        time_zh, time_en = chosen_zh, chosen_en.split()
     negated, question = rng.random() < 0.3, rng.random() < 0.25
     if negated and question:
         question = False
