@@ -14,6 +14,7 @@ from transviz import AblateHead, EditAttention, NoPositions, ScaleScores, TieQue
 from transviz.core.decoding import DecodingSession
 from transviz.core.interventions import intervening
 from transviz.core.resources import shipped_models
+from transviz.core.tasks import TASKS, task_examples
 
 SOURCE, TARGET = "ich mochte ein bier", "i want a beer"
 MAPS = ("encoder_self_attention", "decoder_self_attention", "cross_attention")
@@ -33,7 +34,8 @@ def same_trace(a, b) -> bool:
 def test_without_interventions_nothing_changes_and_after_them_the_model_is_as_it_was(name):
     model = transviz.load_model(name)
     source = model.facts.get("examples", [{}])[0].get("source") if model.facts.get("examples") else None
-    source = source or SOURCE
+    task = model.facts.get("task")
+    source = source or (task_examples(task)[0].source if task in TASKS else SOURCE)  # a sentence it can read
     before = transviz.decode(model, source)
     state = {k: v.clone() for k, v in model.net.state_dict().items()}
     assert same_trace(transviz.decode(model, source, interventions=[]), before)

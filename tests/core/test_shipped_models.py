@@ -7,7 +7,7 @@ from transviz.core.evaluate import greedy_batch
 from transviz.core.resources import shipped_models
 from transviz.core.tasks import load_task
 
-SHIPPED = {"default": "toy-de-en", "dates": "dates"}
+SHIPPED = {"default": "toy-de-en", "dates": "dates", "zh-en": "toy-zh-en"}
 
 
 @pytest.mark.parametrize("name, task", SHIPPED.items())
@@ -34,3 +34,11 @@ def test_dates_model_writes_iso_dates():
     model = transviz.load_model("dates")
     assert transviz.decode(model, "Wednesday, 3 March 2021").translation == "2021-03-03"
     assert transviz.decode(model, "2021年3月3日").translation == "2021-03-03"
+
+
+def test_zh_en_model_translates_the_seed_sentence():
+    """seeds/001: "我爱中国" -> "i love china", the Chinese read one character at a time."""
+    model = transviz.load_model("zh-en")
+    trace = transviz.decode(model, "我爱中国")
+    assert model.src_vocab.tokenize("我爱中国") == ["我", "爱", "中", "国"]
+    assert trace.translation == "i love china" and trace.stop_reason == "end"

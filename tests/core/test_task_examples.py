@@ -8,7 +8,7 @@ from transviz import InputError
 from transviz.core.tasks import TASKS, load_task, task_examples
 
 
-@pytest.mark.parametrize("name", ["toy-de-en", "dates"])
+@pytest.mark.parametrize("name", ["toy-de-en", "dates", "toy-zh-en"])
 def test_examples_are_the_generated_tasks_examples_with_their_training_targets(name):
     dataset = load_task(name)
     pairs = task_examples(name)
@@ -22,7 +22,7 @@ RULES = {"copy": lambda s: s, "reverse": lambda s: "".join(reversed(s)), "sort":
 
 @pytest.mark.parametrize("name", list(RULES))
 def test_algorithmic_examples_follow_the_rule(name):
-    assert set(TASKS) == {"toy-de-en", "dates", *RULES}  # a new task needs a test here
+    assert set(TASKS) == {"toy-de-en", "dates", "toy-zh-en", *RULES}  # a new task needs a test here
     pairs = task_examples(name)
     assert [p.source for p in pairs] == list(load_task(name).examples)
     assert [p.target for p in pairs] == [RULES[name](p.source) for p in pairs]
@@ -31,6 +31,11 @@ def test_algorithmic_examples_follow_the_rule(name):
 def test_the_seed_sentence_is_the_first_toy_de_en_example():
     first = task_examples("toy-de-en")[0]
     assert (first.source, first.target) == ("ich mochte ein bier", "i want a beer")
+
+
+def test_the_seed_sentence_is_the_first_toy_zh_en_example():
+    first = task_examples("toy-zh-en")[0]
+    assert (first.source, first.target) == ("我爱中国", "i love china")
 
 
 def test_an_unknown_task_is_refused():

@@ -177,7 +177,7 @@ def test_export_current_plot(window, tmp_path):
 
 
 def test_shipped_models_menu_lists_names_and_loads(window, qtbot, model_file):
-    assert [a.text() for a in window.shipped_menu.actions()] == ["dates", "default"]
+    assert [a.text() for a in window.shipped_menu.actions()] == ["dates", "default", "zh-en"]
     window.populate_shipped_menu({})
     texts = [a.text() for a in window.shipped_menu.actions()]
     assert texts == ["(none installed)"] and not window.shipped_menu.actions()[0].isEnabled()

@@ -20,6 +20,14 @@ def resource_dir() -> Path:
 
 
 DEFAULT_MODEL = "default"  # the shipped model the window opens with (toy-de-en)
+# The interface's language code -> the shipped model a window in it opens with, when not DEFAULT_MODEL
+LANGUAGE_DEFAULT_MODELS = {"zh_CN": "zh-en"}  # a Chinese class starts on the seed's 我爱中国
+
+
+def default_model(language: str, shipped: dict[str, Path] | None = None) -> str:
+    """The shipped model a window in ``language`` opens with: its own if installed, else :data:`DEFAULT_MODEL`."""
+    own = LANGUAGE_DEFAULT_MODELS.get(language)
+    return own if own is not None and own in (shipped_models() if shipped is None else shipped) else DEFAULT_MODEL
 
 
 def shipped_models() -> dict[str, Path]:

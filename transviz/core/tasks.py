@@ -11,7 +11,7 @@ import functools
 import random
 from collections.abc import Callable
 
-from . import dates, toy_de_en
+from . import dates, toy_de_en, toy_zh_en
 from .corpus import load_tsv
 from .dataset import Dataset, Pair, split
 from .errors import InputError
@@ -46,6 +46,7 @@ def _algorithmic(name: str, transform: Callable[[str], str], description: str) -
 DESCRIPTIONS: dict[str, str] = {
     toy_de_en.NAME: toy_de_en.DESCRIPTION,
     dates.NAME: dates.DESCRIPTION,
+    toy_zh_en.NAME: toy_zh_en.DESCRIPTION,
     "copy": "Copy a string of digits and letters: attention runs down the diagonal.",
     "reverse": "Write a string of digits and letters backwards: attention runs along the anti-diagonal.",
     "sort": "Sort the characters of a string: each output attends to where its character is, wherever that is.",
@@ -55,6 +56,7 @@ DESCRIPTIONS: dict[str, str] = {
 TASK_TITLES: dict[str, str] = {
     toy_de_en.NAME: translate_noop("CoreMessages", "toy-de-en"),
     dates.NAME: translate_noop("CoreMessages", "dates"),
+    toy_zh_en.NAME: translate_noop("CoreMessages", "toy-zh-en"),
     "copy": translate_noop("CoreMessages", "copy"),
     "reverse": translate_noop("CoreMessages", "reverse"),
     "sort": translate_noop("CoreMessages", "sort"),
@@ -69,6 +71,7 @@ TRANSFORMS: dict[str, Callable[[str], str]] = {
 TASKS: dict[str, Callable[[int], Dataset]] = {
     toy_de_en.NAME: toy_de_en.make,
     dates.NAME: dates.make,
+    toy_zh_en.NAME: toy_zh_en.make,
     **{name: _algorithmic(name, transform, DESCRIPTIONS[name]) for name, transform in TRANSFORMS.items()},
 }
 
@@ -81,6 +84,7 @@ def _algorithmic_examples(transform: Callable[[str], str]) -> tuple[Pair, ...]:
 _EXAMPLES: dict[str, Callable[[], tuple[Pair, ...]]] = {
     toy_de_en.NAME: lambda: tuple(Pair(s, t) for s, t in toy_de_en.EXAMPLES),
     dates.NAME: lambda: tuple(Pair(s, dates.EXAMPLE_DATE.isoformat()) for s in dates.examples()),
+    toy_zh_en.NAME: lambda: tuple(Pair(s, t) for s, t in toy_zh_en.EXAMPLES),
     **{name: functools.partial(_algorithmic_examples, transform) for name, transform in TRANSFORMS.items()},
 }
 

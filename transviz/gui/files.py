@@ -16,12 +16,13 @@ from ..core.bundle import Model, decoding_copy
 from ..core.checkpoint import SUFFIX as CHECKPOINT_SUFFIX
 from ..core.checkpoint import description
 from ..core.errors import InputError, TransvizError
-from ..core.resources import DEFAULT_MODEL, shipped_models
+from ..core.resources import default_model, shipped_models
 from ..core.trace_files import SUFFIXES as TRACE_SUFFIXES
 from ..core.trace_files import write_trace
 from ..core.workspace import Workspace
 from .core_messages import translated, translated_lines
 from .drops import dropped_file
+from .language import current_language
 from .workers import TaskRunner, TaskState
 
 log = logging.getLogger(__name__)
@@ -105,20 +106,21 @@ class ModelFiles(QObject):
         it is still there, else the shipped default, else nothing; a notice when the last model
         is gone. A checkpoint file may be large: the shipped default is shown while it loads."""
         notice, shipped, remembered = None, shipped_models(), None
+        default = default_model(current_language(), shipped)  # a Chinese window opens on zh-en
         if source is None and last is not None:
             if last in shipped or Path(last).is_file():
                 source, remembered = last, sentence  # a remembered sentence belongs to its model
             else:
                 notice = self.tr("The last model, {0}, is not there any more.").format(last)
-        if source is None and DEFAULT_MODEL in shipped:
-            source = DEFAULT_MODEL
+        if source is None and default in shipped:
+            source = default
         if source is None:
             return notice
-        if source in shipped or DEFAULT_MODEL not in shipped:
+        if source in shipped or default not in shipped:
             self._start(source, remembered, fall_back=True)
         else:
             self.awaited = source
-            self._start(DEFAULT_MODEL, then=lambda: self._load_awaited(remembered))
+            self._start(default, then=lambda: self._load_awaited(remembered))
         return notice
 
     def _load_awaited(self, sentence: str | None) -> None:
