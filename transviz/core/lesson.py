@@ -221,7 +221,8 @@ class _Reader:
         return Lesson(tuple(read), *titles, folder=folder, name=self.name)
 
     def read_slide(self, data: Any) -> Slide:
-        self.table(data, None, tuple(f.name for f in fields(Slide)) + ("settings",), ("model", "sentence"))
+        keys = tuple(f.name for f in fields(Slide) if f.name != "line") + ("settings",)
+        self.table(data, None, keys, ("model", "sentence"))
         steps = self.whole(data, "steps", 0)
         forced = self.read_forced(data.get("forced", []), steps)
         return Slide(
