@@ -29,6 +29,7 @@ from .observe import subscribe
 from .panels.base import PlotPanel
 from .panels.registry import PANELS
 from .screen_fit import available_size, fit_to_screen
+from .session_files import SessionFiles
 from .settings import SettingsStore, Stored
 from .theme import apply_appearance, current_appearance, restyle
 from .view_menu import ViewChoices
@@ -77,6 +78,7 @@ class MainWindow(Retranslated, QMainWindow):
             panel.status.connect(lambda text: self.statusBar().showMessage(text, STATUS_MS))
             panel.show_panel.connect(lambda name: self.tabs.setCurrentWidget(self.panels[name]))
         self.setCentralWidget(self.tabs)
+        self.sessions = SessionFiles(self.workspace, self.tabs, self.panels, self)
         self.memory = WindowMemory(self, self.tabs, self.workspace, settings,
                                    awaited=lambda: self.files.awaited)
         self._build_status_bar()
@@ -84,7 +86,9 @@ class MainWindow(Retranslated, QMainWindow):
         self.setAcceptDrops(True)
         self.resize(START_SIZE.boundedTo(available_size(self)))
         self.refit()  # once shown: the frame's size is known then
-        self.files.error.connect(self.show_error)
+        for source in (self.files, self.sessions):
+            source.error.connect(self.show_error)
+            source.status.connect(lambda text: self.statusBar().showMessage(text, STATUS_MS))
         self.files.failed.connect(self.load_failed)
         subscribe(self, self.workspace.model_changed, self._on_model_changed)
         subscribe(self, self.workspace.session_changed, lambda _: self._show_model())
@@ -104,11 +108,13 @@ class MainWindow(Retranslated, QMainWindow):
         for widget in (self.notice, self.busy, self.model_label):
             self.statusBar().addPermanentWidget(widget)
         self.files.runner.busy_changed.connect(self.busy.setVisible)
-        self.files.status.connect(lambda text: self.statusBar().showMessage(text, STATUS_MS))
 
     def _build_menus(self) -> None:
         bar, keys, files, export = self.menuBar(), QKeySequence.StandardKey, self.files, self._export_with_dialog
         file = bound_menu(self, bar, lambda: self.tr("&File"))
+        bound_action(self, file, lambda: self.tr("&Open session..."), self.sessions.open_with_dialog, "Ctrl+Shift+O")
+        bound_action(self, file, lambda: self.tr("&Save session..."), self.sessions.save_with_dialog, keys.Save)
+        file.addSeparator()
         bound_action(self, file, lambda: self.tr("Export current plot as &PNG..."), lambda: export(".png"))
         bound_action(self, file, lambda: self.tr("Export current plot as S&VG..."), lambda: export(".svg"))
         self.export_trace_action = bound_action(self, file, lambda: self.tr("Export &trace as .npz or JSON..."),
