@@ -16,9 +16,11 @@ def register(commands: argparse._SubParsersAction) -> None:
 def run(args: argparse.Namespace) -> int:
     if args.check:
         return check(args.file)
+    from ..core.lesson import read
     from ..gui.app import run as run_app
 
-    return run_app(None)
+    lesson = read(args.file)  # a file that cannot be read says so before Qt starts
+    return run_app(lesson=lesson)
 
 
 def check(path: str) -> int:
