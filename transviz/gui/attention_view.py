@@ -251,8 +251,9 @@ class AttentionView(Retranslated, QWidget):
         return View(self.current_kind(), layer, SUMMARY_HEAD if self.head == SUMMARY_COLUMN else self.head,
                     self.current_summary(), self.current_scale())
 
-    def apply_view(self, view: View) -> None:
-        """Show ``view`` (its colormap aside), drawing once."""
+    def apply_view(self, view: View, redraw: bool = True) -> None:
+        """Show ``view`` (its colormap aside), drawing once; without ``redraw`` at the next
+        redraw (a caller about to open a session, which redraws anyway)."""
         with QSignalBlocker(self.kind), QSignalBlocker(self.summary), QSignalBlocker(self.scale):
             self.kind.setCurrentIndex(KINDS.index(view.kind))
             self.summary.setCurrentIndex(SUMMARIES.index(view.summary))
@@ -260,8 +261,9 @@ class AttentionView(Retranslated, QWidget):
         self._name_summary()
         self.layer = -1 if view.layer is None else view.layer
         self.head = SUMMARY_COLUMN if view.head == SUMMARY_HEAD else int(view.head)
-        self.refresh()
-        self.selected_changed.emit()
+        if redraw:
+            self.refresh()
+            self.selected_changed.emit()
 
     def show_only(self, plot: AttentionGrid | HeatmapWidget) -> None:
         """Show just one plot, without the selectors (a slide of the grid or of one head)."""

@@ -71,12 +71,12 @@ class SessionFiles(QObject):
             loaded: tuple[Model, Model] = (workspace.model, workspace.decoding_model)
         else:
             loaded = self.models.get(source)
-        show(slide, workspace, source, loaded)
         if slide.view.colormap is not None and slide.view.colormap != current_appearance().colormap:
             apply_appearance(replace(current_appearance(), colormap=slide.view.colormap))
             restyle(self.window)
-        for panel in self.panels.values():
+        for panel in self.panels.values():  # before the session: its views then draw once
             panel.apply_view(slide.view)
+        show(slide, workspace, source, loaded)
         self.tabs.setCurrentWidget(self.panels[slide.tab])
 
     # -- files -----------------------------------------------------------------------------------------

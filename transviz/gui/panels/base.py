@@ -75,7 +75,8 @@ class PlotPanel(QWidget):
         return None
 
     def apply_view(self, view: View) -> None:
-        """Show attention as ``view`` says (a reopened session, a lesson's slide)."""
+        """Show attention as ``view`` says (a reopened session, a lesson's slide), from the
+        workspace's next ``session_changed`` on: the caller opens the slide's session next."""
 
     def shutdown(self) -> None:
         """Stop the tab's worker threads before the application quits (safe to call twice)."""

@@ -130,7 +130,7 @@ class ExplorerPanel(Retranslated, PlotPanel):
         return self.attention.view_state()
 
     def apply_view(self, view: View) -> None:
-        self.attention.apply_view(view)
+        self.attention.apply_view(view, redraw=False)  # the session opened next redraws
 
     def why_here(self, kind: Kind, layer: int, head: int, query: int) -> None:
         """Open the masks tab's walkthrough on this query of this head."""
