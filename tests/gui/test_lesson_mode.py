@@ -111,3 +111,11 @@ def test_a_bad_lesson_never_half_loads(window, tmp_path: Path) -> None:
     assert not window.lesson_mode.active and not window.lesson_mode.bar.isVisible()
     assert window.workspace.model is None
     assert "bad.toml, line" in window.error_dialog.text() and "999 steps" in window.error_dialog.text()
+
+
+def test_help_lessons_lists_and_opens_the_shipped_lessons(window) -> None:
+    actions = window.lessons_menu.actions()
+    assert [a.text() for a in actions] == [lesson.read(p).title_en for p in LESSONS]
+    actions[1].trigger()
+    assert window.lesson_mode.active and window.lesson_mode.index == 0
+    assert window.lesson_mode.banner.caption.text() == lesson.read(LESSONS[1]).slides[0].caption_en
