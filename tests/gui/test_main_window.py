@@ -61,7 +61,8 @@ def test_menus(window):
     assert titles == ["File", "Model", "View", "Help"]
     file_menu, model_menu = (action.menu() for action in window.menuBar().actions()[:2])
     texts = [a.text().replace("&", "") for a in file_menu.actions() if not a.isSeparator()]
-    assert texts == ["Export current plot as PNG...", "Export current plot as SVG...",
+    assert texts == ["Open session...", "Save session...", "Export current plot as PNG...",
+                     "Export current plot as SVG...",
                      "Export trace as .npz or JSON...", "Quit"]
     texts = [a.text().replace("&", "") for a in model_menu.actions() if not a.isSeparator()]
     assert texts == ["Open checkpoint...", "Shipped models", "Save model as...", "Info..."]

@@ -120,6 +120,48 @@ def step_redraw_6x8() -> float:
     return _step_redraw_ms(_fresh_model(BASE))
 
 
+@figure("lesson_next_ms", "ms", 100.0, "lower")
+def lesson_next() -> float:
+    """From Next to the slide drawn: the window in lesson mode on the shipped data-flow lesson
+    (shipped default model), 1400 x 900, median over every slide change of several passes."""
+    from ..core.lesson import read
+    from ..core.resources import shipped_lessons, shipped_models
+    from ..gui.app import application, dispose, use_offscreen_platform
+    from ..gui.main_window import MainWindow
+    from ..gui.workers import a_core_left_for_qt
+    from . import Unavailable
+
+    lessons = shipped_lessons()
+    if "01-data-flow" not in lessons or "default" not in shipped_models():
+        raise Unavailable("the shipped lesson 01-data-flow or the default model is not installed")
+    use_offscreen_platform()
+    app = application()
+    with a_core_left_for_qt():
+        window = MainWindow(on_screen=False)
+        try:
+            window.resize(1400, 900)
+            window.show()
+            mode = window.lesson_mode
+            mode.start(read(lessons["01-data-flow"]))
+            app.processEvents()
+
+            def next_and_draw() -> None:
+                mode.next()
+                for _ in range(2):  # what the event loop does next: scenes post their updates, then paint
+                    app.processEvents()
+
+            times = []
+            for _ in range(4):
+                mode.go(0)
+                app.processEvents()
+                times += [seconds(next_and_draw) for _ in range(len(mode.lesson.slides) - 1)] if mode.lesson else []
+            return 1000 * statistics.median(times)
+        finally:
+            mode.stop()
+            window.shutdown()
+            dispose(window)
+
+
 # -- cold start ------------------------------------------------------------------------------------
 
 # Runs `transviz gui MODEL` in a fresh process and prints, as JSON, when each part of the start-up

@@ -36,3 +36,9 @@ def shipped_models() -> dict[str, Path]:
 
     folder = resource_dir() / "models"
     return {p.stem: p for p in sorted(folder.glob(f"*{SUFFIX}"))} if folder.is_dir() else {}
+
+
+def shipped_lessons() -> dict[str, Path]:
+    """Name -> file of every lesson in ``resources/lessons``, in the order of their names."""
+    folder = resource_dir() / "lessons"
+    return {p.stem: p for p in sorted(folder.glob("*.toml"))} if folder.is_dir() else {}

@@ -7,6 +7,7 @@ look at the views, or the other way round.
 """
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from .bundle import Model, decoding_copy
@@ -129,6 +130,25 @@ class Workspace:
             self._replace(None)
             raise
         self._replace(session)
+        return session
+
+    def restore(self, sentence: str, reference: str | None, teacher_forcing: bool, strategy: Strategy,
+                interventions: tuple[Intervention, ...], moves: Callable[[DecodingSession], object]) -> DecodingSession:
+        """Open ``sentence`` with all these settings and make ``moves`` (the steps of a saved session
+        or a lesson's slide) before any view hears of it, so that views draw the result once. On an
+        error (raised) nothing changes."""
+        if self.decoding_model is None:
+            raise InputError(translate_noop("CoreMessages", "no model is loaded: open a checkpoint first"))
+        edits(self.decoding_model, interventions)  # raises when they do not fit the model
+        session = DecodingSession(self.decoding_model, sentence, strategy=Greedy() if teacher_forcing else strategy,
+                                  top_k=self.top_k, reference=reference if teacher_forcing else None,
+                                  interventions=interventions)
+        moves(session)
+        self.sentence, self.reference, self.teacher_forcing = sentence, reference, teacher_forcing
+        self.strategy, self.interventions, self.error = strategy, tuple(interventions), None
+        self._replace(session, emit=False)
+        self.interventions_changed.emit(self.interventions)
+        self.session_changed.emit(session)
         return session
 
     def _new_session(self) -> DecodingSession:

@@ -10,6 +10,7 @@ from PySide6.QtCore import QCoreApplication, QEvent, QMessageLogContext, QtMsgTy
 from PySide6.QtGui import QIcon
 from PySide6.QtWidgets import QApplication, QWidget
 
+from ..core.lesson import Lesson
 from ..core.resources import resource_dir
 from .fonts import install_fonts
 from .language import set_language, system_language
@@ -74,18 +75,22 @@ def dispose(widget: QWidget) -> None:
     QCoreApplication.sendPostedEvents(None, QEvent.Type.DeferredDelete)
 
 
-def run(model: str | None = None) -> int:
+def run(model: str | None = None, lesson: Lesson | None = None) -> int:
     """Open the main window (with ``model``: a file or a shipped model's name; default: the last
-    run's) until it closes. The window remembers its settings in the user's settings file."""
+    run's; or presenting ``lesson``) until it closes. The window remembers its settings in the
+    user's settings file. A lesson that cannot be shown raises its LessonError before the window shows."""
     leave_a_core_for_qt()
     app = application()
     settings = user_settings()
     window = MainWindow(settings=settings)
-    if settings is not None:
-        window.restore(settings.load())
-    window.view_choices.show_window()
-    window.open_initial_model(model)
     try:
+        if settings is not None:
+            window.restore(settings.load())
+        if lesson is not None:
+            window.lesson_mode.start(lesson)
+        window.view_choices.show_window()
+        if lesson is None:
+            window.open_initial_model(model)
         return int(app.exec())
     finally:
         window.shutdown()

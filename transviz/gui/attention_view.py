@@ -10,12 +10,13 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 
 import numpy as np
-from PySide6.QtCore import QCoreApplication, Qt, Signal
+from PySide6.QtCore import QCoreApplication, QSignalBlocker, Qt, Signal
 from PySide6.QtWidgets import QCheckBox, QComboBox, QHBoxLayout, QSplitter, QStackedWidget, QVBoxLayout, QWidget
 
 from ..core.aggregate import cross_rollout, max_over_heads, mean_over_heads, rollout
 from ..core.decoding import DecodingSession
 from ..core.interventions import EditAttention
+from ..core.lesson import SUMMARY_HEAD, View
 from ..core.walkthrough import KINDS, Kind
 from .grid import SUMMARY_COLUMN, AttentionGrid
 from .heatmap import AxisNames, HeatmapWidget, attention_axes
@@ -242,6 +243,27 @@ class AttentionView(Retranslated, QWidget):
         names = {"mean": (self.tr("mean"), self.tr("mean of heads")), "max": (self.tr("max"), self.tr("max of heads")),
                  "rollout": (self.tr("rollout"), self.tr("rollout through this layer"))}
         self.grid.set_summary_names(*names[self.current_summary()])
+
+    def view_state(self) -> View:
+        """The kind, the tile shown large, the summary and the colour scale (the colormap is the
+        window's: None here)."""
+        layer = None if self.layer < 0 else self.layer
+        return View(self.current_kind(), layer, SUMMARY_HEAD if self.head == SUMMARY_COLUMN else self.head,
+                    self.current_summary(), self.current_scale())
+
+    def apply_view(self, view: View, redraw: bool = True) -> None:
+        """Show ``view`` (its colormap aside), drawing once; without ``redraw`` at the next
+        redraw (a caller about to open a session, which redraws anyway)."""
+        with QSignalBlocker(self.kind), QSignalBlocker(self.summary), QSignalBlocker(self.scale):
+            self.kind.setCurrentIndex(KINDS.index(view.kind))
+            self.summary.setCurrentIndex(SUMMARIES.index(view.summary))
+            self.scale.setCurrentIndex(SCALES.index(view.scale))
+        self._name_summary()
+        self.layer = -1 if view.layer is None else view.layer
+        self.head = SUMMARY_COLUMN if view.head == SUMMARY_HEAD else int(view.head)
+        if redraw:
+            self.refresh()
+            self.selected_changed.emit()
 
     def show_only(self, plot: AttentionGrid | HeatmapWidget) -> None:
         """Show just one plot, without the selectors (a slide of the grid or of one head)."""

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from PySide6.QtCore import Qt, QTimer, Signal
+from PySide6.QtCore import QSignalBlocker, Qt, QTimer, Signal
 from PySide6.QtWidgets import (
     QComboBox,
     QDoubleSpinBox,
@@ -98,6 +98,25 @@ class StrategyEditor(Retranslated, QWidget):
         if name == "beam":
             return Beam(self.beam_width.value(), self.length_penalty.value())
         return Greedy()
+
+    def show_strategy(self, strategy: Strategy) -> None:
+        """Show ``strategy`` (one the workspace took from elsewhere: a session reopened, a lesson's
+        slide) without announcing it as a change."""
+        blockers = [QSignalBlocker(w) for w in (self.choice, self.temperature, self.top_k, self.top_p, self.seed,
+                                                 self.beam_width, self.length_penalty)]
+        self.choice.setCurrentIndex(STRATEGY_NAMES.index(strategy.name))
+        self.settings.setCurrentIndex(self.choice.currentIndex())
+        if isinstance(strategy, Sampling):
+            self.temperature.setValue(strategy.temperature)
+            self.top_k.setValue(strategy.top_k)
+            self.top_p.setValue(strategy.top_p)
+            # a seed the session drew may exceed the box (32 bits, unsigned): it shows "random" then
+            fits = strategy.seed is not None and strategy.seed <= self.seed.maximum()
+            self.seed.setValue(strategy.seed if fits and strategy.seed is not None else RANDOM_SEED)
+        elif isinstance(strategy, Beam):
+            self.beam_width.setValue(strategy.width)
+            self.length_penalty.setValue(strategy.length_penalty)
+        del blockers
 
     def _emit(self) -> None:
         self.changed.emit(self.strategy())
@@ -218,6 +237,8 @@ class DecodingControls(Retranslated, QWidget):
     # -- state -----------------------------------------------------------------------------------
     def _on_session_changed(self, _session: object) -> None:
         self.pause()
+        if self.strategy.strategy() != self.controller.strategy:  # set elsewhere: a session reopened, a slide
+            self.strategy.show_strategy(self.controller.strategy)
         self.update_state()
 
     def _on_changed(self, event: Event) -> None:

@@ -17,18 +17,23 @@ from PySide6.QtWidgets import QMainWindow, QMessageBox, QProgressBar, QTabWidget
 
 from .. import __version__
 from ..core.bundle import Model
+from ..core.errors import TransvizError
+from ..core.lesson import read as read_lesson
 from ..core.resources import shipped_models
 from ..core.workspace import Workspace
+from .core_messages import translated
 from .dialogs import error_box, text_dialog
 from .export import export_with_dialog, save_picture
 from .files import ModelFiles, model_info, model_name
 from .help_texts import tab_help
 from .labels import TimedNotice, bound_action, bound_menu, plain_label
 from .language import Retranslated, current_language, set_language
+from .lesson_mode import LessonMode, populate_lessons_menu
 from .observe import subscribe
 from .panels.base import PlotPanel
 from .panels.registry import PANELS
 from .screen_fit import available_size, fit_to_screen
+from .session_files import SessionFiles
 from .settings import SettingsStore, Stored
 from .theme import apply_appearance, current_appearance, restyle
 from .view_menu import ViewChoices
@@ -77,6 +82,8 @@ class MainWindow(Retranslated, QMainWindow):
             panel.status.connect(lambda text: self.statusBar().showMessage(text, STATUS_MS))
             panel.show_panel.connect(lambda name: self.tabs.setCurrentWidget(self.panels[name]))
         self.setCentralWidget(self.tabs)
+        self.sessions = SessionFiles(self.workspace, self.tabs, self.panels, self)
+        self.lesson_mode = LessonMode(self, self.sessions)
         self.memory = WindowMemory(self, self.tabs, self.workspace, settings,
                                    awaited=lambda: self.files.awaited)
         self._build_status_bar()
@@ -84,7 +91,9 @@ class MainWindow(Retranslated, QMainWindow):
         self.setAcceptDrops(True)
         self.resize(START_SIZE.boundedTo(available_size(self)))
         self.refit()  # once shown: the frame's size is known then
-        self.files.error.connect(self.show_error)
+        for source in (self.files, self.sessions):
+            source.error.connect(self.show_error)
+            source.status.connect(lambda text: self.statusBar().showMessage(text, STATUS_MS))
         self.files.failed.connect(self.load_failed)
         subscribe(self, self.workspace.model_changed, self._on_model_changed)
         subscribe(self, self.workspace.session_changed, lambda _: self._show_model())
@@ -104,11 +113,13 @@ class MainWindow(Retranslated, QMainWindow):
         for widget in (self.notice, self.busy, self.model_label):
             self.statusBar().addPermanentWidget(widget)
         self.files.runner.busy_changed.connect(self.busy.setVisible)
-        self.files.status.connect(lambda text: self.statusBar().showMessage(text, STATUS_MS))
 
     def _build_menus(self) -> None:
         bar, keys, files, export = self.menuBar(), QKeySequence.StandardKey, self.files, self._export_with_dialog
         file = bound_menu(self, bar, lambda: self.tr("&File"))
+        bound_action(self, file, lambda: self.tr("&Open session..."), self.sessions.open_with_dialog, "Ctrl+Shift+O")
+        bound_action(self, file, lambda: self.tr("&Save session..."), self.sessions.save_with_dialog, keys.Save)
+        file.addSeparator()
         bound_action(self, file, lambda: self.tr("Export current plot as &PNG..."), lambda: export(".png"))
         bound_action(self, file, lambda: self.tr("Export current plot as S&VG..."), lambda: export(".svg"))
         self.export_trace_action = bound_action(self, file, lambda: self.tr("Export &trace as .npz or JSON..."),
@@ -134,12 +145,15 @@ class MainWindow(Retranslated, QMainWindow):
         self.view_choices.show_choices(current_language(), current_appearance())
         help_menu = bound_menu(self, bar, lambda: self.tr("&Help"))
         bound_action(self, help_menu, lambda: self.tr("How to read this &tab"), self.show_tab_help, keys.HelpContents)
+        self.lessons_menu = bound_menu(self, help_menu, lambda: self.tr("&Lessons"))
+        populate_lessons_menu(self.lessons_menu, self.open_lesson)
         bound_action(self, help_menu, lambda: self.tr("&About transviz"), self.show_about)
 
     def retranslate(self) -> None:
         super().retranslate()
         self.view_choices.retranslate()
         self.populate_shipped_menu(self._shipped)
+        populate_lessons_menu(self.lessons_menu, self.open_lesson)  # titles in the new language
         self._show_model()
         self.refit()
 
@@ -202,6 +216,15 @@ class MainWindow(Retranslated, QMainWindow):
         """Help > How to read this tab, for the tab shown."""
         spec = PANELS[self.tabs.currentIndex()]
         return text_dialog(self, self.tr("How to read: {0}").format(spec.shown_title()), tab_help(spec.id), "tab_help")
+
+    def open_lesson(self, path: str | Path) -> bool:
+        """Present the lesson at ``path`` (checked whole first: an error box, and nothing changes)."""
+        try:
+            self.lesson_mode.start(read_lesson(path))
+        except TransvizError as exc:
+            self.show_error(self.tr("Could not open the lesson"), translated(exc))
+            return False
+        return True
 
     def show_about(self) -> None:
         QMessageBox.about(self, self.tr("About transviz"), self.tr(

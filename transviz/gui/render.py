@@ -19,6 +19,7 @@ from PySide6.QtWidgets import QApplication, QWidget
 from ..core.bundle import Model
 from ..core.decoding import DecodingSession
 from ..core.errors import InputError
+from ..core.lesson import Lesson
 from ..core.walkthrough import KINDS, Kind
 from ..core.workspace import Workspace
 from . import CONCEPTS, VIEWS
@@ -255,3 +256,26 @@ def render(slide: Slide, out: str | Path) -> Path:
         return save_picture(widget, out, f"transviz: {slide.view}")
     finally:
         _close(widget)
+
+
+def export_lesson(lesson: Lesson, folder: str | Path, width: int = 1600, height: int = 900) -> list[Path]:
+    """Draw every slide of ``lesson`` (checked whole first) as the window shows it in lesson mode,
+    to ``slide-01.png``, ``slide-02.png``, ... in ``folder``."""
+    window = MainWindow(on_screen=False)
+    try:
+        window.resize(width, height)
+        window.show()
+        window.lesson_mode.start(lesson)
+        written = []
+        for index in range(len(lesson.slides)):
+            window.lesson_mode.go(index)
+            QApplication.processEvents()
+            masks = window.panels["masks"]
+            if window.tabs.currentWidget() is masks and isinstance(masks, MasksPanel):
+                _wait_for_translations(masks)
+            written.append(save_picture(window, Path(folder) / f"slide-{index + 1:02d}.png",
+                                        f"transviz: {lesson.title_en} {index + 1}"))
+        return written
+    finally:
+        window.lesson_mode.stop()
+        _close(window)

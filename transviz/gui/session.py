@@ -258,6 +258,7 @@ class SessionController(QObject):
             self.interventions_changed.emit()
 
     def _new_session(self, session: DecodingSession | None) -> None:
-        """A new sentence: the workspace opened it with the interventions in force."""
-        self._wanted = (0, False)
+        """A new sentence: the workspace opened it with the interventions in force (a reopened
+        session or a lesson's slide has taken steps already)."""
+        self._wanted = (0, False) if session is None else (session.position, session.finished)
         self.session_changed.emit(session)

@@ -10,6 +10,7 @@ from PySide6.QtGui import QAction
 from PySide6.QtWidgets import QFrame, QLabel, QLayout, QScrollArea, QVBoxLayout, QWidget
 
 from ...core.bundle import Model
+from ...core.lesson import View
 from ...core.workspace import Workspace
 from ..export import add_export_actions, name_export_actions
 from ..observe import subscribe
@@ -68,6 +69,14 @@ class PlotPanel(QWidget):
 
     def set_model(self, model: Model | None) -> None:
         """Show ``model`` (the workspace's new model, or None)."""
+
+    def view_state(self) -> View | None:
+        """How the tab shows attention, for a saved session or a lesson (None: nothing to keep)."""
+        return None
+
+    def apply_view(self, view: View) -> None:
+        """Show attention as ``view`` says (a reopened session, a lesson's slide), from the
+        workspace's next ``session_changed`` on: the caller opens the slide's session next."""
 
     def shutdown(self) -> None:
         """Stop the tab's worker threads before the application quits (safe to call twice)."""

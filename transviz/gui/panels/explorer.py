@@ -15,6 +15,7 @@ from PySide6.QtWidgets import QSplitter, QStackedWidget, QVBoxLayout, QWidget
 
 from ...core.bundle import Model
 from ...core.decoding import DecodingSession
+from ...core.lesson import View
 from ...core.paths import walk
 from ...core.strategies import Beam
 from ...core.unmodified import TokenComparison
@@ -124,6 +125,12 @@ class ExplorerPanel(Retranslated, PlotPanel):
         undo.activated.connect(self.controller.undo_intervention)
         redo.activated.connect(self.controller.redo_intervention)
         self.shortcuts += [undo, redo]
+
+    def view_state(self) -> View:
+        return self.attention.view_state()
+
+    def apply_view(self, view: View) -> None:
+        self.attention.apply_view(view, redraw=False)  # the session opened next redraws
 
     def why_here(self, kind: Kind, layer: int, head: int, query: int) -> None:
         """Open the masks tab's walkthrough on this query of this head."""

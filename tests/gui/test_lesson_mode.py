@@ -1,0 +1,121 @@
+"""Lesson mode: every shipped lesson opens, and each slide shows the state it describes (the
+grid's arrays equal those of the slide's session, decoded separately); the keys a clicker sends
+move through the slides; Esc leaves them and comes back."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+from PySide6.QtCore import Qt
+
+from transviz.core import lesson
+from transviz.core.decoding import DecodingSession
+from transviz.core.lesson_run import Models, model_source
+from transviz.core.resources import shipped_lessons
+from transviz.core.strategies import Greedy
+from transviz.core.workspace import TOP_K
+from transviz.gui.attention_view import attention_maps
+from transviz.gui.main_window import MainWindow
+
+LESSONS = sorted(shipped_lessons().values())
+
+
+def decoded_by_hand(slide: lesson.Slide, folder: Path, models: Models) -> DecodingSession:
+    """The slide's session built straight from its description, without the workspace."""
+    _, decoding = models.get(model_source(slide, folder))
+    session = DecodingSession(decoding, slide.sentence, top_k=TOP_K,
+                              strategy=Greedy() if slide.teacher_forcing else slide.strategy,
+                              reference=slide.reference if slide.teacher_forcing else None,
+                              interventions=slide.interventions)
+    forced = {f.step: f.token for f in slide.forced}
+    for step in range(slide.steps):
+        session.force(forced[step]) if step in forced else session.step()
+    return session
+
+
+@pytest.fixture
+def window(show):
+    window = show(MainWindow(), 1366, 768)
+    yield window
+    window.lesson_mode.stop()
+    window.shutdown()
+
+
+def test_six_lessons_are_shipped() -> None:
+    assert len(LESSONS) >= 6
+
+
+@pytest.mark.parametrize("path", LESSONS, ids=lambda p: p.stem)
+def test_each_slide_shows_what_it_describes(window, path: Path) -> None:
+    read = lesson.read(path)
+    window.lesson_mode.start(read)
+    models = Models()
+    explorer = window.panels["explorer"]
+    for index, slide in enumerate(read.slides):
+        window.lesson_mode.go(index)
+        expected = decoded_by_hand(slide, read.folder, models)
+        session = window.workspace.session
+        assert session is not None and session.output_tokens == expected.output_tokens
+        assert window.tabs.currentWidget() is window.panels[slide.tab]
+        view = explorer.view_state()
+        assert (view.kind, view.summary, view.scale) == (slide.view.kind, slide.view.summary, slide.view.scale)
+        shown = attention_maps(expected, slide.view.kind, slide.view.summary)
+        if not shown.query_tokens:  # before the first step the grid shows the encoder
+            shown = attention_maps(expected, "encoder_self", slide.view.summary)
+        grid = explorer.attention.grid
+        np.testing.assert_array_equal(grid._maps, shown.maps)
+        np.testing.assert_array_equal(grid._summary, shown.summary)
+        banner = window.lesson_mode.banner
+        assert banner.caption.text() == slide.caption_en
+        assert banner.progress.text() == f"{index + 1} / {len(read.slides)}"
+
+
+def test_clicker_keys_and_escape(window, qtbot) -> None:
+    read = lesson.read(LESSONS[0])
+    window.lesson_mode.start(read)
+    explorer = window.panels["explorer"]
+    explorer.setFocus()
+    target = window.focusWidget() or explorer
+    for key, index in ((Qt.Key.Key_PageDown, 1), (Qt.Key.Key_Right, 2), (Qt.Key.Key_PageUp, 1),
+                       (Qt.Key.Key_Left, 0), (Qt.Key.Key_Left, 0)):
+        qtbot.keyClick(target, key)
+        assert window.lesson_mode.index == index
+    window.lesson_mode.go(2)
+    session = window.workspace.session
+    assert session is not None and session.position == read.slides[2].steps
+    qtbot.keyClick(window.focusWidget() or explorer, Qt.Key.Key_Escape)
+    assert window.lesson_mode.exploring and "Esc" in window.lesson_mode.banner.caption.text()
+    explorer.setFocus()
+    qtbot.keyClick(window.focusWidget() or explorer, Qt.Key.Key_Right)  # exploring: the explorer steps
+    assert window.lesson_mode.index == 2 and window.workspace.session.position == read.slides[2].steps + 1
+    qtbot.keyClick(window.focusWidget() or explorer, Qt.Key.Key_Escape)  # back to the slide as it was
+    assert not window.lesson_mode.exploring and window.workspace.session.position == read.slides[2].steps
+
+
+def test_the_caption_follows_the_language(window, qtbot) -> None:
+    from transviz.gui.language import CHINESE, set_language
+
+    read = lesson.read(LESSONS[0])
+    window.lesson_mode.start(read)
+    set_language(CHINESE)
+    qtbot.waitUntil(lambda: window.lesson_mode.banner.caption.text() == read.slides[0].caption_zh, timeout=5000)
+
+
+def test_a_bad_lesson_never_half_loads(window, tmp_path: Path) -> None:
+    text = LESSONS[0].read_text(encoding="utf-8") + '\n[[slide]]\nmodel = "default"\nsentence = "ein bier"\n' \
+                                                     'steps = 999\n'
+    path = tmp_path / "bad.toml"
+    path.write_text(text, encoding="utf-8")
+    assert not window.open_lesson(path)
+    assert not window.lesson_mode.active and not window.lesson_mode.bar.isVisible()
+    assert window.workspace.model is None
+    assert "bad.toml, line" in window.error_dialog.text() and "999 steps" in window.error_dialog.text()
+
+
+def test_help_lessons_lists_and_opens_the_shipped_lessons(window) -> None:
+    actions = window.lessons_menu.actions()
+    assert [a.text() for a in actions] == [lesson.read(p).title_en for p in LESSONS]
+    actions[1].trigger()
+    assert window.lesson_mode.active and window.lesson_mode.index == 0
+    assert window.lesson_mode.banner.caption.text() == lesson.read(LESSONS[1]).slides[0].caption_en

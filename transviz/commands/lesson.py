@@ -1,0 +1,60 @@
+"""``transviz lesson FILE``: open the window in lesson mode; ``--check`` validates the file and
+each of its slides without a window; ``--export DIR`` draws every slide to a PNG."""
+from __future__ import annotations
+
+import argparse
+
+
+def register(commands: argparse._SubParsersAction) -> None:
+    parser = commands.add_parser("lesson", help="present a lesson file (.toml), check it, or export its slides")
+    parser.add_argument("file", help="a lesson file (README: Lesson files), or a saved session (.transviz)")
+    parser.add_argument("--check", action="store_true",
+                        help="check the file and that every slide runs, print a summary, and exit (no window)")
+    parser.add_argument("--export", metavar="DIR",
+                        help="draw every slide offscreen to DIR/slide-01.png, slide-02.png, ... (no window)")
+    parser.add_argument("--size", default="1600x900", help="with --export: width x height in pixels")
+    parser.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    if args.check:
+        return check(args.file)
+    if args.export:
+        return export(args.file, args.export, args.size)
+    from ..core.lesson import read
+    from ..gui.app import run as run_app
+
+    lesson = read(args.file)  # a file that cannot be read says so before Qt starts
+    return run_app(lesson=lesson)
+
+
+def check(path: str) -> int:
+    """Read the lesson and run every slide; a fault raises LessonError (one line, with its line)."""
+    from ..core.lesson import read
+    from ..core.lesson_run import check as check_slides
+
+    lesson = read(path)
+    sessions = check_slides(lesson)
+    steps = sum(len(s.history) for s in sessions)
+    print(f"{path}: {len(lesson.slides)} slides, {steps} decoder steps, all fine")
+    return 0
+
+
+def export(path: str, folder: str, size: str) -> int:
+    from ..core.errors import InputError
+    from ..core.lesson import read
+
+    width, _, height = size.partition("x")
+    if not (width.isdigit() and height.isdigit()) or min(int(width), int(height)) < 100:
+        raise InputError(f"--size must be WIDTHxHEIGHT with both at least 100, e.g. 1600x900, not {size!r}")
+    lesson = read(path)  # a file that cannot be read says so before Qt starts
+    from ..gui.app import application, use_offscreen_platform
+    from ..gui.render import export_lesson
+    from ..gui.workers import leave_a_core_for_qt
+
+    use_offscreen_platform()
+    application()
+    leave_a_core_for_qt()
+    for written in export_lesson(lesson, folder, int(width), int(height)):
+        print(written)
+    return 0
