@@ -53,6 +53,16 @@ def test_quiz_hides_the_step_and_scores_the_choice(shipped_window, shipped_model
     assert explorer.candidates.bars() and not np.isnan(grid.maps[:, :, 1]).any()
 
 
+def test_quiz_mode_is_in_the_view_menu_and_opens_the_explorer(shipped_window) -> None:
+    explorer = shipped_window.panels["explorer"]
+    menus = {action.menu().title().replace("&", ""): action.menu() for action in shipped_window.menuBar().actions()}
+    assert explorer.quiz_action in menus["View"].actions()
+    assert explorer.quiz_action.shortcut().toString() == "Q"
+    shipped_window.tabs.setCurrentWidget(shipped_window.panels["masks"])
+    menus["View"].actions()[menus["View"].actions().index(explorer.quiz_action)].trigger()
+    assert shipped_window.tabs.currentWidget() is explorer and explorer.quiz.question is not None
+
+
 def test_where_quiz_takes_a_clicked_key(shipped_window, shipped_model, qtbot) -> None:
     explorer = shipped_window.panels["explorer"]
     explorer.set_quiz(True, QuizSpec.of({"ask": "where", "kind": "cross", "layer": 0, "head": 1}))

@@ -69,6 +69,10 @@ class PlotPanel(QWidget):
     def set_model(self, model: Model | None) -> None:
         """Show ``model`` (the workspace's new model, or None)."""
 
+    def view_actions(self) -> list[QAction]:
+        """Actions of this tab that the window's View menu lists too (e.g. the explorer's quiz mode)."""
+        return []
+
     def shutdown(self) -> None:
         """Stop the tab's worker threads before the application quits (safe to call twice)."""
 

@@ -165,6 +165,9 @@ class ExplorerPanel(Retranslated, PlotPanel):
             shortcut.setEnabled(False)
 
     # -- quiz ------------------------------------------------------------------------------------
+    def view_actions(self) -> list[QAction]:
+        return [self.quiz_action]
+
     @property
     def quiz_on(self) -> bool:
         return self.quiz_action.isChecked()
@@ -178,6 +181,8 @@ class ExplorerPanel(Retranslated, PlotPanel):
             self.quiz_action.setChecked(on)  # toggled comes back here
             return
         self.quiz.setVisible(on)
+        if on and not self.isVisible():  # from the View menu on another tab
+            self.show_panel.emit("explorer")
         for shortcut in self.quiz_keys:
             shortcut.setEnabled(on)
         self.quiz.restart()
