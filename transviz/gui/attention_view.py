@@ -83,6 +83,17 @@ class AttentionMaps:
     query: int | None  # the current step's query row (None for the encoder: no step has a row)
 
 
+def hidden_query(shown: AttentionMaps) -> AttentionMaps:
+    """``shown`` with its current query row blanked (NaN) in every map and summary, and the
+    token it wrote left out of its name: a quiz asks about that row before revealing it."""
+    if shown.query is None:
+        return shown
+    maps, summary, names = shown.maps.copy(), shown.summary.copy(), list(shown.query_tokens)
+    maps[:, :, shown.query], summary[:, shown.query] = np.nan, np.nan
+    names[shown.query] = names[shown.query].split(" -> ")[0] + " -> ?"
+    return replace(shown, maps=maps, summary=summary, query_tokens=names)
+
+
 def _summarised(session: DecodingSession, kind: Kind, summary: str, maps: np.ndarray) -> np.ndarray:
     if not maps.shape[2]:
         return np.zeros((maps.shape[0], 0, maps.shape[3]), np.float32)
@@ -144,6 +155,7 @@ class AttentionView(Retranslated, QWidget):
         self.controller = controller
         self.shown: AttentionMaps | None = None
         self.layer, self.head = -1, 0  # the tile shown large; layer -1: the last layer
+        self.query_hidden = False  # a quiz hides the current query row until it is revealed
         self._build()
         controller.session_changed.connect(self.refresh)
         controller.changed.connect(self.refresh)
@@ -271,6 +283,17 @@ class AttentionView(Retranslated, QWidget):
         self.grid.setVisible(plot is self.grid)
         self.large.setVisible(plot is self.large)
 
+    def hide_query(self, hidden: bool) -> None:
+        """Blank the current query row of every map (a quiz's question), or show it again."""
+        if hidden != self.query_hidden:
+            self.query_hidden = hidden
+            self.refresh()
+
+    def show_head(self, kind: Kind, layer: int, head: int) -> None:
+        """Show ``kind`` attention with this head large (a quiz asks where it looks)."""
+        self.kind.setCurrentIndex(KINDS.index(kind))
+        self.select(layer, head)
+
     def select(self, layer: int, head: int) -> None:
         """Show this tile large (``head`` SUMMARY_COLUMN: the layer's summary)."""
         self.layer, self.head = layer, head
@@ -287,6 +310,8 @@ class AttentionView(Retranslated, QWidget):
         shown = attention_maps(session, kind, self.current_summary())
         if not shown.query_tokens:  # the decoder has no row yet: show what it will read
             shown = attention_maps(session, "encoder_self", self.current_summary())
+        if self.query_hidden:
+            shown = hidden_query(shown)
         self.shown = shown
         scale = self.current_scale()
         self.grid.set_maps(shown.maps, shown.query_tokens, shown.key_tokens, summary=shown.summary,
@@ -396,7 +421,7 @@ class AttentionView(Retranslated, QWidget):
         cross-attention head shown large, else the mean of its layer's heads (of the last layer
         when another kind is shown); None before the first step."""
         session = self.controller.session
-        if session is None or not session.position:
+        if session is None or not session.position or self.query_hidden:
             return None
         cross = session.cross_attention()  # (L, H, T, S)
         layer, head = cross.shape[0] - 1, SUMMARY_COLUMN

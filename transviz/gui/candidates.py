@@ -171,6 +171,11 @@ class CandidatesChart(Retranslated, QWidget):
             self._bars.title = self._title_text(record)
         self._bars.update()
 
+    def show_hidden(self, title: str) -> None:
+        """No bars, only ``title``: a quiz hides the step's candidates until it is revealed."""
+        self._bars.title, self._bars.rows, self._bars.raw = title, [], []
+        self._bars.update()
+
     def _show_drawn(self, record: StepRecord, drawn: tuple[DrawnCandidate, ...]) -> None:
         """Sampling: bars of the distribution the token was drawn from, the raw one beside them."""
         self._bars.rows = [(c.token, c.probability, CHOSEN if c.token == record.token else OTHER, False)

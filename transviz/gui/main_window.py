@@ -139,6 +139,8 @@ class MainWindow(Retranslated, QMainWindow):
             bound_action(self, view, spec.shown_title, lambda *_, i=index: self.tabs.setCurrentIndex(i),
                          f"Ctrl+{index + 1}")
         view.addSeparator()
+        for panel in self.panels.values():
+            view.addActions(panel.view_actions())
         self.view_choices = ViewChoices(view, self)
         self.view_choices.chosen.connect(self.memory.remember)
         self.view_choices.chosen.connect(self.refit)

@@ -78,6 +78,10 @@ class PlotPanel(QWidget):
         """Show attention as ``view`` says (a reopened session, a lesson's slide), from the
         workspace's next ``session_changed`` on: the caller opens the slide's session next."""
 
+    def view_actions(self) -> list[QAction]:
+        """Actions of this tab that the window's View menu lists too (e.g. the explorer's quiz mode)."""
+        return []
+
     def shutdown(self) -> None:
         """Stop the tab's worker threads before the application quits (safe to call twice)."""
 

@@ -6,17 +6,22 @@ number box has the focus and needs the key; Ctrl+Z / Ctrl+Shift+Z (or Ctrl+Y) un
 change of the interventions (right-click a head to add one, drag along a row of the large head to
 paint it). A model opens with the focus in the sentence box; Enter there hands the keys to the
 decoder.
+
+Quiz mode (Q, or the Quiz button): each step is taken hidden (its token, its candidates and the
+current query row of the maps) and the class predicts; 1-9 choose, Enter reveals, Right (or
+Space) reveals an open question, then moves on to the next step and asks again.
 """
 from __future__ import annotations
 
 from PySide6.QtCore import Qt
-from PySide6.QtGui import QKeySequence, QResizeEvent, QShortcut
-from PySide6.QtWidgets import QSplitter, QStackedWidget, QVBoxLayout, QWidget
+from PySide6.QtGui import QAction, QKeySequence, QResizeEvent, QShortcut
+from PySide6.QtWidgets import QHBoxLayout, QSplitter, QStackedWidget, QToolButton, QVBoxLayout, QWidget
 
 from ...core.bundle import Model
-from ...core.decoding import DecodingSession
+from ...core.decoding import DecodingSession, Event
 from ...core.lesson import View
 from ...core.paths import walk
+from ...core.quiz import MAX_CHOICES, QuizSpec
 from ...core.strategies import Beam
 from ...core.unmodified import TokenComparison
 from ...core.vocab import BOS
@@ -32,10 +37,13 @@ from ..intervention_menu import InterventionMenu
 from ..labels import bound_label
 from ..language import Retranslated
 from ..legend import ColourLegend
+from ..quiz_panel import QuizPanel
 from ..session import SessionController
 from ..source_box import SourceBox
 from ..token_strip import Chip, TokenStrip
 from .base import PlotPanel
+
+QUIZ_KEY = "Q"  # free in the window: Ctrl+Q quits, P plays
 
 
 class ExplorerPanel(Retranslated, PlotPanel):
@@ -57,6 +65,10 @@ class ExplorerPanel(Retranslated, PlotPanel):
         self.output.chip_clicked.connect(self.controller.rewind)
         self.candidates.candidate_clicked.connect(self.controller.choose_instead)
         self.source.submitted.connect(self.take_keyboard)
+        self.controller.changed.connect(self._ask)
+        self.controller.session_changed.connect(self._ask)
+        self.quiz.revealed_changed.connect(self._apply_quiz)
+        self.attention.large.clicked.connect(self._clicked_key)
         self.intervention_menu = InterventionMenu(lambda: self.controller.interventions.items, self)
         self.intervention_menu.chosen.connect(self.controller.toggle_intervention)
         self.explain_menu = ExplainMenu(self.attention, [self.intervention_menu.add_to])
@@ -79,12 +91,29 @@ class ExplorerPanel(Retranslated, PlotPanel):
         self.bind_text(self.output.set_placeholder,
                        lambda: self.tr("(the translation appears here, one token per step)"))
         self.candidates = CandidatesChart()
+        self.quiz = QuizPanel()
+        self.quiz.setVisible(False)
+        self.quiz_action = QAction(self)
+        self.quiz_action.setCheckable(True)
+        self.quiz_action.setShortcut(QKeySequence(QUIZ_KEY))
+        self.bind_text(self.quiz_action.setText, lambda: self.tr("Quiz mode"))
+        self.bind_text(self.quiz_action.setToolTip, lambda: self.tr(
+            "Predict, then reveal (Q): each step is hidden until Enter; 1-9 choose, Right moves on"))
+        self.quiz_action.toggled.connect(self.set_quiz)
+        self.addAction(self.quiz_action)
+        quiz_button = QToolButton()
+        quiz_button.setDefaultAction(self.quiz_action)
+        left = QWidget()
+        column = QVBoxLayout(left)
+        column.setContentsMargins(0, 0, 0, 0)
+        column.addWidget(self.quiz)
+        column.addWidget(self.candidates, 1)
         self.beam_tree = BeamTree()
         self.attention = AttentionView(controller)
         self.track(self.attention.grid, self.attention.large, self.candidates, self.beam_tree)
         plots = QSplitter(Qt.Orientation.Horizontal)
         plots.setObjectName("explorer_candidates_and_attention")  # splitter sizes are restored at the next start
-        plots.addWidget(self.candidates)
+        plots.addWidget(left)
         plots.addWidget(self.attention)
         plots.setStretchFactor(0, 1)
         plots.setStretchFactor(1, 3)
@@ -103,7 +132,10 @@ class ExplorerPanel(Retranslated, PlotPanel):
         self.pages.addWidget(body)
         layout = QVBoxLayout(self)
         layout.addWidget(self.source)
-        layout.addWidget(self.controls)
+        controls = QHBoxLayout()
+        controls.addWidget(self.controls, 1)
+        controls.addWidget(quiz_button)
+        layout.addLayout(controls)
         layout.addWidget(self.output)
         self.legend = ColourLegend()  # what the chips' and maps' colours mean
         layout.addWidget(self.legend)
@@ -113,7 +145,7 @@ class ExplorerPanel(Retranslated, PlotPanel):
     def _add_shortcuts(self) -> None:
         """Window shortcuts that act only while this tab shows: a text box with the focus keeps
         the keys it uses (Space, arrows, Home, P) for typing."""
-        keys = ((Qt.Key.Key_Space, self.controller.step), (Qt.Key.Key_Right, self.controller.step),
+        keys = ((Qt.Key.Key_Space, self.move_on), (Qt.Key.Key_Right, self.move_on),
                 (Qt.Key.Key_Left, self.controller.back), (Qt.Key.Key_Home, self.controller.reset),
                 (Qt.Key.Key_P, self.controls.toggle_play))
         self.shortcuts = [QShortcut(QKeySequence(key), self, action) for key, action in keys]
@@ -125,6 +157,68 @@ class ExplorerPanel(Retranslated, PlotPanel):
         undo.activated.connect(self.controller.undo_intervention)
         redo.activated.connect(self.controller.redo_intervention)
         self.shortcuts += [undo, redo]
+        # on only in quiz mode: otherwise digits and Enter are left alone
+        self.quiz_keys = [QShortcut(QKeySequence(str(n + 1)), self, lambda n=n: self.quiz.choose(n))
+                          for n in range(MAX_CHOICES)]
+        self.quiz_keys += [QShortcut(QKeySequence(key), self, self.quiz.reveal)
+                           for key in (Qt.Key.Key_Return, Qt.Key.Key_Enter)]
+        for shortcut in self.quiz_keys:
+            shortcut.setEnabled(False)
+
+    # -- quiz ------------------------------------------------------------------------------------
+    def view_actions(self) -> list[QAction]:
+        return [self.quiz_action]
+
+    @property
+    def quiz_on(self) -> bool:
+        return self.quiz_action.isChecked()
+
+    def set_quiz(self, on: bool, spec: QuizSpec | None = None) -> None:
+        """Turn quiz mode on (asking ``spec``'s question, default: the one asked before) or off.
+        On, the explorer takes the next step hidden and asks about it."""
+        if spec is not None:
+            self.quiz.spec = spec
+        if self.quiz_action.isChecked() != on:
+            self.quiz_action.setChecked(on)  # toggled comes back here
+            return
+        self.quiz.setVisible(on)
+        if on and not self.isVisible():  # from the View menu on another tab
+            self.show_panel.emit("explorer")
+        for shortcut in self.quiz_keys:
+            shortcut.setEnabled(on)
+        self.quiz.restart()
+        session = self.controller.session
+        if on and session is not None and session.cant_step() is None:
+            self.controller.step()  # asks (_ask)
+        self._apply_quiz()
+
+    def move_on(self) -> None:
+        """Right / Space: in quiz mode an open question is revealed first; then the next step."""
+        if self.quiz_on and not self.quiz.revealed:
+            self.quiz.reveal()
+        else:
+            self.controller.step()
+
+    def _ask(self, event: object) -> None:
+        """A step taken in quiz mode is asked about; any other move leaves nothing hidden."""
+        if not self.quiz_on:
+            return
+        stepped = isinstance(event, Event) and event.kind == "step"
+        reason = self.quiz.ask_about(self.controller.session if stepped else None)
+        if reason:
+            self.status.emit(reason)
+        spec = self.quiz.spec
+        if stepped and spec.ask == "where" and self.quiz.question is not None:
+            self.attention.show_head(spec.kind, spec.layer, spec.head)
+
+    def _apply_quiz(self, *_: object) -> None:
+        self.attention.hide_query(self.quiz_on and not self.quiz.revealed)
+        self.refresh()
+
+    def _clicked_key(self, _row: int, column: int) -> None:
+        question = self.quiz.question
+        if self.quiz_on and question is not None and question.ask == "where":
+            self.quiz.choose(column)
 
     def view_state(self) -> View:
         return self.attention.view_state()
@@ -155,10 +249,19 @@ class ExplorerPanel(Retranslated, PlotPanel):
     # -- drawing ---------------------------------------------------------------------------------
     def refresh(self, *_: object) -> None:
         session = self.controller.session
-        self.output.set_chips(self.output_chips(session) if session is not None else [])
+        hidden = self.quiz_on and not self.quiz.revealed
+        chips = self.output_chips(session) if session is not None else []
+        if hidden and len(chips) > 1:  # the step's token is the question
+            chips[-1] = Chip("?", self.tr("hidden until the quiz's answer is revealed"), current=True)
+        self.output.set_chips(chips)
         record = session.history[-1] if session is not None and session.history else None
-        self.candidates.show_record(record, isinstance(self.controller.strategy, Beam))
+        if hidden:
+            self.candidates.show_hidden(self.tr("The next token is hidden: predict it, then Reveal (Enter)."))
+        else:
+            self.candidates.show_record(record, isinstance(self.controller.strategy, Beam))
         self._show_beam_tree()
+        if hidden:
+            self.beam_tree.setVisible(False)  # it names the tokens
         self._draw_alignment()
 
     def _draw_alignment(self, *_: object) -> None:
