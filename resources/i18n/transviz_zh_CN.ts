@@ -12,40 +12,44 @@
         <translation>additive attention、dot-product (multi-plicative) attention 的区别？加型注意力机制和点乘注意力机制有着相同的计算复杂度，但点乘注意力机制运算可以使用高度优化的并行矩阵乘法代码，会更快也更节省空间</translation>
     </message>
     <message>
-        <source>Dot product: layer {0}, head {1}</source>
-        <translation>点积：第 {0} 层，第 {1} 个头</translation>
+        <source>Left: the head&apos;s own weights, softmax(q.k / sqrt(d_k)). Right: additive attention, softmax(v^T tanh(W1 q + W2 k)) on the same queries and keys, with W1, W2 and v either fitted by least squares to the head&apos;s scores q.k / sqrt(d_k) (up to a constant per row, which the softmax ignores; starting from the previous step&apos;s fit) or random. Below: the time and the memory to score n queries against n keys, both ways.</source>
+        <translation>左：这个头自己的权重，softmax(q.k / sqrt(d_k))。右：加性注意力，softmax(v^T tanh(W1 q + W2 k))，用的是同样的 query 和 key；W1、W2 和 v 或者用最小二乘拟合到这个头的分数 q.k / sqrt(d_k)（每行可差一个常数，softmax 不受其影响；从上一步的拟合结果出发），或者随机。下方：两种方式为 n 个 query 和 n 个 key 打分所需的时间和内存。</translation>
     </message>
     <message>
-        <source>fitted to the head&apos;s weights</source>
-        <translation>拟合到这个头的权重</translation>
+        <source>Dot product: layer {0}, head {1}</source>
+        <translation>点积：第 {0} 层，第 {1} 个头</translation>
     </message>
     <message>
         <source>random (untrained)</source>
         <translation>随机（未训练）</translation>
     </message>
     <message>
+        <source>fitted to the head&apos;s scores</source>
+        <translation>拟合到这个头的分数</translation>
+    </message>
+    <message>
         <source>W1, W2, v:</source>
         <translation>W1、W2、v：</translation>
-    </message>
-    <message>
-        <source>Left: the head&apos;s own weights, softmax(q.k / sqrt(d_k)). Right: additive attention, softmax(v^T tanh(W1 q + W2 k)) on the same queries and keys, with W1, W2 and v either fitted to the left map (L-BFGS on the cross-entropy, starting from the previous step&apos;s fit) or random. Below: the time and the memory to score n queries against n keys, both ways.</source>
-        <translation>左：这个头自己的权重，softmax(q.k / sqrt(d_k))。右：加性注意力，softmax(v^T tanh(W1 q + W2 k))，用的是同样的 query 和 key；W1、W2 和 v 或者拟合到左图（用 L-BFGS 最小化交叉熵，从上一步的拟合结果出发），或者随机。下方：两种方式为 n 个 query 和 n 个 key 打分所需的时间和内存。</translation>
-    </message>
-    <message>
-        <source>Additive, fitted: {0} L-BFGS iterations, {1:.2f} s</source>
-        <translation>加性，拟合所得：L-BFGS 迭代 {0} 次，{1:.2f} 秒</translation>
     </message>
     <message>
         <source>Additive, random W1, W2 and v (untrained)</source>
         <translation>加性，随机的 W1、W2 和 v（未训练）</translation>
     </message>
     <message>
-        <source>The fit&apos;s weights differ from the head&apos;s by {0:.1e} on average (total variation per query, 0..1).</source>
-        <translation>拟合的权重与这个头的权重平均相差 {0:.1e}（每个 query 的总变差距离，0..1）。</translation>
+        <source>Untrained, the scores miss the head&apos;s by {0:.2f} of their spread (RMS, rows centred) and a weight by up to {1:.2f}: only a fit makes them alike.</source>
+        <translation>未经训练时，分数与这个头的相差其离散程度的 {0:.2f}（均方根，各行先去均值），单个权重最多相差 {1:.2f}：只有拟合之后两者才相像。</translation>
     </message>
     <message>
-        <source>Untrained, the additive weights differ from the head&apos;s by {0:.2f} on average (total variation per query, 0..1): only a fit makes them look alike.</source>
-        <translation>未经训练时，加性权重与这个头的权重平均相差 {0:.2f}（每个 query 的总变差距离，0..1）：只有拟合之后两者才相像。</translation>
+        <source>The fit misses the head&apos;s scores by {0:.1e} of their spread (RMS, rows centred); no weight differs by more than {1:.1e}.</source>
+        <translation>拟合与这个头的分数相差其离散程度的 {0:.1e}（均方根，各行先去均值）；任何权重的差都不超过 {1:.1e}。</translation>
+    </message>
+    <message>
+        <source>Additive, fitted: {0} Levenberg-Marquardt iterations, {1:.2f} s</source>
+        <translation>加性，拟合所得：Levenberg-Marquardt 迭代 {0} 次，{1:.2f} 秒</translation>
+    </message>
+    <message>
+        <source>Additive, fitted: {0} scores, {1} hidden units, so v alone fits them ({2:.2f} s)</source>
+        <translation>加性，拟合所得：{0} 个分数、{1} 个隐藏单元，只解出 v 就能拟合（{2:.2f} 秒）</translation>
     </message>
     <message>
         <source>At {0} tokens the additive scores took {1:.1f} times as long as the dot product and {2:.0f} times the memory: they build an n x n x {3} tensor ({4:.1f} MiB) before v sums it, the dot product is one matrix product into n x n scores ({5:.1f} MiB).</source>
@@ -1454,6 +1458,10 @@ Symmetric part |S| = {7:.2f}, antisymmetric part |A| = {8:.2f} (Frobenius norms)
         <translation>日期</translation>
     </message>
     <message>
+        <source>toy-zh-en</source>
+        <translation>中译英（小语法）</translation>
+    </message>
+    <message>
         <source>copy</source>
         <translation>复制</translation>
     </message>
@@ -1472,6 +1480,82 @@ Symmetric part |S| = {7:.2f}, antisymmetric part |A| = {8:.2f} (Frobenius norms)
     <message>
         <source>cannot write {0}: the folder {1} does not exist</source>
         <translation>无法写入 {0}：文件夹 {1} 不存在</translation>
+    </message>
+    <message>
+        <source>{0}, line {1}: {2}</source>
+        <translation>{0}，第 {1} 行：{2}</translation>
+    </message>
+    <message>
+        <source>{0} must be a table, {1}</source>
+        <translation>{0} 必须是一个表，{1}</translation>
+    </message>
+    <message>
+        <source>unknown key {0} (known: {1})</source>
+        <translation>未知的键 {0}（可用：{1}）</translation>
+    </message>
+    <message>
+        <source>{0} is missing</source>
+        <translation>缺少 {0}</translation>
+    </message>
+    <message>
+        <source>{0} must be {1}, got {2}</source>
+        <translation>{0} 必须是{1}，实际为 {2}</translation>
+    </message>
+    <message>
+        <source>{0} must be 0 or more, got {1}</source>
+        <translation>{0} 必须大于或等于 0，实际为 {1}</translation>
+    </message>
+    <message>
+        <source>{0} must be one of {1}, got {2}</source>
+        <translation>{0} 必须是 {1} 之一，实际为 {2}</translation>
+    </message>
+    <message>
+        <source>format must be {0}, got {1}</source>
+        <translation>format 必须是 {0}，实际为 {1}</translation>
+    </message>
+    <message>
+        <source>this transviz reads lesson version {0}, got {1}</source>
+        <translation>此版本的 transviz 读取第 {0} 版课程文件，实际为 {1}</translation>
+    </message>
+    <message>
+        <source>a lesson needs at least one [[slide]]</source>
+        <translation>课程至少需要一个 [[slide]]</translation>
+    </message>
+    <message>
+        <source>{0}</source>
+        <translation>{0}</translation>
+    </message>
+    <message>
+        <source>{0} must be a list of {1}</source>
+        <translation>{0} 必须是由 {1} 组成的列表</translation>
+    </message>
+    <message>
+        <source>a forced step must be one of the slide&apos;s {0} steps, once, got {1}</source>
+        <translation>强制的步骤必须是该幻灯片 {0} 个步骤之一，且只能出现一次，实际为 {1}</translation>
+    </message>
+    <message>
+        <source>a view&apos;s head is a number from 0 or {0}, got {1}</source>
+        <translation>视图的 head 是从 0 开始的数字或 {0}，实际为 {1}</translation>
+    </message>
+    <message>
+        <source>unknown intervention {0} (known: {1})</source>
+        <translation>未知的干预 {0}（可用：{1}）</translation>
+    </message>
+    <message>
+        <source>{0} has no setting {1}</source>
+        <translation>{0} 没有设置项 {1}</translation>
+    </message>
+    <message>
+        <source>{0} needs {1}</source>
+        <translation>{0} 需要 {1}</translation>
+    </message>
+    <message>
+        <source>a &quot;where&quot; question names the head: kind, layer and head</source>
+        <translation>“where”问题需要指明注意力头：kind、layer 和 head</translation>
+    </message>
+    <message>
+        <source>{0}, line {1}: not valid TOML: {2}</source>
+        <translation>{0}，第 {1} 行：不是有效的 TOML：{2}</translation>
     </message>
     <message>
         <source>cannot write {0}: {1}</source>
@@ -1649,6 +1733,46 @@ Symmetric part |S| = {7:.2f}, antisymmetric part |A| = {8:.2f} (Frobenius norms)
         <source>under torchrun use --device auto, cuda or cpu: each process takes the GPU of its local rank</source>
         <translation>在 torchrun 下请使用 --device auto、cuda 或 cpu：每个进程使用与其本地序号对应的 GPU</translation>
     </message>
+    <message>
+        <source>a pass of these sizes costs {0} MFLOPs; transviz times passes of at most {1} MFLOPs (a few seconds)</source>
+        <translation>这些尺寸的一次前向需要 {0} MFLOPs；transviz 只为至多 {1} MFLOPs 的前向计时（几秒钟）</translation>
+    </message>
+    <message>
+        <source>a model of these sizes has {0} parameters; transviz times models of at most {1}</source>
+        <translation>这些尺寸的模型有 {0} 个参数；transviz 只为至多 {1} 个参数的模型计时</translation>
+    </message>
+    <message>
+        <source>line {0}: {1}</source>
+        <translation>第 {0} 行：{1}</translation>
+    </message>
+    <message>
+        <source>line {0}: the model {1} is neither a shipped model nor a file (looked for {2})</source>
+        <translation>第 {0} 行：模型 {1} 既不是内置模型，也不是文件（查找位置：{2}）</translation>
+    </message>
+    <message>
+        <source>the slide asks for {0} steps, but decoding stops after {1}: {2}</source>
+        <translation>该幻灯片要求 {0} 步，但解码在第 {1} 步后停止：{2}</translation>
+    </message>
+    <message>
+        <source>{0}, {1}</source>
+        <translation>{0}，{1}</translation>
+    </message>
+    <message>
+        <source>a quiz asks &apos;token&apos; or &apos;where&apos;, not &apos;{0}&apos;</source>
+        <translation>测验只能问 &apos;token&apos; 或 &apos;where&apos;，不能是 &apos;{0}&apos;</translation>
+    </message>
+    <message>
+        <source>a quiz asks where a &apos;cross&apos; or &apos;decoder_self&apos; head looks, not a &apos;{0}&apos; head</source>
+        <translation>测验只能问 &apos;cross&apos; 或 &apos;decoder_self&apos; 注意力头关注哪里，不能是 &apos;{0}&apos; 头</translation>
+    </message>
+    <message>
+        <source>a quiz has no field &apos;{0}&apos;</source>
+        <translation>测验没有字段“{0}”</translation>
+    </message>
+    <message>
+        <source>this model has {0} layers of {1} heads: there is no layer {2}, head {3}</source>
+        <translation>该模型有 {0} 层，每层 {1} 个头：没有第 {2} 层第 {3} 个头</translation>
+    </message>
 </context>
 <context>
     <name>CostView</name>
@@ -1693,16 +1817,36 @@ Symmetric part |S| = {7:.2f}, antisymmetric part |A| = {8:.2f} (Frobenius norms)
         <translation>一次前向，源端 {0} 个、解码器 {1} 个词元：{2:.2f} MFLOPs，FFN 占 {3:.0%}</translation>
     </message>
     <message>
-        <source>scores + weights x V</source>
-        <translation>分数 + 权重 x V</translation>
-    </message>
-    <message>
         <source>d_model (d_ff = 4 d_model)</source>
         <translation>d_model（d_ff = 4 d_model）</translation>
     </message>
     <message>
         <source>share of FLOPs</source>
         <translation>FLOPs 占比</translation>
+    </message>
+    <message>
+        <source>enc. layers</source>
+        <translation>编码器层数</translation>
+    </message>
+    <message>
+        <source>dec. layers</source>
+        <translation>解码器层数</translation>
+    </message>
+    <message>
+        <source>heads</source>
+        <translation>头数</translation>
+    </message>
+    <message>
+        <source>source len.</source>
+        <translation>源句长度</translation>
+    </message>
+    <message>
+        <source>target len.</source>
+        <translation>目标句长度</translation>
+    </message>
+    <message>
+        <source>Reset to the loaded model</source>
+        <translation>恢复为已加载的模型</translation>
     </message>
     <message>
         <source>Where the FLOPs and the time go</source>
@@ -1717,6 +1861,14 @@ Symmetric part |S| = {7:.2f}, antisymmetric part |A| = {8:.2f} (Frobenius norms)
         <translation>LayerNorm 等</translation>
     </message>
     <message>
+        <source>Timing a fresh model of these sizes: pass {0} of {1}</source>
+        <translation>为这些尺寸新建的模型计时：第 {0} 次，共 {1} 次</translation>
+    </message>
+    <message>
+        <source>Not timed: {0}</source>
+        <translation>未计时：{0}</translation>
+    </message>
+    <message>
         <source>Timing the components: pass {0} of {1}</source>
         <translation>正在为各部分计时：第 {0} / {1} 次</translation>
     </message>
@@ -1727,6 +1879,10 @@ Symmetric part |S| = {7:.2f}, antisymmetric part |A| = {8:.2f} (Frobenius norms)
     <message>
         <source>share of the pass (%)</source>
         <translation>占一次前向计算的比例（%）</translation>
+    </message>
+    <message>
+        <source>{0}; too large to time here</source>
+        <translation>{0}；太大，这里不计时</translation>
     </message>
     <message>
         <source>{0}; measuring its time...</source>
@@ -1741,20 +1897,32 @@ Symmetric part |S| = {7:.2f}, antisymmetric part |A| = {8:.2f} (Frobenius norms)
         <translation>{0}（时间为 {1} 个源词元和 {2} 个解码词元时所测；正在测量当前长度……）</translation>
     </message>
     <message>
-        <source>As the model widens (dashed: this model)</source>
-        <translation>模型变宽时（虚线：本模型）</translation>
+        <source>share of FLOPs (%)</source>
+        <translation>FLOPs 占比（%）</translation>
+    </message>
+    <message>
+        <source>As the model widens (dashed: these sizes)</source>
+        <translation>模型变宽时（虚线：这些尺寸）</translation>
+    </message>
+    <message>
+        <source>scores + weights x V (n x m x l)</source>
+        <translation>分数 + 权重 x V（n x m x l）</translation>
+    </message>
+    <message>
+        <source>projections, FFN, output (linear)</source>
+        <translation>投影、FFN、输出层（线性）</translation>
+    </message>
+    <message>
+        <source>FLOPs of one pass</source>
+        <translation>一次前向的 FLOPs</translation>
+    </message>
+    <message>
+        <source>As sentences grow (these sizes; dashed: this length)</source>
+        <translation>句子变长时（这些尺寸；虚线：这个长度）</translation>
     </message>
     <message>
         <source>tokens in each sentence (n = m)</source>
         <translation>每句的词元数（n = m）</translation>
-    </message>
-    <message>
-        <source>share of scores + weights x V</source>
-        <translation>分数 + 权重 x V 的占比</translation>
-    </message>
-    <message>
-        <source>As sentences grow (this model): the n x m x l products</source>
-        <translation>句子变长时（本模型）：n x m x l 的乘积</translation>
     </message>
 </context>
 <context>
@@ -1822,8 +1990,24 @@ Symmetric part |S| = {7:.2f}, antisymmetric part |A| = {8:.2f} (Frobenius norms)
         <translation>（译文显示在这里，每步一个词元）</translation>
     </message>
     <message>
+        <source>Quiz mode</source>
+        <translation>测验模式</translation>
+    </message>
+    <message>
+        <source>Predict, then reveal (Q): each step is hidden until Enter; 1-9 choose, Right moves on</source>
+        <translation>先预测，再揭晓（Q）：每一步在按 Enter 前隐藏；1-9 选择，右方向键继续</translation>
+    </message>
+    <message>
         <source>No model loaded: Model &gt; Open a checkpoint to explore its decoding.</source>
         <translation>未加载模型：请通过“模型 &gt; 打开检查点”加载模型，探索它的解码过程。</translation>
+    </message>
+    <message>
+        <source>hidden until the quiz&apos;s answer is revealed</source>
+        <translation>揭晓测验答案前隐藏</translation>
+    </message>
+    <message>
+        <source>The next token is hidden: predict it, then Reveal (Enter).</source>
+        <translation>下一个词元已隐藏：先预测，再揭晓（Enter）。</translation>
     </message>
     <message>
         <source>click to go back to here</source>
@@ -1923,6 +2107,21 @@ Symmetric part |S| = {7:.2f}, antisymmetric part |A| = {8:.2f} (Frobenius norms)
     <message>
         <source>Strongest units per token:</source>
         <translation>每个词元最强的单元：</translation>
+    </message>
+</context>
+<context>
+    <name>HeadPairWidget</name>
+    <message>
+        <source>{0}, {1}</source>
+        <translation>{0}，{1}</translation>
+    </message>
+    <message>
+        <source>JSD between {0} and {1}: {2:.3f} on this sentence, {3:.3f} over the test sentences (0: the same, 0.69: disjoint).</source>
+        <translation>{0} 与 {1} 之间的 JSD：在这个句子上为 {2:.3f}，在测试句子上为 {3:.3f}（0：完全相同，0.69：毫不重叠）。</translation>
+    </message>
+    <message>
+        <source>Replace {1} by {0}</source>
+        <translation>用 {0} 替换 {1}</translation>
     </message>
 </context>
 <context>
@@ -2468,6 +2667,52 @@ Symmetric part |S| = {7:.2f}, antisymmetric part |A| = {8:.2f} (Frobenius norms)
     </message>
 </context>
 <context>
+    <name>LessonBanner</name>
+    <message>
+        <source>&lt; Previous</source>
+        <translation>&lt; 上一张</translation>
+    </message>
+    <message>
+        <source>The previous slide (PageUp or Left)</source>
+        <translation>上一张幻灯片（PageUp 或左方向键）</translation>
+    </message>
+    <message>
+        <source>Next &gt;</source>
+        <translation>下一张 &gt;</translation>
+    </message>
+    <message>
+        <source>The next slide (PageDown or Right)</source>
+        <translation>下一张幻灯片（PageDown 或右方向键）</translation>
+    </message>
+    <message>
+        <source>Explore (Esc)</source>
+        <translation>自由探索 (Esc)</translation>
+    </message>
+    <message>
+        <source>Leave the slides and explore freely; press Esc again to come back to this slide as it was</source>
+        <translation>离开幻灯片自由探索；再按 Esc 回到这张幻灯片原来的状态</translation>
+    </message>
+</context>
+<context>
+    <name>LessonMode</name>
+    <message>
+        <source>(none installed)</source>
+        <translation>（未安装）</translation>
+    </message>
+    <message>
+        <source>Exploring freely: press Esc to come back to slide {0}</source>
+        <translation>正在自由探索：按 Esc 回到第 {0} 张幻灯片</translation>
+    </message>
+    <message>
+        <source>{0} / {1}</source>
+        <translation>{0} / {1}</translation>
+    </message>
+    <message>
+        <source>transviz lesson: {0}</source>
+        <translation>transviz 课程：{0}</translation>
+    </message>
+</context>
+<context>
     <name>LookupView</name>
     <message>
         <source>Attention as a look-up</source>
@@ -2565,6 +2810,14 @@ Symmetric part |S| = {7:.2f}, antisymmetric part |A| = {8:.2f} (Frobenius norms)
         <translation>将当前图导出为 &amp;PNG…</translation>
     </message>
     <message>
+        <source>&amp;Open session...</source>
+        <translation>打开会话(&amp;O)...</translation>
+    </message>
+    <message>
+        <source>&amp;Save session...</source>
+        <translation>保存会话(&amp;S)...</translation>
+    </message>
+    <message>
         <source>Export current plot as S&amp;VG...</source>
         <translation>将当前图导出为 S&amp;VG…</translation>
     </message>
@@ -2597,6 +2850,10 @@ Symmetric part |S| = {7:.2f}, antisymmetric part |A| = {8:.2f} (Frobenius norms)
         <translation>如何阅读本页(&amp;T)</translation>
     </message>
     <message>
+        <source>&amp;Lessons</source>
+        <translation>课程(&amp;L)</translation>
+    </message>
+    <message>
         <source>&amp;About transviz</source>
         <translation>关于 transviz(&amp;A)</translation>
     </message>
@@ -2627,6 +2884,10 @@ Symmetric part |S| = {7:.2f}, antisymmetric part |A| = {8:.2f} (Frobenius norms)
     <message>
         <source>How to read: {0}</source>
         <translation>如何阅读：{0}</translation>
+    </message>
+    <message>
+        <source>Could not open the lesson</source>
+        <translation>无法打开课程</translation>
     </message>
     <message>
         <source>About transviz</source>
@@ -3222,6 +3483,49 @@ Shuffled: {1} (original positions {2})</source>
     </message>
 </context>
 <context>
+    <name>QuizPanel</name>
+    <message>
+        <source>Reveal (Enter)</source>
+        <translation>揭晓答案（Enter）</translation>
+    </message>
+    <message>
+        <source>score {0} / {1}</source>
+        <translation>得分 {0} / {1}</translation>
+    </message>
+    <message>
+        <source>Quiz: press Right (or Step) to be asked about the next step.</source>
+        <translation>测验：按右方向键（或“单步”）开始下一步的提问。</translation>
+    </message>
+    <message>
+        <source>Step {0}: which token will the model write next? Press 1-{1}.</source>
+        <translation>第 {0} 步：模型接下来会写出哪个词元？按 1-{1} 选择。</translation>
+    </message>
+    <message>
+        <source>Step {0}: where will layer {1}, head {2} look? Press 1-9 or click a key in the large map.</source>
+        <translation>第 {0} 步：第 {1} 层第 {2} 个头会关注哪里？按 1-9，或在大图中点击一个键。</translation>
+    </message>
+    <message>
+        <source>The answer: &apos;{0}&apos; (p = {1:.3f}).</source>
+        <translation>答案：“{0}”（p = {1:.3f}）。</translation>
+    </message>
+    <message>
+        <source>Right!</source>
+        <translation>答对了！</translation>
+    </message>
+    <message>
+        <source>Not quite: the answer is &apos;{0}&apos;.</source>
+        <translation>不对：答案是“{0}”。</translation>
+    </message>
+    <message>
+        <source>the model gave &apos;{0}&apos; p = {1:.3f}</source>
+        <translation>模型给“{0}”的概率 p = {1:.3f}</translation>
+    </message>
+    <message>
+        <source>the head gave &apos;{0}&apos; weight {1:.3f}</source>
+        <translation>该头给“{0}”的权重为 {1:.3f}</translation>
+    </message>
+</context>
+<context>
     <name>RunChooser</name>
     <message>
         <source>loaded model</source>
@@ -3343,6 +3647,57 @@ Shuffled: {1} (original positions {2})</source>
     </message>
 </context>
 <context>
+    <name>SessionFiles</name>
+    <message>
+        <source>there is nothing to save: open a model and type a sentence first</source>
+        <translation>没有可保存的内容：请先打开模型并输入句子</translation>
+    </message>
+    <message>
+        <source>{0} holds {1} slides: open it as a lesson (Help &gt; Lessons)</source>
+        <translation>{0} 包含 {1} 张幻灯片：请作为课程打开（帮助 &gt; 课程）</translation>
+    </message>
+    <message>
+        <source>Save session</source>
+        <translation>保存会话</translation>
+    </message>
+    <message>
+        <source>transviz sessions (*.transviz)</source>
+        <translation>transviz 会话 (*.transviz)</translation>
+    </message>
+    <message>
+        <source>Could not save the session</source>
+        <translation>无法保存会话</translation>
+    </message>
+    <message>
+        <source>Saved {0}</source>
+        <translation>已保存 {0}</translation>
+    </message>
+    <message>
+        <source>Open session</source>
+        <translation>打开会话</translation>
+    </message>
+    <message>
+        <source>transviz sessions (*.transviz);;lessons (*.toml)</source>
+        <translation>transviz 会话 (*.transviz);;课程 (*.toml)</translation>
+    </message>
+    <message>
+        <source>Could not open the session</source>
+        <translation>无法打开会话</translation>
+    </message>
+    <message>
+        <source>{0}
+
+Nothing in the window changed.</source>
+        <translation>{0}
+
+窗口中的内容没有任何改变。</translation>
+    </message>
+    <message>
+        <source>Opened {0}</source>
+        <translation>已打开 {0}</translation>
+    </message>
+</context>
+<context>
     <name>Settings</name>
     <message>
         <source>The setting {0} = {1!r} makes no sense here; it was ignored.</source>
@@ -3451,8 +3806,12 @@ Shuffled: {1} (original positions {2})</source>
         <translation>通过观察预训练后的head，经常可以发现雷同或功能接近的head，甚至替换其中一部分，下游任务也不会有很大的影响。说明更多的head也只是冗余。</translation>
     </message>
     <message>
-        <source>Each cell: how differently two heads of this kind spread their attention, the mean Jensen-Shannon divergence of their rows (0: the same, ln 2 = 0.69: disjoint) over the first test sentences of the task. Click a cell: the later head copies the other&apos;s pattern in the Explorer.</source>
-        <translation>每个格子：这类注意力的两个头分配注意力的差别有多大，即在任务前若干个测试句子上它们各行之间的平均 Jensen-Shannon 散度（0：完全相同，ln 2 = 0.69：毫不重叠）。点击一个格子：在“探索”中让较后的头照搬另一个头的注意力模式。</translation>
+        <source>Each cell: how differently two heads of this kind spread their attention, the mean Jensen-Shannon divergence of their rows (0: the same, ln 2 = 0.69: disjoint) over the first test sentences of the task. Beside it, two heads&apos; maps for the Explorer&apos;s sentence: the most alike pair, or the cell clicked.</source>
+        <translation>每个格子：这类注意力的两个头分配注意力的差别有多大，即在任务前若干个测试句子上它们各行之间的平均 Jensen-Shannon 散度（0：完全相同，ln 2 = 0.69：毫不重叠）。旁边是两个头在“探索”当前句子上的注意力图：最相似的一对，或点击的那个格子对应的一对。</translation>
+    </message>
+    <message>
+        <source>Most alike: {0} and {1} (JSD {2:.3f}). Click a cell to see its two heads side by side; the button under them lets the later copy the other&apos;s pattern, to see what the translation loses in the Explorer.</source>
+        <translation>最相似的一对：{0} 和 {1}（JSD {2:.3f}）。点击一个格子，并排查看它的两个头；下面的按钮让较后的头照搬另一个头的注意力模式，再到“探索”中看翻译失去了什么。</translation>
     </message>
     <message>
         <source>Comparing every two heads of the {0} on the task&apos;s test sentences, off the window&apos;s thread: the matrix appears when done.</source>
@@ -3465,10 +3824,6 @@ Shuffled: {1} (original positions {2})</source>
     <message>
         <source>Mean JSD between heads, {0} sentences, {1} query rows</source>
         <translation>头之间的平均 JSD，{0} 个句子，{1} 个查询行</translation>
-    </message>
-    <message>
-        <source>Most alike: {0} and {1} (JSD {2:.3f}). Click their cell to let {1} copy {0}&apos;s pattern and see what the translation loses in the Explorer.</source>
-        <translation>最相似的一对：{0} 和 {1}（JSD {2:.3f}）。点击它们的格子，让 {1} 照搬 {0} 的注意力模式，再到“探索”中看翻译失去了什么。</translation>
     </message>
     <message>
         <source>{1} now copies {0}&apos;s pattern (JSD between them {2:.3f}). The Explorer decodes with it: in its grid of the {3}, {1} is framed as edited and shows {0}&apos;s weights; compare the two tiles there, and the translation with and without the copy.</source>

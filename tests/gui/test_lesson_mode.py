@@ -55,6 +55,11 @@ def test_each_slide_shows_what_it_describes(window, path: Path) -> None:
     for index, slide in enumerate(read.slides):
         window.lesson_mode.go(index)
         expected = decoded_by_hand(slide, read.folder, models)
+        assert explorer.quiz_on == (slide.quiz is not None)
+        if slide.quiz is not None:  # the slide's last step is asked about, hidden, then revealed
+            grid = explorer.attention.grid
+            assert np.isnan(grid.maps[:, :, grid.query]).all()
+            explorer.quiz.reveal()
         session = window.workspace.session
         assert session is not None and session.output_tokens == expected.output_tokens
         assert window.tabs.currentWidget() is window.panels[slide.tab]
@@ -81,16 +86,17 @@ def test_clicker_keys_and_escape(window, qtbot) -> None:
                        (Qt.Key.Key_Left, 0), (Qt.Key.Key_Left, 0)):
         qtbot.keyClick(target, key)
         assert window.lesson_mode.index == index
-    window.lesson_mode.go(2)
+    plain = next(i for i, slide in enumerate(read.slides) if slide.steps and slide.quiz is None)  # Right steps
+    window.lesson_mode.go(plain)
     session = window.workspace.session
-    assert session is not None and session.position == read.slides[2].steps
+    assert session is not None and session.position == read.slides[plain].steps
     qtbot.keyClick(window.focusWidget() or explorer, Qt.Key.Key_Escape)
     assert window.lesson_mode.exploring and "Esc" in window.lesson_mode.banner.caption.text()
     explorer.setFocus()
     qtbot.keyClick(window.focusWidget() or explorer, Qt.Key.Key_Right)  # exploring: the explorer steps
-    assert window.lesson_mode.index == 2 and window.workspace.session.position == read.slides[2].steps + 1
+    assert window.lesson_mode.index == plain and window.workspace.session.position == read.slides[plain].steps + 1
     qtbot.keyClick(window.focusWidget() or explorer, Qt.Key.Key_Escape)  # back to the slide as it was
-    assert not window.lesson_mode.exploring and window.workspace.session.position == read.slides[2].steps
+    assert not window.lesson_mode.exploring and window.workspace.session.position == read.slides[plain].steps
 
 
 def test_the_caption_follows_the_language(window, qtbot) -> None:

@@ -78,6 +78,8 @@ class SessionFiles(QObject):
             panel.apply_view(slide.view)
         show(slide, workspace, source, loaded)
         self.tabs.setCurrentWidget(self.panels[slide.tab])
+        for panel in self.panels.values():
+            panel.apply_quiz(slide.quiz)
 
     # -- files -----------------------------------------------------------------------------------------
     def save(self, path: str | Path) -> Path:

@@ -10,7 +10,7 @@ from PySide6.QtGui import QAction
 from PySide6.QtWidgets import QFrame, QLabel, QLayout, QScrollArea, QVBoxLayout, QWidget
 
 from ...core.bundle import Model
-from ...core.lesson import View
+from ...core.lesson import Quiz, View
 from ...core.workspace import Workspace
 from ..export import add_export_actions, name_export_actions
 from ..observe import subscribe
@@ -77,6 +77,9 @@ class PlotPanel(QWidget):
     def apply_view(self, view: View) -> None:
         """Show attention as ``view`` says (a reopened session, a lesson's slide), from the
         workspace's next ``session_changed`` on: the caller opens the slide's session next."""
+
+    def apply_quiz(self, quiz: Quiz | None) -> None:
+        """Ask the class ``quiz`` (a lesson slide's question, after its session is open), or nothing."""
 
     def view_actions(self) -> list[QAction]:
         """Actions of this tab that the window's View menu lists too (e.g. the explorer's quiz mode)."""

@@ -19,7 +19,7 @@ from PySide6.QtWidgets import QHBoxLayout, QSplitter, QStackedWidget, QToolButto
 
 from ...core.bundle import Model
 from ...core.decoding import DecodingSession, Event
-from ...core.lesson import View
+from ...core.lesson import Quiz, View
 from ...core.paths import walk
 from ...core.quiz import MAX_CHOICES, QuizSpec
 from ...core.strategies import Beam
@@ -219,6 +219,18 @@ class ExplorerPanel(Retranslated, PlotPanel):
         question = self.quiz.question
         if self.quiz_on and question is not None and question.ask == "where":
             self.quiz.choose(column)
+
+    def apply_quiz(self, quiz: Quiz | None) -> None:
+        """A slide's quiz asks about the slide's last step (its first, when it takes none): that
+        step is taken again, hidden, until the class has answered."""
+        if quiz is None:
+            if self.quiz_on:
+                self.set_quiz(False)
+            return
+        session = self.controller.session
+        if session is not None and session.cant_back() is None:
+            self.controller.back()
+        self.set_quiz(True, QuizSpec(quiz.ask, quiz.kind or "cross", quiz.layer or 0, quiz.head or 0))
 
     def view_state(self) -> View:
         return self.attention.view_state()
