@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QCoreApplication, Qt
 
 import transviz
 from transviz.core.decoding import DecodingSession
@@ -75,3 +75,14 @@ def test_where_quiz_takes_a_clicked_key(shipped_window, shipped_model, qtbot) ->
     assert explorer.quiz.answer.probability == pytest.approx(float(row[2]), abs=1e-5)
     assert explorer.quiz.answer.correct == (int(np.argmax(row)) == 2)
     np.testing.assert_allclose(explorer.attention.large.data[0], row, atol=1e-5)
+
+
+def test_a_language_change_keeps_the_step_hidden(shipped_window) -> None:
+    from transviz.gui.language import CHINESE, set_language
+
+    explorer = shipped_window.panels["explorer"]
+    explorer.quiz_action.trigger()
+    set_language(CHINESE)  # the fixtures put English back
+    QCoreApplication.sendPostedEvents()
+    assert explorer.candidates.bars() == [] and "p = " not in explorer.candidates.title
+    assert np.isnan(explorer.attention.grid.maps[:, :, explorer.attention.grid.query]).all()

@@ -138,6 +138,7 @@ class CandidatesChart(Retranslated, QWidget):
         super().__init__(parent)
         self._record: StepRecord | None = None
         self._beam_search = True  # the session searches a beam: titles may say so
+        self._hidden: str | None = None  # the title shown instead of a quiz's hidden candidates
         self._bars = _Bars()
         self.bind_text(self._bars.setToolTip, lambda: self.tr("Click a bar to make the model write that token instead"))
         layout = QVBoxLayout(self)
@@ -148,7 +149,8 @@ class CandidatesChart(Retranslated, QWidget):
 
     def retranslate(self) -> None:
         super().retranslate()
-        self.show_record(self._record, self._beam_search)
+        if self._hidden is None:  # a hidden step stays hidden: the explorer names it again
+            self.show_record(self._record, self._beam_search)
 
     @property
     def title(self) -> str:
@@ -157,7 +159,7 @@ class CandidatesChart(Retranslated, QWidget):
     def show_record(self, record: StepRecord | None, beam_search: bool = True) -> None:
         """Draw ``record``'s candidates (None: nothing yet); ``beam_search``: the session still
         searches a beam, so the title may say so."""
-        self._record, self._beam_search = record, beam_search
+        self._record, self._beam_search, self._hidden = record, beam_search, None
         if record is None:
             self._bars.title = self.tr("Next-token candidates: press Step to see what the model considers.")
             self._bars.rows = []
@@ -173,6 +175,7 @@ class CandidatesChart(Retranslated, QWidget):
 
     def show_hidden(self, title: str) -> None:
         """No bars, only ``title``: a quiz hides the step's candidates until it is revealed."""
+        self._hidden = title
         self._bars.title, self._bars.rows, self._bars.raw = title, [], []
         self._bars.update()
 
