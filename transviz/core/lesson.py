@@ -32,7 +32,7 @@ else:  # pragma: no cover - the same parser, before it joined the standard libra
 FORMAT, VERSION = "transviz-lesson", 1
 SUFFIX, SESSION_SUFFIX = ".toml", ".transviz"
 # what the window offers (transviz.gui keeps its own copies; tests/core/test_lesson.py checks they agree)
-TABS = ("explorer", "positional", "masks", "heads", "why", "concepts", "training", "lab")
+TABS = ("explorer", "positional", "masks", "heads", "why", "concepts", "compare", "training", "lab")
 SUMMARIES = ("mean", "max", "rollout")
 SCALES = ("fixed", "map", "row")
 COLORMAPS = ("viridis", "cividis", "magma")

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QAction, QKeySequence, QResizeEvent, QShortcut
-from PySide6.QtWidgets import QHBoxLayout, QSplitter, QStackedWidget, QToolButton, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QSplitter, QStackedWidget, QToolButton, QVBoxLayout, QWidget
 
 from ...core.bundle import Model
 from ...core.decoding import DecodingSession, Event
@@ -106,7 +106,8 @@ class ExplorerPanel(Retranslated, PlotPanel):
         left = QWidget()
         column = QVBoxLayout(left)
         column.setContentsMargins(0, 0, 0, 0)
-        column.addWidget(self.quiz)
+        column.addWidget(quiz_button, 0, Qt.AlignmentFlag.AlignLeft)  # above the candidates it hides: the row
+        column.addWidget(self.quiz)                                     # of decoding controls has no room left
         column.addWidget(self.candidates, 1)
         self.beam_tree = BeamTree()
         self.attention = AttentionView(controller)
@@ -132,10 +133,7 @@ class ExplorerPanel(Retranslated, PlotPanel):
         self.pages.addWidget(body)
         layout = QVBoxLayout(self)
         layout.addWidget(self.source)
-        controls = QHBoxLayout()
-        controls.addWidget(self.controls, 1)
-        controls.addWidget(quiz_button)
-        layout.addLayout(controls)
+        layout.addWidget(self.controls)
         layout.addWidget(self.output)
         self.legend = ColourLegend()  # what the chips' and maps' colours mean
         layout.addWidget(self.legend)
