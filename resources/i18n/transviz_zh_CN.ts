@@ -3517,12 +3517,12 @@ Shuffled: {1} (original positions {2})</source>
         <translation>不对：答案是“{0}”。</translation>
     </message>
     <message>
-        <source>the model gave &apos;{0}&apos; p = {1:.3f}</source>
-        <translation>模型给“{0}”的概率 p = {1:.3f}</translation>
+        <source>The model gave &apos;{0}&apos; p = {1:.3f}.</source>
+        <translation>模型给“{0}”的概率 p = {1:.3f}。</translation>
     </message>
     <message>
-        <source>the head gave &apos;{0}&apos; weight {1:.3f}</source>
-        <translation>该头给“{0}”的权重为 {1:.3f}</translation>
+        <source>The head gave &apos;{0}&apos; weight {1:.3f}.</source>
+        <translation>该头给“{0}”的权重为 {1:.3f}。</translation>
     </message>
 </context>
 <context>

@@ -123,8 +123,8 @@ class QuizPanel(Retranslated, QWidget):
             return self.tr("The answer: '{0}' (p = {1:.3f}).").format(truth, question.probabilities[question.truth])
         chosen = question.choices[self.answer.choice]
         verdict = self.tr("Right!") if self.answer.correct else self.tr("Not quite: the answer is '{0}'.").format(truth)
-        given = self.tr("the model gave '{0}' p = {1:.3f}") if question.ask == "token" else \
-            self.tr("the head gave '{0}' weight {1:.3f}")
+        given = self.tr("The model gave '{0}' p = {1:.3f}.") if question.ask == "token" else \
+            self.tr("The head gave '{0}' weight {1:.3f}.")
         return f"{verdict} {given.format(chosen, self.answer.probability)}"
 
     # -- what is shown (tests) ---------------------------------------------------------------------
