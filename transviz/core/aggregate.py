@@ -104,3 +104,16 @@ def cross_rollout(decoder_self: np.ndarray, cross: np.ndarray, encoder_self: np.
         from_source = RESIDUAL_WEIGHT * from_source + (1 - RESIDUAL_WEIGHT) * mixed
         out[layer] = from_source / from_source.sum(axis=-1, keepdims=True)
     return out
+
+
+SUMMARIES = ("mean", "max", "rollout")
+
+
+def summarise(summary: str, maps: np.ndarray, decoder_self: np.ndarray | None = None,
+              encoder_self: np.ndarray | None = None) -> np.ndarray:
+    """``(L, H, Q, K)`` -> ``(L, Q, K)``: the mean, max or rollout of each layer's heads. Give the
+    sentence's decoder and encoder self-attention to roll cross-attention out through the decoder
+    (:func:`cross_rollout`); self-attention rolls out on its own (:func:`rollout`)."""
+    if summary == "rollout" and decoder_self is not None and encoder_self is not None:
+        return cross_rollout(decoder_self, maps, encoder_self)
+    return {"mean": mean_over_heads, "max": max_over_heads, "rollout": rollout}[summary](maps)

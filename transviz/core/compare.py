@@ -14,14 +14,13 @@ from typing import Literal
 
 import numpy as np
 
-from .aggregate import cross_rollout, max_over_heads, mean_over_heads, rollout
+from .aggregate import SUMMARIES, summarise
 from .errors import InputError
 from .messages import translate_noop
 from .trace import Trace
 from .walkthrough import KINDS, Kind
 
 Head = int | Literal["mean", "max", "rollout"]
-SUMMARIES = ("mean", "max", "rollout")
 Change = Literal["equal", "replace", "insert", "delete"]
 
 
@@ -96,10 +95,8 @@ def head_map(trace: Trace, kind: Kind, layer: int, head: Head) -> Side:
 def _pick(trace: Trace, kind: Kind, maps: np.ndarray, layer: int, head: Head) -> np.ndarray:
     if isinstance(head, int):
         return np.asarray(maps[layer, head], dtype=np.float32)
-    if head == "rollout" and kind == "cross":
-        summary = cross_rollout(trace.decoder_self_attention, maps, trace.encoder_self_attention)
-    else:
-        summary = {"mean": mean_over_heads, "max": max_over_heads, "rollout": rollout}[head](maps)
+    rolled_through = (trace.decoder_self_attention, trace.encoder_self_attention) if kind == "cross" else ()
+    summary = summarise(head, maps, *rolled_through)
     return np.asarray(summary[layer], dtype=np.float32)
 
 

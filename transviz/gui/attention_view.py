@@ -13,7 +13,7 @@ import numpy as np
 from PySide6.QtCore import QCoreApplication, QSignalBlocker, Qt, Signal
 from PySide6.QtWidgets import QCheckBox, QComboBox, QHBoxLayout, QSplitter, QStackedWidget, QVBoxLayout, QWidget
 
-from ..core.aggregate import cross_rollout, max_over_heads, mean_over_heads, rollout
+from ..core.aggregate import summarise
 from ..core.decoding import DecodingSession
 from ..core.interventions import EditAttention
 from ..core.lesson import SUMMARY_HEAD, View
@@ -28,7 +28,6 @@ from .row_painter import RowPainter
 from .session import SessionController
 
 SUMMARIES = ("mean", "max", "rollout")  # entries of the summary selector
-SUMMARY_FUNCTIONS = {"mean": mean_over_heads, "max": max_over_heads, "rollout": rollout}
 SCALES = ("fixed", "map", "row")  # entries of the colour scale selector: 0..1, each map's or each row's maximum
 UNKNOWN_MARK = " (?)"  # after a source word the model read as <unk>, on axes (the legend says so)
 DEFAULT_KIND: Kind = "cross"
@@ -98,8 +97,8 @@ def _summarised(session: DecodingSession, kind: Kind, summary: str, maps: np.nda
     if not maps.shape[2]:
         return np.zeros((maps.shape[0], 0, maps.shape[3]), np.float32)
     if kind == "cross" and summary == "rollout":  # through the decoder into the encoder's rollout
-        return cross_rollout(session.decoder_self_attention(), maps, session.encoder_attention)
-    return SUMMARY_FUNCTIONS[summary](maps)
+        return summarise(summary, maps, session.decoder_self_attention(), session.encoder_attention)
+    return summarise(summary, maps)
 
 
 def flag_unknown(tokens: list[str], unknown: list[tuple[int, str]]) -> list[str]:

@@ -26,9 +26,10 @@ from PySide6.QtWidgets import (
 )
 
 from ... import load_model
+from ...core.aggregate import SUMMARIES
 from ...core.bundle import Model
 from ...core.checkpoint import SUFFIX
-from ...core.compare import SUMMARIES, Comparison, Head, Side, TokenChange, compare
+from ...core.compare import Comparison, Head, Side, TokenChange, compare
 from ...core.errors import TransvizError
 from ...core.inference import Trace, decode
 from ...core.resources import shipped_models
