@@ -8,6 +8,7 @@ a token-level diff of the two outputs. :mod:`transviz.core.compare` computes all
 from __future__ import annotations
 
 import html
+from pathlib import Path
 
 import numpy as np
 from PySide6.QtCore import Qt
@@ -107,7 +108,7 @@ class RunChooser(Retranslated, QWidget):
         """Offer the checkpoint ``path`` (or choose the shipped model of that name)."""
         index = self.model.findData(path)
         if index < 0:
-            self.model.addItem(path.rsplit("/", 1)[-1], path)
+            self.model.addItem(Path(path).name, path)
             index = self.model.count() - 1
         self.model.setCurrentIndex(index)
 
