@@ -24,7 +24,8 @@ the best hypothesis of the current beam, and ``hypothesis_attention(i)`` gives a
 """
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -449,6 +450,18 @@ class DecodingSession:
             return self._history[-1] if self._history else None
         self._truncate(position)
         return self._notify("rewind")
+
+    @contextmanager
+    def excursion(self) -> Iterator[None]:
+        """Step and go back freely inside; on leaving, the session is exactly as it was on entering
+        (the same records, not steps taken again), announced as a ``restore`` event. Animations
+        walk a run this way without losing a forced token or a sampled word."""
+        history, beams = list(self._history), list(self._beams)
+        try:
+            yield
+        finally:
+            self._history[:], self._beams[:] = history, beams
+            self._notify("restore")
 
     def reset(self) -> None:
         """Back to the start (the strategy stays)."""

@@ -79,6 +79,14 @@ PICTURE = Kind(Message(translate_noop("CoreMessages", "a PNG or SVG picture")), 
                lambda path: _is_png(path) or _is_svg(path))
 
 
+def _is_animation(path: Path) -> bool:
+    head = _head(path, 12)
+    return head[:6] in (b"GIF87a", b"GIF89a") or head[4:8] == b"ftyp"  # an MP4 opens with its ftyp box
+
+
+ANIMATION = Kind(Message(translate_noop("CoreMessages", "a GIF or MP4 animation")), (".gif", ".mp4"), _is_animation)
+
+
 def picture(path: str | os.PathLike[str]) -> Kind:
     """The kind of picture a name asks for: PNG or SVG by its suffix, else :data:`PICTURE` (which
     :func:`check_output` refuses for the name's sake)."""
