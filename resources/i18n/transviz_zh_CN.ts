@@ -85,6 +85,84 @@
     </message>
 </context>
 <context>
+    <name>AnimationExport</name>
+    <message>
+        <source>there is no run to animate: type a sentence first</source>
+        <translation>没有可做成动画的解码过程：请先输入一个句子</translation>
+    </message>
+    <message>
+        <source>Nothing to animate</source>
+        <translation>没有可做成动画的内容</translation>
+    </message>
+    <message>
+        <source>Type a sentence first: an animation shows its decoding, a frame per step.</source>
+        <translation>请先输入一个句子：动画逐步展示它的解码过程，每一步一帧。</translation>
+    </message>
+    <message>
+        <source>Export animation</source>
+        <translation>导出动画</translation>
+    </message>
+    <message>
+        <source>GIF animation (*.gif);;MP4 video (*.mp4)</source>
+        <translation>GIF 动画 (*.gif);;MP4 视频 (*.mp4)</translation>
+    </message>
+    <message>
+        <source>Taking a picture of every step...</source>
+        <translation>正在为每一步截图……</translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation>取消</translation>
+    </message>
+    <message>
+        <source>Could not export the animation</source>
+        <translation>无法导出动画</translation>
+    </message>
+    <message>
+        <source>Saved {0}</source>
+        <translation>已保存 {0}</translation>
+    </message>
+</context>
+<context>
+    <name>AnimationOptions</name>
+    <message>
+        <source>Export animation</source>
+        <translation>导出动画</translation>
+    </message>
+    <message>
+        <source>The plot shown: {0}</source>
+        <translation>当前显示的图：{0}</translation>
+    </message>
+    <message>
+        <source>The whole window</source>
+        <translation>整个窗口</translation>
+    </message>
+    <message>
+        <source>From the first step to this one ({0})</source>
+        <translation>从第一步到这一步（{0}）</translation>
+    </message>
+    <message>
+        <source>From the first step to the end</source>
+        <translation>从第一步到解码结束</translation>
+    </message>
+    <message>
+        <source>Picture:</source>
+        <translation>画面：</translation>
+    </message>
+    <message>
+        <source>Steps:</source>
+        <translation>步数：</translation>
+    </message>
+    <message>
+        <source>Each step shows for:</source>
+        <translation>每一步显示：</translation>
+    </message>
+    <message>
+        <source>The last step stays for another:</source>
+        <translation>最后一步再停留：</translation>
+    </message>
+</context>
+<context>
     <name>AttentionGrid</name>
     <message>
         <source>Click a head to open it large.</source>
@@ -1614,6 +1692,10 @@ Symmetric part |S| = {7:.2f}, antisymmetric part |A| = {8:.2f} (Frobenius norms)
         <translation>PNG 或 SVG 图片</translation>
     </message>
     <message>
+        <source>a GIF or MP4 animation</source>
+        <translation>GIF 或 MP4 动画</translation>
+    </message>
+    <message>
         <source>cannot write {0}: that file is this command&apos;s input ({1}); choose another name for the output</source>
         <translation>无法写入 {0}：这个文件是本命令的输入（{1}）；请为输出换一个名字</translation>
     </message>
@@ -1772,6 +1854,34 @@ Symmetric part |S| = {7:.2f}, antisymmetric part |A| = {8:.2f} (Frobenius norms)
     <message>
         <source>this model has {0} layers of {1} heads: there is no layer {2}, head {3}</source>
         <translation>该模型有 {0} 层，每层 {1} 个头：没有第 {2} 层第 {3} 个头</translation>
+    </message>
+    <message>
+        <source>a frame must show for 20 to 60000 ms, not {0}</source>
+        <translation>每一帧的显示时间须在 20 到 60000 毫秒之间，而不是 {0}</translation>
+    </message>
+    <message>
+        <source>the last frame&apos;s hold must be 0 to 600000 ms, not {0}</source>
+        <translation>最后一帧的停留时间须在 0 到 600000 毫秒之间，而不是 {0}</translation>
+    </message>
+    <message>
+        <source>cannot write an animation to {0}: the file name must end in .gif or .mp4</source>
+        <translation>无法把动画写入 {0}：文件名必须以 .gif 或 .mp4 结尾</translation>
+    </message>
+    <message>
+        <source>an animation needs at least one frame</source>
+        <translation>动画至少需要一帧</translation>
+    </message>
+    <message>
+        <source>MP4 needs imageio-ffmpeg: pip install &apos;transviz[video]&apos; (or write a .gif, which needs nothing more)</source>
+        <translation>MP4 需要 imageio-ffmpeg：pip install &apos;transviz[video]&apos;（或者写成 .gif，无需额外安装）</translation>
+    </message>
+    <message>
+        <source>MP4 needs ffmpeg, and this computer has none: install ffmpeg (e.g. apt install ffmpeg), or write a .gif, which needs nothing more</source>
+        <translation>MP4 需要 ffmpeg，而这台电脑上没有：请安装 ffmpeg（例如 apt install ffmpeg），或者写成 .gif，无需额外安装</translation>
+    </message>
+    <message>
+        <source>ffmpeg could not write the MP4: {0}</source>
+        <translation>ffmpeg 无法写出 MP4：{0}</translation>
     </message>
 </context>
 <context>
@@ -2000,6 +2110,10 @@ Symmetric part |S| = {7:.2f}, antisymmetric part |A| = {8:.2f} (Frobenius norms)
     <message>
         <source>No model loaded: Model &gt; Open a checkpoint to explore its decoding.</source>
         <translation>未加载模型：请通过“模型 &gt; 打开检查点”加载模型，探索它的解码过程。</translation>
+    </message>
+    <message>
+        <source>Turn quiz mode off first: stepping through the run would reveal the answer.</source>
+        <translation>请先关闭测验模式：逐步播放解码过程会泄露答案。</translation>
     </message>
     <message>
         <source>hidden until the quiz&apos;s answer is revealed</source>
@@ -2820,6 +2934,10 @@ Symmetric part |S| = {7:.2f}, antisymmetric part |A| = {8:.2f} (Frobenius norms)
     <message>
         <source>Export current plot as S&amp;VG...</source>
         <translation>将当前图导出为 S&amp;VG…</translation>
+    </message>
+    <message>
+        <source>Export &amp;animation (GIF or MP4)...</source>
+        <translation>导出动画（GIF 或 MP4）(&amp;A)...</translation>
     </message>
     <message>
         <source>Export &amp;trace as .npz or JSON...</source>

@@ -62,11 +62,12 @@ def test_menus(window):
     file_menu, model_menu = (action.menu() for action in window.menuBar().actions()[:2])
     texts = [a.text().replace("&", "") for a in file_menu.actions() if not a.isSeparator()]
     assert texts == ["Open session...", "Save session...", "Export current plot as PNG...",
-                     "Export current plot as SVG...",
+                     "Export current plot as SVG...", "Export animation (GIF or MP4)...",
                      "Export trace as .npz or JSON...", "Quit"]
     texts = [a.text().replace("&", "") for a in model_menu.actions() if not a.isSeparator()]
     assert texts == ["Open checkpoint...", "Shipped models", "Save model as...", "Info..."]
     assert not window.export_trace_action.isEnabled()  # no sentence decoded yet
+    assert not window.animate_action.isEnabled()
 
 
 def test_loading_replaces_the_model_off_the_gui_thread(window, qtbot, model_file):

@@ -1,5 +1,6 @@
 """``transviz render SENTENCE --view grid|head|positional|masks|window|compare|CONCEPT [--model FILE]
---out slide.png|.svg``: draw a view offscreen, for slides (no window appears, no display needed)."""
+--out slide.png|.svg``: draw a view offscreen, for slides (no window appears, no display needed).
+With ``--animate --out run.gif|run.mp4``: the decoding run, a frame per step."""
 from __future__ import annotations
 
 import argparse
@@ -16,6 +17,7 @@ SIZE = re.compile(r"^(\d+)x(\d+)$")
 
 
 def register(commands: argparse._SubParsersAction) -> None:
+    from ..core.animation import Timing
     from ..core.walkthrough import KINDS
     from ..gui import CONCEPTS, VIEWS  # Qt-free: listing the views does not load Qt
 
@@ -28,7 +30,8 @@ def register(commands: argparse._SubParsersAction) -> None:
     parser.add_argument("--model", help="a .safetensors checkpoint or a shipped model's name (grid, head, window "
                                         "and masks default to the shipped default model; positional shows the "
                                         "formula's table without one)")
-    parser.add_argument("--out", required=True, help="the picture to write: .png or .svg")
+    parser.add_argument("--out", required=True, help="the picture to write: .png or .svg (.gif or .mp4 with "
+                                                     "--animate)")
     parser.add_argument("--force", action="store_true",
                         help="replace an existing --out file even if it is not a picture of that kind")
     parser.add_argument("--size", default="1600x900", help="width x height in pixels (default 1600x900)")
@@ -37,7 +40,15 @@ def register(commands: argparse._SubParsersAction) -> None:
     parser.add_argument("--layer", type=int, default=0, help="layer (from 0)")
     parser.add_argument("--head", default="0", help="head (from 0), or mean, max or rollout of the layer's heads "
                                                     "(grid, head and window)")
-    parser.add_argument("--step", type=int, default=0, help="decoding steps to take first (grid, head and window)")
+    parser.add_argument("--step", type=int, help="decoding steps to take first (grid, head, window and the concept "
+                                                 "views; default 0, or with --animate: to the end)")
+    parser.add_argument("--animate", action="store_true",
+                        help="draw the run from the first step to --step (default: to the end), a frame per step, "
+                             "to a .gif or .mp4 (grid, head, window and the concept views)")
+    parser.add_argument("--frame-ms", type=int, default=Timing.frame_ms,
+                        help=f"--animate: how long each step shows (default {Timing.frame_ms} ms)")
+    parser.add_argument("--hold-ms", type=int, default=Timing.hold_ms,
+                        help=f"--animate: how much longer the last step stays (default {Timing.hold_ms} ms)")
     parser.add_argument("--target", help="masks walkthrough: the target so far, after the start token")
     parser.add_argument("--compare", metavar="SENTENCE", help="compare view: run B's sentence (default: the same "
                                                              "sentence, e.g. with --compare-model)")
@@ -51,16 +62,18 @@ def run(args: argparse.Namespace) -> int:
     size = SIZE.match(args.size)
     if not size or min(int(size[1]), int(size[2])) < 100:
         raise InputError(f"--size must be WIDTHxHEIGHT with both at least 100, e.g. 1600x900, not {args.size!r}")
-    if args.step < 0:
+    if args.step is not None and args.step < 0:
         raise InputError(f"--step must be 0 or more, not {args.step}")
     from .. import load_model
-    from ..core.outputs import check_output, picture
+    from ..core.animation import Timing
+    from ..core.outputs import ANIMATION, check_output, picture
 
-    inputs = [args.model, args.compare_model]
-    check_output(args.out, picture(args.out), inputs=inputs, force=args.force)  # refused before Qt starts
+    timing = Timing(args.frame_ms, args.hold_ms) if args.animate else None  # bad timings refused before Qt starts
+    kind = ANIMATION if args.animate else picture(args.out)
+    check_output(args.out, kind, inputs=[args.model, args.compare_model], force=args.force)
     from ..gui import CONCEPTS
     from ..gui.app import application, use_offscreen_platform
-    from ..gui.render import EXPLORER_VIEWS, Slide, render
+    from ..gui.render import EXPLORER_VIEWS, Slide, animate, render
     from ..gui.workers import leave_a_core_for_qt
 
     use_offscreen_platform()
@@ -75,7 +88,10 @@ def run(args: argparse.Namespace) -> int:
         model = load_model(args.model) if args.model else None
     head = int(args.head) if args.head.isdigit() else args.head
     slide = Slide(args.view, args.sentence, model, int(size[1]), int(size[2]), args.kind, args.layer, head,
-                  args.target, args.step, args.compare, args.compare_model)
-    print(render(slide, args.out))
+                  args.target, args.step or 0, args.compare, args.compare_model)
+    if timing is not None:
+        print(animate(slide, args.out, to_end=args.step is None, timing=timing))
+    else:
+        print(render(slide, args.out))
     return 0
 

@@ -21,6 +21,7 @@ from ..core.errors import TransvizError
 from ..core.lesson import read as read_lesson
 from ..core.resources import shipped_models
 from ..core.workspace import Workspace
+from .animations import AnimationExport
 from .core_messages import translated
 from .dialogs import error_box, text_dialog
 from .export import export_with_dialog, save_picture
@@ -83,6 +84,7 @@ class MainWindow(Retranslated, QMainWindow):
             panel.show_panel.connect(lambda name: self.tabs.setCurrentWidget(self.panels[name]))
         self.setCentralWidget(self.tabs)
         self.sessions = SessionFiles(self.workspace, self.tabs, self.panels, self)
+        self.animations = AnimationExport(self.workspace, self.tabs, self.panels, self)
         self.lesson_mode = LessonMode(self, self.sessions)
         self.memory = WindowMemory(self, self.tabs, self.workspace, settings,
                                    awaited=lambda: self.files.awaited)
@@ -91,7 +93,7 @@ class MainWindow(Retranslated, QMainWindow):
         self.setAcceptDrops(True)
         self.resize(START_SIZE.boundedTo(available_size(self)))
         self.refit()  # once shown: the frame's size is known then
-        for source in (self.files, self.sessions):
+        for source in (self.files, self.sessions, self.animations):
             source.error.connect(self.show_error)
             source.status.connect(lambda text: self.statusBar().showMessage(text, STATUS_MS))
         self.files.failed.connect(self.load_failed)
@@ -122,6 +124,8 @@ class MainWindow(Retranslated, QMainWindow):
         file.addSeparator()
         bound_action(self, file, lambda: self.tr("Export current plot as &PNG..."), lambda: export(".png"))
         bound_action(self, file, lambda: self.tr("Export current plot as S&VG..."), lambda: export(".svg"))
+        self.animate_action = bound_action(self, file, lambda: self.tr("Export &animation (GIF or MP4)..."),
+                                           self.animations.export_with_dialog, "Ctrl+Shift+A")
         self.export_trace_action = bound_action(self, file, lambda: self.tr("Export &trace as .npz or JSON..."),
                                                 files.export_trace_with_dialog, "Ctrl+E")
         file.addSeparator()
@@ -200,6 +204,7 @@ class MainWindow(Retranslated, QMainWindow):
         self.save_action.setEnabled(model is not None)
         self.info_action.setEnabled(model is not None)
         self.export_trace_action.setEnabled(self.workspace.session is not None)
+        self.animate_action.setEnabled(self.workspace.session is not None)
 
     # -- dialogs -----------------------------------------------------------------------------------
     def show_error(self, title: str, message: str) -> QMessageBox:

@@ -4,7 +4,8 @@
 Views: ``grid`` (every head of one attention kind), ``head`` (one head or summary, large),
 ``window`` (the whole window, explorer tab) after ``step`` decoding steps of the sentence;
 ``positional`` and ``masks`` (those tabs); each view of the Concepts tab by its name, after
-``step`` decoding steps.
+``step`` decoding steps. :func:`animate` draws a run of an explorer or concept view, a frame
+per step, to GIF or MP4.
 """
 from __future__ import annotations
 
@@ -16,6 +17,7 @@ from pathlib import Path
 from PySide6.QtCore import QEventLoop
 from PySide6.QtWidgets import QApplication, QWidget
 
+from ..core.animation import Timing, check_name, write_animation
 from ..core.bundle import Model
 from ..core.decoding import DecodingSession
 from ..core.errors import InputError
@@ -23,6 +25,7 @@ from ..core.lesson import Lesson
 from ..core.walkthrough import KINDS, Kind
 from ..core.workspace import Workspace
 from . import CONCEPTS, VIEWS
+from .animations import grab_rgb, record_run
 from .app import dispose
 from .attention_view import SUMMARIES, AttentionView
 from .export import save_picture
@@ -256,6 +259,33 @@ def render(slide: Slide, out: str | Path) -> Path:
         return save_picture(widget, out, f"transviz: {slide.view}")
     finally:
         _close(widget)
+
+
+def animate(slide: Slide, out: str | Path, to_end: bool = False, timing: Timing = Timing()) -> Path:
+    """Draw ``slide`` at every step from 0 to ``slide.step`` (or to the end of decoding when
+    ``to_end``) and write the frames to ``out`` (``.gif`` or ``.mp4``)."""
+    check_name(out)
+    if slide.view not in (*EXPLORER_VIEWS, *CONCEPTS):
+        raise InputError(f"only a view that decodes step by step can be animated ({', '.join(EXPLORER_VIEWS)} or a "
+                         f"concept view), not {slide.view!r}")
+    widget = build(slide)
+    try:
+        widget.resize(slide.width, slide.height)
+        widget.show()
+        QApplication.processEvents()
+        session = _session_of(widget)
+        frames = record_run(session, lambda: grab_rgb(widget), to_end)
+        assert frames is not None  # nothing cancels it
+        return write_animation(frames, out, timing)
+    finally:
+        _close(widget)
+
+
+def _session_of(widget: QWidget) -> DecodingSession:
+    assert isinstance(widget, (AttentionView, MainWindow, ConceptsPanel))  # the views that decode
+    session = widget.controller.session if isinstance(widget, AttentionView) else widget.workspace.session
+    assert session is not None  # build() decoded the slide's steps in it
+    return session
 
 
 def export_lesson(lesson: Lesson, folder: str | Path, width: int = 1600, height: int = 900) -> list[Path]:

@@ -3,7 +3,8 @@ File > Export writes, a right-click menu that exports any of its plots, and what
 asks of every tab (messages for the status bar, shutting down, closing)."""
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 
 from PySide6.QtCore import QEvent, QObject, QSize, Qt, Signal
 from PySide6.QtGui import QAction
@@ -84,6 +85,15 @@ class PlotPanel(QWidget):
     def view_actions(self) -> list[QAction]:
         """Actions of this tab that the window's View menu lists too (e.g. the explorer's quiz mode)."""
         return []
+
+    @contextmanager
+    def drawn_at_once(self) -> Iterator[None]:
+        """While an animation's frames are taken: every change drawn before the call that made it returns."""
+        yield
+
+    def refuses_animation(self) -> str | None:
+        """Why stepping through the run for an animation would spoil this tab now (None: it would not)."""
+        return None
 
     def shutdown(self) -> None:
         """Stop the tab's worker threads before the application quits (safe to call twice)."""

@@ -171,6 +171,11 @@ class ExplorerPanel(Retranslated, PlotPanel):
     def quiz_on(self) -> bool:
         return self.quiz_action.isChecked()
 
+    def refuses_animation(self) -> str | None:
+        if self.quiz_on:
+            return self.tr("Turn quiz mode off first: stepping through the run would reveal the answer.")
+        return None
+
     def set_quiz(self, on: bool, spec: QuizSpec | None = None) -> None:
         """Turn quiz mode on (asking ``spec``'s question, default: the one asked before) or off.
         On, the explorer takes the next step hidden and asks about it."""

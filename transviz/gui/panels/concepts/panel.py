@@ -8,6 +8,9 @@ other views nothing. Views with slow work do it on their own worker thread, unle
 """
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
+
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QShowEvent
 from PySide6.QtWidgets import (
@@ -45,6 +48,7 @@ class ConceptsPanel(Retranslated, PlotPanel):
     def __init__(self, workspace: Workspace, parent: QWidget | None = None, background: bool = True) -> None:
         super().__init__(workspace, parent)
         self.views: list[ConceptView] = [view() for view in CONCEPT_VIEWS]
+        self._background = background
         for view in self.views:
             view.set_synchronous(not background)
         self._stale = True  # the view shown has not drawn what the workspace holds now
@@ -192,6 +196,16 @@ class ConceptsPanel(Retranslated, PlotPanel):
     def shutdown(self) -> None:
         for view in self.views:
             view.shutdown()
+
+    @contextmanager
+    def drawn_at_once(self) -> Iterator[None]:
+        for view in self.views:
+            view.set_synchronous(True)
+        try:
+            yield
+        finally:
+            for view in self.views:
+                view.set_synchronous(not self._background)
 
     def _add_intervention(self, intervention: Intervention) -> None:
         """Run the explorer with ``intervention`` too; one the model cannot take is shown, not added."""

@@ -1,0 +1,132 @@
+"""Animations of a decoding run: each frame is the view as a fresh render shows it at that step,
+the window's session is left exactly as it was, and the files hold a frame per step."""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from PIL import Image, ImageSequence
+
+from transviz import cli
+from transviz.core.errors import InputError
+from transviz.gui.animations import grab_rgb, record_run
+from transviz.gui.render import Slide, build
+
+SENTENCE = "ich mochte ein bier"
+
+
+def gif_frames(path) -> list[np.ndarray]:
+    return [np.asarray(frame.convert("RGB")) for frame in ImageSequence.Iterator(Image.open(path))]
+
+
+def differ(frames: list[np.ndarray]) -> bool:
+    return all(not np.array_equal(a, b) for a, b in zip(frames, frames[1:], strict=False))
+
+
+def test_each_grid_frame_is_a_fresh_render_of_that_step(show, shipped_model):
+    """Frames come from going back through one session; a separate widget that decodes k steps
+    from scratch must show the same pixels as frame k."""
+    slide = Slide("grid", SENTENCE, shipped_model, 900, 520, step=3)
+    widget = show(build(slide), 900, 520)
+    frames = record_run(widget.controller.session, lambda: grab_rgb(widget))
+    assert frames is not None and len(frames) == 4 and differ(frames)
+    for step, frame in enumerate(frames):
+        fresh = show(build(Slide("grid", SENTENCE, shipped_model, 900, 520, step=step)), 900, 520)
+        np.testing.assert_array_equal(frame, grab_rgb(fresh), err_msg=f"step {step}")
+
+
+def test_each_head_frame_shows_that_steps_map(show, shipped_model):
+    """The large view's axes keep the width the widest labels needed (pyqtgraph's axes grow, and
+    a steady layout suits an animation), so its frames are compared by the map they show."""
+    widget = show(build(Slide("head", SENTENCE, shipped_model, 900, 520, step=3)), 900, 520)
+    shown = []
+
+    def grab() -> np.ndarray:
+        frame = grab_rgb(widget)
+        shown.append(widget.large.data.copy())
+        return frame
+
+    frames = record_run(widget.controller.session, grab)
+    assert frames is not None and len(frames) == 4 and differ(frames)
+    for step, data in enumerate(shown[::-1]):
+        fresh = show(build(Slide("head", SENTENCE, shipped_model, 900, 520, step=step)), 900, 520)
+        np.testing.assert_array_equal(data, fresh.large.data, err_msg=f"step {step}")
+
+
+def test_the_window_exports_its_run_and_keeps_its_session(shipped_window, tmp_path):
+    explorer = shipped_window.panels["explorer"]
+    explorer.controller.step()
+    explorer.controller.force("beer")
+    explorer.controller.step()
+    session = shipped_window.workspace.session
+    records, grid = session.history, explorer.attention.grid.maps.copy()
+    path = shipped_window.animations.export(tmp_path / "run.gif")
+    frames = gif_frames(path)
+    assert len(frames) == 4 and differ(frames)
+    plot = explorer.current_plot()
+    assert frames[0].shape[:2] == (plot.height(), plot.width())
+    assert session.history == records and all(a is b for a, b in zip(session.history, records, strict=True))
+    np.testing.assert_array_equal(explorer.attention.grid.maps, grid)
+    assert explorer.controller.session is session
+
+
+def test_to_the_end_and_the_whole_window(shipped_window, tmp_path):
+    explorer = shipped_window.panels["explorer"]
+    explorer.controller.step()
+    frames = shipped_window.animations.record(whole_window=True, to_end=True)
+    ended = explorer.controller.session
+    assert ended.position == 1  # back where it was
+    probe = ended.history[0]
+    ended.run_to_end()
+    assert len(frames) == ended.position + 1 and differ(frames)
+    assert frames[0].shape[:2] == (shipped_window.height(), shipped_window.width())
+    assert ended.history[0] is probe
+
+
+def test_quiz_mode_refuses_to_give_the_answer_away(shipped_window, tmp_path):
+    explorer = shipped_window.panels["explorer"]
+    explorer.set_quiz(True)
+    explorer.controller.step()
+    with pytest.raises(InputError, match="quiz mode"):
+        shipped_window.animations.export(tmp_path / "run.gif")
+    assert not (tmp_path / "run.gif").exists()
+    assert explorer.quiz.question is not None  # still asked
+
+
+def test_a_concept_view_is_drawn_at_every_step(shipped_window, tmp_path):
+    explorer = shipped_window.panels["explorer"]
+    for _ in range(3):
+        explorer.controller.step()
+    concepts = shipped_window.panels["concepts"]
+    shipped_window.tabs.setCurrentWidget(concepts)
+    concepts.select("lookup")
+    frames = shipped_window.animations.record()
+    # before the first step and after it, the query that looks up is the start token's
+    assert frames is not None and len(frames) == 4 and differ(frames[1:])
+    assert np.array_equal(frames[-1], grab_rgb(concepts.current_plot()))  # and the view is back at step 3
+
+
+def test_the_menu_action_needs_a_run(show, shipped_model):
+    from transviz.gui.main_window import MainWindow
+
+    window = show(MainWindow(), 1366, 768)
+    assert not window.animate_action.isEnabled()
+    window.workspace.set_model(shipped_model, "default", sentence=SENTENCE)
+    assert window.animate_action.isEnabled()
+    window.shutdown()
+
+
+def test_render_animate_writes_a_frame_per_step(tmp_path, capsys):
+    out = tmp_path / "run.gif"
+    assert cli.main(["render", SENTENCE, "--view", "head", "--step", "2", "--animate", "--size", "400x300",
+                     "--frame-ms", "300", "--hold-ms", "900", "--out", str(out)]) == 0
+    frames = gif_frames(out)
+    assert len(frames) == 3 and differ(frames) and frames[0].shape == (300, 400, 3)
+    gif = Image.open(out)
+    gif.seek(2)
+    assert gif.info["duration"] == 1200
+
+
+def test_render_animate_refuses_still_views(tmp_path, capsys):
+    assert cli.main(["render", SENTENCE, "--view", "masks", "--animate", "--out", str(tmp_path / "x.gif")]) == 1
+    assert "only a view that decodes step by step" in capsys.readouterr().err
+    assert not (tmp_path / "x.gif").exists()

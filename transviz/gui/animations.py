@@ -1,0 +1,184 @@
+"""File > Export animation: a decoding run of the plot shown (a grid, the large head, a concept
+view) or of the whole window, a frame per step, written as GIF or MP4 (:mod:`transviz.core.animation`).
+
+Frames are taken by going back from the last step to the first on the window's own session inside
+:meth:`~transviz.core.decoding.DecodingSession.excursion`, which then puts every record back as it
+was: forced tokens and sampled words are never decoded again, and nothing the user did is lost.
+"""
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+import numpy as np
+from PySide6.QtCore import QObject, Qt, Signal
+from PySide6.QtGui import QImage
+from PySide6.QtWidgets import (
+    QApplication,
+    QComboBox,
+    QDialog,
+    QDialogButtonBox,
+    QFileDialog,
+    QFormLayout,
+    QProgressDialog,
+    QSpinBox,
+    QTabWidget,
+    QWidget,
+)
+
+from ..core.animation import FORMATS, Timing, check_name, write_animation
+from ..core.decoding import DecodingSession
+from ..core.errors import InputError, TransvizError
+from ..core.workspace import Workspace
+from .core_messages import translated
+from .panels.base import PlotPanel
+
+Progress = Callable[[int, int], bool]  # (frames taken, frames in all) -> go on
+
+
+def grab_rgb(widget: QWidget) -> np.ndarray:
+    """``widget`` as it looks now: (height, width, 3) uint8."""
+    QApplication.processEvents()  # a view that draws on its next turn of the event loop
+    image = widget.grab().toImage().convertToFormat(QImage.Format.Format_RGB888)
+    rows = np.frombuffer(image.constBits(), np.uint8).reshape(image.height(), image.bytesPerLine())
+    return rows[:, : image.width() * 3].reshape(image.height(), image.width(), 3).copy()
+
+
+def record_run(session: DecodingSession, grab: Callable[[], np.ndarray], to_end: bool = False,
+               progress: Progress | None = None) -> list[np.ndarray] | None:
+    """A frame per position of ``session`` from 0 to the current step, or to where decoding stops
+    when ``to_end``; the session is left as it was. None when ``progress`` says stop."""
+    with session.excursion():
+        while to_end and session.cant_step() is None:
+            session.step()
+        total = session.position + 1
+        frames = [grab()]
+        while session.position > 0:
+            if progress is not None and not progress(len(frames), total):
+                return None
+            session.back()
+            frames.append(grab())
+    return frames[::-1]
+
+
+class AnimationOptions(QDialog):
+    """What to animate, how far, and how fast."""
+
+    def __init__(self, plot_name: str, position: int, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setWindowTitle(self.tr("Export animation"))
+        self.picture = QComboBox()
+        self.picture.addItems([self.tr("The plot shown: {0}").format(plot_name), self.tr("The whole window")])
+        self.steps = QComboBox()
+        self.steps.addItems([self.tr("From the first step to this one ({0})").format(position),
+                             self.tr("From the first step to the end")])
+        self.frame_ms = _milliseconds(Timing.frame_ms, 20, 60_000)
+        self.hold_ms = _milliseconds(Timing.hold_ms, 0, 600_000)
+        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel)
+        buttons.accepted.connect(self.accept)
+        buttons.rejected.connect(self.reject)
+        form = QFormLayout(self)
+        form.addRow(self.tr("Picture:"), self.picture)
+        form.addRow(self.tr("Steps:"), self.steps)
+        form.addRow(self.tr("Each step shows for:"), self.frame_ms)
+        form.addRow(self.tr("The last step stays for another:"), self.hold_ms)
+        form.addRow(buttons)
+
+    def whole_window(self) -> bool:
+        return self.picture.currentIndex() == 1
+
+    def to_end(self) -> bool:
+        return self.steps.currentIndex() == 1
+
+    def timing(self) -> Timing:
+        return Timing(self.frame_ms.value(), self.hold_ms.value())
+
+
+def _milliseconds(value: int, low: int, high: int) -> QSpinBox:
+    box = QSpinBox()
+    box.setRange(low, high)
+    box.setSingleStep(100)
+    box.setValue(value)
+    box.setSuffix(" ms")
+    return box
+
+
+class AnimationExport(QObject):
+    """Exports the window's decoding run as an animation.
+
+    Signals:
+        status(str): a message for the status bar.
+        error(str, str): the title and the message of an error box.
+    """
+
+    status = Signal(str)
+    error = Signal(str, str)
+
+    def __init__(self, workspace: Workspace, tabs: QTabWidget, panels: dict[str, PlotPanel], window: QWidget) -> None:
+        super().__init__(window)
+        self.workspace, self.tabs, self.panels, self.window = workspace, tabs, panels, window
+
+    def _panel(self) -> PlotPanel:
+        panel = self.tabs.currentWidget()
+        assert isinstance(panel, PlotPanel)
+        return panel
+
+    def record(self, whole_window: bool = False, to_end: bool = False,
+               progress: Progress | None = None) -> list[np.ndarray] | None:
+        """The frames of the run: the current tab's plot (or the whole window) at each step."""
+        session = self.workspace.session
+        if session is None:
+            raise InputError(self.tr("there is no run to animate: type a sentence first"))
+        refusal = next(filter(None, (panel.refuses_animation() for panel in self.panels.values())), None)
+        if refusal:
+            raise InputError(refusal)
+        panel = self._panel()
+        widget = self.window if whole_window else panel.current_plot()
+        with panel.drawn_at_once():
+            return record_run(session, lambda: grab_rgb(widget), to_end, progress)
+
+    def export(self, path: str | Path, whole_window: bool = False, to_end: bool = False,
+               timing: Timing = Timing(), progress: Progress | None = None) -> Path | None:
+        """Write the run to ``path`` (.gif or .mp4); None when ``progress`` stopped it."""
+        check_name(path)
+        frames = self.record(whole_window, to_end, progress)
+        return None if frames is None else write_animation(frames, path, timing)
+
+    def export_with_dialog(self) -> None:
+        session = self.workspace.session
+        if session is None:
+            self.error.emit(self.tr("Nothing to animate"), self.tr("Type a sentence first: an animation shows its "
+                                                                   "decoding, a frame per step."))
+            return
+        plot = self._panel().current_plot()
+        options = AnimationOptions(getattr(plot, "title", "") or self.tabs.tabText(self.tabs.currentIndex()),
+                                   session.position, self.window)
+        if options.exec() != QDialog.DialogCode.Accepted:
+            return
+        path, chosen = QFileDialog.getSaveFileName(self.window, self.tr("Export animation"), "run.gif",
+                                                   self.tr("GIF animation (*.gif);;MP4 video (*.mp4)"))
+        if not path:
+            return
+        if Path(path).suffix.lower() not in FORMATS:
+            path += ".mp4" if "mp4" in chosen else ".gif"
+        self._export_with_progress(path, options)
+
+    def _export_with_progress(self, path: str, options: AnimationOptions) -> None:
+        dialog = QProgressDialog(self.tr("Taking a picture of every step..."), self.tr("Cancel"), 0, 0, self.window)
+        dialog.setWindowModality(Qt.WindowModality.WindowModal)
+        dialog.setMinimumDuration(300)
+
+        def progress(done: int, total: int) -> bool:
+            dialog.setMaximum(total)
+            dialog.setValue(done)
+            return not dialog.wasCanceled()
+
+        try:
+            written = self.export(path, options.whole_window(), options.to_end(), options.timing(), progress)
+        except (OSError, TransvizError) as exc:
+            self.error.emit(self.tr("Could not export the animation"), translated(exc))
+            return
+        finally:
+            dialog.close()
+        if written is not None:
+            self.status.emit(self.tr("Saved {0}").format(written))
