@@ -46,9 +46,9 @@ def bundle(tmp_path_factory) -> Path:
     return work / "dist" / "transviz"
 
 
-def frozen(bundle: Path, home: Path, *args: str) -> subprocess.CompletedProcess[str]:
+def frozen(bundle: Path, home: Path, *args: str, **env_vars: str) -> subprocess.CompletedProcess[str]:
     """Run the frozen app as a classroom machine would: no Python, no source tree, a bare environment."""
-    env = {"PATH": "/usr/bin:/bin", "HOME": str(home), "LANG": "C.UTF-8"}
+    env = {"PATH": "/usr/bin:/bin", "HOME": str(home), "LANG": "C.UTF-8", **env_vars}
     return subprocess.run([str(bundle / "transviz"), *args], env=env, cwd=home, capture_output=True, text=True,
                           timeout=300)
 
@@ -97,6 +97,23 @@ def test_a_user_error_is_one_line_and_exit_1(bundle, tmp_path):
     assert len(result.stderr.splitlines()) == 1
 
 
+def test_a_frozen_animation_is_a_gif_and_an_mp4_with_the_computers_ffmpeg(bundle, tmp_path):
+    from PIL import Image
+
+    animate = ("render", SEED_SENTENCE, "--view", "grid", "--step", "2", "--animate", "--size", "400x300", "--out")
+    result = frozen(bundle, tmp_path, *animate, str(tmp_path / "run.gif"))
+    assert result.returncode == 0, result.stderr
+    assert Image.open(tmp_path / "run.gif").n_frames == 3
+    if shutil.which("ffmpeg", path="/usr/bin:/bin") is None:  # the bundle carries no ffmpeg of its own
+        result = frozen(bundle, tmp_path, *animate, str(tmp_path / "run.mp4"))
+        assert result.returncode == 1 and "MP4 needs ffmpeg" in result.stderr
+    imageio_ffmpeg = pytest.importorskip("imageio_ffmpeg")  # the test extra's: an ffmpeg "on the computer"
+    ffmpeg = imageio_ffmpeg.get_ffmpeg_exe()
+    result = frozen(bundle, tmp_path, *animate, str(tmp_path / "run.mp4"), IMAGEIO_FFMPEG_EXE=ffmpeg)
+    assert result.returncode == 0, result.stderr
+    assert sum(1 for _ in imageio_ffmpeg.read_frames(str(tmp_path / "run.mp4"))) - 1 == 3 + 3  # meta, frames, hold
+
+
 @pytest.mark.skipif(torch.version.cuda is not None, reason="the budget is the CPU bundle's; CUDA adds GBs")
 def test_the_folder_fits_the_budget(bundle):
     size = folder_megabytes(bundle)
@@ -112,6 +129,8 @@ def test_what_the_app_never_uses_is_left_out(bundle):
     for package in ("lxml", "hypothesis", "pytest", "_pytest", "tkinter", "setuptools"):
         assert not (internal / package).exists(), package
     assert not [p for p in internal.rglob("*") if p.is_symlink() and not p.exists()], "dangling links"
+    assert not list(internal.glob("imageio_ffmpeg/binaries/ffmpeg*"))
+    assert not list(internal.glob("PIL/_webp*")) and not list(internal.glob("pillow.libs/libavif*"))
     qt = internal / "PySide6" / "Qt"
     assert {p.name for p in (qt / "translations").iterdir()} == {
         "qt_en.qm", "qt_zh_CN.qm", "qtbase_en.qm", "qtbase_zh_CN.qm"}

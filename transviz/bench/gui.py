@@ -226,3 +226,23 @@ def cold_start() -> float:
     log.info("cold start, median seconds since launch: %s",
              ", ".join(f"{name} {value:.2f}" for name, value in medians.items()))
     return medians["ready"]
+
+
+ANIMATED = "wir waschen das schaf , weil sie meine tochter abholen möchten"  # 14 steps with the shipped default
+
+
+@figure("animate_gif_s_10", "s", 5.0, "lower")
+def animate_gif_10() -> float:
+    """A 10-step GIF of the grid (11 frames, 1600 x 900), from the sentence to the file: the
+    widget built and decoded, every frame drawn and grabbed, the GIF encoded and written; median of 3."""
+    from ..gui.app import application, use_offscreen_platform
+    from ..gui.render import Slide, animate
+    from ..gui.workers import a_core_left_for_qt
+    from .session import _default_model
+
+    use_offscreen_platform()
+    application()
+    model = _default_model()
+    with a_core_left_for_qt(), tempfile.TemporaryDirectory() as folder:
+        slide = Slide("grid", ANIMATED, model, step=10)
+        return median_seconds(lambda: animate(slide, Path(folder) / "run.gif"), repeat=3)
