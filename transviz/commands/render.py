@@ -1,6 +1,7 @@
 """``transviz render SENTENCE --view grid|head|positional|masks|window|compare|CONCEPT [--model FILE]
 --out slide.png|.svg``: draw a view offscreen, for slides (no window appears, no display needed).
-With ``--animate --out run.gif|run.mp4``: the decoding run, a frame per step."""
+With ``--animate --out run.gif|run.mp4``: the decoding run, a frame per step.
+``transviz render --view compare --snapshots STEP_A STEP_B``: two training snapshots, no sentence."""
 from __future__ import annotations
 
 import argparse
@@ -22,7 +23,8 @@ def register(commands: argparse._SubParsersAction) -> None:
     from ..gui import CONCEPTS, VIEWS  # Qt-free: listing the views does not load Qt
 
     parser = commands.add_parser("render", help="render a view to a PNG or SVG file without a window")
-    parser.add_argument("sentence", help="the source sentence shown (the positional view does not use it)")
+    parser.add_argument("sentence", nargs="?", help="the source sentence shown (the positional view does not use "
+                                                    "it; left out with --snapshots, whose runs show their probe)")
     parser.add_argument("--view", required=True, choices=VIEWS,
                         help="grid: every head of one attention kind; head: one head large; window: the whole "
                              "window; positional, masks: those tabs; " + ", ".join(CONCEPTS)
@@ -55,6 +57,10 @@ def register(commands: argparse._SubParsersAction) -> None:
     parser.add_argument("--compare-model", metavar="MODEL", help="compare view: run B's model, a .safetensors "
                                                                  "checkpoint or a shipped model's name (default: "
                                                                  "--model)")
+    parser.add_argument("--snapshots", type=int, nargs=2, metavar=("STEP_A", "STEP_B"),
+                        help="compare view: run A is the training snapshot at STEP_A saved in --model's checkpoint, "
+                             "run B the one at STEP_B (of --compare-model if given), e.g. --snapshots 100 1200; "
+                             "the sentence is the snapshots' probe, so leave SENTENCE out")
     parser.set_defaults(func=run)
 
 
@@ -64,6 +70,7 @@ def run(args: argparse.Namespace) -> int:
         raise InputError(f"--size must be WIDTHxHEIGHT with both at least 100, e.g. 1600x900, not {args.size!r}")
     if args.step is not None and args.step < 0:
         raise InputError(f"--step must be 0 or more, not {args.step}")
+    _check_sentence(args)
     from .. import load_model
     from ..core.animation import Timing
     from ..core.outputs import ANIMATION, check_output, picture
@@ -87,11 +94,25 @@ def run(args: argparse.Namespace) -> int:
     else:
         model = load_model(args.model) if args.model else None
     head = int(args.head) if args.head.isdigit() else args.head
-    slide = Slide(args.view, args.sentence, model, int(size[1]), int(size[2]), args.kind, args.layer, head,
-                  args.target, args.step or 0, args.compare, args.compare_model)
+    slide = Slide(args.view, args.sentence or "", model, int(size[1]), int(size[2]), args.kind, args.layer, head,
+                  args.target, args.step or 0, args.compare, args.compare_model,
+                  tuple(args.snapshots) if args.snapshots else None)
     if timing is not None:
         print(animate(slide, args.out, to_end=args.step is None, timing=timing))
     else:
         print(render(slide, args.out))
     return 0
 
+
+
+def _check_sentence(args: argparse.Namespace) -> None:
+    """SENTENCE is needed, except with --snapshots, whose runs show the snapshots' probe sentence."""
+    if args.snapshots is None:
+        if args.sentence is None:
+            raise InputError("SENTENCE is missing: render \"ich mochte ein bier\" --view ... (or, for the compare "
+                             "view, --snapshots STEP_A STEP_B)")
+        return
+    if args.view != "compare":
+        raise InputError(f"--snapshots goes with --view compare, not --view {args.view}")
+    if args.sentence is not None or args.compare is not None:
+        raise InputError("--snapshots compares the snapshots' own probe sentence: leave out SENTENCE and --compare")

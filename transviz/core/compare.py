@@ -1,27 +1,74 @@
-"""Two decoding runs side by side: a minimal pair of sentences, or one sentence through two models.
+"""Two decoding runs side by side: a minimal pair of sentences, one sentence through two models, or
+two training snapshots of the probe sentence.
 
-:func:`compare` takes two :class:`~transviz.core.trace.Trace` objects and one head (or a summary of
-a layer's heads) and returns both maps, their difference B - A where the shapes match, and a
-token-level diff of the two outputs. Where the shapes differ (another source length, or outputs
-of another length) there is no difference map, and :attr:`Comparison.shapes_differ` says so.
+:func:`compare` takes two runs (a decoded :class:`~transviz.core.trace.Trace`, or a training snapshot
+made a run by :func:`snapshot_run`) and one head (or a summary of a layer's heads) and returns
+both maps, their difference B - A where the shapes match, and a token-level diff of the two
+outputs. Where the shapes differ (another source length, or outputs of another length) there is
+no difference map, and :attr:`Comparison.shapes_differ` says so.
 """
 from __future__ import annotations
 
 import difflib
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Literal
+from typing import Literal, Protocol
 
 import numpy as np
 
 from .aggregate import SUMMARIES, summarise
 from .errors import InputError
 from .messages import translate_noop
-from .trace import Trace
+from .snapshots import Snapshot
+from .trace import query_labels
 from .walkthrough import KINDS, Kind
 
 Head = int | Literal["mean", "max", "rollout"]
 Change = Literal["equal", "replace", "insert", "delete"]
+
+
+class Run(Protocol):
+    """What a comparison reads from a run; a :class:`~transviz.core.trace.Trace` is one."""
+
+    @property
+    def source_tokens(self) -> list[str]: ...  # S
+    @property
+    def target_tokens(self) -> list[str]: ...  # T decoder inputs
+    @property
+    def output_tokens(self) -> list[str]: ...  # T tokens written
+    @property
+    def query_labels(self) -> list[str]: ...  # T decoder query rows
+    @property
+    def encoder_self_attention(self) -> np.ndarray: ...  # (layers, heads, S, S)
+    @property
+    def decoder_self_attention(self) -> np.ndarray: ...  # (layers, heads, T, T)
+    @property
+    def cross_attention(self) -> np.ndarray: ...  # (layers, heads, T, S)
+
+
+@dataclass(frozen=True)
+class SnapshotRun:
+    """A training snapshot as a run: the probe's maps after ``step`` updates; its output is what the
+    model then predicted after each decoder input (teacher forced on the gold target when it was known)."""
+
+    step: int
+    source_tokens: list[str]
+    target_tokens: list[str]
+    output_tokens: list[str]
+    encoder_self_attention: np.ndarray
+    decoder_self_attention: np.ndarray
+    cross_attention: np.ndarray
+
+    @property
+    def query_labels(self) -> list[str]:
+        return query_labels(self.target_tokens, self.output_tokens)
+
+
+def snapshot_run(snapshot: Snapshot) -> SnapshotRun:
+    """``snapshot`` as a run of :func:`compare`. Two snapshots of one teacher-forced probe have the
+    same shapes, so their difference map shows how attention changed between the two steps."""
+    return SnapshotRun(snapshot.step, snapshot.source_tokens, snapshot.target_tokens, snapshot.predicted_tokens,
+                       snapshot.encoder_self_attention, snapshot.decoder_self_attention, snapshot.cross_attention)
 
 
 @dataclass(frozen=True)
@@ -70,7 +117,7 @@ def token_diff(a: Sequence[str], b: Sequence[str]) -> list[TokenChange]:
             for change, i1, i2, j1, j2 in matcher.get_opcodes()]
 
 
-def head_map(trace: Trace, kind: Kind, layer: int, head: Head) -> Side:
+def head_map(trace: Run, kind: Kind, layer: int, head: Head) -> Side:
     """One head's map of ``trace`` (or the mean, max or rollout of the layer's heads), with labels."""
     if kind not in KINDS:
         raise InputError(translate_noop("CoreMessages", "unknown attention kind {0}; choose one of {1}"), repr(kind),
@@ -92,7 +139,7 @@ def head_map(trace: Trace, kind: Kind, layer: int, head: Head) -> Side:
     return Side(_pick(trace, kind, maps, layer, head), list(rows), list(columns))
 
 
-def _pick(trace: Trace, kind: Kind, maps: np.ndarray, layer: int, head: Head) -> np.ndarray:
+def _pick(trace: Run, kind: Kind, maps: np.ndarray, layer: int, head: Head) -> np.ndarray:
     if isinstance(head, int):
         return np.asarray(maps[layer, head], dtype=np.float32)
     rolled_through = (trace.decoder_self_attention, trace.encoder_self_attention) if kind == "cross" else ()
@@ -100,7 +147,7 @@ def _pick(trace: Trace, kind: Kind, maps: np.ndarray, layer: int, head: Head) ->
     return np.asarray(summary[layer], dtype=np.float32)
 
 
-def compare(a: Trace, b: Trace, kind: Kind, layer: int, head: Head) -> Comparison:
+def compare(a: Run, b: Run, kind: Kind, layer: int, head: Head) -> Comparison:
     """Run A against run B for one head: both maps, B - A where the shapes match, the output diff.
     InputError if either run lacks the layer or head."""
     side_a, side_b = head_map(a, kind, layer, head), head_map(b, kind, layer, head)

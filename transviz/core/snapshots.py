@@ -16,7 +16,7 @@ import torch
 from . import checkpoint
 from .bundle import Model
 from .curves import Curves
-from .errors import CheckpointError
+from .errors import CheckpointError, InputError
 from .inference import decode, teacher_force
 from .messages import translate_noop
 
@@ -100,3 +100,15 @@ def save_with_snapshots(model: Model, path: str | Path, snapshots: Sequence[Snap
 def load_snapshots(path: str | Path) -> list[Snapshot]:
     """The snapshots saved in the checkpoint at ``path`` (a GUI timeline after a restart)."""
     return from_extras(checkpoint.load_extras(path))
+
+
+def snapshot_at(snapshots: Sequence[Snapshot], step: int, name: str) -> Snapshot:
+    """The snapshot taken after ``step`` updates among the snapshots of checkpoint ``name``;
+    InputError naming the steps there are (or that there are none)."""
+    if not snapshots:
+        raise InputError(translate_noop("CoreMessages", "{0} holds no training snapshots"), name)
+    found = next((snap for snap in snapshots if snap.step == step), None)
+    if found is None:
+        raise InputError(translate_noop("CoreMessages", "{0} has no snapshot at step {1}; its steps: {2}"), name,
+                         step, ", ".join(str(snap.step) for snap in snapshots))
+    return found

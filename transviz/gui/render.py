@@ -49,7 +49,9 @@ class Slide:
     explorer's views, decoder self-attention for the masks walkthrough); ``head`` may also be a
     summary of the layer's heads ("mean", "max", "rollout") in the explorer's views. ``step``:
     decoding steps taken first (explorer views); ``target``: the masks walkthrough's target;
-    ``compare`` and ``compare_model``: the compare view's second run.
+    ``compare`` and ``compare_model``: the compare view's second run; ``snapshots``: the compare
+    view's runs are the training snapshots at these two steps (A's of ``model``, B's of
+    ``compare_model`` or ``model``), the sentence their probe.
     """
 
     view: str
@@ -64,6 +66,7 @@ class Slide:
     step: int = 0
     compare: str | None = None  # the compare view's run B: its sentence (default: the same)
     compare_model: str | None = None  # and its model, a checkpoint or shipped name (default: the same)
+    snapshots: tuple[int, int] | None = None  # the compare view: the training steps of runs A and B
 
 
 def build(slide: Slide) -> QWidget:
@@ -113,6 +116,9 @@ def _compare(slide: Slide) -> ComparePanel:
         panel.run_b.sentence.setText(slide.compare if slide.compare is not None else slide.sentence)
         if slide.compare_model is not None:
             panel.run_b.add_file(slide.compare_model)
+        if slide.snapshots is not None:
+            panel.choose_snapshot(panel.run_a, slide.snapshots[0])
+            panel.choose_snapshot(panel.run_b, slide.snapshots[1])
         panel.kind.setCurrentIndex(KINDS.index(slide.kind or "cross"))
         _check_range("layer", slide.layer, panel.layer.maximum(), slide.model)
         panel.layer.setValue(slide.layer)

@@ -1,9 +1,11 @@
-"""The compare tab: two decoding runs side by side, a minimal pair of sentences or one sentence
-through two models (the loaded one, a shipped one, or a checkpoint file).
+"""The compare tab: two decoding runs side by side, a minimal pair of sentences, one sentence
+through two models (the loaded one, a shipped one, or a checkpoint file), or two training
+snapshots of a checkpoint's probe sentence (a step chosen instead of "sentence").
 
-Each run is decoded greedily to its end; the tab draws one head (or a summary of a layer's heads)
-of each run, their difference B - A on a diverging scale centred at 0 where the shapes match, and
-a token-level diff of the two outputs. :mod:`transviz.core.compare` computes all of it.
+Each sentence is decoded greedily to its end; a snapshot is the probe as it was at that step. The
+tab draws one head (or a summary of a layer's heads) of each run, their difference B - A on a
+diverging scale centred at 0 where the shapes match, and a token-level diff of the two outputs.
+:mod:`transviz.core.compare` computes all of it.
 """
 from __future__ import annotations
 
@@ -11,7 +13,7 @@ import html
 from pathlib import Path
 
 import numpy as np
-from PySide6.QtCore import Qt
+from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import (
     QComboBox,
     QFileDialog,
@@ -30,10 +32,11 @@ from ... import load_model
 from ...core.aggregate import SUMMARIES
 from ...core.bundle import Model
 from ...core.checkpoint import SUFFIX
-from ...core.compare import Comparison, Head, Side, TokenChange, compare
+from ...core.compare import Comparison, Head, Run, Side, TokenChange, compare, snapshot_run
 from ...core.errors import TransvizError
-from ...core.inference import Trace, decode
+from ...core.inference import decode
 from ...core.resources import shipped_models
+from ...core.snapshots import Snapshot, load_snapshots, snapshot_at
 from ...core.walkthrough import KINDS, Kind
 from ...core.workspace import Workspace
 from ..attention_view import kind_axes, kind_names
@@ -44,6 +47,7 @@ from ..language import Retranslated, set_items
 from .base import PlotPanel
 
 LOADED = ""  # a run's model entry: the workspace's model
+SENTENCE = -1  # a run's step entry: decode the sentence (any other entry: the snapshot at that step)
 INSERTED, DELETED = "#1a7f37", "#cf222e"  # the output diff's colours (GitHub's, readable on white)
 
 
@@ -71,10 +75,19 @@ def diff_html(changes: list[TokenChange]) -> str:
 
 
 class RunChooser(Retranslated, QWidget):
-    """One run's model (loaded, shipped, or a file) and sentence."""
+    """One run's model (loaded, shipped, or a file) and sentence, or a training snapshot of the
+    model's checkpoint: a step chosen shows the snapshot's probe in the sentence field, read only.
+
+    Signals:
+        source_changed(): another model or step was chosen.
+    """
+
+    source_changed = Signal()
 
     def __init__(self, name: str, parent: QWidget | None = None) -> None:
         super().__init__(parent)
+        self._typed = ""  # the sentence typed, kept while a snapshot's probe is shown
+        self._bare = ""  # the checkpoint offered, when it holds no snapshots
         layout = QHBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addWidget(plain_label(name))
@@ -86,17 +99,74 @@ class RunChooser(Retranslated, QWidget):
         self.open = QPushButton()
         self.bind_text(self.open.setText, lambda: self.tr("Checkpoint..."))
         self.open.clicked.connect(self._choose_file)
+        self.step = QComboBox()
+        self.step.addItem("", SENTENCE)
+        self.bind_text(self.step.setToolTip, self._step_tip)
         self.sentence = QLineEdit()
         layout.addWidget(self.model)
         layout.addWidget(self.open)
+        layout.addWidget(self.step)
         layout.addWidget(self.sentence, 1)
+        self.model.currentIndexChanged.connect(self.source_changed)
+        self.step.currentIndexChanged.connect(self.source_changed)
+
+    def retranslate(self) -> None:
+        super().retranslate()
+        for index in range(self.step.count()):
+            step = self.step.itemData(index)
+            self.step.setItemText(index, self.tr("sentence") if step == SENTENCE else self.tr("step {0}").format(step))
+
+    def _step_tip(self) -> str:
+        if self._bare:
+            return self.tr("{0} holds no training snapshots").format(self._bare)
+        return self.tr("Decode the sentence, or show a training snapshot saved in the checkpoint: its probe "
+                       "sentence as the model saw it after that many training steps")
+
+    def chosen_step(self) -> int | None:
+        """The snapshot's step, or None where the sentence is decoded."""
+        step = self.step.currentData()
+        return None if step is None or step == SENTENCE else int(step)
+
+    def offer_steps(self, steps: list[int], checkpoint: str) -> None:
+        """Offer the snapshots at ``steps`` of ``checkpoint`` (keeping the one chosen if it is among
+        them, else the sentence); the owner follows up, so no source_changed."""
+        chosen = self.chosen_step()
+        self._bare = "" if steps else checkpoint
+        self.step.blockSignals(True)
+        while self.step.count() > 1:
+            self.step.removeItem(1)
+        for step in steps:
+            self.step.addItem("", step)
+        self.step.setCurrentIndex(max(self.step.findData(chosen), 0) if chosen is not None else 0)
+        self.step.setEnabled(bool(steps))
+        self.step.blockSignals(False)
+        self.retranslate()
+
+    def choose_step(self, step: int | None) -> bool:
+        """Choose the snapshot at ``step`` (None: the sentence); False if it is not offered."""
+        index = self.step.findData(SENTENCE if step is None else step)
+        if index >= 0:
+            self.step.setCurrentIndex(index)
+        return index >= 0
+
+    def show_probe(self, probe: str | None) -> None:
+        """Show a snapshot's probe, read only; None: the sentence typed, editable again."""
+        if probe is not None and not self.sentence.isReadOnly():
+            self._typed = self.sentence.text()
+        elif probe is None and self.sentence.isReadOnly():
+            self.sentence.setText(self._typed)
+        self.sentence.setReadOnly(probe is not None)
+        if probe is not None:
+            self.sentence.setText(probe)
 
     def model_source(self) -> str:
         return str(self.model.currentData())
 
     def model_title(self) -> str:
-        """The chosen model's name, in the language in use now (the entry's text may lag behind)."""
-        return self.tr("loaded model") if self.model_source() == LOADED else self.model.currentText()
+        """The chosen model's name (and step), in the language in use now (the entry's text may lag behind)."""
+        name = self.tr("loaded model") if self.model_source() == LOADED else self.model.currentText()
+        step = self.chosen_step()
+        return name if step is None else self.tr("{0}, step {1}").format(name, step)
 
     def _choose_file(self) -> None:
         path, _ = QFileDialog.getOpenFileName(self, self.tr("Open a checkpoint"), "",
@@ -120,8 +190,9 @@ class ComparePanel(Retranslated, PlotPanel):
     def __init__(self, workspace: Workspace, parent: QWidget | None = None) -> None:
         super().__init__(workspace, parent)
         self.comparison: Comparison | None = None
-        self._traces: list[Trace] | None = None  # the last runs decoded, A then B
+        self._traces: list[Run] | None = None  # the last runs decoded (or snapshots taken), A then B
         self._models: dict[str, Model] = {}  # shipped models and files, loaded once
+        self._snapshots: dict[str, list[Snapshot]] = {}  # checkpoint file -> its training snapshots, read once
         self._build()
         self.watch_model()
 
@@ -132,6 +203,7 @@ class ComparePanel(Retranslated, PlotPanel):
         self.compare_button.clicked.connect(self.run)
         for run in (self.run_a, self.run_b):
             run.sentence.returnPressed.connect(self.run)
+            run.source_changed.connect(lambda run=run: self._source_changed(run))
         self.kind, self.layer, self.head = QComboBox(), QSpinBox(), QComboBox()
         self.kind.currentIndexChanged.connect(self._redraw)
         self.layer.valueChanged.connect(self._redraw)
@@ -176,9 +248,12 @@ class ComparePanel(Retranslated, PlotPanel):
 
     def set_model(self, model: Model | None) -> None:
         self._models.clear()  # a file may have changed since; the loaded model is the workspace's
+        self._snapshots.clear()
         self.kind.setEnabled(model is not None)
         if model is None:
             return
+        for chooser in (self.run_a, self.run_b):
+            self._source_changed(chooser)
         self.layer.setMaximum(max(model.config.n_encoder_layers, model.config.n_decoder_layers) - 1)
         self._name_heads()
         session = self.workspace.session
@@ -216,12 +291,68 @@ class ComparePanel(Retranslated, PlotPanel):
             show_error(self.error, self.tr("Open a model first."))
             return
         try:
-            traces = [decode(self._model_of(run), run.sentence.text()) for run in (self.run_a, self.run_b)]
+            traces = [self._run_of(run) for run in (self.run_a, self.run_b)]
         except TransvizError as error:
             show_error(self.error, translated(error))
             return
         self._traces = traces
         self._redraw()
+
+    def _run_of(self, run: RunChooser) -> Run:
+        step = run.chosen_step()
+        if step is None:
+            return decode(self._model_of(run), run.sentence.text())
+        return snapshot_run(snapshot_at(self._snapshots_of(run), step, self._file_name(run)))
+
+    def choose_snapshot(self, run: RunChooser, step: int) -> None:
+        """Make ``run`` the snapshot at ``step`` of its model's checkpoint; InputError naming the
+        steps there are if it has no such snapshot (``transviz render --snapshots``)."""
+        if not run.choose_step(step):
+            snapshot_at(self._snapshots_of(run), step, self._file_name(run))  # raises: the step is not there
+
+    # -- snapshots -----------------------------------------------------------------------------
+    def _file_of(self, run: RunChooser) -> str | None:
+        """The checkpoint file of ``run``'s model (None: a loaded model never saved)."""
+        source = run.model_source()
+        if source == LOADED:
+            return self.model.path if self.model is not None else None
+        shipped = shipped_models()
+        return str(shipped[source]) if source in shipped else source
+
+    def _file_name(self, run: RunChooser) -> str:
+        file = self._file_of(run)
+        return Path(file).name if file else run.model_title()
+
+    def _snapshots_of(self, run: RunChooser) -> list[Snapshot]:
+        file = self._file_of(run)
+        if file is None:
+            return []
+        if file not in self._snapshots:
+            self._snapshots[file] = load_snapshots(file)
+        return self._snapshots[file]
+
+    def _source_changed(self, run: RunChooser) -> None:
+        """Another model or step: offer the model's steps and show the chosen snapshot's probe."""
+        had_step = run.chosen_step()
+        try:
+            snapshots = self._snapshots_of(run)
+        except TransvizError:
+            snapshots = []  # a file that does not load is named when the runs are compared
+        run.offer_steps([snap.step for snap in snapshots], self._file_name(run))
+        step = run.chosen_step()
+        if step is None and had_step is not None:  # the new model lacks it: say so, and decode the sentence
+            try:
+                snapshot_at(self._snapshots_of(run), had_step, self._file_name(run))
+            except TransvizError as error:
+                show_error(self.error, translated(error))
+        run.show_probe(None if step is None else self._probe(run, step))
+
+    def _probe(self, run: RunChooser, step: int) -> str:
+        tokens = snapshot_at(self._snapshots_of(run), step, self._file_name(run)).source_tokens
+        try:
+            return self._model_of(run).src_vocab.detokenize(tokens)
+        except TransvizError:
+            return " ".join(tokens)
 
     def _model_of(self, run: RunChooser) -> Model:
         source = run.model_source()
