@@ -1500,6 +1500,14 @@ Symmetric part |S| = {7:.2f}, antisymmetric part |A| = {8:.2f} (Frobenius norms)
         <translation>这个检查点中的注意力快照不完整（{0}）</translation>
     </message>
     <message>
+        <source>{0} holds no training snapshots</source>
+        <translation>{0} 中没有训练快照</translation>
+    </message>
+    <message>
+        <source>{0} has no snapshot at step {1}; its steps: {2}</source>
+        <translation>{0} 没有第 {1} 步的快照；它有这些步：{2}</translation>
+    </message>
+    <message>
         <source>temperature must be from {0} to {1}, got {2} (a smaller temperature always picks the most probable token: that is greedy decoding)</source>
         <translation>温度必须在 {0} 到 {1} 之间，而不是 {2}（更小的温度总是选出概率最高的词元：那就是贪心解码）</translation>
     </message>
@@ -3652,6 +3660,26 @@ Shuffled: {1} (original positions {2})</source>
     <message>
         <source>Checkpoint...</source>
         <translation>检查点...</translation>
+    </message>
+    <message>
+        <source>sentence</source>
+        <translation>句子</translation>
+    </message>
+    <message>
+        <source>step {0}</source>
+        <translation>第 {0} 步</translation>
+    </message>
+    <message>
+        <source>{0} holds no training snapshots</source>
+        <translation>{0} 中没有训练快照</translation>
+    </message>
+    <message>
+        <source>Decode the sentence, or show a training snapshot saved in the checkpoint: its probe sentence as the model saw it after that many training steps</source>
+        <translation>解码这个句子，或者显示检查点中保存的训练快照：模型训练了这么多步之后看到的探针句</translation>
+    </message>
+    <message>
+        <source>{0}, step {1}</source>
+        <translation>{0}，第 {1} 步</translation>
     </message>
     <message>
         <source>Open a checkpoint</source>
