@@ -150,9 +150,8 @@ class AnimationExport(QObject):
             self.error.emit(self.tr("Nothing to animate"), self.tr("Type a sentence first: an animation shows its "
                                                                    "decoding, a frame per step."))
             return
-        plot = self._panel().current_plot()
-        options = AnimationOptions(getattr(plot, "title", "") or self.tabs.tabText(self.tabs.currentIndex()),
-                                   session.position, self.window)
+        title = getattr(self._panel().current_plot(), "title", "") or self.tabs.tabText(self.tabs.currentIndex())
+        options = AnimationOptions(title if len(title) <= 50 else title[:49] + "…", session.position, self.window)
         if options.exec() != QDialog.DialogCode.Accepted:
             return
         path, chosen = QFileDialog.getSaveFileName(self.window, self.tr("Export animation"), "run.gif",

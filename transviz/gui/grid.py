@@ -231,6 +231,10 @@ class AttentionGrid(Retranslated, QWidget):
         """Paint the plot immediately rather than on the event loop's next pass (for timing)."""
         self.canvas.repaint()
 
+    @property
+    def title(self) -> str:
+        return self._title.text()
+
     def set_title(self, title: str) -> None:
         self._title.setText(title)
         self._title.setVisible(bool(title))
