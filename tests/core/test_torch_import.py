@@ -302,3 +302,11 @@ def test_convert_refuses_on_one_line_and_never_overwrites_the_weights(tmp_path, 
     assert main(["convert", str(sidecar), str(tmp_path / "course.safetensors")]) == 1
     assert "holds the PyTorch weights" in capsys.readouterr().err
     assert (tmp_path / "course.safetensors").read_bytes() == before
+
+
+def test_a_transviz_checkpoint_with_a_json_file_beside_it_stays_a_checkpoint(tmp_path):
+    ref = course_model(False, "relu", True)
+    sidecar = write(tmp_path, ref, sidecar_data())
+    saved = transviz.save_model(transviz.load_model(sidecar), tmp_path / "mine.safetensors")
+    (tmp_path / "mine.json").write_text("{}", encoding="utf-8")  # an exported trace, say
+    assert transviz.load_model(saved).facts["imported"].startswith("torch.nn.Transformer")
