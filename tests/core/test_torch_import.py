@@ -49,6 +49,7 @@ class CourseModel(nn.Module):
         self.transformer = nn.Transformer(D, HEADS, LAYERS, LAYERS, D_FF, dropout=0.0, activation=activation,
                                           batch_first=True, norm_first=norm_first)
         self.generator = nn.Linear(D, len(TGT))
+        self.pos_embedding: torch.Tensor
         self.register_buffer("pos_embedding", torch.tensor(sinusoid(MAX_LEN, D), dtype=torch.float32))
         self.scale = math.sqrt(D) if scale else 1.0
 
@@ -102,7 +103,7 @@ def transviz_ids(tokens: list[str], ids: list[int], vocab: transviz.core.vocab.V
 def reference_pass(model: CourseModel, src: torch.Tensor, tgt: torch.Tensor):
     """The reference's logits and, per kind, per layer, nn.MultiheadAttention's own per-head weights
     on the inputs each attention module received."""
-    calls = {}
+    calls: dict[nn.Module, tuple[tuple, dict]] = {}
     attention = [m for m in model.modules() if isinstance(m, nn.MultiheadAttention)]
     hooks = [m.register_forward_pre_hook(lambda m, args, kwargs: calls.__setitem__(m, (args, kwargs)),
                                          with_kwargs=True) for m in attention]
@@ -227,7 +228,7 @@ def test_new_config_switches_keep_transviz_models_and_their_files_as_they_were()
     names = [name for names, _ in tensor_layout(imported) for name in names]
     assert names == list(Transformer(imported).state_dict())  # the final norms of a post-norm model
     with pytest.raises(transviz.ConfigError, match="final_norm must be true or false"):
-        ModelConfig(10, 12, final_norm="yes")  # type: ignore[arg-type]
+        ModelConfig(10, 12, final_norm="yes")
 
 
 def broken(data: dict, path: str, value: object = None, delete: bool = False) -> dict:
@@ -262,6 +263,8 @@ def broken(data: dict, path: str, value: object = None, delete: bool = False) ->
     (("source_vocab.tokens", [*SRC, "extra"]), r"src_tok_emb\.weight has shape \(16, 16\), the sidecar's sizes "
                                                r"need \(17, 16\)"),
     (("weights", "nothing.safetensors"), "nothing.safetensors: no such file"),
+    (("modules.positional_table", "pe"), "course.safetensors does not match its sidecar: missing tensor pe"),
+    (("modules.output", 3), "the field modules.output must be text, got 3"),
 ])
 def test_a_bad_sidecar_gets_a_message_naming_what_is_wrong(tmp_path, change, message):
     sidecar = write(tmp_path, course_model(False, "relu", True), broken(sidecar_data(), *change))
@@ -310,3 +313,16 @@ def test_a_transviz_checkpoint_with_a_json_file_beside_it_stays_a_checkpoint(tmp
     saved = transviz.save_model(transviz.load_model(sidecar), tmp_path / "mine.safetensors")
     (tmp_path / "mine.json").write_text("{}", encoding="utf-8")  # an exported trace, say
     assert transviz.load_model(saved).facts["imported"].startswith("torch.nn.Transformer")
+
+
+def test_a_saved_positional_table_is_checked_against_the_one_transviz_adds(tmp_path):
+    ref = course_model(False, "relu", True)
+    data = broken(sidecar_data(), "modules.positional_table", "pos_embedding")
+    assert transviz.load_model(write(tmp_path, ref, data)).config.max_len == MAX_LEN
+    table = torch.tensor(sinusoid(MAX_LEN, D), dtype=torch.float32)
+    ref.pos_embedding = table[:, None, :]  # the tutorial's (positions, 1, d_model) buffer
+    assert transviz.load_model(write(tmp_path, ref, data)).config.d_model == D
+    ref.pos_embedding = torch.cat([table[:, 0::2], table[:, 1::2]], dim=-1)  # "sin half | cos half"
+    with pytest.raises(transviz.CheckpointError, match=r"pos_embedding is not the sinusoidal table \(sin in even "
+                                                       r"columns, cos in odd ones\) that transviz adds"):
+        transviz.load_model(write(tmp_path, ref, data))

@@ -32,6 +32,7 @@ from .errors import CheckpointError, TransvizError, reason
 from .layout import tensor_layout
 from .messages import Arg, Message, joined, translate_noop
 from .model import Transformer
+from .positional import sinusoidal_table
 from .vocab import SPECIALS, Vocab
 from .weights_check import check_finite_forward
 
@@ -41,19 +42,21 @@ SIDECAR_SUFFIX = ".json"
 PICKLE_SUFFIXES = (".pt", ".pth", ".pkl", ".pickle", ".ckpt", ".bin")
 PICKLE_STARTS = (b"PK\x03\x04", b"\x80")  # torch.save's zip archive; a bare pickle (protocol 2 and later)
 MAX_SIDECAR_BYTES = 64 * 1024**2  # two vocabularies of a million tokens fit
+POSITIONAL_TOLERANCE = 1e-2  # a saved table this close to transviz's is the same layout
 
 ATTENTION = ("in_proj_weight", "in_proj_bias", "out_proj.weight", "out_proj.bias")  # the same in both models
 FEED_FORWARD = ("linear1.weight", "linear1.bias", "linear2.weight", "linear2.bias")
 NORM = ("weight", "bias")
 SPECIAL_FIELDS = ("pad", "start", "end", "unknown")  # in the order of transviz's ids 0-3 (vocab.SPECIALS)
 
-# field -> (required, what a value must be); an optional field's default is in _model_config / _vocab
+# field -> whether it is required; the defaults of optional ones are in read_sidecar, _model_config, _vocab
 FIELDS = {"format": True, "version": True, "weights": False, "model": True, "modules": True,
           "source_vocab": True, "target_vocab": True}
 MODEL_FIELDS = {"d_model": True, "nhead": True, "num_encoder_layers": True, "num_decoder_layers": True,
                 "dim_feedforward": True, "activation": True, "norm_first": True, "max_len": True,
                 "scale_embeddings": True, "positional": True, "layer_norm_eps": False, "dropout": False}
-MODULE_FIELDS = {"transformer": True, "source_embedding": True, "target_embedding": True, "output": True}
+MODULE_FIELDS = {"transformer": True, "source_embedding": True, "target_embedding": True, "output": True,
+                 "positional_table": False}
 VOCAB_FIELDS = {"tokens": True, "pad": True, "start": True, "end": True, "unknown": True, "level": False,
                 "lowercase": False}
 
@@ -88,7 +91,7 @@ class Sidecar:
     path: Path
     weights: Path
     config: ModelConfig
-    modules: dict[str, str]  # MODULE_FIELDS -> state-dict prefix ("" for the top level)
+    modules: dict[str, str]  # MODULE_FIELDS given -> state-dict prefix ("" for the top level) or tensor name
     source: VocabSpec
     target: VocabSpec
 
@@ -145,7 +148,8 @@ def read_sidecar(path: str | Path, weights: Path | None = None) -> Sidecar:
                                                              "version {2}"), name, json.dumps(data["version"]), VERSION)
     if weights is None:
         weights = path.parent / _field(name, data, "weights", str, path.with_suffix(checkpoint.SUFFIX).name)
-    modules = {key: _field(name, _section(name, data, "modules", MODULE_FIELDS), key, str) for key in MODULE_FIELDS}
+    section = _section(name, data, "modules", MODULE_FIELDS)
+    modules = {key: _field(name, section, key, str, where="modules.") for key in MODULE_FIELDS if key in section}
     source = _vocab(name, _section(name, data, "source_vocab", VOCAB_FIELDS), "source_vocab")
     target = _vocab(name, _section(name, data, "target_vocab", VOCAB_FIELDS), "target_vocab")
     config = _model_config(name, _section(name, data, "model", MODEL_FIELDS), source.vocab, target.vocab)
@@ -220,7 +224,8 @@ def _vocab(name: str, data: dict[str, Any], where: str) -> VocabSpec:
     if len(set(ids)) < len(ids):
         raise CheckpointError(translate_noop("CoreMessages", "{0}: {1} gives the same id to two of pad, start, end and "
                                                              "unknown"), name, where)
-    order = ids + [i for i in range(len(tokens)) if i not in set(ids)]
+    specials = set(ids)
+    order = ids + [i for i in range(len(tokens)) if i not in specials]
     level = _field(name, data, "level", str, "word", prefix)
     lowercase = _field(name, data, "lowercase", bool, False, prefix)
     try:
@@ -307,6 +312,26 @@ def _read_weights(path: Path) -> dict[str, Tensor]:
                               path.name, str(exc)) from None
 
 
+def _positional_problem(side: Sidecar, tensors: dict[str, Tensor]) -> Message | None:
+    """What is wrong with the positional table the model saved, if the sidecar names one: transviz
+    adds its own sinusoidal table, so a table of another layout would move every position. The
+    tolerance allows for a table computed in float32 (4e-4 off at position 5000, d_model 512)."""
+    name = side.modules.get("positional_table")
+    if name is None:
+        return None
+    table, d = tensors.get(name), side.config.d_model
+    if table is None:
+        return Message(translate_noop("CoreMessages", "missing tensor {0}"), name)
+    if not table.is_floating_point() or table.numel() % d or table.shape[-1] != d:
+        return Message(translate_noop("CoreMessages", "{0} has shape {1}, not (positions, {2})"), name,
+                       str(tuple(table.shape)), d)
+    rows = table.reshape(-1, d)[: side.config.max_len].double()  # the tutorial's table is (positions, 1, d)
+    if not torch.allclose(rows, sinusoidal_table(len(rows), d, torch.float64), atol=POSITIONAL_TOLERANCE, rtol=0):
+        return Message(translate_noop("CoreMessages", "{0} is not the sinusoidal table (sin in even columns, cos in "
+                                                      "odd ones) that transviz adds"), name)
+    return None
+
+
 def _problem(name: str, tensor: Tensor | None, shape: tuple[int, ...]) -> Message | None:
     """What is wrong with the file's tensor ``name`` for a place of ``shape``, if anything."""
     if tensor is None:
@@ -339,6 +364,9 @@ def _mapped_state(side: Sidecar, tensors: dict[str, Tensor]) -> dict[str, Tensor
             state[ours] = tensor.float()
     stacks = tuple(_join(side.modules["transformer"], stack) for stack in ("encoder.", "decoder."))
     left = sorted(name for name in set(tensors) - set(sources.values()) if name.startswith(stacks))
+    positional = _positional_problem(side, tensors)
+    if positional is not None:
+        problems.append(positional)
     if left:  # more layers than the sidecar says
         problems.append(Message(translate_noop("CoreMessages", "unexpected tensor {0} (are the layer counts right?)"),
                                 left[0]))
