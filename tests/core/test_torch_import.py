@@ -326,3 +326,14 @@ def test_a_saved_positional_table_is_checked_against_the_one_transviz_adds(tmp_p
     with pytest.raises(transviz.CheckpointError, match=r"pos_embedding is not the sinusoidal table \(sin in even "
                                                        r"columns, cos in odd ones\) that transviz adds"):
         transviz.load_model(write(tmp_path, ref, data))
+
+
+def test_a_safetensors_file_whose_length_field_starts_like_a_pickle_is_no_pickle(tmp_path):
+    path = tmp_path / "other.safetensors"
+    for pad in range(600):  # a header of 640 bytes: its length field starts 0x80 0x02, as a pickle does
+        save_file({"x": torch.zeros(2)}, path, metadata={"pad": "a" * pad})
+        if path.read_bytes()[:2] == b"\x80\x02":
+            break
+    assert path.read_bytes()[:2] == b"\x80\x02"
+    with pytest.raises(transviz.CheckpointError, match="a safetensors file from another program"):
+        transviz.load_model(path)

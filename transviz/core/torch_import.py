@@ -40,7 +40,8 @@ FORMAT, VERSION = "transviz-torch", 1
 SIDECAR_SUFFIX = ".json"
 # what torch.save, pickle and Hugging Face's older weights files are called
 PICKLE_SUFFIXES = (".pt", ".pth", ".pkl", ".pickle", ".ckpt", ".bin")
-PICKLE_STARTS = (b"PK\x03\x04", b"\x80")  # torch.save's zip archive; a bare pickle (protocol 2 and later)
+ZIP_START = b"PK\x03\x04"  # torch.save writes a zip archive
+PICKLE_PROTOCOLS = range(2, 6)  # a bare pickle starts with 0x80 and its protocol
 MAX_SIDECAR_BYTES = 64 * 1024**2  # two vocabularies of a million tokens fit
 POSITIONAL_TOLERANCE = 1e-2  # a saved table this close to transviz's is the same layout
 
@@ -108,14 +109,18 @@ def handles(path: str | Path) -> bool:
 
 
 def _starts_like_pickle(path: Path) -> bool:
+    """A zip archive or a pickle that is no safetensors file: those start with 8 bytes of header
+    length (which may begin like a pickle), then the header's "{"."""
     if not path.is_file():  # a FIFO is never opened: it would wait forever
         return False
     try:
         with path.open("rb") as f:
-            start = f.read(4)
+            start = f.read(9)
     except OSError:
         return False
-    return start.startswith(PICKLE_STARTS)
+    bare = len(start) > 1 and start[0] == 0x80 and start[1] in PICKLE_PROTOCOLS
+    pickled = bare or start.startswith(ZIP_START)
+    return pickled and start[8:9] != b"{"
 
 
 def _is_checkpoint(path: Path) -> bool:
@@ -142,10 +147,10 @@ def read_sidecar(path: str | Path, weights: Path | None = None) -> Sidecar:
     _check_fields(name, "", data, FIELDS)
     if data["format"] != FORMAT:
         raise CheckpointError(translate_noop("CoreMessages", "{0} is not a transviz-torch sidecar: its format is {1}"),
-                              name, json.dumps(data["format"]))
+                              name, _shown(data["format"]))
     if data["version"] != VERSION or isinstance(data["version"], bool):
         raise CheckpointError(translate_noop("CoreMessages", "{0} is a sidecar of version {1}; this transviz reads "
-                                                             "version {2}"), name, json.dumps(data["version"]), VERSION)
+                                                             "version {2}"), name, _shown(data["version"]), VERSION)
     if weights is None:
         weights = path.parent / _field(name, data, "weights", str, path.with_suffix(checkpoint.SUFFIX).name)
     section = _section(name, data, "modules", MODULE_FIELDS)
