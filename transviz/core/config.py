@@ -88,14 +88,20 @@ class ModelConfig:
     tie_output: bool = False  # output projection = target embedding transposed
     layer_norm_eps: float = 1e-5
     pad_id: int = 0
+    # For models made elsewhere (torch.nn.Transformer): None ends each stack with a LayerNorm
+    # exactly when norm is "pre" (transviz's own models); True/False say so outright.
+    final_norm: bool | None = None
+    scale_embeddings: bool = True  # embeddings multiplied by sqrt(d_model) before positions are added
 
     def __post_init__(self) -> None:
         for name, high in MAX_SIZES.items():
             _check_integer(name, getattr(self, name), 1, high)
         _check_number("dropout", self.dropout)
         _check_number("layer_norm_eps", self.layer_norm_eps)
-        for name in ("share_embeddings", "tie_output"):
+        for name in ("share_embeddings", "tie_output", "scale_embeddings"):
             _check_bool(name, getattr(self, name))
+        if self.final_norm is not None:
+            _check_bool("final_norm", self.final_norm)
         if self.d_model % self.n_heads:
             raise ConfigError(translate_noop("CoreMessages", "d_model ({0}) must be divisible by n_heads ({1}): each "
                                                              "head gets d_model / n_heads dimensions"),
@@ -132,12 +138,31 @@ class ModelConfig:
         """Dimensions per head (queries, keys and values alike)."""
         return self.d_model // self.n_heads
 
+    @property
+    def has_final_norm(self) -> bool:
+        """Whether the encoder and the decoder each end with a LayerNorm."""
+        return self.norm == "pre" if self.final_norm is None else self.final_norm
+
+    @property
+    def embedding_scale(self) -> float:
+        """What token embeddings are multiplied by before the positions are added."""
+        return math.sqrt(self.d_model) if self.scale_embeddings else 1.0
+
     def to_dict(self) -> dict[str, Any]:
-        return dataclasses.asdict(self)
+        """Every setting, less the imported models' switches left at their defaults: a transviz
+        model's checkpoint stays what it was before they existed (and what older transviz reads)."""
+        data = dataclasses.asdict(self)
+        for name, default in IMPORT_DEFAULTS.items():
+            if data[name] == default:
+                del data[name]
+        return data
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> ModelConfig:
         return _from_dict(cls, data, Message(translate_noop("CoreMessages", "model")))
+
+
+IMPORT_DEFAULTS: dict[str, object] = {"final_norm": None, "scale_embeddings": True}
 
 
 Schedule = Literal["constant", "warmup", "warmup-decay", "noam"]

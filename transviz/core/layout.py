@@ -39,7 +39,7 @@ def _layers(config: ModelConfig) -> dict[str, Shape]:
         shapes |= _feed_forward(f"decoder_layers.{i}.ffn", d, d_ff)
         shapes |= _norm(f"decoder_layers.{i}.norm1", d) | _norm(f"decoder_layers.{i}.norm2", d)
         shapes |= _norm(f"decoder_layers.{i}.norm3", d)
-    if config.norm == "pre":  # Pre-LN ends each stack with a LayerNorm
+    if config.has_final_norm:  # Pre-LN (and torch.nn.Transformer) ends each stack with a LayerNorm
         shapes |= _norm("encoder_norm", d) | _norm("decoder_norm", d)
     return shapes
 

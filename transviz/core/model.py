@@ -374,10 +374,11 @@ class Transformer(nn.Module):
         self.embed_dropout = nn.Dropout(config.dropout)
         self.encoder_layers = nn.ModuleList(EncoderLayer(config) for _ in range(config.n_encoder_layers))
         self.decoder_layers = nn.ModuleList(DecoderLayer(config) for _ in range(config.n_decoder_layers))
-        # Pre-LN leaves the residual stream un-normalised, so each stack ends with a LayerNorm.
-        pre = config.norm == "pre"
-        self.encoder_norm = nn.LayerNorm(d, eps=config.layer_norm_eps) if pre else nn.Identity()
-        self.decoder_norm = nn.LayerNorm(d, eps=config.layer_norm_eps) if pre else nn.Identity()
+        # Pre-LN leaves the residual stream un-normalised, so each stack ends with a LayerNorm
+        # (torch.nn.Transformer has one whatever its norm: config.final_norm says so).
+        final = config.has_final_norm
+        self.encoder_norm = nn.LayerNorm(d, eps=config.layer_norm_eps) if final else nn.Identity()
+        self.decoder_norm = nn.LayerNorm(d, eps=config.layer_norm_eps) if final else nn.Identity()
         self.generator = nn.Linear(d, config.tgt_vocab_size)
         for table in {id(self.src_embed): self.src_embed, id(self.tgt_embed): self.tgt_embed}.values():
             # std d^-1/2 so that embedding * sqrt(d) has unit scale, like the positional table
@@ -404,7 +405,7 @@ class Transformer(nn.Module):
 
     def _embed(self, tokens: Tensor, table: nn.Embedding, stack: str, offset: int = 0) -> Tensor:
         length = tokens.shape[1]
-        x: Tensor = table(tokens) * math.sqrt(self.config.d_model)
+        x: Tensor = table(tokens) * self.config.embedding_scale
         if stack not in self.unpositioned:
             x = x + self.positional[offset : offset + length]
         out: Tensor = self.embed_dropout(x)

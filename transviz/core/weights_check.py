@@ -3,8 +3,6 @@ NaN, but makes every logit NaN. One forward pass on a short probe, and a look at
 embedding tables (a probe reads only a few of them), find such a model before it decodes nonsense."""
 from __future__ import annotations
 
-import math
-
 import torch
 
 from .errors import CheckpointError, InputError
@@ -37,7 +35,7 @@ def _probe(net: Transformer) -> tuple[torch.Tensor, torch.Tensor]:
 def _embedding_rows_finite(net: Transformer) -> bool:
     """Every token's embedding, scaled as the model scales it, keeps a finite sum of squares (what
     layer normalisation computes): a row past that overflows whenever its token is read."""
-    scale = math.sqrt(net.config.d_model)
+    scale = net.config.embedding_scale
     tables = {id(t): t for t in (net.src_embed.weight, net.tgt_embed.weight)}.values()
     return all(bool(torch.isfinite((t.float() * scale).square().sum(dim=1)).all()) for t in tables)
 
