@@ -1891,6 +1891,126 @@ Symmetric part |S| = {7:.2f}, antisymmetric part |A| = {8:.2f} (Frobenius norms)
         <source>ffmpeg could not write the MP4: {0}</source>
         <translation>ffmpeg 无法写出 MP4：{0}</translation>
     </message>
+    <message>
+        <source>a whole number</source>
+        <translation>整数</translation>
+    </message>
+    <message>
+        <source>true or false</source>
+        <translation>true 或 false</translation>
+    </message>
+    <message>
+        <source>a number</source>
+        <translation>数字</translation>
+    </message>
+    <message>
+        <source>text</source>
+        <translation>文本</translation>
+    </message>
+    <message>
+        <source>a list</source>
+        <translation>列表</translation>
+    </message>
+    <message>
+        <source>a JSON object</source>
+        <translation>JSON 对象</translation>
+    </message>
+    <message>
+        <source>{0} is a pickle (torch.save) file, and transviz never unpickles: loading one can run any code. Save the weights with safetensors.torch.save_file(model.state_dict(), &quot;model.safetensors&quot;) and describe them in a sidecar (see the README)</source>
+        <translation>{0} 是 pickle（torch.save）文件，transviz 从不反序列化 pickle：加载它可能执行任意代码。请用 safetensors.torch.save_file(model.state_dict(), &quot;model.safetensors&quot;) 保存权重，并用附带的说明文件描述它们（见 README）</translation>
+    </message>
+    <message>
+        <source>{0}: the sidecar lacks the field {1}</source>
+        <translation>{0}：说明文件缺少字段 {1}</translation>
+    </message>
+    <message>
+        <source>{0}: the field {1} must be {2}, got {3}</source>
+        <translation>{0}：字段 {1} 必须是{2}，实际为 {3}</translation>
+    </message>
+    <message>
+        <source>{0}: unknown sidecar fields {1}</source>
+        <translation>{0}：说明文件中有未知字段 {1}</translation>
+    </message>
+    <message>
+        <source>{0} does not match its sidecar: {1}</source>
+        <translation>{0} 与其说明文件不符：{1}</translation>
+    </message>
+    <message>
+        <source>{0} is not a transviz-torch sidecar: its format is {1}</source>
+        <translation>{0} 不是 transviz-torch 说明文件：其 format 为 {1}</translation>
+    </message>
+    <message>
+        <source>{0} is a sidecar of version {1}; this transviz reads version {2}</source>
+        <translation>{0} 是版本 {1} 的说明文件；此版本的 transviz 读取版本 {2}</translation>
+    </message>
+    <message>
+        <source>{0} is {1} MB; a sidecar is far smaller</source>
+        <translation>{0} 有 {1} MB；说明文件要小得多</translation>
+    </message>
+    <message>
+        <source>sidecar</source>
+        <translation>说明文件</translation>
+    </message>
+    <message>
+        <source>{0} is not a readable JSON sidecar ({1})</source>
+        <translation>{0} 不是可读取的 JSON 说明文件（{1}）</translation>
+    </message>
+    <message>
+        <source>(the whole file)</source>
+        <translation>（整个文件）</translation>
+    </message>
+    <message>
+        <source>{0}: {1} is {2}, outside the vocabulary&apos;s {3} tokens</source>
+        <translation>{0}：{1} 为 {2}，超出了词表的 {3} 个词元</translation>
+    </message>
+    <message>
+        <source>{0}: {1} gives the same id to two of pad, start, end and unknown</source>
+        <translation>{0}：{1} 给 pad、start、end 和 unknown 中的两个指定了相同的编号</translation>
+    </message>
+    <message>
+        <source>{0}: {1} is not usable: {2}</source>
+        <translation>{0}：{1} 无法使用：{2}</translation>
+    </message>
+    <message>
+        <source>{0}: positional encoding {1} is not supported; transviz reads &quot;sinusoidal&quot; (the paper&apos;s fixed table, sin and cos columns interleaved)</source>
+        <translation>{0}：不支持位置编码 {1}；transviz 只读取 &quot;sinusoidal&quot;（论文中的固定表，sin 与 cos 列交替）</translation>
+    </message>
+    <message>
+        <source>{0}: the model&apos;s sizes do not make a model: {1}</source>
+        <translation>{0}：这些模型尺寸构不成一个模型：{1}</translation>
+    </message>
+    <message>
+        <source>{0} is {1} GB; transviz reads models far smaller</source>
+        <translation>{0} 有 {1} GB；transviz 读取的模型要小得多</translation>
+    </message>
+    <message>
+        <source>{0} has shape {1}, not (positions, {2})</source>
+        <translation>{0} 的形状为 {1}，而不是 (位置数, {2})</translation>
+    </message>
+    <message>
+        <source>{0} is not the sinusoidal table (sin in even columns, cos in odd ones) that transviz adds</source>
+        <translation>{0} 不是 transviz 所加的正弦位置表（偶数列为 sin，奇数列为 cos）</translation>
+    </message>
+    <message>
+        <source>{0} has shape {1}, the sidecar&apos;s sizes need {2}</source>
+        <translation>{0} 的形状为 {1}，说明文件中的尺寸要求 {2}</translation>
+    </message>
+    <message>
+        <source>unexpected tensor {0} (are the layer counts right?)</source>
+        <translation>多余的张量 {0}（层数是否正确？）</translation>
+    </message>
+    <message>
+        <source>{0} has no sidecar {1} beside it</source>
+        <translation>{0} 旁边没有说明文件 {1}</translation>
+    </message>
+    <message>
+        <source>{0}: a transviz checkpoint&apos;s name ends with {1}</source>
+        <translation>{0}：transviz 检查点的文件名以 {1} 结尾</translation>
+    </message>
+    <message>
+        <source>{0} holds the PyTorch weights; write the transviz checkpoint to another file</source>
+        <translation>{0} 存放着 PyTorch 权重；请把 transviz 检查点写到另一个文件</translation>
+    </message>
 </context>
 <context>
     <name>CostView</name>
