@@ -156,6 +156,7 @@ class RunChooser(Retranslated, QWidget):
         elif probe is None and self.sentence.isReadOnly():
             self.sentence.setText(self._typed)
         self.sentence.setReadOnly(probe is not None)
+        self.sentence.setEnabled(probe is None)  # greyed: a read-only field looks editable otherwise
         if probe is not None:
             self.sentence.setText(probe)
 
