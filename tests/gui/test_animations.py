@@ -130,3 +130,13 @@ def test_render_animate_refuses_still_views(tmp_path, capsys):
     assert cli.main(["render", SENTENCE, "--view", "masks", "--animate", "--out", str(tmp_path / "x.gif")]) == 1
     assert "only a view that decodes step by step" in capsys.readouterr().err
     assert not (tmp_path / "x.gif").exists()
+
+
+def test_playing_stops_before_frames_are_taken(shipped_window):
+    explorer = shipped_window.panels["explorer"]
+    explorer.controller.step()
+    explorer.controls.toggle_play()
+    assert explorer.controls.playing
+    frames = shipped_window.animations.record()
+    assert not explorer.controls.playing
+    assert len(frames) == 2 and shipped_window.workspace.session.position == 1

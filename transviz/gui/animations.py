@@ -8,6 +8,7 @@ was: forced tokens and sampled words are never decoded again, and nothing the us
 from __future__ import annotations
 
 from collections.abc import Callable
+from contextlib import ExitStack
 from pathlib import Path
 
 import numpy as np
@@ -127,15 +128,18 @@ class AnimationExport(QObject):
                progress: Progress | None = None) -> list[np.ndarray] | None:
         """The frames of the run: the current tab's plot (or the whole window) at each step."""
         session = self.workspace.session
-        if session is None:
-            raise InputError(self.tr("there is no run to animate: type a sentence first"))
-        refusal = next(filter(None, (panel.refuses_animation() for panel in self.panels.values())), None)
-        if refusal:
-            raise InputError(refusal)
-        panel = self._panel()
-        widget = self.window if whole_window else panel.current_plot()
-        with panel.drawn_at_once():
+        refusal = self.refusal()
+        if session is None or refusal:
+            raise InputError(refusal or self.tr("there is no run to animate: type a sentence first"))
+        widget = self.window if whole_window else self._panel().current_plot()
+        with ExitStack() as every_tab:
+            for panel in self.panels.values():
+                every_tab.enter_context(panel.drawn_at_once())
             return record_run(session, lambda: grab_rgb(widget), to_end, progress)
+
+    def refusal(self) -> str | None:
+        """Why a tab cannot let the run be stepped through now (None: none objects)."""
+        return next(filter(None, (panel.refuses_animation() for panel in self.panels.values())), None)
 
     def export(self, path: str | Path, whole_window: bool = False, to_end: bool = False,
                timing: Timing = Timing(), progress: Progress | None = None) -> Path | None:
@@ -145,10 +149,10 @@ class AnimationExport(QObject):
         return None if frames is None else write_animation(frames, path, timing)
 
     def export_with_dialog(self) -> None:
-        session = self.workspace.session
-        if session is None:
-            self.error.emit(self.tr("Nothing to animate"), self.tr("Type a sentence first: an animation shows its "
-                                                                   "decoding, a frame per step."))
+        session, refusal = self.workspace.session, self.refusal()
+        if session is None or refusal:
+            self.error.emit(self.tr("Nothing to animate"), refusal or self.tr(
+                "Type a sentence first: an animation shows its decoding, a frame per step."))
             return
         title = getattr(self._panel().current_plot(), "title", "") or self.tabs.tabText(self.tabs.currentIndex())
         options = AnimationOptions(title if len(title) <= 50 else title[:49] + "…", session.position, self.window)

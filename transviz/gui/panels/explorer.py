@@ -13,6 +13,9 @@ Space) reveals an open question, then moves on to the next step and asks again.
 """
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
+
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QAction, QKeySequence, QResizeEvent, QShortcut
 from PySide6.QtWidgets import QSplitter, QStackedWidget, QToolButton, QVBoxLayout, QWidget
@@ -170,6 +173,11 @@ class ExplorerPanel(Retranslated, PlotPanel):
     @property
     def quiz_on(self) -> bool:
         return self.quiz_action.isChecked()
+
+    @contextmanager
+    def drawn_at_once(self) -> Iterator[None]:
+        self.controls.pause()  # playing would step the run while its frames are taken
+        yield
 
     def refuses_animation(self) -> str | None:
         if self.quiz_on:
