@@ -19,6 +19,7 @@ from PySide6.QtCore import QCoreApplication, QPoint, QPointF, QRectF, Qt, Signal
 from PySide6.QtGui import QBrush, QColor, QFontMetricsF, QImage, QPainterPath, QPen
 from PySide6.QtWidgets import QGraphicsPathItem, QGraphicsRectItem, QHBoxLayout, QVBoxLayout, QWidget
 
+from ..core.resample import area_average
 from .export import add_export_actions, name_export_actions, plot_title, save_picture
 from .labels import plain_label, unbreakable
 from .language import Retranslated
@@ -120,29 +121,13 @@ def fitted_shape(shape: Sequence[int], pixels: tuple[int, int] | None) -> tuple[
     return rows, columns
 
 
-def area_weights(cells: int, pixels: int) -> np.ndarray:
-    """``(pixels, cells)``: how much of each cell each pixel covers, as a fraction of the pixel."""
-    edges = np.arange(pixels + 1) * cells / pixels  # pixel j covers cells [edges[j], edges[j + 1])
-    starts = np.arange(cells)
-    overlap = np.minimum(edges[1:, None], starts + 1) - np.maximum(edges[:-1, None], starts)
-    return np.clip(overlap, 0.0, None) * pixels / cells
-
-
 def fitted_to(image: np.ndarray, pixels: tuple[int, int] | None) -> np.ndarray:
     """``image`` resampled to :func:`fitted_shape` by averaging the area each pixel covers.
 
     Drawn as it is, a 512-column table in 400 pixels would show every 1.3th column, whose
     alternating values make moiré stripes. NaN cells are left out of the averages; a pixel over
     NaN cells only stays NaN."""
-    rows, columns = fitted_shape(image.shape, pixels)
-    if (rows, columns) == image.shape:
-        return image
-    row_weights, column_weights = area_weights(image.shape[0], rows), area_weights(image.shape[1], columns)
-    finite = np.isfinite(image)
-    total = row_weights @ np.where(finite, image, 0.0) @ column_weights.T
-    weight = row_weights @ finite @ column_weights.T
-    with np.errstate(invalid="ignore", divide="ignore"):
-        return np.where(weight > 0, total / weight, np.nan).astype(np.float32)
+    return area_average(image, *fitted_shape(image.shape, pixels))
 
 
 def coloured_picture(image: np.ndarray, lut: np.ndarray, levels: Sequence[float],
