@@ -15,13 +15,23 @@ def area_weights(cells: int, pixels: int) -> np.ndarray:
 
     Pixel ``j`` spans cells ``[j * cells / pixels, (j + 1) * cells / pixels)``.
     """
-    if cells < 1 or pixels < 1:
-        raise ValueError(f"cannot resample {cells} cells to {pixels} pixels")
+    if not 1 <= pixels <= cells:
+        raise ValueError(f"cannot average {cells} cells into {pixels} pixels")
     edges = np.arange(pixels + 1) * cells / pixels  # pixel j covers [edges[j], edges[j + 1])
     starts = np.arange(cells)
     overlap = np.minimum(edges[1:, None], starts + 1) - np.maximum(edges[:-1, None], starts)
     weights: np.ndarray = (np.clip(overlap, 0.0, None) * pixels / cells).astype(np.float32)
     return weights
+
+
+def shrunk_columns(values: np.ndarray, columns: int) -> np.ndarray:
+    """``values`` ``(..., C)`` averaged along its last axis down to ``columns``: one matrix
+    product over all leading axes at once (numpy's stacked product with the weights on the
+    right is many times slower)."""
+    *lead, cells = values.shape
+    weights = area_weights(cells, columns).T  # (C, columns)
+    shrunk: np.ndarray = (values.reshape(-1, cells) @ weights).reshape(*lead, columns)
+    return shrunk
 
 
 def area_average(maps: np.ndarray, rows: int, columns: int) -> np.ndarray:
@@ -35,12 +45,17 @@ def area_average(maps: np.ndarray, rows: int, columns: int) -> np.ndarray:
     rows, columns = min(rows, maps.shape[-2]), min(columns, maps.shape[-1])
     if (rows, columns) == maps.shape[-2:]:
         return maps
-    row_weights = area_weights(maps.shape[-2], rows)  # (rows, R)
-    column_weights = area_weights(maps.shape[-1], columns).T  # (C, columns)
+
+    def shrunk(values: np.ndarray) -> np.ndarray:
+        if columns < values.shape[-1]:  # keys first: usually the longer axis, so less work after
+            values = shrunk_columns(values, columns)
+        if rows < values.shape[-2]:  # a stacked product is fast with the small matrix on the left
+            values = np.matmul(area_weights(values.shape[-2], rows), values)
+        return values
+
     finite = np.isfinite(maps)
     if finite.all():  # the usual case: half the work
-        return np.ascontiguousarray(row_weights @ maps @ column_weights)
-    total = row_weights @ np.where(finite, maps, np.float32(0.0)) @ column_weights
-    weight = row_weights @ finite.astype(np.float32) @ column_weights
+        return np.ascontiguousarray(shrunk(maps))
+    total, weight = shrunk(np.where(finite, maps, np.float32(0.0))), shrunk(finite.astype(np.float32))
     with np.errstate(invalid="ignore", divide="ignore"):
-        return np.where(weight > 0, total / weight, np.nan).astype(np.float32)
+        return np.where(weight > 1e-6, total / weight, np.nan).astype(np.float32)
