@@ -73,7 +73,9 @@ def test_zooming_shows_fewer_cells_and_more_of_their_labels(long_map):
 
 
 def test_zoom_follows_the_current_query_row_as_steps_advance(long_map):
-    long_map.zoom_by(5)  # 20 rows shown
+    long_map.set_highlighted_row(QUERIES - 1)
+    long_map.zoom_by(5)  # 20 rows shown, about the current query
+    assert long_map.visible_cells().top() <= QUERIES - 1 < long_map.visible_cells().bottom()
     data = softmax_rows(300, KEYS, seed=1)
     for row in range(QUERIES, 160):  # each step adds the new query row and highlights it
         long_map.set_data(data[:row + 1], ROWS[:row + 1], COLUMNS)

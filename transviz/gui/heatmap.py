@@ -548,11 +548,14 @@ class HeatmapWidget(Retranslated, QWidget):
 
     def zoom_by(self, factor: float, centre: QPointF | None = None) -> None:
         """Show ``factor`` times fewer cells along both axes (below 1: more), keeping the cell
-        coordinate ``centre`` (default: the middle) where it is on screen."""
+        coordinate ``centre`` where it is on screen (default: the middle, or the highlighted row
+        when there is one: the current query stays in view)."""
         shown = self.visible_cells()
         rows, columns = self._data.shape
         if not rows or not columns or factor <= 0:
             return
+        if centre is None and self.highlighted_row is not None:
+            centre = QPointF(shown.center().x(), self.highlighted_row + 0.5)
         centre = centre if centre is not None else shown.center()
         width = min(columns, max(min(columns, MIN_ZOOM_CELLS), shown.width() / factor))
         height = min(rows, max(min(rows, MIN_ZOOM_CELLS), shown.height() / factor))
