@@ -146,7 +146,6 @@ class TileLayout:
     tile_pixels: tuple[int, int]  # (rows, columns) of pixels every tile is drawn with
     row_starts: np.ndarray  # (layers,): the first pixel row of each layer's tiles
     column_starts: np.ndarray  # (heads + 1,): the first pixel column of each head's tiles
-    shrinks: bool  # some tile has fewer pixels than cells along an axis: it must be averaged
 
 
 def tile_starts_and_size(tiles: int, cells: int, pixels: int) -> tuple[np.ndarray, int]:
@@ -159,15 +158,21 @@ def tile_starts_and_size(tiles: int, cells: int, pixels: int) -> tuple[np.ndarra
     return first.astype(np.intp), max(1, int((last - first).min()))
 
 
-def tile_layout(shape: tuple[int, ...], area: QRectF) -> TileLayout:
+def tile_layout(shape: tuple[int, ...], area: QRectF) -> TileLayout | None:
     """The pixels of the tiles of maps ``shape`` (layers, heads, queries, keys) plus the summary
-    column, drawn over ``area``."""
+    column, drawn over ``area``; None when every tile has a pixel or more for each cell (then the
+    mosaic is drawn cell for cell)."""
     layers, heads, queries, keys = shape
     pixels = (max(1, round(area.height())), max(1, round(area.width())))
+    # a tile loses under 2 pixels to rounding: cells this wide always have one each (the usual case, decided fast)
+    if pixels[0] >= (layers * (queries + GAP)) * (1 + 2 / queries) \
+            and pixels[1] >= ((heads + 1) * (keys + GAP)) * (1 + 2 / keys):
+        return None
     row_starts, tile_rows = tile_starts_and_size(layers, queries, pixels[0])
     column_starts, tile_columns = tile_starts_and_size(heads + 1, keys, pixels[1])
-    return TileLayout(pixels, (tile_rows, tile_columns), row_starts, column_starts,
-                      shrinks=tile_rows < queries or tile_columns < keys)
+    if tile_rows >= queries and tile_columns >= keys:
+        return None
+    return TileLayout(pixels, (tile_rows, tile_columns), row_starts, column_starts)
 
 
 def repeated(cells: int, pixels: int) -> np.ndarray:
@@ -300,10 +305,11 @@ class AttentionGrid(Retranslated, QWidget):
         layers, heads, queries, keys = self._maps.shape
         row_names = [((queries + GAP) * layer + queries / 2, self.tr("layer {0}").format(layer))
                      for layer in range(layers)]
-        area = self.canvas.mosaic_rect([text for _, text in row_names])
+        same_names = [text for _, text in row_names] == [text for _, text in self.canvas.picture.row_names]
+        area = self.canvas.mosaic_rect(None if same_names else [text for _, text in row_names])
         layout = tile_layout(self._maps.shape, area)
-        self._fitted_for = layout.pixels if layout.shrinks else None
-        drawn = self._drawn = self._pixel_mosaic(layout) if layout.shrinks else self.mosaic()
+        self._fitted_for = layout.pixels if layout else None
+        drawn = self._drawn = self._pixel_mosaic(layout) if layout else self.mosaic()
         image, pixels = coloured_picture(drawn, self._lut, LEVELS, blank=self.canvas.background)
         names = [self.tr("head {0}").format(h) for h in range(heads)] + [self._summary_names()[0]]
         self.canvas.show_picture(MosaicPicture(
@@ -407,7 +413,7 @@ class AttentionGrid(Retranslated, QWidget):
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:
         if watched is self.canvas and event.type() == QEvent.Type.Resize and self._maps.size:
             layout = tile_layout(self._maps.shape, self.canvas.mosaic_rect())
-            if (layout.pixels if layout.shrinks else None) != self._fitted_for:
+            if (layout.pixels if layout else None) != self._fitted_for:
                 self._draw()  # averaged for another size, or now too small for a cell a pixel
         if watched is self.canvas and isinstance(event, QMouseEvent):
             cell = self._cell_at(event.position())
