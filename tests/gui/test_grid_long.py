@@ -67,6 +67,25 @@ def test_each_tile_is_the_area_average_of_its_cells(long_grid):
                                atol=1e-5)
 
 
+def test_the_screen_shows_the_averages(show, pixels):
+    keys = np.arange(KEYS) / KEYS  # a ramp along the keys with noise: averages span the colormap
+    maps = (keys + np.random.default_rng(5).uniform(-0.1, 0.1, (LAYERS, HEADS, QUERIES, KEYS))).clip(0, 1)
+    long_grid = AttentionGrid()
+    long_grid.set_maps(maps.astype(np.float32), WORDS[:QUERIES], WORDS)
+    show(long_grid, 900, 600)
+    area = long_grid.canvas.mosaic_rect()
+    row_starts, tile_rows = pixel_tiles(LAYERS, QUERIES, round(area.height()))
+    column_starts, tile_columns = pixel_tiles(HEADS + 1, KEYS, round(area.width()))
+    expected = overlap(QUERIES, tile_rows) @ maps[4, 2].astype(np.float64) @ overlap(KEYS, tile_columns).T
+    picture = long_grid.grab().toImage()  # what the screen shows, once
+    corner = QPointF(long_grid.canvas.pos()) + area.topLeft()
+    for i, j in [(0, 0), (tile_rows // 2, tile_columns // 3), (tile_rows // 3, tile_columns // 2),
+                 (tile_rows - 1, tile_columns - 1)]:
+        point = corner + QPointF(column_starts[2] + j + 0.5, row_starts[4] + i + 0.5)
+        colour = picture.pixelColor(int(point.x()), int(point.y()))
+        assert pixels.shows(colour, expected[i, j]), (i, j, expected[i, j])
+
+
 def test_stripes_average_to_grey_instead_of_moire(show):
     stripes = np.zeros((LAYERS, HEADS, QUERIES, KEYS), np.float32)
     stripes[..., ::2] = 1.0  # every other key: dropping columns would show bands of 0 and 1
