@@ -8,7 +8,7 @@ from itertools import pairwise
 
 import numpy as np
 import pytest
-from PySide6.QtCore import QPoint, QPointF, Qt
+from PySide6.QtCore import QPoint, QPointF, QRectF, Qt
 from PySide6.QtGui import QFontMetricsF, QWheelEvent
 from PySide6.QtWidgets import QApplication
 
@@ -87,12 +87,13 @@ def test_zoom_follows_the_current_query_row_as_steps_advance(long_map):
     assert long_map.visible_cells().top() <= 3 < long_map.visible_cells().bottom()
 
 
-def wheel(widget: HeatmapWidget, notches: int, modifiers=Qt.KeyboardModifier.NoModifier) -> None:
+def wheel(widget: HeatmapWidget, notches: int, modifiers=Qt.KeyboardModifier.NoModifier) -> QWheelEvent:
     viewport = widget.canvas()
     centre = QPointF(viewport.width() / 2, viewport.height() / 2)
     event = QWheelEvent(centre, viewport.mapToGlobal(centre), QPoint(), QPoint(0, 120 * notches),
                         Qt.MouseButton.NoButton, modifiers, Qt.ScrollPhase.NoScrollPhase, False)
     QApplication.sendEvent(viewport, event)
+    return event
 
 
 def test_ctrl_wheel_zooms_and_the_wheel_scrolls(long_map):
@@ -110,6 +111,15 @@ def picture_rect(widget: HeatmapWidget) -> tuple[QPointF, float, float]:
     view, scene = widget._view, widget._image.sceneBoundingRect()
     corner = view.viewportTransform().map(scene.topLeft()) + QPointF(view.viewport().mapTo(widget, QPoint(0, 0)))
     return corner, scene.width(), scene.height()
+
+
+def test_the_wheel_goes_on_to_the_page_unless_the_map_is_zoomed_in(long_map):
+    # a map inside a scrolled page (the Why and Concepts tabs) must not stop the page scrolling;
+    # an ignored wheel event is what Qt passes on to the widgets around
+    assert not wheel(long_map, -3).isAccepted()
+    assert long_map.visible_cells() == QRectF(0, 0, KEYS, QUERIES)
+    long_map.zoom_by(4)
+    assert wheel(long_map, -3).isAccepted()  # now it scrolls the map
 
 
 @pytest.mark.parametrize("zoom", [1.0, 3.0])

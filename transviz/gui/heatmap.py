@@ -438,8 +438,8 @@ class HeatmapWidget(Retranslated, QWidget):
         layout.addLayout(footer)
         self._view.viewport().installEventFilter(self)  # the wheel zooms and scrolls
         self.bind_text(self._view.setToolTip, lambda: self.tr(
-            "Ctrl + wheel: zoom in or out. Wheel: scroll up and down; Shift + wheel: left and right. "
-            "Double-click: the whole map."))
+            "Ctrl + wheel: zoom in or out. Zoomed in, the wheel scrolls up and down, Shift + wheel left and "
+            "right. Double-click: the whole map again."))
         scene = self._view.scene()
         scene.sigMouseMoved.connect(self._on_mouse_moved)
         scene.sigMouseClicked.connect(self._on_mouse_clicked)
@@ -591,13 +591,17 @@ class HeatmapWidget(Retranslated, QWidget):
         if watched is self._view.viewport() and isinstance(event, QWheelEvent) and self._data.size:
             notches = event.angleDelta().y() / 120 or event.angleDelta().x() / 120
             modifiers = event.modifiers()
-            if modifiers & Qt.KeyboardModifier.ControlModifier:
+            zoom = bool(modifiers & Qt.KeyboardModifier.ControlModifier)
+            if not zoom and self._window is None:
+                return False  # nothing to scroll: the page around the plot scrolls, as before
+            if zoom:
                 scene = self._view.mapToScene(event.position().toPoint())
                 self.zoom_by(WHEEL_ZOOM ** notches, self._image.mapFromScene(scene))
             elif modifiers & Qt.KeyboardModifier.ShiftModifier:
                 self.scroll_by(0.0, -notches * self.visible_cells().width() / WHEEL_PAGES)
             else:
                 self.scroll_by(-notches * self.visible_cells().height() / WHEEL_PAGES)
+            event.accept()
             return True
         return super().eventFilter(watched, event)
 
