@@ -120,6 +120,61 @@ def step_redraw_6x8() -> float:
     return _step_redraw_ms(_fresh_model(BASE))
 
 
+LONG_SOURCE, LONG_STEP = 200, 100  # a long sentence, part-way through its translation
+
+
+def _long_steps_ms(model: Model, rounds: int = 4) -> float:
+    """Median time of one explorer step from step LONG_STEP on, over a LONG_SOURCE-word sentence
+    (as :func:`_explorer_steps_ms`; each round rewinds to LONG_STEP rather than stepping there again)."""
+    from ..core.workspace import Workspace
+    from ..gui.app import application, dispose, use_offscreen_platform
+    from ..gui.panels.explorer import ExplorerPanel
+    from ..gui.workers import a_core_left_for_qt
+    from .session import _sentence
+
+    use_offscreen_platform()
+    app = application()
+    with a_core_left_for_qt():
+        panel = ExplorerPanel(Workspace())
+        panel.resize(1400, 900)
+        panel.show()
+        panel.workspace.set_model(model, sentence=_sentence(model, LONG_SOURCE))
+        app.processEvents()
+        controller = panel.controller
+        session = controller.session
+        assert session is not None and len(session.source_tokens) >= LONG_SOURCE, "the long sentence must open"
+        session.max_len = LONG_STEP + STEPS // 2
+
+        def step_and_redraw() -> None:
+            controller.step()
+            for _ in range(2):  # what the event loop does next: scenes post their updates, then paint
+                app.processEvents()
+
+        try:
+            while session.position < LONG_STEP and controller.step():  # there once, untimed
+                pass
+            times: list[list[float]] = []
+            for _ in range(rounds + 1):  # the first round warms up
+                controller.rewind(LONG_STEP)
+                app.processEvents()
+                times.append([seconds(step_and_redraw) for _ in range(STEPS // 2) if session.cant_step() is None])
+            return 1000 * statistics.median(t for round_times in times[1:] for t in round_times)
+        finally:
+            dispose(panel)
+
+
+@figure("gui_step_redraw_ms_6x8_at_200", "ms", 50.0, "lower")
+def step_redraw_6x8_at_200() -> float:
+    """One explorer step with a full redraw of 48 heads on a long input: a fresh 6-layer x 8-head
+    x 512 model, a 200-word sentence, from step 100 on (1400 x 900)."""
+    from dataclasses import replace
+
+    from .core import BASE
+    from .session import _fresh_model
+
+    return _long_steps_ms(_fresh_model(replace(BASE, max_len=512)))  # positions for 200 words and more
+
+
 @figure("lesson_next_ms", "ms", 100.0, "lower")
 def lesson_next() -> float:
     """From Next to the slide drawn: the window in lesson mode on the shipped data-flow lesson

@@ -19,6 +19,7 @@ from PySide6.QtGui import QColor, QFontMetricsF, QImage, QMouseEvent, QPainter, 
 from PySide6.QtWidgets import QSizePolicy, QVBoxLayout, QWidget
 
 from ..core.aggregate import mean_over_heads
+from ..core.resample import area_average
 from .heatmap import coloured_picture, value_text
 from .labels import plain_label
 from .language import Retranslated
@@ -77,14 +78,17 @@ class MosaicCanvas(QWidget):
             self._name_width = self._widest_row_name()
         self.update()
 
-    def _widest_row_name(self) -> float:
+    def _widest_row_name(self, names: Iterable[str] | None = None) -> float:
         metrics = QFontMetricsF(self.font())
-        return max((metrics.horizontalAdvance(text) for _, text in self.picture.row_names), default=0.0)
+        names = (text for _, text in self.picture.row_names) if names is None else names
+        return max((metrics.horizontalAdvance(text) for text in names), default=0.0)
 
-    def mosaic_rect(self) -> QRectF:
-        """Where the mosaic is drawn: all but room for the names."""
-        left, top = math.ceil(self._name_width) + self.PAD, math.ceil(QFontMetricsF(self.font()).height()) + self.PAD
-        return QRectF(left, top, max(1.0, self.width() - left - self.PAD), max(1.0, self.height() - top - self.PAD))
+    def mosaic_rect(self, row_names: Iterable[str] | None = None) -> QRectF:
+        """Where the mosaic is drawn: all but room for the names (of the picture shown, or of
+        ``row_names`` for a picture about to be shown). Its corners are whole pixels."""
+        width = self._name_width if row_names is None else self._widest_row_name(row_names)
+        left, top = math.ceil(width) + self.PAD, math.ceil(QFontMetricsF(self.font()).height()) + self.PAD
+        return QRectF(left, top, max(1, self.width() - left - self.PAD), max(1, self.height() - top - self.PAD))
 
     def point_of(self, row: float, column: float, area: QRectF | None = None) -> QPointF:
         """The pixel of a mosaic coordinate (cell ``(r, c)`` spans ``[r, r + 1] x [c, c + 1]``)."""
@@ -134,6 +138,49 @@ class MosaicCanvas(QWidget):
                                     self.point_of(row + rows, column + tile_columns, area)))
 
 
+@dataclass(frozen=True)
+class TileLayout:
+    """Where the grid's tiles fall on the canvas's pixels (relative to the mosaic's corner)."""
+
+    pixels: tuple[int, int]  # (rows, columns) of pixels of the whole mosaic
+    tile_pixels: tuple[int, int]  # (rows, columns) of pixels every tile is drawn with
+    row_starts: np.ndarray  # (layers,): the first pixel row of each layer's tiles
+    column_starts: np.ndarray  # (heads + 1,): the first pixel column of each head's tiles
+
+
+def tile_starts_and_size(tiles: int, cells: int, pixels: int) -> tuple[np.ndarray, int]:
+    """The first pixel of each of ``tiles`` tiles of ``cells`` cells (GAP between them) stretched
+    over ``pixels``, and the pixels every one of them gets: each starts at the first whole pixel
+    inside it and all get the smallest whole count, so a pixel of gap at least is left."""
+    per_cell = pixels / (tiles * (cells + GAP) - GAP)
+    starts = np.arange(tiles) * (cells + GAP) * per_cell
+    first, last = np.ceil(starts - 1e-9), np.floor(starts + cells * per_cell + 1e-9)  # tile pixels [first, last)
+    return first.astype(np.intp), max(1, int((last - first).min()))
+
+
+def tile_layout(shape: tuple[int, ...], area: QRectF) -> TileLayout | None:
+    """The pixels of the tiles of maps ``shape`` (layers, heads, queries, keys) plus the summary
+    column, drawn over ``area``; None when every tile has a pixel or more for each cell (then the
+    mosaic is drawn cell for cell)."""
+    layers, heads, queries, keys = shape
+    pixels = (max(1, round(area.height())), max(1, round(area.width())))
+    # a tile loses under 2 pixels to rounding: cells this wide always have one each (the usual case, decided fast)
+    if pixels[0] >= (layers * (queries + GAP)) * (1 + 2 / queries) \
+            and pixels[1] >= ((heads + 1) * (keys + GAP)) * (1 + 2 / keys):
+        return None
+    row_starts, tile_rows = tile_starts_and_size(layers, queries, pixels[0])
+    column_starts, tile_columns = tile_starts_and_size(heads + 1, keys, pixels[1])
+    if tile_rows >= queries and tile_columns >= keys:
+        return None
+    return TileLayout(pixels, (tile_rows, tile_columns), row_starts, column_starts)
+
+
+def repeated(cells: int, pixels: int) -> np.ndarray:
+    """The cell each of ``pixels`` pixels shows when there are at least as many pixels as cells
+    (nearest cell; every cell gets one pixel or more)."""
+    return np.minimum(np.arange(pixels) * cells // pixels, cells - 1) if pixels > cells else np.arange(cells)
+
+
 class AttentionGrid(Retranslated, QWidget):
     """Small heatmaps of every layer (rows of tiles) and head (columns), the last column a
     summary of the layer's heads (their mean unless :meth:`set_maps` is given another). Each
@@ -153,7 +200,10 @@ class AttentionGrid(Retranslated, QWidget):
         super().__init__(parent)
         self._maps = np.zeros((0, 0, 0, 0), dtype=np.float32)
         self._summary = np.zeros((0, 0, 0), dtype=np.float32)
-        self._mosaic = np.zeros((0, 0), dtype=np.float32)
+        self._mosaic: np.ndarray | None = np.zeros((0, 0), dtype=np.float32)  # None: not built yet
+        self._colour_maps, self._colour_summary = self._maps, self._summary  # what the tiles' colours show
+        self._fitted_for: tuple[int, int] | None = None  # the canvas pixels a shrunk picture was made for
+        self._drawn = self.mosaic()  # the values coloured: the mosaic, or one a pixel when tiles are shrunk
         self._lut = lookup_table()
         self._query_labels: list[str] = []
         self._key_labels: list[str] = []
@@ -201,7 +251,9 @@ class AttentionGrid(Retranslated, QWidget):
             raise ValueError(f"summary {summary.shape} does not match maps {maps.shape}")
         self._maps, self._summary = maps, summary
         self._query_labels, self._key_labels = list(query_labels), list(key_labels)
-        self._mosaic = self._tiled(maps, summary) if colours is None else self._tiled(*colours)
+        self._colour_maps, self._colour_summary = (maps, summary) if colours is None else (
+            np.asarray(colours[0], np.float32), np.asarray(colours[1], np.float32))
+        self._mosaic = None  # built when drawn cell for cell or asked for: a long input's tiles are averaged
         self._readout.setText(self._hint())
         self._draw()
 
@@ -250,20 +302,42 @@ class AttentionGrid(Retranslated, QWidget):
 
     def _draw(self) -> None:
         """Give the canvas the picture of the current maps, names and query."""
-        if self._mosaic.size == 0:
+        if self._maps.size == 0:
+            self._fitted_for, self._drawn = None, self.mosaic()
             self.canvas.show_picture(MosaicPicture())
             return
         layers, heads, queries, keys = self._maps.shape
-        image, pixels = coloured_picture(self._mosaic, self._lut, LEVELS, blank=self.canvas.background)
+        row_names = [((queries + GAP) * layer + queries / 2, self.tr("layer {0}").format(layer))
+                     for layer in range(layers)]
+        same_names = [text for _, text in row_names] == [text for _, text in self.canvas.picture.row_names]
+        area = self.canvas.mosaic_rect(None if same_names else [text for _, text in row_names])
+        layout = tile_layout(self._maps.shape, area)
+        self._fitted_for = layout.pixels if layout else None
+        drawn = self._drawn = self._pixel_mosaic(layout) if layout else self.mosaic()
+        image, pixels = coloured_picture(drawn, self._lut, LEVELS, blank=self.canvas.background)
         names = [self.tr("head {0}").format(h) for h in range(heads)] + [self._summary_names()[0]]
         self.canvas.show_picture(MosaicPicture(
-            image, pixels, self._mosaic.shape,
-            row_names=[((queries + GAP) * layer + queries / 2, self.tr("layer {0}").format(layer))
-                       for layer in range(layers)],
+            image, pixels, (layers * (queries + GAP) - GAP, (heads + 1) * (keys + GAP) - GAP),
+            row_names=row_names,
             column_names=[((keys + GAP) * h + keys / 2, name) for h, name in enumerate(names)],
             outlined_rows=self._outlined_rows(),
             separator=heads * (keys + GAP) - GAP / 2,
             framed=self._framed()))
+
+    def _pixel_mosaic(self, layout: TileLayout) -> np.ndarray:
+        """The mosaic as drawn on the canvas's pixels, one value a pixel: each tile averaged down
+        to the pixels it has (rows or columns that have enough pixels repeated instead), placed at
+        its pixels, with at least a pixel of gap between tiles."""
+        tiles = np.concatenate([self._colour_maps, self._colour_summary[:, None]], axis=1)  # (L, H+1, Q, K)
+        tile_rows, tile_columns = layout.tile_pixels
+        tiles = area_average(tiles, tile_rows, tile_columns)  # one call: faster than two, measured
+        tiles = tiles[..., repeated(tiles.shape[-2], tile_rows), :][..., repeated(tiles.shape[-1], tile_columns)]
+        picture = np.full(layout.pixels, np.nan, np.float32)
+        rows = (layout.row_starts[:, None] + np.arange(tile_rows)).ravel()
+        columns = (layout.column_starts[:, None] + np.arange(tile_columns)).ravel()
+        layers, heads = tiles.shape[:2]  # (L, H+1, tile rows, tile columns) -> (L * tile rows, (H+1) * tile columns)
+        picture[np.ix_(rows, columns)] = tiles.transpose(0, 2, 1, 3).reshape(layers * tile_rows, heads * tile_columns)
+        return picture
 
     def _framed(self) -> list[tuple[int, int, int, int]]:
         layers, heads, queries, keys = self._maps.shape
@@ -297,7 +371,14 @@ class AttentionGrid(Retranslated, QWidget):
 
     def mosaic(self) -> np.ndarray:
         """The image drawn: tiles ``(queries, keys)`` separated by NaN gaps."""
+        if self._mosaic is None:
+            self._mosaic = self._tiled(self._colour_maps, self._colour_summary)
         return self._mosaic
+
+    def drawn(self) -> np.ndarray:
+        """The values coloured into the picture: :meth:`mosaic` when every cell has a pixel or
+        more, else one value a pixel of the mosaic's area (tiles averaged down, NaN gaps)."""
+        return self._drawn
 
     def tile_origin(self, layer: int, head: int) -> tuple[int, int]:
         """Row and column of a tile's top-left cell in :meth:`mosaic` (head SUMMARY_COLUMN: the summary)."""
@@ -334,6 +415,10 @@ class AttentionGrid(Retranslated, QWidget):
         return layer, SUMMARY_COLUMN if head == heads else head, query, key
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        if watched is self.canvas and event.type() == QEvent.Type.Resize and self._maps.size:
+            layout = tile_layout(self._maps.shape, self.canvas.mosaic_rect())
+            if (layout.pixels if layout else None) != self._fitted_for:
+                self._draw()  # averaged for another size, or now too small for a cell a pixel
         if watched is self.canvas and isinstance(event, QMouseEvent):
             cell = self._cell_at(event.position())
             if cell is not None and event.type() == QEvent.Type.MouseMove:

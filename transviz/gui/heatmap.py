@@ -15,10 +15,11 @@ from typing import Any
 
 import numpy as np
 import pyqtgraph as pg
-from PySide6.QtCore import QCoreApplication, QPoint, QPointF, QRectF, Qt, Signal
-from PySide6.QtGui import QBrush, QColor, QFontMetricsF, QImage, QPainterPath, QPen
+from PySide6.QtCore import QCoreApplication, QEvent, QObject, QPoint, QPointF, QRectF, Qt, Signal
+from PySide6.QtGui import QBrush, QColor, QFontMetricsF, QImage, QPainterPath, QPen, QWheelEvent
 from PySide6.QtWidgets import QGraphicsPathItem, QGraphicsRectItem, QHBoxLayout, QVBoxLayout, QWidget
 
+from ..core.resample import area_average
 from .export import add_export_actions, name_export_actions, plot_title, save_picture
 from .labels import plain_label, unbreakable
 from .language import Retranslated
@@ -26,6 +27,9 @@ from .style import HIGHLIGHT, colormap, diverging_colormap, diverging_lookup_tab
 
 MAX_LABELS = 40  # more rows or columns than this: label every n-th one so that labels never pile up
 MIN_CELL_PIXELS = 3  # narrower cells are resampled to the screen's pixels (area averaging)
+MIN_ZOOM_CELLS = 8  # zoomed in as far as it goes, this many rows and columns still show
+WHEEL_ZOOM = 1.25  # a notch of Ctrl + wheel zooms in or out by this factor
+WHEEL_PAGES = 10  # a notch of the wheel scrolls by this share of the cells shown
 MASKED_FILL, MASKED_LINES = QColor("#dcdcdc"), QColor("#505050")  # grey hatching: outside any colormap
 
 
@@ -120,29 +124,13 @@ def fitted_shape(shape: Sequence[int], pixels: tuple[int, int] | None) -> tuple[
     return rows, columns
 
 
-def area_weights(cells: int, pixels: int) -> np.ndarray:
-    """``(pixels, cells)``: how much of each cell each pixel covers, as a fraction of the pixel."""
-    edges = np.arange(pixels + 1) * cells / pixels  # pixel j covers cells [edges[j], edges[j + 1])
-    starts = np.arange(cells)
-    overlap = np.minimum(edges[1:, None], starts + 1) - np.maximum(edges[:-1, None], starts)
-    return np.clip(overlap, 0.0, None) * pixels / cells
-
-
 def fitted_to(image: np.ndarray, pixels: tuple[int, int] | None) -> np.ndarray:
     """``image`` resampled to :func:`fitted_shape` by averaging the area each pixel covers.
 
     Drawn as it is, a 512-column table in 400 pixels would show every 1.3th column, whose
     alternating values make moiré stripes. NaN cells are left out of the averages; a pixel over
     NaN cells only stays NaN."""
-    rows, columns = fitted_shape(image.shape, pixels)
-    if (rows, columns) == image.shape:
-        return image
-    row_weights, column_weights = area_weights(image.shape[0], rows), area_weights(image.shape[1], columns)
-    finite = np.isfinite(image)
-    total = row_weights @ np.where(finite, image, 0.0) @ column_weights.T
-    weight = row_weights @ finite @ column_weights.T
-    with np.errstate(invalid="ignore", divide="ignore"):
-        return np.where(weight > 0, total / weight, np.nan).astype(np.float32)
+    return area_average(image, *fitted_shape(image.shape, pixels))
 
 
 def coloured_picture(image: np.ndarray, lut: np.ndarray, levels: Sequence[float],
@@ -226,6 +214,14 @@ class TokenAxis(pg.AxisItem):
         units_per_pixel = view.viewPixelSize()[0 if self.orientation in ("top", "bottom") else 1]
         return 1.0 / units_per_pixel if units_per_pixel > 0 else math.inf
 
+    def _visible_count(self) -> int:
+        """How many cells the view shows along this axis (all of them before it is laid out)."""
+        view = self.linkedView()
+        if view is None:
+            return len(self._labels)
+        low, high = view.viewRange()[0 if self.orientation in ("top", "bottom") else 1]
+        return max(1, min(len(self._labels), math.ceil(high - low)))
+
     def _choose_shown(self) -> None:
         if self._requested is not None:
             shown = self._requested
@@ -233,7 +229,8 @@ class TokenAxis(pg.AxisItem):
             height = self._metrics().height()
             # a column label fits upright, or turned by 45 degrees in about 1.4 lines; a row label in a line
             needed = min(1.1 * self._widest, 1.4 * height) if self.orientation in ("top", "bottom") else 1.1 * height
-            shown = list(range(0, len(self._labels), label_stride(len(self._labels), self._cell_pixels(), needed)))
+            stride = label_stride(self._visible_count(), self._cell_pixels(), needed)
+            shown = list(range(0, len(self._labels), stride))
         if shown == self._shown and self._ticks_set:
             return
         self._shown, self._ticks_set = shown, True
@@ -379,6 +376,7 @@ class HeatmapWidget(Retranslated, QWidget):
         self._value_format = value_format
         self._data = np.zeros((0, 0), dtype=np.float32)
         self._highlighted: int | None = None
+        self._window: QRectF | None = None  # the cells shown when zoomed in; None: the whole map
         self._build(title, colorbar)
         self._export_actions = add_export_actions(self)
 
@@ -438,6 +436,10 @@ class HeatmapWidget(Retranslated, QWidget):
         layout.addWidget(self._title)
         layout.addWidget(self._view, 1)
         layout.addLayout(footer)
+        self._view.viewport().installEventFilter(self)  # the wheel zooms and scrolls
+        self.bind_text(self._view.setToolTip, lambda: self.tr(
+            "Ctrl + wheel: zoom in or out. Zoomed in, the wheel scrolls up and down, Shift + wheel left and "
+            "right. Double-click: the whole map again."))
         scene = self._view.scene()
         scene.sigMouseMoved.connect(self._on_mouse_moved)
         scene.sigMouseClicked.connect(self._on_mouse_clicked)
@@ -513,13 +515,10 @@ class HeatmapWidget(Retranslated, QWidget):
         if self._colorbar is not None and tuple(self._colorbar.levels()) != tuple(self._levels):
             self._colorbar.setLevels(self._levels)
             self._fit_colorbar_labels()
-        box = self._plot.getViewBox()
-        box.setRange(QRectF(0, 0, max(columns, 1), max(rows, 1)), padding=0)
-        # pyqtgraph applies a new range when the view paints, and the axes it moves then ask for
-        # a second paint; applying it now makes one paint do
-        box.prepareForPaint()
         keep = self._highlighted is not None and self._highlighted < rows
-        self.set_highlighted_row(self._highlighted if keep else None)
+        self._highlighted = self._highlighted if keep else None
+        self._show_window(self._window)  # the zoom stays as the map grows by a row each step
+        self.set_highlighted_row(self._highlighted)
 
     def set_levels(self, low: float, high: float) -> None:
         """Change the values at the ends of the colormap (e.g. for raw scores or a positional table)."""
@@ -537,6 +536,74 @@ class HeatmapWidget(Retranslated, QWidget):
             return
         self._highlight.setRect(QRectF(0, row, self._data.shape[1], 1))
         self._highlight.setVisible(True)
+        window = self._window
+        if window is not None and not window.top() <= row < window.bottom():  # follow the current query
+            top = row + 1 - window.height() if row >= window.bottom() else row
+            self._show_window(QRectF(window.left(), top, window.width(), window.height()))
+
+    # -- zoom and scroll -------------------------------------------------------------------------
+    def visible_cells(self) -> QRectF:
+        """The cells shown, ``(column, row, columns, rows)``: the whole map unless zoomed in."""
+        return QRectF(self._window) if self._window is not None else QRectF(0, 0, *self._data.shape[::-1])
+
+    def zoom_by(self, factor: float, centre: QPointF | None = None) -> None:
+        """Show ``factor`` times fewer cells along both axes (below 1: more), keeping the cell
+        coordinate ``centre`` where it is on screen (default: the middle, or the highlighted row
+        when there is one: the current query stays in view)."""
+        shown = self.visible_cells()
+        rows, columns = self._data.shape
+        if not rows or not columns or factor <= 0:
+            return
+        if centre is None and self.highlighted_row is not None:
+            centre = QPointF(shown.center().x(), self.highlighted_row + 0.5)
+        centre = centre if centre is not None else shown.center()
+        width = min(columns, max(min(columns, MIN_ZOOM_CELLS), shown.width() / factor))
+        height = min(rows, max(min(rows, MIN_ZOOM_CELLS), shown.height() / factor))
+        left = centre.x() - (centre.x() - shown.left()) * width / shown.width()
+        top = centre.y() - (centre.y() - shown.top()) * height / shown.height()
+        self._show_window(QRectF(left, top, width, height))
+
+    def scroll_by(self, rows: float, columns: float = 0.0) -> None:
+        """Move the cells shown by this many rows down and columns right (zoomed in only)."""
+        if self._window is not None:
+            self._show_window(self._window.translated(columns, rows))
+
+    def show_all(self) -> None:
+        """Show the whole map again."""
+        self._show_window(None)
+
+    def _show_window(self, window: QRectF | None) -> None:
+        """Show ``window`` (kept inside the map; None, or all of it: the whole map)."""
+        rows, columns = self._data.shape
+        if window is not None:
+            width, height = min(window.width(), columns), min(window.height(), rows)
+            left = min(max(window.left(), 0.0), columns - width)
+            top = min(max(window.top(), 0.0), rows - height)
+            window = None if (width, height) == (columns, rows) else QRectF(left, top, width, height)
+        self._window = window
+        box = self._plot.getViewBox()
+        box.setRange(window or QRectF(0, 0, max(columns, 1), max(rows, 1)), padding=0)
+        # pyqtgraph applies a new range when the view paints, and the axes it moves then ask for
+        # a second paint; applying it now makes one paint do
+        box.prepareForPaint()
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # Qt's signature
+        if watched is self._view.viewport() and isinstance(event, QWheelEvent) and self._data.size:
+            notches = event.angleDelta().y() / 120 or event.angleDelta().x() / 120
+            modifiers = event.modifiers()
+            zoom = bool(modifiers & Qt.KeyboardModifier.ControlModifier)
+            if not zoom and self._window is None:
+                return False  # nothing to scroll: the page around the plot scrolls, as before
+            if zoom:
+                scene = self._view.mapToScene(event.position().toPoint())
+                self.zoom_by(WHEEL_ZOOM ** notches, self._image.mapFromScene(scene))
+            elif modifiers & Qt.KeyboardModifier.ShiftModifier:
+                self.scroll_by(0.0, -notches * self.visible_cells().width() / WHEEL_PAGES)
+            else:
+                self.scroll_by(-notches * self.visible_cells().height() / WHEEL_PAGES)
+            event.accept()
+            return True
+        return super().eventFilter(watched, event)
 
     def set_title(self, title: str) -> None:
         self._title.setText(title)
@@ -633,6 +700,9 @@ class HeatmapWidget(Retranslated, QWidget):
             self.hovered.emit(*cell)
 
     def _on_mouse_clicked(self, event: Any) -> None:  # pyqtgraph's MouseClickEvent
+        if event.double() and event.button() == Qt.MouseButton.LeftButton:
+            self.show_all()
+            return
         cell = self._cell_at(event.scenePos())
         if cell is not None and event.button() == Qt.MouseButton.LeftButton:
             self.clicked.emit(*cell)
