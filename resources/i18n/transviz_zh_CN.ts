@@ -2503,6 +2503,10 @@ Symmetric part |S| = {7:.2f}, antisymmetric part |A| = {8:.2f} (Frobenius norms)
         <source>grey hatched cells: masked ({0})</source>
         <translation>灰色斜线格：已掩码（{0}）</translation>
     </message>
+    <message>
+        <source>Ctrl + wheel: zoom in or out. Zoomed in, the wheel scrolls up and down, Shift + wheel left and right. Double-click: the whole map again.</source>
+        <translation>Ctrl + 滚轮：放大或缩小。放大后，滚轮上下滚动，Shift + 滚轮左右滚动。双击：重新显示整张图。</translation>
+    </message>
 </context>
 <context>
     <name>HullView</name>
