@@ -1916,8 +1916,8 @@ Symmetric part |S| = {7:.2f}, antisymmetric part |A| = {8:.2f} (Frobenius norms)
         <translation>JSON 对象</translation>
     </message>
     <message>
-        <source>{0} is a pickle (torch.save) file, and transviz never unpickles: loading one can run any code. Save the weights with safetensors.torch.save_file(model.state_dict(), &quot;model.safetensors&quot;) and describe them in a sidecar (see the README)</source>
-        <translation>{0} 是 pickle（torch.save）文件，transviz 从不反序列化 pickle：加载它可能执行任意代码。请用 safetensors.torch.save_file(model.state_dict(), &quot;model.safetensors&quot;) 保存权重，并用附带的说明文件描述它们（见 README）</translation>
+        <source>{0} is a pickle (torch.save) file, and transviz never unpickles: loading one can run any code. Save the weights with safetensors.torch.save_file, giving it model.state_dict() and a .safetensors name, and describe them in a sidecar (see the README)</source>
+        <translation>{0} 是 pickle（torch.save）文件，transviz 从不反序列化 pickle：加载它可能执行任意代码。请用 safetensors.torch.save_file 保存权重（传入 model.state_dict() 和一个 .safetensors 文件名），并用附带的说明文件描述它们（见 README）</translation>
     </message>
     <message>
         <source>{0}: the sidecar lacks the field {1}</source>
