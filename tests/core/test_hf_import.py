@@ -13,9 +13,8 @@ import torch
 pytest.importorskip("transformers")
 pytest.importorskip("sentencepiece")
 
-from hf_folders import bart_folder, marian_folder  # noqa: E402
-
 import transviz  # noqa: E402
+from hf_folders import bart_folder, marian_folder  # noqa: E402
 from transviz.core.bundle import Model  # noqa: E402
 from transviz.core.hf_vocab import TokenizerVocab  # noqa: E402
 
@@ -153,3 +152,11 @@ def test_an_unsupported_model_type_lists_what_transviz_reads(tmp_path: Path) -> 
     with pytest.raises(transviz.CheckpointError, match="marian, bart"):
         transviz.load_model(str(folder))
     shutil.rmtree(folder)
+
+
+def test_the_new_switches_leave_transviz_checkpoints_as_they_were(pair: tuple[Model, torch.nn.Module]) -> None:
+    model, _ = pair
+    assert {"positional", "embedding_norm"}.isdisjoint(transviz.ModelConfig(10, 10).to_dict())
+    assert model.config.to_dict()["positional"] in ("sinusoidal-halves", "learned")
+    with pytest.raises(transviz.CheckpointError, match="stays in its folder"):
+        transviz.save_model(model, Path("never-written.safetensors"))

@@ -78,8 +78,10 @@ class Specials:
 
 def _read_config(folder: Path) -> dict[str, Any]:
     path = folder / CONFIG
-    if not path.is_file():
-        raise CheckpointError(MISSING_FILE, str(folder), CONFIG)
+    if not path.is_file():  # perhaps no model folder at all: say what transviz opens
+        raise CheckpointError(translate_noop("CoreMessages", "{0} is a folder, not a checkpoint file: name a {1} file "
+                                                             "in it, or a folder a Hugging Face model was saved in "
+                                                             "(it has no {2})"), str(folder), ".safetensors", CONFIG)
     check_file(path)
     try:
         data = bounded_json(path.read_text(encoding="utf-8"), Message(translate_noop("CoreMessages", "model config")))

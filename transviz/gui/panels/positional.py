@@ -24,7 +24,7 @@ from PySide6.QtWidgets import (
 )
 
 from ...core.bundle import Model
-from ...core.positional import similarity, sinusoidal_table, split_halves
+from ...core.positional import interleave, similarity, sinusoidal_table, split_halves
 from ...core.workspace import Workspace
 from ..heatmap import AxisNames, HeatmapWidget, label_stride
 from ..labels import bound_label, error_label, plain_label, show_error
@@ -207,8 +207,10 @@ class PositionalPanel(Retranslated, PlotPanel):
     def _compute_table(self) -> np.ndarray:
         length = self.length.value()
         if self.source.currentIndex() == MODEL and self.model is not None:
-            buffer = self.model.net.positional  # what the model adds to its embeddings
-            assert isinstance(buffer, torch.Tensor)  # a buffer, typed Tensor | Module by nn.Module's __getattr__
+            net = self.model.net
+            buffer = net.position_table("encoder")  # what the model adds to its embeddings
+            if net.config.positional == "sinusoidal-halves":  # Marian's columns, back in the formula's order
+                buffer = interleave(buffer)
             return buffer[:length].detach().cpu().numpy().astype(np.float32)
         return sinusoidal_table(length, self.d_model.value()).numpy()
 
