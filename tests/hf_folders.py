@@ -16,7 +16,7 @@ SENTENCES = [" ".join(random.Random(i).choices(WORDS, k=3 + i % 6)) + "." for i 
 
 
 def marian_folder(folder: Path, seed: int = 0, *, d_model: int = 32, heads: int = 4, layers: int = 2,
-                  ffn: int = 64, vocab: int = 80) -> Path:
+                  ffn: int = 64, vocab: int = 80, eos_bias: float = 0.0) -> Path:
     """A random MarianMT model with its source.spm / target.spm / vocab.json tokenizer in ``folder``."""
     import sentencepiece as spm
     from transformers import MarianConfig, MarianMTModel, MarianTokenizer
@@ -44,12 +44,12 @@ def marian_folder(folder: Path, seed: int = 0, *, d_model: int = 32, heads: int 
                           decoder_start_token_id=pad, scale_embedding=True, activation_function="swish",
                           forced_eos_token_id=None, dropout=0.0, attention_dropout=0.0,
                           activation_dropout=0.0)
-    _save(MarianMTModel(config), folder, seed)
+    _save(MarianMTModel(config), folder, seed, eos_bias)
     return folder
 
 
 def bart_folder(folder: Path, seed: int = 0, *, d_model: int = 32, heads: int = 4, layers: int = 2,
-                ffn: int = 64, vocab: int = 300) -> Path:
+                ffn: int = 64, vocab: int = 300, eos_bias: float = 0.0) -> Path:
     """A random BART model with a byte-level BPE tokenizer (vocab.json + merges.txt) in ``folder``."""
     from tokenizers import ByteLevelBPETokenizer
     from transformers import BartConfig, BartForConditionalGeneration, BartTokenizer
@@ -65,13 +65,14 @@ def bart_folder(folder: Path, seed: int = 0, *, d_model: int = 32, heads: int = 
                         encoder_attention_heads=heads, decoder_attention_heads=heads, encoder_ffn_dim=ffn,
                         decoder_ffn_dim=ffn, max_position_embeddings=64, dropout=0.0, attention_dropout=0.0,
                         activation_dropout=0.0, forced_eos_token_id=None, forced_bos_token_id=None)
-    _save(BartForConditionalGeneration(config), folder, seed)
+    _save(BartForConditionalGeneration(config), folder, seed, eos_bias)
     return folder
 
 
-def _save(model: torch.nn.Module, folder: Path, seed: int) -> None:
+def _save(model: torch.nn.Module, folder: Path, seed: int, eos_bias: float) -> None:
     """Random weights with a spread that makes every map and choice count (the default init is
-    nearly uniform attention), <pad> never the likeliest output, then ``save_pretrained`` (safetensors)."""
+    nearly uniform attention), <pad> never the likeliest output, </s> raised by ``eos_bias`` (so that
+    outputs end at different lengths), then ``save_pretrained`` (safetensors)."""
     gen = torch.Generator().manual_seed(seed)
     with torch.no_grad():
         for name, p in model.named_parameters():
@@ -84,4 +85,5 @@ def _save(model: torch.nn.Module, folder: Path, seed: int) -> None:
         if bias is not None:  # a trained model never writes <pad>: random ones would, now and then
             bias.copy_(0.5 * torch.randn(bias.shape, generator=gen))
             bias[0, model.config.pad_token_id] = -100.0
+            bias[0, model.config.eos_token_id] += eos_bias
     model.eval().save_pretrained(folder)

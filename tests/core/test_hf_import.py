@@ -17,6 +17,7 @@ import transviz  # noqa: E402
 from hf_folders import bart_folder, marian_folder  # noqa: E402
 from transviz.core.bundle import Model  # noqa: E402
 from transviz.core.hf_vocab import TokenizerVocab  # noqa: E402
+from transviz.core.strategies import Beam  # noqa: E402
 
 SOURCES = ["ich trinkt das buch.", "der hund ist sehr klein und rot.", "wir lesen heute xq."]
 TARGETS = ["die katze isst.", "er schreibt nicht mit dem blauen buch."]
@@ -160,3 +161,39 @@ def test_the_new_switches_leave_transviz_checkpoints_as_they_were(pair: tuple[Mo
     assert model.config.to_dict()["positional"] in ("sinusoidal-halves", "learned")
     with pytest.raises(transviz.CheckpointError, match="stays in its folder"):
         transviz.save_model(model, Path("never-written.safetensors"))
+
+
+@pytest.fixture(scope="module", params=[("marian", 1.0), ("bart", 6.0)])
+def ending(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> tuple[Model, torch.nn.Module]:
+    """A model whose outputs end at different lengths (</s> raised), so that beams hold ended hypotheses."""
+    from transformers import AutoModelForSeq2SeqLM
+
+    kind, eos_bias = request.param
+    build = marian_folder if kind == "marian" else bart_folder
+    folder = build(tmp_path_factory.mktemp(kind), seed=5, eos_bias=eos_bias)
+    return transviz.load_model(str(folder)), AutoModelForSeq2SeqLM.from_pretrained(folder, local_files_only=True).eval()
+
+
+BEAM_SOURCES = [*SOURCES, "sie ist gut.", "ein alt haus mit katze.", "er isst nicht morgen.", "wir und sie."]
+
+
+@pytest.mark.parametrize("width", [2, 4])
+@pytest.mark.parametrize("early_stopping", [False, "never"])
+def test_beam_equals_generate_ranking_by_probability(ending: tuple[Model, torch.nn.Module], width: int,
+                                                     early_stopping: bool | str) -> None:
+    """With length_penalty 0 both searches return the most probable hypothesis they reach, and
+    they reach the same ones: a live hypothesis transviz drops for an ended one in its beam ranks
+    below it, and its continuations only lose probability. (With a length penalty above 0 they
+    differ; README, "Hugging Face models", says where.)"""
+    model, reference = ending
+    tokenizer = model.src_vocab.tokenizer  # type: ignore[attr-defined]
+    lengths = set()
+    for source in BEAM_SOURCES:
+        with torch.no_grad():
+            generated = reference.generate(torch.tensor([tokenizer(source)["input_ids"]]), num_beams=width,
+                                           length_penalty=0.0, early_stopping=early_stopping, do_sample=False,
+                                           max_new_tokens=10, forced_eos_token_id=None)[0].tolist()
+        trace = transviz.decode(model, source, Beam(width, length_penalty=0.0), max_len=10)
+        assert [reference.config.decoder_start_token_id, *_hf_ids(model, trace.output_tokens)] == generated
+        lengths.add(len(generated))
+    assert len(lengths) > 1  # some ended early, some ran to the limit
