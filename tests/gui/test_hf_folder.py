@@ -71,3 +71,15 @@ def test_a_folder_missing_its_weights_says_which_file(window, qtbot, folder, tmp
     with qtbot.waitSignal(window.load_failed, timeout=20000) as signal:
         window.files.open(str(broken))
     assert "model.safetensors" in signal.args[0]
+
+
+def test_a_learned_position_table_is_not_shown_as_a_sine_table(window, qtbot, tmp_path) -> None:
+    from hf_folders import bart_folder
+
+    with qtbot.waitSignal(window.model_changed, timeout=20000):
+        window.files.open(str(bart_folder(tmp_path / "bart")))
+    positional = window.panels["positional"]
+    item = positional.source.model().item(1)  # the loaded model's table
+    assert not item.isEnabled() and "learns a table of positions" in item.toolTip()
+    assert positional.source.currentIndex() == 0  # the formula's table, said so in its title
+    assert "from the formula" in positional.table_view.title
