@@ -30,16 +30,19 @@ __version__ = "0.1.0"
 
 
 def load_model(path: str | Path, device: str = "cpu") -> Model:
-    """Load a ``.safetensors`` checkpoint, a shipped model by name (see ``resources/models``), or a
+    """Load a ``.safetensors`` checkpoint, a shipped model by name (see ``resources/models``), a
     plain PyTorch ``nn.Transformer`` model: its sidecar ``.json``, or its ``.safetensors`` weights
-    with the sidecar of the same name beside them (README, "Your own PyTorch model")."""
-    from .core import checkpoint, torch_import
+    with the sidecar of the same name beside them (README, "Your own PyTorch model"), or a folder
+    a Hugging Face MarianMT or BART model was saved in (README, "Hugging Face models")."""
+    from .core import checkpoint, hf_import, torch_import
     from .core.messages import Message, translate_noop
     from .core.resources import shipped_models
 
     shipped = shipped_models()
     if isinstance(path, str) and path in shipped:
         return checkpoint.load(shipped[path], device)
+    if hf_import.handles(path):
+        return hf_import.load(path, device)
     if torch_import.handles(path):
         return torch_import.load(path, device)
     # lexists: a dangling or looping symbolic link is a file the loader names as such, not a model name

@@ -91,3 +91,12 @@ def test_model_positional_buffer_equals_table(d_model):
     assert model.positional.shape == (37, d_model)
     torch.testing.assert_close(model.positional.double(), expected, atol=1e-6, rtol=0)
     assert "positional" not in model.state_dict()  # non-persistent, rebuilt from config
+
+
+def test_interleave_undoes_split_halves():
+    """Marian adds the "sin half | cos half" table; the positional tab shows it back in the formula's order."""
+    from transviz.core.positional import interleave
+
+    for d_model in (7, 8):
+        table = sinusoidal_table(12, d_model)
+        assert torch.equal(interleave(split_halves(table)), table)

@@ -65,7 +65,8 @@ def test_menus(window):
                      "Export current plot as SVG...", "Export animation (GIF or MP4)...",
                      "Export trace as .npz or JSON...", "Quit"]
     texts = [a.text().replace("&", "") for a in model_menu.actions() if not a.isSeparator()]
-    assert texts == ["Open checkpoint...", "Shipped models", "Save model as...", "Info..."]
+    assert texts == ["Open checkpoint...", "Open folder (Hugging Face)...", "Shipped models", "Save model as...",
+                     "Info..."]
     assert not window.export_trace_action.isEnabled()  # no sentence decoded yet
     assert not window.animate_action.isEnabled()
 

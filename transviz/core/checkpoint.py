@@ -53,6 +53,9 @@ def save(model: Model, path: str | Path, extras: Mapping[str, torch.Tensor] | No
     """Write ``model`` (and ``extras``) to ``path`` atomically: a temporary file, then a rename.
     CheckpointError when the file cannot be written (the folder is read-only, the disk full...)."""
     path = Path(path)
+    if getattr(model.src_vocab, "tokenizer", None) is not None:  # a Hugging Face model (core.hf_vocab)
+        raise CheckpointError(translate_noop("CoreMessages", "a Hugging Face model stays in its folder: a transviz "
+                                                             "checkpoint cannot hold its tokenizer"))
     state = model.net.state_dict()
     tensors = {group[0]: state[group[0]].detach().cpu().contiguous() for group in _tied_groups(model.net)}
     tensors.update({EXTRA + k: v.detach().cpu().contiguous() for k, v in (extras or {}).items()})

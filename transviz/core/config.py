@@ -14,7 +14,12 @@ from .messages import Message, translate_noop
 from .vocab import MAX_TOKENS, SPECIALS
 
 Norm = Literal["post", "pre"]
-Activation = Literal["relu", "gelu"]
+Activation = Literal["relu", "gelu", "silu"]
+ACTIVATIONS: tuple[str, ...] = ("relu", "gelu", "silu")  # silu: Marian's "swish"
+# sinusoidal: the paper's table, sin and cos columns interleaved; sinusoidal-halves: the same table with
+# all sin columns first (Marian); learned: one trained table per stack (BART)
+Positional = Literal["sinusoidal", "sinusoidal-halves", "learned"]
+POSITIONALS: tuple[str, ...] = ("sinusoidal", "sinusoidal-halves", "learned")
 
 # Settings that break one of these rules are named in the message, with the value given ({0}, {1}).
 POSITIVE_INTEGER = translate_noop("CoreMessages", "{0} must be a positive integer, got {1}")
@@ -26,6 +31,7 @@ AT_MOST = translate_noop("CoreMessages", "{0} must be at most {1}, got {2}")
 NUMBER = translate_noop("CoreMessages", "{0} must be a number, got {1}")
 TRUE_OR_FALSE = translate_noop("CoreMessages", "{0} must be true or false, got {1}")
 TEXT = translate_noop("CoreMessages", "{0} must be text, got {1}")
+ONE_OF = translate_noop("CoreMessages", "{0} must be one of {1}, got {2}")
 
 # Upper bounds: far above any model a classroom trains or shows (the paper's big model has d_model
 # 1024, 6 layers, d_ff 4096), low enough that a file or a typo asking for more is refused before
@@ -92,13 +98,15 @@ class ModelConfig:
     # exactly when norm is "pre" (transviz's own models); True/False say so outright.
     final_norm: bool | None = None
     scale_embeddings: bool = True  # embeddings multiplied by sqrt(d_model) before positions are added
+    positional: Positional = "sinusoidal"  # what is added to the embeddings (see Positional)
+    embedding_norm: bool = False  # a LayerNorm after embeddings + positions, one per stack (BART)
 
     def __post_init__(self) -> None:
         for name, high in MAX_SIZES.items():
             _check_integer(name, getattr(self, name), 1, high)
         _check_number("dropout", self.dropout)
         _check_number("layer_norm_eps", self.layer_norm_eps)
-        for name in ("share_embeddings", "tie_output", "scale_embeddings"):
+        for name in ("share_embeddings", "tie_output", "scale_embeddings", "embedding_norm"):
             _check_bool(name, getattr(self, name))
         if self.final_norm is not None:
             _check_bool("final_norm", self.final_norm)
@@ -110,8 +118,10 @@ class ModelConfig:
             raise ConfigError(IN_UNIT_INTERVAL, "dropout", repr(self.dropout))
         if self.norm not in ("post", "pre"):
             raise ConfigError(ONE_OF_TWO, "norm", "post", "pre", repr(self.norm))
-        if self.activation not in ("relu", "gelu"):
-            raise ConfigError(ONE_OF_TWO, "activation", "relu", "gelu", repr(self.activation))
+        if self.activation not in ACTIVATIONS:
+            raise ConfigError(ONE_OF, "activation", ", ".join(ACTIVATIONS), repr(self.activation))
+        if self.positional not in POSITIONALS:
+            raise ConfigError(ONE_OF, "positional", ", ".join(POSITIONALS), repr(self.positional))
         if self.share_embeddings and self.src_vocab_size != self.tgt_vocab_size:
             raise ConfigError(translate_noop("CoreMessages", "share_embeddings needs one joint vocabulary: source has "
                                                              "{0} tokens, target {1}"),
@@ -162,7 +172,8 @@ class ModelConfig:
         return _from_dict(cls, data, Message(translate_noop("CoreMessages", "model")))
 
 
-IMPORT_DEFAULTS: dict[str, object] = {"final_norm": None, "scale_embeddings": True}
+IMPORT_DEFAULTS: dict[str, object] = {"final_norm": None, "scale_embeddings": True, "positional": "sinusoidal",
+                                      "embedding_norm": False}
 
 
 Schedule = Literal["constant", "warmup", "warmup-decay", "noam"]

@@ -51,9 +51,15 @@ def tensor_layout(config: ModelConfig) -> list[Entry]:
     tgt = src if config.share_embeddings else ["tgt_embed.weight"]
     if config.tie_output:
         tgt.append("generator.weight")
-    entries: list[Entry] = [(tuple(src), (config.src_vocab_size, d))]
+    entries: list[Entry] = []
+    if config.positional == "learned":  # the network's own parameters come before its modules'
+        entries += [(("encoder_positions",), (config.max_len, d)), (("decoder_positions",), (config.max_len, d))]
+    entries.append((tuple(src), (config.src_vocab_size, d)))
     if not config.share_embeddings:
         entries.append((tuple(tgt), (config.tgt_vocab_size, d)))
+    if config.embedding_norm:
+        entries += [((name,), shape) for name, shape in
+                    (_norm("encoder_embed_norm", d) | _norm("decoder_embed_norm", d)).items()]
     entries += [((name,), shape) for name, shape in _layers(config).items()]
     if not config.tie_output:
         entries.append((("generator.weight",), (config.tgt_vocab_size, d)))

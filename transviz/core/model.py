@@ -15,6 +15,7 @@ on a CPU fast path for one-row products from outside (:mod:`transviz.core.row_bl
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import cast
 
@@ -27,7 +28,7 @@ from .errors import InputError
 from .kv_cache import Growing, KeyValue, KVBuffer
 from .masks import decoder_self_mask, padding_mask
 from .messages import Message, translate_noop
-from .positional import sinusoidal_table
+from .positional import sinusoidal_table, split_halves
 
 PatternKey = tuple[int, int]  # (layer, head) of one kind of attention
 
@@ -202,7 +203,8 @@ class FeedForward(nn.Module):
         self.linear1 = nn.Linear(d_model, d_ff)
         self.linear2 = nn.Linear(d_ff, d_model)
         self.dropout = nn.Dropout(dropout)
-        self.activation = F.gelu if activation == "gelu" else F.relu
+        functions: dict[str, Callable[[Tensor], Tensor]] = {"gelu": F.gelu, "silu": F.silu, "relu": F.relu}
+        self.activation = functions[activation]
 
     def forward(self, x: Tensor) -> Tensor:
         out: Tensor = self.linear2(self.dropout(self.activation(self.linear1(x))))
@@ -360,7 +362,7 @@ class Transformer(nn.Module):
         out.attention.cross[0]  # (B, H, T, S), layer 0
     """
 
-    positional: Tensor  # (max_len, d_model), the sinusoidal table added to the embeddings
+    positional: Tensor  # (max_len, d_model), the sinusoidal table added to the embeddings (not when learned)
     # the stacks ("encoder", "decoder") whose inputs get no positions while an intervention says so
     unpositioned: frozenset[str] = frozenset()
 
@@ -370,7 +372,16 @@ class Transformer(nn.Module):
         d = config.d_model
         self.src_embed = nn.Embedding(config.src_vocab_size, d)
         self.tgt_embed = self.src_embed if config.share_embeddings else nn.Embedding(config.tgt_vocab_size, d)
-        self.register_buffer("positional", sinusoidal_table(config.max_len, d), persistent=False)
+        if config.positional == "learned":  # BART: one trained table per stack
+            self.encoder_positions = nn.Parameter(torch.zeros(config.max_len, d))
+            self.decoder_positions = nn.Parameter(torch.zeros(config.max_len, d))
+        else:
+            sinusoid = sinusoidal_table(config.max_len, d)
+            sinusoid = split_halves(sinusoid) if config.positional == "sinusoidal-halves" else sinusoid
+            self.register_buffer("positional", sinusoid, persistent=False)
+        if config.embedding_norm:  # BART normalises embeddings + positions before the first layer
+            self.encoder_embed_norm = nn.LayerNorm(d, eps=config.layer_norm_eps)
+            self.decoder_embed_norm = nn.LayerNorm(d, eps=config.layer_norm_eps)
         self.embed_dropout = nn.Dropout(config.dropout)
         self.encoder_layers = nn.ModuleList(EncoderLayer(config) for _ in range(config.n_encoder_layers))
         self.decoder_layers = nn.ModuleList(DecoderLayer(config) for _ in range(config.n_decoder_layers))
@@ -403,11 +414,19 @@ class Transformer(nn.Module):
             raise InputError(translate_noop("CoreMessages", "{0} holds token id {1}, outside the vocabulary of {2}"),
                              what, low if low < 0 else high, vocab_size)
 
+    def position_table(self, stack: str) -> Tensor:
+        """``(max_len, d_model)``: what the ``stack`` ("encoder" or "decoder") adds to its embeddings."""
+        if self.config.positional == "learned":
+            return self.encoder_positions if stack == "encoder" else self.decoder_positions
+        return self.positional
+
     def _embed(self, tokens: Tensor, table: nn.Embedding, stack: str, offset: int = 0) -> Tensor:
         length = tokens.shape[1]
         x: Tensor = table(tokens) * self.config.embedding_scale
         if stack not in self.unpositioned:
-            x = x + self.positional[offset : offset + length]
+            x = x + self.position_table(stack)[offset : offset + length]
+        if self.config.embedding_norm:
+            x = (self.encoder_embed_norm if stack == "encoder" else self.decoder_embed_norm)(x)
         out: Tensor = self.embed_dropout(x)
         return out  # (B, L, d)
 

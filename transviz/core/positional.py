@@ -30,6 +30,15 @@ def split_halves(table: torch.Tensor) -> torch.Tensor:
     return torch.cat([table[..., 0::2], table[..., 1::2]], dim=-1)
 
 
+def interleave(table: torch.Tensor) -> torch.Tensor:
+    """The inverse of :func:`split_halves`: "sin half | cos half" columns back to the formula's order."""
+    d_model = table.shape[-1]
+    out = torch.empty_like(table)
+    out[..., 0::2] = table[..., : (d_model + 1) // 2]
+    out[..., 1::2] = table[..., (d_model + 1) // 2 :]
+    return out
+
+
 def similarity(table: torch.Tensor) -> torch.Tensor:
     """``PE @ PE.T``: dot products between positions; each entry depends only on their offset."""
     return table @ table.transpose(-1, -2)

@@ -27,7 +27,7 @@ from torch import Tensor
 from . import checkpoint
 from .bundle import Model
 from .checkpoint_file import bounded_json, check_file, header_length
-from .config import ModelConfig
+from .config import ONE_OF_TWO, ModelConfig
 from .errors import CheckpointError, TransvizError, reason
 from .layout import tensor_layout
 from .messages import Arg, Message, joined, translate_noop
@@ -253,12 +253,16 @@ def _model_config(name: str, data: dict[str, Any], source: Vocab, target: Vocab)
              for ours, theirs in (("d_model", "d_model"), ("n_heads", "nhead"), ("n_encoder_layers",
                                   "num_encoder_layers"), ("n_decoder_layers", "num_decoder_layers"),
                                   ("d_ff", "dim_feedforward"), ("max_len", "max_len"))}
+    activation = _field(name, data, "activation", str, where=prefix)
+    if activation not in ("relu", "gelu"):  # what torch.nn.Transformer takes by name
+        raise CheckpointError(translate_noop("CoreMessages", "{0}: the model's sizes do not make a model: {1}"), name,
+                              Message(ONE_OF_TWO, "activation", "relu", "gelu", repr(activation)))
     try:
         return ModelConfig(
             len(source), len(target), **sizes,
             dropout=_field(name, data, "dropout", float, 0.1, prefix),
             norm="pre" if _field(name, data, "norm_first", bool, where=prefix) else "post",
-            activation=_field(name, data, "activation", str, where=prefix),
+            activation=activation,
             layer_norm_eps=_field(name, data, "layer_norm_eps", float, 1e-5, prefix),
             final_norm=True,  # nn.Transformer ends its encoder and its decoder with a LayerNorm
             scale_embeddings=_field(name, data, "scale_embeddings", bool, where=prefix))
@@ -302,7 +306,7 @@ def _sources(side: Sidecar) -> dict[str, str]:
     return found
 
 
-def _read_weights(path: Path) -> dict[str, Tensor]:
+def read_safetensors(path: Path) -> dict[str, Tensor]:
     _refuse_pickle(path)
     size = check_file(path)
     if size > checkpoint.MAX_BYTES:
@@ -400,7 +404,7 @@ def load(path: str | Path, device: str = "cpu") -> Model:
     path = Path(path)
     _refuse_pickle(path)
     side = _sidecar_of(path)
-    state = _mapped_state(side, _read_weights(side.weights))
+    state = _mapped_state(side, read_safetensors(side.weights))
     net = Transformer(side.config)
     net.load_state_dict(state)
     check_finite_forward(net.eval(), side.weights.name)

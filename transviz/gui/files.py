@@ -21,7 +21,7 @@ from ..core.trace_files import SUFFIXES as TRACE_SUFFIXES
 from ..core.trace_files import write_trace
 from ..core.workspace import Workspace
 from .core_messages import translated, translated_lines
-from .drops import dropped_file
+from .drops import dropped_file, dropped_folder
 from .language import current_language
 from .workers import TaskRunner, TaskState
 
@@ -162,9 +162,16 @@ class ModelFiles(QObject):
         if path:
             self.open(path)
 
+    def open_folder_with_dialog(self) -> None:
+        """A Hugging Face model's folder (MarianMT, BART, saved with save_pretrained)."""
+        path = QFileDialog.getExistingDirectory(self.window, self.tr("Open a Hugging Face model folder"))
+        if path:
+            self.open(path)
+
     @staticmethod
     def dropped_checkpoint(event: QDragEnterEvent | QDropEvent) -> str | None:
-        return dropped_file(event, (CHECKPOINT_SUFFIX,))
+        """A checkpoint file, or a folder (a Hugging Face model), the drag carries."""
+        return dropped_file(event, (CHECKPOINT_SUFFIX,)) or dropped_folder(event)
 
     # -- saving ------------------------------------------------------------------------------------
     def save_as(self, path: str | Path) -> None:

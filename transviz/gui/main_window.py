@@ -132,6 +132,7 @@ class MainWindow(Retranslated, QMainWindow):
         bound_action(self, file, lambda: self.tr("&Quit"), self.close, keys.Quit)
         model = bound_menu(self, bar, lambda: self.tr("&Model"))
         bound_action(self, model, lambda: self.tr("&Open checkpoint..."), files.open_with_dialog, keys.Open)
+        bound_action(self, model, lambda: self.tr("Open &folder (Hugging Face)..."), files.open_folder_with_dialog)
         self.shipped_menu = bound_menu(self, model, lambda: self.tr("Shipped &models"))
         self.populate_shipped_menu(shipped_models())
         self.save_action = bound_action(self, model, lambda: self.tr("&Save model as..."), files.save_with_dialog,

@@ -24,7 +24,7 @@ from PySide6.QtWidgets import (
 )
 
 from ...core.bundle import Model
-from ...core.positional import similarity, sinusoidal_table, split_halves
+from ...core.positional import interleave, similarity, sinusoidal_table, split_halves
 from ...core.workspace import Workspace
 from ..heatmap import AxisNames, HeatmapWidget, label_stride
 from ..labels import bound_label, error_label, plain_label, show_error
@@ -155,8 +155,9 @@ class PositionalPanel(Retranslated, PlotPanel):
     # -- model -----------------------------------------------------------------------------------
     def set_model(self, model: Model | None) -> None:
         """A new model opens on its own table: its d_model, all the positions it can read."""
-        self._enable_model_source(model is not None)
-        if model is not None:
+        learned = model is not None and model.config.positional == "learned"
+        self._enable_model_source(model is not None and not learned, learned)
+        if model is not None and not learned:
             self._show(MODEL, model.config.max_len, model.config.d_model)
         elif self.source.currentIndex() == MODEL:
             self.source.setCurrentIndex(FORMULA)  # refreshes
@@ -178,12 +179,15 @@ class PositionalPanel(Retranslated, PlotPanel):
             widget.blockSignals(False)
         self._on_source_changed()
 
-    def _enable_model_source(self, enabled: bool) -> None:
+    def _enable_model_source(self, enabled: bool, learned: bool = False) -> None:
+        """The model's table as a choice; ``learned``: the model has one, but it is no sine table."""
         entries = self.source.model()
         assert isinstance(entries, QStandardItemModel)  # a combo box's own model
         item = entries.item(MODEL)
         item.setEnabled(enabled)
-        item.setToolTip("" if enabled else self.tr("No model loaded: Model > Open"))
+        why = self.tr("This model learns a table of positions for each stack (BART): it is no sine table, so this "
+                      "tab shows the formula's") if learned else self.tr("No model loaded: Model > Open")
+        item.setToolTip("" if enabled else why)
 
     def _on_source_changed(self) -> None:
         from_model = self.source.currentIndex() == MODEL and self.model is not None
@@ -207,8 +211,10 @@ class PositionalPanel(Retranslated, PlotPanel):
     def _compute_table(self) -> np.ndarray:
         length = self.length.value()
         if self.source.currentIndex() == MODEL and self.model is not None:
-            buffer = self.model.net.positional  # what the model adds to its embeddings
-            assert isinstance(buffer, torch.Tensor)  # a buffer, typed Tensor | Module by nn.Module's __getattr__
+            net = self.model.net
+            buffer = net.position_table("encoder")  # what the model adds to its embeddings
+            if net.config.positional == "sinusoidal-halves":  # Marian's columns, back in the formula's order
+                buffer = interleave(buffer)
             return buffer[:length].detach().cpu().numpy().astype(np.float32)
         return sinusoidal_table(length, self.d_model.value()).numpy()
 
