@@ -1200,6 +1200,10 @@ Symmetric part |S| = {7:.2f}, antisymmetric part |A| = {8:.2f} (Frobenius norms)
         <translation>训练信息</translation>
     </message>
     <message>
+        <source>a Hugging Face model stays in its folder: a transviz checkpoint cannot hold its tokenizer</source>
+        <translation>Hugging Face 模型留在它自己的文件夹中：transviz 检查点无法保存它的分词器</translation>
+    </message>
+    <message>
         <source>cannot save the model to {0}: its vocabularies and facts take more than the {1} bytes a checkpoint&apos;s header holds</source>
         <translation>无法把模型保存到 {0}：其词表和训练信息超过检查点文件头可容纳的 {1} 字节</translation>
     </message>
@@ -1976,8 +1980,72 @@ Symmetric part |S| = {7:.2f}, antisymmetric part |A| = {8:.2f} (Frobenius norms)
         <translation>{0}：不支持位置编码 {1}；transviz 只读取 &quot;sinusoidal&quot;（论文中的固定表，sin 与 cos 列交替）</translation>
     </message>
     <message>
+        <source>{0} has no {1}: a model saved with save_pretrained has one</source>
+        <translation>{0} 中没有 {1}：用 save_pretrained 保存的模型都有这个文件</translation>
+    </message>
+    <message>
+        <source>{0}: model type {1} is not one transviz reads (it reads {2})</source>
+        <translation>{0}：transviz 不读取模型类型 {1}（它读取 {2}）</translation>
+    </message>
+    <message>
+        <source>{0} is a T5 model: T5 adds learned relative-position buckets to every attention score and normalises with RMSNorm (no mean, no bias); transviz&apos;s model has absolute positions and LayerNorm, so it cannot show T5&apos;s attention without drawing it wrong</source>
+        <translation>{0} 是 T5 模型：T5 在每个注意力分数上加上学习得到的相对位置分桶，并用 RMSNorm 归一化（不减均值、没有偏置）；transviz 的模型使用绝对位置和 LayerNorm，因此无法如实显示 T5 的注意力，只会画错</translation>
+    </message>
+    <message>
+        <source>{0} is a folder, not a checkpoint file: name a {1} file in it, or a folder a Hugging Face model was saved in (it has no {2})</source>
+        <translation>{0} 是文件夹，不是检查点文件：请指定其中的 {1} 文件，或一个保存了 Hugging Face 模型的文件夹（此文件夹中没有 {2}）</translation>
+    </message>
+    <message>
+        <source>model config</source>
+        <translation>模型配置</translation>
+    </message>
+    <message>
+        <source>{0} is not readable JSON ({1})</source>
+        <translation>{0} 不是可读取的 JSON（{1}）</translation>
+    </message>
+    <message>
+        <source>{0} holds its weights only in {1}, a pickle, which transviz never loads; save the model again with save_pretrained(folder, safe_serialization=True) to write {2}</source>
+        <translation>{0} 的权重只保存在 {1} 中，这是 pickle 文件，transviz 从不加载；请用 save_pretrained(folder, safe_serialization=True) 重新保存模型，以写出 {2}</translation>
+    </message>
+    <message>
+        <source>opening a Hugging Face model needs the transformers package: {0}</source>
+        <translation>打开 Hugging Face 模型需要 transformers 包：{0}</translation>
+    </message>
+    <message>
+        <source>{0}: {1} and {2} differ; transviz&apos;s encoder and decoder have the same sizes</source>
+        <translation>{0}：{1} 与 {2} 不同；transviz 的编码器和解码器尺寸相同</translation>
+    </message>
+    <message>
+        <source>{0}: activation {1} is not one transviz has ({2})</source>
+        <translation>{0}：transviz 没有激活函数 {1}（它有 {2}）</translation>
+    </message>
+    <message>
+        <source>{0}: a Marian model with separate source and target vocabularies is not supported yet</source>
+        <translation>{0}：暂不支持源语言和目标语言词表分开的 Marian 模型</translation>
+    </message>
+    <message>
         <source>{0}: the model&apos;s sizes do not make a model: {1}</source>
         <translation>{0}：这些模型尺寸构不成一个模型：{1}</translation>
+    </message>
+    <message>
+        <source>{0}: the {1} token id is {2}, outside the vocabulary of {3}</source>
+        <translation>{0}：{1} 词符的编号是 {2}，超出了 {3} 个词符的词表</translation>
+    </message>
+    <message>
+        <source>{0}: padding, end and unknown share a token id</source>
+        <translation>{0}：填充、结束和未知词符使用了同一个词符编号</translation>
+    </message>
+    <message>
+        <source>{0} has no tensor {1}</source>
+        <translation>{0} 中没有张量 {1}</translation>
+    </message>
+    <message>
+        <source>{0}: a tensor for {1} has shape {2}, the config needs {3}</source>
+        <translation>{0}：{1} 的张量形状为 {2}，配置需要 {3}</translation>
+    </message>
+    <message>
+        <source>{0}: transformers could not read it ({1})</source>
+        <translation>{0}：transformers 无法读取它（{1}）</translation>
     </message>
     <message>
         <source>{0} is {1} GB; transviz reads models far smaller</source>
@@ -3084,6 +3152,10 @@ Symmetric part |S| = {7:.2f}, antisymmetric part |A| = {8:.2f} (Frobenius norms)
         <translation>模型(&amp;M)</translation>
     </message>
     <message>
+        <source>Open &amp;folder (Hugging Face)...</source>
+        <translation>打开文件夹（Hugging Face）(&amp;F)…</translation>
+    </message>
+    <message>
         <source>&amp;Info...</source>
         <translation>信息(&amp;I)…</translation>
     </message>
@@ -3402,6 +3474,10 @@ Symmetric part |S| = {7:.2f}, antisymmetric part |A| = {8:.2f} (Frobenius norms)
         <translation>transviz 检查点 (*.safetensors)</translation>
     </message>
     <message>
+        <source>Open a Hugging Face model folder</source>
+        <translation>打开 Hugging Face 模型文件夹</translation>
+    </message>
+    <message>
         <source>Saved {0}</source>
         <translation>已保存 {0}</translation>
     </message>
@@ -3641,6 +3717,10 @@ Symmetric part |S| = {7:.2f}, antisymmetric part |A| = {8:.2f} (Frobenius norms)
     <message>
         <source>{row_name} {row} . {column_name} {column}: {value}</source>
         <translation>{row_name} {row} · {column_name} {column}：{value}</translation>
+    </message>
+    <message>
+        <source>This model learns a table of positions for each stack (BART): it is no sine table, so this tab shows the formula&apos;s</source>
+        <translation>此模型为编码器和解码器各学习一张位置表（BART）：它不是正弦表，因此本页显示公式的表</translation>
     </message>
     <message>
         <source>No model loaded: Model &gt; Open</source>
