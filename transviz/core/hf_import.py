@@ -47,13 +47,11 @@ INSTALL_HINT = "pip install 'transviz[hf]'"
 MISSING_FILE = translate_noop("CoreMessages", "{0} has no {1}: a model saved with save_pretrained has one")
 NOT_SUPPORTED = translate_noop("CoreMessages", "{0}: model type {1} is not one transviz reads (it reads {2})")
 # What each refused model type needs that transviz's model cannot show honestly.
-REFUSED = {
-    "t5": translate_noop("CoreMessages", "{0} is a T5 model: T5 adds learned relative-position buckets to every "
-                                         "attention score and normalises with RMSNorm (no mean, no bias); "
-                                         "transviz's model has absolute positions and LayerNorm, so it cannot show "
-                                         "T5's attention without drawing it wrong"),
-}
-REFUSED |= {"mt5": REFUSED["t5"], "umt5": REFUSED["t5"], "longt5": REFUSED["t5"]}
+T5_FAMILY = ("t5", "mt5", "umt5", "longt5")
+T5_REFUSED = translate_noop("CoreMessages", "{0} is a T5 model: T5 adds learned relative-position buckets to every "
+                                            "attention score and normalises with RMSNorm (no mean, no bias); "
+                                            "transviz's model has absolute positions and LayerNorm, so it cannot show "
+                                            "T5's attention without drawing it wrong")
 
 
 def handles(path: object) -> bool:
@@ -96,8 +94,8 @@ def _read_config(folder: Path) -> dict[str, Any]:
 
 def _check_type(folder: Path, data: dict[str, Any]) -> str:
     kind = data.get("model_type")
-    if kind in REFUSED:
-        raise CheckpointError(REFUSED[kind], str(folder))
+    if kind in T5_FAMILY:
+        raise CheckpointError(T5_REFUSED, str(folder))
     if kind not in TOKENIZER_FILES:
         raise CheckpointError(NOT_SUPPORTED, str(folder), json.dumps(kind), ", ".join(TOKENIZER_FILES))
     return str(kind)

@@ -68,9 +68,9 @@ KINDS = {int: Message(translate_noop("CoreMessages", "a whole number")),
          list: Message(translate_noop("CoreMessages", "a list")),
          dict: Message(translate_noop("CoreMessages", "a JSON object"))}
 PICKLE = translate_noop("CoreMessages", "{0} is a pickle (torch.save) file, and transviz never unpickles: loading one "
-                                        "can run any code. Save the weights with safetensors.torch.save_file, giving it "
-                                        "model.state_dict() and a .safetensors name, and describe them in a sidecar "
-                                        "(see the README)")
+                                        "can run any code. Save the weights with safetensors.torch.save_file, "
+                                        "giving it model.state_dict() and a .safetensors name, and describe them in "
+                                        "a sidecar (see the README)")
 MISSING_FIELD = translate_noop("CoreMessages", "{0}: the sidecar lacks the field {1}")
 WRONG_KIND = translate_noop("CoreMessages", "{0}: the field {1} must be {2}, got {3}")
 UNKNOWN_FIELDS = translate_noop("CoreMessages", "{0}: unknown sidecar fields {1}")
