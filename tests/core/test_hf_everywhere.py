@@ -27,7 +27,7 @@ from transviz.cli import main  # noqa: E402
 from transviz.core.bundle import Model  # noqa: E402
 from transviz.core.decoding import DecodingSession, TeacherForcingSummary  # noqa: E402
 from transviz.core.hf_vocab import TokenizerVocab  # noqa: E402
-from transviz.core.interventions import AblateHead, NoPositions, ScaleScores  # noqa: E402
+from transviz.core.interventions import AblateHead, NoPositions, ScaleScores, intervening  # noqa: E402
 from transviz.core.mask_batch import mask_batch, translate  # noqa: E402
 from transviz.core.strategies import Sampling  # noqa: E402
 from transviz.core.walkthrough import walkthrough  # noqa: E402
@@ -132,23 +132,35 @@ def _unpositioned(reference: Any, side: str) -> Iterator[None]:
 
 
 # -- 1. interventions ---------------------------------------------------------------------------
-def _gold_probabilities(reference: Any, model: Model, source: str, target: str) -> np.ndarray:
+def _gold_logits(reference: Any, model: Model, source: str, target: str) -> tuple[list[int], torch.Tensor]:
+    """The gold tokens (transformers' ids) and transformers' logits, teacher forced."""
     gold = _target_ids(model, target)
     out = _forward(reference, _source_ids(model, source), [reference.config.decoder_start_token_id, *gold[:-1]])
-    return torch.softmax(out.logits[0], -1)[torch.arange(len(gold)), gold].numpy()
+    return gold, out.logits[0]
+
+
+def _our_logits(model: Model, intervention: Any, gold: list[int]) -> np.ndarray:
+    """transviz's logits with ``intervention``, teacher forced, its columns in transformers' order."""
+    vocab = _vocab(model)
+    inputs = torch.tensor([[1, *(vocab.ours[i] for i in gold[:-1])]])  # 1: transviz's start token
+    with torch.no_grad(), intervening(model, [intervention]):
+        logits = model.net(model.source_tensor(model.encode_source(SOURCE)), inputs).logits[0]
+    return logits[:, [vocab.ours[i] for i in sorted(vocab.ours)]].numpy()  # every transformers id, in order
 
 
 def _check_intervention(pair: tuple[Model, Any], intervention: Any, reference_change: Callable[[], Any]) -> None:
     """transviz with ``intervention`` == transformers changed by ``reference_change``: the gold
     tokens' probabilities (teacher forcing) and the greedy output; and the change matters."""
     model, reference = pair
-    plain = _gold_probabilities(reference, model, SOURCE, TARGET)
+    gold, plain = _gold_logits(reference, model, SOURCE, TARGET)
     with reference_change():
-        expected = _gold_probabilities(reference, model, SOURCE, TARGET)
+        _, changed = _gold_logits(reference, model, SOURCE, TARGET)
         generated = _generate(reference, _source_ids(model, SOURCE), MAX_LEN)
+    expected = torch.softmax(changed, -1)[torch.arange(len(gold)), gold].numpy()
     trace = transviz.teacher_force(model, SOURCE, TARGET, interventions=[intervention])
     np.testing.assert_allclose(trace.output_probabilities, expected, atol=ATOL, rtol=0)
-    assert np.abs(expected - plain).max() > 1e-3  # the change is seen: not equal by doing nothing
+    assert (changed - plain).abs().max() > 1e-2  # the change is seen: not equal by doing nothing
+    np.testing.assert_allclose(_our_logits(model, intervention, gold), changed.numpy(), atol=1e-4, rtol=1e-5)
     decoded = transviz.decode(model, SOURCE, "greedy", max_len=MAX_LEN, interventions=[intervention])
     assert [reference.config.decoder_start_token_id, *_theirs(model, decoded.output_tokens)] == generated
 
