@@ -10,7 +10,9 @@ Meaning of every operation, in every mode:
   hypothesis in one batched ``net.step`` and reorders the cache with ``index_select``.
 * **force(token)** makes the best hypothesis continue with ``token`` and restarts from there:
   after a forced step the beam holds that one hypothesis (a beam search widens it again on the
-  next step). Not available in teacher forcing, where the reference chooses every token.
+  next step). Not available in teacher forcing, where the reference chooses every token. With
+  ``Beam(rule="hf")`` the beam lists its ended hypotheses first: force, greedy and sampling then
+  continue the best live one (``BeamStep.followed``), as generate would extend it.
 * **set_strategy** takes effect at the next step; history stays. Beam -> greedy/sampling continues
   the best hypothesis; greedy/sampling -> beam starts the search from the current path.
 * **back / rewind / reset** return to an earlier beam exactly: keys and values of earlier decoder
