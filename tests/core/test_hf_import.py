@@ -183,8 +183,8 @@ def test_beam_equals_generate_ranking_by_probability(ending: tuple[Model, torch.
                                                      early_stopping: bool | str) -> None:
     """With length_penalty 0 both searches return the most probable hypothesis they reach, and
     they reach the same ones: a live hypothesis transviz drops for an ended one in its beam ranks
-    below it, and its continuations only lose probability. (With a length penalty above 0 they
-    differ; README, "Hugging Face models", says where.)"""
+    below it, and its continuations only lose probability. (With a length penalty above 0 the
+    transviz rule differs; Beam(rule="hf") does not: tests/core/test_hf_beam.py.)"""
     model, reference = ending
     tokenizer = model.src_vocab.tokenizer  # type: ignore[attr-defined]
     lengths = set()

@@ -10,7 +10,9 @@ Meaning of every operation, in every mode:
   hypothesis in one batched ``net.step`` and reorders the cache with ``index_select``.
 * **force(token)** makes the best hypothesis continue with ``token`` and restarts from there:
   after a forced step the beam holds that one hypothesis (a beam search widens it again on the
-  next step). Not available in teacher forcing, where the reference chooses every token.
+  next step). Not available in teacher forcing, where the reference chooses every token. With
+  ``Beam(rule="hf")`` the beam lists its ended hypotheses first: force, greedy and sampling then
+  continue the best live one (``BeamStep.followed``), as generate would extend it.
 * **set_strategy** takes effect at the next step; history stays. Beam -> greedy/sampling continues
   the best hypothesis; greedy/sampling -> beam starts the search from the current path.
 * **back / rewind / reset** return to an earlier beam exactly: keys and values of earlier decoder
@@ -31,7 +33,7 @@ from dataclasses import dataclass, field
 import numpy as np
 import torch
 
-from .beam import BeamStep, Choice, Hypothesis, beam_choices, best_is_settled
+from .beam import BeamStep, Choice, Hypothesis, beam_choices, best_is_settled, hf_choices, hf_search_ended
 from .bundle import Model
 from .errors import InputError
 from .events import Signal
@@ -341,15 +343,21 @@ class DecodingSession:
     @property
     def stop_reason(self) -> str | None:
         """"end" (end token; in beam search: the best finished hypothesis can no longer be beaten by
-        a live one, see :func:`~transviz.core.beam.best_is_settled`), "max_len" (length limit), or None."""
+        a live one, see :func:`~transviz.core.beam.best_is_settled`; with ``Beam(rule="hf")``: where
+        generate stops, :func:`~transviz.core.beam.hf_search_ended`), "max_len" (length limit), or None."""
         return self._stop_reason(self._beams[-1])
 
     def _stop_reason(self, beam: BeamStep) -> str | None:
+        strategy = self._strategy
+        if self._is_beam_search() and isinstance(strategy, Beam) and strategy.hf:
+            if beam.position >= self.max_len:  # generate stops here whatever else holds
+                return "end" if beam.best.finished else "max_len"
+            return "end" if hf_search_ended(strategy, beam, self.max_len) else None
         if self._is_beam_search():
             assert isinstance(self._strategy, Beam)
             ended = best_is_settled(self._strategy, beam, self.max_len)
         else:
-            ended = beam.best.finished
+            ended = beam.hypotheses[beam.followed].finished
         if ended:
             return "end"
         return "max_len" if beam.position >= self.max_len else None
@@ -365,6 +373,11 @@ class DecodingSession:
             if self.teacher_forcing:
                 return Message(translate_noop("CoreMessages", "the reference has ended: go back or reset to look at "
                                                               "it again"))
+            strategy = self._strategy
+            if self._is_beam_search() and isinstance(strategy, Beam) and strategy.hf:
+                return Message(translate_noop("CoreMessages", "beam search has ended as Hugging Face's generate() "
+                                                              "ends it: {0} hypotheses have ended (early_stopping="
+                                                              "{1})"), strategy.width, repr(strategy.early_stopping))
             if self._is_beam_search():
                 return Message(translate_noop("CoreMessages", "beam search has ended: the best hypothesis ended with "
                                                               "{0} and no unfinished one can beat its score any more"),
@@ -425,7 +438,8 @@ class DecodingSession:
         reason = self.cant_step()
         if reason:
             raise InputError(reason)
-        if self._beams[-1].best.finished:
+        beam = self._beams[-1]
+        if beam.hypotheses[beam.followed].finished:
             raise InputError(
                 translate_noop("CoreMessages", "the best hypothesis has already ended: go back a step to force "
                                                "another word"))
@@ -576,7 +590,7 @@ class DecodingSession:
     def _advance(self, extend_all: bool, pick: Callable[[_Expansion], list[Choice]], forced: bool) -> StepRecord:
         """One batched decoder step for the parents, ``pick`` builds the next beam from it."""
         beam = self._beams[-1]
-        parents = beam.live if extend_all else [0]  # 0: the best hypothesis
+        parents = beam.live if extend_all else [beam.followed]  # the best (live, with the hf rule) hypothesis
         state = self._cache_for(beam, parents)
         inputs = [beam.hypotheses[i].token_ids[-1] if beam.hypotheses[i].token_ids else self._vocab.bos_id
                   for i in parents]
@@ -585,7 +599,7 @@ class DecodingSession:
         expansion = _Expansion.of(out)
         choices = pick(expansion)
         hypotheses = tuple(self._hypothesis(beam, choice, expansion) for choice in choices)
-        next_beam = BeamStep(self.position + 1, hypotheses)
+        next_beam = BeamStep(self.position + 1, hypotheses, sum(c.kept for c in choices))
         self._cache = FedCache(out.state, tuple(beam.hypotheses[i].node for i in parents))
         first_new = next(i for i, c in enumerate(choices) if c.row is not None)  # the best extended hypothesis
         record = self._record(choices[first_new], hypotheses[first_new], expansion, next_beam, forced)
@@ -598,7 +612,7 @@ class DecodingSession:
         parent = beam.hypotheses[choice.parent]
         if choice.row is None or choice.token_id is None:  # a finished hypothesis, kept as it was
             return Hypothesis(parent.tokens, parent.token_ids, parent.score, choice.normalized_score,
-                              choice.parent, True, parent.node)
+                              choice.parent, parent.finished, parent.node)
         node = expansion.node(choice.row, choice.token_id, parent.node)
         return Hypothesis(
             parent.tokens + (self._vocab.itos[choice.token_id],), parent.token_ids + (choice.token_id,),
@@ -606,8 +620,9 @@ class DecodingSession:
         )
 
     def _extend_best(self, expansion: _Expansion, token_id: int) -> list[Choice]:
-        score = self._beams[-1].best.score + float(expansion.log_probs[0, token_id])
-        return [Choice(0, 0, token_id, score, score)]
+        beam = self._beams[-1]
+        score = beam.hypotheses[beam.followed].score + float(expansion.log_probs[0, token_id])
+        return [Choice(beam.followed, 0, token_id, score, score)]
 
     def _choose_one(self, expansion: _Expansion) -> list[Choice]:
         if isinstance(self._strategy, Sampling):
@@ -624,6 +639,9 @@ class DecodingSession:
     def _beam_search(self, expansion: _Expansion) -> list[Choice]:
         assert isinstance(self._strategy, Beam)
         beam = self._beams[-1]
+        if self._strategy.hf:
+            return hf_choices(self._strategy, beam, beam.live, expansion.log_probs, self._vocab.eos_id,
+                              last=self.position + 1 >= self.max_len)
         return beam_choices(self._strategy, beam, beam.live, expansion.log_probs)
 
     def _record(self, choice: Choice, hypothesis: Hypothesis, expansion: _Expansion, beam: BeamStep,

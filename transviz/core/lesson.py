@@ -21,7 +21,7 @@ from .errors import TransvizError
 from .files import write_atomically
 from .interventions import AblateHead, EditAttention, Intervention, NoPositions, ScaleScores, TieQueryKey
 from .messages import Arg, Message, translate_noop
-from .strategies import Greedy, Strategy, strategy_named
+from .strategies import Greedy, Strategy, strategy_named, strategy_settings
 from .walkthrough import KINDS, Kind
 
 if sys.version_info >= (3, 11):
@@ -358,7 +358,7 @@ def slide_table(slide: Slide) -> dict[str, Any]:
         table["teacher_forcing"] = True
     table["strategy"] = slide.strategy.name
     if not isinstance(slide.strategy, Greedy):
-        table["settings"] = asdict(slide.strategy)
+        table["settings"] = strategy_settings(slide.strategy)
     table["steps"] = slide.steps
     if slide.forced:
         table["forced"] = [asdict(f) for f in slide.forced]

@@ -7,7 +7,7 @@ again draws the same token, and one seed always gives one translation.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import asdict, dataclass, replace
 from typing import ClassVar
 
 import numpy as np
@@ -24,6 +24,8 @@ MAX_TEMPERATURE = 1000  # above this every token is about equally likely: the mo
 # Common values lie between 0.6 and 2 (the window offers 0 to 5); from about 10 on the ranking is
 # simply "the longest first". The bound also keeps length ** penalty far from overflowing.
 MAX_LENGTH_PENALTY = 10
+# "transviz": ended hypotheses stay in the beam; "hf": transformers' generate() (see Beam)
+BEAM_RULES = ("transviz", "hf")
 
 
 def _is_int(value: object) -> bool:
@@ -124,10 +126,20 @@ class Beam:
     by the average log-probability per token). Finished hypotheses stay in the beam while they
     rank among the best ``width``; the search ends when no live hypothesis can beat the best finished
     one any more (:func:`~transviz.core.beam.best_is_settled`), at the latest when all have ended.
+
+    ``rule="hf"`` searches as Hugging Face's ``generate(num_beams=width, length_penalty=...,
+    early_stopping=...)`` does instead (:func:`~transviz.core.beam.hf_choices`): ``width`` live
+    hypotheses ranked by their summed score, ended ones set aside in a list of the best ``width``
+    ended (ranked by the same normalised score), and a stop per ``early_stopping``: True once
+    ``width`` have ended; False (generate's default) or "never" once ``width`` have ended and the
+    best live score, spread over the current length (False) or over the length limit ("never"),
+    cannot beat the worst ended one. ``early_stopping`` means nothing to the transviz rule.
     """
 
     width: int = 4
     length_penalty: float = 1.0
+    rule: str = "transviz"
+    early_stopping: bool | str = False
 
     name: ClassVar[str] = "beam"
 
@@ -139,6 +151,17 @@ class Beam:
         if not _is_number(self.length_penalty) or not 0 <= self.length_penalty <= MAX_LENGTH_PENALTY:
             raise ConfigError(translate_noop("CoreMessages", "length_penalty must be from 0 to {0}, got {1}"),
                               MAX_LENGTH_PENALTY, repr(self.length_penalty))
+        if self.rule not in BEAM_RULES:
+            raise ConfigError(translate_noop("CoreMessages", "the beam rule must be {0} or {1}, got {2}"),
+                              *(repr(r) for r in BEAM_RULES), repr(self.rule))
+        if not any(self.early_stopping is e for e in (True, False)) and self.early_stopping != "never":
+            raise ConfigError(translate_noop("CoreMessages", "early_stopping must be true, false or {0}, got {1}"),
+                              repr("never"), repr(self.early_stopping))
+
+    @property
+    def hf(self) -> bool:
+        """Whether the search follows Hugging Face's ``generate`` (``rule="hf"``)."""
+        return self.rule == "hf"
 
     def normalized(self, score: float, length: int) -> float:
         """The ranking score of a hypothesis with summed log-probability ``score`` and ``length`` tokens."""
@@ -147,6 +170,14 @@ class Beam:
 
 
 Strategy = Greedy | Sampling | Beam
+_HF_ONLY = {"rule": "transviz", "early_stopping": False}  # Beam's settings older files never wrote
+
+
+def strategy_settings(strategy: Strategy) -> dict[str, object]:
+    """The strategy's settings for a file: every one, except Beam's ``rule`` and ``early_stopping``
+    at their defaults (so files written before they existed are written the same)."""
+    settings = asdict(strategy)
+    return {k: v for k, v in settings.items() if k not in _HF_ONLY or _HF_ONLY[k] != v}
 STRATEGIES: dict[str, type[Greedy] | type[Sampling] | type[Beam]] = {
     "greedy": Greedy, "sampling": Sampling, "sample": Sampling, "beam": Beam}
 

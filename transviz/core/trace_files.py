@@ -19,6 +19,7 @@ from .decoding import DecodingSession, StepRecord
 from .errors import InputError
 from .files import Writer, write_atomically
 from .messages import translate_noop
+from .strategies import strategy_settings
 
 SUFFIXES = (".npz", ".json")
 ATTENTION_AXES = "(layers, heads, queries, keys)"
@@ -39,7 +40,7 @@ def trace_dict(session: DecodingSession) -> dict[str, Any]:
     """The session's best hypothesis so far, with every step, as JSON-able values."""
     model, trace = session.model, session.trace()
     strategy = {"name": "teacher_forcing", "reference": session.reference_tokens} if session.teacher_forcing \
-        else {"name": session.strategy.name, **asdict(session.strategy)}
+        else {"name": session.strategy.name, **strategy_settings(session.strategy)}
     return {
         "model": {"path": model.path, "config": model.config.to_dict(), "parameters": model.net.parameter_count(),
                   "facts": model.facts},

@@ -57,6 +57,8 @@ class StrategyEditor(Retranslated, QWidget):
         self.seed = QSpinBox(minimum=RANDOM_SEED, maximum=2**31 - 1, value=RANDOM_SEED)
         self.bind_text(self.seed.setSpecialValueText, lambda: self.tr("random"))
         self.beam_width = QSpinBox(minimum=1, maximum=MAX_BEAM_WIDTH, value=4)
+        # Beam(rule="hf") has no control: a strategy shown from a lesson or session keeps its rule here
+        self._beam_rule: tuple[str, bool | str] = ("transviz", False)
         self.length_penalty = QDoubleSpinBox(decimals=2, minimum=0.0, maximum=5.0, singleStep=0.1, value=1.0)
         self.bind_text(self.length_penalty.setToolTip, lambda: self.tr(
             "Hypotheses are ranked by log-probability / length^penalty: 0 favours short outputs, 1 ranks by the "
@@ -96,7 +98,7 @@ class StrategyEditor(Retranslated, QWidget):
             seed = None if self.seed.value() == RANDOM_SEED else self.seed.value()
             return Sampling(self.temperature.value(), self.top_k.value(), self.top_p.value(), seed)
         if name == "beam":
-            return Beam(self.beam_width.value(), self.length_penalty.value())
+            return Beam(self.beam_width.value(), self.length_penalty.value(), *self._beam_rule)
         return Greedy()
 
     def show_strategy(self, strategy: Strategy) -> None:
@@ -116,6 +118,7 @@ class StrategyEditor(Retranslated, QWidget):
         elif isinstance(strategy, Beam):
             self.beam_width.setValue(strategy.width)
             self.length_penalty.setValue(strategy.length_penalty)
+            self._beam_rule = (strategy.rule, strategy.early_stopping)
         del blockers
 
     def _emit(self) -> None:

@@ -135,7 +135,8 @@ class SessionController(QObject):
         if token in (PAD, BOS):
             self.refused.emit(self.tr("{0} is a special token the model never writes.").format(token))
             return False
-        if session.history[-1].path.previous is not session.beam_history[-2].best.node:
+        before = session.beam_history[-2]
+        if session.history[-1].path.previous is not before.hypotheses[before.followed].node:
             # beam search: the candidates shown are those of a hypothesis that was not the best
             # before this step, and forcing continues the best one
             self.refused.emit(self.tr("In beam search these candidates belong to a hypothesis that was not the best "
