@@ -816,6 +816,10 @@ Symmetric part |S| = {7:.2f}, antisymmetric part |A| = {8:.2f} (Frobenius norms)
         <translation>这些词（{0}）都不在这个模型的词表中：模型只会读到 &lt;unk&gt;</translation>
     </message>
     <message>
+        <source>beam search has ended as Hugging Face&apos;s generate() ends it: {0} hypotheses have ended (early_stopping={1})</source>
+        <translation>束搜索已按 Hugging Face 的 generate() 的方式结束：已有 {0} 个假设结束（early_stopping={1}）</translation>
+    </message>
+    <message>
         <source>beam search has ended: the best hypothesis ended with {0} and no unfinished one can beat its score any more</source>
         <translation>束搜索已结束：最佳假设以 {0} 结束，且没有未结束的假设还能超过它的分数</translation>
     </message>
@@ -1530,6 +1534,14 @@ Symmetric part |S| = {7:.2f}, antisymmetric part |A| = {8:.2f} (Frobenius norms)
     <message>
         <source>length_penalty must be from 0 to {0}, got {1}</source>
         <translation>length_penalty 必须在 0 到 {0} 之间，而不是 {1}</translation>
+    </message>
+    <message>
+        <source>the beam rule must be {0} or {1}, got {2}</source>
+        <translation>束搜索规则必须是 {0} 或 {1}，得到的是 {2}</translation>
+    </message>
+    <message>
+        <source>early_stopping must be true, false or {0}, got {1}</source>
+        <translation>early_stopping 必须是 true、false 或 {0}，得到的是 {1}</translation>
     </message>
     <message>
         <source>unknown strategy {0}: choose greedy, sampling or beam</source>
