@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 import torch
 from PySide6.QtCore import QMimeData, QPoint, QPointF, Qt, QUrl
-from PySide6.QtGui import QDragEnterEvent, QDropEvent, QImage
+from PySide6.QtGui import QCursor, QDragEnterEvent, QDropEvent, QImage
 from PySide6.QtWidgets import QApplication, QMessageBox, QPlainTextEdit
 from safetensors.torch import save_file
 
@@ -168,7 +168,8 @@ def test_model_info_lists_config_sizes_device_and_facts(window, qtbot, model_fil
     dialog.close()
 
 
-def test_export_current_plot(window, tmp_path):
+def test_export_current_plot(window, tmp_path, qtbot):
+    QCursor.setPos(window.mapToGlobal(QPoint(-100, -100)))  # a test before may have left it over a plot
     window.tabs.setCurrentWidget(window.panels["masks"])
     path = window.export_current_plot(tmp_path / "plot.png")
     image = QImage(str(path))
