@@ -168,7 +168,7 @@ def test_model_info_lists_config_sizes_device_and_facts(window, qtbot, model_fil
     dialog.close()
 
 
-def test_export_current_plot(window, tmp_path, qtbot):
+def test_export_current_plot(window, tmp_path):
     QCursor.setPos(window.mapToGlobal(QPoint(-100, -100)))  # a test before may have left it over a plot
     window.tabs.setCurrentWidget(window.panels["masks"])
     path = window.export_current_plot(tmp_path / "plot.png")
