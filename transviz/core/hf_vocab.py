@@ -13,7 +13,7 @@ from typing import Any
 
 from .errors import InputError
 from .messages import translate_noop
-from .vocab import SPECIALS, Encoding, Vocab, code_points, control_characters
+from .vocab import SPECIALS, Encoding, Vocab, check_text
 
 
 class TokenizerVocab(Vocab):
@@ -57,13 +57,7 @@ class TokenizerVocab(Vocab):
     def encode(self, text: str) -> Encoding:
         """Text -> pieces and transviz ids, with the tokenizer's special tokens (Marian appends
         ``</s>`` to a source, BART wraps it in ``<s> ... </s>``); InputError as :meth:`Vocab.encode`."""
-        if not isinstance(text, str):
-            raise InputError(translate_noop("CoreMessages", "expected text, got {0}"), type(text).__name__)
-        control = control_characters(text)
-        if control:
-            raise InputError(
-                translate_noop("CoreMessages", "the sentence holds control characters ({0}); remove them and try "
-                                               "again"), code_points(control))
+        check_text(text)
         if not text.strip():
             raise InputError(translate_noop("CoreMessages", "the sentence is empty: type at least one word"))
         shown, ids = self._pieces(text)

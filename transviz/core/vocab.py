@@ -66,6 +66,18 @@ class Encoding:
     unknown: list[tuple[int, str]]  # (position, token) of every token mapped to <unk>
 
 
+
+def check_text(text: object) -> None:
+    """InputError unless ``text`` is a string free of :func:`control_characters` (what every
+    vocabulary checks before it splits a sentence)."""
+    if not isinstance(text, str):
+        raise InputError(translate_noop("CoreMessages", "expected text, got {0}"), type(text).__name__)
+    control = control_characters(text)
+    if control:
+        raise InputError(
+            translate_noop("CoreMessages", "the sentence holds control characters ({0}); remove them and try "
+                                           "again"), code_points(control))
+
 class Vocab:
     """Token <-> id table with the four special tokens first."""
 
@@ -115,13 +127,7 @@ class Vocab:
     def encode(self, text: str) -> Encoding:
         """Text -> tokens and ids (no start/end tokens); raises InputError for empty text or text
         holding :func:`control_characters`."""
-        if not isinstance(text, str):
-            raise InputError(translate_noop("CoreMessages", "expected text, got {0}"), type(text).__name__)
-        control = control_characters(text)
-        if control:
-            raise InputError(
-                translate_noop("CoreMessages", "the sentence holds control characters ({0}); remove them and try "
-                                               "again"), code_points(control))
+        check_text(text)
         tokens = self.tokenize(text)
         if not tokens:
             raise InputError(translate_noop("CoreMessages", "the sentence is empty: type at least one word"))
