@@ -4321,6 +4321,18 @@ Nothing in the window changed.</source>
         <translation>随机</translation>
     </message>
     <message>
+        <source>transviz</source>
+        <translation>transviz</translation>
+    </message>
+    <message>
+        <source>as generate()</source>
+        <translation>同 generate()</translation>
+    </message>
+    <message>
+        <source>transviz: finished hypotheses keep their place among the best; as generate(): transformers&apos; rule, which keeps as many unfinished ones and sets finished ones aside (a Hugging Face model then decodes as its generate(num_beams=width, length_penalty=...) does)</source>
+        <translation>transviz：已结束的假设仍在最佳的几个之中占位；同 generate()：transformers 的规则，保留同样多个未结束的假设，把已结束的放到一边（这样 Hugging Face 模型的解码与其 generate(num_beams=宽度, length_penalty=...) 相同）</translation>
+    </message>
+    <message>
         <source>Hypotheses are ranked by log-probability / length^penalty: 0 favours short outputs, 1 ranks by the average per token</source>
         <translation>假设按 对数概率 / 长度^惩罚系数 排序：0 偏向短输出，1 按每个词元的平均值排序</translation>
     </message>
@@ -4347,6 +4359,10 @@ Nothing in the window changed.</source>
     <message>
         <source>length penalty</source>
         <translation>长度惩罚</translation>
+    </message>
+    <message>
+        <source>rule</source>
+        <translation>规则</translation>
     </message>
     <message>
         <source>Strategy</source>

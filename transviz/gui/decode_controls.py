@@ -57,8 +57,14 @@ class StrategyEditor(Retranslated, QWidget):
         self.seed = QSpinBox(minimum=RANDOM_SEED, maximum=2**31 - 1, value=RANDOM_SEED)
         self.bind_text(self.seed.setSpecialValueText, lambda: self.tr("random"))
         self.beam_width = QSpinBox(minimum=1, maximum=MAX_BEAM_WIDTH, value=4)
-        # Beam(rule="hf") has no control: a strategy shown from a lesson or session keeps its rule here
-        self._beam_rule: tuple[str, bool | str] = ("transviz", False)
+        self.beam_rule = QComboBox()
+        self.bind_text(lambda texts: set_items(self.beam_rule, texts),
+                       lambda: [self.tr("transviz"), self.tr("as generate()")])
+        self.bind_text(self.beam_rule.setToolTip, lambda: self.tr(
+            "transviz: finished hypotheses keep their place among the best; as generate(): transformers' rule, "
+            "which keeps as many unfinished ones and sets finished ones aside (a Hugging Face model then decodes "
+            "as its generate(num_beams=width, length_penalty=...) does)"))
+        self._early_stopping: bool | str = False  # generate()'s default; a lesson or session may set another
         self.length_penalty = QDoubleSpinBox(decimals=2, minimum=0.0, maximum=5.0, singleStep=0.1, value=1.0)
         self.bind_text(self.length_penalty.setToolTip, lambda: self.tr(
             "Hypotheses are ranked by log-probability / length^penalty: 0 favours short outputs, 1 ranks by the "
@@ -69,7 +75,8 @@ class StrategyEditor(Retranslated, QWidget):
                                           (lambda: self.tr("top-k"), self.top_k),
                                           (lambda: self.tr("top-p"), self.top_p), (lambda: self.tr("seed"), self.seed)))
         self.settings.addWidget(self._row((lambda: self.tr("width"), self.beam_width),
-                                          (lambda: self.tr("length penalty"), self.length_penalty)))
+                                          (lambda: self.tr("length penalty"), self.length_penalty),
+                                          (lambda: self.tr("rule"), self.beam_rule)))
         layout = QHBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addWidget(bound_label(self, lambda: self.tr("Strategy")))
@@ -79,6 +86,7 @@ class StrategyEditor(Retranslated, QWidget):
         self.choice.currentIndexChanged.connect(self._emit)
         for spin in (self.temperature, self.top_k, self.top_p, self.seed, self.beam_width, self.length_penalty):
             spin.valueChanged.connect(self._emit)
+        self.beam_rule.currentIndexChanged.connect(self._emit)
 
     def _row(self, *pairs: tuple[Callable[[], str], QWidget]) -> QWidget:
         """A strategy's settings: a translated name before each box."""
@@ -98,14 +106,16 @@ class StrategyEditor(Retranslated, QWidget):
             seed = None if self.seed.value() == RANDOM_SEED else self.seed.value()
             return Sampling(self.temperature.value(), self.top_k.value(), self.top_p.value(), seed)
         if name == "beam":
-            return Beam(self.beam_width.value(), self.length_penalty.value(), *self._beam_rule)
+            hf = self.beam_rule.currentIndex() == 1
+            return Beam(self.beam_width.value(), self.length_penalty.value(), "hf" if hf else "transviz",
+                        self._early_stopping if hf else False)
         return Greedy()
 
     def show_strategy(self, strategy: Strategy) -> None:
         """Show ``strategy`` (one the workspace took from elsewhere: a session reopened, a lesson's
         slide) without announcing it as a change."""
         blockers = [QSignalBlocker(w) for w in (self.choice, self.temperature, self.top_k, self.top_p, self.seed,
-                                                 self.beam_width, self.length_penalty)]
+                                                 self.beam_width, self.length_penalty, self.beam_rule)]
         self.choice.setCurrentIndex(STRATEGY_NAMES.index(strategy.name))
         self.settings.setCurrentIndex(self.choice.currentIndex())
         if isinstance(strategy, Sampling):
@@ -118,7 +128,8 @@ class StrategyEditor(Retranslated, QWidget):
         elif isinstance(strategy, Beam):
             self.beam_width.setValue(strategy.width)
             self.length_penalty.setValue(strategy.length_penalty)
-            self._beam_rule = (strategy.rule, strategy.early_stopping)
+            self.beam_rule.setCurrentIndex(1 if strategy.rule == "hf" else 0)
+            self._early_stopping = strategy.early_stopping if strategy.rule == "hf" else False
         del blockers
 
     def _emit(self) -> None:
