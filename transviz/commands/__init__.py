@@ -2,6 +2,7 @@
 its parser to the argparse sub-parsers and sets ``func`` (args -> exit code)."""
 from __future__ import annotations
 
+import re
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
@@ -20,3 +21,16 @@ def model_or_default(path: str | None) -> Model:
         raise CheckpointError("no shipped default model is installed yet (resources/models/default.safetensors); "
                               "pass --model FILE")
     return load_model(DEFAULT_MODEL)
+
+
+SIZE = re.compile(r"^(\d+)x(\d+)$")
+
+
+def picture_size(text: str) -> tuple[int, int]:
+    """``--size WIDTHxHEIGHT`` as two numbers of at least 100 pixels; InputError otherwise."""
+    from ..core.errors import InputError
+
+    size = SIZE.match(text)
+    if not size or min(int(size[1]), int(size[2])) < 100:
+        raise InputError(f"--size must be WIDTHxHEIGHT with both at least 100, e.g. 1600x900, not {text!r}")
+    return int(size[1]), int(size[2])

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import argparse
 
+from . import picture_size
+
 
 def register(commands: argparse._SubParsersAction) -> None:
     parser = commands.add_parser("lesson", help="present a lesson file (.toml), check it, or export its slides")
@@ -41,12 +43,9 @@ def check(path: str) -> int:
 
 
 def export(path: str, folder: str, size: str) -> int:
-    from ..core.errors import InputError
     from ..core.lesson import read
 
-    width, _, height = size.partition("x")
-    if not (width.isdigit() and height.isdigit()) or min(int(width), int(height)) < 100:
-        raise InputError(f"--size must be WIDTHxHEIGHT with both at least 100, e.g. 1600x900, not {size!r}")
+    width, height = picture_size(size)
     lesson = read(path)  # a file that cannot be read says so before Qt starts
     from ..gui.app import application, use_offscreen_platform
     from ..gui.render import export_lesson
@@ -55,6 +54,6 @@ def export(path: str, folder: str, size: str) -> int:
     use_offscreen_platform()
     application()
     leave_a_core_for_qt()
-    for written in export_lesson(lesson, folder, int(width), int(height)):
+    for written in export_lesson(lesson, folder, width, height):
         print(written)
     return 0

@@ -5,17 +5,13 @@ With ``--animate --out run.gif|run.mp4``: the decoding run, a frame per step.
 from __future__ import annotations
 
 import argparse
-import re
 from typing import TYPE_CHECKING
 
 from ..core.errors import InputError
-from . import model_or_default
+from . import model_or_default, picture_size
 
 if TYPE_CHECKING:
     from ..core.bundle import Model
-
-SIZE = re.compile(r"^(\d+)x(\d+)$")
-
 
 def register(commands: argparse._SubParsersAction) -> None:
     from ..core.animation import Timing
@@ -65,9 +61,7 @@ def register(commands: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    size = SIZE.match(args.size)
-    if not size or min(int(size[1]), int(size[2])) < 100:
-        raise InputError(f"--size must be WIDTHxHEIGHT with both at least 100, e.g. 1600x900, not {args.size!r}")
+    width, height = picture_size(args.size)
     if args.step is not None and args.step < 0:
         raise InputError(f"--step must be 0 or more, not {args.step}")
     _check_sentence(args)
@@ -94,7 +88,7 @@ def run(args: argparse.Namespace) -> int:
     else:
         model = load_model(args.model) if args.model else None
     head = int(args.head) if args.head.isdigit() else args.head
-    slide = Slide(args.view, args.sentence or "", model, int(size[1]), int(size[2]), args.kind, args.layer, head,
+    slide = Slide(args.view, args.sentence or "", model, width, height, args.kind, args.layer, head,
                   args.target, args.step or 0, args.compare, args.compare_model,
                   tuple(args.snapshots) if args.snapshots else None)
     if timing is not None:
