@@ -2,8 +2,10 @@
 clear / valid / crash / hang / silent (see ``fuzz_worker.py``).
 
 A worker is one Python process with ``RLIMIT_AS`` set, reused case after case (importing torch
-for each case would cost a second or two); it is killed when a case runs past the time bound
-(a hang) and started afresh after any crash, so that no damage carries over to the next case.
+for each case would cost a second or two); the cap is :data:`HEADROOM` above what the worker maps
+once torch and transviz are imported, so that it holds on any build of torch. A worker is killed
+when a case runs past the time bound (a hang) and started afresh after any crash, so that no
+damage carries over to the next case.
 """
 from __future__ import annotations
 
@@ -24,7 +26,10 @@ from pathlib import Path
 from fuzz_inputs import Case
 
 WORKER = Path(__file__).with_name("fuzz_worker.py")
-MEMORY_CAP = 2 * 1024**3  # address space of a worker: torch and the shipped model take under 1 GB
+# Address space a worker may map beyond what it holds after importing torch and transviz. The cap
+# is relative because torch's builds differ by gigabytes of mapped libraries (the CUDA build maps
+# several GB before a tensor exists), while what a sound case needs is the same on all of them.
+HEADROOM = 2 * 1024**3
 TIME_BOUND = 20.0  # seconds a case may take; a sound one takes well under one
 START_BOUND = 120.0  # seconds a worker may take to import torch and transviz
 OUTCOMES = ("clear", "valid", "crash", "hang", "silent")
@@ -39,18 +44,18 @@ class Result:
     seconds: float
 
 
-# The worker caps itself before it imports anything (a preexec_fn is unsafe beside threads);
-# an abort leaves no core file behind.
-START = (f"import resource, runpy; resource.setrlimit(resource.RLIMIT_AS, ({MEMORY_CAP}, {MEMORY_CAP})); "
-         f"resource.setrlimit(resource.RLIMIT_CORE, (0, 0)); runpy.run_path({str(WORKER)!r}, run_name='__main__')")
+# The worker caps its address space itself once its imports are done (a preexec_fn is unsafe
+# beside threads; see fuzz_worker.cap_memory); an abort leaves no core file behind.
+START = (f"import resource, runpy; resource.setrlimit(resource.RLIMIT_CORE, (0, 0)); "
+         f"runpy.run_path({str(WORKER)!r}, run_name='__main__')")
 
 
 class Worker:
     def __init__(self) -> None:
         self.log = tempfile.TemporaryFile()  # the worker's stderr: warnings, and its last words
         env = dict(os.environ, OMP_NUM_THREADS="1", QT_QPA_PLATFORM="offscreen", PYTHONDONTWRITEBYTECODE="1")
-        self.process = subprocess.Popen([sys.executable, "-c", START], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                        stderr=self.log, env=env, text=True)
+        self.process = subprocess.Popen([sys.executable, "-c", START, str(HEADROOM)], stdin=subprocess.PIPE,
+                                        stdout=subprocess.PIPE, stderr=self.log, env=env, text=True)
         ready = self._answer(START_BOUND)
         if ready is None or ready.get("outcome") != "ready":
             raise RuntimeError(f"the fuzz worker did not start: {self._last_words()}")
@@ -114,8 +119,8 @@ class Pool:
         """One case, on an idle worker (this process waits)."""
         with self.lock:
             worker = self.idle.pop() if self.idle else None
-        worker = worker or Worker()
-        try:
+        try:  # a worker that fails to start must not leave the case's files for the next case
+            worker = worker or Worker()
             result = worker.run(case, self.bound)
         finally:
             cleanup(case)

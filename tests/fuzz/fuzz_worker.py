@@ -1,8 +1,9 @@
 """A fuzz worker: reads one job a line (JSON) on stdin, runs it, answers one JSON line.
 
-Started by ``fuzz_harness.Pool`` under a memory cap; it imports torch and transviz once and runs
-job after job. The answer is ``{"outcome": ..., "detail": ...}`` with outcome ``clear`` (a
-transviz error, or the command line's one-line error), ``valid`` (a sound result), ``silent``
+Started by ``fuzz_harness.Pool``; it imports torch and transviz once, caps its address space at
+what it then maps plus the harness's headroom (its first argument), and runs job after job. The
+answer is ``{"outcome": ..., "detail": ...}`` with outcome ``clear`` (a transviz error, or the
+command line's one-line error), ``valid`` (a sound result), ``silent``
 (a result that is wrong: NaN, a mistyped setting, a file replaced) or ``crash`` (any other
 exception). Hangs and deaths are for the harness to see.
 """
@@ -14,6 +15,7 @@ import json
 import math
 import os
 import re
+import resource
 import sys
 import time
 import traceback
@@ -205,10 +207,23 @@ JOBS = {"load": load, "sentence": sentence, "cli": cli, "corpus": corpus, "setti
         "allocate": allocate, "abort": abort, "wait": wait}
 
 
+def mapped_bytes() -> int:
+    """The address space this process maps now (the first field of /proc/self/statm, in pages)."""
+    with open("/proc/self/statm") as statm:
+        return int(statm.read().split()[0]) * resource.getpagesize()
+
+
+def cap_memory(headroom: int) -> None:
+    """Cap the address space at ``headroom`` bytes above what is mapped now, once torch is imported."""
+    cap = mapped_bytes() + headroom
+    resource.setrlimit(resource.RLIMIT_AS, (cap, cap))
+
+
 def main() -> None:
     answers = os.fdopen(os.dup(1), "w")  # our channel; anything else printed goes to stderr
     os.dup2(2, 1)
     torch.set_num_threads(1)
+    cap_memory(int(sys.argv[1]))
     print(json.dumps({"outcome": "ready"}), file=answers, flush=True)
     for line in sys.stdin:
         job = json.loads(line)
