@@ -41,7 +41,6 @@ from .interventions import Intervention, edits, intervening
 from .messages import Message, translate_noop
 from .model import DecoderState, StepOutput
 from .paths import FedCache, PathNode, cross_attention, decoder_self_attention, rebuild_cache, walk
-from .row_blocks import use_row_blocks
 from .strategies import Beam, Greedy, Sampling, Strategy, check_strategy
 from .trace import Trace, evaluating, query_labels, stack_layers
 from .vocab import BOS, EOS, Encoding
@@ -248,7 +247,7 @@ class DecodingSession:
         self.model = model
         self._interventions = tuple(interventions)
         edits(model, self._interventions)  # one naming a layer or head the model lacks fails now
-        use_row_blocks(model.net)  # its one-token steps share torch's threads (same parameters and results)
+        model.net.use_row_blocks()  # its one-token steps share torch's threads (same parameters and results)
         self._vocab = model.tgt_vocab
         if not isinstance(top_k, int) or isinstance(top_k, bool) or top_k < 1:
             raise InputError(

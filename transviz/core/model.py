@@ -9,8 +9,8 @@ It shows its work: every attention call can return its weights, per head, as a t
 Shapes: B batch, S source length, T target length, H heads, d model width, d_k = d / H.
 Masks follow :mod:`transviz.core.masks` (boolean, ``True`` = may attend).
 
-Every product with a weight is plain ``nn.Linear`` / ``F.linear``. Step-through decoding switches
-on a CPU fast path for one-row products from outside (:mod:`transviz.core.row_blocks`).
+Every product with a weight is ``nn.Linear`` / ``F.linear``; step-through decoding switches on a
+CPU fast path for one-row products (:meth:`Transformer.use_row_blocks`, :mod:`.row_blocks`).
 """
 from __future__ import annotations
 
@@ -29,6 +29,7 @@ from .kv_cache import Growing, KeyValue, KVBuffer
 from .masks import decoder_self_mask, padding_mask
 from .messages import Message, translate_noop
 from .positional import sinusoidal_table, split_halves
+from .row_blocks import Linear, linear
 
 PatternKey = tuple[int, int]  # (layer, head) of one kind of attention
 
@@ -114,6 +115,7 @@ class MultiHeadAttention(nn.Module):
     """
 
     edit: HeadEdit | None = None  # an intervention in force (see HeadEdit)
+    row_blocks = False  # one-row projections in row blocks (Transformer.use_row_blocks)
 
     def __init__(self, d_model: int, n_heads: int, dropout: float) -> None:
         super().__init__()
@@ -121,7 +123,7 @@ class MultiHeadAttention(nn.Module):
         self.dropout = dropout
         self.in_proj_weight = nn.Parameter(torch.empty(3 * d_model, d_model))  # rows: W_Q | W_K | W_V
         self.in_proj_bias = nn.Parameter(torch.zeros(3 * d_model))
-        self.out_proj = nn.Linear(d_model, d_model)
+        self.out_proj = Linear(d_model, d_model)
         nn.init.xavier_uniform_(self.in_proj_weight)
         nn.init.zeros_(self.out_proj.bias)
 
@@ -130,9 +132,9 @@ class MultiHeadAttention(nn.Module):
         return x.view(batch, length, self.n_heads, self.d_k).transpose(1, 2)  # (B, H, L, d_k)
 
     def in_projection(self, x: Tensor, rows: slice) -> Tensor:
-        """``x W^T + b`` with ``rows`` of the packed weight: [0, d) W_Q, [d, 2d) W_K, [2d, 3d) W_V.
-        The one place the projections are computed, so a decoding fast path can take it over."""
-        return F.linear(x, self.in_proj_weight[rows], self.in_proj_bias[rows])
+        """``x W^T + b`` with ``rows`` of the packed weight: [0, d) W_Q, [d, 2d) W_K, [2d, 3d) W_V."""
+        product = linear if self.row_blocks else F.linear
+        return product(x, self.in_proj_weight[rows], self.in_proj_bias[rows])
 
     def project_qkv(self, x: Tensor) -> tuple[Tensor, Tensor, Tensor]:
         """Self-attention projections of ``x`` (B, L, d), one matmul for all three."""
@@ -200,8 +202,8 @@ class FeedForward(nn.Module):
 
     def __init__(self, d_model: int, d_ff: int, dropout: float, activation: str) -> None:
         super().__init__()
-        self.linear1 = nn.Linear(d_model, d_ff)
-        self.linear2 = nn.Linear(d_ff, d_model)
+        self.linear1 = Linear(d_model, d_ff)
+        self.linear2 = Linear(d_ff, d_model)
         self.dropout = nn.Dropout(dropout)
         functions: dict[str, Callable[[Tensor], Tensor]] = {"gelu": F.gelu, "silu": F.silu, "relu": F.relu}
         self.activation = functions[activation]
@@ -390,7 +392,7 @@ class Transformer(nn.Module):
         final = config.has_final_norm
         self.encoder_norm = nn.LayerNorm(d, eps=config.layer_norm_eps) if final else nn.Identity()
         self.decoder_norm = nn.LayerNorm(d, eps=config.layer_norm_eps) if final else nn.Identity()
-        self.generator = nn.Linear(d, config.tgt_vocab_size)
+        self.generator = Linear(d, config.tgt_vocab_size)
         for table in {id(self.src_embed): self.src_embed, id(self.tgt_embed): self.tgt_embed}.values():
             # std d^-1/2 so that embedding * sqrt(d) has unit scale, like the positional table
             nn.init.normal_(table.weight, std=d**-0.5)
@@ -518,6 +520,14 @@ class Transformer(nn.Module):
             found["decoder_self", i] = cast(MultiHeadAttention, layer.self_attn)
             found["cross", i] = cast(MultiHeadAttention, layer.cross_attn)
         return found
+
+    def use_row_blocks(self) -> Transformer:
+        """Compute one-row products in row blocks from now on (:mod:`transviz.core.row_blocks`);
+        returns the model. Parameters stay as they are; a copy of the model keeps the path."""
+        for module in self.modules():
+            if isinstance(module, (Linear, MultiHeadAttention)):
+                module.row_blocks = True
+        return self
 
     def parameter_count(self) -> int:
         """Distinct trainable parameters (a tied table counts once)."""
