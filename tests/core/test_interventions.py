@@ -12,7 +12,7 @@ import torch
 import transviz
 from transviz import AblateHead, EditAttention, NoPositions, ScaleScores, TieQueryKey
 from transviz.core.decoding import DecodingSession
-from transviz.core.interventions import intervening
+from transviz.core.interventions import Copy, intervening
 from transviz.core.resources import shipped_models
 from transviz.core.tasks import TASKS, task_examples
 
@@ -261,3 +261,34 @@ def test_a_json_trace_names_the_interventions_it_ran_with(model, tmp_path):
     assert written["interventions"] == [
         {"name": "AblateHead", "kind": "cross", "layer": 1, "head": 2, "mode": "uniform", "source": None},
         {"name": "NoPositions", "side": "both"}]
+
+
+@pytest.mark.parametrize("item, name", [
+    (AblateHead("cross", 1, 2), "cross L1 H2 off (zero)"),
+    (AblateHead("decoder_self", 0, 3, "uniform"), "decoder self L0 H3 off (uniform)"),
+    (AblateHead("encoder_self", 2, 0, "mean"), "encoder self L2 H0 off (mean)"),
+    (AblateHead("cross", 2, 1, "copy", (0, 3)), "cross L2 H1 uses L0 H3's pattern"),
+    (ScaleScores(0.5), "scores × 0.5: everywhere"),
+    (ScaleScores(2.0, "cross"), "scores × 2: cross"),
+    (ScaleScores(10.0, "encoder_self", 1), "scores × 10: encoder self L1"),
+    (TieQueryKey("decoder_self", 1), "Q = K: decoder self L1"),
+    (TieQueryKey("cross", 0, 2), "Q = K: cross L0 H2"),
+    (NoPositions("encoder"), "no positions: encoder"),
+    (EditAttention("cross", 1, 0, 3, (1.0,)), "cross L1 H0 row 3 painted"),
+])
+def test_each_intervention_names_itself(item, name):
+    assert str(item.describe()) == name
+
+
+def test_interventions_on_one_slot_replace_each_other_and_others_stack():
+    same = [(AblateHead("cross", 1, 2), AblateHead("cross", 1, 2, "uniform")),
+            (ScaleScores(2.0, "cross", 1), ScaleScores(0.5, "cross", 1)),
+            (TieQueryKey("cross", 1, 2), TieQueryKey("cross", 1, 2)),
+            (EditAttention("cross", 1, 2, 3, (1.0,)), EditAttention("cross", 1, 2, 3, (0.0, 1.0)))]
+    assert all(a.slot() == b.slot() for a, b in same)
+    apart = [AblateHead("cross", 1, 2), TieQueryKey("cross", 1, 2), ScaleScores(2.0, "cross", 1),
+             EditAttention("cross", 1, 2, 3, (1.0,)), EditAttention("cross", 1, 2, 4, (1.0,)), NoPositions(),
+             NoPositions("encoder"), ScaleScores(2.0)]
+    assert len({item.slot() for item in apart}) == len(apart)
+    assert AblateHead("cross", 2, 1, "copy", (0, 3)).copied() == Copy("cross", (0, 3), (2, 1))
+    assert all(item.copied() is None for item in apart)

@@ -5,8 +5,9 @@ composable, recorded with what they affected, and never change a weight: each sa
 as taps on the model's named sites (:mod:`transviz.core.sites`), and :func:`intervening` attaches
 them for the duration of a call, in the calling thread only.
 
-A new intervention is one class here: its fields and their checks and :meth:`Intervention.taps`.
-Lesson and session files know it by its class name.
+A new intervention is one class here: its fields and their checks, :meth:`Intervention.taps`,
+:meth:`Intervention.describe` (its name in the window) and, when it edits what another may edit
+too, :meth:`Intervention.slot`. Lesson and session files know it by its class name.
 
 Attention kinds are named as in traces: ``encoder_self``, ``decoder_self``, ``cross``. Layers and
 heads count from 0.
@@ -15,7 +16,7 @@ from __future__ import annotations
 
 import math
 from abc import ABC, abstractmethod
-from collections.abc import Iterable, Iterator
+from collections.abc import Hashable, Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import ClassVar, Literal
@@ -27,7 +28,7 @@ from .bundle import Model
 from .config import WHOLE_NUMBER
 from .errors import ConfigError, InputError
 from .head_means import output_means
-from .messages import translate_noop
+from .messages import Message, translate_noop
 from .model import MultiHeadAttention, Transformer
 from .sites import KINDS as KINDS
 from .sites import STACKS, Address, Call, Site, Stack, Tap, TapFunction, tapping
@@ -45,6 +46,9 @@ SPREAD, PUBLISH, COPY, PAINT = range(4)  # at Site.WEIGHTS
 ZERO, MEAN = range(2)  # at Site.HEAD_OUTPUT
 
 NOT_A_KIND = translate_noop("CoreMessages", "the attention kind must be encoder_self, decoder_self or cross, got {0}")
+KIND_NAMES = {"encoder_self": translate_noop("CoreMessages", "encoder self"),
+              "decoder_self": translate_noop("CoreMessages", "decoder self"),
+              "cross": translate_noop("CoreMessages", "cross")}
 
 
 def check_kind(kind: object) -> None:
@@ -64,10 +68,22 @@ def _check_factor(factor: object) -> None:
                           repr(factor))
 
 
+def where(kind: Kind | None, layer: int | None = None, head: int | None = None) -> Message:
+    """"cross L1 H2", "cross L1", "cross" or "everywhere", as a message."""
+    if kind is None:
+        return Message(translate_noop("CoreMessages", "everywhere"))
+    name = Message(KIND_NAMES[kind])
+    if layer is None:
+        return name
+    if head is None:
+        return Message(translate_noop("CoreMessages", "{0} L{1}"), name, layer)
+    return Message(translate_noop("CoreMessages", "{0} L{1} H{2}"), name, layer, head)
+
+
 @dataclass(frozen=True)
 class Intervention(ABC):
     """How attention runs differently for a while: a frozen value that says what it does to a
-    model (:meth:`taps`). Its fields are what files store."""
+    model (:meth:`taps`) and names itself (:meth:`describe`). Its fields are what files store."""
 
     TYPES: ClassVar[dict[str, type[Intervention]]] = {}  # every intervention by class name, for files
 
@@ -79,6 +95,29 @@ class Intervention(ABC):
     def taps(self, model: Model) -> list[Tap]:
         """What this does to ``model``, as taps on its sites. InputError when the model lacks the
         layer or head it names."""
+
+    @abstractmethod
+    def describe(self) -> Message:
+        """Its short name in the window: "cross L1 H2 off (zero)"."""
+
+    def slot(self) -> Hashable:
+        """What this edits: two interventions with one slot do not stack (the window replaces the
+        one in force). By default every intervention stacks with all but itself."""
+        return self
+
+    def copied(self) -> Copy | None:
+        """The head whose pattern another uses instead of its own, when this makes one."""
+        return None
+
+
+@dataclass(frozen=True)
+class Copy:
+    """Head ``target`` of ``kind`` attends with the pattern of head ``source``, both (layer, head)."""
+
+    kind: Kind
+    source: PatternKey
+    target: PatternKey
+
 
 @dataclass(frozen=True)
 class AblateHead(Intervention):
@@ -141,6 +180,21 @@ class AblateHead(Intervention):
         return [Tap(Address(self.kind, self.source[0], Site.WEIGHTS), publish, PUBLISH),
                 Tap(Address(self.kind, self.layer, Site.WEIGHTS), copy, COPY)]
 
+    def describe(self) -> Message:
+        head = where(self.kind, self.layer, self.head)
+        if self.source is not None:
+            return Message(translate_noop("CoreMessages", "{0} uses L{1} H{2}'s pattern"), head, *self.source)
+        modes = {"zero": translate_noop("CoreMessages", "{0} off (zero)"),
+                 "uniform": translate_noop("CoreMessages", "{0} off (uniform)"),
+                 "mean": translate_noop("CoreMessages", "{0} off (mean)")}
+        return Message(modes[self.mode], head)
+
+    def slot(self) -> Hashable:
+        return "head", self.kind, self.layer, self.head  # a head is off one way at a time
+
+    def copied(self) -> Copy | None:
+        return None if self.source is None else Copy(self.kind, self.source, (self.layer, self.head))
+
 
 @dataclass(frozen=True)
 class ScaleScores(Intervention):
@@ -169,6 +223,13 @@ class ScaleScores(Intervention):
             return scores * factor
         return [Tap(Address(kind, layer, Site.SCALED), scale) for kind, layer in model.net.attention_modules()
                 if self.kind in (None, kind) and self.layer in (None, layer)]
+
+    def describe(self) -> Message:
+        return Message(translate_noop("CoreMessages", "scores × {0}: {1}"), f"{self.factor:g}",
+                       where(self.kind, self.layer))
+
+    def slot(self) -> Hashable:
+        return "scale", self.kind, self.layer  # scales would otherwise multiply
 
 
 @dataclass(frozen=True)
@@ -205,6 +266,12 @@ class TieQueryKey(Intervention):
             return _replaced(q, heads, _key_projection(module, inputs["x"]))
         return [Tap(Address(self.kind, self.layer, Site.QUERY_INPUT), remember), Tap(queries, tie_cross)]
 
+    def describe(self) -> Message:
+        return Message(translate_noop("CoreMessages", "Q = K: {0}"), where(self.kind, self.layer, self.head))
+
+    def slot(self) -> Hashable:
+        return "tie", self.kind, self.layer, self.head
+
 
 @dataclass(frozen=True)
 class NoPositions(Intervention):
@@ -222,6 +289,9 @@ class NoPositions(Intervention):
             return torch.zeros_like(positions)
         stacks: tuple[Stack, ...] = STACKS if self.side == "both" else (self.side,)
         return [Tap(Address(stack, None, Site.POSITIONS), nothing) for stack in stacks]
+
+    def describe(self) -> Message:
+        return Message(translate_noop("CoreMessages", "no positions: {0}"), self.side)
 
 
 @dataclass(frozen=True)
@@ -260,6 +330,13 @@ class EditAttention(Intervention):
             _set_row(weights, call.seen[Site.MASKED], self, index)
             return weights
         return [Tap(Address(self.kind, self.layer, Site.WEIGHTS), paint, PAINT)]
+
+    def describe(self) -> Message:
+        return Message(translate_noop("CoreMessages", "{0} row {1} painted"),
+                       where(self.kind, self.layer, self.head), self.query)
+
+    def slot(self) -> Hashable:
+        return "row", self.kind, self.layer, self.head, self.query
 
 
 # -- the arithmetic of the edits -------------------------------------------------------------------
