@@ -292,3 +292,40 @@ def test_interventions_on_one_slot_replace_each_other_and_others_stack():
     assert len({item.slot() for item in apart}) == len(apart)
     assert AblateHead("cross", 2, 1, "copy", (0, 3)).copied() == Copy("cross", (0, 3), (2, 1))
     assert all(item.copied() is None for item in apart)
+
+
+@pytest.mark.parametrize("kind, layer, head, factor", [("cross", 1, 2, 3.0), ("decoder_self", 2, 0, 0.0),
+                                                        ("encoder_self", 0, 3, 0.25)])
+def test_a_scaled_head_is_the_softmax_of_its_scaled_scores_and_leaves_the_others(model, kind, layer, head, factor):
+    """The head's weights from the walkthrough's Q and K (the model's own, unmodified: scaling this
+    head changes nothing before its layer), in numpy: softmax(factor * Q K^T / sqrt(d_k), masked)."""
+    from transviz import ScaleHead
+    from transviz.core.walkthrough import walkthrough
+
+    walk = walkthrough(model, SOURCE, TARGET, kind, layer, head)
+    scores = factor * walk.queries.astype(np.float64) @ walk.keys.astype(np.float64).T / math.sqrt(walk.d_k)
+    expected = softmax(np.where(walk.mask, scores, -np.inf))
+    name = {"encoder_self": "encoder_self_attention", "decoder_self": "decoder_self_attention",
+            "cross": "cross_attention"}[kind]
+    plain = getattr(transviz.teacher_force(model, SOURCE, TARGET), name)[layer]
+    scaled = transviz.teacher_force(model, SOURCE, TARGET, interventions=[ScaleHead(kind, layer, head, factor)])
+    ours = getattr(scaled, name)[layer]
+    np.testing.assert_allclose(ours[head], expected, atol=1e-5)
+    assert not np.allclose(ours[head], plain[head], atol=1e-3)
+    others = [h for h in range(model.config.n_heads) if h != head]
+    np.testing.assert_array_equal(ours[others], plain[others])  # same layer, its other heads: untouched
+    assert str(ScaleHead(kind, layer, head, factor).describe()) == f"scores × {factor:g}: {where(kind, layer, head)}"
+    assert scaled.interventions == (ScaleHead(kind, layer, head, factor),)
+
+
+def where(kind: str, layer: int, head: int) -> str:
+    return f"{kind.replace('_', ' ')} L{layer} H{head}"
+
+
+def test_a_scaled_head_is_checked():
+    from transviz import ScaleHead
+
+    with pytest.raises(transviz.ConfigError, match="scale factor"):
+        ScaleHead("cross", 0, 0, -1.0)
+    with pytest.raises(transviz.InputError, match="no head 9"):
+        transviz.decode(transviz.load_model("default"), SOURCE, interventions=[ScaleHead("cross", 0, 9, 2.0)])

@@ -233,6 +233,40 @@ class ScaleScores(Intervention):
 
 
 @dataclass(frozen=True)
+class ScaleHead(Intervention):
+    """One head's scaled scores multiplied by ``factor``: ``ScaleScores`` for a single head (0:
+    it attends uniformly; large: it picks one key)."""
+
+    kind: Kind
+    layer: int
+    head: int
+    factor: float
+
+    def __post_init__(self) -> None:
+        check_kind(self.kind)
+        _check_index("layer", self.layer)
+        _check_index("head", self.head)
+        _check_factor(self.factor)
+
+    def taps(self, model: Model) -> list[Tap]:
+        _check_fits(model.net, self.kind, self.layer, self.head)
+        head, factor = self.head, self.factor
+
+        def scale(scores: Tensor, call: Call) -> Tensor:
+            scores = scores.clone()
+            scores[:, head] *= factor
+            return scores
+        return [Tap(Address(self.kind, self.layer, Site.SCALED), scale)]
+
+    def describe(self) -> Message:
+        return Message(translate_noop("CoreMessages", "scores × {0}: {1}"), f"{self.factor:g}",
+                       where(self.kind, self.layer, self.head))
+
+    def slot(self) -> Hashable:
+        return "scale", self.kind, self.layer, self.head
+
+
+@dataclass(frozen=True)
 class TieQueryKey(Intervention):
     """Queries computed with the key projection (W_K and its bias), in one layer (one head, or
     all): a self-attention score matrix becomes symmetric."""
