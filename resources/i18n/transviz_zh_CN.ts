@@ -2728,6 +2728,10 @@ Symmetric part |S| = {7:.2f}, antisymmetric part |A| = {8:.2f} (Frobenius norms)
         <source>Scale this layer&apos;s scores</source>
         <translation>缩放本层的分数</translation>
     </message>
+    <message>
+        <source>Scale this head&apos;s scores</source>
+        <translation>缩放本头的分数</translation>
+    </message>
 </context>
 <context>
     <name>LabPanel</name>
