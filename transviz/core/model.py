@@ -69,18 +69,18 @@ class MultiHeadAttention(nn.Module):
 
     def project_qkv(self, x: Tensor) -> tuple[Tensor, Tensor, Tensor]:
         """Self-attention projections of ``x`` (B, L, d), one matmul for all three."""
-        self.sites.through(Site.QUERY_INPUT, x)
-        self.sites.through(Site.KEY_INPUT, x)
+        self.sites.record(Site.QUERY_INPUT, x)
+        self.sites.record(Site.KEY_INPUT, x)
         q, k, v = self.in_projection(x, slice(None)).chunk(3, dim=-1)
         return self._heads(q), self._heads(k), self._heads(v)
 
     def project_q(self, x: Tensor) -> Tensor:
-        self.sites.through(Site.QUERY_INPUT, x)
+        self.sites.record(Site.QUERY_INPUT, x)
         return self._heads(self.in_projection(x, slice(None, self.d_model)))
 
     def project_kv(self, x: Tensor) -> KeyValue:
         """Keys and values of ``x`` (B, L, d); cross-attention computes these once per sentence."""
-        self.sites.through(Site.KEY_INPUT, x)
+        self.sites.record(Site.KEY_INPUT, x)
         k, v = self.in_projection(x, slice(self.d_model, None)).chunk(2, dim=-1)
         return self._heads(k), self._heads(v)
 
@@ -90,7 +90,7 @@ class MultiHeadAttention(nn.Module):
         """``q`` (B, H, Lq, d_k), ``k``/``v`` (B, H, Lk, d_k) -> output (B, Lq, d), weights (B, H, Lq, Lk).
         ``first_query`` is the position of the first query in its sentence (a tap may need it)."""
         dropout = self.dropout if self.training else 0.0
-        at = self.sites.call(first_query, mask, q, k, v) or untapped
+        at = self.sites.call(first_query, mask, q, k, v) or untapped  # this thread's taps here, if any
         weights = None
         if at is untapped and not need_weights:
             out = F.scaled_dot_product_attention(q, k, v, attn_mask=mask, dropout_p=dropout)  # (B, H, Lq, d_k)

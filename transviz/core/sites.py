@@ -145,6 +145,10 @@ class Sites:
         call = self.call()
         return value if call is None else call(site, value)
 
+    def record(self, site: Site, value: Tensor) -> None:
+        """``value`` shown to this thread's taps at ``site``, one of :data:`RECORD_ONLY`."""
+        self.through(site, value)
+
     def attached(self) -> bool:
         """Whether any thread has taps here now."""
         return bool(self._by_thread)
