@@ -19,12 +19,12 @@ from .core.config import ModelConfig
 from .core.errors import CheckpointError, ConfigError, InputError, TransvizError
 from .core.head_importance import PruneCurve, head_importance, prune_curve
 from .core.inference import Trace, decode, teacher_force
-from .core.interventions import AblateHead, EditAttention, NoPositions, ScaleScores, TieQueryKey
+from .core.interventions import AblateHead, EditAttention, NoPositions, ScaleHead, ScaleScores, TieQueryKey
 
 __all__ = [
     "AblateHead", "CheckpointError", "ConfigError", "EditAttention", "InputError", "Model", "ModelConfig",
-    "NoPositions", "PruneCurve", "ScaleScores", "TieQueryKey", "Trace", "TransvizError", "decode", "head_importance",
-    "load_model", "prune_curve", "save_model", "teacher_force",
+    "NoPositions", "PruneCurve", "ScaleHead", "ScaleScores", "TieQueryKey", "Trace", "TransvizError", "decode",
+    "head_importance", "load_model", "prune_curve", "save_model", "teacher_force",
 ]
 __version__ = "0.1.0"
 

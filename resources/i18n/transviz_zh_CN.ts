@@ -1772,16 +1772,72 @@ Symmetric part |S| = {7:.2f}, antisymmetric part |A| = {8:.2f} (Frobenius norms)
         <translation>缩放系数必须是 0 到 1e6 之间的数，收到的是 {0}</translation>
     </message>
     <message>
+        <source>encoder self</source>
+        <translation>编码器自注意力</translation>
+    </message>
+    <message>
+        <source>decoder self</source>
+        <translation>解码器自注意力</translation>
+    </message>
+    <message>
+        <source>cross</source>
+        <translation>交叉注意力</translation>
+    </message>
+    <message>
+        <source>everywhere</source>
+        <translation>所有位置</translation>
+    </message>
+    <message>
+        <source>{0} L{1}</source>
+        <translation>{0} L{1}</translation>
+    </message>
+    <message>
+        <source>{0} L{1} H{2}</source>
+        <translation>{0} L{1} H{2}</translation>
+    </message>
+    <message>
+        <source>{0} uses L{1} H{2}&apos;s pattern</source>
+        <translation>{0} 使用 L{1} H{2} 的注意力模式</translation>
+    </message>
+    <message>
+        <source>{0} off (zero)</source>
+        <translation>{0} 关闭（置零）</translation>
+    </message>
+    <message>
+        <source>{0} off (uniform)</source>
+        <translation>{0} 关闭（均匀）</translation>
+    </message>
+    <message>
+        <source>{0} off (mean)</source>
+        <translation>{0} 关闭（平均值）</translation>
+    </message>
+    <message>
         <source>a layer to scale needs its attention kind too</source>
         <translation>要缩放某一层，还需要指定它的注意力类型</translation>
+    </message>
+    <message>
+        <source>scores × {0}: {1}</source>
+        <translation>分数 × {0}：{1}</translation>
+    </message>
+    <message>
+        <source>Q = K: {0}</source>
+        <translation>Q = K：{0}</translation>
     </message>
     <message>
         <source>positions can be left out of the encoder, the decoder or both, got {0}</source>
         <translation>可以去掉位置编码的是 encoder、decoder 或 both，收到的是 {0}</translation>
     </message>
     <message>
+        <source>no positions: {0}</source>
+        <translation>无位置编码：{0}</translation>
+    </message>
+    <message>
         <source>an edited row needs 1 to {0} weights, none negative, not all 0</source>
         <translation>手工设定的行需要 1 到 {0} 个权重，不能为负，也不能全为 0</translation>
+    </message>
+    <message>
+        <source>{0} row {1} painted</source>
+        <translation>{0} 第 {1} 行已手绘</translation>
     </message>
     <message>
         <source>no layer {0}: the {1} attention has layers 0 to {2}</source>
@@ -2622,54 +2678,6 @@ Symmetric part |S| = {7:.2f}, antisymmetric part |A| = {8:.2f} (Frobenius norms)
 <context>
     <name>InterventionBar</name>
     <message>
-        <source>encoder self</source>
-        <translation>编码器自注意力</translation>
-    </message>
-    <message>
-        <source>decoder self</source>
-        <translation>解码器自注意力</translation>
-    </message>
-    <message>
-        <source>cross</source>
-        <translation>交叉注意力</translation>
-    </message>
-    <message>
-        <source>everywhere</source>
-        <translation>所有位置</translation>
-    </message>
-    <message>
-        <source>{0} uses L{1} H{2}&apos;s pattern</source>
-        <translation>{0} 使用 L{1} H{2} 的注意力模式</translation>
-    </message>
-    <message>
-        <source>{0} off (zero)</source>
-        <translation>{0} 关闭（置零）</translation>
-    </message>
-    <message>
-        <source>{0} off (uniform)</source>
-        <translation>{0} 关闭（均匀）</translation>
-    </message>
-    <message>
-        <source>{0} off (mean)</source>
-        <translation>{0} 关闭（平均值）</translation>
-    </message>
-    <message>
-        <source>{0} row {1} painted</source>
-        <translation>{0} 第 {1} 行已手绘</translation>
-    </message>
-    <message>
-        <source>Q = K: {0}</source>
-        <translation>Q = K：{0}</translation>
-    </message>
-    <message>
-        <source>scores × {0}: {1}</source>
-        <translation>分数 × {0}：{1}</translation>
-    </message>
-    <message>
-        <source>no positions: {0}</source>
-        <translation>无位置编码：{0}</translation>
-    </message>
-    <message>
         <source>Interventions:</source>
         <translation>干预：</translation>
     </message>
@@ -2719,6 +2727,10 @@ Symmetric part |S| = {7:.2f}, antisymmetric part |A| = {8:.2f} (Frobenius norms)
     <message>
         <source>Scale this layer&apos;s scores</source>
         <translation>缩放本层的分数</translation>
+    </message>
+    <message>
+        <source>Scale this head&apos;s scores</source>
+        <translation>缩放本头的分数</translation>
     </message>
 </context>
 <context>

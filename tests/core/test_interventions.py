@@ -12,7 +12,7 @@ import torch
 import transviz
 from transviz import AblateHead, EditAttention, NoPositions, ScaleScores, TieQueryKey
 from transviz.core.decoding import DecodingSession
-from transviz.core.interventions import intervening
+from transviz.core.interventions import Copy, intervening
 from transviz.core.resources import shipped_models
 from transviz.core.tasks import TASKS, task_examples
 
@@ -245,10 +245,11 @@ def test_a_malformed_intervention_is_a_config_error(make, match):
 
 
 def test_the_model_is_restored_even_when_the_run_fails(model):
+    places = model.net.places()
     with pytest.raises(RuntimeError), intervening(model, [AblateHead("cross", 0, 0), NoPositions()]):
-        assert model.net.decoder_layers[0].cross_attn.edit is not None and model.net.unpositioned
+        assert places["cross", 0].attached() and places["encoder", None].attached()
         raise RuntimeError("mid-run")
-    assert model.net.decoder_layers[0].cross_attn.edit is None and not model.net.unpositioned
+    assert not any(sites.attached() for sites in places.values())
 
 
 def test_a_json_trace_names_the_interventions_it_ran_with(model, tmp_path):
@@ -260,3 +261,71 @@ def test_a_json_trace_names_the_interventions_it_ran_with(model, tmp_path):
     assert written["interventions"] == [
         {"name": "AblateHead", "kind": "cross", "layer": 1, "head": 2, "mode": "uniform", "source": None},
         {"name": "NoPositions", "side": "both"}]
+
+
+@pytest.mark.parametrize("item, name", [
+    (AblateHead("cross", 1, 2), "cross L1 H2 off (zero)"),
+    (AblateHead("decoder_self", 0, 3, "uniform"), "decoder self L0 H3 off (uniform)"),
+    (AblateHead("encoder_self", 2, 0, "mean"), "encoder self L2 H0 off (mean)"),
+    (AblateHead("cross", 2, 1, "copy", (0, 3)), "cross L2 H1 uses L0 H3's pattern"),
+    (ScaleScores(0.5), "scores × 0.5: everywhere"),
+    (ScaleScores(2.0, "cross"), "scores × 2: cross"),
+    (ScaleScores(10.0, "encoder_self", 1), "scores × 10: encoder self L1"),
+    (TieQueryKey("decoder_self", 1), "Q = K: decoder self L1"),
+    (TieQueryKey("cross", 0, 2), "Q = K: cross L0 H2"),
+    (NoPositions("encoder"), "no positions: encoder"),
+    (EditAttention("cross", 1, 0, 3, (1.0,)), "cross L1 H0 row 3 painted"),
+])
+def test_each_intervention_names_itself(item, name):
+    assert str(item.describe()) == name
+
+
+def test_interventions_on_one_slot_replace_each_other_and_others_stack():
+    same = [(AblateHead("cross", 1, 2), AblateHead("cross", 1, 2, "uniform")),
+            (ScaleScores(2.0, "cross", 1), ScaleScores(0.5, "cross", 1)),
+            (TieQueryKey("cross", 1, 2), TieQueryKey("cross", 1, 2)),
+            (EditAttention("cross", 1, 2, 3, (1.0,)), EditAttention("cross", 1, 2, 3, (0.0, 1.0)))]
+    assert all(a.slot() == b.slot() for a, b in same)
+    apart = [AblateHead("cross", 1, 2), TieQueryKey("cross", 1, 2), ScaleScores(2.0, "cross", 1),
+             EditAttention("cross", 1, 2, 3, (1.0,)), EditAttention("cross", 1, 2, 4, (1.0,)), NoPositions(),
+             NoPositions("encoder"), ScaleScores(2.0)]
+    assert len({item.slot() for item in apart}) == len(apart)
+    assert AblateHead("cross", 2, 1, "copy", (0, 3)).copied() == Copy("cross", (0, 3), (2, 1))
+    assert all(item.copied() is None for item in apart)
+
+
+@pytest.mark.parametrize("kind, layer, head, factor", [("cross", 1, 2, 3.0), ("decoder_self", 2, 0, 0.0),
+                                                        ("encoder_self", 0, 3, 0.25)])
+def test_a_scaled_head_is_the_softmax_of_its_scaled_scores_and_leaves_the_others(model, kind, layer, head, factor):
+    """The head's weights from the walkthrough's Q and K (the model's own, unmodified: scaling this
+    head changes nothing before its layer), in numpy: softmax(factor * Q K^T / sqrt(d_k), masked)."""
+    from transviz import ScaleHead
+    from transviz.core.walkthrough import walkthrough
+
+    walk = walkthrough(model, SOURCE, TARGET, kind, layer, head)
+    scores = factor * walk.queries.astype(np.float64) @ walk.keys.astype(np.float64).T / math.sqrt(walk.d_k)
+    expected = softmax(np.where(walk.mask, scores, -np.inf))
+    name = {"encoder_self": "encoder_self_attention", "decoder_self": "decoder_self_attention",
+            "cross": "cross_attention"}[kind]
+    plain = getattr(transviz.teacher_force(model, SOURCE, TARGET), name)[layer]
+    scaled = transviz.teacher_force(model, SOURCE, TARGET, interventions=[ScaleHead(kind, layer, head, factor)])
+    ours = getattr(scaled, name)[layer]
+    np.testing.assert_allclose(ours[head], expected, atol=1e-5)
+    assert not np.allclose(ours[head], plain[head], atol=1e-3)
+    others = [h for h in range(model.config.n_heads) if h != head]
+    np.testing.assert_array_equal(ours[others], plain[others])  # same layer, its other heads: untouched
+    assert str(ScaleHead(kind, layer, head, factor).describe()) == f"scores × {factor:g}: {where(kind, layer, head)}"
+    assert scaled.interventions == (ScaleHead(kind, layer, head, factor),)
+
+
+def where(kind: str, layer: int, head: int) -> str:
+    return f"{kind.replace('_', ' ')} L{layer} H{head}"
+
+
+def test_a_scaled_head_is_checked():
+    from transviz import ScaleHead
+
+    with pytest.raises(transviz.ConfigError, match="scale factor"):
+        ScaleHead("cross", 0, 0, -1.0)
+    with pytest.raises(transviz.InputError, match="no head 9"):
+        transviz.decode(transviz.load_model("default"), SOURCE, interventions=[ScaleHead("cross", 0, 9, 2.0)])

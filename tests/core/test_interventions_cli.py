@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 import transviz
-from transviz import AblateHead, NoPositions, ScaleScores, TieQueryKey
+from transviz import AblateHead, NoPositions, ScaleHead, ScaleScores, TieQueryKey
 from transviz.cli import main
 from transviz.core.held_out import held_out_pairs
 
@@ -40,6 +40,15 @@ def test_decode_flags_run_the_interventions_they_name(capsys, model):
     np.testing.assert_allclose(np.array(written["encoder_self_attention"]), expected.encoder_self_attention, atol=1e-6)
 
 
+def test_decode_scales_one_head(capsys, model):
+    code, out, err = run(capsys, "decode", SOURCE, "--json", "--scale-head", "cross:1:2:0", "--scale", "2:cross")
+    assert code == 0 and err == ""
+    expected = transviz.decode(model, SOURCE, interventions=[ScaleScores(2.0, "cross"), ScaleHead("cross", 1, 2, 0.0)])
+    written = json.loads(out)
+    assert [i["name"] for i in written["interventions"]] == ["ScaleScores", "ScaleHead"]
+    np.testing.assert_allclose(np.array(written["cross_attention"]), expected.cross_attention, atol=1e-6)
+
+
 def test_decode_says_what_the_unchanged_model_writes(capsys):
     code, out, _ = run(capsys, "decode", SOURCE, "--ablate", "cross:0:0")
     assert code == 0
@@ -63,6 +72,9 @@ def test_decode_says_what_the_unchanged_model_writes(capsys):
     (["--scale", "1:cross:0:0"], "write F, F:KIND or F:KIND:LAYER"),
     (["--tie-qk", "cross"], "write KIND:LAYER or KIND:LAYER:HEAD"),
     (["--tie-qk", "cross:0:7"], "no head 7"),
+    (["--scale-head", "cross:0:1"], "write KIND:LAYER:HEAD:F"),
+    (["--scale-head", "cross:0:1:big"], "the factor must be a number"),
+    (["--scale-head", "cross:0:9:2"], "no head 9"),
 ])
 def test_bad_intervention_flags_are_one_line_errors(capsys, args, message):
     code, out, err = run(capsys, "decode", SOURCE, *args)

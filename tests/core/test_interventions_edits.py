@@ -143,7 +143,7 @@ def test_an_edited_row_leaves_keys_its_query_may_not_see_at_zero(model):
 def test_an_edited_row_that_cannot_apply_is_a_clear_error(model, edit, match):
     with pytest.raises(transviz.InputError, match=match):
         transviz.teacher_force(model, SOURCE, TARGET, interventions=[edit])
-    assert all(m.edit is None for m in model.net.attention_modules().values())
+    assert not any(sites.attached() for sites in model.net.places().values())
 
 
 def test_mean_ablation_needs_a_built_in_task(model):

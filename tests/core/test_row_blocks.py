@@ -17,7 +17,7 @@ from transviz.core import row_blocks
 from transviz.core.config import ModelConfig
 from transviz.core.decoding import DecodingSession
 from transviz.core.model import Decoded, MultiHeadAttention, StepOutput, Transformer
-from transviz.core.row_blocks import RowBlockedAttention, RowBlockedLinear, linear, use_row_blocks
+from transviz.core.row_blocks import Linear, linear
 
 ATOL = 1e-5
 
@@ -162,7 +162,7 @@ def assert_step_equals_recomputation(step: StepOutput, full: Decoded) -> None:
 @pytest.mark.parametrize("threads", [2, 4])
 def test_one_sentence_decoded_on_several_threads_equals_recomputation(split_small_weights, blocked_calls, threads):
     """Batch 1 takes the row-block path in every projection of a step but the output layer."""
-    model = use_row_blocks(small_model(seed=5))
+    model = small_model(seed=5).use_row_blocks()
     assert_step_equals_recomputation(*decode_and_recompute(model, threads))
     # per step and decoder layer: packed Q K V, out, Q, out, two FFN layers; the 23-row output falls back
     assert blocked_calls == [threads] * (12 * 2 * 6)
@@ -172,7 +172,7 @@ def test_one_sentence_decoded_on_several_threads_equals_recomputation(split_smal
 def test_the_decoding_test_catches_a_wrong_block_product(split_small_weights, monkeypatch, perturbed):
     monkeypatch.setattr(row_blocks, "_blocked", perturbed)
     with pytest.raises(AssertionError):
-        assert_step_equals_recomputation(*decode_and_recompute(use_row_blocks(small_model(seed=5)), 2))
+        assert_step_equals_recomputation(*decode_and_recompute(small_model(seed=5).use_row_blocks(), 2))
 
 
 def test_a_plain_model_never_takes_the_path(split_small_weights, blocked_calls):
@@ -180,37 +180,50 @@ def test_a_plain_model_never_takes_the_path(split_small_weights, blocked_calls):
     assert blocked_calls == []
 
 
-def test_switching_changes_classes_only(split_small_weights):
+def flags(model: nn.Module) -> dict[str, bool]:
+    """Each product layer's row-block flag, by module name."""
+    return {name: m.row_blocks for name, m in model.named_modules() if isinstance(m, (Linear, MultiHeadAttention))}
+
+
+def test_switching_sets_the_flag_only(split_small_weights):
     plain = small_model(seed=6)
     model = copy.deepcopy(plain)
     before = {name: p for name, p in model.named_parameters()}
-    assert use_row_blocks(model) is model
+    kinds = {name: type(m) for name, m in model.named_modules()}
+    assert model.use_row_blocks() is model
     assert {name: p for name, p in model.named_parameters()} == before  # the same tensors, names
     assert model.state_dict().keys() == plain.state_dict().keys()
-    kinds = {type(m) for m in model.modules()}
-    assert RowBlockedLinear in kinds and RowBlockedAttention in kinds
-    assert nn.Linear not in kinds and MultiHeadAttention not in kinds
-    again = {name: type(m) for name, m in use_row_blocks(model).named_modules()}
-    assert again == {name: type(m) for name, m in model.named_modules()}  # a second call changes nothing
-    assert {type(m) for m in copy.deepcopy(model).modules()} == kinds  # a copy keeps the path
+    assert {name: type(m) for name, m in model.named_modules()} == kinds  # no module changes class
+    switched = flags(model)
+    assert len(switched) == 6 + 6 + 8 + 1 and all(switched.values())  # attention, its W_O, FFN, output layer
+    assert not any(flags(plain).values())
+    assert flags(model.use_row_blocks()) == switched  # a second call changes nothing
+    assert flags(copy.deepcopy(model)) == switched  # a copy keeps the path
     plain.load_state_dict(model.state_dict())  # checkpoints read either way
 
 
-def test_subclasses_keep_their_own_forward():
+def test_layers_not_of_the_model_keep_their_own_forward(split_small_weights, blocked_calls):
+    """Only the model's own product layers take the path: a layer of another class put in by hand
+    (here the output layer, as an importer might) computes as it always does."""
     class Doubled(nn.Linear):
         def forward(self, x: Tensor) -> Tensor:
             return 2 * super().forward(x)
 
-    net = nn.Sequential(Doubled(4, 4), nn.Linear(4, 4))
-    use_row_blocks(net)
-    assert type(net[0]) is Doubled and type(net[1]) is RowBlockedLinear
+    model = small_model(seed=5)
+    model.generator = Doubled(16, 24)
+    model.use_row_blocks()
+    assert not hasattr(model.generator, "row_blocks") and type(model.generator) is Doubled
+    x = torch.randn(1, 16)
+    with torch_threads(2), torch.no_grad():
+        assert torch.equal(model.generator(x), 2 * F.linear(x, model.generator.weight, model.generator.bias))
+    assert blocked_calls == []  # 24 rows divide by 2 threads: a Linear of the model's would have taken blocks
 
 
 def test_training_a_switched_model_stays_on_f_linear(split_small_weights, blocked_calls):
     """One sentence of one target token: every product is one row, and still F.linear, with the
     same gradients as the plain model's."""
     plain = small_model(seed=7).train()
-    switched = use_row_blocks(copy.deepcopy(plain)).train()
+    switched = copy.deepcopy(plain).use_row_blocks().train()
     src, tgt = torch.tensor([[3, 4, 5]]), torch.tensor([[1]])
     with torch_threads(2):
         for net in (plain, switched):
@@ -230,7 +243,7 @@ def test_a_decoding_session_steps_in_row_blocks(split_small_weights, blocked_cal
     with torch_threads(1):
         expected = DecodingSession(model, SOURCE, top_k=4, max_len=8).run_to_end()
     assert not blocked_calls
-    assert all(type(m) is not nn.Linear for m in model.net.modules())
+    assert all(flags(model.net).values())
     with torch_threads(2):
         records = DecodingSession(model, SOURCE, top_k=4, max_len=8).run_to_end()
     assert blocked_calls and set(blocked_calls) == {2}

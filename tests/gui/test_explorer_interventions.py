@@ -377,3 +377,18 @@ def test_painting_a_summary_or_only_masked_keys_is_refused(explorer, qtbot):
     with qtbot.waitSignal(explorer.controller.refused) as refusal:
         drag(view.large, 1, [3, 4])  # the query of step 1 sees keys 0 and 1 only
     assert "may not see" in refusal.args[0] and explorer.controller.interventions.items == ()
+
+
+def test_a_head_scales_its_own_scores_from_its_menu(explorer):
+    menu = explorer.explain_menu.build_menu(explorer.attention.grid, on_tile(explorer, 1, 3))
+    submenu = next(a.menu() for a in actions(menu) if a.text() == "Scale this head's scores")
+    action = next(a for a in submenu.actions() if a.text() == "× 2")
+    assert action.isEnabled()
+    action.trigger()
+    menu.deleteLater()
+    settle()
+    assert explorer.attention.interventions.texts() == ["scores × 2: cross L1 H3"]
+    summary = explorer.explain_menu.build_menu(explorer.attention.grid, on_tile(explorer, 1, SUMMARY_COLUMN))
+    enabled = {a.text(): a.isEnabled() for a in actions(summary)}
+    summary.deleteLater()
+    assert not enabled["Scale this head's scores"]  # a layer's summary tile has no one head to scale

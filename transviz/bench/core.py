@@ -12,7 +12,6 @@ from ..core.config import ModelConfig
 from ..core.masks import causal_mask
 from ..core.model import DecoderState, StepOutput, Transformer
 from ..core.positional import sinusoidal_table
-from ..core.row_blocks import use_row_blocks
 from . import figure, median_ratio, seconds
 
 # Training comparison: a classroom-size model on a realistic batch.
@@ -83,7 +82,7 @@ def train_ratio() -> float:
 @functools.lru_cache(maxsize=1)
 def _base_model() -> tuple[Transformer, torch.Tensor, torch.Tensor]:
     torch.manual_seed(0)
-    net = use_row_blocks(Transformer(BASE).eval())  # as a DecodingSession steps it
+    net = Transformer(BASE).eval().use_row_blocks()  # as a DecodingSession steps it
     src = torch.randint(4, 1000, (1, 20))
     tokens = torch.randint(4, 1000, (101,))
     return net, src, tokens

@@ -1,7 +1,7 @@
 """The command-line form of interventions (:mod:`transviz.core.interventions`), shared by the
 commands that run a model: ``--ablate cross:1:2[:MODE]``, ``--scale F[:KIND[:LAYER]]``,
-``--tie-qk KIND:LAYER[:HEAD]`` and ``--no-positions [SIDE]``. Layers and heads count from 0,
-as in the window and the Python API."""
+``--scale-head KIND:LAYER:HEAD:F``, ``--tie-qk KIND:LAYER[:HEAD]`` and ``--no-positions [SIDE]``.
+Layers and heads count from 0, as in the window and the Python API."""
 from __future__ import annotations
 
 import argparse
@@ -23,6 +23,8 @@ def add_flags(parser: argparse.ArgumentParser) -> None:
     group.add_argument("--scale", action="append", default=[], metavar="F[:KIND[:LAYER]]",
                        help="multiply the 1/sqrt(d_k) scaling of the scores by F (0: uniform attention), "
                             "everywhere or in one kind or layer; repeatable")
+    group.add_argument("--scale-head", action="append", default=[], metavar="KIND:LAYER:HEAD:F",
+                       help="multiply one head's scaled scores by F (0: it attends uniformly); repeatable")
     group.add_argument("--tie-qk", action="append", default=[], metavar="KIND:LAYER[:HEAD]",
                        help="compute the queries with the key weights (Q = K) in a layer, or one head; repeatable")
     group.add_argument("--no-positions", nargs="?", const="both", choices=("encoder", "decoder", "both"),
@@ -35,6 +37,7 @@ def interventions(args: argparse.Namespace) -> list[Intervention]:
 
     found: list[Intervention] = [_ablation(text) for text in args.ablate]
     found += [_scale(text) for text in args.scale]
+    found += [_scale_head(text) for text in args.scale_head]
     found += [_tie(text) for text in args.tie_qk]
     if args.no_positions:
         found.append(NoPositions(args.no_positions))
@@ -74,6 +77,21 @@ def _scale(text: str) -> Intervention:
     layer = _numbers(rest[1:], "--scale", text)[0] if len(rest) == 2 else None
     kind: Any = rest[0] if rest else None
     return ScaleScores(value, kind, layer)
+
+
+def _scale_head(text: str) -> Intervention:
+    from ..core.interventions import ScaleHead
+
+    parts = text.split(":")
+    if len(parts) != 4:
+        raise InputError(f"--scale-head {text!r}: write KIND:LAYER:HEAD:F, e.g. cross:1:2:0.5")
+    layer, head = _numbers(parts[1:3], "--scale-head", text)
+    try:
+        factor = float(parts[3])
+    except ValueError:
+        raise InputError(f"--scale-head {text!r}: the factor must be a number, e.g. 0.5") from None
+    kind: Any = parts[0]  # checked by the intervention
+    return ScaleHead(kind, layer, head, factor)
 
 
 def _tie(text: str) -> Intervention:

@@ -37,11 +37,10 @@ from .beam import BeamStep, Choice, Hypothesis, beam_choices, best_is_settled, h
 from .bundle import Model
 from .errors import InputError
 from .events import Signal
-from .interventions import Intervention, edits, intervening
+from .interventions import Intervention, intervening, taps_for
 from .messages import Message, translate_noop
 from .model import DecoderState, StepOutput
 from .paths import FedCache, PathNode, cross_attention, decoder_self_attention, rebuild_cache, walk
-from .row_blocks import use_row_blocks
 from .strategies import Beam, Greedy, Sampling, Strategy, check_strategy
 from .trace import Trace, evaluating, query_labels, stack_layers
 from .vocab import BOS, EOS, Encoding
@@ -247,8 +246,8 @@ class DecodingSession:
     ) -> None:
         self.model = model
         self._interventions = tuple(interventions)
-        edits(model, self._interventions)  # one naming a layer or head the model lacks fails now
-        use_row_blocks(model.net)  # its one-token steps share torch's threads (same parameters and results)
+        taps_for(model, self._interventions)  # one naming a layer or head the model lacks fails now
+        model.net.use_row_blocks()  # its one-token steps share torch's threads (same parameters and results)
         self._vocab = model.tgt_vocab
         if not isinstance(top_k, int) or isinstance(top_k, bool) or top_k < 1:
             raise InputError(
@@ -496,7 +495,7 @@ class DecodingSession:
         to the current step (forced tokens forced again, the others chosen again by the strategy
         or the reference, so the output may change and end sooner)."""
         items = tuple(interventions)
-        edits(self.model, items)  # checked before anything changes
+        taps_for(self.model, items)  # checked before anything changes
         forced = [(record.forced, record.token) for record in self._history]
         self._interventions = items
         self._encode()

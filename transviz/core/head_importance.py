@@ -3,12 +3,13 @@ off (its output zero), and the prune curve, heads switched off one after another
 important. This is the tutorial's "many heads are redundant", measured.
 
 Many ablations run as one batch: every sentence is repeated once per variant, and each copy runs
-with its own heads off (:func:`~transviz.core.interventions.gating`). Long runs report progress and
+with its own heads off (:func:`gating`: a tap on each head's output). Long runs report progress and
 stop between batches when asked, like the trainer.
 """
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Literal
 
@@ -22,8 +23,9 @@ from .dataset import Pair
 from .errors import ConfigError
 from .evaluate import greedy_ids
 from .held_out import held_out_pairs
-from .interventions import Kind, check_kind, gating, layer_count
+from .interventions import Kind, check_kind, layer_count
 from .messages import translate_noop
+from .sites import Address, Call, Site, Tap, tapping
 from .trace import evaluating
 
 Metric = Literal["exact_match", "logprob"]
@@ -125,6 +127,18 @@ def _scores(model: Model, kind: Kind, metric: Metric, pairs: Sequence[Pair], var
             if on_progress is not None:
                 on_progress((start + len(chunk)) * len(variants), len(order) * len(variants))
     return sums / counts
+
+
+@contextmanager
+def gating(model: Model, kind: Kind, gates: dict[int, torch.Tensor]) -> Iterator[None]:
+    """Each batch row runs with its own heads of ``kind`` switched off: ``gates[layer]`` (B, H) holds
+    1 for a head that runs and 0 for one that is off (many single-head ablations in one batch)."""
+    def gate(layer: int) -> Tap:
+        def multiply(out: torch.Tensor, call: Call) -> torch.Tensor:
+            return out * gates[layer][:, :, None, None]  # (B, H, Lq, d_k)
+        return Tap(Address(kind, layer, Site.HEAD_OUTPUT), multiply)
+    with tapping(model.net, [gate(layer) for layer in gates]):
+        yield
 
 
 def _gates(model: Model, kind: Kind, variants: Sequence[Sequence[Head]], sentences: int) -> dict[int, torch.Tensor]:

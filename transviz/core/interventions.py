@@ -1,8 +1,13 @@
 """Interventions: change how attention runs, for a while, to test what the tutorials claim
 (heads are redundant; the 1/sqrt(d_k) scale keeps softmax out of its flat region; Q and K need
 their own weights; without positions word order is invisible). They are small frozen values,
-composable, recorded with what they affected, and never change a weight: :func:`intervening`
-sets them on the attention modules for the duration of a call and removes them afterwards.
+composable, recorded with what they affected, and never change a weight: each says what it does
+as taps on the model's named sites (:mod:`transviz.core.sites`), and :func:`intervening` attaches
+them for the duration of a call, in the calling thread only.
+
+A new intervention is one class here: its fields and their checks, :meth:`Intervention.taps`,
+:meth:`Intervention.describe` (its name in the window) and, when it edits what another may edit
+too, :meth:`Intervention.slot`. Lesson and session files know it by its class name.
 
 Attention kinds are named as in traces: ``encoder_self``, ``decoder_self``, ``cross``. Layers and
 heads count from 0.
@@ -10,27 +15,40 @@ heads count from 0.
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Iterator
+from abc import ABC, abstractmethod
+from collections.abc import Hashable, Iterable, Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass, replace
-from typing import Any, Literal
+from dataclasses import dataclass
+from typing import ClassVar, Literal
 
+import torch
 from torch import Tensor
 
 from .bundle import Model
 from .config import WHOLE_NUMBER
 from .errors import ConfigError, InputError
 from .head_means import output_means
-from .messages import translate_noop
-from .model import HeadEdit, PatternKey, RowEdit, Transformer
+from .messages import Message, translate_noop
+from .model import MultiHeadAttention, Transformer
+from .sites import KINDS as KINDS
+from .sites import STACKS, Address, Call, Site, Stack, Tap, TapFunction, tapping
+from .sites import Kind as Kind
 
-Kind = Literal["encoder_self", "decoder_self", "cross"]
-KINDS: tuple[Kind, ...] = ("encoder_self", "decoder_self", "cross")
 SIDES = ("encoder", "decoder", "both")
 MODES = ("zero", "uniform", "mean", "copy")
 MAX_ROW = 8192  # weights of an edited row: no model here reads longer sentences
+PatternKey = tuple[int, int]  # (layer, head) of one kind of attention
+
+# Edits at one site run in this order whatever the order of the interventions: a head's pattern
+# is spread evenly and handed to the heads that copy it before copies and painted rows replace it;
+# a head's output is zeroed before a mean replaces it.
+SPREAD, PUBLISH, COPY, PAINT = range(4)  # at Site.WEIGHTS
+ZERO, MEAN = range(2)  # at Site.HEAD_OUTPUT
 
 NOT_A_KIND = translate_noop("CoreMessages", "the attention kind must be encoder_self, decoder_self or cross, got {0}")
+KIND_NAMES = {"encoder_self": translate_noop("CoreMessages", "encoder self"),
+              "decoder_self": translate_noop("CoreMessages", "decoder self"),
+              "cross": translate_noop("CoreMessages", "cross")}
 
 
 def check_kind(kind: object) -> None:
@@ -43,8 +61,66 @@ def _check_index(name: str, value: object) -> None:
         raise ConfigError(WHOLE_NUMBER, name, repr(value))
 
 
+def _check_factor(factor: object) -> None:
+    if not isinstance(factor, (int, float)) or isinstance(factor, bool) or not math.isfinite(factor) \
+            or not 0 <= factor <= 1e6:
+        raise ConfigError(translate_noop("CoreMessages", "the scale factor must be a number from 0 to 1e6, got {0}"),
+                          repr(factor))
+
+
+def where(kind: Kind | None, layer: int | None = None, head: int | None = None) -> Message:
+    """"cross L1 H2", "cross L1", "cross" or "everywhere", as a message."""
+    if kind is None:
+        return Message(translate_noop("CoreMessages", "everywhere"))
+    name = Message(KIND_NAMES[kind])
+    if layer is None:
+        return name
+    if head is None:
+        return Message(translate_noop("CoreMessages", "{0} L{1}"), name, layer)
+    return Message(translate_noop("CoreMessages", "{0} L{1} H{2}"), name, layer, head)
+
+
 @dataclass(frozen=True)
-class AblateHead:
+class Intervention(ABC):
+    """How attention runs differently for a while: a frozen value that says what it does to a
+    model (:meth:`taps`) and names itself (:meth:`describe`). Its fields are what files store."""
+
+    TYPES: ClassVar[dict[str, type[Intervention]]] = {}  # every intervention by class name, for files
+
+    def __init_subclass__(cls, **kwargs: object) -> None:
+        super().__init_subclass__(**kwargs)
+        Intervention.TYPES[cls.__name__] = cls
+
+    @abstractmethod
+    def taps(self, model: Model) -> list[Tap]:
+        """What this does to ``model``, as taps on its sites. InputError when the model lacks the
+        layer or head it names."""
+
+    @abstractmethod
+    def describe(self) -> Message:
+        """Its short name in the window: "cross L1 H2 off (zero)"."""
+
+    def slot(self) -> Hashable:
+        """What this edits: two interventions with one slot do not stack (the window replaces the
+        one in force). By default every intervention stacks with all but itself."""
+        return self
+
+    def copied(self) -> Copy | None:
+        """The head whose pattern another uses instead of its own, when this makes one."""
+        return None
+
+
+@dataclass(frozen=True)
+class Copy:
+    """Head ``target`` of ``kind`` attends with the pattern of head ``source``, both (layer, head)."""
+
+    kind: Kind
+    source: PatternKey
+    target: PatternKey
+
+
+@dataclass(frozen=True)
+class AblateHead(Intervention):
     """One head switched off: its output is zero (``zero``) or its mean over the task's validation
     sentences (``mean``); or it attends uniformly over the keys it may see (``uniform``), or with
     the attention pattern of another head of the same kind, ``source`` = (layer, head), in the same
@@ -80,9 +156,48 @@ class AblateHead:
                                                              "or an earlier layer, got {0} for layer {1}, head {2}"),
                               repr(tuple(source)), self.layer, self.head)
 
+    def taps(self, model: Model) -> list[Tap]:
+        _check_fits(model.net, self.kind, self.layer, self.head)
+        if self.mode == "zero":
+            return [Tap(Address(self.kind, self.layer, Site.HEAD_OUTPUT), _head_set_to(self.head, 0.0), ZERO)]
+        if self.mode == "mean":
+            mean = output_means(model)[self.kind, self.layer][self.head]  # (d_k,)
+            return [Tap(Address(self.kind, self.layer, Site.HEAD_OUTPUT), _head_set_to(self.head, mean), MEAN)]
+        if self.mode == "uniform":
+            return [Tap(Address(self.kind, self.layer, Site.WEIGHTS), _spread(self.head), SPREAD)]
+        assert self.source is not None  # __post_init__: copy names a source
+        _check_fits(model.net, self.kind, *self.source)
+        board: dict[str, Tensor] = {}  # the source's pattern, from its module to this head's, in one pass
+
+        def publish(weights: Tensor, call: Call) -> None:
+            assert self.source is not None
+            board["pattern"] = weights[:, self.source[1]]
+
+        def copy(weights: Tensor, call: Call) -> Tensor:
+            weights = weights.clone()
+            weights[:, self.head] = board["pattern"]
+            return weights
+        return [Tap(Address(self.kind, self.source[0], Site.WEIGHTS), publish, PUBLISH),
+                Tap(Address(self.kind, self.layer, Site.WEIGHTS), copy, COPY)]
+
+    def describe(self) -> Message:
+        head = where(self.kind, self.layer, self.head)
+        if self.source is not None:
+            return Message(translate_noop("CoreMessages", "{0} uses L{1} H{2}'s pattern"), head, *self.source)
+        modes = {"zero": translate_noop("CoreMessages", "{0} off (zero)"),
+                 "uniform": translate_noop("CoreMessages", "{0} off (uniform)"),
+                 "mean": translate_noop("CoreMessages", "{0} off (mean)")}
+        return Message(modes[self.mode], head)
+
+    def slot(self) -> Hashable:
+        return "head", self.kind, self.layer, self.head  # a head is off one way at a time
+
+    def copied(self) -> Copy | None:
+        return None if self.source is None else Copy(self.kind, self.source, (self.layer, self.head))
+
 
 @dataclass(frozen=True)
-class ScaleScores:
+class ScaleScores(Intervention):
     """The scores' 1/sqrt(d_k) scaling multiplied by ``factor`` (1: the model; 0: uniform attention;
     large: a saturated softmax), everywhere or in one kind of attention, or one of its layers."""
 
@@ -91,10 +206,7 @@ class ScaleScores:
     layer: int | None = None
 
     def __post_init__(self) -> None:
-        if not isinstance(self.factor, (int, float)) or isinstance(self.factor, bool) \
-                or not math.isfinite(self.factor) or not 0 <= self.factor <= 1e6:
-            raise ConfigError(translate_noop("CoreMessages", "the scale factor must be a number from 0 to 1e6, "
-                                                             "got {0}"), repr(self.factor))
+        _check_factor(self.factor)
         if self.kind is not None:
             check_kind(self.kind)
         if self.layer is not None:
@@ -102,9 +214,60 @@ class ScaleScores:
                 raise ConfigError(translate_noop("CoreMessages", "a layer to scale needs its attention kind too"))
             _check_index("layer", self.layer)
 
+    def taps(self, model: Model) -> list[Tap]:
+        if self.kind is not None and self.layer is not None:
+            _check_fits(model.net, self.kind, self.layer, None)
+        factor = self.factor
+
+        def scale(scores: Tensor, call: Call) -> Tensor:
+            return scores * factor
+        return [Tap(Address(kind, layer, Site.SCALED), scale) for kind, layer in model.net.attention_modules()
+                if self.kind in (None, kind) and self.layer in (None, layer)]
+
+    def describe(self) -> Message:
+        return Message(translate_noop("CoreMessages", "scores × {0}: {1}"), f"{self.factor:g}",
+                       where(self.kind, self.layer))
+
+    def slot(self) -> Hashable:
+        return "scale", self.kind, self.layer  # scales would otherwise multiply
+
 
 @dataclass(frozen=True)
-class TieQueryKey:
+class ScaleHead(Intervention):
+    """One head's scaled scores multiplied by ``factor``: ``ScaleScores`` for a single head (0:
+    it attends uniformly; large: it picks one key)."""
+
+    kind: Kind
+    layer: int
+    head: int
+    factor: float
+
+    def __post_init__(self) -> None:
+        check_kind(self.kind)
+        _check_index("layer", self.layer)
+        _check_index("head", self.head)
+        _check_factor(self.factor)
+
+    def taps(self, model: Model) -> list[Tap]:
+        _check_fits(model.net, self.kind, self.layer, self.head)
+        head, factor = self.head, self.factor
+
+        def scale(scores: Tensor, call: Call) -> Tensor:
+            scores = scores.clone()
+            scores[:, head] *= factor
+            return scores
+        return [Tap(Address(self.kind, self.layer, Site.SCALED), scale)]
+
+    def describe(self) -> Message:
+        return Message(translate_noop("CoreMessages", "scores × {0}: {1}"), f"{self.factor:g}",
+                       where(self.kind, self.layer, self.head))
+
+    def slot(self) -> Hashable:
+        return "scale", self.kind, self.layer, self.head
+
+
+@dataclass(frozen=True)
+class TieQueryKey(Intervention):
     """Queries computed with the key projection (W_K and its bias), in one layer (one head, or
     all): a self-attention score matrix becomes symmetric."""
 
@@ -118,9 +281,34 @@ class TieQueryKey:
         if self.head is not None:
             _check_index("head", self.head)
 
+    def taps(self, model: Model) -> list[Tap]:
+        _check_fits(model.net, self.kind, self.layer, self.head)
+        heads = list(range(model.config.n_heads)) if self.head is None else [self.head]
+        queries = Address(self.kind, self.layer, Site.QUERIES)
+        if self.kind != "cross":  # the keys are the same rows projected with W_K: the last of the keys
+            def tie(q: Tensor, call: Call) -> Tensor:
+                keys = call.seen[Site.KEYS]
+                return _replaced(q, heads, keys[:, :, keys.shape[2] - q.shape[2]:])
+            return [Tap(queries, tie)]
+        module = model.net.attention_modules()[self.kind, self.layer]
+        inputs: dict[str, Tensor] = {}  # what the queries were projected from, for the keys' projection
+
+        def remember(x: Tensor, call: Call) -> None:
+            inputs["x"] = x
+
+        def tie_cross(q: Tensor, call: Call) -> Tensor:
+            return _replaced(q, heads, _key_projection(module, inputs["x"]))
+        return [Tap(Address(self.kind, self.layer, Site.QUERY_INPUT), remember), Tap(queries, tie_cross)]
+
+    def describe(self) -> Message:
+        return Message(translate_noop("CoreMessages", "Q = K: {0}"), where(self.kind, self.layer, self.head))
+
+    def slot(self) -> Hashable:
+        return "tie", self.kind, self.layer, self.head
+
 
 @dataclass(frozen=True)
-class NoPositions:
+class NoPositions(Intervention):
     """The positional encoding is not added to the inputs of the ``encoder``, the ``decoder`` or ``both``."""
 
     side: Literal["encoder", "decoder", "both"] = "both"
@@ -130,9 +318,18 @@ class NoPositions:
             raise ConfigError(translate_noop("CoreMessages", "positions can be left out of the encoder, the decoder "
                                                              "or both, got {0}"), repr(self.side))
 
+    def taps(self, model: Model) -> list[Tap]:
+        def nothing(positions: Tensor, call: Call) -> Tensor:
+            return torch.zeros_like(positions)
+        stacks: tuple[Stack, ...] = STACKS if self.side == "both" else (self.side,)
+        return [Tap(Address(stack, None, Site.POSITIONS), nothing) for stack in stacks]
+
+    def describe(self) -> Message:
+        return Message(translate_noop("CoreMessages", "no positions: {0}"), self.side)
+
 
 @dataclass(frozen=True)
-class EditAttention:
+class EditAttention(Intervention):
     """One query row of one head set by hand (what if this head had looked at that word?):
     ``weights`` over the keys from the first, renormalised to sum to 1, keys the query may not see
     left at 0. ``query`` is the row's position: a source token in ``encoder_self``, an output
@@ -156,9 +353,83 @@ class EditAttention:
                                                              "not all 0"), MAX_ROW)
         object.__setattr__(self, "weights", tuple(float(w) for w in weights))
 
+    def taps(self, model: Model) -> list[Tap]:
+        _check_fits(model.net, self.kind, self.layer, self.head)
 
-Intervention = AblateHead | ScaleScores | TieQueryKey | NoPositions | EditAttention
+        def paint(weights: Tensor, call: Call) -> Tensor | None:
+            index = self.query - call.first_query
+            if not 0 <= index < weights.shape[2]:
+                return None  # not a row of this pass (a decoding step computes one)
+            weights = weights.clone()
+            _set_row(weights, call.seen[Site.MASKED], self, index)
+            return weights
+        return [Tap(Address(self.kind, self.layer, Site.WEIGHTS), paint, PAINT)]
 
+    def describe(self) -> Message:
+        return Message(translate_noop("CoreMessages", "{0} row {1} painted"),
+                       where(self.kind, self.layer, self.head), self.query)
+
+    def slot(self) -> Hashable:
+        return "row", self.kind, self.layer, self.head, self.query
+
+
+# -- the arithmetic of the edits -------------------------------------------------------------------
+
+def _head_set_to(head: int, value: float | Tensor) -> TapFunction:
+    """An edit of the heads' outputs (B, H, Lq, d_k): ``head``'s set to ``value`` (0, or (d_k,))."""
+    def edit(out: Tensor, call: Call) -> Tensor:
+        out = out.clone()
+        out[:, head] = value
+        return out
+    return edit
+
+
+def _spread(head: int) -> TapFunction:
+    """An edit of the weights: ``head``'s rows spread evenly over the keys their mask lets them see."""
+    def edit(weights: Tensor, call: Call) -> Tensor:
+        visible = (call.seen[Site.MASKED][:, head] > float("-inf")).to(weights.dtype)  # (B, Lq, Lk)
+        weights = weights.clone()
+        weights[:, head] = visible / visible.sum(dim=-1, keepdim=True)
+        return weights
+    return edit
+
+
+def _replaced(q: Tensor, heads: list[int], by: Tensor) -> Tensor:
+    """``q`` (B, H, Lq, d_k) with ``heads`` taken from ``by``, of the same shape."""
+    q = q.clone()
+    q[:, heads] = by[:, heads]
+    return q
+
+
+def _key_projection(module: MultiHeadAttention, x: Tensor) -> Tensor:
+    """``x`` (B, L, d) projected with W_K and its bias, split into heads (B, H, L, d_k)."""
+    d = module.d_model
+    k = module.in_projection(x, slice(d, 2 * d))
+    return k.view(k.shape[0], k.shape[1], module.n_heads, module.d_k).transpose(1, 2)
+
+
+EDITED_ROW_TOO_LONG = translate_noop("CoreMessages", "an edited attention row has {0} weights, but query {1} sees "
+                                                     "only {2} keys")
+EDITED_ROW_HIDDEN = translate_noop("CoreMessages", "an edited attention row of query {0} puts all its weight on keys "
+                                                   "that query may not see")
+
+
+def _set_row(weights: Tensor, scores: Tensor, row: EditAttention, index: int) -> None:
+    """Row ``index`` of ``row.head`` in ``weights`` (B, H, Lq, Lk, a copy) set to ``row.weights``,
+    keys the masked ``scores`` hide left at 0, summing to 1."""
+    keys = weights.shape[-1]
+    if len(row.weights) > keys:
+        raise InputError(EDITED_ROW_TOO_LONG, len(row.weights), row.query, keys)
+    wanted = torch.zeros(keys, dtype=weights.dtype, device=weights.device)
+    wanted[: len(row.weights)] = torch.tensor(row.weights, dtype=weights.dtype)
+    wanted = wanted * (scores[:, row.head, index] > float("-inf")).to(weights.dtype)  # (B, Lk)
+    total = wanted.sum(dim=-1, keepdim=True)
+    if bool((total == 0).any()):
+        raise InputError(EDITED_ROW_HIDDEN, row.query)
+    weights[:, row.head, index] = wanted / total
+
+
+# -- running a model with interventions ------------------------------------------------------------
 
 def layer_count(net: Transformer, kind: Kind) -> int:
     """How many layers ``net`` has of the ``kind`` attention."""
@@ -177,115 +448,24 @@ def _check_fits(net: Transformer, kind: Kind, layer: int, head: int | None) -> N
                          cfg.n_heads - 1)
 
 
-class _Edits:
-    """The edits of every attention module that a list of interventions touches."""
-
-    def __init__(self, model: Model) -> None:
-        self.model, self.net = model, model.net
-        self.modules = model.net.attention_modules()
-        self.found: dict[tuple[str, int], HeadEdit] = {}
-        self.unpositioned: set[str] = set()
-        self.boards: dict[Kind, dict[PatternKey, Tensor]] = {}
-        self._means: dict[tuple[str, int], Tensor] | None = None
-
-    def get(self, key: tuple[str, int]) -> HeadEdit:
-        return self.found.get(key, HeadEdit())
-
-    def change(self, key: tuple[str, int], **fields: Any) -> None:
-        self.found[key] = replace(self.get(key), **fields)
-
-    def add(self, item: Intervention) -> None:
-        if isinstance(item, AblateHead):
-            self.ablate(item)
-        elif isinstance(item, ScaleScores):
-            if item.kind is not None and item.layer is not None:
-                _check_fits(self.net, item.kind, item.layer, None)
-            for key in self.modules:
-                if item.kind in (None, key[0]) and item.layer in (None, key[1]):
-                    self.change(key, scale=self.get(key).scale * item.factor)
-        elif isinstance(item, TieQueryKey):
-            _check_fits(self.net, item.kind, item.layer, item.head)
-            heads = range(self.net.config.n_heads) if item.head is None else (item.head,)
-            key = (item.kind, item.layer)
-            self.change(key, tie=self.get(key).tie | set(heads))
-        elif isinstance(item, NoPositions):
-            self.unpositioned |= {"encoder", "decoder"} if item.side == "both" else {item.side}
-        elif isinstance(item, EditAttention):
-            _check_fits(self.net, item.kind, item.layer, item.head)
-            key = (item.kind, item.layer)
-            self.change(key, rows=(*self.get(key).rows, RowEdit(item.head, item.query, item.weights)))
-        else:
-            raise ConfigError(translate_noop("CoreMessages", "not an intervention: {0}"), repr(item))
-
-    def ablate(self, item: AblateHead) -> None:
-        _check_fits(self.net, item.kind, item.layer, item.head)
-        key = (item.kind, item.layer)
-        edit = self.get(key)
-        if item.mode == "zero":
-            self.change(key, zero=edit.zero | {item.head})
-        elif item.mode == "uniform":
-            self.change(key, uniform=edit.uniform | {item.head})
-        elif item.mode == "mean":
-            self.change(key, mean=(*edit.mean, (item.head, self.means()[key][item.head])))
-        else:
-            assert item.source is not None  # AblateHead checks that copy names a source
-            self.copy(item.kind, key, item.head, item.source)
-
-    def copy(self, kind: Kind, key: tuple[str, int], head: int, source: PatternKey) -> None:
-        """``head`` of module ``key`` uses the pattern of ``source``, which that module hands over."""
-        _check_fits(self.net, kind, *source)
-        board = self.boards.setdefault(kind, {})
-        giver = (kind, source[0])
-        self.change(giver, publish=(*self.get(giver).publish, source), board=board)
-        self.change(key, copy=(*self.get(key).copy, (head, source)), board=board)
-
-    def means(self) -> dict[tuple[str, int], Tensor]:
-        if self._means is None:
-            self._means = output_means(self.model)
-        return self._means
-
-
-def edits(model: Model, interventions: Iterable[Intervention]) -> tuple[dict[tuple[str, int], HeadEdit],
-                                                                     frozenset[str]]:
-    """What ``interventions`` do to ``model``: an edit per attention module they touch, and the
-    stacks left without positions. InputError when one names a layer or head the model lacks."""
-    found = _Edits(model)
+def taps_for(model: Model, interventions: Iterable[Intervention]) -> list[Tap]:
+    """What ``interventions`` do to ``model``, as taps: InputError when one names a layer or head
+    the model lacks, ConfigError for something that is not an intervention."""
+    found: list[Tap] = []
     for item in interventions:
-        found.add(item)
-    return found.found, frozenset(found.unpositioned)
+        if not isinstance(item, Intervention):
+            raise ConfigError(translate_noop("CoreMessages", "not an intervention: {0}"), repr(item))
+        found += item.taps(model)
+    return found
 
 
 @contextmanager
 def intervening(model: Model, interventions: Iterable[Intervention]) -> Iterator[None]:
-    """``model`` runs with ``interventions`` for the duration (none: it runs as it is). The model
-    is shared state: two threads must not run one model with different interventions at once."""
+    """``model`` runs with ``interventions`` for the duration (none: it runs as it is), in this
+    thread only: another thread running it meanwhile runs it unchanged."""
     items = tuple(interventions)
     if not items:  # every decoding step passes here: nothing to look up
         yield
         return
-    found, unpositioned = edits(model, items)
-    with _edited(model.net, found, unpositioned):
+    with tapping(model.net, taps_for(model, items)):
         yield
-
-
-@contextmanager
-def gating(model: Model, kind: Kind, gates: dict[int, Tensor]) -> Iterator[None]:
-    """Each batch row runs with its own heads of ``kind`` switched off: ``gates[layer]`` (B, H) holds
-    1 for a head that runs and 0 for one that is off (many single-head ablations in one batch)."""
-    found: dict[tuple[str, int], HeadEdit] = {(kind, layer): HeadEdit(gate=gate) for layer, gate in gates.items()}
-    with _edited(model.net, found, frozenset()):
-        yield
-
-
-@contextmanager
-def _edited(net: Transformer, found: dict[tuple[str, int], HeadEdit], unpositioned: frozenset[str]) -> Iterator[None]:
-    modules = net.attention_modules()
-    try:
-        for key, edit in found.items():
-            modules[key].edit = edit
-        net.unpositioned = unpositioned
-        yield
-    finally:
-        for module in modules.values():
-            module.__dict__.pop("edit", None)
-        net.__dict__.pop("unpositioned", None)

@@ -19,7 +19,7 @@ from typing import Any
 
 from .errors import TransvizError
 from .files import write_atomically
-from .interventions import AblateHead, EditAttention, Intervention, NoPositions, ScaleScores, TieQueryKey
+from .interventions import Intervention
 from .messages import Arg, Message, translate_noop
 from .strategies import Greedy, Strategy, strategy_named, strategy_settings
 from .walkthrough import KINDS, Kind
@@ -37,8 +37,7 @@ SUMMARIES = ("mean", "max", "rollout")
 SCALES = ("fixed", "map", "row")
 COLORMAPS = ("viridis", "cividis", "magma")
 ASKS = ("token", "where")
-INTERVENTIONS: dict[str, type[Intervention]] = {
-    cls.__name__: cls for cls in (AblateHead, ScaleScores, TieQueryKey, NoPositions, EditAttention)}
+INTERVENTIONS = Intervention.TYPES  # by class name
 SUMMARY_HEAD = "summary"  # a view's head: the layer's summary shown large instead of one head
 
 

@@ -9,8 +9,12 @@ It shows its work: every attention call can return its weights, per head, as a t
 Shapes: B batch, S source length, T target length, H heads, d model width, d_k = d / H.
 Masks follow :mod:`transviz.core.masks` (boolean, ``True`` = may attend).
 
-Every product with a weight is plain ``nn.Linear`` / ``F.linear``. Step-through decoding switches
-on a CPU fast path for one-row products from outside (:mod:`transviz.core.row_blocks`).
+The values on the way through attention, and each stack's positional term, are named sites
+(:mod:`transviz.core.sites`): code outside the model sees and changes them only through taps.
+Without taps they cost nothing and attention runs as written here.
+
+Every product with a weight is ``nn.Linear`` / ``F.linear``; step-through decoding switches on a
+CPU fast path for one-row products (:meth:`Transformer.use_row_blocks`, :mod:`.row_blocks`).
 """
 from __future__ import annotations
 
@@ -29,91 +33,19 @@ from .kv_cache import Growing, KeyValue, KVBuffer
 from .masks import decoder_self_mask, padding_mask
 from .messages import Message, translate_noop
 from .positional import sinusoidal_table, split_halves
-
-PatternKey = tuple[int, int]  # (layer, head) of one kind of attention
-
-
-@dataclass(frozen=True)
-class RowEdit:
-    """One query row of one head set by hand: ``weights`` over the first keys (the rest get 0)."""
-
-    head: int
-    query: int  # the query's position in the sentence
-    weights: tuple[float, ...]
-
-
-@dataclass(frozen=True, eq=False)
-class HeadEdit:
-    """How an intervention changes one attention module while it is set on it
-    (:func:`transviz.core.interventions.intervening` sets and removes it; no weight changes)."""
-
-    scale: float = 1.0  # multiplies the 1/sqrt(d_k) scaling of the scores
-    zero: frozenset[int] = frozenset()  # heads whose output is zero
-    uniform: frozenset[int] = frozenset()  # heads that attend uniformly over the keys they may see
-    tie: frozenset[int] = frozenset()  # heads whose queries are computed with W_K and its bias
-    mean: tuple[tuple[int, Tensor], ...] = ()  # (head, (d_k,) output that replaces the head's output)
-    copy: tuple[tuple[int, PatternKey], ...] = ()  # (head, the head whose attention pattern it uses)
-    publish: tuple[PatternKey, ...] = ()  # this module's patterns that heads of later modules copy
-    board: dict[PatternKey, Tensor] | None = None  # where patterns wait for their copiers during a call
-    rows: tuple[RowEdit, ...] = ()  # query rows set by hand
-    gate: Tensor | None = None  # (B, H): each head's output multiplied per batch row (many ablations at once)
-
-    def edited_weights(self, weights: Tensor, scores: Tensor, first_query: int) -> Tensor:
-        """``weights`` (B, H, Lq, Lk) as this edit has them; ``first_query`` is the position of row 0."""
-        if self.uniform:
-            weights = _uniform_heads(weights, scores, sorted(self.uniform))
-        if self.board is not None:
-            for layer, head in self.publish:
-                self.board[layer, head] = weights[:, head]
-        if self.copy or self.rows:
-            weights = weights.clone()
-        for head, source in self.copy:
-            assert self.board is not None  # interventions.edits sets one for every copy
-            weights[:, head] = self.board[source]
-        for row in self.rows:
-            if 0 <= row.query - first_query < weights.shape[2]:
-                _set_row(weights, scores, row, row.query - first_query)
-        return weights
-
-    def edited_output(self, out: Tensor) -> Tensor:
-        """``out`` (B, H, Lq, d_k), the heads' outputs, as this edit has them."""
-        if self.zero:
-            out[:, sorted(self.zero)] = 0.0
-        for head, mean in self.mean:
-            out[:, head] = mean
-        if self.gate is not None:
-            out = out * self.gate[:, :, None, None]
-        return out
-
-
-EDITED_ROW_TOO_LONG = translate_noop("CoreMessages", "an edited attention row has {0} weights, but query {1} sees "
-                                                     "only {2} keys")
-EDITED_ROW_HIDDEN = translate_noop("CoreMessages", "an edited attention row of query {0} puts all its weight on keys "
-                                                   "that query may not see")
-
-
-def _set_row(weights: Tensor, scores: Tensor, row: RowEdit, index: int) -> None:
-    """Row ``index`` of ``row.head`` set to ``row.weights``, masked keys left at 0, summing to 1."""
-    keys = weights.shape[-1]
-    if len(row.weights) > keys:
-        raise InputError(EDITED_ROW_TOO_LONG, len(row.weights), row.query, keys)
-    wanted = torch.zeros(keys, dtype=weights.dtype, device=weights.device)
-    wanted[: len(row.weights)] = torch.tensor(row.weights, dtype=weights.dtype)
-    wanted = wanted * (scores[:, row.head, index] > float("-inf")).to(weights.dtype)  # (B, Lk)
-    total = wanted.sum(dim=-1, keepdim=True)
-    if bool((total == 0).any()):
-        raise InputError(EDITED_ROW_HIDDEN, row.query)
-    weights[:, row.head, index] = wanted / total
+from .row_blocks import Linear, linear
+from .sites import STACKS, Kind, Place, Site, Sites, Stack, untapped
 
 
 class MultiHeadAttention(nn.Module):
     """Multi-head scaled dot-product attention.
 
     Parameters are laid out like ``torch.nn.MultiheadAttention`` (one packed ``in_proj`` for
-    Q, K and V, then ``out_proj``) so that self-attention projects with a single matmul.
+    Q, K and V, then ``out_proj``) so that self-attention projects with a single matmul. Each
+    value on the way is a named site (:class:`~transviz.core.sites.Site`) that taps can see.
     """
 
-    edit: HeadEdit | None = None  # an intervention in force (see HeadEdit)
+    row_blocks = False  # one-row projections in row blocks (Transformer.use_row_blocks)
 
     def __init__(self, d_model: int, n_heads: int, dropout: float) -> None:
         super().__init__()
@@ -121,42 +53,34 @@ class MultiHeadAttention(nn.Module):
         self.dropout = dropout
         self.in_proj_weight = nn.Parameter(torch.empty(3 * d_model, d_model))  # rows: W_Q | W_K | W_V
         self.in_proj_bias = nn.Parameter(torch.zeros(3 * d_model))
-        self.out_proj = nn.Linear(d_model, d_model)
+        self.out_proj = Linear(d_model, d_model)
         nn.init.xavier_uniform_(self.in_proj_weight)
         nn.init.zeros_(self.out_proj.bias)
+        self.sites = Sites()  # the taps on this module's sites, per thread (transviz.core.sites)
 
     def _heads(self, x: Tensor) -> Tensor:
         batch, length, _ = x.shape
         return x.view(batch, length, self.n_heads, self.d_k).transpose(1, 2)  # (B, H, L, d_k)
 
     def in_projection(self, x: Tensor, rows: slice) -> Tensor:
-        """``x W^T + b`` with ``rows`` of the packed weight: [0, d) W_Q, [d, 2d) W_K, [2d, 3d) W_V.
-        The one place the projections are computed, so a decoding fast path can take it over."""
-        return F.linear(x, self.in_proj_weight[rows], self.in_proj_bias[rows])
+        """``x W^T + b`` with ``rows`` of the packed weight: [0, d) W_Q, [d, 2d) W_K, [2d, 3d) W_V."""
+        product = linear if self.row_blocks else F.linear
+        return product(x, self.in_proj_weight[rows], self.in_proj_bias[rows])
 
     def project_qkv(self, x: Tensor) -> tuple[Tensor, Tensor, Tensor]:
         """Self-attention projections of ``x`` (B, L, d), one matmul for all three."""
+        self.sites.record(Site.QUERY_INPUT, x)
+        self.sites.record(Site.KEY_INPUT, x)
         q, k, v = self.in_projection(x, slice(None)).chunk(3, dim=-1)
-        q, k, v = self._heads(q), self._heads(k), self._heads(v)
-        return self._tied(q, k), k, v
+        return self._heads(q), self._heads(k), self._heads(v)
 
     def project_q(self, x: Tensor) -> Tensor:
-        q = self._heads(self.in_projection(x, slice(None, self.d_model)))
-        if self.edit is None or not self.edit.tie:
-            return q
-        return self._tied(q, self._heads(self.in_projection(x, slice(self.d_model, 2 * self.d_model))))
-
-    def _tied(self, q: Tensor, k: Tensor) -> Tensor:
-        """``q`` with the tied heads' queries replaced by ``k``, the same rows projected with W_K."""
-        if self.edit is None or not self.edit.tie:
-            return q
-        q = q.clone()
-        heads = sorted(self.edit.tie)
-        q[:, heads] = k[:, heads]
-        return q
+        self.sites.record(Site.QUERY_INPUT, x)
+        return self._heads(self.in_projection(x, slice(None, self.d_model)))
 
     def project_kv(self, x: Tensor) -> KeyValue:
         """Keys and values of ``x`` (B, L, d); cross-attention computes these once per sentence."""
+        self.sites.record(Site.KEY_INPUT, x)
         k, v = self.in_projection(x, slice(self.d_model, None)).chunk(2, dim=-1)
         return self._heads(k), self._heads(v)
 
@@ -164,35 +88,23 @@ class MultiHeadAttention(nn.Module):
         self, q: Tensor, k: Tensor, v: Tensor, mask: Tensor | None, need_weights: bool, first_query: int = 0
     ) -> tuple[Tensor, Tensor | None]:
         """``q`` (B, H, Lq, d_k), ``k``/``v`` (B, H, Lk, d_k) -> output (B, Lq, d), weights (B, H, Lq, Lk).
-        ``first_query`` is the position of the first query in its sentence (an edit may name one)."""
+        ``first_query`` is the position of the first query in its sentence (a tap may need it)."""
         dropout = self.dropout if self.training else 0.0
+        at = self.sites.call(first_query, mask, q, k, v) or untapped  # this thread's taps here, if any
         weights = None
-        edit = self.edit
-        if need_weights or edit is not None:
-            scores = q @ k.transpose(-2, -1) / math.sqrt(self.d_k)  # (B, H, Lq, Lk)
-            if edit is not None and edit.scale != 1.0:
-                scores = scores * edit.scale
+        if at is untapped and not need_weights:
+            out = F.scaled_dot_product_attention(q, k, v, attn_mask=mask, dropout_p=dropout)  # (B, H, Lq, d_k)
+        else:
+            q, k, v = at(Site.QUERIES, q), at(Site.KEYS, k), at(Site.VALUES, v)
+            scores = at(Site.SCORES, q @ k.transpose(-2, -1))  # (B, H, Lq, Lk)
+            scores = at(Site.SCALED, scores / math.sqrt(self.d_k))
             if mask is not None:
                 scores = scores.masked_fill(~mask, float("-inf"))
-            weights = torch.softmax(scores, dim=-1)
-            if edit is not None:
-                weights = edit.edited_weights(weights, scores, first_query)
-            out = F.dropout(weights, dropout, self.training) @ v  # (B, H, Lq, d_k)
-            if edit is not None:
-                out = edit.edited_output(out)
-        else:
-            out = F.scaled_dot_product_attention(q, k, v, attn_mask=mask, dropout_p=dropout)
+            weights = at(Site.WEIGHTS, torch.softmax(at(Site.MASKED, scores), dim=-1))
+            out = at(Site.HEAD_OUTPUT, F.dropout(weights, dropout, self.training) @ v)  # (B, H, Lq, d_k)
         batch, _, length, _ = out.shape
-        out = out.transpose(1, 2).reshape(batch, length, self.d_model)  # (B, Lq, d)
-        return self.out_proj(out), weights if need_weights else None
-
-
-def _uniform_heads(weights: Tensor, scores: Tensor, heads: list[int]) -> Tensor:
-    """``weights`` with the rows of ``heads`` spread evenly over the keys their mask lets them see."""
-    visible = (scores[:, heads] > float("-inf")).to(weights.dtype)
-    weights = weights.clone()
-    weights[:, heads] = visible / visible.sum(dim=-1, keepdim=True)
-    return weights
+        mixed = at(Site.MIXED, out.transpose(1, 2).reshape(batch, length, self.d_model))  # (B, Lq, d)
+        return self.out_proj(mixed), weights if need_weights else None
 
 
 class FeedForward(nn.Module):
@@ -200,8 +112,8 @@ class FeedForward(nn.Module):
 
     def __init__(self, d_model: int, d_ff: int, dropout: float, activation: str) -> None:
         super().__init__()
-        self.linear1 = nn.Linear(d_model, d_ff)
-        self.linear2 = nn.Linear(d_ff, d_model)
+        self.linear1 = Linear(d_model, d_ff)
+        self.linear2 = Linear(d_ff, d_model)
         self.dropout = nn.Dropout(dropout)
         functions: dict[str, Callable[[Tensor], Tensor]] = {"gelu": F.gelu, "silu": F.silu, "relu": F.relu}
         self.activation = functions[activation]
@@ -363,8 +275,6 @@ class Transformer(nn.Module):
     """
 
     positional: Tensor  # (max_len, d_model), the sinusoidal table added to the embeddings (not when learned)
-    # the stacks ("encoder", "decoder") whose inputs get no positions while an intervention says so
-    unpositioned: frozenset[str] = frozenset()
 
     def __init__(self, config: ModelConfig) -> None:
         super().__init__()
@@ -383,6 +293,7 @@ class Transformer(nn.Module):
             self.encoder_embed_norm = nn.LayerNorm(d, eps=config.layer_norm_eps)
             self.decoder_embed_norm = nn.LayerNorm(d, eps=config.layer_norm_eps)
         self.embed_dropout = nn.Dropout(config.dropout)
+        self.position_sites = {stack: Sites() for stack in STACKS}  # taps on each stack's positional term
         self.encoder_layers = nn.ModuleList(EncoderLayer(config) for _ in range(config.n_encoder_layers))
         self.decoder_layers = nn.ModuleList(DecoderLayer(config) for _ in range(config.n_decoder_layers))
         # Pre-LN leaves the residual stream un-normalised, so each stack ends with a LayerNorm
@@ -390,7 +301,7 @@ class Transformer(nn.Module):
         final = config.has_final_norm
         self.encoder_norm = nn.LayerNorm(d, eps=config.layer_norm_eps) if final else nn.Identity()
         self.decoder_norm = nn.LayerNorm(d, eps=config.layer_norm_eps) if final else nn.Identity()
-        self.generator = nn.Linear(d, config.tgt_vocab_size)
+        self.generator = Linear(d, config.tgt_vocab_size)
         for table in {id(self.src_embed): self.src_embed, id(self.tgt_embed): self.tgt_embed}.values():
             # std d^-1/2 so that embedding * sqrt(d) has unit scale, like the positional table
             nn.init.normal_(table.weight, std=d**-0.5)
@@ -420,11 +331,11 @@ class Transformer(nn.Module):
             return self.encoder_positions if stack == "encoder" else self.decoder_positions
         return self.positional
 
-    def _embed(self, tokens: Tensor, table: nn.Embedding, stack: str, offset: int = 0) -> Tensor:
+    def _embed(self, tokens: Tensor, table: nn.Embedding, stack: Stack, offset: int = 0) -> Tensor:
         length = tokens.shape[1]
         x: Tensor = table(tokens) * self.config.embedding_scale
-        if stack not in self.unpositioned:
-            x = x + self.position_table(stack)[offset : offset + length]
+        positions = self.position_table(stack)[offset : offset + length]  # (L, d)
+        x = x + self.position_sites[stack].through(Site.POSITIONS, positions)
         if self.config.embedding_norm:
             x = (self.encoder_embed_norm if stack == "encoder" else self.decoder_embed_norm)(x)
         out: Tensor = self.embed_dropout(x)
@@ -509,15 +420,30 @@ class Transformer(nn.Module):
             return StepOutput(logits, new_state, None, None)
         return StepOutput(logits, new_state, tuple(self_rows), tuple(cross_rows))
 
-    def attention_modules(self) -> dict[tuple[str, int], MultiHeadAttention]:
+    def attention_modules(self) -> dict[tuple[Kind, int], MultiHeadAttention]:
         """Every attention module by (kind, layer), kinds named as in traces."""
-        found: dict[tuple[str, int], MultiHeadAttention] = {}
+        found: dict[tuple[Kind, int], MultiHeadAttention] = {}
         for i, layer in enumerate(self.encoder_layers):
             found["encoder_self", i] = cast(MultiHeadAttention, layer.self_attn)
         for i, layer in enumerate(self.decoder_layers):
             found["decoder_self", i] = cast(MultiHeadAttention, layer.self_attn)
             found["cross", i] = cast(MultiHeadAttention, layer.cross_attn)
         return found
+
+    def places(self) -> dict[Place, Sites]:
+        """Where taps attach (:func:`transviz.core.sites.tapping`): each attention module by
+        (kind, layer), each stack's positional term by (stack, None)."""
+        found: dict[Place, Sites] = {key: module.sites for key, module in self.attention_modules().items()}
+        found.update(((stack, None), sites) for stack, sites in self.position_sites.items())
+        return found
+
+    def use_row_blocks(self) -> Transformer:
+        """Compute one-row products in row blocks from now on (:mod:`transviz.core.row_blocks`);
+        returns the model. Parameters stay as they are; a copy of the model keeps the path."""
+        for module in self.modules():
+            if isinstance(module, (Linear, MultiHeadAttention)):
+                module.row_blocks = True
+        return self
 
     def parameter_count(self) -> int:
         """Distinct trainable parameters (a tied table counts once)."""

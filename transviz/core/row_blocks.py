@@ -5,25 +5,20 @@ and waits on memory; torch computes such a product on one core whatever its thre
 ``bmm`` over row blocks of the weight, torch's threads share the reading (the README and
 ``transviz bench session_step_ms_6x8x512_at_100`` give the figures).
 
-:mod:`transviz.core.model` stays plain ``nn.Linear`` and ``F.linear``; :func:`use_row_blocks`
-switches a model to this path from outside, and :class:`~transviz.core.decoding.DecodingSession`
-calls it. Parameters, their names and the state dict stay as they are, results equal
-``F.linear``'s to float rounding, and wherever blocks do not pay, or autograd records the
-product (training), a layer computes ``F.linear`` itself.
+The model's products with a weight go through :class:`Linear` (and the attention's packed
+projection through :func:`linear`) only once :meth:`~transviz.core.model.Transformer.use_row_blocks`
+has set their flag; :class:`~transviz.core.decoding.DecodingSession` sets it. Parameters, their
+names and the state dict stay as they are, results equal ``F.linear``'s to float rounding, and
+wherever blocks do not pay, or autograd records the product (training), :func:`linear` is
+``F.linear`` itself.
 """
 from __future__ import annotations
-
-from typing import TypeVar
 
 import torch
 import torch.nn.functional as F
 from torch import Tensor, nn
 
-from .model import MultiHeadAttention
-
 SPLIT_AT = 1 << 16  # weights (elements) from which sharing the reading pays: below, starting the threads costs more
-
-ModuleT = TypeVar("ModuleT", bound=nn.Module)
 
 
 def linear(x: Tensor, weight: Tensor, bias: Tensor | None = None) -> Tensor:
@@ -50,35 +45,10 @@ def _blocked(x: Tensor, weight: Tensor, blocks: int) -> Tensor:
     return torch.bmm(rows, columns)  # (blocks, 1, out/blocks)
 
 
-class RowBlockedLinear(nn.Linear):
-    """``nn.Linear`` through :func:`linear`: the same parameters, names and results."""
+class Linear(nn.Linear):
+    """``nn.Linear``, through :func:`linear` while ``row_blocks`` is set: the same parameters and names."""
+
+    row_blocks = False  # set by Transformer.use_row_blocks (a copy of the model keeps it)
 
     def forward(self, x: Tensor) -> Tensor:
-        return linear(x, self.weight, self.bias)
-
-
-class RowBlockedAttention(MultiHeadAttention):
-    """:class:`~transviz.core.model.MultiHeadAttention` whose packed projections go through :func:`linear`."""
-
-    def in_projection(self, x: Tensor, rows: slice) -> Tensor:
-        return linear(x, self.in_proj_weight[rows], self.in_proj_bias[rows])
-
-
-_ROW_BLOCKED: dict[type[nn.Module], type[nn.Module]] = {
-    nn.Linear: RowBlockedLinear,
-    MultiHeadAttention: RowBlockedAttention,
-}
-
-
-def use_row_blocks(net: ModuleT) -> ModuleT:
-    """Compute ``net``'s one-row products through :func:`linear` from now on; returns ``net``.
-
-    Changes the class of its ``nn.Linear`` and ``MultiHeadAttention`` modules in place, nothing
-    else: no tensor is copied and a copy of ``net`` keeps the path. Modules of other classes,
-    subclasses included, keep their own forward; calling it again changes nothing.
-    """
-    for module in net.modules():
-        row_blocked = _ROW_BLOCKED.get(type(module))
-        if row_blocked is not None:
-            module.__class__ = row_blocked
-    return net
+        return linear(x, self.weight, self.bias) if self.row_blocks else F.linear(x, self.weight, self.bias)

@@ -14,11 +14,9 @@ records what reaches the chosen attention layer, so the walkthrough cannot drift
 from __future__ import annotations
 
 import math
-import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
-from typing import Literal
 
 import numpy as np
 import torch
@@ -29,10 +27,10 @@ from .errors import InputError
 from .inference import evaluating
 from .messages import translate_noop
 from .model import MultiHeadAttention
+from .sites import KINDS as KINDS
+from .sites import Address, Call, Site, Tap, tapping
+from .sites import Kind as Kind
 from .vocab import BOS, Vocab
-
-Kind = Literal["encoder_self", "decoder_self", "cross"]
-KINDS: tuple[Kind, ...] = ("encoder_self", "decoder_self", "cross")
 
 _Call = tuple[Tensor, Tensor, Tensor, Tensor | None]  # q, k, v (B, H, L, d_k) and the mask
 
@@ -65,31 +63,16 @@ class Walkthrough:
 
 
 @contextmanager
-def _recording(attention: MultiHeadAttention) -> Iterator[list[_Call]]:
-    """Record the inputs of every ``attend`` call of one attention module during the block, made
-    by the thread that records.
-
-    ``attend`` is a method, not a module call, so forward hooks cannot see it; shadowing it on
-    this one instance for one pass records exactly what the model computed with. Another thread
-    may run the same model meanwhile (the masks tab translates on a worker thread): its calls go
-    through unrecorded.
-    """
+def _recording(model: Model, kind: Kind, layer: int) -> Iterator[list[_Call]]:
+    """The queries, keys, values and mask of every pass through one attention module during the
+    block, made by this thread (a tap: another thread running the model meanwhile goes unrecorded)."""
     calls: list[_Call] = []
-    original = attention.attend
-    recorder = threading.get_ident()
 
-    def attend(
-        q: Tensor, k: Tensor, v: Tensor, mask: Tensor | None, need_weights: bool, first_query: int = 0
-    ) -> tuple[Tensor, Tensor | None]:
-        if threading.get_ident() == recorder:
-            calls.append((q, k, v, mask))
-        return original(q, k, v, mask, need_weights, first_query)
+    def record(values: Tensor, call: Call) -> None:
+        calls.append((call.seen[Site.QUERIES], call.seen[Site.KEYS], values, call.mask))
 
-    attention.attend = attend  # type: ignore[method-assign]  # recorded for the duration, then deleted
-    try:
+    with tapping(model.net, [Tap(Address(kind, layer, Site.VALUES), record)]):
         yield calls
-    finally:
-        del attention.attend
 
 
 def attention_module(model: Model, kind: Kind, layer: int) -> MultiHeadAttention:
@@ -135,7 +118,7 @@ def walkthrough(model: Model, source: str, target_prefix: str, kind: Kind, layer
                          attention.n_heads - 1)
     encoding = model.encode_source(source)
     target_tokens, target_ids = decoder_inputs(model.tgt_vocab, target_prefix, model.config.max_len)
-    with evaluating(model), _recording(attention) as calls:
+    with evaluating(model), _recording(model, kind, layer) as calls:
         model.net(model.source_tensor(encoding), torch.tensor([target_ids], device=model.device))
     q, k, v = (t[0, head].float() for t in calls[0][:3])  # (L, d_k)
     mask = calls[0][3]  # (1, 1, 1 or Q, K): the same for every head

@@ -15,7 +15,7 @@ from .dataset import Pair
 from .decoding import DecodingSession, Event
 from .errors import InputError, TransvizError
 from .events import Signal
-from .interventions import Intervention, edits
+from .interventions import Intervention, taps_for
 from .messages import translate_noop
 from .strategies import Greedy, Strategy
 from .tasks import TASKS, task_examples
@@ -139,7 +139,7 @@ class Workspace:
         error (raised) nothing changes."""
         if self.decoding_model is None:
             raise InputError(translate_noop("CoreMessages", "no model is loaded: open a checkpoint first"))
-        edits(self.decoding_model, interventions)  # raises when they do not fit the model
+        taps_for(self.decoding_model, interventions)  # raises when they do not fit the model
         session = DecodingSession(self.decoding_model, sentence, strategy=Greedy() if teacher_forcing else strategy,
                                   top_k=self.top_k, reference=reference if teacher_forcing else None,
                                   interventions=interventions)
@@ -177,7 +177,7 @@ class Workspace:
         if self.session is not None:
             self.session.set_interventions(interventions)
         elif self.decoding_model is not None:
-            edits(self.decoding_model, interventions)
+            taps_for(self.decoding_model, interventions)
         self.interventions = tuple(interventions)
         self.interventions_changed.emit(self.interventions)
 

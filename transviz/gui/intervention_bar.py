@@ -5,57 +5,20 @@ The chips sit in a strip that scrolls sideways, so that many interventions never
 """
 from __future__ import annotations
 
-from PySide6.QtCore import QCoreApplication, Qt
+from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QFrame, QHBoxLayout, QPushButton, QScrollArea, QSizePolicy, QToolButton, QWidget
 
-from ..core.interventions import AblateHead, EditAttention, Intervention, NoPositions, ScaleScores, TieQueryKey
-from .intervention_menu import factor_text
+from ..core.interventions import Intervention
+from .core_messages import translated
 from .labels import bound_label, plain_label
 from .language import Retranslated
 from .session import SessionController
 from .style import BLUE
 
 
-def kind_short_names() -> dict[str, str]:
-    translate = QCoreApplication.translate  # literal arguments below, so that lupdate finds them
-    return {"encoder_self": translate("InterventionBar", "encoder self"),
-            "decoder_self": translate("InterventionBar", "decoder self"),
-            "cross": translate("InterventionBar", "cross")}
-
-
-def where(kind: str | None, layer: int | None, head: int | None = None) -> str:
-    """"cross L1 H2", "cross L1", "cross" or "everywhere"."""
-    translate = QCoreApplication.translate
-    if kind is None:
-        return translate("InterventionBar", "everywhere")
-    text = kind_short_names()[kind]
-    if layer is not None:
-        text += f" L{layer}"
-    return text if head is None else text + f" H{head}"
-
-
 def describe(item: Intervention) -> str:
     """A short readable name of ``item``, in the language in use."""
-    translate = QCoreApplication.translate
-    if isinstance(item, AblateHead):
-        head = where(item.kind, item.layer, item.head)
-        if item.source is not None:
-            return translate("InterventionBar", "{0} uses L{1} H{2}'s pattern").format(head, *item.source)
-        modes = {"zero": translate("InterventionBar", "{0} off (zero)"),
-                 "uniform": translate("InterventionBar", "{0} off (uniform)"),
-                 "mean": translate("InterventionBar", "{0} off (mean)")}
-        return modes[item.mode].format(head)
-    if isinstance(item, EditAttention):
-        return translate("InterventionBar", "{0} row {1} painted").format(where(item.kind, item.layer, item.head),
-                                                                          item.query)
-    if isinstance(item, TieQueryKey):
-        return translate("InterventionBar", "Q = K: {0}").format(where(item.kind, item.layer, item.head))
-    if isinstance(item, ScaleScores):
-        return translate("InterventionBar", "scores × {0}: {1}").format(factor_text(item.factor),
-                                                                        where(item.kind, item.layer))
-    if isinstance(item, NoPositions):
-        return translate("InterventionBar", "no positions: {0}").format(item.side)
-    return str(item)
+    return translated(item.describe())
 
 
 class InterventionChip(QFrame):

@@ -9,22 +9,14 @@ from __future__ import annotations
 
 from collections.abc import Hashable, Sequence
 
-from ..core.interventions import AblateHead, EditAttention, Intervention, ScaleScores, TieQueryKey
+from ..core.interventions import Intervention
 
 Items = tuple[Intervention, ...]
 
 
 def slot(item: Intervention) -> Hashable:
-    """What ``item`` edits; two interventions with one slot do not stack."""
-    if isinstance(item, AblateHead):
-        return "head", item.kind, item.layer, item.head
-    if isinstance(item, TieQueryKey):
-        return "tie", item.kind, item.layer, item.head
-    if isinstance(item, ScaleScores):
-        return "scale", item.kind, item.layer
-    if isinstance(item, EditAttention):
-        return "row", item.kind, item.layer, item.head, item.query
-    return item  # a kind without slots stacks with everything but itself
+    """What ``item`` edits; two interventions with one slot do not stack (each kind says)."""
+    return item.slot()
 
 
 def toggled(items: Sequence[Intervention], item: Intervention) -> Items:

@@ -12,7 +12,7 @@ from PySide6.QtCore import QCoreApplication, QObject, Signal
 from PySide6.QtGui import QAction
 from PySide6.QtWidgets import QMenu
 
-from ..core.interventions import AblateHead, Intervention, ScaleScores, TieQueryKey
+from ..core.interventions import AblateHead, Intervention, ScaleHead, ScaleScores, TieQueryKey
 from ..core.walkthrough import Kind
 from .grid import SUMMARY_COLUMN
 
@@ -62,6 +62,12 @@ def _scales(target: HeadTarget) -> list[tuple[str, Intervention]]:
             for factor in SCALE_FACTORS]
 
 
+def _head_scales(target: HeadTarget) -> list[tuple[str, Intervention]]:
+    label = QCoreApplication.translate("InterventionMenu", "× {0}")
+    return [(label.format(factor_text(factor)), ScaleHead(target.kind, target.layer, target.head, factor))
+            for factor in SCALE_FACTORS]
+
+
 def _sources(target: HeadTarget) -> list[tuple[str, Intervention]]:
     """Every head of the same or an earlier layer whose pattern this head could use instead."""
     return [(f"L{layer} H{head}", AblateHead(target.kind, target.layer, target.head, "copy", (layer, head)))
@@ -82,6 +88,7 @@ HEAD_ACTIONS: tuple[HeadAction | HeadChoices, ...] = (
                lambda t: TieQueryKey(t.kind, t.layer, t.head)),
     HeadChoices(lambda: QCoreApplication.translate("InterventionMenu", "Scale this layer's scores"), _scales,
                 per_head=False),
+    HeadChoices(lambda: QCoreApplication.translate("InterventionMenu", "Scale this head's scores"), _head_scales),
 )
 
 

@@ -10,15 +10,13 @@ from __future__ import annotations
 
 import math
 import weakref
-from collections.abc import Iterator
-from contextlib import contextmanager
 from dataclasses import dataclass
 
 import numpy as np
-from torch import Tensor
 
 from ..bundle import Model
 from ..model import MultiHeadAttention
+from ..sites import Address, Site, recording
 from ..walkthrough import Kind, attention_module
 from .forward import Sentence
 from .head import head_attention
@@ -98,38 +96,16 @@ def head_matrix(attention: MultiHeadAttention, head: int) -> np.ndarray:
     return np.asarray(query @ key.T)
 
 
-@contextmanager
-def _projected_inputs(attention: MultiHeadAttention) -> Iterator[dict[str, Tensor]]:
-    """What ``attention`` projects during the block: "query" and "key" inputs (B, L, d_model).
-    Its projections are method calls, not a module call, so a forward pre-hook cannot see them;
-    shadowing ``in_projection`` on this instance for one pass does."""
-    seen: dict[str, Tensor] = {}
-    original, d = attention.in_projection, attention.d_model
-
-    def in_projection(x: Tensor, rows: slice) -> Tensor:
-        start, stop = rows.start or 0, d * 3 if rows.stop is None else rows.stop
-        if start == 0:
-            seen.setdefault("query", x.detach())
-        if start <= d < stop:
-            seen.setdefault("key", x.detach())
-        return original(x, rows)
-
-    attention.in_projection = in_projection  # type: ignore[method-assign]  # for one pass, then deleted
-    try:
-        yield seen
-    finally:
-        del attention.in_projection
-
-
 def bilinear(model: Model, sentence: Sentence, kind: Kind, layer: int, head: int) -> Bilinear:
     """W_Z of ``head`` in ``layer`` and the check that it gives the model's scaled scores
     (InputError for a layer or head the model lacks)."""
     attention = attention_module(model, kind, layer)  # validates kind and layer
-    with _projected_inputs(attention) as seen:  # the walkthrough's own pass, which validates the head
+    inputs = [Address(kind, layer, Site.QUERY_INPUT), Address(kind, layer, Site.KEY_INPUT)]
+    with recording(model.net, inputs) as seen:  # the walkthrough's own pass, which validates the head
         walk = head_attention(model, sentence, kind, layer, head)
     weights = _head_weights(attention, head)
     x_q, x_k = (np.hstack([seen[side][0].double().cpu().numpy(), np.ones((seen[side].shape[1], 1))])
-                for side in ("query", "key"))
+                for side in inputs)
     form = x_q @ weights.matrix @ x_k.T / math.sqrt(attention.d_k)
     check = float(np.abs(form - walk.scaled).max())
     return Bilinear(attention.d_model, attention.d_k, walk.query_tokens, walk.key_tokens, weights.matrix, form, check,

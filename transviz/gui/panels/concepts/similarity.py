@@ -16,7 +16,7 @@ from PySide6.QtWidgets import QHBoxLayout, QVBoxLayout, QWidget
 
 from ....core.bundle import Model
 from ....core.concepts.similarity import Head, HeadSimilarity, measure_pair, measure_similarity
-from ....core.interventions import AblateHead
+from ....core.interventions import AblateHead, Copy
 from ....core.walkthrough import Kind
 from ...attention_view import kind_names
 from ...heatmap import AxisNames, HeatmapWidget
@@ -38,7 +38,7 @@ class SimilarityView(ConceptView):
         self.shown: HeadSimilarity | None = None
         self.background: Background[HeadSimilarity] = Background(self._show)
         self._key: Hashable = None  # the model and kind the view shows, or waits for
-        self._copies: list[AblateHead] = []  # the explorer's heads copying another's pattern
+        self._copies: list[Copy] = []  # the explorer's heads copying another's pattern
         self._context: ConceptContext | None = None
         self._chosen: tuple[Head, Head] | None = None  # the pair clicked; None: the most alike
         self.matrix = HeatmapWidget(value_format="{:.3f}", levels=(0.0, math.log(2)))
@@ -89,8 +89,8 @@ class SimilarityView(ConceptView):
             self._chosen = None  # a pair of another model's or kind's heads
         self._key = (weights, kind)
         self._context = context
-        self._copies = [edit for edit in context.interventions
-                        if isinstance(edit, AblateHead) and edit.mode == "copy" and edit.kind == kind]
+        copies = (edit.copied() for edit in context.interventions)
+        self._copies = [copy for copy in copies if copy is not None and copy.kind == kind]
         if self.background.request(self._key, self._task(self.background.model_copy(model), kind)):
             self._show(self._key, self.background.results[self._key])
             return
@@ -153,10 +153,9 @@ class SimilarityView(ConceptView):
         if pair is not None:
             self.requested.emit(AblateHead(pair.kind, pair.b[0], pair.b[1], "copy", pair.a))
 
-    def _name_copy(self, shown: HeadSimilarity, copy: AblateHead) -> None:
+    def _name_copy(self, shown: HeadSimilarity, copy: Copy) -> None:
         """Both heads of the pair clicked, and where the explorer shows them."""
-        assert copy.source is not None  # a copy names its source
-        source, target = copy.source, (copy.layer, copy.head)
+        source, target = copy.source, copy.target
         divergence = shown.divergence[shown.heads.index(source), shown.heads.index(target)]
         self.summary.setText(self.tr(
             "{1} now copies {0}'s pattern (JSD between them {2:.3f}). The Explorer decodes with it: in its grid of "
