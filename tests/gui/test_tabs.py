@@ -24,6 +24,9 @@ def test_the_window_shows_the_declared_tabs(qtbot):
     try:
         assert tuple(window.panels) == TABS
         assert [window.tabs.widget(i) for i in range(window.tabs.count())] == [window.panels[t] for t in TABS]
+        view = window.menus.view.actions()[:len(TABS)]  # View > a tab, by its title, Ctrl+1 to Ctrl+9
+        assert [a.text() for a in view] == [spec.shown_title() for spec in PANELS]
+        assert [a.shortcut().toString() for a in view] == [f"Ctrl+{i}" for i in range(1, len(TABS) + 1)]
     finally:
         window.shutdown()
 
