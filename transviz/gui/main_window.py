@@ -3,7 +3,7 @@ one :class:`~transviz.core.workspace.Workspace`, the status bar, the View menu's
 and presentation mode, and what the window remembers between runs.
 
 The window only composes: the workspace holds the model and the session, the panels draw it,
-:class:`~transviz.gui.files.ModelFiles` opens and saves files,
+:class:`~transviz.gui.files.ModelFiles` opens and saves files (dropped ones too),
 :class:`~transviz.gui.window_menus.WindowMenus` builds the menu bar.
 """
 from __future__ import annotations
@@ -13,7 +13,7 @@ from functools import partial
 from pathlib import Path
 
 from PySide6.QtCore import QSize, QTimer, Signal
-from PySide6.QtGui import QCloseEvent, QDragEnterEvent, QDropEvent
+from PySide6.QtGui import QCloseEvent
 from PySide6.QtWidgets import QMainWindow, QMessageBox, QProgressBar, QTabWidget, QWidget
 
 from .. import __version__
@@ -94,7 +94,7 @@ class MainWindow(Retranslated, QMainWindow):
         self.view_choices.chosen.connect(self.memory.remember)
         self.view_choices.chosen.connect(self.refit)
         self.view_choices.show_choices(current_language(), current_appearance())
-        self.setAcceptDrops(True)
+        self.files.take_drops(self)
         self.resize(START_SIZE.boundedTo(available_size(self)))
         self.refit()  # once shown: the frame's size is known then
         for source in (self.files, self.sessions, self.animations):
@@ -189,7 +189,7 @@ class MainWindow(Retranslated, QMainWindow):
         QMessageBox.about(self, self.tr("About transviz"), self.tr(
             "transviz {0}: look inside a small encoder-decoder Transformer.").format(__version__))
 
-    # -- pictures and drops ------------------------------------------------------------------------
+    # -- pictures ------------------------------------------------------------------------
     def current_plot(self) -> QWidget:
         return self.panels[PANELS[self.tabs.currentIndex()].id].current_plot()
 
@@ -201,18 +201,6 @@ class MainWindow(Retranslated, QMainWindow):
 
     def export_plot_with_dialog(self, suffix: str) -> None:
         export_with_dialog(self.current_plot(), suffix, self._plot_title(), parent=self)
-
-    def dragEnterEvent(self, event: QDragEnterEvent) -> None:
-        if self.files.dropped_checkpoint(event):
-            event.acceptProposedAction()
-        else:
-            event.ignore()
-
-    def dropEvent(self, event: QDropEvent) -> None:
-        path = self.files.dropped_checkpoint(event)
-        if path:
-            event.acceptProposedAction()
-            self.files.open(path)
 
     # -- closing -----------------------------------------------------------------------------------
     def shutdown(self, wait: bool = True) -> None:
