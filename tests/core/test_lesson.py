@@ -13,6 +13,7 @@ from transviz.core.interventions import AblateHead, EditAttention, NoPositions, 
 from transviz.core.lesson import Forced, Lesson, LessonError, Quiz, Slide, View
 from transviz.core.lesson_run import Models, check, model_source
 from transviz.core.strategies import Beam, Greedy, Sampling
+from transviz.core.tabs import TABS
 
 HEAD = 'format = "transviz-lesson"\nversion = 1\ntitle_en = "T"\n'
 SLIDE = '\n[[slide]]\nmodel = "default"\nsentence = "ich möchte ein bier"\n'
@@ -147,13 +148,19 @@ def assigned(path: Path, name: str) -> object:
 def test_the_core_names_the_windows_choices() -> None:
     """The core validates lessons without Qt: its lists must be the window's (read from source)."""
     from transviz.core.interventions import KINDS
-    from transviz.core.lesson import COLORMAPS, SCALES, SUMMARIES, TABS
+    from transviz.core.lesson import COLORMAPS, SCALES, SUMMARIES
 
     root = Path(__file__).resolve().parents[2] / "transviz" / "gui"
     assert assigned(root / "attention_view.py", "SUMMARIES") == SUMMARIES
     assert assigned(root / "attention_view.py", "SCALES") == SCALES
     assert assigned(root / "style.py", "COLORMAPS") == COLORMAPS
-    registry = (root / "panels" / "registry.py").read_text(encoding="utf-8")
-    assert [t for t in TABS if f'PanelSpec("{t}"' in registry] == list(TABS)
-    assert registry.count("PanelSpec(\"") == len(TABS)
-    assert lesson.KINDS == KINDS
+    assert lesson.KINDS == KINDS  # the tabs are not copied: tests/gui/test_tabs.py checks the registry
+
+
+def test_a_slide_names_any_tab_of_the_one_list_and_no_other() -> None:
+    for tab in TABS:
+        assert lesson.loads(HEAD + SLIDE + f'tab = "{tab}"\n').slides[0].tab == tab
+    with pytest.raises(LessonError, match="tab must be one of " + ", ".join(TABS) + ", got 'Lab'"):
+        lesson.loads(HEAD + SLIDE + 'tab = "Lab"\n')
+    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text(encoding="utf-8")
+    assert f'tab = "explorer"                # {", ".join(TABS)}\n' in readme  # the lesson format's documentation

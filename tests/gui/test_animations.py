@@ -109,9 +109,9 @@ def test_the_menu_action_needs_a_run(show, shipped_model):
     from transviz.gui.main_window import MainWindow
 
     window = show(MainWindow(), 1366, 768)
-    assert not window.animate_action.isEnabled()
+    assert not window.menus.animate_action.isEnabled()
     window.workspace.set_model(shipped_model, "default", sentence=SENTENCE)
-    assert window.animate_action.isEnabled()
+    assert window.menus.animate_action.isEnabled()
     window.shutdown()
 
 

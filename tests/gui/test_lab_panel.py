@@ -5,12 +5,14 @@ from __future__ import annotations
 import csv
 import math
 
+import pyqtgraph as pg
 import pytest
 from PySide6.QtGui import QImage
 
 from transviz.core.lab import run_lab
 from transviz.core.workspace import Workspace
 from transviz.gui.panels.lab import DIVERGED_FILL, LabPanel
+from transviz.gui.theme import apply_appearance, restyle, with_changes
 
 # the seed's five tables, as its text prints them (000_d44500b147c75d2f.txt)
 SEED_LR_TABLE = [("lr=1e-3, no warm-up", 3.37), ("lr=1e-4, no warm-up", 0.56), ("lr=1e-5, no warm-up", 2.31),
@@ -183,3 +185,20 @@ def test_long_notes_wrap_instead_of_widening_the_tab(lab):
     lab.quick_button.click()  # the long "NOT the tutorial's setting ..." note
     assert lab.minimumSizeHint().width() == short <= 1366
     assert lab.about.minimumSizeHint().width() < 400
+
+
+@pytest.mark.parametrize("presentation", (False, True))
+def test_the_mean_predictors_label_stays_inside_the_plot(qtbot, show, presentation):
+    """On a 1366 px screen the larger text of presentation mode once pushed "predicting the mean: 3.5"
+    past the plot's right edge."""
+    panel = show(LabPanel(Workspace()), 1366, 700)
+    apply_appearance(with_changes(presentation=presentation))  # the GUI tests' fixture sets it back
+    restyle(panel)  # as View > Presentation mode does
+    try:
+        (level,) = [item for item in panel.plot.plotItem.items if isinstance(item, pg.InfiniteLine)]
+        plot_area, label = panel.plot.plotItem.vb, level.label
+        # the label takes its place, on the right, once the plot's range is laid out
+        qtbot.waitUntil(lambda: label.sceneBoundingRect().right() > plot_area.sceneBoundingRect().center().x())
+        assert plot_area.sceneBoundingRect().contains(label.sceneBoundingRect())
+    finally:
+        panel.shutdown()

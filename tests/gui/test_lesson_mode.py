@@ -120,7 +120,7 @@ def test_a_bad_lesson_never_half_loads(window, tmp_path: Path) -> None:
 
 
 def test_help_lessons_lists_and_opens_the_shipped_lessons(window) -> None:
-    actions = window.lessons_menu.actions()
+    actions = window.menus.lessons_menu.actions()
     assert [a.text() for a in actions] == [lesson.read(p).title_en for p in LESSONS]
     actions[1].trigger()
     assert window.lesson_mode.active and window.lesson_mode.index == 0

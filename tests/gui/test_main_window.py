@@ -44,7 +44,7 @@ def test_opens_without_a_model(window):
     assert window.panels["masks"].walk_pages.currentWidget() is window.panels["masks"].no_model
     window.tabs.setCurrentWidget(window.panels["why"])
     assert window.panels["why"].positions.pages.currentWidget() is window.panels["why"].positions.no_model
-    assert not window.save_action.isEnabled() and not window.info_action.isEnabled()
+    assert not window.menus.save_action.isEnabled() and not window.menus.info_action.isEnabled()
 
 
 def test_starts_with_the_shipped_default_model_ready_to_step(window, qtbot):
@@ -67,8 +67,8 @@ def test_menus(window):
     texts = [a.text().replace("&", "") for a in model_menu.actions() if not a.isSeparator()]
     assert texts == ["Open checkpoint...", "Open folder (Hugging Face)...", "Shipped models", "Save model as...",
                      "Info..."]
-    assert not window.export_trace_action.isEnabled()  # no sentence decoded yet
-    assert not window.animate_action.isEnabled()
+    assert not window.menus.export_trace_action.isEnabled()  # no sentence decoded yet
+    assert not window.menus.animate_action.isEnabled()
 
 
 def test_loading_replaces_the_model_off_the_gui_thread(window, qtbot, model_file):
@@ -82,7 +82,7 @@ def test_loading_replaces_the_model_off_the_gui_thread(window, qtbot, model_file
     window.tabs.setCurrentWidget(window.panels["masks"])
     assert window.panels["masks"].steps is not None
     assert window.panels["positional"].source.model().item(1).isEnabled()
-    assert window.save_action.isEnabled() and not window.busy.isVisible()
+    assert window.menus.save_action.isEnabled() and not window.busy.isVisible()
 
 
 def foreign(path):
@@ -181,12 +181,12 @@ def test_export_current_plot(window, tmp_path):
 
 
 def test_shipped_models_menu_lists_names_and_loads(window, qtbot, model_file):
-    assert [a.text() for a in window.shipped_menu.actions()] == ["dates", "default", "zh-en"]
-    window.populate_shipped_menu({})
-    texts = [a.text() for a in window.shipped_menu.actions()]
-    assert texts == ["(none installed)"] and not window.shipped_menu.actions()[0].isEnabled()
-    window.populate_shipped_menu({"tiny": model_file})
-    action = window.shipped_menu.actions()[0]
+    assert [a.text() for a in window.menus.shipped_menu.actions()] == ["dates", "default", "zh-en"]
+    window.menus.populate_shipped_menu({})
+    texts = [a.text() for a in window.menus.shipped_menu.actions()]
+    assert texts == ["(none installed)"] and not window.menus.shipped_menu.actions()[0].isEnabled()
+    window.menus.populate_shipped_menu({"tiny": model_file})
+    action = window.menus.shipped_menu.actions()[0]
     assert action.text() == "tiny"
     with qtbot.waitSignal(window.model_changed, timeout=10000):
         action.trigger()

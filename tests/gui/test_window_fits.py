@@ -14,12 +14,12 @@ from pathlib import Path
 
 import pytest
 
+from transviz.core.tabs import TABS
 from transviz.gui import CONCEPTS
 
 SCREEN = (1366, 768)
 MODELS = ("default", "dates", "reverse")
 LANGUAGES = ("en", "zh_CN")
-TABS = range(8)  # Explorer, Positional encoding, Masks, Heads, Why, Concepts, Training, Lab
 PROBE = Path(__file__).with_name("window_fit_probe.py")
 
 
@@ -53,6 +53,7 @@ def fits(size: list[int], room: tuple[int, int] = SCREEN) -> bool:
 def test_the_window_starts_within_the_screen(measured, model):
     start = measured(model)["start"]
     assert start["available"] == list(SCREEN)
+    assert {key for key in start if key.startswith("tab ")} == {f"tab {tab}" for tab in TABS}  # the window's tabs
     assert fits(start["size"]) and start["on_screen"] == [1], start
 
 

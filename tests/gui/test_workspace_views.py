@@ -24,7 +24,7 @@ def test_views_show_what_the_workspace_holds(window, make_model):
     model = make_model()
     workspace.set_model(model, "tiny.safetensors")
     assert explorer.pages.currentIndex() == 1 and masks.walk_pages.currentIndex() == 1
-    assert window.panels["positional"].model is model and window.save_action.isEnabled()
+    assert window.panels["positional"].model is model and window.menus.save_action.isEnabled()
     workspace.open("ich mochte bitte")
     assert explorer.source.sentence.text() == "ich mochte bitte"
     assert [chip.text for chip in explorer.source.preview.chips] == ["ich", "mochte", "bitte"]
@@ -34,7 +34,7 @@ def test_views_show_what_the_workspace_holds(window, make_model):
     window.tabs.setCurrentWidget(masks)  # the masks tab follows the session's sentence and target
     assert masks.sentence.text() == "ich mochte bitte"
     workspace.set_model(None)
-    assert explorer.pages.currentIndex() == 0 and not window.export_trace_action.isEnabled()
+    assert explorer.pages.currentIndex() == 0 and not window.menus.export_trace_action.isEnabled()
 
 
 def test_acting_on_the_views_changes_the_workspace(window, qtbot, make_model):

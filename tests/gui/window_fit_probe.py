@@ -46,7 +46,7 @@ def sizes(window: MainWindow) -> dict[str, list[int]]:
     return {"hint": pair(window.minimumSizeHint()), "minimum": pair(window.minimumSize()),
             "size": pair(window.frameGeometry().size()), "available": pair(available.size()),
             "on_screen": [int(available.contains(window.frameGeometry()))],
-            **{f"tab {i}": pair(window.tabs.widget(i).minimumSizeHint()) for i in range(window.tabs.count())}}
+            **{f"tab {name}": pair(panel.minimumSizeHint()) for name, panel in window.panels.items()}}
 
 
 def main(name: str) -> None:
@@ -67,10 +67,10 @@ def main(name: str) -> None:
         for presentation in (True, False):  # off last: the window must shrink back
             window.view_choices.choose_appearance(with_changes(presentation=presentation))
             mode = "presentation" if presentation else "desktop"
-            for tab in range(window.tabs.count()):
-                window.tabs.setCurrentIndex(tab)
+            for name, panel in window.panels.items():  # every tab, by its id
+                window.tabs.setCurrentWidget(panel)
                 settle(app)
-                measured[f"{language} {mode} {tab}"] = sizes(window)
+                measured[f"{language} {mode} {name}"] = sizes(window)
             concepts = window.panels["concepts"]
             window.tabs.setCurrentWidget(concepts)
             for view in concepts.views:  # each view of the Concepts tab, drawn

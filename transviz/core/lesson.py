@@ -22,6 +22,7 @@ from .files import write_atomically
 from .interventions import Intervention
 from .messages import Arg, Message, translate_noop
 from .strategies import Greedy, Strategy, strategy_named, strategy_settings
+from .tabs import TABS, Tab
 from .walkthrough import KINDS, Kind
 
 if sys.version_info >= (3, 11):
@@ -32,7 +33,6 @@ else:  # pragma: no cover - the same parser, before it joined the standard libra
 FORMAT, VERSION = "transviz-lesson", 1
 SUFFIX, SESSION_SUFFIX = ".toml", ".transviz"
 # what the window offers (transviz.gui keeps its own copies; tests/core/test_lesson.py checks they agree)
-TABS = ("explorer", "positional", "masks", "heads", "why", "concepts", "compare", "training", "lab")
 SUMMARIES = ("mean", "max", "rollout")
 SCALES = ("fixed", "map", "row")
 COLORMAPS = ("viridis", "cividis", "magma")
@@ -92,7 +92,7 @@ class Slide:
     strategy: Strategy = field(default_factory=Greedy)
     steps: int = 0
     forced: tuple[Forced, ...] = ()
-    tab: str = "explorer"
+    tab: Tab = "explorer"
     view: View = field(default_factory=View)
     interventions: tuple[Intervention, ...] = ()
     caption_en: str = ""

@@ -7,7 +7,7 @@ import logging
 from collections.abc import Callable
 from pathlib import Path
 
-from PySide6.QtCore import QCoreApplication, QObject, Signal
+from PySide6.QtCore import QCoreApplication, QEvent, QObject, Signal
 from PySide6.QtGui import QDragEnterEvent, QDropEvent
 from PySide6.QtWidgets import QFileDialog, QWidget
 
@@ -172,6 +172,24 @@ class ModelFiles(QObject):
     def dropped_checkpoint(event: QDragEnterEvent | QDropEvent) -> str | None:
         """A checkpoint file, or a folder (a Hugging Face model), the drag carries."""
         return dropped_file(event, (CHECKPOINT_SUFFIX,)) or dropped_folder(event)
+
+    def take_drops(self, widget: QWidget) -> None:
+        """Open a checkpoint or a model folder dropped on ``widget`` (the window); other drags are refused."""
+        widget.setAcceptDrops(True)
+        widget.installEventFilter(self)
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        kind = event.type()
+        if kind not in (QEvent.Type.DragEnter, QEvent.Type.Drop) or not isinstance(event, QDropEvent):
+            return super().eventFilter(watched, event)
+        path = self.dropped_checkpoint(event)
+        if path:
+            event.acceptProposedAction()
+            if kind == QEvent.Type.Drop:
+                self.open(path)
+        elif kind == QEvent.Type.DragEnter:
+            event.ignore()
+        return True
 
     # -- saving ------------------------------------------------------------------------------------
     def save_as(self, path: str | Path) -> None:

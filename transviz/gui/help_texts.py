@@ -4,28 +4,25 @@ from __future__ import annotations
 
 from PySide6.QtCore import QCoreApplication
 
-EXPLORER, POSITIONAL, MASKS, TRAINING, LAB = "explorer", "positional", "masks", "training", "lab"
-HEADS, WHY, CONCEPTS, COMPARE = "heads", "why", "concepts", "compare"
+from ..core.tabs import Tab
 
 
-def tab_help(tab: str) -> str:
-    """How to read the tab ``tab`` (one of the names above); "" for a tab without help."""
+def tab_help(tab: Tab) -> str:
+    """How to read the tab ``tab`` (an id of :data:`transviz.core.tabs.TABS`, each of which has its text)."""
     return "\n\n".join(help_sections(tab))
 
 
-def help_sections(tab: str) -> list[str]:
+def help_sections(tab: Tab) -> list[str]:
     """The paragraphs of the tab's help, each one translated text: the tab's own, then its topics."""
-    own = _tab_texts().get(tab)
-    if own is None:
-        return []
     topics = _topics()
-    return [own, *(topics[name] for name in TAB_TOPICS.get(tab, ()))]
+    return [tab_texts()[tab], *(topics[name] for name in TAB_TOPICS.get(tab, ()))]
 
 
 ROW_LABELS, COLOURS, SUMMARIES, SAMPLING, BEAM = "row labels", "colours", "summaries", "sampling", "beam"
 # the topics each tab's help explains after its own text
-TAB_TOPICS = {EXPLORER: (ROW_LABELS, COLOURS, SUMMARIES, SAMPLING, BEAM), MASKS: (ROW_LABELS, COLOURS),
-              TRAINING: (ROW_LABELS, COLOURS, SUMMARIES), WHY: (ROW_LABELS, COLOURS)}
+TAB_TOPICS: dict[Tab, tuple[str, ...]] = {
+    "explorer": (ROW_LABELS, COLOURS, SUMMARIES, SAMPLING, BEAM), "masks": (ROW_LABELS, COLOURS),
+    "training": (ROW_LABELS, COLOURS, SUMMARIES), "why": (ROW_LABELS, COLOURS)}
 
 
 def _topics() -> dict[str, str]:
@@ -81,10 +78,11 @@ def _topics() -> dict[str, str]:
     }
 
 
-def _tab_texts() -> dict[str, str]:
+def tab_texts() -> dict[Tab, str]:
+    """Each tab's own text, translated, keyed by its id (tests/gui/test_tabs.py: every id has one)."""
     translate = QCoreApplication.translate  # literal arguments, so that lupdate finds every text
     return {
-        EXPLORER: translate(
+        "explorer": translate(
             "TabHelp",
             "Type a sentence and press Enter, then Space (or Step) to let the model write one token at a time.\n\n"
             "The grid shows every layer (rows of tiles) and head (columns) of the chosen attention. In each tile a "
@@ -102,7 +100,7 @@ def _tab_texts() -> dict[str, str]:
             "once: the bar above the grid lists what is changed (× removes one), edited heads are framed, and "
             "output tokens that changed are marked; their tooltip gives the unchanged model's token and how its "
             "log-probability moved. Ctrl+Z undoes a change, Ctrl+Shift+Z redoes it."),
-        POSITIONAL: translate(
+        "positional": translate(
             "TabHelp",
             "The table is the positional encoding PE that is added to the word embeddings, so that the model "
             "knows where each token stands. Each row is a position, each column a dimension. Column 2i is "
@@ -111,7 +109,7 @@ def _tab_texts() -> dict[str, str]:
             "The 'sin half | cos half' layout reorders the columns as in the seed's figure. The curves show a few "
             "dimensions across positions. PE·PEᵀ compares two positions: its value depends only on how far apart "
             "they are, which lets attention find relative positions."),
-        MASKS: translate(
+        "masks": translate(
             "TabHelp",
             "A mask says which key each query may attend to (True, light) and which it may not (False, dark).\n\n"
             "The padding mask hides the <pad> tokens that fill the shorter sentences of a batch; the sequence "
@@ -120,7 +118,7 @@ def _tab_texts() -> dict[str, str]:
             "is 0 and every row still sums to 1.\n\n"
             "The walkthrough shows one head's steps for one query: the raw scores Q·Kᵀ, scaled by 1/sqrt(d_k), "
             "masked, turned into weights by the softmax, and the output: the weights times the value vectors V."),
-        TRAINING: translate(
+        "training": translate(
             "TabHelp",
             "Choose a task and the model's size, then Start. The plots show the training loss of every batch, "
             "the validation loss and exact match at each validation, the learning rate (watch the warm-up: it "
@@ -128,7 +126,7 @@ def _tab_texts() -> dict[str, str]:
             "Below, every layer and head of the probe sentence's attention: rows are queries, columns keys, each "
             "row sums to 1. Drag the timeline to go back to an earlier snapshot and watch the alignment form out "
             "of noise. When the run ends, 'Use in explorer' makes the trained model the window's model."),
-        LAB: translate(
+        "lab": translate(
             "TabHelp",
             "The experiment of the seed tutorial: an encoder stack learns y = (a+1)^2 + b. Each row is one "
             "configuration; its test MSE stands beside the value the tutorial published. Predicting the mean "
@@ -137,7 +135,7 @@ def _tab_texts() -> dict[str, str]:
             "3.5 line while the others fall. This is what the lab demonstrates: a Transformer is hard to train "
             "from scratch, and warm-up and a careful initialisation decide whether it learns at all. The quick "
             "preset is shorter than the tutorial's runs, so its numbers differ."),
-        HEADS: translate(
+        "heads": translate(
             "TabHelp",
             "Are all these heads needed? Measure switches every head of the loaded model off alone (its output "
             "set to zero) and scores the model on its task's test sentences: a map's cell is the score lost "
@@ -148,14 +146,14 @@ def _tab_texts() -> dict[str, str]:
             "that can go before one point of exact match is lost. Without every cross-attention head the "
             "decoder no longer sees the source at all.\n\n"
             "Click a head to switch it off in the explorer, and watch what changes in its translation."),
-        CONCEPTS: translate(
+        "concepts": translate(
             "TabHelp",
             "Pictures the tutorials describe in words, drawn from the loaded model's own weights for the "
             "explorer's sentence at its step: step in the explorer and come back to see the next token's. Choose "
             "a picture on the left; above it stand the tutorial's claim and what the picture shows. The "
             "attention kind and layer (and head, where a picture shows one head) choose what it is drawn "
             "from: the encoder's layers for encoder self-attention, the decoder's otherwise."),
-        COMPARE: translate(
+        "compare": translate(
             "TabHelp",
             "Two decoding runs side by side: a minimal pair of sentences (\"ich möchte ein bier\" and \"ich "
             "möchte ein bier trinken\"), or one sentence through two models (the loaded one, a shipped one, or a "
@@ -163,7 +161,7 @@ def _tab_texts() -> dict[str, str]:
             "Choose the attention kind, the layer and a head or a summary of the layer's heads. Where the two maps "
             "have the same shape, the third map is B − A on a blue-white-red scale centred at 0, its range stated "
             "in its title; where they do not, it says why. Below, the two outputs as a token diff."),
-        WHY: translate(
+        "why": translate(
             "TabHelp",
             "Two claims of the tutorial, computed live.\n\n"
             "Why scale by 1/√d_k: q and k are random vectors of d_k entries drawn from N(0, 1). Their dot product "

@@ -3,7 +3,8 @@ one :class:`~transviz.core.workspace.Workspace`, the status bar, the View menu's
 and presentation mode, and what the window remembers between runs.
 
 The window only composes: the workspace holds the model and the session, the panels draw it,
-:class:`~transviz.gui.files.ModelFiles` opens and saves files.
+:class:`~transviz.gui.files.ModelFiles` opens and saves files (dropped ones too),
+:class:`~transviz.gui.window_menus.WindowMenus` builds the menu bar.
 """
 from __future__ import annotations
 
@@ -12,14 +13,13 @@ from functools import partial
 from pathlib import Path
 
 from PySide6.QtCore import QSize, QTimer, Signal
-from PySide6.QtGui import QCloseEvent, QDragEnterEvent, QDropEvent, QKeySequence
+from PySide6.QtGui import QCloseEvent
 from PySide6.QtWidgets import QMainWindow, QMessageBox, QProgressBar, QTabWidget, QWidget
 
 from .. import __version__
 from ..core.bundle import Model
 from ..core.errors import TransvizError
 from ..core.lesson import read as read_lesson
-from ..core.resources import shipped_models
 from ..core.workspace import Workspace
 from .animations import AnimationExport
 from .core_messages import translated
@@ -27,9 +27,9 @@ from .dialogs import error_box, text_dialog
 from .export import export_with_dialog, save_picture
 from .files import ModelFiles, model_info, model_name
 from .help_texts import tab_help
-from .labels import TimedNotice, bound_action, bound_menu, plain_label
+from .labels import TimedNotice, plain_label
 from .language import Retranslated, current_language, set_language
-from .lesson_mode import LessonMode, populate_lessons_menu
+from .lesson_mode import LessonMode
 from .observe import subscribe
 from .panels.base import PlotPanel
 from .panels.registry import PANELS
@@ -39,6 +39,7 @@ from .settings import SettingsStore, Stored
 from .theme import apply_appearance, current_appearance, restyle
 from .view_menu import ViewChoices
 from .window_memory import WindowMemory
+from .window_menus import WindowMenus
 
 log = logging.getLogger(__name__)
 
@@ -71,7 +72,6 @@ class MainWindow(Retranslated, QMainWindow):
         self.settings = settings
         self.on_screen = on_screen  # False: drawn to a picture at the size it is given (transviz render)
         self.workspace = workspace or Workspace()
-        self._shipped: dict[str, Path] = {}
         self.error_dialog: QMessageBox | None = None
         self.files = ModelFiles(self.workspace, self)
         self.tabs = QTabWidget()
@@ -89,8 +89,12 @@ class MainWindow(Retranslated, QMainWindow):
         self.memory = WindowMemory(self, self.tabs, self.workspace, settings,
                                    awaited=lambda: self.files.awaited)
         self._build_status_bar()
-        self._build_menus()
-        self.setAcceptDrops(True)
+        self.menus = WindowMenus(self)
+        self.view_choices = ViewChoices(self.menus.view, self)
+        self.view_choices.chosen.connect(self.memory.remember)
+        self.view_choices.chosen.connect(self.refit)
+        self.view_choices.show_choices(current_language(), current_appearance())
+        self.files.take_drops(self)
         self.resize(START_SIZE.boundedTo(available_size(self)))
         self.refit()  # once shown: the frame's size is known then
         for source in (self.files, self.sessions, self.animations):
@@ -116,51 +120,10 @@ class MainWindow(Retranslated, QMainWindow):
             self.statusBar().addPermanentWidget(widget)
         self.files.runner.busy_changed.connect(self.busy.setVisible)
 
-    def _build_menus(self) -> None:
-        bar, keys, files, export = self.menuBar(), QKeySequence.StandardKey, self.files, self._export_with_dialog
-        file = bound_menu(self, bar, lambda: self.tr("&File"))
-        bound_action(self, file, lambda: self.tr("&Open session..."), self.sessions.open_with_dialog, "Ctrl+Shift+O")
-        bound_action(self, file, lambda: self.tr("&Save session..."), self.sessions.save_with_dialog, keys.Save)
-        file.addSeparator()
-        bound_action(self, file, lambda: self.tr("Export current plot as &PNG..."), lambda: export(".png"))
-        bound_action(self, file, lambda: self.tr("Export current plot as S&VG..."), lambda: export(".svg"))
-        self.animate_action = bound_action(self, file, lambda: self.tr("Export &animation (GIF or MP4)..."),
-                                           self.animations.export_with_dialog, "Ctrl+Shift+A")
-        self.export_trace_action = bound_action(self, file, lambda: self.tr("Export &trace as .npz or JSON..."),
-                                                files.export_trace_with_dialog, "Ctrl+E")
-        file.addSeparator()
-        bound_action(self, file, lambda: self.tr("&Quit"), self.close, keys.Quit)
-        model = bound_menu(self, bar, lambda: self.tr("&Model"))
-        bound_action(self, model, lambda: self.tr("&Open checkpoint..."), files.open_with_dialog, keys.Open)
-        bound_action(self, model, lambda: self.tr("Open &folder (Hugging Face)..."), files.open_folder_with_dialog)
-        self.shipped_menu = bound_menu(self, model, lambda: self.tr("Shipped &models"))
-        self.populate_shipped_menu(shipped_models())
-        self.save_action = bound_action(self, model, lambda: self.tr("&Save model as..."), files.save_with_dialog,
-                                        keys.SaveAs)
-        model.addSeparator()
-        self.info_action = bound_action(self, model, lambda: self.tr("&Info..."), self.show_model_info, "Ctrl+I")
-        view = bound_menu(self, bar, lambda: self.tr("&View"))
-        for index, spec in enumerate(PANELS):
-            bound_action(self, view, spec.shown_title, lambda *_, i=index: self.tabs.setCurrentIndex(i),
-                         f"Ctrl+{index + 1}")
-        view.addSeparator()
-        for panel in self.panels.values():
-            view.addActions(panel.view_actions())
-        self.view_choices = ViewChoices(view, self)
-        self.view_choices.chosen.connect(self.memory.remember)
-        self.view_choices.chosen.connect(self.refit)
-        self.view_choices.show_choices(current_language(), current_appearance())
-        help_menu = bound_menu(self, bar, lambda: self.tr("&Help"))
-        bound_action(self, help_menu, lambda: self.tr("How to read this &tab"), self.show_tab_help, keys.HelpContents)
-        self.lessons_menu = bound_menu(self, help_menu, lambda: self.tr("&Lessons"))
-        populate_lessons_menu(self.lessons_menu, self.open_lesson)
-        bound_action(self, help_menu, lambda: self.tr("&About transviz"), self.show_about)
-
     def retranslate(self) -> None:
         super().retranslate()
+        self.menus.retranslate()
         self.view_choices.retranslate()
-        self.populate_shipped_menu(self._shipped)
-        populate_lessons_menu(self.lessons_menu, self.open_lesson)  # titles in the new language
         self._show_model()
         self.refit()
 
@@ -169,15 +132,6 @@ class MainWindow(Retranslated, QMainWindow):
         presentation mode, a model): content that grew the window may have shrunk since."""
         if self.on_screen:
             QTimer.singleShot(0, self, partial(fit_to_screen, self))
-
-    def populate_shipped_menu(self, models: dict[str, Path]) -> None:
-        """List the shipped models by name (Model > Shipped models)."""
-        self._shipped = dict(models)
-        self.shipped_menu.clear()
-        for name, path in models.items():  # a model's name is its file's: not translated
-            self.shipped_menu.addAction(name).triggered.connect(lambda _=False, p=path: self.files.open(p))
-        if not models:
-            self.shipped_menu.addAction(self.tr("(none installed)")).setEnabled(False)
 
     # -- the model -----------------------------------------------------------------------------
     def open_initial_model(self, source: str | None) -> None:
@@ -202,10 +156,7 @@ class MainWindow(Retranslated, QMainWindow):
             self.model_label.setText(self.tr("Model: {0} ({1:,} parameters, {2} layers, {3} heads)").format(
                 model_name(model), model.net.parameter_count(), config.n_encoder_layers, config.n_heads))
             self.setWindowTitle(self.tr("transviz: {0}").format(model_name(model)))
-        self.save_action.setEnabled(model is not None)
-        self.info_action.setEnabled(model is not None)
-        self.export_trace_action.setEnabled(self.workspace.session is not None)
-        self.animate_action.setEnabled(self.workspace.session is not None)
+        self.menus.follow(self.workspace)
 
     # -- dialogs -----------------------------------------------------------------------------------
     def show_error(self, title: str, message: str) -> QMessageBox:
@@ -238,7 +189,7 @@ class MainWindow(Retranslated, QMainWindow):
         QMessageBox.about(self, self.tr("About transviz"), self.tr(
             "transviz {0}: look inside a small encoder-decoder Transformer.").format(__version__))
 
-    # -- pictures and drops ------------------------------------------------------------------------
+    # -- pictures ------------------------------------------------------------------------
     def current_plot(self) -> QWidget:
         return self.panels[PANELS[self.tabs.currentIndex()].id].current_plot()
 
@@ -248,20 +199,8 @@ class MainWindow(Retranslated, QMainWindow):
     def export_current_plot(self, path: str | Path) -> Path:
         return save_picture(self.current_plot(), path, self._plot_title())
 
-    def _export_with_dialog(self, suffix: str) -> None:
+    def export_plot_with_dialog(self, suffix: str) -> None:
         export_with_dialog(self.current_plot(), suffix, self._plot_title(), parent=self)
-
-    def dragEnterEvent(self, event: QDragEnterEvent) -> None:
-        if self.files.dropped_checkpoint(event):
-            event.acceptProposedAction()
-        else:
-            event.ignore()
-
-    def dropEvent(self, event: QDropEvent) -> None:
-        path = self.files.dropped_checkpoint(event)
-        if path:
-            event.acceptProposedAction()
-            self.files.open(path)
 
     # -- closing -----------------------------------------------------------------------------------
     def shutdown(self, wait: bool = True) -> None:

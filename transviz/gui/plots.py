@@ -157,9 +157,11 @@ class LivePlot(pg.PlotWidget):
         """A dotted horizontal reference line at ``value`` (in data units, on a log axis too)."""
         y = float(np.log10(value)) if self._log_y else value  # pyqtgraph places items in log10 units there
         style = plot_style()  # restyled with the plot: the card takes the background, the text the foreground
+        # the label on a card just below the line, its right edge at the plot's: a label that grows (larger
+        # text in presentation mode) grows inwards, not out of the plot
         line = self.addLine(y=y, pen=pg.mkPen("#888888", width=1.5, style=Qt.PenStyle.DashLine), label=label,
-                            labelOpts={"position": 0.75, "color": style.foreground, "fill": style.background,
-                                       "anchors": [(0, 0), (0, 0)]})  # on a card just below the line
+                            labelOpts={"position": 0.99, "color": style.foreground, "fill": style.background,
+                                       "anchors": [(1, 0), (1, 0)]})
         line.setZValue(10)  # above the curves, so they never cover its label
         return line
 

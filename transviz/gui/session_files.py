@@ -24,6 +24,7 @@ from ..core.lesson_run import Models, check, model_source, show
 from ..core.workspace import Workspace
 from .core_messages import translated
 from .panels.base import PlotPanel
+from .panels.registry import PANELS
 from .theme import apply_appearance, current_appearance, restyle
 
 
@@ -50,7 +51,7 @@ class SessionFiles(QObject):
         workspace, session = self.workspace, self.workspace.session
         if workspace.model_source is None or session is None:
             return None
-        tab = next(name for name, panel in self.panels.items() if panel is self.tabs.currentWidget())
+        tab = PANELS[self.tabs.currentIndex()].id
         explorer = self.panels["explorer"].view_state()
         assert explorer is not None  # the explorer always shows attention
         history = session.history

@@ -1,0 +1,117 @@
+"""The main window's menu bar: File, Model, View (a Ctrl+number entry per tab of
+:data:`~transviz.gui.panels.registry.PANELS`, then the tabs' own view entries) and Help, with the
+shipped models' and lessons' submenus and the entries that wait for a model or a decoded sentence.
+The window adds the View menu's language, theme and presentation choices
+(:class:`~transviz.gui.view_menu.ViewChoices`)."""
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Protocol
+
+from PySide6.QtCore import QCoreApplication
+from PySide6.QtGui import QKeySequence
+from PySide6.QtWidgets import QMenuBar, QTabWidget, QWidget
+
+from ..core.resources import shipped_models
+from ..core.workspace import Workspace
+from .animations import AnimationExport
+from .files import ModelFiles
+from .labels import bound_action, bound_menu
+from .language import Retranslated
+from .lesson_mode import populate_lessons_menu
+from .panels.base import PlotPanel
+from .panels.registry import PANELS
+from .session_files import SessionFiles
+
+
+class MenuHost(Protocol):
+    """The main window as its menus see it: the services and the dialogs its entries start."""
+
+    files: ModelFiles
+    sessions: SessionFiles
+    animations: AnimationExport
+    tabs: QTabWidget
+    panels: dict[str, PlotPanel]
+
+    def menuBar(self) -> QMenuBar: ...
+    def close(self) -> bool: ...
+    def export_plot_with_dialog(self, suffix: str) -> None: ...
+    def show_model_info(self) -> QWidget | None: ...
+    def show_tab_help(self) -> QWidget: ...
+    def open_lesson(self, path: str | Path) -> bool: ...
+    def show_about(self) -> None: ...
+
+
+class WindowMenus(Retranslated):
+    """Builds ``window``'s menu bar. Its texts are retranslated by the window (:meth:`retranslate`),
+    which gets the language-change event."""
+
+    def __init__(self, window: MenuHost) -> None:
+        self.window = window
+        bar, keys, files = window.menuBar(), QKeySequence.StandardKey, window.files
+        # the window's context, which the catalogue files these texts under; literal arguments for lupdate
+        translate = QCoreApplication.translate
+        file = bound_menu(self, bar, lambda: translate("MainWindow", "&File"))
+        bound_action(self, file, lambda: translate("MainWindow", "&Open session..."),
+                     window.sessions.open_with_dialog, "Ctrl+Shift+O")
+        bound_action(self, file, lambda: translate("MainWindow", "&Save session..."),
+                     window.sessions.save_with_dialog, keys.Save)
+        file.addSeparator()
+        bound_action(self, file, lambda: translate("MainWindow", "Export current plot as &PNG..."),
+                     lambda: window.export_plot_with_dialog(".png"))
+        bound_action(self, file, lambda: translate("MainWindow", "Export current plot as S&VG..."),
+                     lambda: window.export_plot_with_dialog(".svg"))
+        self.animate_action = bound_action(
+            self, file, lambda: translate("MainWindow", "Export &animation (GIF or MP4)..."),
+            window.animations.export_with_dialog, "Ctrl+Shift+A")
+        self.export_trace_action = bound_action(
+            self, file, lambda: translate("MainWindow", "Export &trace as .npz or JSON..."),
+            files.export_trace_with_dialog, "Ctrl+E")
+        file.addSeparator()
+        bound_action(self, file, lambda: translate("MainWindow", "&Quit"), window.close, keys.Quit)
+        model = bound_menu(self, bar, lambda: translate("MainWindow", "&Model"))
+        bound_action(self, model, lambda: translate("MainWindow", "&Open checkpoint..."), files.open_with_dialog,
+                     keys.Open)
+        bound_action(self, model, lambda: translate("MainWindow", "Open &folder (Hugging Face)..."),
+                     files.open_folder_with_dialog)
+        self.shipped_menu = bound_menu(self, model, lambda: translate("MainWindow", "Shipped &models"))
+        self.populate_shipped_menu(shipped_models())
+        self.save_action = bound_action(self, model, lambda: translate("MainWindow", "&Save model as..."),
+                                        files.save_with_dialog, keys.SaveAs)
+        model.addSeparator()
+        self.info_action = bound_action(self, model, lambda: translate("MainWindow", "&Info..."),
+                                        window.show_model_info, "Ctrl+I")
+        self.view = bound_menu(self, bar, lambda: translate("MainWindow", "&View"))
+        for index, spec in enumerate(PANELS):
+            bound_action(self, self.view, spec.shown_title, lambda *_, i=index: window.tabs.setCurrentIndex(i),
+                         f"Ctrl+{index + 1}")
+        self.view.addSeparator()
+        for panel in window.panels.values():
+            self.view.addActions(panel.view_actions())
+        help_menu = bound_menu(self, bar, lambda: translate("MainWindow", "&Help"))
+        bound_action(self, help_menu, lambda: translate("MainWindow", "How to read this &tab"), window.show_tab_help,
+                     keys.HelpContents)
+        self.lessons_menu = bound_menu(self, help_menu, lambda: translate("MainWindow", "&Lessons"))
+        populate_lessons_menu(self.lessons_menu, window.open_lesson)
+        bound_action(self, help_menu, lambda: translate("MainWindow", "&About transviz"), window.show_about)
+
+    def retranslate(self) -> None:
+        super().retranslate()
+        self.populate_shipped_menu(self._shipped)
+        populate_lessons_menu(self.lessons_menu, self.window.open_lesson)  # titles in the new language
+
+    def populate_shipped_menu(self, models: dict[str, Path]) -> None:
+        """List the shipped models by name (Model > Shipped models)."""
+        self._shipped = dict(models)
+        self.shipped_menu.clear()
+        for name, path in models.items():  # a model's name is its file's: not translated
+            self.shipped_menu.addAction(name).triggered.connect(lambda _=False, p=path: self.window.files.open(p))
+        if not models:
+            self.shipped_menu.addAction(QCoreApplication.translate("MainWindow", "(none installed)")).setEnabled(False)
+
+    def follow(self, workspace: Workspace) -> None:
+        """Enable the entries that need a model, or a decoded sentence, when there is one."""
+        self.save_action.setEnabled(workspace.model is not None)
+        self.info_action.setEnabled(workspace.model is not None)
+        self.export_trace_action.setEnabled(workspace.session is not None)
+        self.animate_action.setEnabled(workspace.session is not None)
