@@ -4,5 +4,5 @@ import os
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
 # Tests never read or write the user's transviz settings, here or in the processes they start
-# (gui.settings: set but empty = remember nothing); settings tests give their own files.
+# (gui.services.settings: set but empty = remember nothing); settings tests give their own files.
 os.environ["TRANSVIZ_SETTINGS"] = ""

@@ -11,15 +11,15 @@ Public API (stable, for notebooks and scripts)::
 """
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
-from .core.bundle import Model
-from .core.config import ModelConfig
-from .core.errors import CheckpointError, ConfigError, InputError, TransvizError
-from .core.head_importance import PruneCurve, head_importance, prune_curve
-from .core.inference import Trace, decode, teacher_force
-from .core.interventions import AblateHead, EditAttention, NoPositions, ScaleHead, ScaleScores, TieQueryKey
+from .core.analysis.head_importance import PruneCurve, head_importance, prune_curve
+from .core.base.errors import CheckpointError, ConfigError, InputError, TransvizError
+from .core.decoding.inference import Trace, decode, teacher_force
+from .core.decoding.interventions import AblateHead, EditAttention, NoPositions, ScaleHead, ScaleScores, TieQueryKey
+from .core.io.loading import load_model
+from .core.model.bundle import Model
+from .core.model.config import ModelConfig
 
 __all__ = [
     "AblateHead", "CheckpointError", "ConfigError", "EditAttention", "InputError", "Model", "ModelConfig",
@@ -29,32 +29,8 @@ __all__ = [
 __version__ = "0.1.0"
 
 
-def load_model(path: str | Path, device: str = "cpu") -> Model:
-    """Load a ``.safetensors`` checkpoint, a shipped model by name (see ``resources/models``), a
-    plain PyTorch ``nn.Transformer`` model: its sidecar ``.json``, or its ``.safetensors`` weights
-    with the sidecar of the same name beside them (README, "Your own PyTorch model"), or a folder
-    a Hugging Face MarianMT or BART model was saved in (README, "Hugging Face models")."""
-    from .core import checkpoint, hf_import, torch_import
-    from .core.messages import Message, translate_noop
-    from .core.resources import shipped_models
-
-    shipped = shipped_models()
-    if isinstance(path, str) and path in shipped:
-        return checkpoint.load(shipped[path], device)
-    if hf_import.handles(path):
-        return hf_import.load(path, device)
-    if torch_import.handles(path):
-        return torch_import.load(path, device)
-    # lexists: a dangling or looping symbolic link is a file the loader names as such, not a model name
-    if isinstance(path, str) and not path.endswith(checkpoint.SUFFIX) and not os.path.lexists(path):
-        names: str | Message = ", ".join(shipped) or Message(translate_noop("CoreMessages", "none are installed yet"))
-        raise CheckpointError(translate_noop("CoreMessages", "no checkpoint file or shipped model called {0} (shipped "
-                                                             "models: {1})"), repr(path), names)
-    return checkpoint.load(path, device)
-
-
 def save_model(model: Model, path: str | Path) -> Path:
     """Write ``model`` as one ``.safetensors`` file (atomically)."""
-    from .core import checkpoint
+    from .core.io import checkpoint
 
     return checkpoint.save(model, path)

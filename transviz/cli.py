@@ -9,7 +9,7 @@ import logging
 import os
 import sys
 
-from .core.errors import TransvizError
+from .core.base.errors import TransvizError
 
 # modules of transviz.commands, in --help order
 COMMANDS = ("gui", "lesson", "render", "decode", "heads", "train", "lab", "info", "convert", "bench")
@@ -61,7 +61,7 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def _self_test(args: argparse.Namespace) -> int:
-    from .core.outputs import TEXT, check_output
+    from .core.io.outputs import TEXT, check_output
     from .selftest import run as self_test
 
     if args.report:  # refused now, not after the whole test

@@ -11,10 +11,10 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from .core.bundle import Model
-from .core.concepts.component_time import PARTS, component_times
-from .core.concepts.cost import COMPONENTS, flops
-from .core.concepts.forward import Sentence, model_inputs
+from .core.analysis.concepts.component_time import PARTS, component_times
+from .core.analysis.concepts.cost import COMPONENTS, flops
+from .core.analysis.concepts.forward import Sentence, model_inputs
+from .core.model.bundle import Model
 
 __all__ = ["COMPONENTS", "PARTS", "flops", "measured_seconds"]
 

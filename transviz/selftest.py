@@ -19,15 +19,15 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from .core.errors import InputError
-from .core.files import write_atomically
-from .core.resources import DEFAULT_MODEL
+from .core.base.errors import InputError
+from .core.base.files import write_atomically
+from .core.io.resources import DEFAULT_MODEL
 
 if TYPE_CHECKING:
     from PySide6.QtGui import QImage
     from PySide6.QtWidgets import QApplication
 
-    from .core.bundle import Model
+    from .core.model.bundle import Model
     from .gui.main_window import MainWindow
 
 log = logging.getLogger(__name__)
@@ -85,9 +85,9 @@ def run(report_path: str | Path | None = None, models: Mapping[str, Path] | None
     Args:
         models: name -> checkpoint of the models to check (default: the shipped models).
     """
-    from .core.resources import shipped_models
+    from .core.io.resources import shipped_models
     from .gui.app import application, dispose, use_offscreen_platform
-    from .gui.workers import leave_a_core_for_qt
+    from .gui.services.workers import leave_a_core_for_qt
 
     started = time.perf_counter()
     report = Report()
@@ -136,8 +136,8 @@ def _describe_installation(report: Report, app: QApplication) -> None:
     from PySide6.QtCore import qVersion
 
     from . import __version__
-    from .core.checkpoint import SUFFIX
-    from .core.resources import resource_dir
+    from .core.io.checkpoint import SUFFIX
+    from .core.io.resources import resource_dir
 
     frozen = "frozen bundle" if getattr(sys, "frozen", False) else f"Python {platform.python_version()}"
     report.note(f"transviz {__version__} ({frozen}), torch {torch.__version__}, Qt {qVersion()}, "
@@ -161,8 +161,8 @@ def check_languages(report: Report) -> None:
     """The Chinese catalogue loads and translates, and the font that draws Chinese is registered."""
     from PySide6.QtCore import QCoreApplication
 
-    from .gui.fonts import shipped_families
-    from .gui.language import CHINESE, current_language, set_language
+    from .gui.services.fonts import shipped_families
+    from .gui.services.language import CHINESE, current_language, set_language
 
     before = current_language()
     try:

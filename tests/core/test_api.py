@@ -4,8 +4,8 @@ import pytest
 import torch
 
 import transviz
-from transviz.core.model import Transformer
-from transviz.core.vocab import Vocab
+from transviz.core.model.transformer import Transformer
+from transviz.core.model.vocab import Vocab
 
 
 @pytest.fixture

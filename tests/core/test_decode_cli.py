@@ -10,10 +10,10 @@ import pytest
 import transviz
 from decoding_models import SOURCE, one_thread, tiny_model  # noqa: F401 (autouse)
 from transviz.cli import main
-from transviz.core import resources
-from transviz.core.decoding import DecodingSession
-from transviz.core.resources import shipped_models
-from transviz.core.strategies import Beam, Sampling
+from transviz.core.decoding.session import DecodingSession
+from transviz.core.decoding.strategies import Beam, Sampling
+from transviz.core.io import resources
+from transviz.core.io.resources import shipped_models
 from transviz.textplot import SHADES, display_width, heatmap
 
 

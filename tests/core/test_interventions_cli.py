@@ -9,7 +9,7 @@ import pytest
 import transviz
 from transviz import AblateHead, NoPositions, ScaleHead, ScaleScores, TieQueryKey
 from transviz.cli import main
-from transviz.core.held_out import held_out_pairs
+from transviz.core.data.held_out import held_out_pairs
 
 SOURCE = "ich mochte ein bier"
 

@@ -3,9 +3,9 @@ its task's held-out test split, and the default one translates the seed sentence
 import pytest
 
 import transviz
-from transviz.core.evaluate import greedy_batch
-from transviz.core.resources import shipped_models
-from transviz.core.tasks import load_task
+from transviz.core.data.tasks import load_task
+from transviz.core.io.resources import shipped_models
+from transviz.core.training.evaluate import greedy_batch
 
 SHIPPED = {"default": "toy-de-en", "dates": "dates", "zh-en": "toy-zh-en"}
 

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import transviz
 from transviz.cli import main
-from transviz.core.snapshots import load_snapshots
+from transviz.core.training.snapshots import load_snapshots
 
 ROOT = Path(__file__).resolve().parents[2]
 TINY = ["--layers", "1", "--heads", "2", "--d-model", "16", "--d-ff", "32", "--device", "cpu"]

@@ -26,8 +26,8 @@ import numpy as np
 import torch
 
 import transviz
-from transviz.core.strategies import Beam, Greedy, Sampling, Strategy
-from transviz.core.vocab import PAD
+from transviz.core.decoding.strategies import Beam, Greedy, Sampling, Strategy
+from transviz.core.model.vocab import PAD
 
 Answer = tuple[str, str]
 SENTENCE, TARGET = "ich mochte ein bier", "i want a beer"
@@ -162,9 +162,9 @@ def cli(job: dict[str, Any]) -> Answer:
 
 def corpus(job: dict[str, Any]) -> Answer:
     """Read a corpus and train a tiny model on it for one step, as ``transviz train --data`` would."""
-    from transviz.core.config import TrainConfig
-    from transviz.core.corpus import load_tsv
-    from transviz.core.train import Trainer, build_model
+    from transviz.core.data.corpus import load_tsv
+    from transviz.core.model.config import TrainConfig
+    from transviz.core.training.train import Trainer, build_model
 
     try:
         dataset = load_tsv(job["path"], level=job["level"])
@@ -181,7 +181,7 @@ def corpus(job: dict[str, Any]) -> Answer:
 
 def settings(job: dict[str, Any]) -> Answer:
     """Read a settings file the way the window does at start."""
-    from transviz.gui.settings import SettingsStore
+    from transviz.gui.services.settings import SettingsStore
 
     stored = SettingsStore(job["path"]).load()
     return "valid", "; ".join(stored.warnings)[:150]

@@ -35,6 +35,6 @@ def full_float32_matmuls():
 
 @pytest.fixture(scope="session")
 def device() -> torch.device:
-    from transviz.core.devices import resolve_device
+    from transviz.core.training.devices import resolve_device
 
     return resolve_device(DEVICE)

@@ -9,14 +9,14 @@ import pytest
 import torch
 
 import transviz
-from transviz.core import checkpoint
-from transviz.core.config import TrainConfig
-from transviz.core.decoding import DecodingSession
-from transviz.core.lab import LabSettings, run_lab
-from transviz.core.resources import DEFAULT_MODEL
-from transviz.core.strategies import Beam
-from transviz.core.tasks import load_task
-from transviz.core.train import StepMetrics, Trainer, TrainObserver, build_model
+from transviz.core.data.tasks import load_task
+from transviz.core.decoding.session import DecodingSession
+from transviz.core.decoding.strategies import Beam
+from transviz.core.io import checkpoint
+from transviz.core.io.resources import DEFAULT_MODEL
+from transviz.core.model.config import TrainConfig
+from transviz.core.training.lab import LabSettings, run_lab
+from transviz.core.training.train import StepMetrics, Trainer, TrainObserver, build_model
 
 pytestmark = pytest.mark.gpu
 

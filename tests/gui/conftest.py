@@ -5,8 +5,8 @@ import pytest
 import torch
 
 import transviz
-from transviz.core.model import Transformer
-from transviz.core.vocab import Vocab
+from transviz.core.model.transformer import Transformer
+from transviz.core.model.vocab import Vocab
 from transviz.gui.main_window import MainWindow
 
 
@@ -14,8 +14,8 @@ from transviz.gui.main_window import MainWindow
 def configured_like_the_app(qapp):
     """What gui.app does at start-up: row-major images, no OpenGL, light background, and torch
     leaving a core to Qt."""
+    from transviz.gui.services.workers import a_core_left_for_qt
     from transviz.gui.style import configure_pyqtgraph
-    from transviz.gui.workers import a_core_left_for_qt
 
     configure_pyqtgraph()
     with a_core_left_for_qt():  # the core tests keep their own setting
@@ -26,8 +26,8 @@ def configured_like_the_app(qapp):
 def english_and_the_default_look(qapp):
     """A test that switches the language or the look (View menu) leaves the next one as it found it."""
     yield
-    from transviz.gui.language import ENGLISH, current_language, set_language
-    from transviz.gui.theme import Appearance, apply_appearance, current_appearance
+    from transviz.gui.services.language import ENGLISH, current_language, set_language
+    from transviz.gui.services.theme import Appearance, apply_appearance, current_appearance
 
     if current_language() != ENGLISH:
         set_language(ENGLISH)

@@ -6,8 +6,8 @@ import numpy as np
 import pytest
 
 import transviz
-from transviz.core.concepts.additive import random_params
-from transviz.core.walkthrough import KINDS, walkthrough
+from transviz.core.analysis.concepts.additive import random_params
+from transviz.core.analysis.walkthrough import KINDS, walkthrough
 from transviz.gui.main_window import MainWindow
 
 

@@ -7,7 +7,7 @@ import pytest
 from PIL import Image, ImageSequence
 
 from transviz import cli
-from transviz.core.errors import InputError
+from transviz.core.base.errors import InputError
 from transviz.gui.animations import grab_rgb, record_run
 from transviz.gui.render import Slide, build
 

@@ -7,13 +7,13 @@ import numpy as np
 import pytest
 from PySide6.QtCore import Qt
 
-from transviz.core.strategies import Beam, Sampling
-from transviz.core.vocab import BOS
-from transviz.core.workspace import Workspace
-from transviz.gui.attention_view import SCALES, SUMMARIES, AttentionView
-from transviz.gui.grid import SUMMARY_COLUMN
+from transviz.core.decoding.strategies import Beam, Sampling
+from transviz.core.model.vocab import BOS
+from transviz.core.teaching.workspace import Workspace
 from transviz.gui.main_window import MainWindow
-from transviz.gui.session import SessionController
+from transviz.gui.services.session import SessionController
+from transviz.gui.widgets.attention_view import SCALES, SUMMARIES, AttentionView
+from transviz.gui.widgets.grid import SUMMARY_COLUMN
 
 SENTENCE = "ich mochte ein bier bitte"
 KINDS = {"encoder_self": 0, "decoder_self": 1, "cross": 2}

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from transviz.core.concepts.attribution import attribute
-from transviz.core.concepts.forward import Sentence
+from transviz.core.analysis.concepts.attribution import attribute
+from transviz.core.analysis.concepts.forward import Sentence
 
 SOURCE = "ich mochte ein bier"
 

@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 
 import transviz
-from transviz.core.walkthrough import KINDS
+from transviz.core.analysis.walkthrough import KINDS
 from transviz.gui.panels.compare import ComparePanel
 from transviz.gui.render import Slide, render
 

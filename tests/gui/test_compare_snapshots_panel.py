@@ -5,10 +5,10 @@ import numpy as np
 import pytest
 from PySide6.QtGui import QImage
 
-from transviz.core.errors import InputError
-from transviz.core.resources import shipped_models
-from transviz.core.snapshots import load_snapshots
-from transviz.core.walkthrough import KINDS
+from transviz.core.analysis.walkthrough import KINDS
+from transviz.core.base.errors import InputError
+from transviz.core.io.resources import shipped_models
+from transviz.core.training.snapshots import load_snapshots
 from transviz.gui.panels.compare import SENTENCE, ComparePanel
 from transviz.gui.render import Slide, render
 

@@ -13,9 +13,9 @@ from PySide6.QtCore import QThread
 from torch.utils.flop_counter import FlopCounterMode
 
 import transviz
-from transviz.core.concepts.component_time import PARTS, component_times
-from transviz.core.concepts.cost import flops
-from transviz.core.concepts.forward import Sentence
+from transviz.core.analysis.concepts.component_time import PARTS, component_times
+from transviz.core.analysis.concepts.cost import flops
+from transviz.core.analysis.concepts.forward import Sentence
 from transviz.gui.panels.concepts import cost
 from transviz.gui.panels.concepts.base import ConceptContext
 from transviz.gui.panels.concepts.cost import CostView

@@ -11,9 +11,9 @@ from PySide6.QtGui import QImage
 
 from rounding import assert_close
 from transviz import cli
-from transviz.core.concepts.ffn import ffn_activations
-from transviz.core.concepts.forward import Sentence
-from transviz.core.walkthrough import KINDS
+from transviz.core.analysis.concepts.ffn import ffn_activations
+from transviz.core.analysis.concepts.forward import Sentence
+from transviz.core.analysis.walkthrough import KINDS
 from transviz.gui import CONCEPTS
 from transviz.gui.panels.concepts.catalogue import CONCEPT_VIEWS
 
@@ -77,8 +77,8 @@ def test_the_sharing_view_hides_the_choosers_and_states_the_counts(shipped_windo
 
 
 def test_every_concept_maps_axis_names_follow_the_language(shipped_window, qtbot):
-    from transviz.gui.heatmap import HeatmapWidget
-    from transviz.gui.language import CHINESE, ENGLISH, set_language
+    from transviz.gui.services.language import CHINESE, ENGLISH, set_language
+    from transviz.gui.widgets.heatmap import HeatmapWidget
 
     panel = shipped_window.panels["concepts"]
     heatmaps = panel.findChildren(HeatmapWidget)

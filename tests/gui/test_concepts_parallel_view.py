@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 import transviz
-from transviz.core.concepts.forward import Sentence
+from transviz.core.analysis.concepts.forward import Sentence
 from transviz.gui.panels.concepts.base import ConceptContext
 from transviz.gui.panels.concepts.parallel import ParallelView
 

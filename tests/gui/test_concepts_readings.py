@@ -6,11 +6,11 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from transviz.core.concepts.bilinear import bilinear
-from transviz.core.concepts.forward import Sentence
-from transviz.core.concepts.hull import value_hull
-from transviz.core.concepts.lookup import lookup
-from transviz.core.walkthrough import KINDS
+from transviz.core.analysis.concepts.bilinear import bilinear
+from transviz.core.analysis.concepts.forward import Sentence
+from transviz.core.analysis.concepts.hull import value_hull
+from transviz.core.analysis.concepts.lookup import lookup
+from transviz.core.analysis.walkthrough import KINDS
 
 
 def test_each_reading_draws_its_heads_numbers(shipped_window, shipped_model):

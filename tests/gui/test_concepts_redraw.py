@@ -7,9 +7,9 @@ import numpy as np
 import pyqtgraph as pg
 
 from rounding import assert_close
-from transviz.core.concepts.bilinear import bilinear
-from transviz.core.concepts.forward import Sentence
-from transviz.core.concepts.hull import value_hull
+from transviz.core.analysis.concepts.bilinear import bilinear
+from transviz.core.analysis.concepts.forward import Sentence
+from transviz.core.analysis.concepts.hull import value_hull
 
 
 def items(plot: pg.PlotWidget) -> int:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 import torch
 
-from transviz.core.vocab import BOS, EOS, PAD, UNK
+from transviz.core.model.vocab import BOS, EOS, PAD, UNK
 from transviz.gui.main_window import MainWindow
 
 SENTENCE = "ich mochte ein bier"
@@ -188,7 +188,7 @@ def test_teacher_forcing_flags_unknown_reference_words_and_sums_up(window, qtbot
 
 def test_the_masks_batch_says_which_words_the_model_does_not_know(window, qtbot, make_model):
     """Item 6: the default batch holds `bitte`; the tab says it is read as <unk>."""
-    from transviz.core.mask_batch import source_batch
+    from transviz.core.analysis.mask_batch import source_batch
 
     model = make_model(layers=2, heads=2)  # its vocabulary has no "danke"
     window.workspace.set_model(model)
@@ -204,8 +204,8 @@ def test_the_masks_batch_says_which_words_the_model_does_not_know(window, qtbot,
 
 def test_the_explorer_has_a_colour_legend_drawn_in_the_chips_colours(window, qtbot, make_model):
     """Item 6: yellow = not in the vocabulary, orange = current query, dashed = forced, hatched = masked."""
-    from transviz.gui.language import CHINESE, set_language
-    from transviz.gui.token_strip import Chip, TokenStrip
+    from transviz.gui.services.language import CHINESE, set_language
+    from transviz.gui.widgets.token_strip import Chip, TokenStrip
 
     explorer = open_sentence(window, qtbot, make_model(layers=2, heads=2))
     legend = explorer.legend
@@ -251,8 +251,8 @@ def test_beam_caption_says_when_the_search_goes_on_past_the_best_ending(window, 
 def test_unknown_source_words_are_marked_on_the_axes_of_the_explorer_and_the_walkthrough(window, qtbot):
     """Item 6: a word read as <unk> is flagged on every axis that names the source, not only in its chip."""
     from transviz import load_model
-    from transviz.core.resources import shipped_models
-    from transviz.core.walkthrough import KINDS
+    from transviz.core.analysis.walkthrough import KINDS
+    from transviz.core.io.resources import shipped_models
 
     model = load_model(shipped_models()["default"])
     sentence = "ich mochte ein bier bitte"

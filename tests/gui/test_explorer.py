@@ -11,12 +11,12 @@ import torch
 from PySide6.QtCore import QPoint, Qt
 
 import transviz
-from transviz.core.decoding import DecodingSession
-from transviz.core.strategies import Beam, Greedy, Sampling
-from transviz.core.vocab import BOS, EOS, PAD, UNK
-from transviz.core.workspace import TOP_K
-from transviz.gui.grid import GAP, SUMMARY_COLUMN
+from transviz.core.decoding.session import DecodingSession
+from transviz.core.decoding.strategies import Beam, Greedy, Sampling
+from transviz.core.model.vocab import BOS, EOS, PAD, UNK
+from transviz.core.teaching.workspace import TOP_K
 from transviz.gui.main_window import MainWindow
+from transviz.gui.widgets.grid import GAP, SUMMARY_COLUMN
 
 SENTENCE = "ich mochte ein bier bitte"
 AT_THE_START = "At the start of the translation: Step (Space) writes the first token."

@@ -16,11 +16,11 @@ from PySide6.QtWidgets import QApplication, QMenu
 
 import transviz
 from transviz import AblateHead, EditAttention, ScaleScores, TieQueryKey
-from transviz.core.decoding import DecodingSession
-from transviz.core.walkthrough import KINDS
-from transviz.gui.grid import SUMMARY_COLUMN
-from transviz.gui.intervention_list import InterventionList, edited_heads, toggled
+from transviz.core.analysis.walkthrough import KINDS
+from transviz.core.decoding.session import DecodingSession
 from transviz.gui.main_window import MainWindow
+from transviz.gui.services.intervention_list import InterventionList, edited_heads, toggled
+from transviz.gui.widgets.grid import SUMMARY_COLUMN
 
 # the shipped model translates it "the dog sees the cat"; without cross-attention head 0 of the
 # last layer it drops "sees" (found by trying every head)

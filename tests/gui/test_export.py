@@ -1,4 +1,4 @@
-"""Pictures and the lab's CSV are written like every other file (core.files.write_atomically):
+"""Pictures and the lab's CSV are written like every other file (core.base.files.write_atomically):
 nothing planted beside the target is followed, a failure leaves the old file, the mode is ordinary."""
 from __future__ import annotations
 
@@ -9,9 +9,9 @@ import pytest
 from PySide6.QtGui import QImage
 from PySide6.QtWidgets import QLabel
 
-from transviz.core.lab import LabResult, LabSettings
-from transviz.gui.export import save_picture
-from transviz.gui.lab_runs import LabRow, write_csv
+from transviz.core.training.lab import LabResult, LabSettings
+from transviz.gui.services.export import save_picture
+from transviz.gui.services.lab_runs import LabRow, write_csv
 
 OLD = b"the old contents\n"
 

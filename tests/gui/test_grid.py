@@ -7,8 +7,8 @@ import pytest
 from PySide6.QtCore import QPointF, Qt
 from PySide6.QtGui import QColor
 
-from transviz.gui.grid import GAP, SUMMARY_COLUMN, AttentionGrid
 from transviz.gui.style import HIGHLIGHT
+from transviz.gui.widgets.grid import GAP, SUMMARY_COLUMN, AttentionGrid
 
 LAYERS, HEADS, QUERIES, KEYS = 3, 4, 5, 7  # non-square tiles: a transposed tile cannot fit
 

@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 from PySide6.QtCore import QPoint, QPointF
 
-from transviz.gui.grid import GAP, SUMMARY_COLUMN, AttentionGrid
+from transviz.gui.widgets.grid import GAP, SUMMARY_COLUMN, AttentionGrid
 
 LAYERS, HEADS, QUERIES, KEYS = 6, 8, 100, 200  # a long sentence at step 100 of a 6 x 8 model
 

@@ -18,10 +18,10 @@ import pytest
 import torch
 
 import transviz
-from transviz.core.model import Transformer
-from transviz.core.vocab import Vocab
-from transviz.gui import settings
-from transviz.gui.settings import SETTINGS_VARIABLE, platform, user_settings
+from transviz.core.model.transformer import Transformer
+from transviz.core.model.vocab import Vocab
+from transviz.gui.services import settings
+from transviz.gui.services.settings import SETTINGS_VARIABLE, platform, user_settings
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -80,7 +80,7 @@ def test_only_the_settings_module_makes_a_settings_store():
     """Every QSettings is a SettingsStore, and only `transviz gui` asks for the user's (gui.app.run):
     no default QSettings() that Qt would place by the organisation and application name."""
     sources = {p.relative_to(ROOT).as_posix(): p.read_text(encoding="utf-8") for p in (ROOT / "transviz").rglob("*.py")}
-    assert [name for name, text in sources.items() if "QSettings(" in text] == ["transviz/gui/settings.py"]
+    assert [name for name, text in sources.items() if "QSettings(" in text] == ["transviz/gui/services/settings.py"]
     callers = [name for name, text in sources.items() if re.search(r"(?<!def )user_settings\(", text)]
     assert callers == ["transviz/gui/app.py"]
-    assert [name for name, text in sources.items() if "SettingsStore(" in text] == ["transviz/gui/settings.py"]
+    assert [name for name, text in sources.items() if "SettingsStore(" in text] == ["transviz/gui/services/settings.py"]

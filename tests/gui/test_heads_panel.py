@@ -7,8 +7,8 @@ import pytest
 
 import transviz
 from transviz import AblateHead
-from transviz.core.held_out import held_out_pairs
-from transviz.core.workspace import Workspace
+from transviz.core.data.held_out import held_out_pairs
+from transviz.core.teaching.workspace import Workspace
 from transviz.gui.panels.heads import HeadsPanel
 
 

@@ -12,8 +12,8 @@ from PySide6.QtCore import QPoint, Qt
 from PySide6.QtGui import QColor, QFontMetricsF, QImage, QPainter
 from PySide6.QtSvg import QSvgRenderer
 
-from transviz.gui.heatmap import MAX_LABELS, AxisNames, BlitImageItem, HeatmapWidget, label_stride
 from transviz.gui.style import HIGHLIGHT, lookup_table
+from transviz.gui.widgets.heatmap import MAX_LABELS, AxisNames, BlitImageItem, HeatmapWidget, label_stride
 
 QUERIES = ["<s>", "i", "want", "a"]
 KEYS = ["ich", "mochte", "ein", "bier", "bitte"]
@@ -170,8 +170,8 @@ def test_colour_bar_labels_fit_in_the_font_of_the_plots(heatmap, qtbot, points):
     its labels would be cut off at the window's edge."""
     from dataclasses import replace
 
+    from transviz.gui.services.theme import style_plots
     from transviz.gui.style import plot_style
-    from transviz.gui.theme import style_plots
 
     style_plots(heatmap, replace(plot_style(), points=points, bold=True))
     heatmap.restyle()

@@ -12,7 +12,7 @@ from PySide6.QtCore import QPoint, QPointF, QRectF, Qt
 from PySide6.QtGui import QFontMetricsF, QWheelEvent
 from PySide6.QtWidgets import QApplication
 
-from transviz.gui.heatmap import HeatmapWidget
+from transviz.gui.widgets.heatmap import HeatmapWidget
 
 QUERIES, KEYS = 100, 200
 ROWS, COLUMNS = [f"q{i}" for i in range(300)], [f"k{i}" for i in range(KEYS)]

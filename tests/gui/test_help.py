@@ -1,8 +1,8 @@
 """Help (F1): on each tab it opens that tab's help, which explains, in English and in Chinese, the
 row labels ("input -> written token"), the colour legend, the summaries and rollout, sampling
 (temperature, top-k, top-p) and beam scores where the tab shows them. The facts are those of
-the core: rollout's 0.5·A + 0.5·I (core/aggregate.py), beam's sum of log-probabilities divided
-by length^penalty (core/strategies.py), sampling's order of operations (Sampling.distribution)."""
+the core: rollout's 0.5·A + 0.5·I (core/analysis/aggregate.py), beam's sum of log-probabilities divided
+by length^penalty (core/decoding/strategies.py), sampling's order of operations (Sampling.distribution)."""
 from __future__ import annotations
 
 import pytest
@@ -10,11 +10,11 @@ from PySide6.QtCore import QCoreApplication, QEvent, Qt
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QApplication, QDialog, QPlainTextEdit
 
-from transviz.core.aggregate import RESIDUAL_WEIGHT
-from transviz.gui.help_texts import tab_help
-from transviz.gui.language import CHINESE, set_language
+from transviz.core.analysis.aggregate import RESIDUAL_WEIGHT
 from transviz.gui.main_window import MainWindow
 from transviz.gui.panels.registry import PANELS
+from transviz.gui.services.help_texts import tab_help
+from transviz.gui.services.language import CHINESE, set_language
 
 EXPLORER_FACTS = ("input -> written token", "to -> drink", "Yellow chip", "not in the model's vocabulary",
                   "Orange: the current query", "Dashed chip: a token forced by you", "Hatched cells: masked",

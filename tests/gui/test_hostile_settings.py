@@ -20,9 +20,9 @@ from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 from PySide6.QtCore import QSettings
 
-from transviz.gui.ini_scan import DECODED_BY_QT, MAX_FILE_BYTES, problem, unescaped
-from transviz.gui.language import CHINESE, ENGLISH, system_language
-from transviz.gui.settings import (
+from transviz.gui.services.ini_scan import DECODED_BY_QT, MAX_FILE_BYTES, problem, unescaped
+from transviz.gui.services.language import CHINESE, ENGLISH, system_language
+from transviz.gui.services.settings import (
     BROKEN_SUFFIX,
     SETTINGS_VARIABLE,
     Preferences,
@@ -104,7 +104,7 @@ def test_a_damaged_file_that_cannot_be_set_aside_is_left_as_it_is(tmp_path):
 
 def test_the_user_settings_file_is_where_qt_keeps_it(tmp_path):
     """Found without a QSettings of the user scope, which would read the file (and fallbacks) at once."""
-    script = ("from PySide6.QtCore import QSettings; from transviz.gui.settings import user_settings_path;"
+    script = ("from PySide6.QtCore import QSettings; from transviz.gui.services.settings import user_settings_path;"
               "print(QSettings(QSettings.Format.IniFormat, QSettings.Scope.UserScope, 'transviz', 'transviz')"
               ".fileName()); print(user_settings_path())")
     for config in ("", str(tmp_path / "config")):

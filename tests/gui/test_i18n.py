@@ -20,19 +20,19 @@ from PySide6.QtCore import QLocale
 from PySide6.QtWidgets import QPlainTextEdit
 
 from transviz import load_model
-from transviz.core.checkpoint import describe
-from transviz.core.config import ModelConfig
-from transviz.core.devices import available_devices
-from transviz.core.endings import DIVERGED, LOSS, diverged
-from transviz.core.errors import CheckpointError, ConfigError, TransvizError
-from transviz.core.workspace import Workspace
-from transviz.gui.core_messages import translated
-from transviz.gui.files import model_info
-from transviz.gui.help_texts import help_sections
-from transviz.gui.labels import unbreakable
-from transviz.gui.language import CHINESE, ENGLISH, current_language, set_language, system_language
+from transviz.core.base.errors import CheckpointError, ConfigError, TransvizError
+from transviz.core.io.checkpoint import describe
+from transviz.core.io.endings import DIVERGED, LOSS, diverged
+from transviz.core.model.config import ModelConfig
+from transviz.core.teaching.workspace import Workspace
+from transviz.core.training.devices import available_devices
 from transviz.gui.main_window import MainWindow
 from transviz.gui.panels.registry import PANELS
+from transviz.gui.services.core_messages import translated
+from transviz.gui.services.files import model_info
+from transviz.gui.services.help_texts import help_sections
+from transviz.gui.services.language import CHINESE, ENGLISH, current_language, set_language, system_language
+from transviz.gui.widgets.labels import unbreakable
 
 ROOT = Path(__file__).resolve().parents[2]
 CATALOGUE = ROOT / "resources" / "i18n" / "transviz_zh_CN.ts"
@@ -396,7 +396,7 @@ def test_the_training_tab_says_in_chinese_why_a_run_diverged_or_could_not_start(
 
 def test_the_lab_rows_legends_cancel_message_task_and_init_names_are_chinese(qtbot, show):
     from transviz.gui.panels.lab import LabPanel
-    from transviz.gui.training_form import TrainingForm
+    from transviz.gui.widgets.training_form import TrainingForm
 
     set_language(CHINESE)
     lab = show(LabPanel(Workspace()), 1400, 800)

@@ -16,7 +16,7 @@ import numpy as np
 from PySide6.QtCore import QPointF, Qt
 from PySide6.QtGui import QFont, QFontDatabase, QImage, QPainter, QTextLayout
 
-from transviz.gui.fonts import install_fonts, shipped_families, shipped_font_files, with_fallback
+from transviz.gui.services.fonts import install_fonts, shipped_families, shipped_font_files, with_fallback
 
 ROOT = Path(__file__).resolve().parents[2]
 CHINESE = "注意力 查询 键 值 掩码 位置编码"
@@ -73,8 +73,8 @@ from PySide6.QtGui import QFontDatabase
 from transviz.gui.app import application, dispose
 sys.path.insert(0, sys.argv[1])
 from test_i18n_fonts import CHINESE, glyph_runs, ink
-from transviz.gui.heatmap import HeatmapWidget
-from transviz.gui.labels import plain_label
+from transviz.gui.widgets.heatmap import HeatmapWidget
+from transviz.gui.widgets.labels import plain_label
 
 app = application()  # registers the shipped font, as the app does at start
 families = QFontDatabase.families()

@@ -10,7 +10,7 @@ from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QApplication
 
 from transviz.gui.main_window import MainWindow
-from transviz.gui.theme import current_appearance
+from transviz.gui.services.theme import current_appearance
 
 
 @pytest.fixture

@@ -9,10 +9,10 @@ import pyqtgraph as pg
 import pytest
 from PySide6.QtGui import QImage
 
-from transviz.core.lab import run_lab
-from transviz.core.workspace import Workspace
+from transviz.core.teaching.workspace import Workspace
+from transviz.core.training.lab import run_lab
 from transviz.gui.panels.lab import DIVERGED_FILL, LabPanel
-from transviz.gui.theme import apply_appearance, restyle, with_changes
+from transviz.gui.services.theme import apply_appearance, restyle, with_changes
 
 # the seed's five tables, as its text prints them (000_d44500b147c75d2f.txt)
 SEED_LR_TABLE = [("lr=1e-3, no warm-up", 3.37), ("lr=1e-4, no warm-up", 0.56), ("lr=1e-5, no warm-up", 2.31),

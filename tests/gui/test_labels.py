@@ -6,7 +6,7 @@ from PySide6.QtCore import QEvent, QPoint
 from PySide6.QtGui import QHelpEvent
 from PySide6.QtWidgets import QApplication, QLabel, QToolTip
 
-from transviz.gui.labels import plain_label
+from transviz.gui.widgets.labels import plain_label
 
 LONG = "Source sentences:\n1: " + " ".join(["0 1 2 3 4 5 6 7 8 9 a b c d e f g h i j"] * 3) + " <pad> <pad>"
 

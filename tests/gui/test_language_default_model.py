@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from transviz.gui.language import CHINESE, ENGLISH
 from transviz.gui.main_window import MainWindow
-from transviz.gui.settings import Preferences, SettingsStore
+from transviz.gui.services.language import CHINESE, ENGLISH
+from transviz.gui.services.settings import Preferences, SettingsStore
 
 
 @pytest.mark.parametrize("language, model, sentence", [

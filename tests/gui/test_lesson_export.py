@@ -5,8 +5,8 @@ from pathlib import Path
 
 from PySide6.QtGui import QImage
 
-from transviz.core import lesson
-from transviz.core.resources import shipped_lessons
+from transviz.core.io.resources import shipped_lessons
+from transviz.core.teaching import lesson
 from transviz.gui.render import export_lesson
 
 

@@ -9,14 +9,14 @@ import numpy as np
 import pytest
 from PySide6.QtCore import Qt
 
-from transviz.core import lesson
-from transviz.core.decoding import DecodingSession
-from transviz.core.lesson_run import Models, model_source
-from transviz.core.resources import shipped_lessons
-from transviz.core.strategies import Greedy
-from transviz.core.workspace import TOP_K
-from transviz.gui.attention_view import attention_maps
+from transviz.core.decoding.session import DecodingSession
+from transviz.core.decoding.strategies import Greedy
+from transviz.core.io.resources import shipped_lessons
+from transviz.core.teaching import lesson
+from transviz.core.teaching.lesson_run import Models, model_source
+from transviz.core.teaching.workspace import TOP_K
 from transviz.gui.main_window import MainWindow
+from transviz.gui.widgets.attention_view import attention_maps
 
 LESSONS = sorted(shipped_lessons().values())
 
@@ -100,7 +100,7 @@ def test_clicker_keys_and_escape(window, qtbot) -> None:
 
 
 def test_the_caption_follows_the_language(window, qtbot) -> None:
-    from transviz.gui.language import CHINESE, set_language
+    from transviz.gui.services.language import CHINESE, set_language
 
     read = lesson.read(LESSONS[0])
     window.lesson_mode.start(read)

@@ -204,7 +204,7 @@ def test_tab_help_explains_the_current_tab(window):
 
 def test_every_plot_of_every_tab_exports_from_its_right_click_menu(window, tmp_path):
     """Issue 5: any plot exports to PNG and SVG from its context menu (and from File)."""
-    from transviz.gui.export import save_picture
+    from transviz.gui.services.export import save_picture
 
     attention = window.panels["explorer"].attention
     asking = (attention.grid, attention.large)  # their menu starts with "Why here?", then these actions

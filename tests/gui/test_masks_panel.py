@@ -11,13 +11,13 @@ import torch
 from PySide6.QtCore import QPointF, Qt, QThread, QTimer
 
 import transviz
-from transviz.core.mask_batch import translate, translated_inputs
-from transviz.core.masks import causal_mask, decoder_self_mask
-from transviz.core.walkthrough import KINDS, walkthrough
-from transviz.core.workspace import Workspace
-from transviz.gui import batch_translator
-from transviz.gui.batch_translator import BatchTranslator
+from transviz.core.analysis.mask_batch import translate, translated_inputs
+from transviz.core.analysis.walkthrough import KINDS, walkthrough
+from transviz.core.model.masks import causal_mask, decoder_self_mask
+from transviz.core.teaching.workspace import Workspace
 from transviz.gui.panels.masks import DEFAULT_SENTENCE, MasksPanel
+from transviz.gui.services import batch_translator
+from transviz.gui.services.batch_translator import BatchTranslator
 
 
 def title(view) -> str:
@@ -171,8 +171,8 @@ def shown_inputs(panel, row: int) -> list[str]:
 
 
 class HeldTranslations:
-    """Stands in for core.mask_batch.translate in the panel's translator: records the thread each call runs on and
-    what it returned, and holds the first ``held`` calls until :meth:`release`."""
+    """Stands in for core.analysis.mask_batch.translate in the panel's translator: records the thread each call runs on
+    and what it returned, and holds the first ``held`` calls until :meth:`release`."""
 
     def __init__(self, monkeypatch, held: int = 0) -> None:
         self.threads: list[QThread] = []

@@ -9,8 +9,8 @@ import pyqtgraph as pg
 import pytest
 from PySide6.QtCore import Qt
 
-from transviz.core.positional import sinusoidal_table
-from transviz.core.workspace import Workspace
+from transviz.core.model.positional import sinusoidal_table
+from transviz.core.teaching.workspace import Workspace
 from transviz.gui.panels.positional import HALVES, INTERLEAVED, MODEL, PositionalPanel, parse_dimensions
 
 

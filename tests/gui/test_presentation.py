@@ -11,9 +11,9 @@ from PySide6.QtCore import QPoint, Qt
 from PySide6.QtGui import QKeySequence
 from PySide6.QtWidgets import QApplication, QWidget
 
-from transviz.gui.heatmap import HeatmapWidget
+from transviz.gui.services.theme import CONTRAST, DARK, LIGHT, current_appearance
 from transviz.gui.style import COLORMAPS, colormap_name, diverging_lookup_table, lookup_table
-from transviz.gui.theme import CONTRAST, DARK, LIGHT, current_appearance
+from transviz.gui.widgets.heatmap import HeatmapWidget
 
 
 @pytest.fixture

@@ -7,8 +7,8 @@ import pytest
 from PySide6.QtCore import QCoreApplication, Qt
 
 import transviz
-from transviz.core.decoding import DecodingSession
-from transviz.core.quiz import QuizSpec
+from transviz.core.decoding.session import DecodingSession
+from transviz.core.teaching.quiz import QuizSpec
 
 SENTENCE = "ich mochte ein bier"
 
@@ -78,7 +78,7 @@ def test_where_quiz_takes_a_clicked_key(shipped_window, shipped_model, qtbot) ->
 
 
 def test_a_language_change_keeps_the_step_hidden(shipped_window) -> None:
-    from transviz.gui.language import CHINESE, set_language
+    from transviz.gui.services.language import CHINESE, set_language
 
     explorer = shipped_window.panels["explorer"]
     explorer.quiz_action.trigger()

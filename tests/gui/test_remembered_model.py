@@ -12,12 +12,12 @@ import torch
 from PySide6.QtCore import QTimer
 
 import transviz
-from transviz.core.model import Transformer
-from transviz.core.vocab import Vocab
-from transviz.gui.language import ENGLISH
+from transviz.core.model.transformer import Transformer
+from transviz.core.model.vocab import Vocab
 from transviz.gui.main_window import MainWindow
-from transviz.gui.settings import Preferences, SettingsStore
-from transviz.gui.workers import background_work_running
+from transviz.gui.services.language import ENGLISH
+from transviz.gui.services.settings import Preferences, SettingsStore
+from transviz.gui.services.workers import background_work_running
 
 SENTENCE = "ich mochte ein bier"  # the shipped default's first example
 

@@ -13,9 +13,9 @@ from PySide6.QtGui import QImage
 
 import transviz
 from transviz import cli
-from transviz.core.decoding import DecodingSession
-from transviz.core.positional import sinusoidal_table
-from transviz.core.resources import shipped_models
+from transviz.core.decoding.session import DecodingSession
+from transviz.core.io.resources import shipped_models
+from transviz.core.model.positional import sinusoidal_table
 from transviz.gui.render import Slide, build
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -104,7 +104,7 @@ def test_grid_slide_is_the_sessions_attention_after_the_steps(show, make_model):
     maps = expected.decoder_self_attention()  # (2, 2, 3, 3)
     below = np.tri(3, dtype=bool)
     assert view.grid.isVisible() and not view.large.isVisible() and not view.choices.isVisible()
-    # the window may step on more threads than this session (gui.step_threads): equal to float rounding
+    # the window may step on more threads than this session (gui.services.step_threads): equal to float rounding
     np.testing.assert_allclose(view.grid.maps[..., below], maps[..., below], rtol=0, atol=1e-6)
     assert np.isnan(view.grid.maps[..., ~below]).all()
     np.testing.assert_allclose(view.large.data[below], maps[1, 1][below], rtol=0, atol=1e-6)

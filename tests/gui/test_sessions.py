@@ -10,12 +10,12 @@ from PySide6.QtWidgets import QApplication
 
 import transviz
 from rounding import assert_close
-from transviz.core import lesson
-from transviz.core.bundle import decoding_copy
-from transviz.core.decoding import DecodingSession, StepRecord
-from transviz.core.interventions import AblateHead
-from transviz.core.strategies import Beam, Sampling
-from transviz.core.workspace import TOP_K
+from transviz.core.decoding.interventions import AblateHead
+from transviz.core.decoding.session import DecodingSession, StepRecord
+from transviz.core.decoding.strategies import Beam, Sampling
+from transviz.core.model.bundle import decoding_copy
+from transviz.core.teaching import lesson
+from transviz.core.teaching.workspace import TOP_K
 from transviz.gui.main_window import MainWindow
 
 SIZE = (1366, 768)

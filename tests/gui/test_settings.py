@@ -14,11 +14,11 @@ from pathlib import Path
 import pytest
 from PySide6.QtWidgets import QSplitter
 
-from transviz.core.resources import shipped_models
-from transviz.gui.language import CHINESE, ENGLISH, current_language, system_language
+from transviz.core.io.resources import shipped_models
 from transviz.gui.main_window import MainWindow
-from transviz.gui.settings import BROKEN_SUFFIX, SETTINGS_VARIABLE, Preferences, SettingsStore, WindowLayout
-from transviz.gui.theme import DARK, Appearance, current_appearance
+from transviz.gui.services.language import CHINESE, ENGLISH, current_language, system_language
+from transviz.gui.services.settings import BROKEN_SUFFIX, SETTINGS_VARIABLE, Preferences, SettingsStore, WindowLayout
+from transviz.gui.services.theme import DARK, Appearance, current_appearance
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -117,8 +117,8 @@ def test_the_window_remembers_language_look_layout_model_and_sentence(qtbot, clo
     size = (first.width(), first.height())  # at least the window's minimum size
     first.close()
 
-    from transviz.gui.language import set_language
-    from transviz.gui.theme import apply_appearance
+    from transviz.gui.services.language import set_language
+    from transviz.gui.services.theme import apply_appearance
 
     set_language(ENGLISH)  # as a new process starts
     apply_appearance(Appearance())
@@ -176,9 +176,9 @@ from PySide6.QtCore import QTimer
 from PySide6.QtWidgets import QApplication
 from transviz import cli
 from transviz.gui.app import application
-from transviz.gui.language import current_language
+from transviz.gui.services.language import current_language
 from transviz.gui.main_window import MainWindow
-from transviz.gui.theme import current_appearance
+from transviz.gui.services.theme import current_appearance
 
 application()
 started = time.monotonic()

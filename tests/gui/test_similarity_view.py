@@ -8,10 +8,10 @@ from __future__ import annotations
 import numpy as np
 from PySide6.QtCore import QPointF, Qt, QThread
 
-from transviz.core.concepts.similarity import head_similarity, measure_similarity
-from transviz.core.inference import teacher_force
-from transviz.core.interventions import AblateHead
-from transviz.core.walkthrough import KINDS
+from transviz.core.analysis.concepts.similarity import head_similarity, measure_similarity
+from transviz.core.analysis.walkthrough import KINDS
+from transviz.core.decoding.inference import teacher_force
+from transviz.core.decoding.interventions import AblateHead
 
 WAIT_MS = 60_000  # a kind's first measurement: about a second, more on a busy machine
 

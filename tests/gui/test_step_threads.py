@@ -6,8 +6,8 @@ import threading
 
 import torch
 
-from transviz.gui.step_threads import PROBE_EVERY, RECENT, StepThreads
-from transviz.gui.workers import TaskRunner
+from transviz.gui.services.step_threads import PROBE_EVERY, RECENT, StepThreads
+from transviz.gui.services.workers import TaskRunner
 
 
 def choices_after(timings: dict[int, float], steps: int) -> list[int]:

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from pytestqt.qtbot import QtBot
 
-from transviz.core.strategies import Beam
-from transviz.gui.decode_controls import StrategyEditor
+from transviz.core.decoding.strategies import Beam
+from transviz.gui.widgets.decode_controls import StrategyEditor
 
 
 def test_a_shown_hf_beam_keeps_its_rule_through_edits(qtbot: QtBot) -> None:

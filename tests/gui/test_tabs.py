@@ -1,14 +1,14 @@
-"""One list of tabs (transviz.core.tabs.TABS): the registry gives each id, in that order, its panel,
+"""One list of tabs (transviz.core.teaching.tabs.TABS): the registry gives each id, in that order, its panel,
 the window shows exactly those tabs, and every id has its help text in English and in Chinese."""
 from __future__ import annotations
 
 import re
 
-from transviz.core.tabs import TABS
-from transviz.gui.help_texts import TAB_TOPICS, tab_texts
-from transviz.gui.language import CHINESE, ENGLISH, set_language
+from transviz.core.teaching.tabs import TABS
 from transviz.gui.main_window import MainWindow
 from transviz.gui.panels.registry import PANELS
+from transviz.gui.services.help_texts import TAB_TOPICS, tab_texts
+from transviz.gui.services.language import CHINESE, ENGLISH, set_language
 
 CJK = re.compile(r"[\u4e00-\u9fff]")
 

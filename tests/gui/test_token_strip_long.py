@@ -6,7 +6,7 @@ from PySide6.QtCore import QPoint, QPointF, Qt
 from PySide6.QtGui import QWheelEvent
 from PySide6.QtWidgets import QApplication
 
-from transviz.gui.token_strip import MAX_LINES, Chip, TokenStrip
+from transviz.gui.widgets.token_strip import MAX_LINES, Chip, TokenStrip
 
 
 def wheel(widget, notches: int) -> None:

@@ -15,10 +15,10 @@ from PySide6.QtGui import QDragEnterEvent, QDropEvent
 from PySide6.QtWidgets import QApplication, QMessageBox
 
 import transviz
-from transviz.core.schedules import learning_rate
-from transviz.core.snapshots import load_snapshots
-from transviz.core.tasks import task_examples
-from transviz.core.workspace import Workspace
+from transviz.core.data.tasks import task_examples
+from transviz.core.teaching.workspace import Workspace
+from transviz.core.training.schedules import learning_rate
+from transviz.core.training.snapshots import load_snapshots
 from transviz.gui.main_window import MainWindow
 from transviz.gui.panels.training import TrainingPanel, default_runs_dir
 
@@ -377,9 +377,9 @@ def test_every_button_is_named_before_the_first_run(panel):
 
 
 def test_the_form_starts_at_the_toy_de_en_recipe_and_offers_the_devices_found():
-    from transviz.core.devices import available_devices
-    from transviz.core.recipes import recipe
-    from transviz.gui.training_form import TrainingForm
+    from transviz.core.training.devices import available_devices
+    from transviz.core.training.recipes import recipe
+    from transviz.gui.widgets.training_form import TrainingForm
 
     form = TrainingForm()
     shipped = recipe("toy-de-en")
@@ -395,7 +395,7 @@ def test_the_form_starts_at_the_toy_de_en_recipe_and_offers_the_devices_found():
 
 
 def test_a_finished_runs_texts_follow_a_language_change(panel, qtbot):
-    from transviz.gui.language import CHINESE, ENGLISH, set_language
+    from transviz.gui.services.language import CHINESE, ENGLISH, set_language
 
     configure(panel.form, steps=10)
     run(panel, qtbot)
@@ -426,7 +426,7 @@ def plotted(panel):
 
 def test_a_shipped_model_without_recorded_curves_shows_neither_timeline_nor_plots(panel):
     model = transviz.load_model(SHIPPED)
-    assert transviz.core.snapshots.load_snapshots(SHIPPED)  # it does carry snapshots
+    assert transviz.core.training.snapshots.load_snapshots(SHIPPED)  # it does carry snapshots
     panel.set_model(model)
     assert panel.timeline.snapshots == []
     assert panel.timeline.pages.currentWidget() is panel.timeline.empty

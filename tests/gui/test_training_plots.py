@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 from transviz.gui.panels.training import duration_text
-from transviz.gui.plots import FrameClock, LivePlot, Series
+from transviz.gui.widgets.plots import FrameClock, LivePlot, Series
 
 GUI = Path(__file__).resolve().parents[2] / "transviz" / "gui"
 
@@ -87,8 +87,8 @@ def test_the_studios_strings_are_found_by_lupdate_in_named_contexts(tmp_path):
     lupdate = Path(sys.executable).parent / "pyside6-lupdate"
     if not lupdate.exists():
         pytest.skip("pyside6-lupdate is not installed")
-    sources = [GUI / "panels" / "training.py", GUI / "panels" / "lab.py", GUI / "training_form.py",
-               GUI / "timeline.py", GUI / "lab_runs.py"]
+    sources = [GUI / "panels" / "training.py", GUI / "panels" / "lab.py", GUI / "widgets" / "training_form.py",
+               GUI / "widgets" / "timeline.py", GUI / "services" / "lab_runs.py"]
     ts = tmp_path / "studio.ts"
     result = subprocess.run([str(lupdate), *map(str, sources), "-ts", str(ts)], capture_output=True, text=True,
                             timeout=120)
@@ -118,9 +118,9 @@ def _lines(text, font, width):
 
 
 def test_a_caption_with_end_tokens_never_breaks_inside_a_token_at_a_narrow_width(show):
-    from transviz.core.snapshots import Snapshot
-    from transviz.gui.labels import WORD_JOINER
-    from transviz.gui.timeline import SnapshotTimeline
+    from transviz.core.training.snapshots import Snapshot
+    from transviz.gui.widgets.labels import WORD_JOINER
+    from transviz.gui.widgets.timeline import SnapshotTimeline
 
     source, target = ["ich", "mochte", "ein", "bier", "</s>"], ["<s>", "i", "want", "a", "beer"]
     predicted = ["i", "want", "a", "beer", "</s>"]

@@ -14,7 +14,7 @@ from PySide6.QtGui import QContextMenuEvent
 from PySide6.QtWidgets import QApplication
 
 import transviz
-from transviz.core.walkthrough import KINDS
+from transviz.core.analysis.walkthrough import KINDS
 
 LAYER, HEAD, QUERY = 1, 1, 2
 

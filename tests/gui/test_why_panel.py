@@ -12,8 +12,8 @@ import pytest
 from PySide6.QtCore import Qt
 
 import transviz
-from transviz.core.why_scale import D_KS
-from transviz.core.workspace import Workspace
+from transviz.core.analysis.why_scale import D_KS
+from transviz.core.teaching.workspace import Workspace
 from transviz.gui.panels.why import POSITIONS, SCALE, WhyPanel
 
 SENTENCE = "ich möchte ein bier trinken"
@@ -166,7 +166,7 @@ def test_hidden_the_tab_runs_nothing_and_catches_up_when_shown(panel, toy):
 
 
 def test_a_language_change_redraws_the_same_plots(loaded, qtbot):
-    from transviz.gui.language import CHINESE, set_language
+    from transviz.gui.services.language import CHINESE, set_language
 
     scale = loaded.scale
     before = [len(legend.items) for legend in scale.legends], len(scale.markers)

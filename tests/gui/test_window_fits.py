@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from transviz.core.tabs import TABS
+from transviz.core.teaching.tabs import TABS
 from transviz.gui import CONCEPTS
 
 SCREEN = (1366, 768)

@@ -8,7 +8,7 @@ import pytest
 from PySide6.QtCore import QThread
 
 from transviz import CheckpointError
-from transviz.gui.workers import TaskRunner, background_work_running
+from transviz.gui.services.workers import TaskRunner, background_work_running
 
 
 @pytest.fixture

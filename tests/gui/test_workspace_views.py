@@ -6,7 +6,7 @@ import pytest
 from PySide6.QtCore import Qt
 
 from transviz.gui.main_window import MainWindow
-from transviz.gui.settings import Preferences, Stored, WindowLayout
+from transviz.gui.services.settings import Preferences, Stored, WindowLayout
 
 
 @pytest.fixture

@@ -11,14 +11,14 @@ import sys
 import torch
 
 import transviz
-from transviz.core.model import Transformer
-from transviz.core.resources import shipped_models
-from transviz.core.tasks import SYMBOLS
-from transviz.core.vocab import Vocab
+from transviz.core.data.tasks import SYMBOLS
+from transviz.core.io.resources import shipped_models
+from transviz.core.model.transformer import Transformer
+from transviz.core.model.vocab import Vocab
 from transviz.gui.app import application, dispose
-from transviz.gui.language import LANGUAGES, set_language
 from transviz.gui.main_window import MainWindow
-from transviz.gui.theme import with_changes
+from transviz.gui.services.language import LANGUAGES, set_language
+from transviz.gui.services.theme import with_changes
 
 REVERSE_SENTENCE = "0123456789abcdefghij0123456"  # 27 characters: 27 tokens each way
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 import torch
 
 import transviz
-from transviz.core.model import Transformer
-from transviz.core.vocab import Vocab
+from transviz.core.model.transformer import Transformer
+from transviz.core.model.vocab import Vocab
 
 SOURCE_WORDS = "ich mochte ein bier bitte".split()
 TARGET_WORDS = "i want a beer please".split()

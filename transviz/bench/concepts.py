@@ -16,7 +16,7 @@ def concept_redraw() -> float:
     over the steps of each view, then the slowest view (shipped default model, 1400 x 900). Each
     view draws once before it is timed: what it computes once per model or sentence is not counted.
     The attribution view computes on a worker (attribution_step_s_default) and is left out."""
-    from ..core.workspace import Workspace
+    from ..core.teaching.workspace import Workspace
     from ..gui.app import application, dispose, use_offscreen_platform
     from ..gui.panels.concepts.panel import ConceptsPanel
 
@@ -59,11 +59,11 @@ def attribution_step() -> float:
     the attention beside them, as the attribution view's worker computes them: the shipped default
     model, "ich mochte ein bier trinken" after its last step, torch leaving a core to the window;
     the median of 5 runs."""
-    from ..core.concepts.attribution import STEPS as IG_STEPS
-    from ..core.concepts.attribution import attribute
-    from ..core.concepts.forward import Sentence
-    from ..core.inference import decode
-    from ..gui.workers import a_core_left_for_qt
+    from ..core.analysis.concepts.attribution import STEPS as IG_STEPS
+    from ..core.analysis.concepts.attribution import attribute
+    from ..core.analysis.concepts.forward import Sentence
+    from ..core.decoding.inference import decode
+    from ..gui.services.workers import a_core_left_for_qt
 
     model = _default_model()
     source = "ich mochte ein bier trinken"

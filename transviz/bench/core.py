@@ -8,10 +8,10 @@ from collections.abc import Callable
 import torch
 from torch import Tensor, nn
 
-from ..core.config import ModelConfig
-from ..core.masks import causal_mask
-from ..core.model import DecoderState, StepOutput, Transformer
-from ..core.positional import sinusoidal_table
+from ..core.model.config import ModelConfig
+from ..core.model.masks import causal_mask
+from ..core.model.positional import sinusoidal_table
+from ..core.model.transformer import DecoderState, StepOutput, Transformer
 from . import figure, median_ratio, seconds
 
 # Training comparison: a classroom-size model on a realistic batch.

@@ -22,18 +22,18 @@ from typing import TypeVar
 import torch
 from torch import nn
 
-from ..core import checkpoint
-from ..core.bundle import Model
-from ..core.config import ModelConfig
-from ..core.decoding import DecodingSession
-from ..core.devices import available_devices, resolve_device
-from ..core.evaluate import Evaluation, evaluate
-from ..core.lab import SEED, LabResult, run_lab
-from ..core.model import Transformer
-from ..core.recipes import Recipe, recipe
-from ..core.resources import DEFAULT_MODEL, shipped_models
-from ..core.tasks import load_task
-from ..core.train import StepMetrics, Trainer, TrainObserver, build_model
+from ..core.data.tasks import load_task
+from ..core.decoding.session import DecodingSession
+from ..core.io import checkpoint
+from ..core.io.resources import DEFAULT_MODEL, shipped_models
+from ..core.model.bundle import Model
+from ..core.model.config import ModelConfig
+from ..core.model.transformer import Transformer
+from ..core.training.devices import available_devices, resolve_device
+from ..core.training.evaluate import Evaluation, evaluate
+from ..core.training.lab import SEED, LabResult, run_lab
+from ..core.training.recipes import Recipe, recipe
+from ..core.training.train import StepMetrics, Trainer, TrainObserver, build_model
 from . import Spec, Unavailable, figure, median_ratio
 from .core import TorchReference
 

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import numpy as np
 
-from ..core.bundle import Model
+from ..core.model.bundle import Model
 from . import figure, median_seconds, seconds
 
 log = logging.getLogger(__name__)
@@ -29,7 +29,7 @@ def _random_maps(seed: int, shape: tuple[int, int, int, int]) -> np.ndarray:
 def grid_redraw_6x8() -> float:
     """One full redraw of a 6-layer x 8-head grid of 12 x 12 maps: new arrays, then a repaint."""
     from ..gui.app import application, dispose, use_offscreen_platform
-    from ..gui.grid import AttentionGrid
+    from ..gui.widgets.grid import AttentionGrid
 
     use_offscreen_platform()
     app = application()
@@ -61,7 +61,7 @@ def _step_redraw_ms(model: Model, rounds: int = 4) -> float:
     """Median time of one explorer step: the session steps, every view redraws, the window is
     painted and the event loop is idle again (cross-attention grid and head shown, 1400 x 900)."""
     from ..gui.app import use_offscreen_platform
-    from ..gui.workers import a_core_left_for_qt
+    from ..gui.services.workers import a_core_left_for_qt
 
     use_offscreen_platform()
     with a_core_left_for_qt():  # as the window does; torch's threads back after, for the next figures
@@ -69,7 +69,7 @@ def _step_redraw_ms(model: Model, rounds: int = 4) -> float:
 
 
 def _explorer_steps_ms(model: Model, rounds: int) -> float:
-    from ..core.workspace import Workspace
+    from ..core.teaching.workspace import Workspace
     from ..gui.app import application, dispose
     from ..gui.panels.explorer import ExplorerPanel
     from .session import _sentence
@@ -126,10 +126,10 @@ LONG_SOURCE, LONG_STEP = 200, 100  # a long sentence, part-way through its trans
 def _long_steps_ms(model: Model, rounds: int = 4) -> float:
     """Median time of one explorer step from step LONG_STEP on, over a LONG_SOURCE-word sentence
     (as :func:`_explorer_steps_ms`; each round rewinds to LONG_STEP rather than stepping there again)."""
-    from ..core.workspace import Workspace
+    from ..core.teaching.workspace import Workspace
     from ..gui.app import application, dispose, use_offscreen_platform
     from ..gui.panels.explorer import ExplorerPanel
-    from ..gui.workers import a_core_left_for_qt
+    from ..gui.services.workers import a_core_left_for_qt
     from .session import _sentence
 
     use_offscreen_platform()
@@ -179,11 +179,11 @@ def step_redraw_6x8_at_200() -> float:
 def lesson_next() -> float:
     """From Next to the slide drawn: the window in lesson mode on the shipped data-flow lesson
     (shipped default model), 1400 x 900, median over every slide change of several passes."""
-    from ..core.lesson import read
-    from ..core.resources import shipped_lessons, shipped_models
+    from ..core.io.resources import shipped_lessons, shipped_models
+    from ..core.teaching.lesson import read
     from ..gui.app import application, dispose, use_offscreen_platform
     from ..gui.main_window import MainWindow
-    from ..gui.workers import a_core_left_for_qt
+    from ..gui.services.workers import a_core_left_for_qt
     from . import Unavailable
 
     lessons = shipped_lessons()
@@ -253,7 +253,7 @@ sys.exit(cli.main(["gui", sys.argv[2]]))
 
 
 def _cold_start_marks(model: str) -> dict[str, float]:
-    from ..gui.settings import SETTINGS_VARIABLE
+    from ..gui.services.settings import SETTINGS_VARIABLE
 
     root = str(Path(__file__).resolve().parents[2])
     env = {**os.environ, "QT_QPA_PLATFORM": "offscreen", SETTINGS_VARIABLE: "",  # remember nothing
@@ -269,8 +269,8 @@ def _cold_start_marks(model: str) -> dict[str, float]:
 @figure("gui_cold_start_s", "s", 3.0, "lower")
 def cold_start() -> float:
     """Launch to an interactive window with the default model (a fresh process, offscreen), median of 5."""
-    from ..core.checkpoint import SUFFIX, save
-    from ..core.resources import DEFAULT_MODEL, shipped_models
+    from ..core.io.checkpoint import SUFFIX, save
+    from ..core.io.resources import DEFAULT_MODEL, shipped_models
     from .session import SHIPPED_SIZE, _fresh_model
 
     with tempfile.TemporaryDirectory() as folder:
@@ -292,7 +292,7 @@ def animate_gif_10() -> float:
     widget built and decoded, every frame drawn and grabbed, the GIF encoded and written; median of 3."""
     from ..gui.app import application, use_offscreen_platform
     from ..gui.render import Slide, animate
-    from ..gui.workers import a_core_left_for_qt
+    from ..gui.services.workers import a_core_left_for_qt
     from .session import _default_model
 
     use_offscreen_platform()

@@ -53,7 +53,7 @@ def step_marian() -> float:
         raise Unavailable("needs transformers and sentencepiece: pip install 'transviz[hf]'") from None
     from .. import load_model
     from ..gui.app import use_offscreen_platform
-    from ..gui.workers import a_core_left_for_qt
+    from ..gui.services.workers import a_core_left_for_qt
 
     with tempfile.TemporaryDirectory() as folder:
         model = load_model(str(marian_folder(Path(folder))))
@@ -65,7 +65,7 @@ def step_marian() -> float:
 def _step_ms(model: object, rounds: int = 9) -> float:
     """Median over ``rounds`` of the step from ``STEP`` to ``STEP + 1``: the session steps, every
     view redraws, the event loop paints (1400 x 900, cross attention shown)."""
-    from ..core.workspace import Workspace
+    from ..core.teaching.workspace import Workspace
     from ..gui.app import application, dispose
     from ..gui.panels.explorer import ExplorerPanel
 

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import statistics
 
-from ..core.decoding import DecodingSession
-from ..core.head_importance import head_importance
-from ..core.interventions import AblateHead, Intervention
+from ..core.analysis.head_importance import head_importance
+from ..core.decoding.interventions import AblateHead, Intervention
+from ..core.decoding.session import DecodingSession
 from . import figure, seconds
 from .session import _default_model
 

@@ -9,12 +9,12 @@ import sys
 
 import torch
 
-from ..core.bundle import Model
-from ..core.config import ModelConfig
-from ..core.decoding import DecodingSession
-from ..core.model import Transformer
-from ..core.resources import DEFAULT_MODEL, shipped_models
-from ..core.vocab import Vocab
+from ..core.decoding.session import DecodingSession
+from ..core.io.resources import DEFAULT_MODEL, shipped_models
+from ..core.model.bundle import Model
+from ..core.model.config import ModelConfig
+from ..core.model.transformer import Transformer
+from ..core.model.vocab import Vocab
 from . import figure, seconds
 from .core import BASE
 
@@ -36,7 +36,7 @@ def _fresh_model(config: ModelConfig) -> Model:
 
 @functools.lru_cache(maxsize=1)
 def _default_model() -> Model:
-    from ..core import checkpoint
+    from ..core.io import checkpoint
 
     shipped = shipped_models().get(DEFAULT_MODEL)
     return checkpoint.load(shipped) if shipped else _fresh_model(SHIPPED_SIZE)

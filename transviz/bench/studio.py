@@ -6,11 +6,11 @@ import dataclasses
 import tempfile
 from pathlib import Path
 
-from ..core.checkpoint import SUFFIX
-from ..core.config import TrainConfig
-from ..core.recipes import Recipe, recipe
-from ..core.tasks import load_task
-from ..core.train import StepMetrics, Trainer, TrainObserver, build_model
+from ..core.data.tasks import load_task
+from ..core.io.checkpoint import SUFFIX
+from ..core.model.config import TrainConfig
+from ..core.training.recipes import Recipe, recipe
+from ..core.training.train import StepMetrics, Trainer, TrainObserver, build_model
 from . import figure, median_ratio
 
 RECIPE = "toy-de-en"
@@ -113,7 +113,7 @@ class InApp:
 @figure("gui_train_throughput_ratio", "ratio", 0.9, "higher")
 def gui_train_throughput_ratio() -> float:
     """Training tokens/s in the window (worker, live plots, snapshots) over headless, toy-de-en recipe, CPU."""
-    from ..gui.workers import a_core_left_for_qt
+    from ..gui.services.workers import a_core_left_for_qt
 
     # as the window does (the headless run gets the same threads); torch's threads back after
     with a_core_left_for_qt(), tempfile.TemporaryDirectory() as folder:

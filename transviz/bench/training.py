@@ -12,11 +12,11 @@ from collections.abc import Callable
 import torch
 from torch import nn
 
-from ..core.evaluate import Evaluation, evaluate
-from ..core.lab import IN_DIM, SEED, LabModel, LabSettings, lab_batch, lab_loss
-from ..core.recipes import recipe
-from ..core.tasks import load_task
-from ..core.train import Trainer, TrainObserver, build_model
+from ..core.data.tasks import load_task
+from ..core.training.evaluate import Evaluation, evaluate
+from ..core.training.lab import IN_DIM, SEED, LabModel, LabSettings, lab_batch, lab_loss
+from ..core.training.recipes import recipe
+from ..core.training.train import Trainer, TrainObserver, build_model
 from . import figure, median_ratio, seconds
 
 LAB = dataclasses.replace(SEED, device="cpu")  # the seed's configuration: 6 layers, batch 16

@@ -6,14 +6,14 @@ import re
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from ..core.bundle import Model
+    from ..core.model.bundle import Model
 
 
 def model_or_default(path: str | None) -> Model:
     """The checkpoint (or shipped model) named by ``path``, else the shipped default model."""
     from .. import load_model
-    from ..core.errors import CheckpointError
-    from ..core.resources import DEFAULT_MODEL, shipped_models
+    from ..core.base.errors import CheckpointError
+    from ..core.io.resources import DEFAULT_MODEL, shipped_models
 
     if path:
         return load_model(path)
@@ -28,7 +28,7 @@ SIZE = re.compile(r"^(\d+)x(\d+)$")
 
 def picture_size(text: str) -> tuple[int, int]:
     """``--size WIDTHxHEIGHT`` as two numbers of at least 100 pixels; InputError otherwise."""
-    from ..core.errors import InputError
+    from ..core.base.errors import InputError
 
     size = SIZE.match(text)
     if not size or min(int(size[1]), int(size[2])) < 100:

@@ -14,7 +14,7 @@ import math
 import sys
 from typing import TYPE_CHECKING
 
-from ..core.errors import InputError
+from ..core.base.errors import InputError
 
 if TYPE_CHECKING:
     from ..bench import Figure

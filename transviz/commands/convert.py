@@ -13,7 +13,7 @@ def register(commands: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from ..core.torch_import import convert
+    from ..core.io.torch_import import convert
 
     print(f"wrote {convert(args.source, args.out)}")
     return 0

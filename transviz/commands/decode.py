@@ -8,15 +8,15 @@ import sys
 from dataclasses import asdict
 from typing import TYPE_CHECKING, Any
 
-from ..core.errors import InputError
+from ..core.base.errors import InputError
 from . import model_or_default
 from .intervention_flags import add_flags, interventions
 
 if TYPE_CHECKING:
-    from ..core.config import ModelConfig
-    from ..core.decoding import DecodingSession, StepRecord
-    from ..core.strategies import Strategy
-    from ..core.trace import Trace
+    from ..core.decoding.session import DecodingSession, StepRecord
+    from ..core.decoding.strategies import Strategy
+    from ..core.decoding.trace import Trace
+    from ..core.model.config import ModelConfig
 
 SHOW = ("cross", "decoder", "encoder")
 REPL_HELP = "Enter: step   b: back   f WORD: force WORD as the next token (marked *)   q: quit"
@@ -58,9 +58,9 @@ def register(commands: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from ..core.decoding import DecodingSession
-    from ..core.outputs import NPZ, check_output
-    from ..core.trace_files import trace_dict, write_npz
+    from ..core.decoding.session import DecodingSession
+    from ..core.decoding.trace_files import trace_dict, write_npz
+    from ..core.io.outputs import NPZ, check_output
 
     if args.candidates < 0:
         raise InputError(f"--candidates must be 0 or more, not {args.candidates}")
@@ -90,7 +90,7 @@ def run(args: argparse.Namespace) -> int:
 # -- model and strategy -----------------------------------------------------------------------
 
 def _strategy(args: argparse.Namespace) -> Strategy:
-    from ..core.strategies import Beam, Greedy, Sampling
+    from ..core.decoding.strategies import Beam, Greedy, Sampling
 
     beam_options = {"width": args.beam, "length_penalty": args.length_penalty}
     sampling_options = {"temperature": args.temperature, "top_k": args.top_k, "top_p": args.top_p, "seed": args.seed}
@@ -168,7 +168,7 @@ def _report(session: DecodingSession, candidates: int) -> str:
 
 def _intervention_lines(session: DecodingSession) -> list[str]:
     """What ran differently, and what the unchanged model gives with the same strategy."""
-    from ..core.decoding import DecodingSession
+    from ..core.decoding.session import DecodingSession
 
     lines = [f"intervention: {item}" for item in session.interventions]
     if not session.teacher_forcing:
@@ -182,7 +182,7 @@ def _intervention_lines(session: DecodingSession) -> list[str]:
 
 def _beam_lines(session: DecodingSession, best: Trace) -> list[str]:
     """The best hypothesis token by token, then the whole final beam."""
-    from ..core.strategies import Beam
+    from ..core.decoding.strategies import Beam
     from ..textplot import abbreviate, pad
 
     beam, strategy = session.beam, session.strategy
@@ -221,8 +221,8 @@ def _view(args: argparse.Namespace, config: ModelConfig) -> tuple[int, int | Non
 
 
 def _heatmap(session: DecodingSession, show: str, layer: int, head: int | None, values: bool) -> str:
-    from ..core.masks import causal_mask
-    from ..core.trace import query_labels
+    from ..core.decoding.trace import query_labels
+    from ..core.model.masks import causal_mask
     from ..textplot import HIDDEN, SHADES, heatmap, printable
 
     matrices = {"cross": session.cross_attention(), "decoder": session.decoder_self_attention(),

@@ -13,8 +13,8 @@ from . import model_or_default
 if TYPE_CHECKING:
     import numpy as np
 
-    from ..core.bundle import Model
-    from ..core.head_importance import PruneCurve
+    from ..core.analysis.head_importance import PruneCurve
+    from ..core.model.bundle import Model
 
 KINDS = ("encoder_self", "decoder_self", "cross")
 
@@ -38,7 +38,7 @@ def register(commands: argparse._SubParsersAction) -> None:
 def run(args: argparse.Namespace) -> int:
     from tqdm import tqdm
 
-    from ..core.head_importance import head_importance, prune_curve
+    from ..core.analysis.head_importance import head_importance, prune_curve
 
     model = model_or_default(args.model)
     found: dict[str, Any] = {}

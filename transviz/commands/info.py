@@ -12,7 +12,7 @@ def register(commands: argparse._SubParsersAction) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from .. import load_model
-    from ..core.checkpoint import describe
+    from ..core.io.checkpoint import describe
 
     print(describe(load_model(args.file)))
     return 0

@@ -1,4 +1,4 @@
-"""The command-line form of interventions (:mod:`transviz.core.interventions`), shared by the
+"""The command-line form of interventions (:mod:`transviz.core.decoding.interventions`), shared by the
 commands that run a model: ``--ablate cross:1:2[:MODE]``, ``--scale F[:KIND[:LAYER]]``,
 ``--scale-head KIND:LAYER:HEAD:F``, ``--tie-qk KIND:LAYER[:HEAD]`` and ``--no-positions [SIDE]``.
 Layers and heads count from 0, as in the window and the Python API."""
@@ -7,10 +7,10 @@ from __future__ import annotations
 import argparse
 from typing import TYPE_CHECKING, Any
 
-from ..core.errors import InputError
+from ..core.base.errors import InputError
 
 if TYPE_CHECKING:
-    from ..core.interventions import Intervention
+    from ..core.decoding.interventions import Intervention
 
 ABLATE = "KIND:LAYER:HEAD[:MODE]"
 
@@ -33,7 +33,7 @@ def add_flags(parser: argparse.ArgumentParser) -> None:
 
 def interventions(args: argparse.Namespace) -> list[Intervention]:
     """The interventions the flags ask for, in the order of the flags' kinds."""
-    from ..core.interventions import NoPositions
+    from ..core.decoding.interventions import NoPositions
 
     found: list[Intervention] = [_ablation(text) for text in args.ablate]
     found += [_scale(text) for text in args.scale]
@@ -52,7 +52,7 @@ def _numbers(parts: list[str], flag: str, text: str) -> list[int]:
 
 
 def _ablation(text: str) -> Intervention:
-    from ..core.interventions import AblateHead
+    from ..core.decoding.interventions import AblateHead
 
     parts = text.split(":")
     if len(parts) not in (3, 4, 6) or (len(parts) == 6) != (parts[3:4] == ["copy"]):
@@ -65,7 +65,7 @@ def _ablation(text: str) -> Intervention:
 
 
 def _scale(text: str) -> Intervention:
-    from ..core.interventions import ScaleScores
+    from ..core.decoding.interventions import ScaleScores
 
     factor, *rest = text.split(":")
     if len(rest) > 2:
@@ -80,7 +80,7 @@ def _scale(text: str) -> Intervention:
 
 
 def _scale_head(text: str) -> Intervention:
-    from ..core.interventions import ScaleHead
+    from ..core.decoding.interventions import ScaleHead
 
     parts = text.split(":")
     if len(parts) != 4:
@@ -95,7 +95,7 @@ def _scale_head(text: str) -> Intervention:
 
 
 def _tie(text: str) -> Intervention:
-    from ..core.interventions import TieQueryKey
+    from ..core.decoding.interventions import TieQueryKey
 
     parts = text.split(":")
     if len(parts) not in (2, 3):

@@ -38,7 +38,7 @@ def register(commands: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from ..core import lab
+    from ..core.training import lab
 
     base = lab.QUICK if args.quick else lab.SEED
     changes: dict[str, Any] = {k: getattr(args, k) for k in LAB_FLAGS if getattr(args, k) is not None}
@@ -48,7 +48,7 @@ def run(args: argparse.Namespace) -> int:
               "setting (1000 and 1000); expect different numbers", flush=True)
     if args.sweep:
         if args.sweep not in lab.SWEEPS:
-            from ..core.errors import InputError
+            from ..core.base.errors import InputError
 
             raise InputError(f"no table called {args.sweep!r}; the seed's tables: {', '.join(lab.SWEEPS)}")
         print(f"{'setting':36} {'test MSE':>9} {'seed':>6}  {'time':>6}", flush=True)

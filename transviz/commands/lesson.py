@@ -23,7 +23,7 @@ def run(args: argparse.Namespace) -> int:
         return check(args.file)
     if args.export:
         return export(args.file, args.export, args.size)
-    from ..core.lesson import read
+    from ..core.teaching.lesson import read
     from ..gui.app import run as run_app
 
     lesson = read(args.file)  # a file that cannot be read says so before Qt starts
@@ -32,8 +32,8 @@ def run(args: argparse.Namespace) -> int:
 
 def check(path: str) -> int:
     """Read the lesson and run every slide; a fault raises LessonError (one line, with its line)."""
-    from ..core.lesson import read
-    from ..core.lesson_run import check as check_slides
+    from ..core.teaching.lesson import read
+    from ..core.teaching.lesson_run import check as check_slides
 
     lesson = read(path)
     sessions = check_slides(lesson)
@@ -43,13 +43,13 @@ def check(path: str) -> int:
 
 
 def export(path: str, folder: str, size: str) -> int:
-    from ..core.lesson import read
+    from ..core.teaching.lesson import read
 
     width, height = picture_size(size)
     lesson = read(path)  # a file that cannot be read says so before Qt starts
     from ..gui.app import application, use_offscreen_platform
     from ..gui.render import export_lesson
-    from ..gui.workers import leave_a_core_for_qt
+    from ..gui.services.workers import leave_a_core_for_qt
 
     use_offscreen_platform()
     application()

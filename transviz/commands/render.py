@@ -7,15 +7,15 @@ from __future__ import annotations
 import argparse
 from typing import TYPE_CHECKING
 
-from ..core.errors import InputError
+from ..core.base.errors import InputError
 from . import model_or_default, picture_size
 
 if TYPE_CHECKING:
-    from ..core.bundle import Model
+    from ..core.model.bundle import Model
 
 def register(commands: argparse._SubParsersAction) -> None:
-    from ..core.animation import Timing
-    from ..core.walkthrough import KINDS
+    from ..core.analysis.walkthrough import KINDS
+    from ..core.teaching.animation import Timing
     from ..gui import CONCEPTS, VIEWS  # Qt-free: listing the views does not load Qt
 
     parser = commands.add_parser("render", help="render a view to a PNG or SVG file without a window")
@@ -66,8 +66,8 @@ def run(args: argparse.Namespace) -> int:
         raise InputError(f"--step must be 0 or more, not {args.step}")
     _check_sentence(args)
     from .. import load_model
-    from ..core.animation import Timing
-    from ..core.outputs import ANIMATION, check_output, picture
+    from ..core.io.outputs import ANIMATION, check_output, picture
+    from ..core.teaching.animation import Timing
 
     timing = Timing(args.frame_ms, args.hold_ms) if args.animate else None  # bad timings refused before Qt starts
     kind = ANIMATION if args.animate else picture(args.out)
@@ -75,7 +75,7 @@ def run(args: argparse.Namespace) -> int:
     from ..gui import CONCEPTS
     from ..gui.app import application, use_offscreen_platform
     from ..gui.render import EXPLORER_VIEWS, Slide, animate, render
-    from ..gui.workers import leave_a_core_for_qt
+    from ..gui.services.workers import leave_a_core_for_qt
 
     use_offscreen_platform()
     application()

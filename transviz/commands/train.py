@@ -17,11 +17,11 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any
 
-from ..core.config import SCHEDULES, TrainConfig
-from ..core.errors import InputError
+from ..core.base.errors import InputError
+from ..core.model.config import SCHEDULES, TrainConfig
 
 if TYPE_CHECKING:
-    from ..core.distributed import World
+    from ..core.training.distributed import World
 
 MODEL_FLAGS = {  # flag dest -> ModelConfig field(s)
     "layers": ("n_encoder_layers", "n_decoder_layers"), "heads": ("n_heads",), "d_model": ("d_model",),
@@ -82,7 +82,7 @@ def register(commands: argparse._SubParsersAction) -> None:
 
 def _settings(args: argparse.Namespace) -> tuple[Any, dict[str, Any], TrainConfig]:
     """The dataset, the model settings and the training config the flags ask for."""
-    from ..core.recipes import Recipe, recipe
+    from ..core.training.recipes import Recipe, recipe
 
     base = recipe(args.recipe) if args.recipe else Recipe(task="")
     model = dict(base.model)
@@ -95,7 +95,7 @@ def _settings(args: argparse.Namespace) -> tuple[Any, dict[str, Any], TrainConfi
 
 
 def _dataset(args: argparse.Namespace, recipe_task: str) -> Any:
-    from ..core import tasks
+    from ..core.data import tasks
 
     if args.task and args.data:
         raise InputError("give --task or --data, not both")
@@ -127,11 +127,11 @@ def _ctrl_c_stops(trainer: Any) -> Iterator[None]:
 
 
 def run(args: argparse.Namespace) -> int:
-    from ..core import distributed
+    from ..core.training import distributed
 
     world = distributed.from_environment()
     if world.leader:  # before anything is read or built
-        from ..core.outputs import CHECKPOINT, check_output
+        from ..core.io.outputs import CHECKPOINT, check_output
 
         check_output(args.out, CHECKPOINT, inputs=[args.data], force=args.force)
     dataset, model_settings, config = _settings(args)
@@ -144,7 +144,7 @@ def run(args: argparse.Namespace) -> int:
 
 def _train(args: argparse.Namespace, dataset: Any, model_settings: dict[str, Any], config: TrainConfig,
            world: World) -> int:
-    from ..core.train import Trainer, build_model
+    from ..core.training.train import Trainer, build_model
 
     model = build_model(dataset, config, **model_settings)  # the same seed, so the same weights, everywhere
     progress = _Progress(config.steps) if world.leader else None  # only rank 0 prints

@@ -1,8 +1,8 @@
 """File > Export animation: a decoding run of the plot shown (a grid, the large head, a concept
-view) or of the whole window, a frame per step, written as GIF or MP4 (:mod:`transviz.core.animation`).
+view) or of the whole window, a frame per step, written as GIF or MP4 (:mod:`transviz.core.teaching.animation`).
 
 Frames are taken by going back from the last step to the first on the window's own session inside
-:meth:`~transviz.core.decoding.DecodingSession.excursion`, which then puts every record back as it
+:meth:`~transviz.core.decoding.session.DecodingSession.excursion`, which then puts every record back as it
 was: forced tokens and sampled words are never decoded again, and nothing the user did is lost.
 """
 from __future__ import annotations
@@ -27,12 +27,12 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from ..core.animation import FORMATS, Timing, check_name, write_animation
-from ..core.decoding import DecodingSession
-from ..core.errors import InputError, TransvizError
-from ..core.workspace import Workspace
-from .core_messages import translated
+from ..core.base.errors import InputError, TransvizError
+from ..core.decoding.session import DecodingSession
+from ..core.teaching.animation import FORMATS, Timing, check_name, write_animation
+from ..core.teaching.workspace import Workspace
 from .panels.base import PlotPanel
+from .services.core_messages import translated
 
 Progress = Callable[[int, int], bool]  # (frames taken, frames in all) -> go on
 

@@ -10,14 +10,14 @@ from PySide6.QtCore import QCoreApplication, QEvent, QMessageLogContext, QtMsgTy
 from PySide6.QtGui import QIcon
 from PySide6.QtWidgets import QApplication, QWidget
 
-from ..core.lesson import Lesson
-from ..core.resources import resource_dir
-from .fonts import install_fonts
-from .language import set_language, system_language
+from ..core.io.resources import resource_dir
+from ..core.teaching.lesson import Lesson
 from .main_window import MainWindow
-from .settings import APP_NAME, user_settings
+from .services.fonts import install_fonts
+from .services.language import set_language, system_language
+from .services.settings import APP_NAME, user_settings
+from .services.workers import leave_a_core_for_qt
 from .style import configure_pyqtgraph
-from .workers import leave_a_core_for_qt
 
 log = logging.getLogger(__name__)
 

@@ -4,7 +4,7 @@ banner above the tabs and "3 / 12" beside it.
 Keys (what presentation clickers send): PageDown or Right = next slide, PageUp or Left = previous;
 Esc leaves the slides to explore freely (every key does what it does outside a lesson) and, pressed
 again, comes back to the slide as it was. The whole lesson is checked before its first slide shows
-(:func:`transviz.core.lesson_run.check`): a lesson opens whole or not at all.
+(:func:`transviz.core.teaching.lesson_run.check`): a lesson opens whole or not at all.
 """
 from __future__ import annotations
 
@@ -15,13 +15,13 @@ from PySide6.QtCore import QCoreApplication, QEvent, QObject, Qt, Signal
 from PySide6.QtGui import QFont, QKeyEvent
 from PySide6.QtWidgets import QApplication, QHBoxLayout, QMainWindow, QMenu, QPushButton, QToolBar, QWidget
 
-from ..core.errors import TransvizError
-from ..core.lesson import Lesson, read
-from ..core.lesson_run import check
-from ..core.resources import shipped_lessons
-from .labels import plain_label
-from .language import Retranslated, current_language
+from ..core.base.errors import TransvizError
+from ..core.io.resources import shipped_lessons
+from ..core.teaching.lesson import Lesson, read
+from ..core.teaching.lesson_run import check
+from .services.language import Retranslated, current_language
 from .session_files import SessionFiles
+from .widgets.labels import plain_label
 
 NEXT_KEYS = (Qt.Key.Key_PageDown, Qt.Key.Key_Right)
 PREVIOUS_KEYS = (Qt.Key.Key_PageUp, Qt.Key.Key_Left)

@@ -1,9 +1,9 @@
 """The main window: the menus, the tabs of :data:`~transviz.gui.panels.registry.PANELS` around
-one :class:`~transviz.core.workspace.Workspace`, the status bar, the View menu's language, theme
+one :class:`~transviz.core.teaching.workspace.Workspace`, the status bar, the View menu's language, theme
 and presentation mode, and what the window remembers between runs.
 
 The window only composes: the workspace holds the model and the session, the panels draw it,
-:class:`~transviz.gui.files.ModelFiles` opens and saves files (dropped ones too),
+:class:`~transviz.gui.services.files.ModelFiles` opens and saves files (dropped ones too),
 :class:`~transviz.gui.window_menus.WindowMenus` builds the menu bar.
 """
 from __future__ import annotations
@@ -17,28 +17,28 @@ from PySide6.QtGui import QCloseEvent
 from PySide6.QtWidgets import QMainWindow, QMessageBox, QProgressBar, QTabWidget, QWidget
 
 from .. import __version__
-from ..core.bundle import Model
-from ..core.errors import TransvizError
-from ..core.lesson import read as read_lesson
-from ..core.workspace import Workspace
+from ..core.base.errors import TransvizError
+from ..core.model.bundle import Model
+from ..core.teaching.lesson import read as read_lesson
+from ..core.teaching.workspace import Workspace
 from .animations import AnimationExport
-from .core_messages import translated
-from .dialogs import error_box, text_dialog
-from .export import export_with_dialog, save_picture
-from .files import ModelFiles, model_info, model_name
-from .help_texts import tab_help
-from .labels import TimedNotice, plain_label
-from .language import Retranslated, current_language, set_language
 from .lesson_mode import LessonMode
-from .observe import subscribe
 from .panels.base import PlotPanel
 from .panels.registry import PANELS
-from .screen_fit import available_size, fit_to_screen
+from .services.core_messages import translated
+from .services.export import export_with_dialog, save_picture
+from .services.files import ModelFiles, model_info, model_name
+from .services.help_texts import tab_help
+from .services.language import Retranslated, current_language, set_language
+from .services.observe import subscribe
+from .services.screen_fit import available_size, fit_to_screen
+from .services.settings import SettingsStore, Stored
+from .services.theme import apply_appearance, current_appearance, restyle
+from .services.window_memory import WindowMemory
 from .session_files import SessionFiles
-from .settings import SettingsStore, Stored
-from .theme import apply_appearance, current_appearance, restyle
-from .view_menu import ViewChoices
-from .window_memory import WindowMemory
+from .widgets.dialogs import error_box, text_dialog
+from .widgets.labels import TimedNotice, plain_label
+from .widgets.view_menu import ViewChoices
 from .window_menus import WindowMenus
 
 log = logging.getLogger(__name__)

@@ -17,26 +17,26 @@ from pathlib import Path
 from PySide6.QtCore import QEventLoop
 from PySide6.QtWidgets import QApplication, QWidget
 
-from ..core.animation import Timing, check_name, write_animation
-from ..core.bundle import Model
-from ..core.decoding import DecodingSession
-from ..core.errors import InputError
-from ..core.lesson import Lesson
-from ..core.walkthrough import KINDS, Kind
-from ..core.workspace import Workspace
+from ..core.analysis.walkthrough import KINDS, Kind
+from ..core.base.errors import InputError
+from ..core.decoding.session import DecodingSession
+from ..core.model.bundle import Model
+from ..core.teaching.animation import Timing, check_name, write_animation
+from ..core.teaching.lesson import Lesson
+from ..core.teaching.workspace import Workspace
 from . import CONCEPTS, VIEWS
 from .animations import grab_rgb, record_run
 from .app import dispose
-from .attention_view import SUMMARIES, AttentionView
-from .export import save_picture
-from .grid import SUMMARY_COLUMN
 from .main_window import MainWindow
 from .panels.compare import ComparePanel
 from .panels.concepts.panel import ConceptsPanel
 from .panels.explorer import ExplorerPanel
 from .panels.masks import MasksPanel
 from .panels.positional import MODEL, PositionalPanel
-from .session import SessionController
+from .services.export import save_picture
+from .services.session import SessionController
+from .widgets.attention_view import SUMMARIES, AttentionView
+from .widgets.grid import SUMMARY_COLUMN
 
 EXPLORER_VIEWS = ("grid", "head", "window")
 

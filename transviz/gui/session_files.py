@@ -1,5 +1,5 @@
 """File > Save session / Open session: the window's state as a one-slide lesson file
-(``.transviz``, the format of :mod:`transviz.core.lesson`), and a slide put back into the window.
+(``.transviz``, the format of :mod:`transviz.core.teaching.lesson`), and a slide put back into the window.
 
 The state is the workspace's (model, sentence, reference, strategy, steps and forced tokens,
 interventions) and the tabs' (which tab shows; how the explorer shows attention, through each
@@ -17,15 +17,15 @@ from PySide6.QtCore import QObject, Qt, Signal
 from PySide6.QtGui import QGuiApplication
 from PySide6.QtWidgets import QFileDialog, QTabWidget, QWidget
 
-from ..core.bundle import Model
-from ..core.errors import TransvizError
-from ..core.lesson import SESSION_SUFFIX, Forced, Lesson, Slide, read, write
-from ..core.lesson_run import Models, check, model_source, show
-from ..core.workspace import Workspace
-from .core_messages import translated
+from ..core.base.errors import TransvizError
+from ..core.model.bundle import Model
+from ..core.teaching.lesson import SESSION_SUFFIX, Forced, Lesson, Slide, read, write
+from ..core.teaching.lesson_run import Models, check, model_source, show
+from ..core.teaching.workspace import Workspace
 from .panels.base import PlotPanel
 from .panels.registry import PANELS
-from .theme import apply_appearance, current_appearance, restyle
+from .services.core_messages import translated
+from .services.theme import apply_appearance, current_appearance, restyle
 
 
 class SessionFiles(QObject):

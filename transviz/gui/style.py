@@ -15,7 +15,7 @@ import pyqtgraph as pg
 from PySide6.QtGui import QFont
 from PySide6.QtWidgets import QApplication
 
-from ..core.errors import ConfigError
+from ..core.base.errors import ConfigError
 
 # Perceptually uniform and readable with every common colour-vision deficiency (cividis was made
 # for red-green deficiency); attention plots use no other colormaps (View > Colormap chooses).
@@ -101,7 +101,7 @@ def colormap_name() -> str:
 
 def set_colormap(name: str) -> None:
     """Draw attention with ``name`` (one of :data:`COLORMAPS`) from now on; ConfigError otherwise.
-    Heatmaps already shown take it when restyled (:func:`transviz.gui.theme.restyle`)."""
+    Heatmaps already shown take it when restyled (:func:`transviz.gui.services.theme.restyle`)."""
     if name not in COLORMAPS:
         raise ConfigError(f"unknown colormap {name!r}; choose one of {', '.join(COLORMAPS)}")
     if name != _Current.colormap:

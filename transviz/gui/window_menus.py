@@ -2,7 +2,7 @@
 :data:`~transviz.gui.panels.registry.PANELS`, then the tabs' own view entries) and Help, with the
 shipped models' and lessons' submenus and the entries that wait for a model or a decoded sentence.
 The window adds the View menu's language, theme and presentation choices
-(:class:`~transviz.gui.view_menu.ViewChoices`)."""
+(:class:`~transviz.gui.widgets.view_menu.ViewChoices`)."""
 from __future__ import annotations
 
 from pathlib import Path
@@ -12,16 +12,16 @@ from PySide6.QtCore import QCoreApplication
 from PySide6.QtGui import QKeySequence
 from PySide6.QtWidgets import QMenuBar, QTabWidget, QWidget
 
-from ..core.resources import shipped_models
-from ..core.workspace import Workspace
+from ..core.io.resources import shipped_models
+from ..core.teaching.workspace import Workspace
 from .animations import AnimationExport
-from .files import ModelFiles
-from .labels import bound_action, bound_menu
-from .language import Retranslated
 from .lesson_mode import populate_lessons_menu
 from .panels.base import PlotPanel
 from .panels.registry import PANELS
+from .services.files import ModelFiles
+from .services.language import Retranslated
 from .session_files import SessionFiles
+from .widgets.labels import bound_action, bound_menu
 
 
 class MenuHost(Protocol):

@@ -10,11 +10,11 @@ from PySide6.QtCore import QEvent, QObject, QSize, Qt, Signal
 from PySide6.QtGui import QAction
 from PySide6.QtWidgets import QFrame, QLabel, QLayout, QScrollArea, QVBoxLayout, QWidget
 
-from ...core.bundle import Model
-from ...core.lesson import Quiz, View
-from ...core.workspace import Workspace
-from ..export import add_export_actions, name_export_actions
-from ..observe import subscribe
+from ...core.model.bundle import Model
+from ...core.teaching.lesson import Quiz, View
+from ...core.teaching.workspace import Workspace
+from ..services.export import add_export_actions, name_export_actions
+from ..services.observe import subscribe
 
 
 class VerticalScroll(QScrollArea):

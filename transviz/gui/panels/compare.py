@@ -5,7 +5,7 @@ snapshots of a checkpoint's probe sentence (a step chosen instead of "sentence")
 Each sentence is decoded greedily to its end; a snapshot is the probe as it was at that step. The
 tab draws one head (or a summary of a layer's heads) of each run, their difference B - A on a
 diverging scale centred at 0 where the shapes match, and a token-level diff of the two outputs.
-:mod:`transviz.core.compare` computes all of it.
+:mod:`transviz.core.analysis.compare` computes all of it.
 """
 from __future__ import annotations
 
@@ -29,21 +29,21 @@ from PySide6.QtWidgets import (
 )
 
 from ... import load_model
-from ...core.aggregate import SUMMARIES
-from ...core.bundle import Model
-from ...core.checkpoint import SUFFIX
-from ...core.compare import Comparison, Head, Run, Side, TokenChange, compare, snapshot_run
-from ...core.errors import TransvizError
-from ...core.inference import decode
-from ...core.resources import shipped_models
-from ...core.snapshots import Snapshot, load_snapshots, snapshot_at
-from ...core.walkthrough import KINDS, Kind
-from ...core.workspace import Workspace
-from ..attention_view import kind_axes, kind_names
-from ..core_messages import translated
-from ..heatmap import HeatmapWidget
-from ..labels import bound_label, error_label, plain_label, show_error
-from ..language import Retranslated, set_items
+from ...core.analysis.aggregate import SUMMARIES
+from ...core.analysis.compare import Comparison, Head, Run, Side, TokenChange, compare, snapshot_run
+from ...core.analysis.walkthrough import KINDS, Kind
+from ...core.base.errors import TransvizError
+from ...core.decoding.inference import decode
+from ...core.io.checkpoint import SUFFIX
+from ...core.io.resources import shipped_models
+from ...core.model.bundle import Model
+from ...core.teaching.workspace import Workspace
+from ...core.training.snapshots import Snapshot, load_snapshots, snapshot_at
+from ..services.core_messages import translated
+from ..services.language import Retranslated, set_items
+from ..widgets.attention_view import kind_axes, kind_names
+from ..widgets.heatmap import HeatmapWidget
+from ..widgets.labels import bound_label, error_label, plain_label, show_error
 from .base import PlotPanel
 
 LOADED = ""  # a run's model entry: the workspace's model

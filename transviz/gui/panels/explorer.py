@@ -20,30 +20,30 @@ from PySide6.QtCore import Qt
 from PySide6.QtGui import QAction, QKeySequence, QResizeEvent, QShortcut
 from PySide6.QtWidgets import QSplitter, QStackedWidget, QToolButton, QVBoxLayout, QWidget
 
-from ...core.bundle import Model
-from ...core.decoding import DecodingSession, Event
-from ...core.lesson import Quiz, View
-from ...core.paths import walk
-from ...core.quiz import MAX_CHOICES, QuizSpec
-from ...core.strategies import Beam
-from ...core.unmodified import TokenComparison
-from ...core.vocab import BOS
-from ...core.walkthrough import Kind
-from ...core.workspace import Workspace
-from ..alignment import AlignmentLines
-from ..attention_view import AttentionView
-from ..beam_tree import BeamTree
-from ..candidates import CandidatesChart
-from ..decode_controls import DecodingControls
-from ..explain_menu import ExplainMenu
-from ..intervention_menu import InterventionMenu
-from ..labels import bound_label
-from ..language import Retranslated
-from ..legend import ColourLegend
-from ..quiz_panel import QuizPanel
-from ..session import SessionController
-from ..source_box import SourceBox
-from ..token_strip import Chip, TokenStrip
+from ...core.analysis.unmodified import TokenComparison
+from ...core.analysis.walkthrough import Kind
+from ...core.decoding.paths import walk
+from ...core.decoding.session import DecodingSession, Event
+from ...core.decoding.strategies import Beam
+from ...core.model.bundle import Model
+from ...core.model.vocab import BOS
+from ...core.teaching.lesson import Quiz, View
+from ...core.teaching.quiz import MAX_CHOICES, QuizSpec
+from ...core.teaching.workspace import Workspace
+from ..services.language import Retranslated
+from ..services.session import SessionController
+from ..widgets.alignment import AlignmentLines
+from ..widgets.attention_view import AttentionView
+from ..widgets.beam_tree import BeamTree
+from ..widgets.candidates import CandidatesChart
+from ..widgets.decode_controls import DecodingControls
+from ..widgets.explain_menu import ExplainMenu
+from ..widgets.intervention_menu import InterventionMenu
+from ..widgets.labels import bound_label
+from ..widgets.legend import ColourLegend
+from ..widgets.quiz_panel import QuizPanel
+from ..widgets.source_box import SourceBox
+from ..widgets.token_strip import Chip, TokenStrip
 from .base import PlotPanel
 
 QUIZ_KEY = "Q"  # free in the window: Ctrl+Q quits, P plays
@@ -51,7 +51,7 @@ QUIZ_KEY = "Q"  # free in the window: Ctrl+Q quits, P plays
 
 class ExplorerPanel(Retranslated, PlotPanel):
     """Sentence, decoding controls, output strip, candidates, beam tree and attention, all
-    observing the workspace's session through one :class:`~transviz.gui.session.SessionController`.
+    observing the workspace's session through one :class:`~transviz.gui.services.session.SessionController`.
     Its ``status`` says why a control is disabled or an action refused.
     """
 

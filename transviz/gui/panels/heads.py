@@ -1,7 +1,7 @@
 """The heads tab: how much each attention head of the loaded model matters to its task, and how
 many can go. For each kind of attention, a layers x heads map of the score lost when that head
 alone is switched off, and the prune curve: heads switched off one after another, least important
-first. Measured in the background (:mod:`transviz.core.head_importance`) on a copy of the model;
+first. Measured in the background (:mod:`transviz.core.analysis.head_importance`) on a copy of the model;
 clicking a head switches it off in the explorer.
 """
 from __future__ import annotations
@@ -13,18 +13,18 @@ import pyqtgraph as pg
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QComboBox, QGridLayout, QHBoxLayout, QProgressBar, QPushButton, QWidget
 
-from ...core.bundle import Model, decoding_copy
-from ...core.errors import TransvizError
-from ...core.head_importance import Metric, PruneCurve, Stopped, head_importance, prune_curve
-from ...core.interventions import KINDS, AblateHead, Kind
-from ...core.workspace import Workspace
-from ..core_messages import translated
-from ..heatmap import AxisNames, HeatmapWidget
-from ..labels import bound_label, error_label, plain_label, show_error
-from ..language import Retranslated, set_items_by_data
-from ..plots import legend_below
+from ...core.analysis.head_importance import Metric, PruneCurve, Stopped, head_importance, prune_curve
+from ...core.base.errors import TransvizError
+from ...core.decoding.interventions import KINDS, AblateHead, Kind
+from ...core.model.bundle import Model, decoding_copy
+from ...core.teaching.workspace import Workspace
+from ..services.core_messages import translated
+from ..services.language import Retranslated, set_items_by_data
+from ..services.workers import TaskRunner, TaskState
 from ..style import BLUE, GREEN, VERMILLION, plain_axes
-from ..workers import TaskRunner, TaskState
+from ..widgets.heatmap import AxisNames, HeatmapWidget
+from ..widgets.labels import bound_label, error_label, plain_label, show_error
+from ..widgets.plots import legend_below
 from .base import PlotPanel
 
 COLOURS = {"encoder_self": BLUE, "decoder_self": GREEN, "cross": VERMILLION}

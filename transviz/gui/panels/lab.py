@@ -36,17 +36,17 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from ...core.errors import TransvizError
-from ...core.lab import MEAN_PREDICTOR_MSE, QUICK, SEED, LabResult, LabSettings, cost_units, estimate_seconds
-from ...core.workspace import Workspace
-from ..core_messages import translated
-from ..export import export_with_dialog, save_picture
-from ..lab_runs import VARIED, LabRow, LabWorker, custom_rows, row_label, seed_rows, write_csv
-from ..labels import bound_label, error_label, plain_label, show_error
-from ..language import Retranslated, set_items_by_data
-from ..plots import BOTTOM_LEFT, FrameClock, LivePlot, Series
+from ...core.base.errors import TransvizError
+from ...core.teaching.workspace import Workspace
+from ...core.training.lab import MEAN_PREDICTOR_MSE, QUICK, SEED, LabResult, LabSettings, cost_units, estimate_seconds
+from ..services.core_messages import translated
+from ..services.export import export_with_dialog, save_picture
+from ..services.lab_runs import VARIED, LabRow, LabWorker, custom_rows, row_label, seed_rows, write_csv
+from ..services.language import Retranslated, set_items_by_data
 from ..style import PALETTE, plot_style
-from ..training_form import device_combo, name_devices
+from ..widgets.labels import bound_label, error_label, plain_label, show_error
+from ..widgets.plots import BOTTOM_LEFT, FrameClock, LivePlot, Series
+from ..widgets.training_form import device_combo, name_devices
 from .base import PlotPanel
 
 CUSTOM = "custom"

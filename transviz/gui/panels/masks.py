@@ -6,7 +6,7 @@ step by step, from the model's weights.
 
 The sentence and the target so far follow the explorer's session (:meth:`MasksPanel.follow`)
 unless "follow the explorer" is unticked; the other sentences of the batch stay editable. The
-core builds the batch (:mod:`transviz.core.mask_batch`); the other sentences' decoder inputs are
+core builds the batch (:mod:`transviz.core.analysis.mask_batch`); the other sentences' decoder inputs are
 the start token and the loaded model's greedy translation, computed on a worker thread and drawn
 when they arrive.
 """
@@ -33,20 +33,20 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from ...core.bundle import Model
-from ...core.errors import InputError
-from ...core.mask_batch import DecoderBatch, SourceBatch, TokensAndIds, mask_batch, split_sentences
-from ...core.vocab import UNK
-from ...core.walkthrough import KINDS, Kind, Walkthrough, walkthrough
-from ...core.workspace import Explanation, Workspace
-from ..attention_view import flag_unknown
-from ..batch_translator import BatchTranslator
-from ..core_messages import translated
-from ..heatmap import AxisNames, HeatmapWidget
-from ..labels import bound_label, error_label, plain_label, show_error
-from ..language import Retranslated, set_items
-from ..observe import subscribe
+from ...core.analysis.mask_batch import DecoderBatch, SourceBatch, TokensAndIds, mask_batch, split_sentences
+from ...core.analysis.walkthrough import KINDS, Kind, Walkthrough, walkthrough
+from ...core.base.errors import InputError
+from ...core.model.bundle import Model
+from ...core.model.vocab import UNK
+from ...core.teaching.workspace import Explanation, Workspace
+from ..services.batch_translator import BatchTranslator
+from ..services.core_messages import translated
+from ..services.language import Retranslated, set_items
+from ..services.observe import subscribe
 from ..style import plot_font
+from ..widgets.attention_view import flag_unknown
+from ..widgets.heatmap import AxisNames, HeatmapWidget
+from ..widgets.labels import bound_label, error_label, plain_label, show_error
 from .base import PlotPanel, VerticalScroll
 
 DEFAULT_SENTENCE = "ich mochte ein bier"

@@ -23,14 +23,14 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from ...core.bundle import Model
-from ...core.positional import interleave, similarity, sinusoidal_table, split_halves
-from ...core.workspace import Workspace
-from ..heatmap import AxisNames, HeatmapWidget, label_stride
-from ..labels import bound_label, error_label, plain_label, show_error
-from ..language import Retranslated, set_items
-from ..plots import legend_below
+from ...core.model.bundle import Model
+from ...core.model.positional import interleave, similarity, sinusoidal_table, split_halves
+from ...core.teaching.workspace import Workspace
+from ..services.language import Retranslated, set_items
 from ..style import PALETTE, plain_axes
+from ..widgets.heatmap import AxisNames, HeatmapWidget, label_stride
+from ..widgets.labels import bound_label, error_label, plain_label, show_error
+from ..widgets.plots import legend_below
 from .base import PlotPanel
 
 DEFAULT_LENGTH, DEFAULT_D_MODEL = 20, 512  # the seed's figure: 20 positions x 512 dimensions
@@ -59,7 +59,7 @@ class PositionalPanel(Retranslated, PlotPanel):
     """Args:
         parent: the owning widget.
 
-    The table shown is always computed by :mod:`transviz.core.positional` (or read from the
+    The table shown is always computed by :mod:`transviz.core.model.positional` (or read from the
     loaded model's own buffer); this panel only arranges and draws it.
     """
 

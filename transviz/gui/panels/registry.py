@@ -1,7 +1,7 @@
-"""Every tab of the main window: the panel and title of each id of :data:`transviz.core.tabs.TABS`,
+"""Every tab of the main window: the panel and title of each id of :data:`transviz.core.teaching.tabs.TABS`,
 in that order (tests/gui/test_tabs.py checks it). The window builds its tabs, the View menu's
 entries, Help > How to read this tab, settings restore and shutdown from :data:`PANELS`: a new
-tab is its id in ``core/tabs.py``, one module, one line here and its help text."""
+tab is its id in ``core/teaching/tabs.py``, one module, one line here and its help text."""
 from __future__ import annotations
 
 from collections.abc import Callable
@@ -9,8 +9,8 @@ from dataclasses import dataclass
 
 from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication
 
-from ...core.tabs import Tab
-from ...core.workspace import Workspace
+from ...core.teaching.tabs import Tab
+from ...core.teaching.workspace import Workspace
 from .base import PlotPanel
 from .compare import ComparePanel
 from .concepts.panel import ConceptsPanel
@@ -25,7 +25,7 @@ from .why import WhyPanel
 
 @dataclass(frozen=True)
 class PanelSpec:
-    """A tab: ``id`` names it in code and its help topic (:func:`transviz.gui.help_texts.tab_help`);
+    """A tab: ``id`` names it in code and its help topic (:func:`transviz.gui.services.help_texts.tab_help`);
     ``title`` is marked for translation and shown translated (:meth:`shown_title`)."""
 
     id: Tab

@@ -2,7 +2,7 @@
 of loss, learning rate, accuracy and exact match, and the probe sentence's attention on a
 timeline of snapshots. When a run ends, one click hands (a copy of) the model to the explorer.
 
-Training runs on :class:`~transviz.gui.training_worker.TrainingWorker`'s thread; this panel
+Training runs on :class:`~transviz.gui.services.training_worker.TrainingWorker`'s thread; this panel
 only collects what it reports and redraws at a fixed frame rate.
 """
 from __future__ import annotations
@@ -29,26 +29,26 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from ...core.bundle import Model, decoding_copy
-from ...core.checkpoint import SUFFIX as CHECKPOINT_SUFFIX
-from ...core.config import TrainConfig
-from ...core.curves import Curves, load_curves
-from ...core.errors import TransvizError
-from ...core.evaluate import Evaluation
-from ...core.schedules import trainer_rate
-from ...core.snapshots import Snapshot, load_snapshots, save_with_snapshots
-from ...core.train import StepMetrics, TrainResult
-from ...core.workspace import Workspace
-from ..core_messages import translated
-from ..drops import dropped_file
-from ..labels import NoticeLabel, error_label, plain_label, show_error
-from ..language import Retranslated
-from ..plots import FrameClock, LivePlot, Series
-from ..settings import data_dir
+from ...core.base.errors import TransvizError
+from ...core.io.checkpoint import SUFFIX as CHECKPOINT_SUFFIX
+from ...core.model.bundle import Model, decoding_copy
+from ...core.model.config import TrainConfig
+from ...core.teaching.workspace import Workspace
+from ...core.training.curves import Curves, load_curves
+from ...core.training.evaluate import Evaluation
+from ...core.training.schedules import trainer_rate
+from ...core.training.snapshots import Snapshot, load_snapshots, save_with_snapshots
+from ...core.training.train import StepMetrics, TrainResult
+from ..services.core_messages import translated
+from ..services.drops import dropped_file
+from ..services.language import Retranslated
+from ..services.settings import data_dir
+from ..services.training_worker import RunStart, TrainingJob, TrainingWorker
 from ..style import BLUE, GREEN, PALETTE, VERMILLION
-from ..timeline import SnapshotTimeline
-from ..training_form import TSV_SUFFIXES, TrainingForm
-from ..training_worker import RunStart, TrainingJob, TrainingWorker
+from ..widgets.labels import NoticeLabel, error_label, plain_label, show_error
+from ..widgets.plots import FrameClock, LivePlot, Series
+from ..widgets.timeline import SnapshotTimeline
+from ..widgets.training_form import TSV_SUFFIXES, TrainingForm
 from .base import PlotPanel
 
 RATE_WINDOW = 50  # steps the ETA and tokens/s average over

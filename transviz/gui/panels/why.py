@@ -4,17 +4,17 @@ positional encoding a shuffled sentence gives the same attention, only reordered
 
 Both follow the workspace's model and sentence. They run their own copy of the model, on the GUI
 thread and only while the tab shows: its forward passes are a few milliseconds, and interventions
-set on a shared model would reach the other tabs' threads (see core.interventions.intervening).
+set on a shared model would reach the other tabs' threads (see core.decoding.interventions.intervening).
 """
 from __future__ import annotations
 
 from PySide6.QtGui import QShowEvent
 from PySide6.QtWidgets import QTabWidget, QVBoxLayout, QWidget
 
-from ...core.bundle import Model, decoding_copy
-from ...core.workspace import Workspace
-from ..language import Retranslated
-from ..observe import subscribe
+from ...core.model.bundle import Model, decoding_copy
+from ...core.teaching.workspace import Workspace
+from ..services.language import Retranslated
+from ..services.observe import subscribe
 from .base import PlotPanel
 from .why_positions_view import PositionsSection
 from .why_scale_view import ScaleSection

@@ -1,19 +1,19 @@
 """Why positions: shuffle the source words and compare the encoder's self-attention, with the
 positional encoding and without it (NoPositions). Without positions the shuffled map is the
 original one with its rows and columns reordered; with them it is not. The maps and differences
-come from :func:`transviz.core.why_positions.positions_demo`."""
+come from :func:`transviz.core.analysis.why_positions.positions_demo`."""
 from __future__ import annotations
 
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QGridLayout, QHBoxLayout, QPushButton, QSpinBox, QStackedWidget, QVBoxLayout, QWidget
 
-from ...core.bundle import Model
-from ...core.errors import TransvizError
-from ...core.why_positions import PositionsDemo, positions_demo
-from ..core_messages import translated
-from ..heatmap import HeatmapWidget
-from ..labels import bound_label, error_label, plain_label, show_error, token_line
-from ..language import Retranslated
+from ...core.analysis.why_positions import PositionsDemo, positions_demo
+from ...core.base.errors import TransvizError
+from ...core.model.bundle import Model
+from ..services.core_messages import translated
+from ..services.language import Retranslated
+from ..widgets.heatmap import HeatmapWidget
+from ..widgets.labels import bound_label, error_label, plain_label, show_error, token_line
 
 
 class PositionsSection(Retranslated, QWidget):

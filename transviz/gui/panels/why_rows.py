@@ -1,5 +1,5 @@
 """The loaded model's real attention rows with its 1/sqrt(d_k) scaling multiplied by a factor
-(:func:`transviz.core.why_scale.model_rows_under_scale`): one query of one head, one row per factor,
+(:func:`transviz.core.analysis.why_scale.model_rows_under_scale`): one query of one head, one row per factor,
 with each row's entropy."""
 from __future__ import annotations
 
@@ -8,14 +8,14 @@ import math
 import numpy as np
 from PySide6.QtWidgets import QComboBox, QGridLayout, QGroupBox, QSpinBox, QVBoxLayout, QWidget
 
-from ...core.bundle import Model
-from ...core.errors import TransvizError
-from ...core.interventions import KINDS, Kind
-from ...core.why_scale import ScaledRows, model_rows_under_scale
-from ..core_messages import translated
-from ..heatmap import AxisNames, HeatmapWidget
-from ..labels import bound_label, error_label, plain_label, show_error
-from ..language import Retranslated, set_items
+from ...core.analysis.why_scale import ScaledRows, model_rows_under_scale
+from ...core.base.errors import TransvizError
+from ...core.decoding.interventions import KINDS, Kind
+from ...core.model.bundle import Model
+from ..services.core_messages import translated
+from ..services.language import Retranslated, set_items
+from ..widgets.heatmap import AxisNames, HeatmapWidget
+from ..widgets.labels import bound_label, error_label, plain_label, show_error
 
 
 class ModelRows(Retranslated, QGroupBox):

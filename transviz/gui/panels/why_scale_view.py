@@ -1,7 +1,7 @@
 """Why scale: random q and k for d_k from 1 to 1024 (the slider), the spread of q·k against
 sqrt(d_k), one row's softmax with and without the 1/sqrt(d_k), its entropy and the size of the
 softmax's gradient as d_k grows; beside them the loaded model's real rows with its scaling
-multiplied by a factor. Everything shown is computed by :mod:`transviz.core.why_scale`."""
+multiplied by a factor. Everything shown is computed by :mod:`transviz.core.analysis.why_scale`."""
 from __future__ import annotations
 
 import math
@@ -12,11 +12,11 @@ import pyqtgraph as pg
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QGridLayout, QHBoxLayout, QSlider, QVBoxLayout, QWidget
 
-from ...core.why_scale import D_KS, SPREAD_SAMPLES, ScaleCurve, ScaleDemo, scale_curve, scale_demo
-from ..labels import bound_label, plain_label
-from ..language import Retranslated
-from ..plots import curve_plot, legend_below
+from ...core.analysis.why_scale import D_KS, SPREAD_SAMPLES, ScaleCurve, ScaleDemo, scale_curve, scale_demo
+from ..services.language import Retranslated
 from ..style import BLUE, GREY, VERMILLION
+from ..widgets.labels import bound_label, plain_label
+from ..widgets.plots import curve_plot, legend_below
 from .why_rows import ModelRows
 
 DEFAULT_D_K = 64

@@ -2,19 +2,19 @@
 v^T tanh(W1 q + W2 k) from the same queries and keys with W1, W2 and v fitted by least squares to
 the head's scores or random (a chooser in the view), how close the fit gets, and the time and
 memory each kind of score takes as the sentence grows
-(:func:`transviz.core.concepts.additive.additive`)."""
+(:func:`transviz.core.analysis.concepts.additive.additive`)."""
 from __future__ import annotations
 
 import numpy as np
 import pyqtgraph as pg
 from PySide6.QtWidgets import QComboBox, QHBoxLayout, QVBoxLayout, QWidget
 
-from ....core.concepts.additive import MODES, Additive, additive
-from ...heatmap import HeatmapWidget
-from ...labels import bound_label, plain_label
-from ...language import set_items
-from ...plots import curve_plot, legend_below, name_legend
+from ....core.analysis.concepts.additive import MODES, Additive, additive
+from ...services.language import set_items
 from ...style import BLUE, VERMILLION
+from ...widgets.heatmap import HeatmapWidget
+from ...widgets.labels import bound_label, plain_label
+from ...widgets.plots import curve_plot, legend_below, name_legend
 from .base import ConceptContext, ConceptView
 
 MEBIBYTE = 2 ** 20

@@ -1,6 +1,6 @@
 """Attribution beside attention: integrated gradients of each output token over the source tokens,
 next to the head-mean cross-attention and a rollout, one row per output token
-(:func:`transviz.core.concepts.attribution.attribute`).
+(:func:`transviz.core.analysis.concepts.attribution.attribute`).
 
 Integrated gradients run the model a few dozen times over, so the view computes them on a worker
 thread of its own, on a copy of the explorer's model (that one runs on the GUI thread only); a
@@ -15,14 +15,21 @@ import numpy as np
 from PySide6.QtCore import QCoreApplication
 from PySide6.QtWidgets import QComboBox, QHBoxLayout, QVBoxLayout, QWidget
 
-from ....core.bundle import Model
-from ....core.concepts.attribution import BASELINES, STEPS, Attribution, Baseline, attribute, check_attributable
-from ....core.concepts.forward import Sentence
-from ....core.errors import TransvizError
-from ...core_messages import translated
-from ...heatmap import AxisNames, HeatmapWidget
-from ...labels import bound_label, plain_label
-from ...language import set_items
+from ....core.analysis.concepts.attribution import (
+    BASELINES,
+    STEPS,
+    Attribution,
+    Baseline,
+    attribute,
+    check_attributable,
+)
+from ....core.analysis.concepts.forward import Sentence
+from ....core.base.errors import TransvizError
+from ....core.model.bundle import Model
+from ...services.core_messages import translated
+from ...services.language import set_items
+from ...widgets.heatmap import AxisNames, HeatmapWidget
+from ...widgets.labels import bound_label, plain_label
 from .background import Background, Reporter, model_key
 from .base import ConceptContext, ConceptView
 

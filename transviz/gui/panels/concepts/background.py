@@ -14,17 +14,17 @@ from typing import Generic, Protocol, TypeVar
 from PySide6.QtCore import QTimer
 from PySide6.QtWidgets import QHBoxLayout, QProgressBar, QWidget
 
-from ....core.bundle import Model, decoding_copy
-from ...core_messages import translated
-from ...labels import plain_label
-from ...workers import TaskRunner
+from ....core.model.bundle import Model, decoding_copy
+from ...services.core_messages import translated
+from ...services.workers import TaskRunner
+from ...widgets.labels import plain_label
 
 R = TypeVar("R")
 Key = tuple[Hashable, ...]  # the model (:func:`model_key`) first, then what else the result depends on
 
 
 class Reporter(Protocol):
-    """What a task sees: :class:`~transviz.gui.workers.TaskState`, or nothing at all when synchronous."""
+    """What a task sees: :class:`~transviz.gui.services.workers.TaskState`, or nothing at all when synchronous."""
 
     def set_progress(self, percent: float) -> None: ...
     def set_status(self, text: str) -> None: ...

@@ -14,11 +14,11 @@ from typing import ClassVar
 from PySide6.QtCore import Signal
 from PySide6.QtWidgets import QWidget
 
-from ....core.bundle import Model
-from ....core.concepts.forward import Sentence
-from ....core.interventions import Intervention
-from ....core.walkthrough import Kind
-from ...language import Retranslated
+from ....core.analysis.concepts.forward import Sentence
+from ....core.analysis.walkthrough import Kind
+from ....core.decoding.interventions import Intervention
+from ....core.model.bundle import Model
+from ...services.language import Retranslated
 
 
 @dataclass(frozen=True)
@@ -48,7 +48,7 @@ class ConceptView(Retranslated, QWidget):
     ``uses_layer`` and ``uses_head``, and implement the methods below. A view that changes how the
     model runs emits ``requested`` with one intervention; the tab adds it to the workspace's."""
 
-    requested = Signal(object)  # an Intervention (transviz.core.interventions) to run the explorer with
+    requested = Signal(object)  # an Intervention (transviz.core.decoding.interventions) to run the explorer with
 
     name: ClassVar[str]
     uses_layer: ClassVar[bool] = True  # False: the tab hides its kind, layer and head choosers

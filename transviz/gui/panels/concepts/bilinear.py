@@ -1,6 +1,6 @@
 """Attention scores as a bilinear form: the chosen head's W_Z = W_Q W_K^T (biases as an extra row
 and column), its singular values, and the check that it gives the model's scaled scores
-(:func:`transviz.core.concepts.bilinear.bilinear`)."""
+(:func:`transviz.core.analysis.concepts.bilinear.bilinear`)."""
 from __future__ import annotations
 
 import numpy as np
@@ -8,12 +8,12 @@ import pyqtgraph as pg
 from PySide6.QtCore import QCoreApplication, Qt
 from PySide6.QtWidgets import QComboBox, QHBoxLayout, QVBoxLayout, QWidget
 
-from ....core.concepts.bilinear import Bilinear, bilinear
-from ...heatmap import AxisNames, HeatmapWidget
-from ...labels import bound_label, plain_label
-from ...language import set_items
-from ...plots import curve_plot
+from ....core.analysis.concepts.bilinear import Bilinear, bilinear
+from ...services.language import set_items
 from ...style import BLUE, GREY
+from ...widgets.heatmap import AxisNames, HeatmapWidget
+from ...widgets.labels import bound_label, plain_label
+from ...widgets.plots import curve_plot
 from .base import ConceptContext, ConceptView
 
 LABELLED = 8  # dimensions written along each side of the map

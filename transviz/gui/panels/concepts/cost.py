@@ -1,6 +1,6 @@
 """Where the FLOPs and the time go: one forward pass of the explorer's sentence split into its
-components, each with its share of the FLOPs (:mod:`transviz.core.concepts.cost`) beside its share
-of the measured time (:mod:`transviz.core.concepts.component_time`); the FFN's share as the model
+components, each with its share of the FLOPs (:mod:`transviz.core.analysis.concepts.cost`) beside its share
+of the measured time (:mod:`transviz.core.analysis.concepts.component_time`); the FFN's share as the model
 widens, and the share of the n x m x l attention products as sentences grow.
 
 The sizes (d_model, d_ff, layers, heads, lengths) are the user's, in spin boxes that follow the
@@ -16,16 +16,16 @@ import pyqtgraph as pg
 from PySide6.QtCore import QEvent, Qt
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QPushButton, QSpinBox, QVBoxLayout, QWidget
 
-from ....core.bundle import Model
-from ....core.concepts.component_time import PARTS, ComponentTimes, component_times
-from ....core.concepts.cost import PRODUCTS, flops, flops_by_length, flops_by_width
-from ....core.concepts.forward import Inputs, model_inputs
-from ....core.concepts.sized import MAX_LENGTH, Sizes, check_timeable, sized_times
-from ....core.config import MAX_SIZES, ModelConfig
-from ....core.errors import ConfigError
-from ...core_messages import translated
-from ...plots import curve_plot, legend_below, name_legend
+from ....core.analysis.concepts.component_time import PARTS, ComponentTimes, component_times
+from ....core.analysis.concepts.cost import PRODUCTS, flops, flops_by_length, flops_by_width
+from ....core.analysis.concepts.forward import Inputs, model_inputs
+from ....core.analysis.concepts.sized import MAX_LENGTH, Sizes, check_timeable, sized_times
+from ....core.base.errors import ConfigError
+from ....core.model.bundle import Model
+from ....core.model.config import MAX_SIZES, ModelConfig
+from ...services.core_messages import translated
 from ...style import BLUE, GREEN, GREY, ORANGE, PURPLE, SKY, VERMILLION
+from ...widgets.plots import curve_plot, legend_below, name_legend
 from .background import Background, Reporter, model_key
 from .base import ConceptContext, ConceptView
 

@@ -1,6 +1,6 @@
 """The FFN spindle: each token's d_ff hidden units in one layer's FFN (after the activation), the
 share of units each token switches on, and its strongest units
-(:func:`transviz.core.concepts.ffn.ffn_activations`)."""
+(:func:`transviz.core.analysis.concepts.ffn.ffn_activations`)."""
 from __future__ import annotations
 
 import numpy as np
@@ -8,10 +8,10 @@ import pyqtgraph as pg
 from PySide6.QtCore import QCoreApplication
 from PySide6.QtWidgets import QFrame, QHBoxLayout, QPlainTextEdit, QVBoxLayout, QWidget
 
-from ....core.concepts.ffn import FfnActivations, ffn_activations
-from ...heatmap import AxisNames, HeatmapWidget
-from ...plots import curve_plot
+from ....core.analysis.concepts.ffn import FfnActivations, ffn_activations
 from ...style import BLUE
+from ...widgets.heatmap import AxisNames, HeatmapWidget
+from ...widgets.plots import curve_plot
 from .base import ConceptContext, ConceptView
 
 LABELLED_UNITS = 8  # unit numbers written under the map

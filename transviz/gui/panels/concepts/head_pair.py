@@ -7,11 +7,11 @@ import numpy as np
 from PySide6.QtCore import Signal
 from PySide6.QtWidgets import QGridLayout, QPushButton, QWidget
 
-from ....core.concepts.similarity import Head, Pair
-from ...attention_view import kind_names
-from ...heatmap import HeatmapWidget, attention_axes
-from ...labels import plain_label
-from ...language import Retranslated
+from ....core.analysis.concepts.similarity import Head, Pair
+from ...services.language import Retranslated
+from ...widgets.attention_view import kind_names
+from ...widgets.heatmap import HeatmapWidget, attention_axes
+from ...widgets.labels import plain_label
 
 
 def head_name(head: Head) -> str:

@@ -1,6 +1,6 @@
 """Attention as a projection into the convex region of the values: the chosen head's values in
 the plane of their two principal axes, their convex hull, and every query's output inside it
-(:func:`transviz.core.concepts.hull.value_hull`)."""
+(:func:`transviz.core.analysis.concepts.hull.value_hull`)."""
 from __future__ import annotations
 
 from html import escape  # plot titles are rich text: '<s>' would strike the rest through
@@ -9,10 +9,10 @@ import numpy as np
 import pyqtgraph as pg
 from PySide6.QtWidgets import QVBoxLayout, QWidget
 
-from ....core.concepts.hull import ValueHull, value_hull
-from ...labels import plain_label
-from ...plots import curve_plot
+from ....core.analysis.concepts.hull import ValueHull, value_hull
 from ...style import BLUE, GREY, HIGHLIGHT, ORANGE
+from ...widgets.labels import plain_label
+from ...widgets.plots import curve_plot
 from .base import ConceptContext, ConceptView
 
 

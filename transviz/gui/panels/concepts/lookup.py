@@ -1,6 +1,6 @@
 """Attention as a look-up: the current query's keys ranked by score, the weight each gets and how
 close each key is to the best one, and what the head retrieves compared with the best key's value
-(:func:`transviz.core.concepts.lookup.lookup`)."""
+(:func:`transviz.core.analysis.concepts.lookup.lookup`)."""
 from __future__ import annotations
 
 from html import escape  # plot titles are rich text: '<s>' would strike the rest through
@@ -9,10 +9,10 @@ import numpy as np
 import pyqtgraph as pg
 from PySide6.QtWidgets import QVBoxLayout, QWidget
 
-from ....core.concepts.lookup import Lookup, lookup
-from ...labels import plain_label
-from ...plots import curve_plot
+from ....core.analysis.concepts.lookup import Lookup, lookup
 from ...style import BLUE, ORANGE
+from ...widgets.labels import plain_label
+from ...widgets.plots import curve_plot
 from .base import ConceptContext, ConceptView
 
 BAR = 0.38  # two bars per key, side by side

@@ -25,17 +25,17 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from ....core.bundle import Model
-from ....core.concepts.forward import Sentence
-from ....core.errors import TransvizError
-from ....core.interventions import Intervention
-from ....core.walkthrough import KINDS, Kind
-from ....core.workspace import Workspace
-from ...attention_view import kind_names
-from ...core_messages import translated
-from ...labels import bound_label, error_label, plain_label, show_error
-from ...language import Retranslated, set_items
-from ...observe import subscribe
+from ....core.analysis.concepts.forward import Sentence
+from ....core.analysis.walkthrough import KINDS, Kind
+from ....core.base.errors import TransvizError
+from ....core.decoding.interventions import Intervention
+from ....core.model.bundle import Model
+from ....core.teaching.workspace import Workspace
+from ...services.core_messages import translated
+from ...services.language import Retranslated, set_items
+from ...services.observe import subscribe
+from ...widgets.attention_view import kind_names
+from ...widgets.labels import bound_label, error_label, plain_label, show_error
 from ..base import PlotPanel
 from .base import ConceptContext, ConceptView
 from .catalogue import CONCEPT_VIEWS

@@ -1,15 +1,15 @@
 """Trains in parallel, decodes one token at a time: the measured time of the decoder's one
 teacher-forced pass over T tokens, of T cached decoding steps, and of a GRU of the same width
-(:func:`transviz.core.concepts.parallel.time_parallel`)."""
+(:func:`transviz.core.analysis.concepts.parallel.time_parallel`)."""
 from __future__ import annotations
 
 import pyqtgraph as pg
 from PySide6.QtWidgets import QVBoxLayout, QWidget
 
-from ....core.bundle import Model
-from ....core.concepts.parallel import ParallelTimes, time_parallel
-from ...plots import curve_plot, legend_below
+from ....core.analysis.concepts.parallel import ParallelTimes, time_parallel
+from ....core.model.bundle import Model
 from ...style import BLUE, GREEN, VERMILLION
+from ...widgets.plots import curve_plot, legend_below
 from .base import ConceptContext, ConceptView
 
 

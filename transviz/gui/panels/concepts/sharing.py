@@ -1,15 +1,15 @@
 """Weight sharing: the parameters the loaded model stores, and what it would store without
-sharing and with both kinds (:func:`transviz.core.concepts.sharing.sharing`)."""
+sharing and with both kinds (:func:`transviz.core.analysis.concepts.sharing.sharing`)."""
 from __future__ import annotations
 
 import numpy as np
 import pyqtgraph as pg
 from PySide6.QtWidgets import QHBoxLayout, QWidget
 
-from ....core.concepts.sharing import Sharing, sharing
-from ...labels import plain_label
-from ...plots import curve_plot, legend_below
+from ....core.analysis.concepts.sharing import Sharing, sharing
 from ...style import BLUE, SKY, VERMILLION
+from ...widgets.labels import plain_label
+from ...widgets.plots import curve_plot, legend_below
 from .base import ConceptContext, ConceptView
 
 

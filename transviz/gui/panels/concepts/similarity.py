@@ -1,6 +1,6 @@
 """Alike heads: every head of the chosen attention kind against every other, the mean
 Jensen-Shannon divergence of their attention rows over the task's test sentences, in an order
-that puts alike heads together (:func:`transviz.core.concepts.similarity.head_similarity`).
+that puts alike heads together (:func:`transviz.core.analysis.concepts.similarity.head_similarity`).
 Beside the matrix, two heads side by side for the explorer's sentence at its step: the most alike
 pair until a cell is clicked, then that cell's pair; a button lets the later head copy the other's
 pattern in the explorer (:mod:`.head_pair`).
@@ -14,13 +14,13 @@ from collections.abc import Callable, Hashable
 
 from PySide6.QtWidgets import QHBoxLayout, QVBoxLayout, QWidget
 
-from ....core.bundle import Model
-from ....core.concepts.similarity import Head, HeadSimilarity, measure_pair, measure_similarity
-from ....core.interventions import AblateHead, Copy
-from ....core.walkthrough import Kind
-from ...attention_view import kind_names
-from ...heatmap import AxisNames, HeatmapWidget
-from ...labels import plain_label
+from ....core.analysis.concepts.similarity import Head, HeadSimilarity, measure_pair, measure_similarity
+from ....core.analysis.walkthrough import Kind
+from ....core.decoding.interventions import AblateHead, Copy
+from ....core.model.bundle import Model
+from ...widgets.attention_view import kind_names
+from ...widgets.heatmap import AxisNames, HeatmapWidget
+from ...widgets.labels import plain_label
 from .background import Background, Reporter, model_key
 from .base import ConceptContext, ConceptView
 from .head_pair import HeadPairWidget, head_name

@@ -1,0 +1,73 @@
+"""W_Z with its bias row and column reproduces every head's scaled scores, of every kind of the
+shipped model, as the walkthrough computes them from the model's own queries and keys; its rank
+is at most d_k and its symmetric and antisymmetric parts add up to it."""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+import torch
+
+import transviz
+from transviz.core.analysis.concepts.bilinear import bilinear
+from transviz.core.analysis.concepts.forward import Sentence
+from transviz.core.analysis.walkthrough import KINDS, walkthrough
+
+SENTENCE = Sentence("ich mochte ein bier", ("i", "want", "a"))
+
+
+@pytest.fixture(scope="module")
+def model():
+    return transviz.load_model("default")
+
+
+@pytest.mark.parametrize("kind", KINDS)
+def test_the_form_gives_every_heads_scaled_scores(model, kind):
+    cfg = model.config
+    layers = cfg.n_encoder_layers if kind == "encoder_self" else cfg.n_decoder_layers
+    for layer in range(layers):
+        for head in range(cfg.n_heads):
+            shown = bilinear(model, SENTENCE, kind, layer, head)
+            walk = walkthrough(model, SENTENCE.source, "i want a", kind, layer, head)
+            np.testing.assert_allclose(shown.form, walk.scaled, atol=1e-4)
+            assert shown.check < 1e-4 and shown.matrix.shape == (cfg.d_model + 1,) * 2
+            np.testing.assert_allclose(shown.symmetric + shown.antisymmetric, shown.matrix, atol=1e-12)
+            np.testing.assert_allclose(shown.symmetric, shown.symmetric.T)
+            np.testing.assert_allclose(shown.antisymmetric, -shown.antisymmetric.T)
+            assert shown.symmetric_norm == pytest.approx(np.sqrt((shown.symmetric ** 2).sum()))
+            assert shown.antisymmetric_norm == pytest.approx(np.sqrt((shown.antisymmetric ** 2).sum()))
+            assert shown.rank <= walk.d_k and 1 <= shown.entropy_rank <= shown.rank
+
+
+def test_the_matrix_is_the_heads_query_and_key_weights(model):
+    """Independently of the form: W_Z's top-left block is W_Q_h^T W_K_h, from the packed weights."""
+    attention = model.net.encoder_layers[1].self_attn
+    d, d_k, head = attention.d_model, attention.d_k, 2
+    weight = attention.in_proj_weight.detach().double().numpy()
+    w_q, w_k = weight[head * d_k:(head + 1) * d_k], weight[d + head * d_k:d + (head + 1) * d_k]
+    shown = bilinear(model, SENTENCE, "encoder_self", 1, head)
+    np.testing.assert_allclose(shown.matrix[:d, :d], w_q.T @ w_k, atol=1e-12)
+    values = np.linalg.svd(shown.matrix, compute_uv=False)
+    np.testing.assert_allclose(shown.singular_values, values)
+    share = values / values.sum()
+    assert shown.entropy_rank == pytest.approx(np.exp(-np.sum(share[share > 0] * np.log(share[share > 0]))))
+
+
+def test_what_is_kept_per_head_follows_the_weights():
+    """A second draw reuses W_Z and its SVD; changing the weights in place (as training does) gives
+    the new head's W_Z, recomputed here with numpy, and the form still reproduces the scores."""
+    model = transviz.load_model("default")
+    first = bilinear(model, SENTENCE, "cross", 1, 2)
+    again = bilinear(model, Sentence(SENTENCE.source, ("i",)), "cross", 1, 2)
+    assert again.matrix is first.matrix and again.singular_values is first.singular_values
+    attention = model.net.decoder_layers[1].cross_attn
+    with torch.no_grad():
+        attention.in_proj_weight.mul_(1.5)
+    changed = bilinear(model, SENTENCE, "cross", 1, 2)
+    d, d_k = attention.d_model, attention.d_k
+    weight = attention.in_proj_weight.detach().double().numpy()
+    w_q, w_k = weight[2 * d_k:3 * d_k], weight[d + 2 * d_k:d + 3 * d_k]
+    np.testing.assert_allclose(changed.matrix[:d, :d], w_q.T @ w_k, atol=1e-12)
+    np.testing.assert_allclose(changed.singular_values, np.linalg.svd(changed.matrix, compute_uv=False))
+    walk = walkthrough(model, SENTENCE.source, "i want a", "cross", 1, 2)
+    np.testing.assert_allclose(changed.form, walk.scaled, atol=1e-4)
+    assert not np.allclose(changed.form, first.form, atol=1e-3)

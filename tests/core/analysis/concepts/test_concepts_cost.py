@@ -1,0 +1,74 @@
+"""The FLOP counts of transviz.concepts.flops agree, component by component, with what torch's own
+counter (torch.utils.flop_counter.FlopCounterMode) sees the real model compute: the shipped model
+and a bigger random one built with transviz's Transformer. FlopCounterMode reports by module, so
+the test attributes its counts: the FFN modules, the out_proj modules, the generator; every other
+addmm is a Q/K/V projection; every bmm is a score or a weights x V product (equal in size)."""
+from __future__ import annotations
+
+import pytest
+import torch
+from torch.utils.flop_counter import FlopCounterMode
+
+import transviz
+from transviz import concepts
+from transviz.core.analysis.concepts.cost import PRODUCTS, flops_by_length, flops_by_width, share
+from transviz.core.model.config import ModelConfig
+from transviz.core.model.transformer import Transformer
+
+
+def counted(net: Transformer, source_len: int, target_len: int) -> dict[str, float]:
+    """torch's FLOPs of one teacher-forced pass, attributed to the components. The attention maps
+    are asked for, so the scores and weights x V run as plain products torch counts (the fused
+    CPU kernel has no FLOP formula in torch)."""
+    cfg = net.config
+    source = torch.randint(4, cfg.src_vocab_size, (1, source_len))
+    target = torch.randint(4, cfg.tgt_vocab_size, (1, target_len))
+    net.eval()
+    with torch.no_grad(), FlopCounterMode(display=False) as counter:
+        net(source, target, return_attention=True)
+    by_module = {name: {str(op): n for op, n in ops.items()} for name, ops in counter.get_flop_counts().items()}
+
+    def addmm(suffix: str) -> int:
+        return sum(ops.get("aten.addmm", 0) for name, ops in by_module.items() if name.endswith(suffix))
+
+    ffn, out_proj, output = addmm(".ffn"), addmm(".out_proj"), addmm(".generator")
+    total = by_module["Global"]
+    assert set(total) == {"aten.addmm", "aten.bmm"}  # nothing the components leave out
+    return {"ffn": ffn, "out_proj": out_proj, "output": output,
+            "qkv": total["aten.addmm"] - ffn - out_proj - output, "attention_products": total["aten.bmm"]}
+
+
+def assert_close(config: ModelConfig, net: Transformer, source_len: int, target_len: int) -> None:
+    ours = concepts.flops(config, source_len, target_len)
+    torch_counts = counted(net, source_len, target_len)
+    ours_joined = {**ours, "attention_products": ours["scores"] + ours["weights_v"]}
+    for part, expected in torch_counts.items():
+        assert ours_joined[part] == pytest.approx(expected, rel=0.02), part
+    assert ours["embeddings"] == ours["softmax"] == 0  # a lookup and a normalisation: no products
+
+
+@pytest.mark.parametrize(("source_len", "target_len"), [(4, 1), (7, 5), (20, 20)])
+def test_the_shipped_model_matches_torchs_counter(source_len, target_len):
+    model = transviz.load_model("default")
+    assert_close(model.config, model.net, source_len, target_len)
+
+
+def test_a_bigger_random_model_matches_torchs_counter():
+    config = ModelConfig(src_vocab_size=1000, tgt_vocab_size=1000, d_model=256, n_heads=8, n_encoder_layers=4,
+                         n_decoder_layers=5, d_ff=1024, activation="gelu", share_embeddings=True,
+                         tie_output=True, max_len=64)
+    torch.manual_seed(0)
+    assert_close(config, Transformer(config), 23, 17)
+
+
+def test_wider_models_spend_less_on_the_attention_products_and_longer_sentences_more():
+    """Seed 001's claims, by the formulas: with d_ff = 4 d_model the FFN keeps over half of the
+    FLOPs as the model widens while the n x m x l products' share falls; it rises with length."""
+    base = transviz.load_model("default").config
+    widths = flops_by_width(base, [128, 256, 512, 1024], 20, 20)
+    assert [counts["ffn"] for counts in widths] == [2 * 2 * w * 4 * w * 20 * 6 for w in [128, 256, 512, 1024]]
+    products = [share(counts, PRODUCTS) for counts in widths]
+    assert all(a > b for a, b in zip(products, products[1:], strict=False))
+    assert all(0.5 < share(counts, ["ffn"]) < 0.6 for counts in widths)
+    by_length = [share(counts, PRODUCTS) for counts in flops_by_length(base, [8, 32, 128])]
+    assert all(a < b for a, b in zip(by_length, by_length[1:], strict=False))

@@ -1,0 +1,199 @@
+"""Hugging Face MarianMT and BART folders as transviz models, checked against transformers itself
+on tiny random models built and saved here (nothing is downloaded)."""
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import numpy as np
+import pytest
+import torch
+
+pytest.importorskip("transformers")
+pytest.importorskip("sentencepiece")
+
+import transviz  # noqa: E402
+from hf_folders import bart_folder, marian_folder  # noqa: E402
+from transviz.core.decoding.strategies import Beam  # noqa: E402
+from transviz.core.io.hf_vocab import TokenizerVocab  # noqa: E402
+from transviz.core.model.bundle import Model  # noqa: E402
+
+SOURCES = ["ich trinkt das buch.", "der hund ist sehr klein und rot.", "wir lesen heute xq."]
+TARGETS = ["die katze isst.", "er schreibt nicht mit dem blauen buch."]
+ATOL = 1e-5
+
+
+@pytest.fixture(scope="module", params=["marian", "bart"])
+def folder(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    build = marian_folder if request.param == "marian" else bart_folder
+    return build(tmp_path_factory.mktemp(request.param), seed=3, layers=3, heads=4)
+
+
+@pytest.fixture(scope="module")
+def pair(folder: Path) -> tuple[Model, torch.nn.Module]:
+    from transformers import AutoModelForSeq2SeqLM
+
+    reference = AutoModelForSeq2SeqLM.from_pretrained(folder, local_files_only=True, attn_implementation="eager")
+    return transviz.load_model(str(folder)), reference.eval()
+
+
+def _hf_ids(model: Model, tokens: list[str]) -> list[int]:
+    vocab = model.tgt_vocab
+    assert isinstance(vocab, TokenizerVocab)
+    return [vocab.theirs[vocab.stoi[t]] for t in tokens]
+
+
+def _reference(reference: torch.nn.Module, source_ids: list[int], decoder_ids: list[int]) -> object:
+    with torch.no_grad():
+        return reference(input_ids=torch.tensor([source_ids]), decoder_input_ids=torch.tensor([decoder_ids]),
+                         output_attentions=True)
+
+
+def _stacked(maps: tuple[torch.Tensor, ...]) -> np.ndarray:
+    return torch.stack([m[0] for m in maps]).numpy()  # (layers, heads, query, key)
+
+
+@pytest.mark.parametrize("source", SOURCES)
+@pytest.mark.parametrize("target", TARGETS)
+def test_teacher_forced_maps_and_logits_equal_transformers(pair: tuple[Model, torch.nn.Module], source: str,
+                                                           target: str) -> None:
+    model, reference = pair
+    tokenizer = model.src_vocab.tokenizer  # type: ignore[attr-defined]
+    source_ids = tokenizer(source)["input_ids"]
+    target_ids = tokenizer(text_target=target)["input_ids"][:-1]  # without the end token: transviz adds it
+    start = reference.config.decoder_start_token_id
+    out = _reference(reference, source_ids, [start, *target_ids])
+    trace = transviz.teacher_force(model, source, target)
+    np.testing.assert_allclose(trace.encoder_self_attention, _stacked(out.encoder_attentions), atol=ATOL, rtol=0)
+    np.testing.assert_allclose(trace.decoder_self_attention, _stacked(out.decoder_attentions), atol=ATOL, rtol=0)
+    np.testing.assert_allclose(trace.cross_attention, _stacked(out.cross_attentions), atol=ATOL, rtol=0)
+    # the probability transviz shows of each gold token is transformers' softmax at that token
+    gold = [*target_ids, reference.config.eos_token_id]
+    probabilities = torch.softmax(out.logits[0], -1)[torch.arange(len(gold)), gold].numpy()
+    np.testing.assert_allclose(trace.output_probabilities, probabilities, atol=ATOL, rtol=0)
+    # and every logit: transviz's rows of each transformers token (the copied start row is never a choice)
+    encoding = model.encode_source(source)
+    with torch.no_grad():
+        ours = model.net(model.source_tensor(encoding), torch.tensor([[1, *(model.tgt_vocab.ours[i]  # type: ignore[attr-defined]
+                                                                             for i in target_ids)]])).logits[0]
+    columns = [model.tgt_vocab.ours[i] for i in range(reference.config.vocab_size)]  # type: ignore[attr-defined]
+    np.testing.assert_allclose(ours[:, columns].numpy(), out.logits[0].numpy(), atol=1e-4, rtol=1e-5)
+
+
+@pytest.mark.parametrize("source", SOURCES)
+def test_greedy_and_its_step_maps_equal_generate(pair: tuple[Model, torch.nn.Module], source: str) -> None:
+    model, reference = pair
+    tokenizer = model.src_vocab.tokenizer  # type: ignore[attr-defined]
+    source_ids = tokenizer(source)["input_ids"]
+    with torch.no_grad():
+        generated = reference.generate(torch.tensor([source_ids]), num_beams=1, do_sample=False, max_new_tokens=12,
+                                       forced_eos_token_id=None)[0].tolist()
+    trace = transviz.decode(model, source, "greedy", max_len=12)
+    assert [reference.config.decoder_start_token_id, *_hf_ids(model, trace.output_tokens)] == generated
+    # the maps the explorer drew step by step equal one teacher-forced pass over what it wrote
+    out = _reference(reference, source_ids, generated[:-1] if len(generated) > 1 else generated)
+    np.testing.assert_allclose(trace.decoder_self_attention, _stacked(out.decoder_attentions), atol=ATOL, rtol=0)
+    np.testing.assert_allclose(trace.cross_attention, _stacked(out.cross_attentions), atol=ATOL, rtol=0)
+
+
+def test_tokens_are_the_tokenizers_pieces_and_unknown_pieces_are_flagged(tmp_path: Path) -> None:
+    model = transviz.load_model(str(marian_folder(tmp_path / "m")))
+    encoding = model.encode_source("ich trinkt xq.")
+    assert encoding.tokens[0] == "▁ich" and encoding.tokens[-1] == "</s>"
+    assert encoding.unknown == [(encoding.tokens.index("xq"), "xq")]
+    assert encoding.ids[-1] == model.src_vocab.eos_id and model.src_vocab.unk_id in encoding.ids
+    assert model.tgt_vocab.detokenize(["▁ich", "▁trinkt", "."]) == "ich trinkt."
+
+
+@pytest.mark.parametrize("missing", ["config.json", "model.safetensors", "source.spm", "vocab.json"])
+def test_a_missing_file_is_named(tmp_path: Path, missing: str) -> None:
+    folder = marian_folder(tmp_path / "m")
+    (folder / missing).unlink()
+    with pytest.raises(transviz.CheckpointError, match=missing.replace(".", r"\.")):
+        transviz.load_model(str(folder))
+
+
+def test_bart_without_merges_names_it(tmp_path: Path) -> None:
+    folder = bart_folder(tmp_path / "b")
+    (folder / "merges.txt").unlink()
+    (folder / "tokenizer.json").unlink()
+    with pytest.raises(transviz.CheckpointError, match=r"merges\.txt"):
+        transviz.load_model(str(folder))
+
+
+def test_pickled_weights_are_refused_with_the_way_out(tmp_path: Path) -> None:
+    folder = marian_folder(tmp_path / "m")
+    (folder / "model.safetensors").rename(folder / "pytorch_model.bin")
+    with pytest.raises(transviz.CheckpointError, match="safe_serialization=True"):
+        transviz.load_model(str(folder))
+
+
+def test_t5_is_refused_saying_what_it_needs(tmp_path: Path) -> None:
+    from transformers import T5Config, T5ForConditionalGeneration
+
+    T5ForConditionalGeneration(T5Config(vocab_size=40, d_model=16, d_ff=32, num_layers=1, num_heads=2, d_kv=8)
+                               ).save_pretrained(tmp_path)
+    with pytest.raises(transviz.CheckpointError, match="relative-position buckets.*RMSNorm"):
+        transviz.load_model(str(tmp_path))
+
+
+def test_without_transformers_the_message_says_how_to_install(tmp_path: Path,
+                                                              monkeypatch: pytest.MonkeyPatch) -> None:
+    folder = marian_folder(tmp_path / "m")
+    monkeypatch.setitem(__import__("sys").modules, "transformers", None)  # import transformers fails
+    with pytest.raises(transviz.CheckpointError, match=r"pip install 'transviz\[hf\]'"):
+        transviz.load_model(str(folder))
+
+
+def test_an_unsupported_model_type_lists_what_transviz_reads(tmp_path: Path) -> None:
+    folder = marian_folder(tmp_path / "m")
+    config = json.loads((folder / "config.json").read_text(encoding="utf-8"))
+    (folder / "config.json").write_text(json.dumps(config | {"model_type": "pegasus"}), encoding="utf-8")
+    with pytest.raises(transviz.CheckpointError, match="marian, bart"):
+        transviz.load_model(str(folder))
+    shutil.rmtree(folder)
+
+
+def test_the_new_switches_leave_transviz_checkpoints_as_they_were(pair: tuple[Model, torch.nn.Module]) -> None:
+    model, _ = pair
+    assert {"positional", "embedding_norm"}.isdisjoint(transviz.ModelConfig(10, 10).to_dict())
+    assert model.config.to_dict()["positional"] in ("sinusoidal-halves", "learned")
+    with pytest.raises(transviz.CheckpointError, match="stays in its folder"):
+        transviz.save_model(model, Path("never-written.safetensors"))
+
+
+@pytest.fixture(scope="module", params=[("marian", 1.0), ("bart", 6.0)])
+def ending(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> tuple[Model, torch.nn.Module]:
+    """A model whose outputs end at different lengths (</s> raised), so that beams hold ended hypotheses."""
+    from transformers import AutoModelForSeq2SeqLM
+
+    kind, eos_bias = request.param
+    build = marian_folder if kind == "marian" else bart_folder
+    folder = build(tmp_path_factory.mktemp(kind), seed=5, eos_bias=eos_bias)
+    return transviz.load_model(str(folder)), AutoModelForSeq2SeqLM.from_pretrained(folder, local_files_only=True).eval()
+
+
+BEAM_SOURCES = [*SOURCES, "sie ist gut.", "ein alt haus mit katze.", "er isst nicht morgen.", "wir und sie."]
+
+
+@pytest.mark.parametrize("width", [2, 4])
+@pytest.mark.parametrize("early_stopping", [False, "never"])
+def test_beam_equals_generate_ranking_by_probability(ending: tuple[Model, torch.nn.Module], width: int,
+                                                     early_stopping: bool | str) -> None:
+    """With length_penalty 0 both searches return the most probable hypothesis they reach, and
+    they reach the same ones: a live hypothesis transviz drops for an ended one in its beam ranks
+    below it, and its continuations only lose probability. (With a length penalty above 0 the
+    transviz rule differs; Beam(rule="hf") does not: tests/core/decoding/test_hf_beam.py.)"""
+    model, reference = ending
+    tokenizer = model.src_vocab.tokenizer  # type: ignore[attr-defined]
+    lengths = set()
+    for source in BEAM_SOURCES:
+        with torch.no_grad():
+            generated = reference.generate(torch.tensor([tokenizer(source)["input_ids"]]), num_beams=width,
+                                           length_penalty=0.0, early_stopping=early_stopping, do_sample=False,
+                                           max_new_tokens=10, forced_eos_token_id=None)[0].tolist()
+        trace = transviz.decode(model, source, Beam(width, length_penalty=0.0), max_len=10)
+        assert [reference.config.decoder_start_token_id, *_hf_ids(model, trace.output_tokens)] == generated
+        lengths.add(len(generated))
+    assert len(lengths) > 1  # some ended early, some ran to the limit

@@ -1,0 +1,166 @@
+"""Lesson files: they round-trip, and a bad one gets one message that names its line."""
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from transviz.core.decoding.interventions import AblateHead, EditAttention, NoPositions, ScaleScores, TieQueryKey
+from transviz.core.decoding.session import DecodingSession
+from transviz.core.decoding.strategies import Beam, Greedy, Sampling
+from transviz.core.teaching import lesson
+from transviz.core.teaching.lesson import Forced, Lesson, LessonError, Quiz, Slide, View
+from transviz.core.teaching.lesson_run import Models, check, model_source
+from transviz.core.teaching.tabs import TABS
+
+HEAD = 'format = "transviz-lesson"\nversion = 1\ntitle_en = "T"\n'
+SLIDE = '\n[[slide]]\nmodel = "default"\nsentence = "ich möchte ein bier"\n'
+
+
+def every_field() -> Lesson:
+    """A lesson that sets every field to something other than its default."""
+    rich = Slide(model="default", sentence="ich möchte ein bier", reference="i would like a beer",
+                 teacher_forcing=True, strategy=Sampling(0.7, 5, 0.9, 42), steps=3,
+                 forced=(Forced(0, "i"), Forced(2, "a")), tab="masks",
+                 view=View("decoder_self", 1, "summary", "max", "row", "magma"),
+                 interventions=(AblateHead("cross", 1, 2, "copy", (0, 1)), ScaleScores(0.5, "cross", 1),
+                                TieQueryKey("encoder_self", 0), NoPositions("encoder"),
+                                EditAttention("cross", 0, 1, 2, (0.25, 0.75))),
+                 caption_en="Look: \"quoted\"\nand a second line", caption_zh="看：第二行",
+                 quiz=Quiz("where", "cross", 0, 1))
+    plain = Slide(model="models/other.safetensors", sentence="ein bier", strategy=Beam(3, 0.0),
+                  quiz=Quiz("token", answer="beer"))
+    return Lesson((rich, plain, Slide("default", "bitte")), "Title", "标题")
+
+
+def test_a_lesson_round_trips_through_its_text() -> None:
+    original = every_field()
+    again = lesson.loads(lesson.dumps(original))
+    assert again == original
+    assert again.slides[0].strategy == Sampling(0.7, 5, 0.9, 42)
+    assert again.slides[0].interventions[0].source == (0, 1)  # a TOML list read back as the tuple it was
+
+
+def test_a_lesson_round_trips_through_a_file(tmp_path: Path) -> None:
+    path = lesson.write(every_field(), tmp_path / "l.toml")
+    assert lesson.read(path) == every_field()
+    assert lesson.read(path).folder == tmp_path.resolve()
+
+
+def test_defaults_of_a_minimal_slide() -> None:
+    read = lesson.loads(HEAD + SLIDE)
+    slide = read.slides[0]
+    assert (slide.strategy, slide.steps, slide.tab, slide.view, slide.quiz) == (Greedy(), 0, "explorer", View(), None)
+    assert slide.line == 5  # the [[slide]] header
+
+
+def error_of(text: str) -> str:
+    with pytest.raises(LessonError) as caught:
+        lesson.loads(text, "bad.toml")
+    return str(caught.value)
+
+
+@pytest.mark.parametrize(("text", "line", "words"), [
+    (HEAD + SLIDE + "steps = = 3\n", 8, "not valid TOML"),                       # a syntax error
+    (HEAD + SLIDE + "stepz = 3\n", 8, "unknown key 'stepz'"),                    # an unknown key
+    (HEAD + SLIDE + "\nsteps = \"three\"\n", 9, "steps must be a whole number"),  # a wrong type
+    (HEAD + SLIDE + "steps = -1\n", 8, "steps must be 0 or more"),
+    (HEAD + SLIDE + "steps = true\n", 8, "steps must be a whole number"),         # a bool is not a number
+    (HEAD + SLIDE + SLIDE + 'view = { kind = "crosss" }\n', 12, "kind must be one of"),
+    (HEAD + SLIDE + 'strategy = "beam"\nsettings = { width = 0 }\n', 9, "beam width"),
+    (HEAD + SLIDE + 'settings = { width = 2 }\n', 8, "unknown key 'width'"),      # greedy has no settings
+    (HEAD + SLIDE + 'steps = 2\nforced = [{ step = 2, token = "a" }]\n', 9, "forced step"),
+    (HEAD + SLIDE + 'interventions = [{ name = "Ablate" }]\n', 8, "unknown intervention 'Ablate'"),
+    (HEAD + SLIDE + 'interventions = [{ name = "AblateHead", kind = "cross" }]\n', 8, "AblateHead needs"),
+    (HEAD + SLIDE + 'interventions = [{ name = "AblateHead", kind = "cross", layer = 0, head = 0, mode = "x" }]\n',
+     8, "mode must be"),
+    (HEAD + SLIDE + 'quiz = { ask = "where" }\n', 8, "names the head"),
+    (HEAD + '\n[[slide]]\nsentence = "x"\n', 5, "model is missing"),
+    (HEAD.replace("version = 1", "version = 2"), 2, "lesson version 1"),
+    (HEAD, 1, "at least one [[slide]]"),
+])
+def test_a_bad_file_gets_one_message_with_its_line(text: str, line: int, words: str) -> None:
+    message = error_of(text)
+    assert message.startswith(f"bad.toml, line {line}: "), message
+    assert words in message
+    assert "\n" not in message
+
+
+def test_a_missing_model_is_named_with_its_slides_line(tmp_path: Path) -> None:
+    path = tmp_path / "l.toml"
+    path.write_text(HEAD + SLIDE + SLIDE.replace('"default"', '"gone/model.safetensors"'), encoding="utf-8")
+    read = lesson.read(path)
+    assert model_source(read.slides[0], read.folder) == "default"
+    with pytest.raises(LessonError) as caught:
+        check(read)
+    assert str(caught.value).startswith("l.toml, line 9: the model 'gone/model.safetensors' is neither")
+    assert str(tmp_path / "gone" / "model.safetensors") in str(caught.value)
+
+
+def test_a_relative_model_path_starts_at_the_lesson_file(tmp_path: Path) -> None:
+    from transviz.core.io.resources import shipped_models
+
+    (tmp_path / "m").mkdir()
+    (tmp_path / "m" / "x.safetensors").write_bytes(shipped_models()["default"].read_bytes())
+    read = lesson.loads(HEAD + SLIDE.replace('"default"', '"m/x.safetensors"'), folder=tmp_path)
+    assert model_source(read.slides[0], read.folder) == str(tmp_path / "m" / "x.safetensors")
+
+
+def test_check_decodes_each_slide_as_a_session_by_hand_would() -> None:
+    """The checked session equals one built by hand from the slide's description."""
+    text = HEAD + SLIDE + 'steps = 3\nforced = [{ step = 1, token = "a" }]\n' + SLIDE + \
+        'strategy = "beam"\nsettings = { width = 3 }\nsteps = 2\n' \
+        'interventions = [{ name = "AblateHead", kind = "cross", layer = 0, head = 1 }]\n'
+    models = Models()
+    sessions = check(lesson.loads(text, "t.toml"), models)
+    _, decoding = models.get("default")
+    by_hand = DecodingSession(decoding, "ich möchte ein bier")
+    by_hand.step()
+    by_hand.force("a")
+    by_hand.step()
+    assert sessions[0].output_tokens == by_hand.output_tokens
+    np.testing.assert_array_equal(sessions[0].cross_attention(), by_hand.cross_attention())
+    beam = DecodingSession(decoding, "ich möchte ein bier", strategy=Beam(3),
+                           interventions=(AblateHead("cross", 0, 1),))
+    beam.step()
+    beam.step()
+    assert sessions[1].output_tokens == beam.output_tokens
+    np.testing.assert_array_equal(sessions[1].cross_attention(), beam.cross_attention())
+
+
+def test_check_names_the_line_of_a_slide_that_cannot_run() -> None:
+    text = HEAD + SLIDE + SLIDE + 'steps = 500\n'
+    with pytest.raises(LessonError) as caught:
+        check(lesson.loads(text, "t.toml"))
+    assert str(caught.value).startswith("t.toml, line 9: the slide asks for 500 steps")
+
+
+def assigned(path: Path, name: str) -> object:
+    """The value ``name = (...)`` is given at the top of the module at ``path``."""
+    for node in ast.parse(path.read_text(encoding="utf-8")).body:
+        if isinstance(node, ast.Assign) and any(isinstance(t, ast.Name) and t.id == name for t in node.targets):
+            return ast.literal_eval(node.value)
+    raise AssertionError(f"{name} not found in {path}")
+
+
+def test_the_core_names_the_windows_choices() -> None:
+    """The core validates lessons without Qt: its lists must be the window's (read from source)."""
+    from transviz.core.decoding.interventions import KINDS
+    from transviz.core.teaching.lesson import COLORMAPS, SCALES, SUMMARIES
+
+    root = Path(__file__).resolve().parents[3] / "transviz" / "gui"
+    assert assigned(root / "widgets" / "attention_view.py", "SUMMARIES") == SUMMARIES
+    assert assigned(root / "widgets" / "attention_view.py", "SCALES") == SCALES
+    assert assigned(root / "style.py", "COLORMAPS") == COLORMAPS
+    assert lesson.KINDS == KINDS  # the tabs are not copied: tests/gui/test_tabs.py checks the registry
+
+
+def test_a_slide_names_any_tab_of_the_one_list_and_no_other() -> None:
+    for tab in TABS:
+        assert lesson.loads(HEAD + SLIDE + f'tab = "{tab}"\n').slides[0].tab == tab
+    with pytest.raises(LessonError, match="tab must be one of " + ", ".join(TABS) + ", got 'Lab'"):
+        lesson.loads(HEAD + SLIDE + 'tab = "Lab"\n')
+    readme = (Path(__file__).resolve().parents[3] / "README.md").read_text(encoding="utf-8")
+    assert f'tab = "explorer"                # {", ".join(TABS)}\n' in readme  # the lesson format's documentation

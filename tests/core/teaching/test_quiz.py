@@ -1,0 +1,109 @@
+"""Quiz scoring: questions built from a session's step, checked against the model's own
+forward pass and transviz.decode's maps, computed separately."""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+import torch
+
+import transviz
+from transviz.core.base.errors import InputError
+from transviz.core.decoding.session import DecodingSession, encode_source
+from transviz.core.teaching.quiz import QuizSpec, Score, answer, ask, shuffled_order, token_question
+
+SENTENCE = "ich mochte ein bier"
+
+
+@pytest.fixture(scope="module")
+def model() -> transviz.Model:
+    return transviz.load_model("default")
+
+
+def next_token_probabilities(model: transviz.Model, inputs: list[str]) -> np.ndarray:
+    """softmax of the full forward pass's logits at the last input: the reference distribution."""
+    ids = [model.tgt_vocab.bos_id] + model.tgt_vocab.encode(" ".join(inputs[1:])).ids if len(inputs) > 1 \
+        else [model.tgt_vocab.bos_id]
+    source = model.source_tensor(encode_source(model, SENTENCE))
+    with torch.no_grad():
+        logits = model.net(source, torch.tensor([ids], device=model.device)).logits
+    return torch.softmax(logits[0, -1].double(), dim=-1).cpu().numpy()
+
+
+def test_token_question_truth_and_probability_match_the_softmax(model: transviz.Model) -> None:
+    trace = transviz.decode(model, SENTENCE)
+    session = DecodingSession(model, SENTENCE, top_k=6)
+    score = Score()
+    for step in range(3):
+        session.step()
+        question = ask(session, QuizSpec("token"), seed=7)
+        assert question is not None
+        p = next_token_probabilities(model, trace.target_tokens[:step + 1])
+        assert question.truth_text == model.tgt_vocab.tokens_of([int(p.argmax())])[0]
+        top = set(model.tgt_vocab.tokens_of(np.argsort(-p)[:6].tolist()))
+        assert set(question.choices) == top  # the top six, no others
+        wrong = next(i for i in range(len(question.choices)) if i != question.truth)
+        choice = question.truth if step != 1 else wrong  # right, wrong, right
+        result = answer(question, choice)
+        chosen_id = model.tgt_vocab.encode(question.choices[choice]).ids[0]
+        assert result.probability == pytest.approx(p[chosen_id], abs=1e-5)
+        assert result.correct == (choice == question.truth)
+        score = score.after(result)
+    assert (score.right, score.asked) == (2, 3)
+
+
+def test_shuffled_order_is_a_seeded_permutation_that_hides_the_rank() -> None:
+    assert shuffled_order(6, 3, 1) == shuffled_order(6, 3, 1)
+    orders = [shuffled_order(6, seed, step) for seed in range(20) for step in range(5)]
+    assert all(sorted(order) == list(range(6)) for order in orders)
+    places_of_best = {order.index(0) for order in orders}  # where the most probable candidate is shown
+    assert places_of_best == set(range(6))
+    assert len({tuple(order) for order in orders}) > 50
+
+
+def test_token_question_choices_are_not_ranked(model: transviz.Model) -> None:
+    session = DecodingSession(model, SENTENCE, top_k=6)
+    record = session.step()
+    truths = {token_question(record, seed).truth for seed in range(30)}
+    assert len(truths) > 3  # the true token moves about from seed to seed
+
+
+@pytest.mark.parametrize("kind", ["cross", "decoder_self"])
+def test_where_question_weights_are_the_heads_row(model: transviz.Model, kind: str) -> None:
+    trace = transviz.decode(model, SENTENCE)
+    session = DecodingSession(model, SENTENCE)
+    spec = QuizSpec.of({"ask": "where", "kind": kind, "layer": 1, "head": 2})
+    for step in range(3):
+        session.step()
+        question = ask(session, spec)
+        assert question is not None
+        if kind == "cross":
+            row, keys = trace.cross_attention[1, 2, step], trace.source_tokens
+        else:
+            row, keys = trace.decoder_self_attention[1, 2, step, :step + 1], trace.target_tokens[:step + 1]
+        np.testing.assert_allclose(question.probabilities, row, atol=1e-5)
+        assert list(question.choices) == list(keys)
+        assert question.truth == int(np.argmax(row))
+        clicked = (question.truth + 1) % len(keys)
+        result = answer(question, clicked)
+        assert result.probability == pytest.approx(float(row[clicked]), abs=1e-5)
+        assert result.correct == (clicked == question.truth)
+
+
+def test_spec_from_a_lesson_table() -> None:
+    assert QuizSpec.of({"ask": "token"}) == QuizSpec("token")
+    assert QuizSpec.of({"ask": "where", "kind": "cross", "layer": 0, "head": 1}) == QuizSpec("where", "cross", 0, 1)
+    for bad in ({"ask": "why"}, {"ask": "where", "kind": "encoder_self"}, {"ask": "where", "head": -1},
+                {"ask": "token", "colour": "red"}):
+        with pytest.raises(InputError):
+            QuizSpec.of(bad)
+
+
+def test_where_a_head_the_model_lacks_is_refused(model: transviz.Model) -> None:
+    session = DecodingSession(model, SENTENCE)
+    session.step()
+    with pytest.raises(InputError):
+        ask(session, QuizSpec("where", "cross", 0, 99))
+
+
+def test_no_question_before_the_first_step(model: transviz.Model) -> None:
+    assert ask(DecodingSession(model, SENTENCE), QuizSpec()) is None

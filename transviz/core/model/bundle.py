@@ -1,0 +1,95 @@
+"""A model ready to use: the network together with its vocabularies and training facts."""
+from __future__ import annotations
+
+import copy
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from typing import Any
+
+import torch
+
+from ..base.errors import ConfigError, InputError
+from ..base.messages import translate_noop
+from .config import ModelConfig
+from .transformer import Transformer
+from .vocab import PAD, Encoding, Vocab
+
+
+@dataclass
+class Model:
+    """What :func:`transviz.load_model` returns and checkpoints hold."""
+
+    net: Transformer
+    src_vocab: Vocab
+    tgt_vocab: Vocab
+    facts: dict[str, Any] = field(default_factory=dict)  # task, steps, metrics, ... (JSON-able)
+    path: str | None = None  # where it was loaded from, if anywhere
+
+    def __post_init__(self) -> None:
+        check_parts(self.net.config, self.src_vocab, self.tgt_vocab)
+
+    @property
+    def config(self) -> ModelConfig:
+        return self.net.config
+
+    @property
+    def device(self) -> torch.device:
+        return next(self.net.parameters()).device
+
+    def weights_version(self) -> tuple[int, ...]:
+        """Changes whenever a weight changes in place (a training step, a loaded state): what is
+        computed from the weights may be kept while it stays the same."""
+        return tuple(p._version for p in self.net.parameters())
+
+    def encode_source(self, text: str) -> Encoding:
+        """Tokenize a source sentence; InputError if it is empty or longer than the model reads."""
+        encoding = self.src_vocab.encode(text)
+        if len(encoding.ids) > self.config.max_len:
+            raise InputError(
+                translate_noop("CoreMessages", "the sentence has {0} tokens; this model reads at most {1}"),
+                len(encoding.ids), self.config.max_len)
+        return encoding
+
+    def source_tensor(self, encoding: Encoding) -> torch.Tensor:
+        return torch.tensor([encoding.ids], dtype=torch.long, device=self.device)  # (1, S)
+
+
+def check_parts(config: ModelConfig, src_vocab: Vocab, tgt_vocab: Vocab) -> None:
+    """ConfigError unless ``config`` fits the vocabularies: their sizes, and their padding id
+    (every vocabulary pads with id 0; a config masking another token would hide real ones)."""
+    if (len(src_vocab), len(tgt_vocab)) != (config.src_vocab_size, config.tgt_vocab_size):
+        raise ConfigError(translate_noop("CoreMessages", "the vocabularies hold {0} and {1} tokens; the model's config "
+                                                         "says {2} and {3}"),
+                          len(src_vocab), len(tgt_vocab), config.src_vocab_size, config.tgt_vocab_size)
+    if config.pad_id != Vocab.pad_id:
+        raise ConfigError(translate_noop("CoreMessages", "pad_id is {0}, but the vocabularies pad with id {1} ({2})"),
+                          config.pad_id, Vocab.pad_id, PAD)
+
+
+def decoding_copy(model: Model, device: torch.device | str | None = None) -> Model:
+    """A copy of ``model`` to decode with while the original goes on (trained, saved, replaced):
+    its own tensors, in eval mode, without gradients, on ``device`` (default: the model's)."""
+    net = copy.deepcopy(model.net)  # keeps tied weights tied, draws no random numbers
+    if device is not None:
+        net = net.to(device)
+    net.eval().requires_grad_(False)
+    return Model(net, model.src_vocab, model.tgt_vocab, copy.deepcopy(model.facts), model.path)
+
+
+@contextmanager
+def evaluating(model: Model) -> Iterator[None]:
+    """Eval mode and no autograd for the duration, restoring the caller's mode afterwards.
+
+    A model already in eval mode is left alone: switching walks every module, which would cost a
+    decoding step a good part of its time.
+    """
+    was_training = model.net.training
+    if was_training:
+        model.net.eval()
+    try:
+        with torch.no_grad():
+            yield
+    finally:
+        if was_training:
+            model.net.train()

@@ -1,0 +1,94 @@
+"""The tensors of the network a :class:`~transviz.core.model.config.ModelConfig` describes, computed
+from the config alone, so that a checkpoint's tensors can be checked against its config before
+any memory is spent on the network (building it on torch's "meta" device would do the same, but
+its first use imports torch's compiler, which takes seconds). The tests compare this layout with
+``Transformer(config).state_dict()``."""
+from __future__ import annotations
+
+from typing import Protocol
+
+
+class Sizes(Protocol):
+    """What the layout reads of a :class:`~transviz.core.model.config.ModelConfig`. A protocol, not
+    the class: config.py counts parameters with this layout, so importing it here would be a cycle."""
+
+    @property
+    def d_model(self) -> int: ...
+    @property
+    def d_ff(self) -> int: ...
+    @property
+    def n_encoder_layers(self) -> int: ...
+    @property
+    def n_decoder_layers(self) -> int: ...
+    @property
+    def max_len(self) -> int: ...
+    @property
+    def src_vocab_size(self) -> int: ...
+    @property
+    def tgt_vocab_size(self) -> int: ...
+    @property
+    def positional(self) -> str: ...
+    @property
+    def share_embeddings(self) -> bool: ...
+    @property
+    def tie_output(self) -> bool: ...
+    @property
+    def embedding_norm(self) -> bool: ...
+    @property
+    def has_final_norm(self) -> bool: ...
+
+Shape = tuple[int, ...]
+Entry = tuple[tuple[str, ...], Shape]  # one tensor: the state-dict names it goes by (2 or 3 when tied), its shape
+
+
+def _norm(prefix: str, d: int) -> dict[str, Shape]:
+    return {f"{prefix}.weight": (d,), f"{prefix}.bias": (d,)}
+
+
+def _attention(prefix: str, d: int) -> dict[str, Shape]:
+    return {f"{prefix}.in_proj_weight": (3 * d, d), f"{prefix}.in_proj_bias": (3 * d,),  # W_Q | W_K | W_V
+            f"{prefix}.out_proj.weight": (d, d), f"{prefix}.out_proj.bias": (d,)}
+
+
+def _feed_forward(prefix: str, d: int, d_ff: int) -> dict[str, Shape]:
+    return {f"{prefix}.linear1.weight": (d_ff, d), f"{prefix}.linear1.bias": (d_ff,),
+            f"{prefix}.linear2.weight": (d, d_ff), f"{prefix}.linear2.bias": (d,)}
+
+
+def _layers(config: Sizes) -> dict[str, Shape]:
+    d, d_ff = config.d_model, config.d_ff
+    shapes: dict[str, Shape] = {}
+    for i in range(config.n_encoder_layers):
+        shapes |= _attention(f"encoder_layers.{i}.self_attn", d) | _feed_forward(f"encoder_layers.{i}.ffn", d, d_ff)
+        shapes |= _norm(f"encoder_layers.{i}.norm1", d) | _norm(f"encoder_layers.{i}.norm2", d)
+    for i in range(config.n_decoder_layers):
+        shapes |= _attention(f"decoder_layers.{i}.self_attn", d) | _attention(f"decoder_layers.{i}.cross_attn", d)
+        shapes |= _feed_forward(f"decoder_layers.{i}.ffn", d, d_ff)
+        shapes |= _norm(f"decoder_layers.{i}.norm1", d) | _norm(f"decoder_layers.{i}.norm2", d)
+        shapes |= _norm(f"decoder_layers.{i}.norm3", d)
+    if config.has_final_norm:  # Pre-LN (and torch.nn.Transformer) ends each stack with a LayerNorm
+        shapes |= _norm("encoder_norm", d) | _norm("decoder_norm", d)
+    return shapes
+
+
+def tensor_layout(config: Sizes) -> list[Entry]:
+    """Every distinct tensor of ``Transformer(config)``, in state-dict order, under all its names."""
+    d = config.d_model
+    src = ["src_embed.weight"] + (["tgt_embed.weight"] if config.share_embeddings else [])
+    tgt = src if config.share_embeddings else ["tgt_embed.weight"]
+    if config.tie_output:
+        tgt.append("generator.weight")
+    entries: list[Entry] = []
+    if config.positional == "learned":  # the network's own parameters come before its modules'
+        entries += [(("encoder_positions",), (config.max_len, d)), (("decoder_positions",), (config.max_len, d))]
+    entries.append((tuple(src), (config.src_vocab_size, d)))
+    if not config.share_embeddings:
+        entries.append((tuple(tgt), (config.tgt_vocab_size, d)))
+    if config.embedding_norm:
+        entries += [((name,), shape) for name, shape in
+                    (_norm("encoder_embed_norm", d) | _norm("decoder_embed_norm", d)).items()]
+    entries += [((name,), shape) for name, shape in _layers(config).items()]
+    if not config.tie_output:
+        entries.append((("generator.weight",), (config.tgt_vocab_size, d)))
+    entries.append((("generator.bias",), (config.tgt_vocab_size,)))
+    return entries

@@ -1,0 +1,450 @@
+"""The encoder-decoder Transformer of "Attention Is All You Need", read top-down:
+attention -> feed-forward -> encoder layer -> decoder layer -> model.
+
+It shows its work: every attention call can return its weights, per head, as a typed value
+(never a stale attribute). Without weights (training) attention runs through
+``F.scaled_dot_product_attention``; with weights an explicit path computes
+``softmax(Q K^T / sqrt(d_k) + mask) V``. Both give the same output.
+
+Shapes: B batch, S source length, T target length, H heads, d model width, d_k = d / H.
+Masks follow :mod:`transviz.core.model.masks` (boolean, ``True`` = may attend).
+
+The values on the way through attention, and each stack's positional term, are named sites
+(:mod:`transviz.core.model.sites`): code outside the model sees and changes them only through taps.
+Without taps they cost nothing and attention runs as written here.
+
+Every product with a weight is ``nn.Linear`` / ``F.linear``; step-through decoding switches on a
+CPU fast path for one-row products (:meth:`Transformer.use_row_blocks`, :mod:`.row_blocks`).
+"""
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from dataclasses import dataclass, replace
+from typing import cast
+
+import torch
+import torch.nn.functional as F
+from torch import Tensor, nn
+
+from ..base.errors import InputError
+from ..base.messages import Message, translate_noop
+from .config import ModelConfig
+from .kv_cache import Growing, KeyValue, KVBuffer
+from .masks import decoder_self_mask, padding_mask
+from .positional import sinusoidal_table, split_halves
+from .row_blocks import Linear, linear
+from .sites import STACKS, Kind, Place, Site, Sites, Stack, untapped
+
+
+class MultiHeadAttention(nn.Module):
+    """Multi-head scaled dot-product attention.
+
+    Parameters are laid out like ``torch.nn.MultiheadAttention`` (one packed ``in_proj`` for
+    Q, K and V, then ``out_proj``) so that self-attention projects with a single matmul. Each
+    value on the way is a named site (:class:`~transviz.core.model.sites.Site`) that taps can see.
+    """
+
+    row_blocks = False  # one-row projections in row blocks (Transformer.use_row_blocks)
+
+    def __init__(self, d_model: int, n_heads: int, dropout: float) -> None:
+        super().__init__()
+        self.d_model, self.n_heads, self.d_k = d_model, n_heads, d_model // n_heads
+        self.dropout = dropout
+        self.in_proj_weight = nn.Parameter(torch.empty(3 * d_model, d_model))  # rows: W_Q | W_K | W_V
+        self.in_proj_bias = nn.Parameter(torch.zeros(3 * d_model))
+        self.out_proj = Linear(d_model, d_model)
+        nn.init.xavier_uniform_(self.in_proj_weight)
+        nn.init.zeros_(self.out_proj.bias)
+        self.sites = Sites()  # the taps on this module's sites, per thread (transviz.core.model.sites)
+
+    def _heads(self, x: Tensor) -> Tensor:
+        batch, length, _ = x.shape
+        return x.view(batch, length, self.n_heads, self.d_k).transpose(1, 2)  # (B, H, L, d_k)
+
+    def in_projection(self, x: Tensor, rows: slice) -> Tensor:
+        """``x W^T + b`` with ``rows`` of the packed weight: [0, d) W_Q, [d, 2d) W_K, [2d, 3d) W_V."""
+        product = linear if self.row_blocks else F.linear
+        return product(x, self.in_proj_weight[rows], self.in_proj_bias[rows])
+
+    def project_qkv(self, x: Tensor) -> tuple[Tensor, Tensor, Tensor]:
+        """Self-attention projections of ``x`` (B, L, d), one matmul for all three."""
+        self.sites.record(Site.QUERY_INPUT, x)
+        self.sites.record(Site.KEY_INPUT, x)
+        q, k, v = self.in_projection(x, slice(None)).chunk(3, dim=-1)
+        return self._heads(q), self._heads(k), self._heads(v)
+
+    def project_q(self, x: Tensor) -> Tensor:
+        self.sites.record(Site.QUERY_INPUT, x)
+        return self._heads(self.in_projection(x, slice(None, self.d_model)))
+
+    def project_kv(self, x: Tensor) -> KeyValue:
+        """Keys and values of ``x`` (B, L, d); cross-attention computes these once per sentence."""
+        self.sites.record(Site.KEY_INPUT, x)
+        k, v = self.in_projection(x, slice(self.d_model, None)).chunk(2, dim=-1)
+        return self._heads(k), self._heads(v)
+
+    def attend(
+        self, q: Tensor, k: Tensor, v: Tensor, mask: Tensor | None, need_weights: bool, first_query: int = 0
+    ) -> tuple[Tensor, Tensor | None]:
+        """``q`` (B, H, Lq, d_k), ``k``/``v`` (B, H, Lk, d_k) -> output (B, Lq, d), weights (B, H, Lq, Lk).
+        ``first_query`` is the position of the first query in its sentence (a tap may need it)."""
+        dropout = self.dropout if self.training else 0.0
+        at = self.sites.call(first_query, mask, q, k, v) or untapped  # this thread's taps here, if any
+        weights = None
+        if at is untapped and not need_weights:
+            out = F.scaled_dot_product_attention(q, k, v, attn_mask=mask, dropout_p=dropout)  # (B, H, Lq, d_k)
+        else:
+            q, k, v = at(Site.QUERIES, q), at(Site.KEYS, k), at(Site.VALUES, v)
+            scores = at(Site.SCORES, q @ k.transpose(-2, -1))  # (B, H, Lq, Lk)
+            scores = at(Site.SCALED, scores / math.sqrt(self.d_k))
+            if mask is not None:
+                scores = scores.masked_fill(~mask, float("-inf"))
+            weights = at(Site.WEIGHTS, torch.softmax(at(Site.MASKED, scores), dim=-1))
+            out = at(Site.HEAD_OUTPUT, F.dropout(weights, dropout, self.training) @ v)  # (B, H, Lq, d_k)
+        batch, _, length, _ = out.shape
+        mixed = at(Site.MIXED, out.transpose(1, 2).reshape(batch, length, self.d_model))  # (B, Lq, d)
+        return self.out_proj(mixed), weights if need_weights else None
+
+
+class FeedForward(nn.Module):
+    """Position-wise FFN: d_model -> d_ff -> d_model (the seed's two 1x1 convolutions)."""
+
+    def __init__(self, d_model: int, d_ff: int, dropout: float, activation: str) -> None:
+        super().__init__()
+        self.linear1 = Linear(d_model, d_ff)
+        self.linear2 = Linear(d_ff, d_model)
+        self.dropout = nn.Dropout(dropout)
+        functions: dict[str, Callable[[Tensor], Tensor]] = {"gelu": F.gelu, "silu": F.silu, "relu": F.relu}
+        self.activation = functions[activation]
+
+    def forward(self, x: Tensor) -> Tensor:
+        out: Tensor = self.linear2(self.dropout(self.activation(self.linear1(x))))
+        return out
+
+
+class EncoderLayer(nn.Module):
+    """Self-attention then FFN, each wrapped in residual + LayerNorm (after, or before with pre-LN)."""
+
+    def __init__(self, config: ModelConfig) -> None:
+        super().__init__()
+        d, eps = config.d_model, config.layer_norm_eps
+        self.pre_norm = config.norm == "pre"
+        self.self_attn = MultiHeadAttention(d, config.n_heads, config.dropout)
+        self.ffn = FeedForward(d, config.d_ff, config.dropout, config.activation)
+        self.norm1, self.norm2 = nn.LayerNorm(d, eps=eps), nn.LayerNorm(d, eps=eps)
+        self.dropout1, self.dropout2 = nn.Dropout(config.dropout), nn.Dropout(config.dropout)
+
+    def forward(self, x: Tensor, mask: Tensor | None, need_weights: bool = False) -> tuple[Tensor, Tensor | None]:
+        h = self.norm1(x) if self.pre_norm else x
+        attn, weights = self.self_attn.attend(*self.self_attn.project_qkv(h), mask, need_weights)
+        x = x + self.dropout1(attn)
+        if not self.pre_norm:
+            x = self.norm1(x)
+        h = self.norm2(x) if self.pre_norm else x
+        x = x + self.dropout2(self.ffn(h))
+        if not self.pre_norm:
+            x = self.norm2(x)
+        return x, weights
+
+
+@dataclass(frozen=True)
+class DecoderLayerOutput:
+    x: Tensor  # (B, T, d)
+    self_kv: KeyValue  # all self-attention keys/values so far: the cache for the next step
+    self_weights: Tensor | None  # (B, H, T, T_total)
+    cross_weights: Tensor | None  # (B, H, T, S)
+
+
+class DecoderLayer(nn.Module):
+    """Masked self-attention, cross-attention over the encoder output, FFN."""
+
+    def __init__(self, config: ModelConfig) -> None:
+        super().__init__()
+        d, eps = config.d_model, config.layer_norm_eps
+        self.pre_norm = config.norm == "pre"
+        self.self_attn = MultiHeadAttention(d, config.n_heads, config.dropout)
+        self.cross_attn = MultiHeadAttention(d, config.n_heads, config.dropout)
+        self.ffn = FeedForward(d, config.d_ff, config.dropout, config.activation)
+        self.norm1, self.norm2, self.norm3 = (nn.LayerNorm(d, eps=eps) for _ in range(3))
+        self.dropout1, self.dropout2, self.dropout3 = (nn.Dropout(config.dropout) for _ in range(3))
+
+    def forward(
+        self,
+        x: Tensor,
+        memory_kv: KeyValue,
+        self_mask: Tensor | None,
+        memory_mask: Tensor | None,
+        need_weights: bool = False,
+        growing: Growing | None = None,
+    ) -> DecoderLayerOutput:
+        """With ``growing`` (incremental decoding) the new keys/values join the cached ones of
+        earlier positions; then ``self_mask`` may be ``None``, since new queries come last and may
+        see every cached key."""
+        h = self.norm1(x) if self.pre_norm else x
+        q, k, v = self.self_attn.project_qkv(h)
+        if growing is not None:
+            k, v = growing.grow(k, v)  # (B, H, t, d_k)
+        first = k.shape[2] - q.shape[2]  # the new queries come last
+        attn, self_weights = self.self_attn.attend(q, k, v, self_mask, need_weights, first)
+        x = x + self.dropout1(attn)
+        if not self.pre_norm:
+            x = self.norm1(x)
+
+        h = self.norm2(x) if self.pre_norm else x
+        query = self.cross_attn.project_q(h)
+        attn, cross_weights = self.cross_attn.attend(query, *memory_kv, memory_mask, need_weights, first)
+        x = x + self.dropout2(attn)
+        if not self.pre_norm:
+            x = self.norm2(x)
+
+        h = self.norm3(x) if self.pre_norm else x
+        x = x + self.dropout3(self.ffn(h))
+        if not self.pre_norm:
+            x = self.norm3(x)
+        return DecoderLayerOutput(x, (k, v), self_weights, cross_weights)
+
+
+@dataclass(frozen=True)
+class Encoded:
+    """What the encoder hands the decoder."""
+
+    memory: Tensor  # (B, S, d)
+    mask: Tensor  # (B, 1, 1, S) padding mask of the source keys
+    attention: tuple[Tensor, ...] | None  # per layer (B, H, S, S), when asked for
+
+
+@dataclass(frozen=True)
+class Decoded:
+    logits: Tensor  # (B, T, V_tgt)
+    self_attention: tuple[Tensor, ...] | None  # per layer (B, H, T, T)
+    cross_attention: tuple[Tensor, ...] | None  # per layer (B, H, T, S)
+
+
+@dataclass(frozen=True)
+class AttentionMaps:
+    """Every attention map of one forward pass, per layer, each ``(batch, heads, query_len, key_len)``."""
+
+    encoder_self: tuple[Tensor, ...]
+    decoder_self: tuple[Tensor, ...]
+    cross: tuple[Tensor, ...]
+
+
+@dataclass(frozen=True)
+class ForwardOutput:
+    logits: Tensor  # (B, T, V_tgt)
+    attention: AttentionMaps | None
+
+
+@dataclass(frozen=True)
+class DecoderState:
+    """Immutable key/value cache of incremental decoding: a step returns a new state, so going
+    back one step is keeping the previous one."""
+
+    memory_kv: tuple[KeyValue, ...]  # per layer, computed once from the encoder output
+    memory_mask: Tensor  # (B, 1, 1, S)
+    self_kv: tuple[KeyValue, ...] | None  # per layer (B, H, t, d_k); None before the first step
+    length: int  # tokens fed so far = position of the next one
+    # where self_kv sits, with room for the next columns (kv_cache); a stale one is never written to
+    buffers: tuple[KVBuffer | None, ...] | None = None
+
+
+@dataclass(frozen=True)
+class StepOutput:
+    logits: Tensor  # (B, V_tgt) for the next token
+    state: DecoderState
+    self_attention: tuple[Tensor, ...] | None  # per layer (B, H, 1, t): the new query row
+    cross_attention: tuple[Tensor, ...] | None  # per layer (B, H, 1, S)
+
+
+class Transformer(nn.Module):
+    """Encoder-decoder Transformer with sinusoidal positions and optional weight sharing.
+
+    Args:
+        config: sizes and switches, see :class:`~transviz.core.model.config.ModelConfig`.
+
+    Shape:
+        ``forward(src (B, S), tgt (B, T))`` -> logits ``(B, T, V_tgt)``; ``tgt`` starts with the
+        start token and the logits at position t predict target token t + 1.
+
+    Example::
+
+        model = Transformer(ModelConfig(src_vocab_size=100, tgt_vocab_size=120))
+        out = model(src, tgt, return_attention=True)
+        out.attention.cross[0]  # (B, H, T, S), layer 0
+    """
+
+    positional: Tensor  # (max_len, d_model), the sinusoidal table added to the embeddings (not when learned)
+
+    def __init__(self, config: ModelConfig) -> None:
+        super().__init__()
+        self.config = config
+        d = config.d_model
+        self.src_embed = nn.Embedding(config.src_vocab_size, d)
+        self.tgt_embed = self.src_embed if config.share_embeddings else nn.Embedding(config.tgt_vocab_size, d)
+        if config.positional == "learned":  # BART: one trained table per stack
+            self.encoder_positions = nn.Parameter(torch.zeros(config.max_len, d))
+            self.decoder_positions = nn.Parameter(torch.zeros(config.max_len, d))
+        else:
+            sinusoid = sinusoidal_table(config.max_len, d)
+            sinusoid = split_halves(sinusoid) if config.positional == "sinusoidal-halves" else sinusoid
+            self.register_buffer("positional", sinusoid, persistent=False)
+        if config.embedding_norm:  # BART normalises embeddings + positions before the first layer
+            self.encoder_embed_norm = nn.LayerNorm(d, eps=config.layer_norm_eps)
+            self.decoder_embed_norm = nn.LayerNorm(d, eps=config.layer_norm_eps)
+        self.embed_dropout = nn.Dropout(config.dropout)
+        self.position_sites = {stack: Sites() for stack in STACKS}  # taps on each stack's positional term
+        self.encoder_layers = nn.ModuleList(EncoderLayer(config) for _ in range(config.n_encoder_layers))
+        self.decoder_layers = nn.ModuleList(DecoderLayer(config) for _ in range(config.n_decoder_layers))
+        # Pre-LN leaves the residual stream un-normalised, so each stack ends with a LayerNorm
+        # (torch.nn.Transformer has one whatever its norm: config.final_norm says so).
+        final = config.has_final_norm
+        self.encoder_norm = nn.LayerNorm(d, eps=config.layer_norm_eps) if final else nn.Identity()
+        self.decoder_norm = nn.LayerNorm(d, eps=config.layer_norm_eps) if final else nn.Identity()
+        self.generator = Linear(d, config.tgt_vocab_size)
+        for table in {id(self.src_embed): self.src_embed, id(self.tgt_embed): self.tgt_embed}.values():
+            # std d^-1/2 so that embedding * sqrt(d) has unit scale, like the positional table
+            nn.init.normal_(table.weight, std=d**-0.5)
+        if config.tie_output:
+            self.generator.weight = self.tgt_embed.weight
+
+    # -- inputs -------------------------------------------------------------------------------
+    def _check_tokens(self, tokens: Tensor, vocab_size: int, what: Message) -> None:
+        if not isinstance(tokens, Tensor) or tokens.dim() != 2:
+            raise InputError(translate_noop("CoreMessages", "{0} must be a (batch, length) tensor of token ids"), what)
+        if tokens.is_floating_point() or tokens.is_complex() or tokens.dtype == torch.bool:
+            raise InputError(translate_noop("CoreMessages", "{0} must hold integer token ids, got {1}"), what,
+                             str(tokens.dtype))
+        if tokens.shape[0] == 0 or tokens.shape[1] == 0:
+            raise InputError(translate_noop("CoreMessages", "{0} is empty"), what)
+        if tokens.shape[1] > self.config.max_len:
+            raise InputError(translate_noop("CoreMessages", "{0} has {1} tokens; this model reads at most {2}"), what,
+                             tokens.shape[1], self.config.max_len)
+        low, high = int(tokens.min()), int(tokens.max())
+        if low < 0 or high >= vocab_size:
+            raise InputError(translate_noop("CoreMessages", "{0} holds token id {1}, outside the vocabulary of {2}"),
+                             what, low if low < 0 else high, vocab_size)
+
+    def position_table(self, stack: str) -> Tensor:
+        """``(max_len, d_model)``: what the ``stack`` ("encoder" or "decoder") adds to its embeddings."""
+        if self.config.positional == "learned":
+            return self.encoder_positions if stack == "encoder" else self.decoder_positions
+        return self.positional
+
+    def _embed(self, tokens: Tensor, table: nn.Embedding, stack: Stack, offset: int = 0) -> Tensor:
+        length = tokens.shape[1]
+        x: Tensor = table(tokens) * self.config.embedding_scale
+        positions = self.position_table(stack)[offset : offset + length]  # (L, d)
+        x = x + self.position_sites[stack].through(Site.POSITIONS, positions)
+        if self.config.embedding_norm:
+            x = (self.encoder_embed_norm if stack == "encoder" else self.decoder_embed_norm)(x)
+        out: Tensor = self.embed_dropout(x)
+        return out  # (B, L, d)
+
+    # -- encoder ------------------------------------------------------------------------------
+    def encode(self, src: Tensor, return_attention: bool = False) -> Encoded:
+        """``src`` (B, S) token ids -> memory (B, S, d), padding mask and optional maps."""
+        self._check_tokens(src, self.config.src_vocab_size, Message(translate_noop("CoreMessages", "source")))
+        mask = padding_mask(src, self.config.pad_id)
+        if not bool(mask.any(dim=-1).all()):
+            raise InputError(translate_noop("CoreMessages", "a source sentence holds only padding"))
+        x = self._embed(src, self.src_embed, "encoder")
+        maps = []
+        for layer in self.encoder_layers:
+            x, weights = layer(x, mask, return_attention)
+            maps.append(weights)
+        return Encoded(self.encoder_norm(x), mask, tuple(maps) if return_attention else None)
+
+    # -- decoder, all positions at once (teacher forcing) --------------------------------------
+    def memory_kv(self, encoded: Encoded) -> tuple[KeyValue, ...]:
+        return tuple(cast(DecoderLayer, layer).cross_attn.project_kv(encoded.memory) for layer in self.decoder_layers)
+
+    def decode(self, tgt: Tensor, encoded: Encoded, return_attention: bool = False) -> Decoded:
+        """``tgt`` (B, T) decoder inputs (start token first) -> logits (B, T, V) and optional maps."""
+        self._check_tokens(tgt, self.config.tgt_vocab_size, Message(translate_noop("CoreMessages", "target")))
+        self_mask = decoder_self_mask(tgt, self.config.pad_id)
+        x = self._embed(tgt, self.tgt_embed, "decoder")
+        self_maps, cross_maps = [], []
+        for layer, kv in zip(self.decoder_layers, self.memory_kv(encoded), strict=True):
+            out = layer(x, kv, self_mask, encoded.mask, need_weights=return_attention)
+            x = out.x
+            self_maps.append(out.self_weights)
+            cross_maps.append(out.cross_weights)
+        logits = self.generator(self.decoder_norm(x))
+        if not return_attention:
+            return Decoded(logits, None, None)
+        return Decoded(logits, tuple(self_maps), tuple(cross_maps))
+
+    def forward(self, src: Tensor, tgt: Tensor, return_attention: bool = False) -> ForwardOutput:
+        encoded = self.encode(src, return_attention)
+        decoded = self.decode(tgt, encoded, return_attention)
+        if not return_attention:
+            return ForwardOutput(decoded.logits, None)
+        assert encoded.attention is not None and decoded.self_attention is not None
+        assert decoded.cross_attention is not None  # asked for with return_attention
+        maps = AttentionMaps(encoded.attention, decoded.self_attention, decoded.cross_attention)
+        return ForwardOutput(decoded.logits, maps)
+
+    # -- decoder, one position at a time (inference) --------------------------------------------
+    def start(self, encoded: Encoded) -> DecoderState:
+        """The empty cache for decoding after :meth:`encode`: cross-attention keys/values once."""
+        return DecoderState(self.memory_kv(encoded), encoded.mask, None, 0)
+
+    def step(self, tokens: Tensor, state: DecoderState, return_attention: bool = True) -> StepOutput:
+        """Feed one token per sentence, ``tokens`` (B,), and get the logits for the next one.
+
+        Only the new position is computed: its keys/values are appended to the cache, and the
+        returned attention is the new query row of every head.
+        """
+        if state.length >= self.config.max_len:
+            raise InputError(translate_noop("CoreMessages", "the output reached this model's limit of {0} tokens"),
+                             self.config.max_len)
+        tokens = tokens.reshape(-1, 1)
+        self._check_tokens(tokens, self.config.tgt_vocab_size, Message(translate_noop("CoreMessages", "decoder token")))
+        x = self._embed(tokens, self.tgt_embed, "decoder", offset=state.length)  # (B, 1, d)
+        layers = len(self.decoder_layers)
+        caches = [Growing(past, buffer, self.config.max_len)
+                  for past, buffer in zip(state.self_kv or (None,) * layers, state.buffers or (None,) * layers,
+                                          strict=True)]
+        new_kv, self_rows, cross_rows = [], [], []
+        for layer, memory_kv, cache in zip(self.decoder_layers, state.memory_kv, caches, strict=True):
+            out = layer(x, memory_kv, None, state.memory_mask, need_weights=return_attention, growing=cache)
+            x = out.x
+            new_kv.append(out.self_kv)
+            self_rows.append(out.self_weights)
+            cross_rows.append(out.cross_weights)
+        logits = self.generator(self.decoder_norm(x))[:, -1]  # (B, V)
+        buffers = tuple(cache.buffer for cache in caches)
+        new_state = replace(state, self_kv=tuple(new_kv), length=state.length + 1, buffers=buffers)
+        if not return_attention:
+            return StepOutput(logits, new_state, None, None)
+        return StepOutput(logits, new_state, tuple(self_rows), tuple(cross_rows))
+
+    def attention_modules(self) -> dict[tuple[Kind, int], MultiHeadAttention]:
+        """Every attention module by (kind, layer), kinds named as in traces."""
+        found: dict[tuple[Kind, int], MultiHeadAttention] = {}
+        for i, layer in enumerate(self.encoder_layers):
+            found["encoder_self", i] = cast(MultiHeadAttention, layer.self_attn)
+        for i, layer in enumerate(self.decoder_layers):
+            found["decoder_self", i] = cast(MultiHeadAttention, layer.self_attn)
+            found["cross", i] = cast(MultiHeadAttention, layer.cross_attn)
+        return found
+
+    def places(self) -> dict[Place, Sites]:
+        """Where taps attach (:func:`transviz.core.model.sites.tapping`): each attention module by
+        (kind, layer), each stack's positional term by (stack, None)."""
+        found: dict[Place, Sites] = {key: module.sites for key, module in self.attention_modules().items()}
+        found.update(((stack, None), sites) for stack, sites in self.position_sites.items())
+        return found
+
+    def use_row_blocks(self) -> Transformer:
+        """Compute one-row products in row blocks from now on (:mod:`transviz.core.model.row_blocks`);
+        returns the model. Parameters stay as they are; a copy of the model keeps the path."""
+        for module in self.modules():
+            if isinstance(module, (Linear, MultiHeadAttention)):
+                module.row_blocks = True
+        return self
+
+    def parameter_count(self) -> int:
+        """Distinct trainable parameters (a tied table counts once)."""
+        return sum(p.numel() for p in self.parameters())

@@ -1,0 +1,95 @@
+"""Lesson slides put into a :class:`~transviz.core.teaching.workspace.Workspace`, and the check that every
+slide of a lesson can be: its model is there, the model reads its sentence, takes its forced
+tokens and interventions, and decodes as many steps as it asks for. The window and
+``transviz lesson --check`` share this code, so a lesson that passes the check opens whole."""
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+from ..base.errors import TransvizError
+from ..base.messages import translate_noop
+from ..decoding.session import DecodingSession
+from ..io.resources import shipped_models
+from ..model.bundle import Model, decoding_copy
+from .lesson import Lesson, LessonError, Slide
+from .workspace import Workspace
+
+Loaded = tuple[Model, Model]  # a model and the copy its sessions decode with
+LINE = translate_noop("CoreMessages", "line {0}: {1}")
+
+
+def model_source(slide: Slide, folder: Path) -> str:
+    """What ``slide`` names: a shipped model's name as it is, else the checkpoint's absolute path
+    (relative to ``folder``); LessonError, at the slide's line, when there is neither."""
+    if slide.model in shipped_models():
+        return slide.model
+    path = (folder / slide.model).resolve()
+    if not path.is_file():
+        raise LessonError(translate_noop("CoreMessages", "line {0}: the model {1} is neither a shipped model nor a "
+                                                         "file (looked for {2})"), slide.line, repr(slide.model),
+                          str(path))
+    return str(path)
+
+
+class Models:
+    """Loads each model once (a lesson's slides mostly share one)."""
+
+    def __init__(self) -> None:
+        self._loaded: dict[str, Loaded] = {}
+
+    def get(self, source: str) -> Loaded:
+        if source not in self._loaded:
+            from ..io.loading import load_model  # the public loader: a shipped name or a file
+
+            model = load_model(source)
+            self._loaded[source] = model, decoding_copy(model)
+        return self._loaded[source]
+
+
+def moves(slide: Slide) -> Callable[[DecodingSession], None]:
+    """The slide's steps, as a function that takes them on a fresh session."""
+    forced = {f.step: f.token for f in slide.forced}
+
+    def move(session: DecodingSession) -> None:
+        for step in range(slide.steps):
+            reason = session.cant_step()
+            if reason is not None:
+                raise LessonError(translate_noop("CoreMessages", "the slide asks for {0} steps, but decoding stops "
+                                                                 "after {1}: {2}"), slide.steps, step, reason)
+            if step in forced:
+                session.force(forced[step])
+            else:
+                session.step()
+    return move
+
+
+def show(slide: Slide, workspace: Workspace, source: str, loaded: Loaded) -> DecodingSession:
+    """Put ``slide`` into ``workspace`` (its model ``loaded`` from ``source`` first, when another
+    one is shown). Raises LessonError, naming the slide's line, and then the workspace is as it was,
+    unless the model had to change."""
+    try:
+        if workspace.model is not loaded[0]:
+            workspace.set_model(loaded[0], source, slide.sentence, decoding_model=loaded[1])
+        return workspace.restore(slide.sentence, slide.reference, slide.teacher_forcing, slide.strategy,
+                                 slide.interventions, moves(slide))
+    except TransvizError as exc:
+        raise LessonError(LINE, slide.line, exc.message) from None
+
+
+def check(lesson: Lesson, models: Models | None = None) -> list[DecodingSession]:
+    """Every slide of ``lesson`` shown in a workspace of its own; the sessions, or the first
+    slide's error (LessonError, naming the file and line)."""
+    models = models or Models()
+    sessions = []
+    for slide in lesson.slides:
+        try:
+            source = model_source(slide, lesson.folder)
+            try:
+                loaded = models.get(source)
+            except TransvizError as exc:
+                raise LessonError(LINE, slide.line, exc.message) from None
+            sessions.append(show(slide, Workspace(), source, loaded))
+        except LessonError as exc:
+            raise LessonError(translate_noop("CoreMessages", "{0}, {1}"), lesson.name, exc.message) from None
+    return sessions

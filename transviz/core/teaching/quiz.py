@@ -1,0 +1,155 @@
+"""Predict, then reveal: quiz questions on a decoding step, and their running score.
+
+A question is built from a step the session has already taken but the window hides: the class
+predicts either the next token (the step's top candidates, shuffled so that their order says
+nothing of their rank) or where one head's query of that step looks (one key of its row). The
+reveal gives the truth (the most probable token, or the key with the largest weight), the
+probability the model gave to the class's choice, and the score so far.
+
+A lesson slide's quiz is ``{ ask = "token" }`` or ``{ ask = "where", kind = "cross", layer = 0,
+head = 1 }``: :meth:`QuizSpec.of` takes exactly those fields.
+"""
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from ..analysis.walkthrough import Kind
+from ..base.errors import InputError
+from ..base.messages import translate_noop
+from ..decoding.paths import walk
+from ..decoding.session import DecodingSession, StepRecord
+from ..model.vocab import BOS
+
+ASKS = ("token", "where")
+WHERE_KINDS: tuple[Kind, ...] = ("cross", "decoder_self")  # kinds whose query is a decoding step's
+MAX_CHOICES = 9  # keys 1-9 choose
+
+
+@dataclass(frozen=True)
+class QuizSpec:
+    """What to ask at each step: the next token (``ask="token"``), or where head ``head`` of
+    ``layer`` of the ``kind`` attention looks (``ask="where"``)."""
+
+    ask: str = "token"
+    kind: Kind = "cross"
+    layer: int = 0
+    head: int = 0
+
+    def __post_init__(self) -> None:
+        if self.ask not in ASKS:
+            raise InputError(translate_noop("CoreMessages", "a quiz asks 'token' or 'where', not '{0}'"), self.ask)
+        if self.kind not in WHERE_KINDS:
+            raise InputError(translate_noop("CoreMessages", "a quiz asks where a 'cross' or 'decoder_self' head "
+                                            "looks, not a '{0}' head"), self.kind)
+        for name, value in (("layer", self.layer), ("head", self.head)):
+            if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+                raise InputError(translate_noop("CoreMessages", "{0} must be a whole number >= 0, got {1}"),
+                                 name, repr(value))
+
+    @classmethod
+    def of(cls, fields: Mapping[str, object]) -> QuizSpec:
+        """From a lesson slide's quiz table: ``ask`` and, for "where", ``kind``, ``layer``, ``head``."""
+        unknown = sorted(set(fields) - {"ask", "kind", "layer", "head"})
+        if unknown:
+            raise InputError(translate_noop("CoreMessages", "a quiz has no field '{0}'"), unknown[0])
+        return cls(**fields)  # type: ignore[arg-type]  # the fields are checked in __post_init__
+
+
+@dataclass(frozen=True)
+class Question:
+    """One question on step ``step`` (0 for the first output token): ``choices`` in the order
+    shown (numbered from 1), the model's probability (token) or the head's weight (where) of
+    each, hidden until the reveal, and the index of the true answer among them."""
+
+    ask: str
+    step: int
+    choices: tuple[str, ...]
+    probabilities: tuple[float, ...]
+    truth: int
+
+    @property
+    def truth_text(self) -> str:
+        return self.choices[self.truth]
+
+
+@dataclass(frozen=True)
+class Answer:
+    """The class's ``choice`` (an index into the question's choices), whether it was the truth,
+    and the probability (token) or weight (where) the model gave to it."""
+
+    choice: int
+    correct: bool
+    probability: float
+
+
+@dataclass(frozen=True)
+class Score:
+    right: int = 0
+    asked: int = 0
+
+    def after(self, answer: Answer) -> Score:
+        return Score(self.right + answer.correct, self.asked + 1)
+
+
+def shuffled_order(count: int, seed: int, step: int) -> list[int]:
+    """A permutation of ``range(count)`` that depends only on ``seed`` and ``step``: the same
+    lesson shows the same order, and the rank of a choice cannot be read from its place."""
+    return [int(i) for i in np.random.default_rng([seed, step]).permutation(count)]
+
+
+def token_question(record: StepRecord, seed: int = 0) -> Question:
+    """What will the model write at ``record``'s step? Its top candidates, shuffled; the truth is
+    the most probable one (what greedy decoding writes)."""
+    candidates = record.candidates[:MAX_CHOICES]
+    order = shuffled_order(len(candidates), seed, record.index)
+    best = max(range(len(candidates)), key=lambda i: candidates[i].probability)
+    return Question("token", record.index, tuple(candidates[i].token for i in order),
+                    tuple(candidates[i].probability for i in order), order.index(best))
+
+
+def where_weights(record: StepRecord, spec: QuizSpec) -> np.ndarray:
+    """The row of ``spec``'s head for ``record``'s query: (S,) source keys for cross-attention,
+    (index + 1,) decoder inputs so far for decoder self-attention."""
+    rows = record.cross_rows if spec.kind == "cross" else record.self_rows  # (L, H, keys)
+    layers, heads, _ = rows.shape
+    if spec.layer >= layers or spec.head >= heads:
+        raise InputError(translate_noop("CoreMessages", "this model has {0} layers of {1} heads: there is no "
+                                        "layer {2}, head {3}"), layers, heads, spec.layer, spec.head)
+    return np.asarray(rows[spec.layer, spec.head], dtype=np.float64)
+
+
+def where_question(record: StepRecord, spec: QuizSpec, keys: Sequence[str]) -> Question:
+    """Where will ``spec``'s head look at ``record``'s query? Every key in order (the class clicks
+    one); the truth is the key with the largest weight."""
+    weights = where_weights(record, spec)
+    if len(keys) != len(weights):
+        raise ValueError(f"{len(keys)} key names for {len(weights)} weights")
+    return Question("where", record.index, tuple(keys), tuple(float(w) for w in weights), int(np.argmax(weights)))
+
+
+def question_keys(session: DecodingSession, spec: QuizSpec, record: StepRecord) -> list[str]:
+    """The names of the keys ``record``'s query sees: the source tokens, or the decoder's inputs."""
+    if spec.kind == "cross":
+        return list(session.source_tokens)
+    vocab = session.model.tgt_vocab  # the inputs of the record's own hypothesis (beam search has several)
+    return [BOS, *vocab.tokens_of([node.token_id for node in walk(record.path)[:-1]])]
+
+
+def ask(session: DecodingSession, spec: QuizSpec, seed: int = 0) -> Question | None:
+    """The question on the session's newest step, or None before its first."""
+    if not session.history:
+        return None
+    record = session.history[-1]
+    if spec.ask == "token":
+        return token_question(record, seed)
+    return where_question(record, spec, question_keys(session, spec, record))
+
+
+def answer(question: Question, choice: int) -> Answer:
+    """Score ``choice`` (an index into ``question.choices``)."""
+    if not 0 <= choice < len(question.choices):
+        raise ValueError(f"choice {choice} of {len(question.choices)}")
+    return Answer(choice, choice == question.truth, question.probabilities[choice])

@@ -1,0 +1,74 @@
+"""What the main window remembers between runs: the language and look, the last model and
+sentence, the window's geometry, its splitters and the tab shown (in a
+:class:`~transviz.gui.services.settings.SettingsStore`; none: it remembers nothing)."""
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from PySide6.QtCore import QCoreApplication
+from PySide6.QtWidgets import QMainWindow, QSplitter, QTabWidget
+
+from ...core.teaching.workspace import Workspace
+from .language import current_language
+from .settings import Preferences, SettingsStore, WindowLayout
+from .theme import current_appearance
+
+
+class WindowMemory:
+    """Reads and writes what ``window`` remembers.
+
+    ``last_model`` and ``pending_sentence`` are the last run's, until the workspace has a model
+    of its own: then the workspace's are remembered. While the model asked for at start-up still
+    loads (``awaited()``; the shipped default stands in for it), that model is remembered.
+    """
+
+    def __init__(self, window: QMainWindow, tabs: QTabWidget, workspace: Workspace,
+                 settings: SettingsStore | None, awaited: Callable[[], str | None] = lambda: None) -> None:
+        self.window, self.tabs, self.workspace, self.settings = window, tabs, workspace, settings
+        self.awaited = awaited
+        self.last_model: str | None = None
+        self.pending_sentence: str | None = None
+
+    def preferences(self) -> Preferences:
+        model: str | None
+        sentence: str | None
+        awaited = self.awaited()
+        if awaited is not None:  # the remembered sentence belongs to the last run's model only
+            model, sentence = awaited, self.pending_sentence if awaited == self.last_model else None
+        elif self.workspace.model is None:
+            model, sentence = self.last_model, self.pending_sentence
+        else:
+            model, sentence = self.workspace.model_source, self.workspace.sentence
+        return Preferences(current_language(), current_appearance(), model, sentence or None)
+
+    def layout(self) -> WindowLayout:
+        # a splitter on a tab never shown this time has no sizes: its stored state stays as it was
+        splitters = {splitter.objectName(): bytes(splitter.saveState().data())
+                     for splitter in self.window.findChildren(QSplitter)
+                     if splitter.objectName() and sum(splitter.sizes())}
+        return WindowLayout(bytes(self.window.saveGeometry().data()), splitters, self.tabs.currentIndex())
+
+    def remember(self, with_layout: bool = False) -> None:
+        """Write the preferences (and the layout) to the settings, if there are settings."""
+        if self.settings is None:
+            return
+        self.settings.save_preferences(self.preferences())
+        if with_layout:
+            self.settings.save_layout(self.layout())
+
+    def restore(self, preferences: Preferences, layout: WindowLayout) -> list[str]:
+        """Take the last model and sentence, the geometry, splitters and tab; the warnings about
+        what could not be used."""
+        self.last_model, self.pending_sentence = preferences.last_model, preferences.last_sentence
+        translate, warnings = QCoreApplication.translate, []
+        if layout.geometry is not None and not self.window.restoreGeometry(layout.geometry):
+            warnings.append(translate("MainWindow", "The saved window size could not be used."))
+        for splitter in self.window.findChildren(QSplitter):
+            state = layout.splitters.get(splitter.objectName())
+            if state is not None and not splitter.restoreState(state):
+                warnings.append(translate("MainWindow", "The saved layout of {0} could not be used.").format(
+                    splitter.objectName()))
+        if 0 <= layout.tab < self.tabs.count():
+            self.tabs.setCurrentIndex(layout.tab)
+        return warnings
+

@@ -1,0 +1,112 @@
+"""The colour legend of the explorer's chips and maps: yellow chip = not in the vocabulary, orange
+= the current query, dashed = forced by you, hatched = masked. One small widget paints a sample of
+each, drawn with the very colours and pens the chips and heatmaps use, then its meaning; the
+entries wrap onto more lines instead of widening the window.
+"""
+from __future__ import annotations
+
+from PySide6.QtCore import QPoint, QPointF, QRect, QRectF, QSize, Qt
+from PySide6.QtGui import QColor, QPainter, QPaintEvent, QPen
+from PySide6.QtWidgets import QSizePolicy, QWidget
+
+from ..services.language import Retranslated
+from ..style import GREY, HIGHLIGHT
+from .heatmap import MASKED_FILL, MASKED_LINES
+from .token_strip import CURRENT_FILL, FORCED_LINE, PLAIN_FILL, RADIUS, SPACING, UNKNOWN_FILL
+
+SWATCH_WIDTH, GAP = 26, 4  # a sample's width; between a sample and its text
+KINDS = ("unknown", "current", "forced", "masked")
+
+
+class ColourLegend(Retranslated, QWidget):
+    """What each colour and outline of the chips and maps means, in the language in use."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self._texts: dict[str, str] = {}
+        self.bind_text(lambda texts: self._set_texts(dict(zip(KINDS, texts, strict=True))), lambda: [
+            self.tr("not in the vocabulary (read as <unk>; on axes: word (?))"), self.tr("current query"),
+            self.tr("forced by you"),
+            self.tr("masked")])
+        self.bind_text(self.setToolTip, lambda: self.tr(
+            "Colour legend: yellow chip (on a plot's axis: the word followed by (?)) = a word not in the model's "
+            "vocabulary; orange = the current query (the "
+            "step being shown); dashed outline = a token forced by you; grey hatched cells = masked (-inf)"))
+        policy = QSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
+        policy.setHeightForWidth(True)
+        self.setSizePolicy(policy)
+
+    def _set_texts(self, texts: dict[str, str]) -> None:
+        self._texts = texts
+        self.updateGeometry()
+        self.update()
+
+    @property
+    def entries(self) -> list[tuple[str, str]]:
+        """(kind, meaning) of every entry, in the order shown."""
+        return [(kind, self._texts.get(kind, "")) for kind in KINDS]
+
+    # -- geometry --------------------------------------------------------------------------------
+    def _layout(self, width: int) -> list[QRect]:
+        """One rectangle per entry (sample and text), wrapping when the width runs out."""
+        metrics, rects, x, y = self.fontMetrics(), [], 0, 0
+        height = metrics.height() + 2
+        for kind in KINDS:
+            size = QSize(SWATCH_WIDTH + GAP + metrics.horizontalAdvance(self._texts.get(kind, "")), height)
+            if x > 0 and x + size.width() > width:
+                x, y = 0, y + height + SPACING
+            rects.append(QRect(QPoint(x, y), size))
+            x += size.width() + 4 * SPACING
+        return rects
+
+    def swatch_rect(self, index: int) -> QRect:
+        """Where entry ``index``'s sample is drawn, in this widget's coordinates."""
+        rect = self._layout(self.width())[index]
+        return QRect(rect.x() + 1, rect.y() + 1, SWATCH_WIDTH - 2, rect.height() - 2)
+
+    def hasHeightForWidth(self) -> bool:
+        return True
+
+    def heightForWidth(self, width: int) -> int:
+        return max(r.bottom() + 1 for r in self._layout(width))
+
+    def sizeHint(self) -> QSize:
+        return QSize(400, self.heightForWidth(400))
+
+    def minimumSizeHint(self) -> QSize:
+        return QSize(SWATCH_WIDTH, self.fontMetrics().height() + 2)
+
+    # -- painting --------------------------------------------------------------------------------
+    def paintEvent(self, event: QPaintEvent) -> None:
+        painter = QPainter(self)
+        text = self.palette().text().color()
+        for index, (kind, rect) in enumerate(zip(KINDS, self._layout(self.width()), strict=True)):
+            swatch = QRectF(self.swatch_rect(index))
+            self._paint_swatch(painter, kind, swatch)
+            painter.setPen(text)
+            painter.drawText(rect.adjusted(SWATCH_WIDTH + GAP, 0, 0, 0),
+                             int(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter), self._texts.get(kind, ""))
+
+    @staticmethod
+    def _paint_swatch(painter: QPainter, kind: str, swatch: QRectF) -> None:
+        """A chip as the token strips draw it, or a masked cell as the heatmaps hatch it."""
+        if kind == "masked":
+            painter.fillRect(swatch, MASKED_FILL)
+            painter.setPen(QPen(MASKED_LINES, 1))
+            painter.drawRect(swatch)
+            painter.save()
+            painter.setClipRect(swatch)
+            height = swatch.height()
+            for offset in range(int(-height), int(swatch.width()), 6):  # rising diagonals, as the maps hatch
+                x = swatch.left() + offset
+                painter.drawLine(QPointF(x, swatch.bottom()), QPointF(x + height, swatch.top()))
+            painter.restore()
+            return
+        fill = {"unknown": UNKNOWN_FILL, "current": CURRENT_FILL}.get(kind, PLAIN_FILL)
+        colour = FORCED_LINE if kind == "forced" else QColor(HIGHLIGHT if kind == "current" else GREY)
+        pen = QPen(colour, 2.0 if kind == "current" else 1.5)
+        pen.setStyle(Qt.PenStyle.DashLine if kind == "forced" else Qt.PenStyle.SolidLine)
+        painter.setRenderHint(QPainter.RenderHint.Antialiasing)
+        painter.setPen(pen)
+        painter.setBrush(fill)
+        painter.drawRoundedRect(swatch.adjusted(1, 1, -1, -1), RADIUS, RADIUS)

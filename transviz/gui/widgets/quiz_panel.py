@@ -1,0 +1,133 @@
+"""The explorer's quiz: the question on the step just taken (hidden until Reveal), its numbered
+choices, the reveal and the running score. The rules are :mod:`transviz.core.teaching.quiz`'s; this
+widget only holds where the class is (the question, their choice, the answer)."""
+from __future__ import annotations
+
+from PySide6.QtCore import Signal
+from PySide6.QtWidgets import QLabel, QPushButton, QVBoxLayout, QWidget
+
+from ...core.base.errors import InputError
+from ...core.decoding.session import DecodingSession
+from ...core.teaching.quiz import MAX_CHOICES, Answer, Question, QuizSpec, Score, answer, ask
+from ..services.core_messages import translated
+from ..services.language import Retranslated
+from .labels import plain_label
+
+
+class QuizPanel(Retranslated, QWidget):
+    """The question, its choices (1-9), Reveal (Enter), the truth and the score.
+
+    Signals:
+        revealed_changed(bool): the step's answer is now shown (True) or hidden (False).
+    """
+
+    revealed_changed = Signal(bool)
+
+    def __init__(self, spec: QuizSpec | None = None, seed: int = 0, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.spec, self.seed = spec or QuizSpec(), seed
+        self.question: Question | None = None
+        self.choice: int | None = None
+        self.answer: Answer | None = None
+        self.score = Score()
+        self._revealed = False
+        self.prompt = plain_label(wrap=True)
+        self.choices_label = plain_label(wrap=True)
+        self.reveal_button = QPushButton()
+        self.bind_text(self.reveal_button.setText, lambda: self.tr("Reveal (Enter)"))
+        self.reveal_button.clicked.connect(self.reveal)
+        self.result = plain_label(wrap=True)
+        self.score_label = QLabel()
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        for widget in (self.prompt, self.choices_label, self.reveal_button, self.result, self.score_label):
+            layout.addWidget(widget)
+        self._show()
+
+    def retranslate(self) -> None:
+        super().retranslate()
+        self._show()
+
+    @property
+    def revealed(self) -> bool:
+        return self.question is None or self._revealed
+
+    def restart(self, spec: QuizSpec | None = None) -> None:
+        """A fresh score (quiz mode turned on, or another question kind)."""
+        self.spec = spec or self.spec
+        self.score, self.question = Score(), None
+        self._show()
+
+    def ask_about(self, session: DecodingSession | None) -> str | None:
+        """Ask about the session's newest step (hidden until :meth:`reveal`); the reason when it cannot."""
+        self.choice, self.answer, self._revealed = None, None, False
+        try:
+            self.question = ask(session, self.spec, self.seed) if session is not None else None
+        except InputError as exc:
+            self.question = None
+            return translated(exc)
+        finally:
+            self._show()
+            self.revealed_changed.emit(self.revealed)
+        return None
+
+    def choose(self, index: int) -> None:
+        """The class's choice, numbered from 0 (before the reveal)."""
+        if self.question is not None and not self.revealed and 0 <= index < len(self.question.choices):
+            self.choice = index
+            self._show()
+
+    def reveal(self) -> None:
+        if self.question is None or self.revealed:
+            return
+        self._revealed = True  # without a choice: the truth, nothing scored
+        if self.choice is not None:
+            self.answer = answer(self.question, self.choice)
+            self.score = self.score.after(self.answer)
+        self._show()
+        self.revealed_changed.emit(True)
+
+    # -- drawing -----------------------------------------------------------------------------------
+    def _show(self) -> None:
+        question = self.question
+        self.score_label.setText(self.tr("score {0} / {1}").format(self.score.right, self.score.asked))
+        self.reveal_button.setEnabled(question is not None and not self.revealed)
+        if question is None:
+            self.prompt.setText(self.tr("Quiz: press Right (or Step) to be asked about the next step."))
+            self.choices_label.setText("")
+            self.result.setText("")
+            return
+        if question.ask == "token":
+            self.prompt.setText(self.tr("Step {0}: which token will the model write next? Press 1-{1}.").format(
+                question.step + 1, min(len(question.choices), MAX_CHOICES)))
+        else:
+            self.prompt.setText(self.tr("Step {0}: where will layer {1}, head {2} look? Press 1-9 or click a key "
+                                        "in the large map.").format(question.step + 1, self.spec.layer, self.spec.head))
+        self.choices_label.setText(self.choices_text(question))
+        self.result.setText(self.result_text(question))
+
+    def choices_text(self, question: Question) -> str:
+        lines = []
+        for i, text in enumerate(question.choices):
+            number = str(i + 1) if i < MAX_CHOICES else " "
+            mark = "\u25b6 " if i == self.choice else "   "
+            truth = "  \u2713" if self.revealed and i == question.truth else ""
+            lines.append(f"{mark}{number}  {text}{truth}")
+        return "\n".join(lines)
+
+    def result_text(self, question: Question) -> str:
+        if not self.revealed:
+            return ""
+        truth = question.truth_text
+        if self.answer is None:
+            return self.tr("The answer: '{0}' (p = {1:.3f}).").format(truth, question.probabilities[question.truth])
+        chosen = question.choices[self.answer.choice]
+        verdict = self.tr("Right!") if self.answer.correct else self.tr("Not quite: the answer is '{0}'.").format(truth)
+        given = self.tr("The model gave '{0}' p = {1:.3f}.") if question.ask == "token" else \
+            self.tr("The head gave '{0}' weight {1:.3f}.")
+        return f"{verdict} {given.format(chosen, self.answer.probability)}"
+
+    # -- what is shown (tests) ---------------------------------------------------------------------
+    @property
+    def score_text(self) -> str:
+        return self.score_label.text()
