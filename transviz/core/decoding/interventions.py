@@ -46,9 +46,9 @@ SPREAD, PUBLISH, COPY, PAINT = range(4)  # at Site.WEIGHTS
 ZERO, MEAN = range(2)  # at Site.HEAD_OUTPUT
 
 NOT_A_KIND = translate_noop("CoreMessages", "the attention kind must be encoder_self, decoder_self or cross, got {0}")
-KIND_NAMES = {"encoder_self": translate_noop("CoreMessages", "encoder self"),
-              "decoder_self": translate_noop("CoreMessages", "decoder self"),
-              "cross": translate_noop("CoreMessages", "cross")}
+KIND_NAMES: dict[Kind, Message] = {"encoder_self": Message(translate_noop("CoreMessages", "encoder self")),
+                                   "decoder_self": Message(translate_noop("CoreMessages", "decoder self")),
+                                   "cross": Message(translate_noop("CoreMessages", "cross"))}
 
 
 def check_kind(kind: object) -> None:
@@ -72,7 +72,7 @@ def where(kind: Kind | None, layer: int | None = None, head: int | None = None) 
     """"cross L1 H2", "cross L1", "cross" or "everywhere", as a message."""
     if kind is None:
         return Message(translate_noop("CoreMessages", "everywhere"))
-    name = Message(KIND_NAMES[kind])
+    name = KIND_NAMES[kind]
     if layer is None:
         return name
     if head is None:
@@ -184,10 +184,10 @@ class AblateHead(Intervention):
         head = where(self.kind, self.layer, self.head)
         if self.source is not None:
             return Message(translate_noop("CoreMessages", "{0} uses L{1} H{2}'s pattern"), head, *self.source)
-        modes = {"zero": translate_noop("CoreMessages", "{0} off (zero)"),
-                 "uniform": translate_noop("CoreMessages", "{0} off (uniform)"),
-                 "mean": translate_noop("CoreMessages", "{0} off (mean)")}
-        return Message(modes[self.mode], head)
+        modes = {"zero": Message(translate_noop("CoreMessages", "{0} off (zero)"), head),
+                 "uniform": Message(translate_noop("CoreMessages", "{0} off (uniform)"), head),
+                 "mean": Message(translate_noop("CoreMessages", "{0} off (mean)"), head)}
+        return modes[self.mode]
 
     def slot(self) -> Hashable:
         return "head", self.kind, self.layer, self.head  # a head is off one way at a time
