@@ -2,9 +2,9 @@
 1/sqrt(d_k) keeps the softmax out of its flat region as d_k grows. Why positions: without the
 positional encoding a shuffled sentence gives the same attention, only reordered.
 
-Both follow the workspace's model and sentence. They run their own copy of the model, on the GUI
-thread and only while the tab shows: its forward passes are a few milliseconds, and interventions
-set on a shared model would reach the other tabs' threads (see core.decoding.interventions.intervening).
+Both follow the workspace's model and sentence. They run their own copy of the model (the
+workspace's may be trained or replaced meanwhile), on the GUI thread and only while the tab shows:
+its forward passes are a few milliseconds.
 """
 from __future__ import annotations
 
