@@ -129,6 +129,21 @@ def test_a_scaled_layer_is_the_formula_with_its_scale_multiplied(model):
     np.testing.assert_allclose(trace.encoder_self_attention[0], expected, atol=1e-5)
 
 
+def test_two_scalings_of_one_module_scale_it_once_by_their_product(model):
+    """Two factors on one module round as one scaling by their product (as a single HeadEdit scale
+    did before taps): the scores are multiplied once, not twice."""
+    both = [ScaleScores(0.7, "cross", 1), ScaleScores(3.0, "cross", 1)]
+    assert same_trace(transviz.teacher_force(model, SOURCE, TARGET, interventions=both),
+                      transviz.teacher_force(model, SOURCE, TARGET, interventions=[ScaleScores(0.7 * 3.0, "cross", 1)]))
+    everywhere_then_one = [ScaleScores(0.7), ScaleScores(3.0, "cross", 1)]
+    assert same_trace(transviz.decode(model, SOURCE, interventions=everywhere_then_one),
+                      transviz.decode(model, SOURCE, interventions=[ScaleScores(0.7 * 3.0, "cross", 1),
+                                                                    ScaleScores(0.7, "encoder_self"),
+                                                                    ScaleScores(0.7, "decoder_self"),
+                                                                    ScaleScores(0.7, "cross", 0),
+                                                                    ScaleScores(0.7, "cross", 2)]))
+
+
 def layer0_projections(model) -> tuple[np.ndarray, np.ndarray]:
     """Queries and keys (H, S, d_k) of encoder layer 0, computed here from the weights."""
     net, cfg = model.net, model.config

@@ -217,11 +217,8 @@ class ScaleScores(Intervention):
     def taps(self, model: Model) -> list[Tap]:
         if self.kind is not None and self.layer is not None:
             _check_fits(model.net, self.kind, self.layer, None)
-        factor = self.factor
-
-        def scale(scores: Tensor, call: Call) -> Tensor:
-            return scores * factor
-        return [Tap(Address(kind, layer, Site.SCALED), scale) for kind, layer in model.net.attention_modules()
+        return [Tap(Address(kind, layer, Site.SCALED), _Scale(self.factor))
+                for kind, layer in model.net.attention_modules()
                 if self.kind in (None, kind) and self.layer in (None, layer)]
 
     def describe(self) -> Message:
@@ -230,6 +227,33 @@ class ScaleScores(Intervention):
 
     def slot(self) -> Hashable:
         return "scale", self.kind, self.layer  # scales would otherwise multiply
+
+
+@dataclass(frozen=True)
+class _Scale:
+    """A tap that multiplies a module's scaled scores by ``factor``."""
+
+    factor: float
+
+    def __call__(self, scores: Tensor, call: Call) -> Tensor:
+        return scores * self.factor
+
+
+def _merged_scales(taps: list[Tap]) -> list[Tap]:
+    """``taps`` with the :class:`_Scale` taps of one site made one, by the product of their factors:
+    several scalings of a module multiply its scores once, so that they round as one scaling does."""
+    merged: list[Tap] = []
+    first: dict[Address, int] = {}  # where each site's first scale stands in ``merged``
+    for tap in taps:
+        if isinstance(tap.fn, _Scale) and tap.at in first:
+            earlier = merged[first[tap.at]]
+            assert isinstance(earlier.fn, _Scale)  # first holds only scale taps
+            merged[first[tap.at]] = Tap(tap.at, _Scale(earlier.fn.factor * tap.fn.factor), earlier.order)
+            continue
+        if isinstance(tap.fn, _Scale):
+            first[tap.at] = len(merged)
+        merged.append(tap)
+    return merged
 
 
 @dataclass(frozen=True)
@@ -456,7 +480,7 @@ def taps_for(model: Model, interventions: Iterable[Intervention]) -> list[Tap]:
         if not isinstance(item, Intervention):
             raise ConfigError(translate_noop("CoreMessages", "not an intervention: {0}"), repr(item))
         found += item.taps(model)
-    return found
+    return _merged_scales(found)
 
 
 @contextmanager
