@@ -24,6 +24,7 @@ from transviz.gui.services.ini_scan import DECODED_BY_QT, MAX_FILE_BYTES, proble
 from transviz.gui.services.language import CHINESE, ENGLISH, system_language
 from transviz.gui.services.settings import (
     BROKEN_SUFFIX,
+    MAX_SET_ASIDE,
     SETTINGS_VARIABLE,
     Preferences,
     SettingsStore,
@@ -91,8 +92,10 @@ def test_a_damaged_file_that_cannot_be_set_aside_is_left_as_it_is(tmp_path):
     data = DISGUISES["plain"][0]
     ini.write_bytes(data)
     taken = tmp_path / ("transviz.ini" + BROKEN_SUFFIX)
-    taken.mkdir()  # a folder that is not empty: the file cannot be renamed over it
+    taken.mkdir()  # a folder in the way is kept, as is every file set aside before
     (taken / "something").write_text("kept")
+    for number in range(2, MAX_SET_ASIDE + 1):  # every name a damaged file could be set aside as is taken
+        (tmp_path / f"transviz.ini{BROKEN_SUFFIX}-{number}").touch()
     store = SettingsStore(ini)
     stored = store.load()
     assert stored.preferences == Preferences(system_language())

@@ -5,6 +5,7 @@ from pathlib import Path
 
 from PySide6.QtGui import QImage
 
+from transviz.cli import main
 from transviz.core.io.resources import shipped_lessons
 from transviz.core.teaching import lesson
 from transviz.gui.render import export_lesson
@@ -18,3 +19,48 @@ def test_every_slide_becomes_a_picture(tmp_path: Path) -> None:
     images = [QImage(str(p)) for p in written]
     assert all((image.width(), image.height()) == (1366, 768) for image in images)
     assert all(a != b for a, b in zip(images, images[1:], strict=False))  # each slide shows something else
+
+
+TWO_SLIDES = """format = "transviz-lesson"
+version = 1
+title_en = "Two slides"
+title_zh = "两张幻灯片"
+[[slide]]
+model = "default"
+sentence = "ich mochte ein bier"
+steps = 1
+caption_en = "one"
+caption_zh = "一"
+[[slide]]
+model = "default"
+sentence = "ich mochte ein bier"
+steps = 2
+caption_en = "two"
+caption_zh = "二"
+"""
+
+
+def test_export_replaces_only_its_own_pictures_unless_forced(tmp_path: Path, capsys) -> None:
+    """A user's file named deck/slide-02.png was replaced whatever it held (issue 41)."""
+    (tmp_path / "two.toml").write_text(TWO_SLIDES, encoding="utf-8")
+    deck = tmp_path / "deck"
+    deck.mkdir()
+    notes = b"my notes, named like a slide\n"
+    (deck / "slide-02.png").write_bytes(notes)
+    assert main(["lesson", str(tmp_path / "two.toml"), "--export", str(deck), "--size", "1366x768"]) == 1
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "slide-02.png already exists and is not a PNG picture" in err
+    assert sorted(p.name for p in deck.iterdir()) == ["slide-02.png"]  # nothing drawn: checked first
+    assert (deck / "slide-02.png").read_bytes() == notes
+
+    assert main(["lesson", str(tmp_path / "two.toml"), "--export", str(deck), "--size", "1366x768", "--force"]) == 0
+    assert QImage(str(deck / "slide-02.png")).width() == 1366
+    assert main(["lesson", str(tmp_path / "two.toml"), "--export", str(deck), "--size", "1366x768"]) == 0  # PNGs
+
+
+def test_export_into_a_file_is_refused_in_one_line(tmp_path: Path, capsys) -> None:
+    (tmp_path / "two.toml").write_text(TWO_SLIDES, encoding="utf-8")
+    (tmp_path / "deck").write_bytes(b"a file, not a folder")
+    assert main(["lesson", str(tmp_path / "two.toml"), "--export", str(tmp_path / "deck")]) == 1
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "it is a file, not a folder" in err

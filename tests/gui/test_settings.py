@@ -61,6 +61,19 @@ def test_a_damaged_file_is_set_aside_with_a_warning_and_the_next_save_works(ini)
     assert SettingsStore(ini).load() == type(stored)(Preferences(CHINESE), WindowLayout(), ())
 
 
+def test_a_file_set_aside_before_is_kept_when_another_is(ini):
+    """The older FILE.broken was replaced by the next damaged file (issue 41)."""
+    older = ini.parent / (ini.name + BROKEN_SUFFIX)
+    older.write_text("the first damaged settings: kept\n")
+    (ini.parent / (older.name + "-2")).symlink_to(ini.parent / "nowhere")  # a name in use, if only by a link
+    ini.write_text("[General\nsecond damaged file\n")
+    stored = SettingsStore(ini).load()
+    third = ini.parent / (older.name + "-3")
+    assert older.read_text() == "the first damaged settings: kept\n"
+    assert third.read_text() == "[General\nsecond damaged file\n" and not ini.exists()
+    assert len(stored.warnings) == 1 and str(third) in stored.warnings[0]
+
+
 def test_nonsense_values_are_ignored_one_by_one(ini):
     ini.write_text("[General]\nlanguage=klingon\n[appearance]\ntheme=purple\ncolormap=jet\npresentation=maybe\n"
                    "[session]\nsentence=ich mochte ein bier\nmodel=default\n"

@@ -9,11 +9,13 @@ def register(commands: argparse._SubParsersAction) -> None:
     parser.add_argument("source", help="the model's sidecar (.json), or its .safetensors weights with the sidecar "
                                        "of the same name beside them (see the README)")
     parser.add_argument("out", help="the transviz checkpoint to write (.safetensors)")
+    parser.add_argument("--force", action="store_true",
+                        help="replace OUT even if it is not a transviz checkpoint (another program's weights)")
     parser.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:
     from ..core.io.torch_import import convert
 
-    print(f"wrote {convert(args.source, args.out)}")
+    print(f"wrote {convert(args.source, args.out, force=args.force)}")
     return 0

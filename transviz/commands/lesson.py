@@ -3,6 +3,7 @@ each of its slides without a window; ``--export DIR`` draws every slide to a PNG
 from __future__ import annotations
 
 import argparse
+from pathlib import Path
 
 from . import picture_size
 
@@ -15,6 +16,8 @@ def register(commands: argparse._SubParsersAction) -> None:
     parser.add_argument("--export", metavar="DIR",
                         help="draw every slide offscreen to DIR/slide-01.png, slide-02.png, ... (no window)")
     parser.add_argument("--size", default="1600x900", help="with --export: width x height in pixels")
+    parser.add_argument("--force", action="store_true",
+                        help="with --export: replace files named slide-NN.png in DIR even if they are not PNG pictures")
     parser.set_defaults(func=run)
 
 
@@ -22,7 +25,7 @@ def run(args: argparse.Namespace) -> int:
     if args.check:
         return check(args.file)
     if args.export:
-        return export(args.file, args.export, args.size)
+        return export(args.file, args.export, args.size, args.force)
     from ..core.teaching.lesson import read
     from ..gui.app import run as run_app
 
@@ -42,11 +45,17 @@ def check(path: str) -> int:
     return 0
 
 
-def export(path: str, folder: str, size: str) -> int:
-    from ..core.teaching.lesson import read
+def export(path: str, folder: str, size: str, force: bool = False) -> int:
+    from ..core.base.errors import InputError
+    from ..core.io.outputs import PNG, check_output
+    from ..core.teaching.lesson import read, slide_files
 
     width, height = picture_size(size)
     lesson = read(path)  # a file that cannot be read says so before Qt starts
+    if Path(folder).exists() and not Path(folder).is_dir():
+        raise InputError(f"cannot export the slides to {folder}: it is a file, not a folder")
+    for file in slide_files(folder, len(lesson.slides)):  # every slide is checked before any is drawn
+        check_output(file, PNG, inputs=[path], force=force)
     from ..gui.app import application, use_offscreen_platform
     from ..gui.render import export_lesson
     from ..gui.services.workers import leave_a_core_for_qt

@@ -22,7 +22,7 @@ from ..core.base.errors import InputError
 from ..core.decoding.session import DecodingSession
 from ..core.model.bundle import Model
 from ..core.teaching.animation import Timing, check_name, write_animation
-from ..core.teaching.lesson import Lesson
+from ..core.teaching.lesson import Lesson, slide_files
 from ..core.teaching.workspace import Workspace
 from . import CONCEPTS, VIEWS
 from .animations import grab_rgb, record_run
@@ -303,14 +303,13 @@ def export_lesson(lesson: Lesson, folder: str | Path, width: int = 1600, height:
         window.show()
         window.lesson_mode.start(lesson)
         written = []
-        for index in range(len(lesson.slides)):
+        for index, file in enumerate(slide_files(folder, len(lesson.slides))):
             window.lesson_mode.go(index)
             QApplication.processEvents()
             masks = window.panels["masks"]
             if window.tabs.currentWidget() is masks and isinstance(masks, MasksPanel):
                 _wait_for_translations(masks)
-            written.append(save_picture(window, Path(folder) / f"slide-{index + 1:02d}.png",
-                                        f"transviz: {lesson.title_en} {index + 1}"))
+            written.append(save_picture(window, file, f"transviz: {lesson.title_en} {index + 1}"))
         return written
     finally:
         window.lesson_mode.stop()

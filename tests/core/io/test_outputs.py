@@ -132,6 +132,17 @@ def test_render_refuses_a_folder_and_a_picture_of_the_other_kind(capsys, work):
     assert (work / "p.svg").read_bytes().startswith(b"\x89PNG")
 
 
+def test_render_refuses_an_html_page_that_holds_a_drawing(capsys, work):
+    """An HTML document with an inline <svg> was taken for an SVG picture and replaced (issue 41)."""
+    page = b'<!DOCTYPE html>\n<html><body><p>notes</p><svg width="10"><circle r="4"/></svg></body></html>\n'
+    (work / "page.svg").write_bytes(page)
+    refused(capsys, ["render", SOURCE, "--view", "positional", "--out", "page.svg"],
+            "page.svg already exists and is not an SVG picture")
+    assert (work / "page.svg").read_bytes() == page
+    assert run(capsys, "render", SOURCE, "--view", "positional", "--out", "own.svg")[0] == 0
+    assert run(capsys, "render", SOURCE, "--view", "positional", "--out", "own.svg")[0] == 0  # its own SVG: replaced
+
+
 @pytest.mark.parametrize("kind, contents", [
     (outputs.NPZ, b"PK\x03\x04\x14\x00\x00\x00\x00\x00rest of a zip"),
     (outputs.PNG, b"\x89PNG\r\n\x1a\nrest"),

@@ -307,6 +307,21 @@ def test_convert_refuses_on_one_line_and_never_overwrites_the_weights(tmp_path, 
     assert (tmp_path / "course.safetensors").read_bytes() == before
 
 
+def test_convert_replaces_another_programs_weights_only_with_force(tmp_path, capsys):
+    """``convert model.json opus-mt/model.safetensors`` replaced another program's weights (issue 41)."""
+    sidecar = write(tmp_path, course_model(False, "relu", True), sidecar_data())
+    theirs = tmp_path / "theirs.safetensors"
+    save_file({"model.shared.weight": torch.ones(3, 2)}, theirs, metadata={"format": "pt"})
+    before = theirs.read_bytes()
+    assert main(["convert", str(sidecar), str(theirs)]) == 1
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "theirs.safetensors already exists and is not a transviz checkpoint" in err
+    assert theirs.read_bytes() == before
+    assert main(["convert", str(sidecar), str(theirs), "--force"]) == 0
+    assert main(["convert", str(sidecar), str(theirs)]) == 0  # now a transviz checkpoint: replaced as before
+    assert transviz.load_model(theirs).config == transviz.load_model(sidecar).config
+
+
 def test_a_transviz_checkpoint_with_a_json_file_beside_it_stays_a_checkpoint(tmp_path):
     ref = course_model(False, "relu", True)
     sidecar = write(tmp_path, ref, sidecar_data())

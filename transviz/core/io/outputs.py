@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import codecs
 import os
+import re
 import stat
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
@@ -59,9 +60,19 @@ def _is_json(path: Path) -> bool:
     return text is not None and text.lstrip().startswith(("{", "["))
 
 
+# What may stand before an SVG document's root element: an XML declaration, comments, a doctype.
+_PROLOG = re.compile(r"\s*(<\?xml.*?\?>|<!--.*?-->|<!DOCTYPE[^>]*>)", re.S | re.I)
+
+
 def _is_svg(path: Path) -> bool:
+    """Whether the root element is ``<svg``: an HTML page with a drawing inside is no SVG picture."""
     text = _text_head(path)
-    return text is not None and text.lstrip().startswith("<") and "<svg" in text
+    if text is None:
+        return False
+    start = 0
+    while prolog := _PROLOG.match(text, start):
+        start = prolog.end()
+    return text[start:].lstrip().startswith("<svg")
 
 
 def _is_text(path: Path) -> bool:

@@ -34,6 +34,7 @@ from ..model.transformer import Transformer
 from ..model.vocab import SPECIALS, Vocab
 from . import checkpoint
 from .checkpoint_file import bounded_json, check_file, header_length
+from .outputs import CHECKPOINT, check_output
 from .weights_check import check_finite_forward
 
 FORMAT, VERSION = "transviz-torch", 1
@@ -412,15 +413,18 @@ def load(path: str | Path, device: str = "cpu") -> Model:
     return Model(net.to(device), side.source.vocab, side.target.vocab, facts, str(path))
 
 
-def convert(source: str | Path, out: str | Path) -> Path:
-    """Save the model ``source`` describes (see :func:`load`) as the transviz checkpoint ``out``."""
+def convert(source: str | Path, out: str | Path, force: bool = False) -> Path:
+    """Save the model ``source`` describes (see :func:`load`) as the transviz checkpoint ``out``,
+    which may replace a transviz checkpoint but another file only with ``force``
+    (:func:`~transviz.core.io.outputs.check_output`)."""
     out = Path(out)
     if out.suffix.lower() != checkpoint.SUFFIX:
         raise CheckpointError(translate_noop("CoreMessages", "{0}: a transviz checkpoint's name ends with {1}"),
                               str(out), checkpoint.SUFFIX)
-    model = load(source)
-    weights = _sidecar_of(Path(source)).weights
-    if out.exists() and os.path.samefile(out, weights):
+    _refuse_pickle(Path(source))
+    side = _sidecar_of(Path(source))
+    if out.exists() and os.path.samefile(out, side.weights):
         raise CheckpointError(translate_noop("CoreMessages", "{0} holds the PyTorch weights; write the transviz "
                                                              "checkpoint to another file"), str(out))
-    return checkpoint.save(model, out)
+    check_output(out, CHECKPOINT, inputs=[source, side.path], force=force)
+    return checkpoint.save(load(source), out)

@@ -380,6 +380,11 @@ def dumps(lesson: Lesson) -> str:
     return tomli_w.dumps(data)
 
 
+def slide_files(folder: str | Path, count: int) -> list[Path]:
+    """Where ``transviz lesson --export FOLDER`` draws ``count`` slides: slide-01.png, slide-02.png, ..."""
+    return [Path(folder) / f"slide-{index + 1:02d}.png" for index in range(count)]
+
+
 def write(lesson: Lesson, path: str | Path) -> Path:
     """Write ``lesson`` to ``path`` atomically; LessonError when it cannot be written."""
     try:

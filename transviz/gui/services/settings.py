@@ -137,6 +137,18 @@ def _short(value: object) -> object:
     return value
 
 
+MAX_SET_ASIDE = 1000  # damaged files kept side by side before transviz stops setting more aside
+
+
+def _unused_name(name: str) -> str:
+    """``name``, or ``name-2``, ``name-3``, ... : the first that names nothing yet (not even a link)."""
+    for number in range(1, MAX_SET_ASIDE + 1):
+        candidate = name if number == 1 else f"{name}-{number}"
+        if not os.path.lexists(candidate):
+            return candidate
+    raise OSError(f"{name} and {MAX_SET_ASIDE - 1} more like it exist already")
+
+
 class SettingsStore:
     """Reads and writes :class:`Preferences` and :class:`WindowLayout` in one QSettings file.
 
@@ -178,10 +190,12 @@ class SettingsStore:
         return self._set_aside()
 
     def _set_aside(self) -> tuple[str, bool]:
-        """Move a damaged file out of the way, so that the next save starts clean."""
-        translate, aside = QCoreApplication.translate, self._path + BROKEN_SUFFIX
+        """Move a damaged file out of the way, so that the next save starts clean; a file set aside
+        before keeps its name (FILE.broken, then FILE.broken-2, ...)."""
+        translate = QCoreApplication.translate
         try:
-            os.replace(self._path, aside)
+            aside = _unused_name(self._path + BROKEN_SUFFIX)
+            os.rename(self._path, aside)  # checked free just now: nothing of the user's is replaced
         except OSError as exc:
             log.warning("%s: %s", self._path, exc)
             return translate("Settings", "The settings file {0} is damaged and could not be set aside; transviz "
