@@ -136,6 +136,9 @@ def test_impossible_slides_print_one_line(tmp_path, model_file, capsys, args, me
 @pytest.mark.parametrize("args,message", [
     (["--view", "masks", "--out", "x.jpg"], "must end in .png or .svg"),
     (["--view", "masks", "--out", "x.png", "--size", "big"], "WIDTHxHEIGHT"),
+    # each drew a picture too large to allocate, or overflowed (issue 41)
+    (["--view", "masks", "--out", "x.png", "--size", "20000x20000"], "both from 100 to 8192"),
+    (["--view", "masks", "--out", "x.png", "--size", "2147483648x100"], "both from 100 to 8192"),
     (["--view", "masks", "--out", "x.png", "--model", "nowhere.safetensors"], "no such file"),
 ])
 def test_bad_requests_print_one_line_and_fail(tmp_path, capsys, args, message):
@@ -143,6 +146,15 @@ def test_bad_requests_print_one_line_and_fail(tmp_path, capsys, args, message):
     assert cli.main(["render", "ich mochte ein bier", *args]) == 1
     err = capsys.readouterr().err.strip()
     assert err.startswith("transviz: ") and message in err and "\n" not in err
+
+
+@pytest.mark.parametrize("steps", [["-1", "0"], ["9223372036854775808", "0"], ["0", "1000000001"]])
+def test_snapshot_steps_out_of_range_are_named(tmp_path, capsys, steps):
+    """``--snapshots -1 0`` said "the sentence is empty"; a step past int64 overflowed (issue 41)."""
+    assert cli.main(["render", "--view", "compare", "--snapshots", *steps, "--out", str(tmp_path / "x.png")]) == 1
+    err = capsys.readouterr().err.strip()
+    assert f"--snapshots takes two training steps from 0 to 1,000,000,000, not {steps[0]} {steps[1]}" in err
+    assert "\n" not in err and not (tmp_path / "x.png").exists()
 
 
 def test_render_layer_out_of_range(tmp_path, model_file, capsys):

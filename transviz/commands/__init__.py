@@ -23,14 +23,16 @@ def model_or_default(path: str | None) -> Model:
     return load_model(DEFAULT_MODEL)
 
 
-SIZE = re.compile(r"^(\d+)x(\d+)$")
+SIZE = re.compile(r"^(\d{1,9})x(\d{1,9})$")
+SMALLEST, LARGEST = 100, 8192  # pixels a side: 8192 x 8192 is an image of 256 MiB already
 
 
 def picture_size(text: str) -> tuple[int, int]:
-    """``--size WIDTHxHEIGHT`` as two numbers of at least 100 pixels; InputError otherwise."""
+    """``--size WIDTHxHEIGHT`` as two numbers from 100 to 8192 pixels; InputError otherwise."""
     from ..core.base.errors import InputError
 
     size = SIZE.match(text)
-    if not size or min(int(size[1]), int(size[2])) < 100:
-        raise InputError(f"--size must be WIDTHxHEIGHT with both at least 100, e.g. 1600x900, not {text!r}")
+    if not size or not all(SMALLEST <= int(side) <= LARGEST for side in size.groups()):
+        raise InputError(f"--size must be WIDTHxHEIGHT with both from {SMALLEST} to {LARGEST}, e.g. 1600x900, "
+                         f"not {text!r}")
     return int(size[1]), int(size[2])

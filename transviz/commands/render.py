@@ -10,6 +10,8 @@ from typing import TYPE_CHECKING
 from ..core.base.errors import InputError
 from . import model_or_default, picture_size
 
+MAX_STEP = 10**9  # a training step a snapshot can carry: far past any run, short of an overflow
+
 if TYPE_CHECKING:
     from ..core.model.bundle import Model
 
@@ -108,5 +110,8 @@ def _check_sentence(args: argparse.Namespace) -> None:
         return
     if args.view != "compare":
         raise InputError(f"--snapshots goes with --view compare, not --view {args.view}")
+    if not all(0 <= step <= MAX_STEP for step in args.snapshots):
+        raise InputError(f"--snapshots takes two training steps from 0 to {MAX_STEP:,}, not "
+                         f"{args.snapshots[0]} {args.snapshots[1]}")
     if args.sentence is not None or args.compare is not None:
         raise InputError("--snapshots compares the snapshots' own probe sentence: leave out SENTENCE and --compare")
