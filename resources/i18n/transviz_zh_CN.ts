@@ -3220,6 +3220,10 @@ Symmetric part |S| = {7:.2f}, antisymmetric part |A| = {8:.2f} (Frobenius norms)
         <translation>模型：{0}（{1:,} 个参数，{2} 层，{3} 个头）</translation>
     </message>
     <message>
+        <source>Model: {0} ({1:,} parameters, {2} encoder and {3} decoder layers, {4} heads)</source>
+        <translation>模型：{0}（{1:,} 个参数，编码器 {2} 层、解码器 {3} 层，{4} 个头）</translation>
+    </message>
+    <message>
         <source>transviz: {0}</source>
         <translation>transviz：{0}</translation>
     </message>
