@@ -2147,6 +2147,10 @@ Symmetric part |S| = {7:.2f}, antisymmetric part |A| = {8:.2f} (Frobenius norms)
         <source>{0} holds the PyTorch weights; write the transviz checkpoint to another file</source>
         <translation>{0} 存放着 PyTorch 权重；请把 transviz 检查点写到另一个文件</translation>
     </message>
+    <message>
+        <source>layer {0} does not exist: the {1} attention of this model has layers 0..{2}</source>
+        <translation>第 {0} 层不存在：这个模型的 {1} 注意力只有第 0..{2} 层</translation>
+    </message>
 </context>
 <context>
     <name>CostView</name>
