@@ -30,12 +30,14 @@ def one_thread():
     torch.set_num_threads(threads)
 
 
-def tiny_model(seed: int = 3, layers: int = 2, max_len: int = 40, eos_bias: float = 0.0) -> transviz.Model:
-    """An untrained model that behaves like a trained one in one way: it never writes <pad>, <s> or <unk>."""
+def tiny_model(seed: int = 3, layers: int = 2, max_len: int = 40, eos_bias: float = 0.0,
+               decoder_layers: int | None = None) -> transviz.Model:
+    """An untrained model that behaves like a trained one in one way: it never writes <pad>, <s> or <unk>.
+    ``layers`` is the encoder's depth, and the decoder's unless ``decoder_layers`` differs."""
     torch.manual_seed(seed)
     src, tgt = Vocab(SOURCE_WORDS), Vocab(TARGET_WORDS)
     config = transviz.ModelConfig(len(src), len(tgt), d_model=32, n_heads=4, d_ff=64, dropout=0.1, max_len=max_len,
-                                  n_encoder_layers=layers, n_decoder_layers=layers)
+                                  n_encoder_layers=layers, n_decoder_layers=decoder_layers or layers)
     net = Transformer(config)  # left in training mode: the session must switch dropout off itself
     with torch.no_grad():
         net.generator.bias[[0, 1, 3]] = -1e4

@@ -49,8 +49,9 @@ def marian_folder(folder: Path, seed: int = 0, *, d_model: int = 32, heads: int 
 
 
 def bart_folder(folder: Path, seed: int = 0, *, d_model: int = 32, heads: int = 4, layers: int = 2,
-                ffn: int = 64, vocab: int = 300, eos_bias: float = 0.0) -> Path:
-    """A random BART model with a byte-level BPE tokenizer (vocab.json + merges.txt) in ``folder``."""
+                ffn: int = 64, vocab: int = 300, eos_bias: float = 0.0, decoder_layers: int | None = None) -> Path:
+    """A random BART model with a byte-level BPE tokenizer (vocab.json + merges.txt) in ``folder``;
+    ``layers`` is the encoder's depth, and the decoder's unless ``decoder_layers`` differs."""
     from tokenizers import ByteLevelBPETokenizer
     from transformers import BartConfig, BartForConditionalGeneration, BartTokenizer
 
@@ -61,7 +62,8 @@ def bart_folder(folder: Path, seed: int = 0, *, d_model: int = 32, heads: int = 
     bpe.save_model(str(folder))  # vocab.json, merges.txt
     BartTokenizer(str(folder / "vocab.json"), str(folder / "merges.txt")).save_pretrained(folder)
     size = len(json.loads((folder / "vocab.json").read_text(encoding="utf-8")))
-    config = BartConfig(vocab_size=size, d_model=d_model, encoder_layers=layers, decoder_layers=layers,
+    config = BartConfig(vocab_size=size, d_model=d_model, encoder_layers=layers,
+                        decoder_layers=decoder_layers or layers,
                         encoder_attention_heads=heads, decoder_attention_heads=heads, encoder_ffn_dim=ffn,
                         decoder_ffn_dim=ffn, max_position_embeddings=64, dropout=0.0, attention_dropout=0.0,
                         activation_dropout=0.0, forced_eos_token_id=None, forced_bos_token_id=None)

@@ -2147,6 +2147,10 @@ Symmetric part |S| = {7:.2f}, antisymmetric part |A| = {8:.2f} (Frobenius norms)
         <source>{0} holds the PyTorch weights; write the transviz checkpoint to another file</source>
         <translation>{0} 存放着 PyTorch 权重；请把 transviz 检查点写到另一个文件</translation>
     </message>
+    <message>
+        <source>layer {0} does not exist: the {1} attention of this model has layers 0..{2}</source>
+        <translation>第 {0} 层不存在：这个模型的 {1} 注意力只有第 0..{2} 层</translation>
+    </message>
 </context>
 <context>
     <name>CostView</name>
@@ -3218,6 +3222,10 @@ Symmetric part |S| = {7:.2f}, antisymmetric part |A| = {8:.2f} (Frobenius norms)
     <message>
         <source>Model: {0} ({1:,} parameters, {2} layers, {3} heads)</source>
         <translation>模型：{0}（{1:,} 个参数，{2} 层，{3} 个头）</translation>
+    </message>
+    <message>
+        <source>Model: {0} ({1:,} parameters, {2} encoder and {3} decoder layers, {4} heads)</source>
+        <translation>模型：{0}（{1:,} 个参数，编码器 {2} 层、解码器 {3} 层，{4} 个头）</translation>
     </message>
     <message>
         <source>transviz: {0}</source>

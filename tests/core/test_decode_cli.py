@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 import transviz
-from decoding_models import SOURCE, one_thread, tiny_model  # noqa: F401 (autouse)
+from decoding_models import SOURCE, forward, one_thread, tiny_model  # noqa: F401 (autouse)
 from transviz.cli import main
 from transviz.core.decoding.session import DecodingSession
 from transviz.core.decoding.strategies import Beam, Sampling
@@ -84,6 +84,32 @@ def test_show_prints_the_chosen_matrix(capsys, model_file, model, show, head):
     if show != "encoder":  # each query row names the token fed and the token written
         second = f"{session.target_tokens[1]} -> {session.output_tokens[1]}"
         assert any(line.split()[:3] == second.split() for line in out.splitlines())
+
+
+@pytest.mark.parametrize(("encoder_layers", "decoder_layers"), [(1, 2), (2, 1)])
+def test_show_counts_each_stacks_own_layers(capsys, tmp_path, encoder_layers, decoder_layers):
+    """An encoder and a decoder of different depths: --show prints the decoder's last layer (a full
+    forward pass's rows), the encoder's, and names a layer only the other stack has."""
+    model = tiny_model(layers=encoder_layers, eos_bias=-4.0, decoder_layers=decoder_layers)
+    path = str(transviz.save_model(model, tmp_path / "uneven.safetensors"))
+    code, out, err = run_cli(capsys, SOURCE, "--model", path, "--max-len", "4", "--show", "cross", "--values")
+    assert code == 0 and err == ""
+    assert f"cross attention, layer {decoder_layers} of {decoder_layers}, mean of 4 heads" in out
+    session = DecodingSession(transviz.load_model(path), SOURCE, max_len=4)
+    session.run_to_end()
+    ids = [model.tgt_vocab.stoi[t] for t in session.output_tokens]
+    expected = forward(model, SOURCE, ids[:-1]).cross[-1].mean(0)  # (T, S): the last decoder layer
+    printed = heatmap_values(out)
+    for r, label in enumerate(dict.fromkeys(session.target_tokens)):  # the first row with each label
+        np.testing.assert_allclose(printed[label][: expected.shape[1]], expected[r], atol=0.0051)
+    for show, layers in (("decoder", decoder_layers), ("encoder", encoder_layers)):
+        code, out, _ = run_cli(capsys, SOURCE, "--model", path, "--max-len", "4", "--show", show)
+        assert code == 0 and f"{show} attention, layer {layers} of {layers}," in out
+    deeper, shallower = ("decoder", "encoder") if decoder_layers > encoder_layers else ("encoder", "decoder")
+    code, _, err = run_cli(capsys, SOURCE, "--model", path, "--show", shallower, "--layer", "2")
+    assert code != 0 and f"no layer 2: the {shallower} attention has layers 1 to 1" in err
+    code, out, _ = run_cli(capsys, SOURCE, "--model", path, "--max-len", "4", "--show", deeper, "--layer", "2")
+    assert code == 0 and f"{deeper} attention, layer 2 of 2," in out
 
 
 def test_heatmap_shades_follow_the_values():

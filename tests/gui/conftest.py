@@ -35,13 +35,15 @@ def english_and_the_default_look(qapp):
         apply_appearance(Appearance())
 
 
-def tiny_model(seed: int = 0, layers: int = 2, heads: int = 2, max_len: int = 24) -> transviz.Model:
+def tiny_model(seed: int = 0, layers: int = 2, heads: int = 2, max_len: int = 24,
+               decoder_layers: int | None = None) -> transviz.Model:
+    """``layers`` is the encoder's depth, and the decoder's unless ``decoder_layers`` differs."""
     torch.manual_seed(seed)
     src = Vocab("ich mochte ein bier bitte".split())
     tgt = Vocab("i want a beer please".split())
     cfg = transviz.ModelConfig(len(src), len(tgt), d_model=12 if heads == 3 else 16, n_heads=heads,
-                               n_encoder_layers=layers, n_decoder_layers=layers, d_ff=32, dropout=0.0,
-                               max_len=max_len)
+                               n_encoder_layers=layers, n_decoder_layers=decoder_layers or layers, d_ff=32,
+                               dropout=0.0, max_len=max_len)
     return transviz.Model(Transformer(cfg).eval(), src, tgt, {"task": "unit-test", "steps": seed})
 
 

@@ -163,6 +163,35 @@ def test_render_layer_out_of_range(tmp_path, model_file, capsys):
     assert "layer 5 does not exist" in capsys.readouterr().err
 
 
+@pytest.mark.parametrize("view", ["grid", "masks", "compare", "lookup"])
+def test_render_checks_layers_against_each_kinds_own_stack(tmp_path, capsys, make_model, view):
+    """One encoder layer, two decoder layers: layer 1 is drawn for the decoder's kinds and refused
+    for the encoder's, the message naming the stack that lacks it."""
+    path = transviz.save_model(make_model(layers=1, decoder_layers=2), tmp_path / "uneven.safetensors")
+    common = ["render", "ich mochte ein bier", "--model", str(path), "--view", view, "--layer", "1", "--head", "0"]
+    common += {"grid": ["--step", "2"], "lookup": ["--step", "2"], "masks": [],
+               "compare": ["--compare", "ich mochte ein bier bitte"]}[view]
+    drawn, refused = tmp_path / "drawn.png", tmp_path / "refused.png"
+    assert cli.main([*common, "--kind", "cross" if view != "masks" else "decoder_self", "--out", str(drawn)]) == 0
+    assert drawn.exists()
+    capsys.readouterr()
+    assert cli.main([*common, "--kind", "encoder_self", "--out", str(refused)]) == 1
+    err = capsys.readouterr().err.strip()
+    assert "layer 1 does not exist: the encoder_self attention of this model has layers 0..0" in err
+    assert "\n" not in err and not refused.exists()
+
+
+def test_a_grid_slide_of_a_deeper_decoder_shows_its_layers(show, make_model):
+    model = make_model(layers=1, decoder_layers=2)
+    view = show(build(Slide("grid", "ich mochte ein bier", model, kind="cross", step=2, layer=1, head=0)), 900, 600)
+    expected = DecodingSession(model, "ich mochte ein bier")
+    for _ in range(2):
+        expected.step()
+    assert view.grid.maps.shape[:2] == (2, 2)
+    np.testing.assert_allclose(view.grid.maps, expected.cross_attention(), rtol=0, atol=1e-6)
+    np.testing.assert_allclose(view.large.data, expected.cross_attention()[1, 0], rtol=0, atol=1e-6)
+
+
 def test_render_runs_without_a_display(tmp_path):
     """A real process with no display and no QT_QPA_PLATFORM: render picks offscreen itself."""
     env = {k: v for k, v in os.environ.items() if k not in ("QT_QPA_PLATFORM", "DISPLAY", "WAYLAND_DISPLAY")}

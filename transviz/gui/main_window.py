@@ -153,8 +153,14 @@ class MainWindow(Retranslated, QMainWindow):
             self.setWindowTitle(self.tr("transviz: no model loaded"))
         else:
             config = model.config
-            self.model_label.setText(self.tr("Model: {0} ({1:,} parameters, {2} layers, {3} heads)").format(
-                model_name(model), model.net.parameter_count(), config.n_encoder_layers, config.n_heads))
+            name, parameters = model_name(model), model.net.parameter_count()
+            if config.n_encoder_layers == config.n_decoder_layers:
+                self.model_label.setText(self.tr("Model: {0} ({1:,} parameters, {2} layers, {3} heads)").format(
+                    name, parameters, config.n_encoder_layers, config.n_heads))
+            else:  # an imported model's stacks may differ: one count would misname the other
+                self.model_label.setText(self.tr("Model: {0} ({1:,} parameters, {2} encoder and {3} decoder layers, "
+                                                 "{4} heads)").format(name, parameters, config.n_encoder_layers,
+                                                                      config.n_decoder_layers, config.n_heads))
             self.setWindowTitle(self.tr("transviz: {0}").format(model_name(model)))
         self.menus.follow(self.workspace)
 

@@ -19,6 +19,7 @@ from PySide6.QtWidgets import QApplication, QWidget
 
 from ..core.analysis.walkthrough import KINDS, Kind
 from ..core.base.errors import InputError
+from ..core.base.messages import translate_noop
 from ..core.decoding.session import DecodingSession
 from ..core.model.bundle import Model
 from ..core.teaching.animation import Timing, check_name, write_animation
@@ -100,7 +101,7 @@ def _masks(slide: Slide) -> MasksPanel:
         if slide.target is not None:
             masks.target.setText(slide.target)
         masks.kind.setCurrentIndex(KINDS.index(slide.kind or "decoder_self"))
-        _check_range("layer", slide.layer, masks.layer.maximum(), slide.model)
+        _check_layer(slide.kind or "decoder_self", slide.layer, masks.layer.maximum(), slide.model)
         _check_range("head", slide.head, masks.head.maximum(), slide.model)
         masks.layer.setValue(slide.layer)
         masks.head.setValue(slide.head)
@@ -120,7 +121,7 @@ def _compare(slide: Slide) -> ComparePanel:
             panel.choose_snapshot(panel.run_a, slide.snapshots[0])
             panel.choose_snapshot(panel.run_b, slide.snapshots[1])
         panel.kind.setCurrentIndex(KINDS.index(slide.kind or "cross"))
-        _check_range("layer", slide.layer, panel.layer.maximum(), slide.model)
+        _check_layer(slide.kind or "cross", slide.layer, panel.layer.maximum(), slide.model)
         panel.layer.setValue(slide.layer)
         heads = slide.model.config.n_heads
         if isinstance(slide.head, str):
@@ -161,7 +162,7 @@ def _concept(slide: Slide) -> ConceptsPanel:
         _take_steps(session, slide.step, session.step)
         kind = slide.kind or "cross"
         panel.kind.setCurrentIndex(KINDS.index(kind))
-        _check_range("layer", slide.layer, panel.layer.maximum(), slide.model)
+        _check_layer(kind, slide.layer, panel.layer.maximum(), slide.model)
         _check_range("head", slide.head, panel.head.maximum(), slide.model)
         panel.layer.setValue(slide.layer)
         panel.head.setValue(slide.head)
@@ -213,7 +214,7 @@ def _decode(controller: SessionController, view: AttentionView, slide: Slide) ->
     layers, heads = session.encoder_attention.shape[:2]
     if kind != "encoder_self":
         layers = session.model.config.n_decoder_layers
-    _check_range("layer", slide.layer, layers - 1, session.model)
+    _check_layer(kind, slide.layer, layers - 1, session.model)
     if isinstance(slide.head, str):
         if slide.head not in SUMMARIES:
             raise InputError(f"--head takes a number or one of {', '.join(SUMMARIES)}, not {slide.head!r}")
@@ -231,6 +232,13 @@ def _take_steps(session: DecodingSession, steps: int, step: Callable[[], object]
         if reason:
             raise InputError(f"cannot take step {session.position + 1} of {steps}: {reason}")
         step()
+
+
+def _check_layer(kind: Kind, value: int, highest: int, model: Model | None) -> None:
+    """An encoder and a decoder may differ in depth: the message names the stack that lacks the layer."""
+    if model is not None and not 0 <= value <= highest:
+        raise InputError(translate_noop("CoreMessages", "layer {0} does not exist: the {1} attention of this model "
+                                                        "has layers 0..{2}"), value, kind, highest)
 
 
 def _check_range(what: str, value: int, highest: int, model: Model | None) -> None:

@@ -135,3 +135,35 @@ def test_cross_rollout_hand_example():
 def test_cross_rollout_refuses_maps_of_different_sentences(trace):
     with pytest.raises(transviz.InputError, match="one sentence"):
         cross_rollout(trace.decoder_self_attention, trace.cross_attention, trace.decoder_self_attention)
+
+
+@pytest.mark.parametrize(("encoder_layers", "decoder_layers"), [(1, 2), (2, 1), (3, 1)])
+def test_rollouts_of_a_session_whose_encoder_and_decoder_differ_in_depth(encoder_layers, decoder_layers):
+    """Decoded step by step, each stack rolls out through its own layers, and the decoder's rollout
+    to the source (one entry per decoder layer) reads the encoder's last layer: the joint-state
+    formula, the compare tab's head_map and the explorer's summarise agree."""
+    from transviz.core.analysis.aggregate import summarise
+    from transviz.core.analysis.compare import head_map
+    from transviz.core.decoding.session import DecodingSession
+
+    torch.manual_seed(encoder_layers * 10 + decoder_layers)
+    src, tgt = Vocab("ich mochte ein bier".split()), Vocab("i want a beer".split())
+    cfg = transviz.ModelConfig(len(src), len(tgt), d_model=16, n_heads=4, n_encoder_layers=encoder_layers,
+                               n_decoder_layers=decoder_layers, d_ff=32, dropout=0.0, max_len=20)
+    net = Transformer(cfg).eval()
+    with torch.no_grad():
+        net.generator.bias[tgt.eos_id] = -1e4  # never ends: every run has the same rows
+    session = DecodingSession(transviz.Model(net, src, tgt), "ich mochte ein bier ein bier", max_len=4)
+    session.run_to_end()
+    encoder, decoder, cross = session.encoder_attention, session.decoder_self_attention(), session.cross_attention()
+    assert encoder.shape == (encoder_layers, 4, 6, 6) and decoder.shape == (decoder_layers, 4, 4, 4)
+    np.testing.assert_allclose(rollout(encoder), np.array(reference_rollout(encoder)), atol=1e-5)
+    np.testing.assert_allclose(rollout(decoder), np.array(reference_rollout(decoder)), atol=1e-5)
+    expected = reference_cross_rollout(decoder, cross, encoder)
+    assert expected.shape == (decoder_layers, 4, 6)
+    np.testing.assert_allclose(summarise("rollout", cross, decoder, encoder), expected, atol=1e-5)
+    trace = session.trace()
+    for layer in range(decoder_layers):
+        np.testing.assert_allclose(head_map(trace, "cross", layer, "rollout").map, expected[layer], atol=1e-5)
+    with pytest.raises(transviz.InputError, match="layer 1 does not exist"):
+        head_map(trace, "encoder_self" if encoder_layers == 1 else "cross", 1, "rollout")

@@ -81,6 +81,46 @@ def test_the_cumulative_matrices_of_the_session_are_read_only_and_shaped(model):
         matrix[0, 0, 0, 0] = 1.0
 
 
+@pytest.mark.parametrize(("encoder_layers", "decoder_layers"), [(1, 2), (2, 1)])
+@pytest.mark.parametrize("strategy", [Greedy(), Beam(3, 0.5)], ids=["greedy", "beam"])
+def test_an_encoder_and_a_decoder_of_different_depths_each_show_their_own_layers(encoder_layers, decoder_layers,
+                                                                                   strategy):
+    """Decoder maps have the decoder's depth (not the encoder's, which once crashed them or copied
+    layer 0 into a layer that does not exist), and every row equals a full forward pass."""
+    model = tiny_model(seed=5, layers=encoder_layers, eos_bias=-4.0, decoder_layers=decoder_layers)  # long outputs
+    session = DecodingSession(model, SOURCE, strategy, max_len=6)
+    heads, S = 4, len(session.source_tokens)
+    assert session.encoder_attention.shape == (encoder_layers, heads, S, S)
+    assert session.decoder_self_attention().shape == (decoder_layers, heads, 0, 0)  # before the first step
+    assert session.cross_attention().shape == (decoder_layers, heads, 0, S)
+    records = session.run_to_end()
+    ids = [model.tgt_vocab.stoi[t] for t in session.output_tokens]
+    T = len(ids)
+    assert T >= 3  # rows enough for the maps to mean something
+    ref = forward(model, SOURCE, ids[:-1])  # the best path, recomputed without cache or session
+    assert ref.decoder_self.shape == (decoder_layers, heads, T, T)
+    np.testing.assert_allclose(session.decoder_self_attention(), ref.decoder_self, atol=1e-5)
+    np.testing.assert_allclose(session.cross_attention(), ref.cross, atol=1e-5)
+    trace = session.trace()
+    assert trace.encoder_self_attention.shape == (encoder_layers, heads, S, S)
+    np.testing.assert_allclose(trace.decoder_self_attention, ref.decoder_self, atol=1e-5)
+    np.testing.assert_allclose(trace.cross_attention, ref.cross, atol=1e-5)
+    if isinstance(strategy, Greedy):  # each step's own rows, as the explorer draws them step by step
+        for t, record in enumerate(records):
+            assert record.self_rows.shape == (decoder_layers, heads, t + 1)
+            np.testing.assert_allclose(record.decoder_self_attention(), ref.decoder_self[:, :, : t + 1, : t + 1],
+                                       atol=1e-5)
+            np.testing.assert_allclose(record.cross_attention(), ref.cross[:, :, : t + 1], atol=1e-5)
+    # teacher forcing in the session equals one teacher-forced pass (transviz.teacher_force)
+    translation = model.tgt_vocab.detokenize(session.output_tokens)
+    forced = DecodingSession(model, SOURCE, reference=translation)
+    forced.run_to_end()
+    once = transviz.teacher_force(model, SOURCE, translation)
+    assert forced.decoder_self_attention().shape == (decoder_layers, heads, *once.decoder_self_attention.shape[2:])
+    np.testing.assert_allclose(forced.decoder_self_attention(), once.decoder_self_attention, atol=1e-5)
+    np.testing.assert_allclose(forced.cross_attention(), once.cross_attention, atol=1e-5)
+
+
 @pytest.mark.parametrize("strategy", [Greedy(), Sampling(temperature=1.5, seed=7), Beam(3, 0.5)],
                          ids=["greedy", "sampling", "beam"])
 def test_back_then_step_reproduces_the_record_bit_for_bit(model, strategy):

@@ -197,3 +197,56 @@ def test_beam_equals_generate_ranking_by_probability(ending: tuple[Model, torch.
         assert [reference.config.decoder_start_token_id, *_hf_ids(model, trace.output_tokens)] == generated
         lengths.add(len(generated))
     assert len(lengths) > 1  # some ended early, some ran to the limit
+
+
+@pytest.fixture(scope="module", params=[(1, 2), (2, 1)], ids=["1-encoder-2-decoder", "2-encoder-1-decoder"])
+def uneven(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> tuple[Model, torch.nn.Module]:
+    """A BART folder whose encoder and decoder differ in depth."""
+    from transformers import AutoModelForSeq2SeqLM
+
+    encoder_layers, decoder_layers = request.param
+    folder = bart_folder(tmp_path_factory.mktemp("uneven"), seed=3, layers=encoder_layers,
+                         decoder_layers=decoder_layers)
+    reference = AutoModelForSeq2SeqLM.from_pretrained(folder, local_files_only=True, attn_implementation="eager")
+    return transviz.load_model(str(folder)), reference.eval()
+
+
+@pytest.mark.parametrize("source", SOURCES[:2])
+def test_an_encoder_and_a_decoder_of_different_depths_equal_transformers(uneven: tuple[Model, torch.nn.Module],
+                                                                         source: str) -> None:
+    """Each kind of attention has its own stack's layers, step by step and teacher forced; each map
+    is transformers' own (output_attentions) on what transviz wrote."""
+    from transviz.core.decoding.session import DecodingSession
+
+    model, reference = uneven
+    config = reference.config
+    assert (model.config.n_encoder_layers, model.config.n_decoder_layers) == (config.encoder_layers,
+                                                                              config.decoder_layers)
+    tokenizer = model.src_vocab.tokenizer  # type: ignore[attr-defined]
+    source_ids = tokenizer(source)["input_ids"]
+    with torch.no_grad():
+        generated = reference.generate(torch.tensor([source_ids]), num_beams=1, do_sample=False, max_new_tokens=8,
+                                       forced_eos_token_id=None)[0].tolist()
+    assert len(generated) > 3  # rows enough for the maps to mean something
+    trace = transviz.decode(model, source, "greedy", max_len=8)
+    assert [config.decoder_start_token_id, *_hf_ids(model, trace.output_tokens)] == generated
+    out = _reference(reference, source_ids, generated[:-1])
+    expected = {"encoder_self": _stacked(out.encoder_attentions), "decoder_self": _stacked(out.decoder_attentions),
+                "cross": _stacked(out.cross_attentions)}
+    assert expected["encoder_self"].shape[0] == config.encoder_layers
+    assert expected["decoder_self"].shape[0] == expected["cross"].shape[0] == config.decoder_layers
+    for kind, shown in (("encoder_self", trace.encoder_self_attention), ("decoder_self", trace.decoder_self_attention),
+                        ("cross", trace.cross_attention)):
+        np.testing.assert_allclose(shown, expected[kind], atol=ATOL, rtol=0, err_msg=kind)
+    # teacher forcing, in the explorer's session and in one pass
+    target_ids = tokenizer(text_target=TARGETS[1])["input_ids"][:-1]  # without the end token: transviz adds it
+    reading = _reference(reference, source_ids, [config.decoder_start_token_id, *target_ids])
+    forced = DecodingSession(model, source, reference=TARGETS[1])
+    forced.run_to_end()
+    once = transviz.teacher_force(model, source, TARGETS[1])
+    for kind, in_session, in_one_pass, theirs in (
+            ("decoder_self", forced.decoder_self_attention(), once.decoder_self_attention, reading.decoder_attentions),
+            ("cross", forced.cross_attention(), once.cross_attention, reading.cross_attentions)):
+        assert in_session.shape[:3] == (config.decoder_layers, config.decoder_attention_heads, len(target_ids) + 1)
+        np.testing.assert_allclose(in_session, _stacked(theirs), atol=ATOL, rtol=0, err_msg=kind)
+        np.testing.assert_allclose(in_one_pass, in_session, atol=ATOL, rtol=0, err_msg=kind)

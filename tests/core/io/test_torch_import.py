@@ -17,6 +17,7 @@ from torch import nn
 
 import transviz
 from transviz.cli import main
+from transviz.core.decoding.session import DecodingSession
 from transviz.core.model.config import ModelConfig
 from transviz.core.model.layout import tensor_layout
 from transviz.core.model.transformer import Transformer
@@ -42,11 +43,13 @@ def sinusoid(length: int, d: int) -> np.ndarray:
 class CourseModel(nn.Module):
     """What a course's student writes: embeddings, nn.Transformer, a Linear output layer."""
 
-    def __init__(self, norm_first: bool, activation: str, scale: bool) -> None:
+    def __init__(self, norm_first: bool, activation: str, scale: bool, encoder_layers: int = LAYERS,
+                 decoder_layers: int = LAYERS) -> None:
         super().__init__()
         self.src_tok_emb = nn.Embedding(len(SRC), D)
         self.tgt_tok_emb = nn.Embedding(len(TGT), D)
-        self.transformer = nn.Transformer(D, HEADS, LAYERS, LAYERS, D_FF, dropout=0.0, activation=activation,
+        self.transformer = nn.Transformer(D, HEADS, encoder_layers, decoder_layers, D_FF, dropout=0.0,
+                                          activation=activation,
                                           batch_first=True, norm_first=norm_first)
         self.generator = nn.Linear(D, len(TGT))
         self.pos_embedding: torch.Tensor
@@ -64,9 +67,10 @@ class CourseModel(nn.Module):
         return self.generator(out)
 
 
-def course_model(norm_first: bool, activation: str, scale: bool, seed: int = 0) -> CourseModel:
+def course_model(norm_first: bool, activation: str, scale: bool, seed: int = 0, encoder_layers: int = LAYERS,
+                 decoder_layers: int = LAYERS) -> CourseModel:
     torch.manual_seed(seed)
-    model = CourseModel(norm_first, activation, scale)
+    model = CourseModel(norm_first, activation, scale, encoder_layers, decoder_layers)
     with torch.no_grad():  # LayerNorms and biases away from 1 and 0, so that mixing them up shows
         for p in model.parameters():
             p.add_(0.2 * torch.randn_like(p))
@@ -78,10 +82,12 @@ def vocab_entry(tokens: list[str]) -> dict:
             "end": tokens.index("<eos>"), "unknown": tokens.index("<unk>")}
 
 
-def sidecar_data(norm_first: bool = False, activation: str = "relu", scale: bool = True) -> dict:
+def sidecar_data(norm_first: bool = False, activation: str = "relu", scale: bool = True,
+                 encoder_layers: int = LAYERS, decoder_layers: int = LAYERS) -> dict:
     return {
         "format": "transviz-torch", "version": 1, "weights": "course.safetensors",
-        "model": {"d_model": D, "nhead": HEADS, "num_encoder_layers": LAYERS, "num_decoder_layers": LAYERS,
+        "model": {"d_model": D, "nhead": HEADS, "num_encoder_layers": encoder_layers,
+                  "num_decoder_layers": decoder_layers,
                   "dim_feedforward": D_FF, "activation": activation, "norm_first": norm_first, "dropout": 0.1,
                   "max_len": MAX_LEN, "scale_embeddings": scale, "positional": "sinusoidal"},
         "modules": {"transformer": "transformer", "source_embedding": "src_tok_emb",
@@ -204,6 +210,54 @@ def test_convert_writes_a_checkpoint_that_loads_with_the_same_maps(tmp_path, cap
         again = transviz.teacher_force(other, "s1 s2 s3", "t7 t8")
         for kind in ("encoder_self_attention", "decoder_self_attention", "cross_attention"):
             np.testing.assert_array_equal(getattr(again, kind), getattr(first, kind))
+
+
+@pytest.mark.parametrize(("encoder_layers", "decoder_layers"), [(1, 2), (2, 1)])
+def test_a_converted_model_whose_encoder_and_decoder_differ_in_depth_shows_each_stack(tmp_path, capsys,
+                                                                                      encoder_layers, decoder_layers):
+    """nn.Transformer(num_encoder_layers=1, num_decoder_layers=2) and the reverse, converted: decoding
+    step by step, the session's teacher forcing and one teacher-forced pass each show the decoder's
+    own layers, every map nn.MultiheadAttention's on the inputs it received."""
+    ref = course_model(False, "relu", True, seed=7, encoder_layers=encoder_layers, decoder_layers=decoder_layers)
+    sidecar = write(tmp_path, ref, sidecar_data(encoder_layers=encoder_layers, decoder_layers=decoder_layers))
+    out = tmp_path / "converted.safetensors"
+    assert main(["convert", str(sidecar), str(out)]) == 0
+    capsys.readouterr()
+    model = transviz.load_model(str(out))
+    assert (model.config.n_encoder_layers, model.config.n_decoder_layers) == (encoder_layers, decoder_layers)
+    words = "s1 s4 s4 s9 s2"
+    src = torch.tensor([[SRC.index(w) for w in words.split()]])
+    ys = [TGT.index("<bos>")]
+    with torch.no_grad():  # greedy on the reference itself, the whole prefix each step
+        for _ in range(6):
+            ys.append(int(ref(src, torch.tensor([ys]))[0, -1].argmax()))
+            if ys[-1] == TGT.index("<eos>"):
+                break
+    assert len(ys) > 3  # rows enough for the maps to mean something
+    trace = transviz.decode(model, words, "greedy", max_len=6)
+    assert trace.output_tokens == [SPECIAL_NAMES.get(TGT[i], TGT[i]) for i in ys[1:]]
+    _, maps = reference_pass(ref, src, torch.tensor([ys[:-1]]))  # the decoder's inputs: all but the last output
+    expected = {kind: torch.stack([m[0] for m in maps[kind]]).numpy() for kind in maps}  # (layers, heads, Q, K)
+    assert expected["cross"].shape[0] == expected["decoder_self"].shape[0] == decoder_layers
+    assert expected["encoder_self"].shape[0] == encoder_layers
+    for kind, shown in (("encoder_self", trace.encoder_self_attention), ("decoder_self", trace.decoder_self_attention),
+                        ("cross", trace.cross_attention)):
+        np.testing.assert_allclose(shown, expected[kind], atol=1e-5, rtol=0, err_msg=kind)
+    # teacher forcing on the same outputs: in a session (the explorer's) and in one pass; both feed
+    # the decoder inputs above (and, without an end token written, one more row, left out here)
+    gold = " ".join(trace.output_tokens[:-1] if trace.output_tokens[-1] == "</s>" else trace.output_tokens)
+    session = DecodingSession(model, words, reference=gold)
+    session.run_to_end()
+    once = transviz.teacher_force(model, words, gold)
+    rows = len(ys) - 1
+    assert session.target_tokens[:rows] == trace.target_tokens
+    for kind, in_session, in_one_pass in (("decoder_self", session.decoder_self_attention(),
+                                           once.decoder_self_attention),
+                                          ("cross", session.cross_attention(), once.cross_attention)):
+        assert in_session.shape[0] == in_one_pass.shape[0] == decoder_layers
+        keys = rows if kind == "decoder_self" else None
+        for shown in (in_session, in_one_pass):
+            np.testing.assert_allclose(shown[:, :, :rows, :keys], expected[kind], atol=1e-5, rtol=0, err_msg=kind)
 
 
 def test_a_bias_free_output_layer_reads_as_a_zero_bias(tmp_path):

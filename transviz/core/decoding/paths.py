@@ -51,6 +51,8 @@ def decoder_self_attention(nodes: list[PathNode], layers: int, heads: int) -> np
     T = len(nodes)
     out = np.zeros((layers, heads, T, T), dtype=np.float32)
     for t, node in enumerate(nodes):
+        # numpy would broadcast one layer's rows over every layer: a wrong depth must not pass
+        assert node.self_rows.shape[:2] == (layers, heads), (node.self_rows.shape, layers, heads)
         out[:, :, t, : t + 1] = node.self_rows
     return out
 

@@ -678,7 +678,9 @@ class DecodingSession:
 
     def _attention_of(self, nodes: list[PathNode]) -> tuple[np.ndarray, np.ndarray]:
         """Decoder self (L, H, T, T) and cross (L, H, T, S) attention of a path."""
-        layers, heads, source_len, _ = self.encoder_attention.shape
+        # the decoder's own depth: an imported model's encoder may have more or fewer layers
+        config, source_len = self.model.config, self.encoder_attention.shape[2]
+        layers, heads = config.n_decoder_layers, config.n_heads
         return decoder_self_attention(nodes, layers, heads), cross_attention(nodes, layers, heads, source_len)
 
     def _cumulative(self) -> tuple[PathNode | None, np.ndarray, np.ndarray]:

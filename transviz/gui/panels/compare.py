@@ -206,7 +206,7 @@ class ComparePanel(Retranslated, PlotPanel):
             run.sentence.returnPressed.connect(self.run)
             run.source_changed.connect(lambda run=run: self._source_changed(run))
         self.kind, self.layer, self.head = QComboBox(), QSpinBox(), QComboBox()
-        self.kind.currentIndexChanged.connect(self._redraw)
+        self.kind.currentIndexChanged.connect(self._on_kind_changed)
         self.layer.valueChanged.connect(self._redraw)
         self.head.currentIndexChanged.connect(self._redraw)
         choices = QHBoxLayout()
@@ -255,7 +255,7 @@ class ComparePanel(Retranslated, PlotPanel):
             return
         for chooser in (self.run_a, self.run_b):
             self._source_changed(chooser)
-        self.layer.setMaximum(max(model.config.n_encoder_layers, model.config.n_decoder_layers) - 1)
+        self._fit_layers()
         self._name_heads()
         session = self.workspace.session
         sentence = session.source if session is not None else ""
@@ -283,6 +283,20 @@ class ComparePanel(Retranslated, PlotPanel):
 
     def current_kind(self) -> Kind:
         return KINDS[max(self.kind.currentIndex(), 0)]
+
+    def _fit_layers(self) -> None:
+        """The layer chooser spans the chosen kind's stack: an encoder and a decoder may differ in depth."""
+        model = self.model
+        if model is not None:
+            config = model.config
+            layers = config.n_encoder_layers if self.current_kind() == "encoder_self" else config.n_decoder_layers
+            self.layer.blockSignals(True)  # a clamped value is drawn once, by the caller
+            self.layer.setMaximum(layers - 1)
+            self.layer.blockSignals(False)
+
+    def _on_kind_changed(self) -> None:
+        self._fit_layers()
+        self._redraw()
 
     # -- running -------------------------------------------------------------------------------
     def run(self) -> None:
