@@ -22,7 +22,7 @@ from ..base.messages import translate_noop
 from ..data.batches import Row, encode_pairs, make_batch, pad
 from ..data.dataset import Pair
 from ..data.held_out import held_out_pairs
-from ..decoding.interventions import Kind, check_kind, layer_count
+from ..decoding.interventions import Kind, check_kind
 from ..model.bundle import Model, evaluating
 from ..model.sites import Address, Call, Site, Tap, tapping
 from ..training.evaluate import greedy_ids
@@ -91,7 +91,7 @@ def _heads(model: Model, kind: Kind, metric: str) -> list[Head]:
         raise ConfigError(translate_noop("CoreMessages", "the metric must be exact_match or logprob, got {0}"),
                           repr(metric))
     cfg = model.config
-    layers = layer_count(model.net, kind)
+    layers = model.config.layer_count(kind)
     return [(layer, head) for layer in range(layers) for head in range(cfg.n_heads)]
 
 
@@ -142,7 +142,7 @@ def gating(model: Model, kind: Kind, gates: dict[int, torch.Tensor]) -> Iterator
 
 def _gates(model: Model, kind: Kind, variants: Sequence[Sequence[Head]], sentences: int) -> dict[int, torch.Tensor]:
     """Per layer, (variants x sentences, heads): 0 where that copy's variant switches the head off."""
-    layers = layer_count(model.net, kind)
+    layers = model.config.layer_count(kind)
     gates = {layer: torch.ones(len(variants), sentences, model.config.n_heads, device=model.device)
              for layer in range(layers)}
     for v, heads in enumerate(variants):

@@ -428,8 +428,7 @@ def _replaced(q: Tensor, heads: list[int], by: Tensor) -> Tensor:
 def _key_projection(module: MultiHeadAttention, x: Tensor) -> Tensor:
     """``x`` (B, L, d) projected with W_K and its bias, split into heads (B, H, L, d_k)."""
     d = module.d_model
-    k = module.in_projection(x, slice(d, 2 * d))
-    return k.view(k.shape[0], k.shape[1], module.n_heads, module.d_k).transpose(1, 2)
+    return module.split_heads(module.in_projection(x, slice(d, 2 * d)))
 
 
 EDITED_ROW_TOO_LONG = translate_noop("CoreMessages", "an edited attention row has {0} weights, but query {1} sees "
@@ -455,15 +454,10 @@ def _set_row(weights: Tensor, scores: Tensor, row: EditAttention, index: int) ->
 
 # -- running a model with interventions ------------------------------------------------------------
 
-def layer_count(net: Transformer, kind: Kind) -> int:
-    """How many layers ``net`` has of the ``kind`` attention."""
-    return net.config.n_encoder_layers if kind == "encoder_self" else net.config.n_decoder_layers
-
-
 def _check_fits(net: Transformer, kind: Kind, layer: int, head: int | None) -> None:
     """InputError unless ``net`` has that layer (and head) of that kind."""
     cfg = net.config
-    layers = layer_count(net, kind)
+    layers = cfg.layer_count(kind)
     if layer >= layers:
         raise InputError(translate_noop("CoreMessages", "no layer {0}: the {1} attention has layers 0 to {2}"),
                          layer, kind, layers - 1)

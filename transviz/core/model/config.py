@@ -143,6 +143,11 @@ class ModelConfig:
         once), computed without building it."""
         return sum(math.prod(shape) for _, shape in tensor_layout(self))
 
+    def layer_count(self, kind: str) -> int:
+        """How many layers have the ``kind`` attention (encoder_self: the encoder's; decoder_self and
+        cross: the decoder's): an encoder and a decoder may differ in depth."""
+        return self.n_encoder_layers if kind == "encoder_self" else self.n_decoder_layers
+
     @property
     def d_k(self) -> int:
         """Dimensions per head (queries, keys and values alike)."""

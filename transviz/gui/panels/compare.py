@@ -288,10 +288,8 @@ class ComparePanel(Retranslated, PlotPanel):
         """The layer chooser spans the chosen kind's stack: an encoder and a decoder may differ in depth."""
         model = self.model
         if model is not None:
-            config = model.config
-            layers = config.n_encoder_layers if self.current_kind() == "encoder_self" else config.n_decoder_layers
             self.layer.blockSignals(True)  # a clamped value is drawn once, by the caller
-            self.layer.setMaximum(layers - 1)
+            self.layer.setMaximum(model.config.layer_count(self.current_kind()) - 1)
             self.layer.blockSignals(False)
 
     def _on_kind_changed(self) -> None:

@@ -367,9 +367,7 @@ class MasksPanel(Retranslated, PlotPanel):
 
     def _fit_layer_range(self) -> None:
         if self.model is not None:
-            config = self.model.config
-            layers = config.n_encoder_layers if self.current_kind() == "encoder_self" else config.n_decoder_layers
-            self.layer.setMaximum(layers - 1)
+            self.layer.setMaximum(self.model.config.layer_count(self.current_kind()) - 1)
 
     def current_kind(self) -> Kind:
         return KINDS[self.kind.currentIndex()]

@@ -82,9 +82,7 @@ class ModelRows(Retranslated, QGroupBox):
 
     def _fit_layers(self) -> None:
         if self.model is not None:
-            config = self.model.config
-            kind = self.current_kind()
-            self.layer.setMaximum((config.n_encoder_layers if kind == "encoder_self" else config.n_decoder_layers) - 1)
+            self.layer.setMaximum(self.model.config.layer_count(self.current_kind()) - 1)
 
     def current_kind(self) -> Kind:
         return KINDS[self.kind.currentIndex()]

@@ -154,8 +154,7 @@ class ConceptsPanel(Retranslated, PlotPanel):
         if model is None:
             return
         cfg = model.config
-        layers = cfg.n_encoder_layers if self.current_kind() == "encoder_self" else cfg.n_decoder_layers
-        self.layer.setMaximum(layers - 1)
+        self.layer.setMaximum(cfg.layer_count(self.current_kind()) - 1)
         self.head.setMaximum(cfg.n_heads - 1)
 
     # -- drawing ---------------------------------------------------------------------------------
