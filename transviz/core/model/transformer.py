@@ -58,7 +58,8 @@ class MultiHeadAttention(nn.Module):
         nn.init.zeros_(self.out_proj.bias)
         self.sites = Sites()  # the taps on this module's sites, per thread (transviz.core.model.sites)
 
-    def _heads(self, x: Tensor) -> Tensor:
+    def split_heads(self, x: Tensor) -> Tensor:
+        """``x`` (B, L, d) as each head's slice of the width."""
         batch, length, _ = x.shape
         return x.view(batch, length, self.n_heads, self.d_k).transpose(1, 2)  # (B, H, L, d_k)
 
@@ -72,17 +73,17 @@ class MultiHeadAttention(nn.Module):
         self.sites.record(Site.QUERY_INPUT, x)
         self.sites.record(Site.KEY_INPUT, x)
         q, k, v = self.in_projection(x, slice(None)).chunk(3, dim=-1)
-        return self._heads(q), self._heads(k), self._heads(v)
+        return self.split_heads(q), self.split_heads(k), self.split_heads(v)
 
     def project_q(self, x: Tensor) -> Tensor:
         self.sites.record(Site.QUERY_INPUT, x)
-        return self._heads(self.in_projection(x, slice(None, self.d_model)))
+        return self.split_heads(self.in_projection(x, slice(None, self.d_model)))
 
     def project_kv(self, x: Tensor) -> KeyValue:
         """Keys and values of ``x`` (B, L, d); cross-attention computes these once per sentence."""
         self.sites.record(Site.KEY_INPUT, x)
         k, v = self.in_projection(x, slice(self.d_model, None)).chunk(2, dim=-1)
-        return self._heads(k), self._heads(v)
+        return self.split_heads(k), self.split_heads(v)
 
     def attend(
         self, q: Tensor, k: Tensor, v: Tensor, mask: Tensor | None, need_weights: bool, first_query: int = 0

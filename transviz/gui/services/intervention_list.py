@@ -7,16 +7,11 @@ scales would otherwise multiply); adding the very one in force toggles it off.
 """
 from __future__ import annotations
 
-from collections.abc import Hashable, Sequence
+from collections.abc import Sequence
 
 from ...core.decoding.interventions import Intervention
 
 Items = tuple[Intervention, ...]
-
-
-def slot(item: Intervention) -> Hashable:
-    """What ``item`` edits; two interventions with one slot do not stack (each kind says)."""
-    return item.slot()
 
 
 def toggled(items: Sequence[Intervention], item: Intervention) -> Items:
@@ -28,9 +23,9 @@ def toggled(items: Sequence[Intervention], item: Intervention) -> Items:
 
 def added(items: Sequence[Intervention], item: Intervention) -> Items:
     """``items`` with ``item`` in force, in place of the edit of its slot if there is one."""
-    key = slot(item)
-    if any(slot(i) == key for i in items):
-        return tuple(item if slot(i) == key else i for i in items)
+    key = item.slot()  # two interventions with one slot do not stack
+    if any(i.slot() == key for i in items):
+        return tuple(item if i.slot() == key else i for i in items)
     return (*items, item)
 
 
