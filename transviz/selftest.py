@@ -87,13 +87,11 @@ def run(report_path: str | Path | None = None, models: Mapping[str, Path] | None
     """
     from .core.io.resources import shipped_models
     from .gui.app import application, dispose, use_offscreen_platform
-    from .gui.services.workers import leave_a_core_for_qt
 
     started = time.perf_counter()
     report = Report()
     use_offscreen_platform()
     app = application()
-    leave_a_core_for_qt()
     window = _show_window(app, report, started)
     try:
         if window is not None:

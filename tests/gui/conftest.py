@@ -12,14 +12,10 @@ from transviz.gui.main_window import MainWindow
 
 @pytest.fixture(autouse=True)
 def configured_like_the_app(qapp):
-    """What gui.app does at start-up: row-major images, no OpenGL, light background, and torch
-    leaving a core to Qt."""
-    from transviz.gui.services.workers import a_core_left_for_qt
+    """What gui.app does at start-up: row-major images, no OpenGL, light background."""
     from transviz.gui.style import configure_pyqtgraph
 
     configure_pyqtgraph()
-    with a_core_left_for_qt():  # the core tests keep their own setting
-        yield
 
 
 @pytest.fixture(autouse=True)

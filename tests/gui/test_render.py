@@ -104,7 +104,7 @@ def test_grid_slide_is_the_sessions_attention_after_the_steps(show, make_model):
     maps = expected.decoder_self_attention()  # (2, 2, 3, 3)
     below = np.tri(3, dtype=bool)
     assert view.grid.isVisible() and not view.large.isVisible() and not view.choices.isVisible()
-    # the window may step on more threads than this session (gui.services.step_threads): equal to float rounding
+    # the window may step on other torch threads than this session (core.base.cores): equal to float rounding
     np.testing.assert_allclose(view.grid.maps[..., below], maps[..., below], rtol=0, atol=1e-6)
     assert np.isnan(view.grid.maps[..., ~below]).all()
     np.testing.assert_allclose(view.large.data[below], maps[1, 1][below], rtol=0, atol=1e-6)

@@ -14,6 +14,7 @@ from dataclasses import asdict, dataclass
 from typing import Literal, TypeVar
 
 Better = Literal["higher", "lower"]
+LOADED_SLOWDOWN = 2.5  # the most a standard load may slow the figures that set it (transviz bench --load)
 R = TypeVar("R")  # what the two runs median_ratio compares return (its timer may read it)
 MODULES = (  # each registers its figures when imported
     "transviz.bench.core", "transviz.bench.training", "transviz.bench.session", "transviz.bench.gui",
@@ -52,21 +53,24 @@ class Spec:
     better: Better
     measure: Callable[[], float]
     description: str
+    loaded_limit: float | None = None  # the most a standard load may slow it down, if it has a limit
 
 
 REGISTRY: dict[str, Spec] = {}
 
 
-def figure(name: str, unit: str, target: float, better: Better,
-           into: dict[str, Spec] | None = None) -> Callable[[Callable[[], float]], Callable[[], float]]:
+def figure(name: str, unit: str, target: float, better: Better, into: dict[str, Spec] | None = None,
+           loaded_limit: float | None = None) -> Callable[[Callable[[], float]], Callable[[], float]]:
     """Register ``measure`` (no arguments, returns the figure's value) under ``name``, in
-    :data:`REGISTRY` or in the registry ``into`` (the figures of ``transviz bench --device``)."""
+    :data:`REGISTRY` or in the registry ``into`` (the figures of ``transviz bench --device``);
+    ``loaded_limit``: the most a standard load (:mod:`transviz.bench.load`) may slow it down."""
 
     def register(measure: Callable[[], float]) -> Callable[[], float]:
         # the description is the docstring's first paragraph, which may be wrapped over lines
         summary = (measure.__doc__ or "").strip().split("\n\n")[0]
         description = " ".join(line.strip() for line in summary.splitlines())
-        (REGISTRY if into is None else into)[name] = Spec(name, unit, target, better, measure, description)
+        spec = Spec(name, unit, target, better, measure, description, loaded_limit)
+        (REGISTRY if into is None else into)[name] = spec
         return measure
 
     return register
@@ -80,6 +84,13 @@ def load_all() -> dict[str, Spec]:
 
 def run(spec: Spec) -> Figure:
     return Figure(spec.name, float(spec.measure()), spec.unit, spec.target, spec.better)
+
+
+def slowdown(quiet: Figure, loaded: Figure) -> float:
+    """How many times worse ``loaded`` is than ``quiet`` (above 1: slower)."""
+    if quiet.better == "higher":
+        return quiet.value / loaded.value if loaded.value else float("inf")
+    return loaded.value / quiet.value if quiet.value else float("inf")
 
 
 # -- timing helpers shared by the figure modules -------------------------------------------------

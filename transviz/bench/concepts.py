@@ -3,14 +3,15 @@ from __future__ import annotations
 
 import statistics
 
-from . import figure, median_seconds, seconds
+from ..core.base.cores import computing
+from . import LOADED_SLOWDOWN, figure, median_seconds, seconds
 from .session import _default_model
 
 STEPS = 8  # decoding steps per view; the figure is the slowest view's median over them
 ON_A_WORKER = ("attribution",)  # views that compute on a thread of their own: not a redraw
 
 
-@figure("concept_redraw_ms_default", "ms", 50.0, "lower")
+@figure("concept_redraw_ms_default", "ms", 50.0, "lower", loaded_limit=LOADED_SLOWDOWN)
 def concept_redraw() -> float:
     """After one decoding step, the Concepts view shown updates and the window paints: the median
     over the steps of each view, then the slowest view (shipped default model, 1400 x 900). Each
@@ -63,10 +64,8 @@ def attribution_step() -> float:
     from ..core.analysis.concepts.attribution import attribute
     from ..core.analysis.concepts.forward import Sentence
     from ..core.decoding.inference import decode
-    from ..gui.services.workers import a_core_left_for_qt
-
     model = _default_model()
     source = "ich mochte ein bier trinken"
     sentence = Sentence(source, tuple(decode(model, source).output_tokens))
-    with a_core_left_for_qt():
+    with computing(spare=1):  # as the view's worker does
         return median_seconds(lambda: attribute(model, sentence, steps=IG_STEPS), repeat=5)

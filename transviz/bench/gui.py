@@ -15,7 +15,7 @@ from pathlib import Path
 import numpy as np
 
 from ..core.model.bundle import Model
-from . import figure, median_seconds, seconds
+from . import LOADED_SLOWDOWN, figure, median_seconds, seconds
 
 log = logging.getLogger(__name__)
 
@@ -61,11 +61,8 @@ def _step_redraw_ms(model: Model, rounds: int = 4) -> float:
     """Median time of one explorer step: the session steps, every view redraws, the window is
     painted and the event loop is idle again (cross-attention grid and head shown, 1400 x 900)."""
     from ..gui.app import use_offscreen_platform
-    from ..gui.services.workers import a_core_left_for_qt
-
     use_offscreen_platform()
-    with a_core_left_for_qt():  # as the window does; torch's threads back after, for the next figures
-        return _explorer_steps_ms(model, rounds)
+    return _explorer_steps_ms(model, rounds)
 
 
 def _explorer_steps_ms(model: Model, rounds: int) -> float:
@@ -111,7 +108,7 @@ def step_redraw_default() -> float:
     return _step_redraw_ms(_default_model())
 
 
-@figure("gui_step_redraw_ms_6x8", "ms", 16.0, "lower")
+@figure("gui_step_redraw_ms_6x8", "ms", 10.0, "lower", loaded_limit=LOADED_SLOWDOWN)
 def step_redraw_6x8() -> float:
     """One explorer step with a full redraw of 48 heads: a fresh 6-layer x 8-head x 512 model."""
     from .core import BASE
@@ -129,38 +126,36 @@ def _long_steps_ms(model: Model, rounds: int = 4) -> float:
     from ..core.teaching.workspace import Workspace
     from ..gui.app import application, dispose, use_offscreen_platform
     from ..gui.panels.explorer import ExplorerPanel
-    from ..gui.services.workers import a_core_left_for_qt
     from .session import _sentence
 
     use_offscreen_platform()
     app = application()
-    with a_core_left_for_qt():
-        panel = ExplorerPanel(Workspace())
-        panel.resize(1400, 900)
-        panel.show()
-        panel.workspace.set_model(model, sentence=_sentence(model, LONG_SOURCE))
-        app.processEvents()
-        controller = panel.controller
-        session = controller.session
-        assert session is not None and len(session.source_tokens) >= LONG_SOURCE, "the long sentence must open"
-        session.max_len = LONG_STEP + STEPS // 2
+    panel = ExplorerPanel(Workspace())
+    panel.resize(1400, 900)
+    panel.show()
+    panel.workspace.set_model(model, sentence=_sentence(model, LONG_SOURCE))
+    app.processEvents()
+    controller = panel.controller
+    session = controller.session
+    assert session is not None and len(session.source_tokens) >= LONG_SOURCE, "the long sentence must open"
+    session.max_len = LONG_STEP + STEPS // 2
 
-        def step_and_redraw() -> None:
-            controller.step()
-            for _ in range(2):  # what the event loop does next: scenes post their updates, then paint
-                app.processEvents()
+    def step_and_redraw() -> None:
+        controller.step()
+        for _ in range(2):  # what the event loop does next: scenes post their updates, then paint
+            app.processEvents()
 
-        try:
-            while session.position < LONG_STEP and controller.step():  # there once, untimed
-                pass
-            times: list[list[float]] = []
-            for _ in range(rounds + 1):  # the first round warms up
-                controller.rewind(LONG_STEP)
-                app.processEvents()
-                times.append([seconds(step_and_redraw) for _ in range(STEPS // 2) if session.cant_step() is None])
-            return 1000 * statistics.median(t for round_times in times[1:] for t in round_times)
-        finally:
-            dispose(panel)
+    try:
+        while session.position < LONG_STEP and controller.step():  # there once, untimed
+            pass
+        times: list[list[float]] = []
+        for _ in range(rounds + 1):  # the first round warms up
+            controller.rewind(LONG_STEP)
+            app.processEvents()
+            times.append([seconds(step_and_redraw) for _ in range(STEPS // 2) if session.cant_step() is None])
+        return 1000 * statistics.median(t for round_times in times[1:] for t in round_times)
+    finally:
+        dispose(panel)
 
 
 @figure("gui_step_redraw_ms_6x8_at_200", "ms", 50.0, "lower")
@@ -183,7 +178,6 @@ def lesson_next() -> float:
     from ..core.teaching.lesson import read
     from ..gui.app import application, dispose, use_offscreen_platform
     from ..gui.main_window import MainWindow
-    from ..gui.services.workers import a_core_left_for_qt
     from . import Unavailable
 
     lessons = shipped_lessons()
@@ -191,30 +185,29 @@ def lesson_next() -> float:
         raise Unavailable("the shipped lesson 01-data-flow or the default model is not installed")
     use_offscreen_platform()
     app = application()
-    with a_core_left_for_qt():
-        window = MainWindow(on_screen=False)
-        try:
-            window.resize(1400, 900)
-            window.show()
-            mode = window.lesson_mode
-            mode.start(read(lessons["01-data-flow"]))
-            app.processEvents()
+    window = MainWindow(on_screen=False)
+    try:
+        window.resize(1400, 900)
+        window.show()
+        mode = window.lesson_mode
+        mode.start(read(lessons["01-data-flow"]))
+        app.processEvents()
 
-            def next_and_draw() -> None:
-                mode.next()
-                for _ in range(2):  # what the event loop does next: scenes post their updates, then paint
-                    app.processEvents()
-
-            times = []
-            for _ in range(4):
-                mode.go(0)
+        def next_and_draw() -> None:
+            mode.next()
+            for _ in range(2):  # what the event loop does next: scenes post their updates, then paint
                 app.processEvents()
-                times += [seconds(next_and_draw) for _ in range(len(mode.lesson.slides) - 1)] if mode.lesson else []
-            return 1000 * statistics.median(times)
-        finally:
-            mode.stop()
-            window.shutdown()
-            dispose(window)
+
+        times = []
+        for _ in range(4):
+            mode.go(0)
+            app.processEvents()
+            times += [seconds(next_and_draw) for _ in range(len(mode.lesson.slides) - 1)] if mode.lesson else []
+        return 1000 * statistics.median(times)
+    finally:
+        mode.stop()
+        window.shutdown()
+        dispose(window)
 
 
 # -- cold start ------------------------------------------------------------------------------------
@@ -292,12 +285,11 @@ def animate_gif_10() -> float:
     widget built and decoded, every frame drawn and grabbed, the GIF encoded and written; median of 3."""
     from ..gui.app import application, use_offscreen_platform
     from ..gui.render import Slide, animate
-    from ..gui.services.workers import a_core_left_for_qt
     from .session import _default_model
 
     use_offscreen_platform()
     application()
     model = _default_model()
-    with a_core_left_for_qt(), tempfile.TemporaryDirectory() as folder:
+    with tempfile.TemporaryDirectory() as folder:
         slide = Slide("grid", ANIMATED, model, step=10)
         return median_seconds(lambda: animate(slide, Path(folder) / "run.gif"), repeat=3)

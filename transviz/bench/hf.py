@@ -53,13 +53,10 @@ def step_marian() -> float:
         raise Unavailable("needs transformers and sentencepiece: pip install 'transviz[hf]'") from None
     from .. import load_model
     from ..gui.app import use_offscreen_platform
-    from ..gui.services.workers import a_core_left_for_qt
-
     with tempfile.TemporaryDirectory() as folder:
         model = load_model(str(marian_folder(Path(folder))))
     use_offscreen_platform()
-    with a_core_left_for_qt():  # as the window does
-        return _step_ms(model)
+    return _step_ms(model)
 
 
 def _step_ms(model: object, rounds: int = 9) -> float:

@@ -7,11 +7,11 @@ import statistics
 from ..core.analysis.head_importance import head_importance
 from ..core.decoding.interventions import AblateHead, Intervention
 from ..core.decoding.session import DecodingSession
-from . import figure, seconds
+from . import LOADED_SLOWDOWN, figure, seconds
 from .session import _default_model
 
 
-@figure("intervene_redecode_ms_default", "ms", 100.0, "lower")
+@figure("intervene_redecode_ms_default", "ms", 100.0, "lower", loaded_limit=LOADED_SLOWDOWN)
 def redecode() -> float:
     """Switch one cross-attention head off or on again and decode the sentence again to the current
     step (its translation, to the end), shipped default model; median of 20 toggles."""
@@ -26,7 +26,7 @@ def redecode() -> float:
     return 1000 * statistics.median(toggle(i) for i in range(20))
 
 
-@figure("head_importance_s_default", "s", 60.0, "lower")
+@figure("head_importance_s_default", "s", 60.0, "lower", loaded_limit=LOADED_SLOWDOWN)
 def importance() -> float:
     """The exact-match importance of all 12 cross-attention heads of the shipped default model over
     its task's test split (13 greedy decodings of 500 sentences, batched); median of 3."""

@@ -15,7 +15,7 @@ from ..core.model.bundle import Model
 from ..core.model.config import ModelConfig
 from ..core.model.transformer import Transformer
 from ..core.model.vocab import Vocab
-from . import figure, seconds
+from . import LOADED_SLOWDOWN, figure, seconds
 from .core import BASE
 
 # The size the shipped default model is trained at (used while no shipped file exists).
@@ -57,7 +57,7 @@ def _step_times(session: DecodingSession, steps: int) -> list[float]:
     return times
 
 
-@figure("session_step_ms_default", "ms", 5.0, "lower")
+@figure("session_step_ms_default", "ms", 5.0, "lower", loaded_limit=LOADED_SLOWDOWN)
 def step_default() -> float:
     """One DecodingSession.step() with its StepRecord, shipped default model
     (until it ships: a fresh 3x4x128 model, vocab 300)."""

@@ -6,6 +6,7 @@ import dataclasses
 import tempfile
 from pathlib import Path
 
+from ..core.base.cores import computing
 from ..core.data.tasks import load_task
 from ..core.io.checkpoint import SUFFIX
 from ..core.model.config import TrainConfig
@@ -113,10 +114,8 @@ class InApp:
 @figure("gui_train_throughput_ratio", "ratio", 0.9, "higher")
 def gui_train_throughput_ratio() -> float:
     """Training tokens/s in the window (worker, live plots, snapshots) over headless, toy-de-en recipe, CPU."""
-    from ..gui.services.workers import a_core_left_for_qt
-
-    # as the window does (the headless run gets the same threads); torch's threads back after
-    with a_core_left_for_qt(), tempfile.TemporaryDirectory() as folder:
+    # the headless run leaves a core as the window's worker does
+    with computing(spare=1), tempfile.TemporaryDirectory() as folder:
         in_app, headless = InApp(Path(folder)), Headless(Path(folder))
         try:
             # time(headless) / time(in app) = in-app tokens/s over headless tokens/s

@@ -16,8 +16,8 @@ from ..core.data.tasks import load_task
 from ..core.training.evaluate import Evaluation, evaluate
 from ..core.training.lab import IN_DIM, SEED, LabModel, LabSettings, lab_batch, lab_loss
 from ..core.training.recipes import recipe
-from ..core.training.train import Trainer, TrainObserver, build_model
-from . import figure, median_ratio, seconds
+from ..core.training.train import StepMetrics, Trainer, TrainObserver, build_model
+from . import LOADED_SLOWDOWN, figure, median_ratio, seconds
 
 LAB = dataclasses.replace(SEED, device="cpu")  # the seed's configuration: 6 layers, batch 16
 LAB_STEPS = 5  # training steps per timed round
@@ -78,6 +78,27 @@ class _TimeToTarget(TrainObserver):
             self.reached_s = began - self.start - self.scoring_s
             self.trainer.stop()
         self.scoring_s += time.perf_counter() - began
+
+
+class _TokensPerStep(TrainObserver):
+    def __init__(self) -> None:
+        self.rates: list[float] = []
+
+    def on_step(self, metrics: StepMetrics) -> None:
+        self.rates.append(metrics.tokens_per_s)
+
+
+@figure("train_tokens_per_s", "tokens/s", 2000.0, "higher", loaded_limit=LOADED_SLOWDOWN)
+def train_tokens_per_s() -> float:
+    """Training tokens/s of the toy-de-en recipe on the CPU, headless as ``transviz train`` runs
+    it: the median over 30 steps after 5 warm-up steps."""
+    shipped = recipe("toy-de-en")
+    dataset = load_task(shipped.task)
+    config = dataclasses.replace(shipped.train, steps=35, snapshot_every=0, eval_every=0, checkpoint_every=0,
+                                 device="cpu")
+    rates = _TokensPerStep()
+    Trainer(build_model(dataset, config, **shipped.model), dataset, config, rates).run()
+    return statistics.median(rates.rates[5:])
 
 
 @figure("generate_toy_de_en_s", "s", 0.8, "lower")

@@ -1,6 +1,9 @@
-"""``transviz bench [NAME ...] [--json] [--list] [--device D [--quick]]``: measure the performance figures.
+"""``transviz bench [NAME ...] [--json] [--list] [--load N] [--training] [--device D [--quick]]``:
+measure the performance figures.
 
-Plain ``transviz bench`` measures the CPU figures; ``--device cuda`` measures instead the device
+Plain ``transviz bench`` measures the CPU figures. ``--load N`` and ``--training`` measure each
+figure quiet and then under each standard load of :mod:`transviz.bench.load`, and say how many
+times slower it got. ``--device cuda`` measures instead the device
 figures of :mod:`transviz.bench.gpu` on that device (they import no Qt: a GPU machine without
 PySide6 runs them). There a figure that fails is reported and the others still run, since a
 lent GPU may allow only one run.
@@ -17,9 +20,12 @@ from typing import TYPE_CHECKING
 from ..core.base.errors import InputError
 
 if TYPE_CHECKING:
-    from ..bench import Figure
+    from ..bench import Figure, Spec
+    from ..bench.load import Load
 
 log = logging.getLogger(__name__)
+MAX_PROGRAMS = 64
+LOAD_LIFETIME_S = 4 * 3600.0  # a load program outlives no bench (it also ends when the bench does)
 
 
 def register(commands: argparse._SubParsersAction) -> None:
@@ -30,12 +36,27 @@ def register(commands: argparse._SubParsersAction) -> None:
     parser.add_argument("--device", help="measure the device figures (gpu_*) on this device: cuda, cuda:N, cpu, mps")
     parser.add_argument("--quick", action="store_true",
                         help="with --device: toy sizes, a dry run that checks the code (its values are not figures)")
+    parser.add_argument("--load", type=int, default=0, metavar="N",
+                        help="measure each figure quiet, then beside N other torch programs (the bench starts "
+                             "and stops them), and report how many times slower it got")
+    parser.add_argument("--training", action="store_true",
+                        help="measure each figure quiet, then with a training run in this process")
+    parser.add_argument("--serve-load", type=float, metavar="SECONDS", help=argparse.SUPPRESS)
     parser.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:
     from .. import bench
 
+    if args.serve_load is not None:  # a load program of another bench (bench/load.py)
+        from ..bench.load import serve
+
+        serve(args.serve_load)
+        return 0
+    if not 0 <= args.load <= MAX_PROGRAMS:
+        raise InputError(f"--load takes 0 to {MAX_PROGRAMS} programs, not {args.load}")
+    if (args.load or args.training) and (args.device or args.list):
+        raise InputError("--load and --training measure the CPU figures; leave out --device and --list")
     if args.quick and not args.device:
         raise InputError("--quick goes with --device (a dry run of the device figures)")
     if args.device:
@@ -54,11 +75,13 @@ def run(args: argparse.Namespace) -> int:
     if args.list:
         if args.json:
             print(json.dumps([{"name": s.name, "unit": s.unit, "target": s.target, "better": s.better,
-                               "description": s.description} for s in specs], indent=1))
+                               "loaded_limit": s.loaded_limit, "description": s.description} for s in specs],
+                             indent=1))
             return 0
         for spec in specs:
             sign = ">=" if spec.better == "higher" else "<="
-            print(f"{spec.name:40} target {sign} {spec.target:g} {spec.unit:8} {spec.description}")
+            loaded = f" Under --load: at most {spec.loaded_limit:g}x slower." if spec.loaded_limit else ""
+            print(f"{spec.name:40} target {sign} {spec.target:g} {spec.unit:8} {spec.description}{loaded}")
         return 0
     where: dict[str, object] = {}
     if args.device:
@@ -67,6 +90,8 @@ def run(args: argparse.Namespace) -> int:
         if not args.json:
             quick = "; quick: toy sizes, not figures" if args.quick else ""
             print(f"device figures on {where['device']}, torch {torch.__version__}{quick}", flush=True)
+    if args.load or args.training:
+        return _run_loaded(specs, args)
     figures, failed = [], []
     live = not args.json and sys.stderr.isatty()
     for spec in specs:
@@ -91,6 +116,82 @@ def run(args: argparse.Namespace) -> int:
         print(f"transviz: {len(failed)} figure(s) failed: {', '.join(failed)}", file=sys.stderr)
         return 1
     return 0
+
+
+def _loads(args: argparse.Namespace) -> list[Load]:
+    from ..bench.load import Programs, Training
+
+    loads: list[Load] = []
+    try:
+        if args.load:
+            loads.append(Programs(args.load, LOAD_LIFETIME_S))
+        if args.training:
+            loads.append(Training())
+    except BaseException:
+        for load in loads:
+            load.close()
+        raise
+    return loads
+
+
+def _run_loaded(specs: list[Spec], args: argparse.Namespace) -> int:
+    """Each figure quiet, then under each load (started once, paused in between)."""
+    from .. import bench
+
+    loads = _loads(args)
+    records = []
+    try:
+        for spec in specs:
+            try:
+                quiet = bench.run(spec)
+                loaded = []
+                for load in loads:
+                    load.resume()
+                    try:
+                        loaded.append((load.name, bench.run(spec)))
+                    finally:
+                        load.pause()
+            except bench.Unavailable as exc:
+                print(f"{spec.name:40} skipped: {exc}", flush=True, file=sys.stderr)
+                continue
+            record, rows = _loaded_record(spec, quiet, loaded)
+            records.append(record)
+            if not args.json:
+                print(_row(quiet))
+                for row in rows:
+                    print(_loaded_row(row, quiet.unit), flush=True)
+    finally:
+        for load in loads:
+            load.close()
+    if args.json:
+        print(json.dumps(records, indent=1, allow_nan=False))
+    return 0
+
+
+def _loaded_record(spec: Spec, quiet: Figure,
+                   loaded: list[tuple[str, Figure]]) -> tuple[dict[str, object], list[dict[str, object]]]:
+    """The JSON record of the quiet figure with its loaded rows, and the rows."""
+    from .. import bench
+
+    rows: list[dict[str, object]] = []
+    for name, figure in loaded:
+        slower = bench.slowdown(quiet, figure)
+        within = None if spec.loaded_limit is None else slower <= spec.loaded_limit
+        rows.append({"load": name, "value": _finite(figure.value), "slowdown": _finite(slower),
+                     "limit": spec.loaded_limit, "within_limit": within})
+    return {**_json_record(quiet), "loaded": rows}, rows
+
+
+def _finite(value: float) -> float | None:
+    return value if math.isfinite(value) else None
+
+
+def _loaded_row(row: dict[str, object], unit: str) -> str:
+    value, slower, limit = row["value"], row["slowdown"], row["limit"]
+    shown = f"{value:10.3f}" if isinstance(value, float) else f"{'never':>10}"
+    times = f"{slower:.2f}x quiet" if isinstance(slower, float) else "never reached"
+    verdict = "" if limit is None else f"  limit {limit:g}x  {'ok' if row['within_limit'] else 'MISSES'}"
+    return f"  {row['load']:38} {shown} {unit:8} {times}{verdict}"
 
 
 def _json_record(figure: Figure) -> dict[str, object]:

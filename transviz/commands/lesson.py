@@ -58,11 +58,9 @@ def export(path: str, folder: str, size: str, force: bool = False) -> int:
         check_output(file, PNG, inputs=[path], force=force)
     from ..gui.app import application, use_offscreen_platform
     from ..gui.render import export_lesson
-    from ..gui.services.workers import leave_a_core_for_qt
 
     use_offscreen_platform()
     application()
-    leave_a_core_for_qt()
     for written in export_lesson(lesson, folder, width, height):
         print(written)
     return 0

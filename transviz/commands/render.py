@@ -77,11 +77,9 @@ def run(args: argparse.Namespace) -> int:
     from ..gui import CONCEPTS
     from ..gui.app import application, use_offscreen_platform
     from ..gui.render import EXPLORER_VIEWS, Slide, animate, render
-    from ..gui.services.workers import leave_a_core_for_qt
 
     use_offscreen_platform()
     application()
-    leave_a_core_for_qt()
     model: Model | None
     if (args.compare or args.compare_model) and args.view != "compare":
         raise InputError(f"--compare and --compare-model go with --view compare, not --view {args.view}")

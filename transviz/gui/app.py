@@ -16,7 +16,6 @@ from .main_window import MainWindow
 from .services.fonts import install_fonts
 from .services.language import set_language, system_language
 from .services.settings import APP_NAME, user_settings
-from .services.workers import leave_a_core_for_qt
 from .style import configure_pyqtgraph
 
 log = logging.getLogger(__name__)
@@ -79,7 +78,6 @@ def run(model: str | None = None, lesson: Lesson | None = None) -> int:
     """Open the main window (with ``model``: a file or a shipped model's name; default: the last
     run's; or presenting ``lesson``) until it closes. The window remembers its settings in the
     user's settings file. A lesson that cannot be shown raises its LessonError before the window shows."""
-    leave_a_core_for_qt()
     app = application()
     settings = user_settings()
     window = MainWindow(settings=settings)

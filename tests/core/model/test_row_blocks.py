@@ -13,6 +13,7 @@ import torch.nn.functional as F
 from torch import Tensor, nn
 
 from decoding_models import SOURCE, tiny_model
+from transviz.core.base.cores import fixed_threads
 from transviz.core.decoding.session import DecodingSession
 from transviz.core.model import row_blocks
 from transviz.core.model.config import ModelConfig
@@ -24,10 +25,12 @@ ATOL = 1e-5
 
 @contextmanager
 def torch_threads(count: int):
+    """``count`` threads for the products here and for the model's steps, whatever their size."""
     before = torch.get_num_threads()
     torch.set_num_threads(count)
     try:
-        yield
+        with fixed_threads(count):
+            yield
     finally:
         torch.set_num_threads(before)
 

@@ -33,6 +33,7 @@ from dataclasses import dataclass, field
 import numpy as np
 import torch
 
+from ..base.cores import computing
 from ..base.errors import InputError
 from ..base.events import Signal
 from ..base.messages import Message, translate_noop
@@ -594,10 +595,11 @@ class DecodingSession:
         state = self._cache_for(beam, parents)
         inputs = [beam.hypotheses[i].token_ids[-1] if beam.hypotheses[i].token_ids else self._vocab.bos_id
                   for i in parents]
-        with evaluating(self.model), intervening(self.model, self._interventions):
-            out = self.model.net.step(torch.tensor(inputs, device=self.model.device), state)
-        expansion = _Expansion.of(out)
-        choices = pick(expansion)
+        with computing(self.model.net.work(len(inputs))):  # what follows the step too
+            with evaluating(self.model), intervening(self.model, self._interventions):
+                out = self.model.net.step(torch.tensor(inputs, device=self.model.device), state)
+            expansion = _Expansion.of(out)
+            choices = pick(expansion)
         hypotheses = tuple(self._hypothesis(beam, choice, expansion) for choice in choices)
         next_beam = BeamStep(self.position + 1, hypotheses, sum(c.kept for c in choices))
         self._cache = FedCache(out.state, tuple(beam.hypotheses[i].node for i in parents))

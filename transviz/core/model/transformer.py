@@ -27,6 +27,7 @@ import torch
 import torch.nn.functional as F
 from torch import Tensor, nn
 
+from ..base.cores import computing
 from ..base.errors import InputError
 from ..base.messages import Message, translate_noop
 from .config import ModelConfig
@@ -342,19 +343,26 @@ class Transformer(nn.Module):
         out: Tensor = self.embed_dropout(x)
         return out  # (B, L, d)
 
+    def work(self, positions: int) -> int:
+        """Multiply-adds per layer for ``positions`` token positions, roughly: what decides how
+        many threads they are worth (core.base.cores)."""
+        d = self.config.d_model
+        return positions * d * (d + self.config.d_ff)
+
     # -- encoder ------------------------------------------------------------------------------
     def encode(self, src: Tensor, return_attention: bool = False) -> Encoded:
         """``src`` (B, S) token ids -> memory (B, S, d), padding mask and optional maps."""
         self._check_tokens(src, self.config.src_vocab_size, Message(translate_noop("CoreMessages", "source")))
-        mask = padding_mask(src, self.config.pad_id)
-        if not bool(mask.any(dim=-1).all()):
-            raise InputError(translate_noop("CoreMessages", "a source sentence holds only padding"))
-        x = self._embed(src, self.src_embed, "encoder")
-        maps = []
-        for layer in self.encoder_layers:
-            x, weights = layer(x, mask, return_attention)
-            maps.append(weights)
-        return Encoded(self.encoder_norm(x), mask, tuple(maps) if return_attention else None)
+        with computing(self.work(src.numel())):
+            mask = padding_mask(src, self.config.pad_id)
+            if not bool(mask.any(dim=-1).all()):
+                raise InputError(translate_noop("CoreMessages", "a source sentence holds only padding"))
+            x = self._embed(src, self.src_embed, "encoder")
+            maps = []
+            for layer in self.encoder_layers:
+                x, weights = layer(x, mask, return_attention)
+                maps.append(weights)
+            return Encoded(self.encoder_norm(x), mask, tuple(maps) if return_attention else None)
 
     # -- decoder, all positions at once (teacher forcing) --------------------------------------
     def memory_kv(self, encoded: Encoded) -> tuple[KeyValue, ...]:
@@ -363,18 +371,19 @@ class Transformer(nn.Module):
     def decode(self, tgt: Tensor, encoded: Encoded, return_attention: bool = False) -> Decoded:
         """``tgt`` (B, T) decoder inputs (start token first) -> logits (B, T, V) and optional maps."""
         self._check_tokens(tgt, self.config.tgt_vocab_size, Message(translate_noop("CoreMessages", "target")))
-        self_mask = decoder_self_mask(tgt, self.config.pad_id)
-        x = self._embed(tgt, self.tgt_embed, "decoder")
-        self_maps, cross_maps = [], []
-        for layer, kv in zip(self.decoder_layers, self.memory_kv(encoded), strict=True):
-            out = layer(x, kv, self_mask, encoded.mask, need_weights=return_attention)
-            x = out.x
-            self_maps.append(out.self_weights)
-            cross_maps.append(out.cross_weights)
-        logits = self.generator(self.decoder_norm(x))
-        if not return_attention:
-            return Decoded(logits, None, None)
-        return Decoded(logits, tuple(self_maps), tuple(cross_maps))
+        with computing(self.work(tgt.numel())):
+            self_mask = decoder_self_mask(tgt, self.config.pad_id)
+            x = self._embed(tgt, self.tgt_embed, "decoder")
+            self_maps, cross_maps = [], []
+            for layer, kv in zip(self.decoder_layers, self.memory_kv(encoded), strict=True):
+                out = layer(x, kv, self_mask, encoded.mask, need_weights=return_attention)
+                x = out.x
+                self_maps.append(out.self_weights)
+                cross_maps.append(out.cross_weights)
+            logits = self.generator(self.decoder_norm(x))
+            if not return_attention:
+                return Decoded(logits, None, None)
+            return Decoded(logits, tuple(self_maps), tuple(cross_maps))
 
     def forward(self, src: Tensor, tgt: Tensor, return_attention: bool = False) -> ForwardOutput:
         encoded = self.encode(src, return_attention)
@@ -402,24 +411,25 @@ class Transformer(nn.Module):
                              self.config.max_len)
         tokens = tokens.reshape(-1, 1)
         self._check_tokens(tokens, self.config.tgt_vocab_size, Message(translate_noop("CoreMessages", "decoder token")))
-        x = self._embed(tokens, self.tgt_embed, "decoder", offset=state.length)  # (B, 1, d)
-        layers = len(self.decoder_layers)
-        caches = [Growing(past, buffer, self.config.max_len)
-                  for past, buffer in zip(state.self_kv or (None,) * layers, state.buffers or (None,) * layers,
-                                          strict=True)]
-        new_kv, self_rows, cross_rows = [], [], []
-        for layer, memory_kv, cache in zip(self.decoder_layers, state.memory_kv, caches, strict=True):
-            out = layer(x, memory_kv, None, state.memory_mask, need_weights=return_attention, growing=cache)
-            x = out.x
-            new_kv.append(out.self_kv)
-            self_rows.append(out.self_weights)
-            cross_rows.append(out.cross_weights)
-        logits = self.generator(self.decoder_norm(x))[:, -1]  # (B, V)
-        buffers = tuple(cache.buffer for cache in caches)
-        new_state = replace(state, self_kv=tuple(new_kv), length=state.length + 1, buffers=buffers)
-        if not return_attention:
-            return StepOutput(logits, new_state, None, None)
-        return StepOutput(logits, new_state, tuple(self_rows), tuple(cross_rows))
+        with computing(self.work(tokens.numel())):
+            x = self._embed(tokens, self.tgt_embed, "decoder", offset=state.length)  # (B, 1, d)
+            layers = len(self.decoder_layers)
+            caches = [Growing(past, buffer, self.config.max_len)
+                      for past, buffer in zip(state.self_kv or (None,) * layers, state.buffers or (None,) * layers,
+                                              strict=True)]
+            new_kv, self_rows, cross_rows = [], [], []
+            for layer, memory_kv, cache in zip(self.decoder_layers, state.memory_kv, caches, strict=True):
+                out = layer(x, memory_kv, None, state.memory_mask, need_weights=return_attention, growing=cache)
+                x = out.x
+                new_kv.append(out.self_kv)
+                self_rows.append(out.self_weights)
+                cross_rows.append(out.cross_weights)
+            logits = self.generator(self.decoder_norm(x))[:, -1]  # (B, V)
+            buffers = tuple(cache.buffer for cache in caches)
+            new_state = replace(state, self_kv=tuple(new_kv), length=state.length + 1, buffers=buffers)
+            if not return_attention:
+                return StepOutput(logits, new_state, None, None)
+            return StepOutput(logits, new_state, tuple(self_rows), tuple(cross_rows))
 
     def attention_modules(self) -> dict[tuple[Kind, int], MultiHeadAttention]:
         """Every attention module by (kind, layer), kinds named as in traces."""

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 import torch
 import torch.nn.functional as F
 
+from ..base.cores import computing
 from ..base.errors import InputError
 from ..base.messages import translate_noop
 from ..data.batches import encode_pairs, make_batch, pad
@@ -40,19 +41,20 @@ class Evaluation:
 def greedy_ids(model: Model, src: torch.Tensor, steps: int) -> list[list[int]]:
     """Greedy outputs of a padded batch ``src`` (B, S), each cut before its end token."""
     net, vocab = model.net, model.tgt_vocab
-    state = net.start(net.encode(src))
-    token = torch.full((src.shape[0],), vocab.bos_id, dtype=torch.long, device=src.device)
-    done = torch.zeros_like(token, dtype=torch.bool)
-    chosen = []
-    for _ in range(steps):
-        step = net.step(token, state, return_attention=False)
-        state = step.state
-        token = step.logits.argmax(-1)  # (B,); finished rows keep decoding, their tail is cut below
-        chosen.append(token)
-        done |= token == vocab.eos_id
-        if bool(done.all()):
-            break
-    rows = torch.stack(chosen, dim=1).tolist()  # (B, t)
+    with computing(net.work(src.shape[0])):  # a step's work, and what runs between the steps
+        state = net.start(net.encode(src))
+        token = torch.full((src.shape[0],), vocab.bos_id, dtype=torch.long, device=src.device)
+        done = torch.zeros_like(token, dtype=torch.bool)
+        chosen = []
+        for _ in range(steps):
+            step = net.step(token, state, return_attention=False)
+            state = step.state
+            token = step.logits.argmax(-1)  # (B,); finished rows keep decoding, their tail is cut below
+            chosen.append(token)
+            done |= token == vocab.eos_id
+            if bool(done.all()):
+                break
+        rows = torch.stack(chosen, dim=1).tolist()  # (B, t)
     return [row[: row.index(vocab.eos_id)] if vocab.eos_id in row else row for row in rows]
 
 

@@ -43,6 +43,7 @@ from typing import Any, Literal
 import torch
 from torch import Tensor, nn
 
+from ..base.cores import computing
 from ..base.errors import ConfigError
 from ..base.messages import translate_noop
 from ..model.config import ONE_OF_TWO, POSITIVE, POSITIVE_INTEGER, ModelConfig
@@ -129,15 +130,16 @@ class LabModel(nn.Module):
         self.out_fc = nn.Linear(settings.d_model, IN_DIM)
 
     def forward(self, x: Tensor) -> Tensor:
-        h = self.in_fc(x)  # (B, L, d)
-        if self.attend == "batch":
-            h = h.transpose(0, 1)  # (L, B, d): our layers attend over dim 1, here the batch, like the seed's
-        for layer in self.layers:
-            h, _ = layer(h, None)
-        if self.attend == "batch":
-            h = h.transpose(0, 1)  # (B, L, d)
-        out: torch.Tensor = self.out_fc(h)
-        return out
+        with computing(x.shape[0] * x.shape[1] * self.in_fc.out_features ** 2):
+            h = self.in_fc(x)  # (B, L, d)
+            if self.attend == "batch":
+                h = h.transpose(0, 1)  # (L, B, d): our layers attend over dim 1, here the batch, like the seed's
+            for layer in self.layers:
+                h, _ = layer(h, None)
+            if self.attend == "batch":
+                h = h.transpose(0, 1)  # (B, L, d)
+            out: torch.Tensor = self.out_fc(h)
+            return out
 
 
 def lab_rate(settings: LabSettings, step: int) -> float:
@@ -195,12 +197,13 @@ def run_lab(settings: LabSettings = SEED, on_step: StepCallback | None = None,
         lr = lab_rate(settings, step)
         for group in optimizer.param_groups:
             group["lr"] = lr
-        x, target = lab_batch(settings.batch, data, device)
-        loss = lab_loss(model(x), target)
-        optimizer.zero_grad(set_to_none=True)
-        loss.backward()
-        optimizer.step()
-        losses.append(loss.item())
+        with computing():  # the backward pass and the update too
+            x, target = lab_batch(settings.batch, data, device)
+            loss = lab_loss(model(x), target)
+            optimizer.zero_grad(set_to_none=True)
+            loss.backward()
+            optimizer.step()
+            losses.append(loss.item())
         if on_step is not None:
             on_step(step, losses[-1], lr)
         if not math.isfinite(losses[-1]):

@@ -28,6 +28,7 @@ import torch.nn.functional as F
 from torch import Tensor
 from torch.nn.parallel import DistributedDataParallel
 
+from ..base.cores import computing
 from ..base.messages import Message
 from ..data.batches import Batch, bucketed, encode_pairs, make_batch
 from ..data.tasks import Dataset
@@ -257,13 +258,14 @@ class Trainer:
         lr = trainer_rate(cfg, self.step + 1, net.config.d_model)
         for group in optimizer.param_groups:
             group["lr"] = lr
-        loss, grad_norm, correct = self._loss_and_gradients(batch, weight)
-        if not math.isfinite(loss):
-            raise self._diverged(LOSS, loss, lr)
-        self._keep_good()  # these weights gave a finite loss
-        if not math.isfinite(grad_norm):
-            raise self._diverged(GRADIENT_NORM, grad_norm, lr)
-        optimizer.step()
+        with computing(3 * net.work(batch.src.numel() + batch.tgt_in.numel())):  # forward, backward, update
+            loss, grad_norm, correct = self._loss_and_gradients(batch, weight)
+            if not math.isfinite(loss):
+                raise self._diverged(LOSS, loss, lr)
+            self._keep_good()  # these weights gave a finite loss
+            if not math.isfinite(grad_norm):
+                raise self._diverged(GRADIENT_NORM, grad_norm, lr)
+            optimizer.step()
         self.step += 1
         seconds = time.perf_counter() - start
         self.curves.add_step(self.step, loss, lr, correct / tokens)

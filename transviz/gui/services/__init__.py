@@ -1,5 +1,5 @@
 """What the window runs on that is not drawn: long work off the GUI thread (``workers``,
-``background``, ``training_worker``, ``lab_runs``, ``batch_translator``, ``step_threads``), the
+``background``, ``training_worker``, ``lab_runs``, ``batch_translator``), the
 explorer's decoding session as Qt signals (``session``, ``intervention_list``, ``observe``), the
 settings and what the window remembers (``settings``, ``ini_scan``, ``window_memory``), the
 interface language and the core's messages in it (``language``, ``core_messages``, ``fonts``),

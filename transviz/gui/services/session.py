@@ -16,7 +16,6 @@ thread would be (``transviz bench session_step_ms_default``).
 from __future__ import annotations
 
 from collections.abc import Callable
-from contextlib import AbstractContextManager, nullcontext
 
 from PySide6.QtCore import QObject, Qt, Signal
 from PySide6.QtGui import QGuiApplication
@@ -32,7 +31,6 @@ from ...core.teaching.workspace import Workspace
 from .core_messages import translated
 from .intervention_list import InterventionList, toggled
 from .observe import subscribe
-from .step_threads import StepThreads
 
 
 class SessionController(QObject):
@@ -63,7 +61,6 @@ class SessionController(QObject):
         # again, so that undoing it brings back the very translation
         self._wanted = (0, False)
         self._redecoding = False
-        self._threads = StepThreads()  # the window waits for a step: more cores when they help
         self.interventions = InterventionList()
         self._unmodified = Unmodified()
         subscribe(self, workspace.model_changed, self._forget_interventions)
@@ -92,23 +89,20 @@ class SessionController(QObject):
             self.changed.emit(event)
 
     # -- moving ------------------------------------------------------------------------------------
-    def _act(self, action: Callable[[DecodingSession], object],
-             threads: Callable[[], AbstractContextManager[object]] = nullcontext) -> bool:
-        """Run ``action`` on the session within ``threads()`` (how many torch threads compute it);
-        False (and ``refused``) if there is no session or it refuses."""
+    def _act(self, action: Callable[[DecodingSession], object]) -> bool:
+        """Run ``action`` on the session; False (and ``refused``) if there is no session or it refuses."""
         if self.session is None:
             self.refused.emit(self.tr("Type a sentence to translate first."))
             return False
         try:
-            with threads():
-                action(self.session)
+            action(self.session)
         except InputError as exc:
             self.refused.emit(translated(exc))
             return False
         return True
 
     def step(self) -> bool:
-        return self._act(DecodingSession.step, self._threads.step)
+        return self._act(DecodingSession.step)
 
     def back(self) -> bool:
         return self._act(DecodingSession.back)
@@ -120,7 +114,7 @@ class SessionController(QObject):
         return self._act(lambda s: s.rewind(position))
 
     def force(self, token: str) -> bool:
-        return self._act(lambda s: s.force(token), self._threads.step)
+        return self._act(lambda s: s.force(token))
 
     def choose_instead(self, token: str) -> bool:
         """Replace the last step's token with ``token`` (back, then force): "what if it had said
@@ -156,7 +150,7 @@ class SessionController(QObject):
         start = session.position if session is not None else 0
         self._quiet = True
         try:
-            ran = self._act(DecodingSession.run_to_end, self._threads.steps)
+            ran = self._act(DecodingSession.run_to_end)
         finally:
             self._quiet = False
         if ran and session is not None and session.position > start:
@@ -221,11 +215,10 @@ class SessionController(QObject):
         # the first mean ablation of a model averages its heads over the validation set first
         QGuiApplication.setOverrideCursor(Qt.CursorShape.WaitCursor)
         try:
-            with self._threads.steps():
-                self.workspace.set_interventions(items)  # decodes again as far as it can, up to its position
-                steps, to_the_end = self._wanted
-                while session.cant_step() is None and (to_the_end or session.position < steps):
-                    session.step()
+            self.workspace.set_interventions(items)  # decodes again as far as it can, up to its position
+            steps, to_the_end = self._wanted
+            while session.cant_step() is None and (to_the_end or session.position < steps):
+                session.step()
         except TransvizError as exc:
             self.refused.emit(translated(exc))
             return False

@@ -10,13 +10,13 @@ destroyed while running aborts the process).
 from __future__ import annotations
 
 import logging
-import os
 import threading
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable
 from typing import Any
 
 from PySide6.QtCore import QObject, QThread, Signal, Slot
+
+from ...core.base.cores import computing
 
 log = logging.getLogger(__name__)
 
@@ -24,31 +24,6 @@ Task = Callable[["TaskState"], Any]
 
 _computing = 0  # tasks running in any runner's thread now (a cancelled one until it returns)
 _computing_lock = threading.Lock()
-
-
-def leave_a_core_for_qt() -> None:
-    """Let torch use all cores but one, so the window stays live while a worker computes.
-
-    On a 2-core machine this is one thread, which also matters for speed: on a busy machine
-    torch's two-thread pool spins and a tiny layer waits for the other thread.
-    """
-    import torch
-
-    torch.set_num_threads(max(1, (os.cpu_count() or 2) - 1))
-
-
-@contextmanager
-def a_core_left_for_qt() -> Iterator[None]:
-    """:func:`leave_a_core_for_qt` for the duration, then torch's threads as they were (a bench or
-    test that runs as the window does, without changing what runs after it)."""
-    import torch
-
-    threads = torch.get_num_threads()
-    leave_a_core_for_qt()
-    try:
-        yield
-    finally:
-        torch.set_num_threads(threads)
 
 
 def background_work_running() -> bool:
@@ -60,6 +35,8 @@ def _count_computing(change: int) -> None:
     global _computing
     with _computing_lock:
         _computing += change
+
+
 OnDone = Callable[[Any], None]
 OnFailed = Callable[[Exception], None]
 
@@ -102,7 +79,8 @@ class _Worker(QObject):
     def run(self, task_id: int, task: Task, state: TaskState) -> None:
         _count_computing(+1)
         try:
-            result = task(state)
+            with computing(spare=1):  # the window needs a core to stay live
+                result = task(state)
         except Exception as exc:  # delivered to the GUI thread, which decides what to show
             self.failed.emit(task_id, exc)
         else:
