@@ -83,3 +83,14 @@ def test_a_load_program_ends_when_its_input_closes():
     program.stdin.flush()
     program.stdin.close()
     assert program.wait(timeout=30) == 0
+
+
+@pytest.mark.parametrize("better, quiet, loaded, slower", [
+    ("lower", 2.0, 5.0, 2.5), ("higher", 5000.0, 2000.0, 2.5), ("lower", 2.0, 1.0, 0.5),
+    ("lower", 0.0, 0.0, math.nan), ("lower", 0.0, 1.0, math.inf), ("higher", 10.0, 0.0, math.inf),
+])
+def test_the_slowdown_is_how_many_times_worse_the_loaded_figure_is(better, quiet, loaded, slower):
+    def figure(value: float) -> bench.Figure:
+        return bench.Figure("f", value, "u", 1.0, better)
+
+    assert bench.slowdown(figure(quiet), figure(loaded)) == pytest.approx(slower, nan_ok=True)

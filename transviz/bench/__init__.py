@@ -7,6 +7,7 @@ and report the median of the per-round ratios, so a machine that drifts in speed
 from __future__ import annotations
 
 import importlib
+import math
 import statistics
 import time
 from collections.abc import Callable
@@ -87,10 +88,11 @@ def run(spec: Spec) -> Figure:
 
 
 def slowdown(quiet: Figure, loaded: Figure) -> float:
-    """How many times worse ``loaded`` is than ``quiet`` (above 1: slower)."""
-    if quiet.better == "higher":
-        return quiet.value / loaded.value if loaded.value else float("inf")
-    return loaded.value / quiet.value if quiet.value else float("inf")
+    """How many times worse ``loaded`` is than ``quiet`` (above 1: slower; nan when both are 0)."""
+    worse, better = (quiet.value, loaded.value) if quiet.better == "higher" else (loaded.value, quiet.value)
+    if better == 0:
+        return math.nan if worse == 0 else math.inf
+    return worse / better
 
 
 # -- timing helpers shared by the figure modules -------------------------------------------------

@@ -8,6 +8,7 @@ from collections.abc import Callable
 import torch
 from torch import Tensor, nn
 
+from ..core.base.cores import computing
 from ..core.model.config import ModelConfig
 from ..core.model.masks import causal_mask
 from ..core.model.positional import sinusoidal_table
@@ -49,11 +50,12 @@ class TorchReference(nn.Module):
 
 def _train_step(model: nn.Module, forward: Callable[[Tensor, Tensor], Tensor], optimizer: torch.optim.Optimizer,
                 src: Tensor, tgt: Tensor, gold: Tensor) -> None:
-    logits = forward(src, tgt)
-    loss = nn.functional.cross_entropy(logits.reshape(-1, logits.shape[-1]), gold.reshape(-1), ignore_index=0)
-    optimizer.zero_grad(set_to_none=True)
-    loss.backward()
-    optimizer.step()
+    with computing():  # both models on the threads the trainer would give them
+        logits = forward(src, tgt)
+        loss = nn.functional.cross_entropy(logits.reshape(-1, logits.shape[-1]), gold.reshape(-1), ignore_index=0)
+        optimizer.zero_grad(set_to_none=True)
+        loss.backward()
+        optimizer.step()
 
 
 @figure("train_tokens_per_s_ratio_vs_torch", "ratio", 1.0, "higher")

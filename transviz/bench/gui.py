@@ -259,7 +259,7 @@ def _cold_start_marks(model: str) -> dict[str, float]:
     return json.loads(result.stdout.strip().splitlines()[-1])
 
 
-@figure("gui_cold_start_s", "s", 3.0, "lower")
+@figure("gui_cold_start_s", "s", 1.5, "lower")
 def cold_start() -> float:
     """Launch to an interactive window with the default model (a fresh process, offscreen), median of 5."""
     from ..core.io.checkpoint import SUFFIX, save

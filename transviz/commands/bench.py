@@ -188,8 +188,8 @@ def _finite(value: float) -> float | None:
 
 def _loaded_row(row: dict[str, object], unit: str) -> str:
     value, slower, limit = row["value"], row["slowdown"], row["limit"]
-    shown = f"{value:10.3f}" if isinstance(value, float) else f"{'never':>10}"
-    times = f"{slower:.2f}x quiet" if isinstance(slower, float) else "never reached"
+    shown = f"{value:10.3f}" if isinstance(value, float) else f"{'inf':>10}"
+    times = f"{slower:.2f}x quiet" if isinstance(slower, float) else "no ratio"
     verdict = "" if limit is None else f"  limit {limit:g}x  {'ok' if row['within_limit'] else 'MISSES'}"
     return f"  {row['load']:38} {shown} {unit:8} {times}{verdict}"
 
