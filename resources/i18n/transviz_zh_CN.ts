@@ -1264,8 +1264,8 @@ Symmetric part |S| = {7:.2f}, antisymmetric part |A| = {8:.2f} (Frobenius norms)
         <translation>{0}：没有这个文件</translation>
     </message>
     <message>
-        <source>{0} is not a readable safetensors file (its first 8 bytes claim a header of {1} bytes in a file of {2})</source>
-        <translation>{0} 不是可读取的 safetensors 文件（其前 8 个字节声称文件头有 {1} 字节，而文件只有 {2} 字节）</translation>
+        <source>{0} is not a safetensors file: such a file begins with the length of its header, and this one&apos;s first bytes are not a length that fits in its {1} bytes</source>
+        <translation>{0} 不是 safetensors 文件：这种文件以文件头的长度开头，而它开头的字节不是一个能容纳在其 {1} 字节中的长度</translation>
     </message>
     <message>
         <source>{0} is not a transviz checkpoint: its first 8 bytes give a header of {1} bytes; a checkpoint&apos;s header is at most {2}</source>

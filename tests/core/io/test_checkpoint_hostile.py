@@ -237,3 +237,15 @@ def test_the_largest_checkpoint_read_fits_the_parameter_bound():
     from transviz.core.model.config import MAX_PARAMETERS
 
     assert MAX_PARAMETERS * 4 <= checkpoint.MAX_BYTES
+
+
+def test_a_text_file_is_refused_without_showing_its_first_bytes(tmp_path):
+    """Its first 8 bytes read as a length would spell them out (of a password file: a user name)."""
+    text = tmp_path / "passwd.safetensors"
+    text.write_text("root:x:0:0:root:/root:/bin/bash\n")
+    with pytest.raises(transviz.CheckpointError) as caught:
+        transviz.load_model(text)
+    message = str(caught.value)
+    assert message == ("passwd.safetensors is not a safetensors file: such a file begins with the length of its "
+                       "header, and this one's first bytes are not a length that fits in its 32 bytes")
+    assert str(int.from_bytes(b"root:x:0", "little")) not in message.replace(",", "")

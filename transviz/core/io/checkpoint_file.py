@@ -83,9 +83,11 @@ def header_length(path: Path) -> int | None:
         return None
     length = int.from_bytes(prefix, "little")
     if length > MAX_HEADER_BYTES and length > size:  # text, or anything else that never was a checkpoint
-        raise CheckpointError(translate_noop("CoreMessages", "{0} is not a readable safetensors file (its first 8 "
-                                                             "bytes claim a header of {1} bytes in a file of {2})"),
-                              path.name, f"{length:,}", f"{size:,}")
+        # The length is not shown: it would be the file's first 8 bytes (of a password file, a user name).
+        raise CheckpointError(translate_noop("CoreMessages", "{0} is not a safetensors file: such a file begins with "
+                                                             "the length of its header, and this one's first bytes "
+                                                             "are not a length that fits in its {1} bytes"),
+                              path.name, f"{size:,}")
     if length > MAX_HEADER_BYTES:
         raise CheckpointError(translate_noop("CoreMessages", "{0} is not a transviz checkpoint: its first 8 bytes give "
                                                              "a header of {1} bytes; a checkpoint's header is at most "
