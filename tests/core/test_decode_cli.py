@@ -66,15 +66,15 @@ def heatmap_values(out: str) -> dict[str, list[float]]:
 @pytest.mark.parametrize("show, head", [("cross", "mean"), ("decoder", "2"), ("encoder", "mean")])
 def test_show_prints_the_chosen_matrix(capsys, model_file, model, show, head):
     code, out, _ = run_cli(capsys, SOURCE, "--model", model_file, "--max-len", "6", "--show", show,
-                           "--layer", "1", "--head", head, "--values")
+                           "--layer", "0", "--head", head, "--values")
     assert code == 0
     session = DecodingSession(model, SOURCE, max_len=6)
     session.run_to_end()
     array = {"cross": session.cross_attention(), "decoder": session.decoder_self_attention(),
              "encoder": session.encoder_attention}[show][0]
-    matrix = array.mean(0) if head == "mean" else array[int(head) - 1]
+    matrix = array.mean(0) if head == "mean" else array[int(head)]
     rows = session.source_tokens if show == "encoder" else session.target_tokens
-    assert f"{show} attention, layer 1 of 2, " + ("mean of 4 heads" if head == "mean" else "head 2 of 4") in out
+    assert f"{show} attention, layer 0 of 0-1, " + ("mean of 4 heads" if head == "mean" else "head 2 of 0-3") in out
     printed = heatmap_values(out)
     for r, label in enumerate(dict.fromkeys(rows)):  # the first row with each label
         expected = matrix[r, : r + 1] if show == "decoder" else matrix[r]  # masked cells print no value
@@ -94,7 +94,7 @@ def test_show_counts_each_stacks_own_layers(capsys, tmp_path, encoder_layers, de
     path = str(transviz.save_model(model, tmp_path / "uneven.safetensors"))
     code, out, err = run_cli(capsys, SOURCE, "--model", path, "--max-len", "4", "--show", "cross", "--values")
     assert code == 0 and err == ""
-    assert f"cross attention, layer {decoder_layers} of {decoder_layers}, mean of 4 heads" in out
+    assert f"cross attention, layer {decoder_layers - 1} of 0-{decoder_layers - 1}, mean of 4 heads" in out
     session = DecodingSession(transviz.load_model(path), SOURCE, max_len=4)
     session.run_to_end()
     ids = [model.tgt_vocab.stoi[t] for t in session.output_tokens]
@@ -104,12 +104,12 @@ def test_show_counts_each_stacks_own_layers(capsys, tmp_path, encoder_layers, de
         np.testing.assert_allclose(printed[label][: expected.shape[1]], expected[r], atol=0.0051)
     for show, layers in (("decoder", decoder_layers), ("encoder", encoder_layers)):
         code, out, _ = run_cli(capsys, SOURCE, "--model", path, "--max-len", "4", "--show", show)
-        assert code == 0 and f"{show} attention, layer {layers} of {layers}," in out
+        assert code == 0 and f"{show} attention, layer {layers - 1} of 0-{layers - 1}," in out
     deeper, shallower = ("decoder", "encoder") if decoder_layers > encoder_layers else ("encoder", "decoder")
-    code, _, err = run_cli(capsys, SOURCE, "--model", path, "--show", shallower, "--layer", "2")
-    assert code != 0 and f"no layer 2: the {shallower} attention has layers 1 to 1" in err
-    code, out, _ = run_cli(capsys, SOURCE, "--model", path, "--max-len", "4", "--show", deeper, "--layer", "2")
-    assert code == 0 and f"{deeper} attention, layer 2 of 2," in out
+    code, _, err = run_cli(capsys, SOURCE, "--model", path, "--show", shallower, "--layer", "1")
+    assert code != 0 and f"no layer 1: the {shallower} attention has layers 0 to 0" in err
+    code, out, _ = run_cli(capsys, SOURCE, "--model", path, "--max-len", "4", "--show", deeper, "--layer", "1")
+    assert code == 0 and f"{deeper} attention, layer 1 of 0-1," in out
 
 
 def test_heatmap_shades_follow_the_values():
@@ -236,8 +236,9 @@ def test_with_the_shipped_default_model_no_model_is_needed(capsys):
 
 
 @pytest.mark.parametrize("args, message", [
-    (["--show", "cross", "--layer", "3"], "no layer 3: the cross attention has layers 1 to 2"),
-    (["--show", "cross", "--head", "9"], "no head 9"),
+    (["--show", "cross", "--layer", "2"], "no layer 2: the cross attention has layers 0 to 1"),
+    (["--show", "cross", "--head", "4"], "no head 4: this model has heads 0 to 3"),
+    (["--show", "cross", "--head", "-1"], "no head -1: this model has heads 0 to 3"),
     (["--show", "cross", "--head", "first"], "--head takes a number"),
     (["--beam", "2", "--strategy", "greedy"], "apply to --strategy beam"),
     (["--seed", "2", "--strategy", "beam"], "apply to --strategy sample"),
@@ -250,7 +251,7 @@ def test_with_the_shipped_default_model_no_model_is_needed(capsys):
     (["--reference", "  "], "the reference is empty"),
     (["--layer", "1"], "--layer goes with --show (cross, decoder, encoder)"),
     (["--head", "2", "--values"], "--head, --values go with --show"),
-    (["--show", "encoder", "--layer", "0"], "no layer 0: the encoder attention has layers 1 to 2"),
+    (["--show", "encoder", "--layer", "-1"], "no layer -1: the encoder attention has layers 0 to 1"),
 ])
 def test_bad_options_are_one_line_errors(capsys, model_file, args, message):
     code, out, err = run_cli(capsys, SOURCE, "--model", model_file, *args)

@@ -44,8 +44,8 @@ def register(commands: argparse._SubParsersAction) -> None:
     parser.add_argument("--candidates", type=int, default=3, metavar="K", help="candidates listed per step (default 3)")
     show = parser.add_argument_group("attention heatmap")
     show.add_argument("--show", choices=SHOW, help="print this attention matrix as a text heatmap")
-    show.add_argument("--layer", type=int, metavar="L", help="layer to show, 1 = first (default: the last)")
-    show.add_argument("--head", metavar="H", help="head to show, 1 = first, or 'mean' (default)")
+    show.add_argument("--layer", type=int, metavar="L", help="layer to show, 0 = first (default: the last)")
+    show.add_argument("--head", metavar="H", help="head to show, 0 = first, or 'mean' (default)")
     show.add_argument("--values", action="store_true", help="print the values in the heatmap cells")
     add_flags(parser)
     output = parser.add_argument_group("output")
@@ -204,7 +204,8 @@ def _stop_text(reason: str | None, max_len: int) -> str:
 # -- heatmap ----------------------------------------------------------------------------------
 
 def _view(args: argparse.Namespace, config: ModelConfig) -> tuple[int, int | None]:
-    """The layer and head (None: the mean of the heads) that ``--show`` draws, 1 = first."""
+    """The layer and head (None: the mean of the heads) that ``--show`` draws, 0 = first, as the
+    window, ``render`` and the interventions count them."""
     if args.show is None:
         given = [flag for flag, value in (("--layer", args.layer), ("--head", args.head), ("--values", args.values))
                  if value not in (None, False)]
@@ -213,9 +214,9 @@ def _view(args: argparse.Namespace, config: ModelConfig) -> tuple[int, int | Non
                              f"({', '.join(SHOW)}): say which attention to print")
         return 0, None
     layers = config.n_encoder_layers if args.show == "encoder" else config.n_decoder_layers
-    layer = layers if args.layer is None else args.layer
-    if not 1 <= layer <= layers:
-        raise InputError(f"there is no layer {layer}: the {args.show} attention has layers 1 to {layers}")
+    layer = layers - 1 if args.layer is None else args.layer
+    if not 0 <= layer < layers:
+        raise InputError(f"there is no layer {layer}: the {args.show} attention has layers 0 to {layers - 1}")
     head = None if args.head in (None, "mean") else _head_number(args.head, config.n_heads)
     return layer, head
 
@@ -230,9 +231,9 @@ def _heatmap(session: DecodingSession, show: str, layer: int, head: int | None, 
     array = matrices[show]  # (L, H, Q, K)
     layers, heads = array.shape[:2]
     if head is None:
-        matrix, head_text = array[layer - 1].mean(axis=0), f"mean of {heads} heads"
+        matrix, head_text = array[layer].mean(axis=0), f"mean of {heads} heads"
     else:
-        matrix, head_text = array[layer - 1, head - 1], f"head {head} of {heads}"
+        matrix, head_text = array[layer, head], f"head {head} of 0-{heads - 1}"
     target, source = session.target_tokens, session.source_tokens
     queries = query_labels([printable(t) for t in target], [printable(t) for t in session.output_tokens])
     rows, columns, what = {
@@ -242,7 +243,7 @@ def _heatmap(session: DecodingSession, show: str, layer: int, head: int | None, 
         "encoder": (source, source, "rows: source tokens (queries), columns: source tokens (keys)"),
     }[show]
     allowed = causal_mask(len(target))[0, 0].numpy() if show == "decoder" else None
-    title = f"{show} attention, layer {layer} of {layers}, {head_text}; {what}"
+    title = f"{show} attention, layer {layer} of 0-{layers - 1}, {head_text}; {what}"
     return title + "\n\n" + heatmap(matrix, rows, columns, values=values, allowed=allowed,
                                      literal_rows=show != "encoder",
                                      ascii_only=not _terminal_shows(SHADES + HIDDEN + "\u2265"))
@@ -252,9 +253,9 @@ def _head_number(text: str, heads: int) -> int:
     try:
         head = int(text)
     except ValueError:
-        raise InputError(f"--head takes a number from 1 to {heads} or 'mean', not {text!r}") from None
-    if not 1 <= head <= heads:
-        raise InputError(f"there is no head {head}: this model has heads 1 to {heads}")
+        raise InputError(f"--head takes a number from 0 to {heads - 1} or 'mean', not {text!r}") from None
+    if not 0 <= head < heads:
+        raise InputError(f"there is no head {head}: this model has heads 0 to {heads - 1}")
     return head
 
 
