@@ -1856,6 +1856,10 @@ Symmetric part |S| = {7:.2f}, antisymmetric part |A| = {8:.2f} (Frobenius norms)
         <translation>指标必须是 exact_match 或 logprob，得到的是 {0}</translation>
     </message>
     <message>
+        <source>this model does not say which task it learned: give its sentence pairs as a TSV file</source>
+        <translation>这个模型没有说明它学的是哪个任务：请以 TSV 文件给出它的句对</translation>
+    </message>
+    <message>
         <source>this model learned {0}, not a built-in task: give its sentence pairs as a TSV file</source>
         <translation>这个模型学的是 {0}，不是内置任务：请以 TSV 文件给出它的句对</translation>
     </message>

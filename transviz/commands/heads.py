@@ -39,8 +39,10 @@ def run(args: argparse.Namespace) -> int:
     from tqdm import tqdm
 
     from ..core.analysis.head_importance import head_importance, prune_curve
+    from ..core.data.held_out import held_out_pairs
 
     model = model_or_default(args.model)
+    held_out_pairs(model, args.data)  # unusable data fails now, not under a progress bar
     found: dict[str, Any] = {}
     kinds: list[Any] = [args.kind] if args.kind else list(KINDS)  # argparse checked them
     for kind in kinds:

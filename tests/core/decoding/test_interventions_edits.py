@@ -152,3 +152,13 @@ def test_mean_ablation_needs_a_built_in_task(model):
     other = replace(model, facts={**model.facts, "task": "my-corpus.tsv"})
     with pytest.raises(transviz.InputError, match="not a built-in task"):
         transviz.decode(other, SOURCE, interventions=[AblateHead("cross", 0, 0, "mean")])
+
+
+def test_a_model_that_names_no_task_is_told_so(model):
+    """A Hugging Face or plain PyTorch model names no task: not "this model learned None"."""
+    from dataclasses import replace
+
+    other = replace(model, facts={k: v for k, v in model.facts.items() if k != "task"})
+    with pytest.raises(transviz.InputError, match="^this model does not say which task it learned: give its sentence "
+                                                  "pairs as a TSV file$"):
+        transviz.decode(other, SOURCE, interventions=[AblateHead("cross", 0, 0, "mean")])

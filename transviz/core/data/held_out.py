@@ -19,6 +19,9 @@ def held_out_pairs(model: Model, data: str = "test") -> tuple[Pair, ...]:
         corpus = load_tsv(data, level=vocab.level, lowercase=vocab.lowercase)
         return corpus.train + corpus.valid + corpus.test
     task = model.facts.get("task")
+    if task is None:  # a Hugging Face or plain PyTorch model, or a checkpoint saved without its facts
+        raise InputError(translate_noop("CoreMessages", "this model does not say which task it learned: give its "
+                                                        "sentence pairs as a TSV file"))
     if task not in TASKS:
         raise InputError(translate_noop("CoreMessages", "this model learned {0}, not a built-in task: give its "
                                                         "sentence pairs as a TSV file"), repr(task))
