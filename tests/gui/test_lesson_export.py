@@ -64,3 +64,12 @@ def test_export_into_a_file_is_refused_in_one_line(tmp_path: Path, capsys) -> No
     assert main(["lesson", str(tmp_path / "two.toml"), "--export", str(tmp_path / "deck")]) == 1
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "it is a file, not a folder" in err
+
+
+def test_an_empty_export_folder_is_refused_not_a_window(tmp_path: Path, capsys, monkeypatch) -> None:
+    (tmp_path / "two.toml").write_text(TWO_SLIDES, encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    assert main(["lesson", "two.toml", "--export", ""]) == 1
+    err = capsys.readouterr().err
+    assert err == "transviz: --export needs the name of a folder for the slides, e.g. --export slides\n"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["two.toml"]

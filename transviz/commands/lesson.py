@@ -24,7 +24,7 @@ def register(commands: argparse._SubParsersAction) -> None:
 def run(args: argparse.Namespace) -> int:
     if args.check:
         return check(args.file)
-    if args.export:
+    if args.export is not None:  # "" too: a folder left empty, not a window
         return export(args.file, args.export, args.size, args.force)
     from ..core.teaching.lesson import read
     from ..gui.app import run as run_app
@@ -50,6 +50,8 @@ def export(path: str, folder: str, size: str, force: bool = False) -> int:
     from ..core.io.outputs import PNG, check_output
     from ..core.teaching.lesson import read, slide_files
 
+    if not folder:
+        raise InputError("--export needs the name of a folder for the slides, e.g. --export slides")
     width, height = picture_size(size)
     lesson = read(path)  # a file that cannot be read says so before Qt starts
     if Path(folder).exists() and not Path(folder).is_dir():
