@@ -65,9 +65,11 @@ def test_frames_of_other_sizes_are_padded_with_their_corner_colour():
 
 def test_a_video_repeats_the_last_frame_for_the_hold():
     given = frames(3)
-    video = held(given, Timing(frame_ms=400, hold_ms=1000))
+    video = list(held(given, Timing(frame_ms=400, hold_ms=1000)))
     assert len(video) == 3 + 3 and all(frame is given[-1] for frame in video[2:])
-    assert len(held(given, Timing(frame_ms=400, hold_ms=0))) == 3
+    assert len(list(held(given, Timing(frame_ms=400, hold_ms=0)))) == 3
+    longest = held(given, Timing(frame_ms=20, hold_ms=600_000))  # one frame at a time: no copies
+    assert sum(frame is given[-1] for frame in longest) == 1 + 30_000
 
 
 def test_an_mp4_has_a_frame_per_step_plus_the_hold(tmp_path):

@@ -10,7 +10,7 @@ from __future__ import annotations
 import math
 import os
 import tempfile
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from io import BytesIO
 from pathlib import Path
@@ -88,9 +88,12 @@ def _gif(frames: Sequence[np.ndarray], timing: Timing) -> bytes:
     return out.getvalue()
 
 
-def held(frames: Sequence[np.ndarray], timing: Timing) -> list[np.ndarray]:
-    """The frames of a constant-rate video: the last one repeated for the hold."""
-    return [*frames, *[frames[-1]] * math.ceil(timing.hold_ms / timing.frame_ms)]
+def held(frames: Sequence[np.ndarray], timing: Timing) -> Iterator[np.ndarray]:
+    """The frames of a constant-rate video: the last one repeated for the hold, as the same array
+    (a ten-minute hold at 100 frames/s is 60,000 frames: copies would fill the memory)."""
+    yield from frames
+    for _ in range(math.ceil(timing.hold_ms / timing.frame_ms)):
+        yield frames[-1]
 
 
 def ffmpeg() -> str:
@@ -112,7 +115,7 @@ def _mp4(frames: Sequence[np.ndarray], timing: Timing) -> bytes:
     ffmpeg()  # a clear message when there is none
     import imageio_ffmpeg
 
-    frames = [_even(frame) for frame in held(frames, timing)]
+    frames = [_even(frame) for frame in frames]
     height, width = frames[0].shape[:2]
     with tempfile.TemporaryDirectory(prefix="transviz-mp4-") as folder:
         out = Path(folder) / "run.mp4"
@@ -122,8 +125,8 @@ def _mp4(frames: Sequence[np.ndarray], timing: Timing) -> bytes:
                                              ffmpeg_log_level="error", output_params=["-movflags", "+faststart"])
         try:
             writer.send(None)
-            for frame in frames:
-                writer.send(np.ascontiguousarray(frame))
+            for frame in held(frames, timing):
+                writer.send(frame)  # _even made it contiguous
         except (OSError, RuntimeError) as exc:
             message = translate_noop("CoreMessages", "ffmpeg could not write the MP4: {0}")
             raise InputError(message, str(exc)) from None
