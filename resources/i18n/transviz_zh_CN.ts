@@ -1120,6 +1120,14 @@ Symmetric part |S| = {7:.2f}, antisymmetric part |A| = {8:.2f} (Frobenius norms)
         <translation>{0} 只有 {1} 个不同的句对；语料至少需要 {2} 个，才能分成训练集、验证集和测试集</translation>
     </message>
     <message>
+        <source>{0}: its values are nested too deeply to read</source>
+        <translation>{0}：其中的值嵌套得太深，无法读取</translation>
+    </message>
+    <message>
+        <source>{0} is more than {1} MB: not a lesson or session file, which are far smaller</source>
+        <translation>{0} 超过 {1} MB：不是课程或会话文件，这两种文件要小得多</translation>
+    </message>
+    <message>
         <source>{0} is not a file: it is {1}</source>
         <translation>{0} 不是文件：它是{1}</translation>
     </message>

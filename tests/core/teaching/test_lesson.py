@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import ast
+import os
 from pathlib import Path
 
 import numpy as np
@@ -164,3 +165,32 @@ def test_a_slide_names_any_tab_of_the_one_list_and_no_other() -> None:
         lesson.loads(HEAD + SLIDE + 'tab = "Lab"\n')
     readme = (Path(__file__).resolve().parents[3] / "README.md").read_text(encoding="utf-8")
     assert f'tab = "explorer"                # {", ".join(TABS)}\n' in readme  # the lesson format's documentation
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="named pipes are POSIX")
+def test_a_named_pipe_is_refused_without_waiting_for_a_writer(tmp_path: Path) -> None:
+    pipe = tmp_path / "lesson.toml"
+    os.mkfifo(pipe)
+    with pytest.raises(lesson.LessonError, match=r"lesson\.toml is not a file: it is a named pipe \(FIFO\)$"):
+        lesson.read(pipe)
+
+
+@pytest.mark.skipif(not Path("/dev/zero").exists(), reason="needs /dev/zero")
+def test_a_device_is_refused_unread() -> None:
+    with pytest.raises(lesson.LessonError, match="^/dev/zero is not a file: it is a device$"):
+        lesson.read("/dev/zero")
+
+
+def test_a_file_far_larger_than_any_lesson_is_refused(tmp_path: Path) -> None:
+    big = tmp_path / "big.toml"
+    with big.open("wb") as f:
+        f.truncate(lesson.MAX_FILE_MB * 2**20 + 1)  # sparse: costs no disk
+    with pytest.raises(lesson.LessonError, match="^big.toml is more than 16 MB: not a lesson or session file"):
+        lesson.read(big)
+
+
+def test_values_nested_thousands_deep_are_refused_in_one_line(tmp_path: Path) -> None:
+    deep = tmp_path / "deep.toml"
+    deep.write_text("a = " + "[" * 5000 + "]" * 5000 + "\n", encoding="utf-8")
+    with pytest.raises(lesson.LessonError, match="^deep.toml: its values are nested too deeply to read$"):
+        lesson.read(deep)

@@ -14,6 +14,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import BinaryIO
 
+from .messages import Message, translate_noop
+
 Writer = Callable[[BinaryIO], object]
 
 _umask_lock = threading.Lock()
@@ -73,6 +75,17 @@ class NotARegularFile(OSError):
     def __init__(self, path: str | os.PathLike[str], mode: int) -> None:
         super().__init__(f"{os.fspath(path)} is not a regular file")
         self.mode = mode
+
+
+def kind_of(mode: int) -> Message:
+    """What a path that is not a regular file is (its ``st_mode``), for a message."""
+    if stat.S_ISDIR(mode):
+        return Message(translate_noop("CoreMessages", "a folder"))
+    if stat.S_ISFIFO(mode):
+        return Message(translate_noop("CoreMessages", "a named pipe (FIFO)"))
+    if stat.S_ISCHR(mode) or stat.S_ISBLK(mode):
+        return Message(translate_noop("CoreMessages", "a device"))
+    return Message(translate_noop("CoreMessages", "neither a file nor a folder"))
 
 
 def open_regular(path: str | os.PathLike[str], follow_symlinks: bool = True) -> BinaryIO:

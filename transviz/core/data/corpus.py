@@ -16,12 +16,11 @@ named pipe, a device), which is never opened for reading.
 from __future__ import annotations
 
 import os
-import stat
 from pathlib import Path
 from typing import BinaryIO
 
 from ..base.errors import InputError
-from ..base.files import NotARegularFile, open_regular
+from ..base.files import NotARegularFile, kind_of, open_regular
 from ..base.messages import Message, translate_noop
 from ..model.config import ONE_OF_TWO
 from ..model.vocab import Level, Vocab, code_points, control_characters
@@ -79,7 +78,7 @@ def _open(file: Path) -> BinaryIO:
         stream = open_regular(file)
     except NotARegularFile as exc:
         raise InputError(translate_noop("CoreMessages", "{0} is not a file: it is {1}"), str(file),
-                         _kind(exc.mode)) from None
+                         kind_of(exc.mode)) from None
     except OSError as exc:
         raise InputError(translate_noop("CoreMessages", "cannot read {0}: {1}"), str(file),
                          exc.strerror or str(exc)) from None
@@ -90,17 +89,6 @@ def _open(file: Path) -> BinaryIO:
                                                         "or keep a sample)"),
                          file.name, f"{size / 2**20:.0f}", MAX_BYTES // 2**20)
     return stream
-
-
-def _kind(mode: int) -> Message:
-    """What a path that is not a regular file is, for a message."""
-    if stat.S_ISDIR(mode):
-        return Message(translate_noop("CoreMessages", "a folder"))
-    if stat.S_ISFIFO(mode):
-        return Message(translate_noop("CoreMessages", "a named pipe (FIFO)"))
-    if stat.S_ISCHR(mode) or stat.S_ISBLK(mode):
-        return Message(translate_noop("CoreMessages", "a device"))
-    return Message(translate_noop("CoreMessages", "neither a file nor a folder"))
 
 
 def _read_pairs(stream: BinaryIO, name: str, tokenizer: Vocab) -> list[Pair]:

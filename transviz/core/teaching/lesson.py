@@ -19,7 +19,7 @@ from typing import Any
 
 from ..analysis.walkthrough import KINDS, Kind
 from ..base.errors import TransvizError
-from ..base.files import write_atomically
+from ..base.files import NotARegularFile, kind_of, open_regular, write_atomically
 from ..base.messages import Arg, Message, translate_noop
 from ..decoding.interventions import Intervention
 from ..decoding.strategies import Greedy, Strategy, strategy_named, strategy_settings
@@ -33,6 +33,7 @@ else:  # pragma: no cover - the same parser, before it joined the standard libra
 FORMAT, VERSION = "transviz-lesson", 1
 SUFFIX, SESSION_SUFFIX = ".toml", ".transviz"
 # what the window offers (transviz.gui keeps its own copies; tests/core/teaching/test_lesson.py checks they agree)
+MAX_FILE_MB = 16  # a lesson of a hundred slides is tens of KB; a session file is about as small
 SUMMARIES = ("mean", "max", "rollout")
 SCALES = ("fixed", "map", "row")
 COLORMAPS = ("viridis", "cividis", "magma")
@@ -316,6 +317,9 @@ def loads(text: str, name: str = "<lesson>", folder: Path = Path(".")) -> Lesson
     """The lesson in ``text`` (from a file called ``name``); LessonError with the line at fault."""
     try:
         data = tomllib.loads(text)
+    except RecursionError:  # arrays or tables nested thousands deep
+        raise LessonError(translate_noop("CoreMessages", "{0}: its values are nested too deeply to read"),
+                          name) from None
     except tomllib.TOMLDecodeError as exc:
         line = getattr(exc, "lineno", None) or _line_of(str(exc))
         reason = getattr(exc, "msg", None) or re.sub(r"\s*\(at line \d+, column \d+\)", "", str(exc))
@@ -332,11 +336,20 @@ def _line_of(text: str) -> int:
 def read(path: str | Path) -> Lesson:
     """The lesson (or session) in the file at ``path``."""
     path = Path(path)
+    limit = MAX_FILE_MB * 2**20
     try:
-        text = path.read_text(encoding="utf-8")
+        with open_regular(path) as f:  # a named pipe is never opened: reading one would wait for a writer
+            raw = f.read(limit + 1)
+        text = raw.decode("utf-8")
+    except NotARegularFile as exc:
+        raise LessonError(translate_noop("CoreMessages", "{0} is not a file: it is {1}"), str(path),
+                          kind_of(exc.mode)) from None
     except (OSError, UnicodeDecodeError) as exc:
         raise LessonError(translate_noop("CoreMessages", "cannot read {0}: {1}"), str(path),
                           getattr(exc, "strerror", None) or str(exc)) from None
+    if len(raw) > limit:
+        raise LessonError(translate_noop("CoreMessages", "{0} is more than {1} MB: not a lesson or session file, "
+                                                         "which are far smaller"), path.name, MAX_FILE_MB)
     return loads(text, path.name, path.resolve().parent)
 
 
