@@ -61,6 +61,9 @@ def main(argv: list[str] | None = None) -> int:
     except BrokenPipeError:  # the reader left early (`transviz decode ... | head -1`): nothing more to say
         _discard_stdout()
         return 128 + 13  # as if ended by SIGPIPE, the way a shell reports `yes | head -1`
+    except OSError as exc:  # a file the system would not let us read or write: its name and the reason
+        print(f"transviz: {exc.filename}: {exc.strerror}" if exc.filename else f"transviz: {exc}", file=sys.stderr)
+        return 1
 
 
 def _self_test(args: argparse.Namespace) -> int:

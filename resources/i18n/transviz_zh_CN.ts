@@ -1128,6 +1128,10 @@ Symmetric part |S| = {7:.2f}, antisymmetric part |A| = {8:.2f} (Frobenius norms)
         <translation>{0} 超过 {1} MB：不是课程或会话文件，这两种文件要小得多</translation>
     </message>
     <message>
+        <source>cannot write {0}: {1} is a file, not a folder</source>
+        <translation>无法写入 {0}：{1} 是文件，不是文件夹</translation>
+    </message>
+    <message>
         <source>{0} is not a file: it is {1}</source>
         <translation>{0} 不是文件：它是{1}</translation>
     </message>

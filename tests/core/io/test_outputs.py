@@ -72,6 +72,11 @@ def snapshot(folder: Path) -> dict[str, bytes]:
     (["train", "--data", "c.tsv", *TINY, "--out", "c.tsv", "--force"], "that file is this command's input"),
     (["render", SOURCE, "--view", "positional", "--out", "notes.txt"],
      "cannot write a PNG or SVG picture to notes.txt: the file name must end in .png or .svg"),
+    (["render", SOURCE, "--view", "positional", "--out", "c.tsv/picture.png"],
+     "cannot write c.tsv/picture.png: c.tsv is a file, not a folder"),
+    (["decode", SOURCE, "--model", "m.safetensors", "--npz", "c.tsv/deeper/run.npz"],
+     "cannot write c.tsv/deeper/run.npz: c.tsv is a file, not a folder"),
+    (["render", SOURCE, "--view", "positional", "--out", "a" * 300 + ".png"], ".png: File name too long"),
     (["--self-test", "--report", "m.safetensors"],
      "m.safetensors already exists and is not a text file: it was left as it is; choose another name, or give "
      "--force to replace it"),
@@ -211,3 +216,9 @@ def test_a_dangling_symlink_or_a_missing_file_may_be_written(tmp_path):
     (tmp_path / "gone.npz").symlink_to(tmp_path / "nowhere")
     assert outputs.check_output(tmp_path / "gone.npz", outputs.NPZ) == tmp_path / "gone.npz"
     assert outputs.check_output(tmp_path / "new.safetensors", outputs.CHECKPOINT, inputs=[None, "c.tsv"])
+
+
+@pytest.mark.skipif(not Path("/proc/self").is_dir(), reason="needs Linux's /proc")
+def test_a_picture_into_a_pseudo_filesystem_is_refused_in_one_line(capsys, work):
+    refused(capsys, ["render", SOURCE, "--view", "positional", "--out", "/proc/self/picture.png"],
+            "transviz: /proc/self/picture.png: ")

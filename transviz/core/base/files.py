@@ -37,7 +37,10 @@ def write_atomically(path: str | os.PathLike[str], data: bytes | Writer) -> Path
     target = Path(path)
     mode = _mode_for(target)
     remove_stale_temporaries(target)
-    fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=".tmp")
+    try:
+        fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=".tmp")
+    except OSError as exc:  # named after the file asked for, not the temporary one
+        raise OSError(exc.errno, exc.strerror, str(target)) from None
     try:
         with os.fdopen(fd, "wb") as f:
             if callable(data):

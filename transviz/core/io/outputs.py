@@ -118,6 +118,10 @@ def check_output(path: str | os.PathLike[str], kind: Kind, inputs: Iterable[str 
             raise InputError(translate_noop("CoreMessages", "cannot write {0}: that file is this command's input "
                                                             "({1}); choose another name for the output"),
                              str(path), str(source))
+    blocking = next((folder for folder in target.parents if folder.exists() and not folder.is_dir()), None)
+    if blocking is not None:
+        raise InputError(translate_noop("CoreMessages", "cannot write {0}: {1} is a file, not a folder"),
+                         str(path), str(blocking))
     if target.is_dir():
         example = target / ("output" + (kind.suffixes[0] if kind.suffixes else ".txt"))
         raise InputError(translate_noop("CoreMessages", "cannot write {0}: it is a folder; give a file name such as "
