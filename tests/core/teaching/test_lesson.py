@@ -194,3 +194,27 @@ def test_values_nested_thousands_deep_are_refused_in_one_line(tmp_path: Path) ->
     deep.write_text("a = " + "[" * 5000 + "]" * 5000 + "\n", encoding="utf-8")
     with pytest.raises(lesson.LessonError, match="^deep.toml: its values are nested too deeply to read$"):
         lesson.read(deep)
+
+
+@pytest.mark.parametrize("model, shown", [
+    ("loop.safetensors", "loop.safetensors"),  # a symbolic link to itself
+    ("nul\\u0000byte.safetensors", "nul\\x00byte.safetensors"),
+    ("x" * 5000 + ".safetensors", "x" * 5000),
+])
+def test_a_model_path_that_cannot_be_a_file_is_named_at_its_line(tmp_path: Path, model: str, shown: str) -> None:
+    (tmp_path / "loop.safetensors").symlink_to(tmp_path / "loop.safetensors")
+    path = tmp_path / "l.toml"
+    path.write_text(HEAD + SLIDE.replace('"default"', f'"{model}"'), encoding="utf-8")
+    with pytest.raises(LessonError) as caught:
+        check(lesson.read(path))
+    message = str(caught.value)
+    assert message.startswith("l.toml, line 5: the model ") and "is neither a shipped model nor a file" in message
+    assert shown in message and "\0" not in message
+
+
+@pytest.mark.parametrize("version", ["1.0", "true", '"1"'])
+def test_a_version_that_only_equals_1_is_refused(tmp_path: Path, version: str) -> None:
+    path = tmp_path / "l.toml"
+    path.write_text((HEAD + SLIDE).replace("version = 1", f"version = {version}"), encoding="utf-8")
+    with pytest.raises(LessonError, match="^l.toml, line 2: this transviz reads lesson version 1, got "):
+        lesson.read(path)

@@ -207,7 +207,7 @@ class _Reader:
         if data["format"] != FORMAT:
             raise self.fail("format", translate_noop("CoreMessages", "format must be {0}, got {1}"),
                             repr(FORMAT), repr(data["format"]))
-        if data["version"] != VERSION:
+        if type(data["version"]) is not int or data["version"] != VERSION:  # true and 1.0 equal 1 too
             raise self.fail("version", translate_noop("CoreMessages", "this transviz reads lesson version {0}, "
                                                                       "got {1}"), VERSION, repr(data["version"]))
         titles = self.typed(data, "title_en", str, ""), self.typed(data, "title_zh", str, "")

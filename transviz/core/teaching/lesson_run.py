@@ -24,11 +24,16 @@ def model_source(slide: Slide, folder: Path) -> str:
     (relative to ``folder``); LessonError, at the slide's line, when there is neither."""
     if slide.model in shipped_models():
         return slide.model
-    path = (folder / slide.model).resolve()
-    if not path.is_file():
+    path = folder / slide.model
+    try:
+        path = path.resolve()
+        found = path.is_file()
+    except (OSError, RuntimeError, ValueError):  # a symbolic link loop, a NUL byte, a name too long
+        found = False
+    if not found:
         raise LessonError(translate_noop("CoreMessages", "line {0}: the model {1} is neither a shipped model nor a "
                                                          "file (looked for {2})"), slide.line, repr(slide.model),
-                          str(path))
+                          str(path).replace("\0", "\\x00"))  # a NUL byte shown, not sent to the terminal
     return str(path)
 
 
