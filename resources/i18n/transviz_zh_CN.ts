@@ -1132,6 +1132,14 @@ Symmetric part |S| = {7:.2f}, antisymmetric part |A| = {8:.2f} (Frobenius norms)
         <translation>无法写入 {0}：{1} 是文件，不是文件夹</translation>
     </message>
     <message>
+        <source>line {0}: the {1} names layer {2}, but the model&apos;s {3} attention has layers 0 to {4}</source>
+        <translation>第 {0} 行：{1} 指定了第 {2} 层，但模型的 {3} 注意力只有第 0 到 {4} 层</translation>
+    </message>
+    <message>
+        <source>line {0}: the {1} names head {2}, but the model has heads 0 to {3}</source>
+        <translation>第 {0} 行：{1} 指定了第 {2} 个头，但模型只有第 0 到 {3} 个头</translation>
+    </message>
+    <message>
         <source>{0} is not a file: it is {1}</source>
         <translation>{0} 不是文件：它是{1}</translation>
     </message>

@@ -12,6 +12,7 @@ from ..base.messages import translate_noop
 from ..decoding.session import DecodingSession
 from ..io.resources import shipped_models
 from ..model.bundle import Model, decoding_copy
+from ..model.config import ModelConfig
 from .lesson import Lesson, LessonError, Slide
 from .workspace import Workspace
 
@@ -73,6 +74,7 @@ def show(slide: Slide, workspace: Workspace, source: str, loaded: Loaded) -> Dec
     """Put ``slide`` into ``workspace`` (its model ``loaded`` from ``source`` first, when another
     one is shown). Raises LessonError, naming the slide's line, and then the workspace is as it was,
     unless the model had to change."""
+    check_places(slide, loaded[0].config)
     try:
         if workspace.model is not loaded[0]:
             workspace.set_model(loaded[0], source, slide.sentence, decoding_model=loaded[1])
@@ -80,6 +82,23 @@ def show(slide: Slide, workspace: Workspace, source: str, loaded: Loaded) -> Dec
                                  slide.interventions, moves(slide))
     except TransvizError as exc:
         raise LessonError(LINE, slide.line, exc.message) from None
+
+
+def check_places(slide: Slide, config: ModelConfig) -> None:
+    """LessonError, at the slide's line, if its view or its quiz names a layer or head the model lacks."""
+    places = [("view", slide.view.kind, slide.view.layer, slide.view.head)]
+    if slide.quiz is not None and slide.quiz.kind is not None:
+        places.append(("quiz", slide.quiz.kind, slide.quiz.layer, slide.quiz.head))
+    for what, kind, layer, head in places:
+        layers = config.layer_count(kind)
+        if layer is not None and not 0 <= layer < layers:
+            raise LessonError(translate_noop("CoreMessages", "line {0}: the {1} names layer {2}, but the model's {3} "
+                                                             "attention has layers 0 to {4}"),
+                              slide.line, what, layer, kind, layers - 1)
+        if isinstance(head, int) and not 0 <= head < config.n_heads:
+            raise LessonError(translate_noop("CoreMessages", "line {0}: the {1} names head {2}, but the model has "
+                                                             "heads 0 to {3}"), slide.line, what, head,
+                              config.n_heads - 1)
 
 
 def check(lesson: Lesson, models: Models | None = None) -> list[DecodingSession]:
