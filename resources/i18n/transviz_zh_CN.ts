@@ -1140,6 +1140,10 @@ Symmetric part |S| = {7:.2f}, antisymmetric part |A| = {8:.2f} (Frobenius norms)
         <translation>第 {0} 行：{1} 指定了第 {2} 个头，但模型只有第 0 到 {3} 个头</translation>
     </message>
     <message>
+        <source>the lesson has {0} slides; a lesson has at most {1}</source>
+        <translation>这个课程有 {0} 张幻灯片；一个课程最多 {1} 张</translation>
+    </message>
+    <message>
         <source>{0} is not a file: it is {1}</source>
         <translation>{0} 不是文件：它是{1}</translation>
     </message>

@@ -235,3 +235,13 @@ def test_check_names_a_layer_or_head_the_model_lacks(tmp_path: Path, table: str,
     path.write_text(HEAD + SLIDE + table + "\n", encoding="utf-8")
     with pytest.raises(LessonError, match=f"^l.toml, {message}$"):
         check(lesson.read(path))
+
+
+def test_a_lesson_of_more_slides_than_a_term_holds_is_refused(tmp_path: Path) -> None:
+    path = tmp_path / "l.toml"
+    path.write_text(HEAD + SLIDE * (lesson.MAX_SLIDES + 1), encoding="utf-8")
+    too_many = r"^l.toml, line \d+: the lesson has 1,001 slides; a lesson has at most 1,000$"
+    with pytest.raises(LessonError, match=too_many):
+        lesson.read(path)
+    path.write_text(HEAD + SLIDE * lesson.MAX_SLIDES, encoding="utf-8")
+    assert len(lesson.read(path).slides) == lesson.MAX_SLIDES

@@ -33,6 +33,7 @@ else:  # pragma: no cover - the same parser, before it joined the standard libra
 FORMAT, VERSION = "transviz-lesson", 1
 SUFFIX, SESSION_SUFFIX = ".toml", ".transviz"
 # what the window offers (transviz.gui keeps its own copies; tests/core/teaching/test_lesson.py checks they agree)
+MAX_SLIDES = 1000  # a term of lessons in one file: more is a generated file gone wrong
 MAX_FILE_MB = 16  # a lesson of a hundred slides is tens of KB; a session file is about as small
 SUMMARIES = ("mean", "max", "rollout")
 SCALES = ("fixed", "map", "row")
@@ -214,6 +215,9 @@ class _Reader:
         slides = data.get("slide")
         if not isinstance(slides, list) or not slides:
             raise self.fail("slide", translate_noop("CoreMessages", "a lesson needs at least one [[slide]]"))
+        if len(slides) > MAX_SLIDES:  # each is decoded to be shown or checked
+            raise self.fail("slide", translate_noop("CoreMessages", "the lesson has {0} slides; a lesson has at most "
+                                                                    "{1}"), f"{len(slides):,}", f"{MAX_SLIDES:,}")
         read = []
         for index, slide in enumerate(slides):
             self.slide = index
