@@ -245,3 +245,17 @@ def test_a_lesson_of_more_slides_than_a_term_holds_is_refused(tmp_path: Path) ->
         lesson.read(path)
     path.write_text(HEAD + SLIDE * lesson.MAX_SLIDES, encoding="utf-8")
     assert len(lesson.read(path).slides) == lesson.MAX_SLIDES
+
+
+def test_a_slide_names_a_hugging_face_folder_beside_the_lesson(tmp_path: Path) -> None:
+    """A session saved with a Hugging Face model names its folder; reopened, it is found again."""
+    pytest.importorskip("transformers")
+    from hf_folders import marian_folder
+
+    marian_folder(tmp_path / "marian")
+    path = tmp_path / "l.toml"
+    path.write_text(HEAD + SLIDE.replace('"default"', '"marian"') + "steps = 2\n", encoding="utf-8")
+    read = lesson.read(path)
+    assert model_source(read.slides[0], read.folder) == str(tmp_path / "marian")
+    [session] = check(read)
+    assert session.position == 2

@@ -10,6 +10,7 @@ from pathlib import Path
 from ..base.errors import TransvizError
 from ..base.messages import translate_noop
 from ..decoding.session import DecodingSession
+from ..io import hf_import
 from ..io.resources import shipped_models
 from ..model.bundle import Model, decoding_copy
 from ..model.config import ModelConfig
@@ -21,14 +22,15 @@ LINE = translate_noop("CoreMessages", "line {0}: {1}")
 
 
 def model_source(slide: Slide, folder: Path) -> str:
-    """What ``slide`` names: a shipped model's name as it is, else the checkpoint's absolute path
-    (relative to ``folder``); LessonError, at the slide's line, when there is neither."""
+    """What ``slide`` names: a shipped model's name as it is, else the absolute path (relative to
+    ``folder``) of a checkpoint or of a Hugging Face model's folder; LessonError, at the slide's
+    line, when there is neither."""
     if slide.model in shipped_models():
         return slide.model
     path = folder / slide.model
     try:
         path = path.resolve()
-        found = path.is_file()
+        found = path.is_file() or hf_import.handles(path)
     except (OSError, RuntimeError, ValueError):  # a symbolic link loop, a NUL byte, a name too long
         found = False
     if not found:
