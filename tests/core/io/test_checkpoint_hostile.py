@@ -249,3 +249,10 @@ def test_a_text_file_is_refused_without_showing_its_first_bytes(tmp_path):
     assert message == ("passwd.safetensors is not a safetensors file: such a file begins with the length of its "
                        "header, and this one's first bytes are not a length that fits in its 32 bytes")
     assert str(int.from_bytes(b"root:x:0", "little")) not in message.replace(",", "")
+
+
+@pytest.mark.skipif(not Path("/proc/self/mem").exists(), reason="needs Linux's /proc")
+def test_a_system_file_that_refuses_reading_is_named_in_one_line():
+    """A process's memory file is a regular file of size 0 whose reading fails."""
+    with pytest.raises(transviz.CheckpointError, match="^cannot read /proc/self/mem: Input/output error$"):
+        transviz.load_model("/proc/self/mem")

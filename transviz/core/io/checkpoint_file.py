@@ -76,9 +76,12 @@ def header_length(path: Path) -> int | None:
         raise CheckpointError(NOT_REGULAR, str(path), _kind(exc.mode), SUFFIX) from None
     except OSError as exc:
         raise _unreachable(path, exc) from None
-    with f:
-        prefix = f.read(8)
-        size = os.fstat(f.fileno()).st_size
+    try:
+        with f:
+            prefix = f.read(8)
+            size = os.fstat(f.fileno()).st_size
+    except OSError as exc:  # a file of the system that refuses reading, such as a process's memory
+        raise _unreachable(path, exc) from None
     if len(prefix) < 8:
         return None
     length = int.from_bytes(prefix, "little")
