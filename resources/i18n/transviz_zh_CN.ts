@@ -1144,6 +1144,10 @@ Symmetric part |S| = {7:.2f}, antisymmetric part |A| = {8:.2f} (Frobenius norms)
         <translation>这个课程有 {0} 张幻灯片；一个课程最多 {1} 张</translation>
     </message>
     <message>
+        <source>{0}: {1} must be a whole number from 1 to {2}, got {3}</source>
+        <translation>{0}：{1} 必须是 1 到 {2} 之间的整数，得到的是 {3}</translation>
+    </message>
+    <message>
         <source>{0} is not a file: it is {1}</source>
         <translation>{0} 不是文件：它是{1}</translation>
     </message>

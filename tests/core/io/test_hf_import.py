@@ -250,3 +250,43 @@ def test_an_encoder_and_a_decoder_of_different_depths_equal_transformers(uneven:
         assert in_session.shape[:3] == (config.decoder_layers, config.decoder_attention_heads, len(target_ids) + 1)
         np.testing.assert_allclose(in_session, _stacked(theirs), atol=ATOL, rtol=0, err_msg=kind)
         np.testing.assert_allclose(in_one_pass, in_session, atol=ATOL, rtol=0, err_msg=kind)
+
+
+@pytest.fixture(scope="module")
+def marian(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return marian_folder(tmp_path_factory.mktemp("marian") / "m")
+
+
+def _edited_copy(marian: Path, tmp_path: Path, file: str, **changes: object) -> Path:
+    folder = tmp_path / "copy"
+    shutil.copytree(marian, folder)
+    data = json.loads((folder / file).read_text(encoding="utf-8"))
+    (folder / file).write_text(json.dumps({**data, **changes}), encoding="utf-8")
+    return folder
+
+
+@pytest.mark.parametrize("key, value", [("d_model", "32"), ("d_model", None), ("encoder_layers", 1.0),
+                                        ("decoder_attention_heads", True), ("vocab_size", 100_000_000),
+                                        ("max_position_embeddings", 0)])
+def test_config_sizes_of_the_wrong_type_or_too_large_are_refused_before_reading(marian: Path, tmp_path: Path,
+                                                                               key: str, value: object) -> None:
+    folder = _edited_copy(marian, tmp_path, "config.json", **{key: value})
+    with pytest.raises(transviz.CheckpointError, match=f"config.json: {key} must be a whole number from 1 to "):
+        transviz.load_model(folder)
+
+
+def test_the_tokenizer_config_cannot_point_sentencepiece_at_another_file(marian: Path, tmp_path: Path) -> None:
+    """sp_model_kwargs naming any file (here the test's own config) is not followed: the folder's
+    source.spm and target.spm are what Marian reads."""
+    folder = _edited_copy(marian, tmp_path, "tokenizer_config.json",
+                          sp_model_kwargs={"model_file": str(marian / "config.json")})
+    model = transviz.load_model(folder)
+    assert model.src_vocab.tokenize("ich mochte") == transviz.load_model(marian).src_vocab.tokenize("ich mochte")
+
+
+def test_a_damaged_sentencepiece_file_is_refused_in_one_line(marian: Path, tmp_path: Path) -> None:
+    folder = tmp_path / "copy"
+    shutil.copytree(marian, folder)
+    (folder / "source.spm").write_bytes(b"\x08\x99 not a sentencepiece model")
+    with pytest.raises(transviz.CheckpointError, match=r"copy: transformers could not read it \("):
+        transviz.load_model(folder)

@@ -28,7 +28,7 @@ from torch import Tensor
 from ..base.errors import CheckpointError, TransvizError, reason
 from ..base.messages import Message, translate_noop
 from ..model.bundle import Model
-from ..model.config import Activation, ModelConfig
+from ..model.config import MAX_SIZES, Activation, ModelConfig
 from ..model.layout import tensor_layout
 from ..model.transformer import Transformer
 from ..model.vocab import SPECIALS
@@ -90,6 +90,23 @@ def _read_config(folder: Path) -> dict[str, Any]:
         raise CheckpointError(translate_noop("CoreMessages", "{0} is not readable JSON ({1})"), str(path),
                               "not an object")
     return data
+
+
+# config.json's sizes, each checked as the ModelConfig field it becomes, before transformers reads
+# the file (it takes "32", null or 1e8 as they are, and a vocabulary of 1e8 fills the memory)
+SIZES = {"d_model": "d_model", "encoder_attention_heads": "n_heads", "decoder_attention_heads": "n_heads",
+         "encoder_layers": "n_encoder_layers", "decoder_layers": "n_decoder_layers", "encoder_ffn_dim": "d_ff",
+         "decoder_ffn_dim": "d_ff", "max_position_embeddings": "max_len", "vocab_size": "src_vocab_size"}
+
+
+def _check_sizes(path: Path, data: dict[str, Any]) -> None:
+    for key, field in SIZES.items():
+        if key not in data:  # transformers' default for the model type
+            continue
+        value, most = data[key], MAX_SIZES[field]
+        if type(value) is not int or not 1 <= value <= most:
+            raise CheckpointError(translate_noop("CoreMessages", "{0}: {1} must be a whole number from 1 to {2}, got "
+                                                                 "{3}"), str(path), key, f"{most:,}", json.dumps(value))
 
 
 def _check_type(folder: Path, data: dict[str, Any]) -> str:
@@ -266,17 +283,22 @@ def load(path: str | Path, device: str = "cpu") -> Model:
     """The Hugging Face model saved in the folder ``path``; CheckpointError naming a missing file,
     a model type transviz does not read (T5 is refused with the reason), or a missing package."""
     folder = Path(path)
-    kind = _check_type(folder, _read_config(folder))
+    data = _read_config(folder)
+    kind = _check_type(folder, data)
+    _check_sizes(folder / CONFIG, data)
     weights = _weights(folder)
     _check_tokenizer_files(folder, kind)
     transformers = _transformers()
+    # tokenizer_config.json's sp_model_kwargs would hand SentencePiece any file on the machine
+    # (model_file = "/etc/passwd"): Marian's come from here, the folder's source.spm and target.spm
+    overrides = {"sp_model_kwargs": {}} if kind == "marian" else {}
     try:
         hf = transformers.AutoConfig.from_pretrained(folder, local_files_only=True)
         with warnings.catch_warnings():  # Marian's tokenizer recommends sacremoses, which it does not need
             warnings.simplefilter("ignore")
-            source, target = (transformers.AutoTokenizer.from_pretrained(folder, local_files_only=True)
+            source, target = (transformers.AutoTokenizer.from_pretrained(folder, local_files_only=True, **overrides)
                               for _ in "st")
-    except (OSError, ValueError, KeyError, ImportError) as exc:
+    except Exception as exc:  # any failure of another library parsing the files a user gave
         raise CheckpointError(translate_noop("CoreMessages", "{0}: transformers could not read it ({1})"),
                               str(folder), str(exc)) from None
     specials = _specials(folder, hf, source, hf.vocab_size)
