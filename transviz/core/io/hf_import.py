@@ -291,7 +291,7 @@ def load(path: str | Path, device: str = "cpu") -> Model:
     transformers = _transformers()
     # tokenizer_config.json's sp_model_kwargs would hand SentencePiece any file on the machine
     # (model_file = "/etc/passwd"): Marian's come from here, the folder's source.spm and target.spm
-    overrides = {"sp_model_kwargs": {}} if kind == "marian" else {}
+    overrides: dict[str, dict[str, str]] = {"sp_model_kwargs": {}} if kind == "marian" else {}
     try:
         hf = transformers.AutoConfig.from_pretrained(folder, local_files_only=True)
         with warnings.catch_warnings():  # Marian's tokenizer recommends sacremoses, which it does not need

@@ -7,6 +7,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from pathlib import Path
 
+from ..analysis.walkthrough import Kind
 from ..base.errors import TransvizError
 from ..base.messages import translate_noop
 from ..decoding.session import DecodingSession
@@ -88,7 +89,8 @@ def show(slide: Slide, workspace: Workspace, source: str, loaded: Loaded) -> Dec
 
 def check_places(slide: Slide, config: ModelConfig) -> None:
     """LessonError, at the slide's line, if its view or its quiz names a layer or head the model lacks."""
-    places = [("view", slide.view.kind, slide.view.layer, slide.view.head)]
+    places: list[tuple[str, Kind, int | None, int | str | None]] = [
+        ("view", slide.view.kind, slide.view.layer, slide.view.head)]
     if slide.quiz is not None and slide.quiz.kind is not None:
         places.append(("quiz", slide.quiz.kind, slide.quiz.layer, slide.quiz.head))
     for what, kind, layer, head in places:
