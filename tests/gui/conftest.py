@@ -48,14 +48,20 @@ def show(qtbot):
     """Show a widget at a size and wait until it is exposed (widgets never shown keep default
     sizes offscreen, and their pixels are not drawn)."""
 
+    # pytest-qt holds weak references only: a shown widget the test let go of could be collected in the
+    # middle of its own paint event (Qt crashes), so it is held here until pytest-qt has closed it
+    shown = []
+
     def show(widget, width, height):
         qtbot.addWidget(widget)
+        shown.append(widget)
         widget.resize(width, height)
         widget.show()
         qtbot.waitExposed(widget)
         return widget
 
-    return show
+    yield show
+    shown.clear()
 
 
 @pytest.fixture
@@ -65,28 +71,49 @@ def make_model():
 
 
 @pytest.fixture
-def stepped_window(qtbot, make_model):
-    """A main window shown with a tiny model and a sentence decoded ``steps`` steps."""
-    from transviz.gui.main_window import MainWindow
-
+def open_window(qtbot):
+    """Main windows for a test: each shown (resized unless ``size`` is None), exposed or, with
+    ``active``, active (the explorer's keys are window shortcuts), with ``model`` if given; each is
+    shut down afterwards and leaves none of its worker threads running."""
     windows = []
 
-    def open_window(steps: int):
+    def open_window(size: tuple[int, int] | None = (1400, 900), active: bool = False,
+                    model: transviz.Model | None = None, source: str | None = None,
+                    sentence: str | None = None) -> MainWindow:
         window = MainWindow()
         qtbot.addWidget(window)
         windows.append(window)
-        window.resize(1400, 900)
+        if size is not None:
+            window.resize(*size)
         window.show()
-        qtbot.waitExposed(window)
-        window.workspace.set_model(make_model(layers=2, heads=2))
-        window.panels["explorer"].source.sentence.setText("ich mochte ein bier")
-        for _ in range(steps):
-            assert window.panels["explorer"].controller.step()
+        if active:
+            window.activateWindow()
+            qtbot.waitActive(window)
+        else:
+            qtbot.waitExposed(window)
+        if model is not None:
+            window.workspace.set_model(model, source, sentence=sentence)
         return window
 
     yield open_window
     for window in windows:
         window.shutdown()
+        workers = [window.files.runner, window.panels["training"].worker, window.panels["lab"].worker]
+        assert all(worker.worker_thread.isFinished() for worker in workers)
+
+
+@pytest.fixture
+def stepped_window(open_window, make_model):
+    """A main window shown with a tiny model and a sentence decoded ``steps`` steps."""
+
+    def open_stepped(steps: int) -> MainWindow:
+        window = open_window(model=make_model(layers=2, heads=2))
+        window.panels["explorer"].source.sentence.setText("ich mochte ein bier")
+        for _ in range(steps):
+            assert window.panels["explorer"].controller.step()
+        return window
+
+    return open_stepped
 
 
 @pytest.fixture(scope="session")
@@ -95,12 +122,9 @@ def shipped_model():
 
 
 @pytest.fixture
-def shipped_window(show, shipped_model):
+def shipped_window(open_window, shipped_model):
     """The main window with the shipped model and "ich mochte ein bier", not yet decoded."""
-    window = show(MainWindow(), 1366, 768)
-    window.workspace.set_model(shipped_model, "default", sentence="ich mochte ein bier")
-    yield window
-    window.shutdown()
+    return open_window((1366, 768), model=shipped_model, source="default", sentence="ich mochte ein bier")
 
 
 @pytest.fixture
@@ -146,7 +170,6 @@ def windows_deleted_before_exit(qapp):
     """Every top-level widget is deleted while the application still exists: left to Python's
     shutdown, Qt objects die in an arbitrary order and the process can crash after the last test."""
     yield
-    import gc
 
     from PySide6.QtCore import QCoreApplication, QEvent
 
@@ -154,4 +177,4 @@ def windows_deleted_before_exit(qapp):
         widget.close()
         widget.deleteLater()
     QCoreApplication.sendPostedEvents(None, QEvent.Type.DeferredDelete)
-    gc.collect()
+    pass

@@ -8,15 +8,12 @@ import pytest
 import transviz
 from transviz.core.analysis.concepts.additive import random_params
 from transviz.core.analysis.walkthrough import KINDS, walkthrough
-from transviz.gui.main_window import MainWindow
 
 
 @pytest.fixture
-def window(show):
-    window = show(MainWindow(), 1366, 768)
-    window.workspace.set_model(transviz.load_model("default"), "default", sentence="ich mochte ein bier")
-    yield window
-    window.shutdown()
+def window(open_window):
+    return open_window((1366, 768), model=transviz.load_model("default"), source="default",
+                       sentence="ich mochte ein bier")
 
 
 def test_the_view_shows_the_heads_weights_and_a_close_additive_fit(window):

@@ -6,20 +6,13 @@ import pytest
 import torch
 
 from transviz.core.model.vocab import BOS, EOS, PAD, UNK
-from transviz.gui.main_window import MainWindow
 
 SENTENCE = "ich mochte ein bier"
 
 
 @pytest.fixture
-def window(qtbot):
-    win = MainWindow()
-    qtbot.addWidget(win)
-    win.resize(1400, 900)
-    win.show()
-    qtbot.waitExposed(win)
-    yield win
-    win.shutdown()
+def window(open_window):
+    return open_window()
 
 
 def words_only(model):
@@ -157,7 +150,7 @@ def test_teacher_forcing_fills_in_only_the_sentences_own_reference(window, qtbot
 
 def test_teacher_forcing_flags_unknown_reference_words_and_sums_up(window, qtbot, make_model):
     """Item 5: `would` is flagged, and the summary's numbers are the model's, computed here with torch."""
-    import torch.nn.functional as F  # noqa: N812
+    import torch.nn.functional as F
 
     model = words_only(make_model(layers=2, heads=2))
     window.workspace.set_model(model)

@@ -15,7 +15,6 @@ from transviz.core.decoding.session import DecodingSession
 from transviz.core.decoding.strategies import Beam, Greedy, Sampling
 from transviz.core.model.vocab import BOS, EOS, PAD, UNK
 from transviz.core.teaching.workspace import TOP_K
-from transviz.gui.main_window import MainWindow
 from transviz.gui.widgets.grid import GAP, SUMMARY_COLUMN
 
 SENTENCE = "ich mochte ein bier bitte"
@@ -36,15 +35,8 @@ def plain_words(model):
 
 
 @pytest.fixture
-def window(qtbot):
-    win = MainWindow()
-    qtbot.addWidget(win)
-    win.resize(1400, 900)
-    win.show()
-    win.activateWindow()
-    qtbot.waitActive(win)  # the explorer's keys are window shortcuts
-    yield win
-    win.shutdown()
+def window(open_window):
+    return open_window(active=True)
 
 
 @pytest.fixture

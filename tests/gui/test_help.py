@@ -11,7 +11,6 @@ from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QApplication, QDialog, QPlainTextEdit
 
 from transviz.core.analysis.aggregate import RESIDUAL_WEIGHT
-from transviz.gui.main_window import MainWindow
 from transviz.gui.panels.registry import PANELS
 from transviz.gui.services.help_texts import tab_help
 from transviz.gui.services.language import CHINESE, set_language
@@ -27,15 +26,8 @@ CHINESE_FACTS = ("输入 -> 写出的词元", "黄色词块", "橙色", "虚线�
 
 
 @pytest.fixture
-def window(qtbot, make_model):
-    win = MainWindow()
-    qtbot.addWidget(win)
-    win.show()
-    win.activateWindow()
-    qtbot.waitActive(win)
-    win.workspace.set_model(make_model())
-    yield win
-    win.shutdown()
+def window(open_window, make_model):
+    return open_window(size=None, active=True, model=make_model())
 
 
 def f1_help(window, qtbot, index: int) -> tuple[str, str]:

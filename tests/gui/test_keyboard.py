@@ -9,19 +9,12 @@ from PySide6.QtGui import QKeySequence
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QApplication
 
-from transviz.gui.main_window import MainWindow
 from transviz.gui.services.theme import current_appearance
 
 
 @pytest.fixture
-def window(qtbot):
-    win = MainWindow()
-    qtbot.addWidget(win)
-    win.show()
-    win.activateWindow()
-    qtbot.waitActive(win)  # the explorer's keys are window shortcuts
-    yield win
-    win.shutdown()
+def window(open_window):
+    return open_window(size=None, active=True)
 
 
 @pytest.fixture

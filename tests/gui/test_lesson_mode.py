@@ -15,7 +15,6 @@ from transviz.core.io.resources import shipped_lessons
 from transviz.core.teaching import lesson
 from transviz.core.teaching.lesson_run import Models, model_source
 from transviz.core.teaching.workspace import TOP_K
-from transviz.gui.main_window import MainWindow
 from transviz.gui.widgets.attention_view import attention_maps
 
 LESSONS = sorted(shipped_lessons().values())
@@ -35,11 +34,10 @@ def decoded_by_hand(slide: lesson.Slide, folder: Path, models: Models) -> Decodi
 
 
 @pytest.fixture
-def window(show):
-    window = show(MainWindow(), 1366, 768)
+def window(open_window):
+    window = open_window((1366, 768))
     yield window
     window.lesson_mode.stop()
-    window.shutdown()
 
 
 def test_six_lessons_are_shipped() -> None:

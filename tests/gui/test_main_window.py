@@ -11,17 +11,11 @@ from PySide6.QtWidgets import QApplication, QMessageBox, QPlainTextEdit
 from safetensors.torch import save_file
 
 import transviz
-from transviz.gui.main_window import MainWindow
 
 
 @pytest.fixture
-def window(qtbot):
-    win = MainWindow()
-    qtbot.addWidget(win)
-    win.show()
-    yield win
-    win.shutdown()
-    assert win.files.runner.worker_thread.isFinished()  # no QThread left running
+def window(open_window):
+    return open_window(size=None)
 
 
 def load(window, qtbot, path):

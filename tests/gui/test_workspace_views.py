@@ -5,18 +5,12 @@ from __future__ import annotations
 import pytest
 from PySide6.QtCore import Qt
 
-from transviz.gui.main_window import MainWindow
 from transviz.gui.services.settings import Preferences, Stored, WindowLayout
 
 
 @pytest.fixture
-def window(qtbot):
-    win = MainWindow()
-    qtbot.addWidget(win)
-    win.resize(1400, 900)
-    win.show()
-    yield win
-    win.shutdown()
+def window(open_window):
+    return open_window()
 
 
 def test_views_show_what_the_workspace_holds(window, make_model):
