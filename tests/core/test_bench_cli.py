@@ -34,6 +34,7 @@ def test_an_infinite_figure_is_null_in_json(capsys, monkeypatch):
     assert " inf " in capsys.readouterr().out
 
 
+@pytest.mark.process
 def test_a_loaded_bench_measures_each_figure_quiet_and_under_each_load(capsys, monkeypatch):
     """Real load programs and a real training run: every row is the figure measured again, its
     slowdown the loaded value over the quiet one, and nothing of the loads is left afterwards."""
@@ -70,6 +71,7 @@ def test_load_options_out_of_place_are_refused(arguments, message, capsys):
     assert message in capsys.readouterr().err
 
 
+@pytest.mark.process
 def test_a_load_program_ends_when_its_input_closes():
     """A load program outlives no bench: closing its input (the bench ending, or killed) ends it."""
     import subprocess

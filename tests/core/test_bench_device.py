@@ -112,6 +112,7 @@ def run_without_qt(code: str) -> subprocess.CompletedProcess[str]:
                           env={"PYTHONPATH": str(ROOT), "PATH": "/usr/bin:/bin"})
 
 
+@pytest.mark.process
 def test_the_device_figures_run_without_qt():
     done = run_without_qt("""
         from transviz.cli import main
@@ -122,6 +123,7 @@ def test_the_device_figures_run_without_qt():
     assert json.loads(done.stdout)[0]["name"] == "gpu_decode_step_ms"
 
 
+@pytest.mark.process
 def test_the_gpu_tests_and_their_conftests_load_without_qt():
     done = run_without_qt("""
         import pytest

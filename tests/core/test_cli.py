@@ -6,11 +6,13 @@ import pytest
 from transviz.cli import main
 
 
+@pytest.mark.process
 def test_python_dash_m_runs_the_cli():
     result = subprocess.run([sys.executable, "-m", "transviz", "--version"], capture_output=True, text=True)
     assert result.returncode == 0 and result.stdout.startswith("transviz ")
 
 
+@pytest.mark.process
 def test_the_report_is_refused_before_the_self_test_runs_over_a_file_that_is_not_text(tmp_path):
     """Issue 15, item 10: --self-test --report FILE replaced any file, a checkpoint included."""
     target = tmp_path / "m.safetensors"

@@ -195,6 +195,7 @@ def test_npz_holds_the_arrays(capsys, model_file, model, tmp_path):
     assert [p.name for p in tmp_path.iterdir()] == ["trace.npz"]  # no temporary file left
 
 
+@pytest.mark.process
 def test_interactive_repl_steps_backs_forces_and_quits(model_file, model):
     commands = "\n\nb\nf beer\nf wasser\nhello\nq\n"
     result = subprocess.run([sys.executable, "-m", "transviz", "decode", SOURCE, "--model", model_file,
@@ -214,6 +215,7 @@ def test_interactive_repl_steps_backs_forces_and_quits(model_file, model):
     assert replies[6].strip() == f"translation: {first.token} beer"
 
 
+@pytest.mark.process
 def test_interactive_ends_at_end_of_input(model_file):
     result = subprocess.run([sys.executable, "-m", "transviz", "decode", SOURCE, "--model", model_file,
                              "--interactive"], input="\n", capture_output=True, text=True, timeout=120)
@@ -259,6 +261,7 @@ def test_bad_options_are_one_line_errors(capsys, model_file, args, message):
     assert out == ""  # refused before any of the report was printed
 
 
+@pytest.mark.process
 def test_a_reader_that_leaves_early_ends_the_command_quietly(model_file):
     """`transviz decode ... | head -1`: the pipe closes before (most of) the report is written."""
     proc = subprocess.Popen([sys.executable, "-m", "transviz", "decode", SOURCE, "--model", model_file],

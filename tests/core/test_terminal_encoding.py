@@ -22,6 +22,9 @@ SENTENCE = "ich m\u00f6chte ein bier"
 BYTE_FF = "ich \udcff bier"  # what Python makes of the byte 0xff on a UTF-8 command line
 
 
+pytestmark = pytest.mark.process
+
+
 @pytest.fixture(scope="module")
 def model_file(tmp_path_factory) -> Path:
     """A tiny untrained model whose vocabularies and facts are not ASCII, under a non-ASCII name."""

@@ -8,6 +8,8 @@ import sys
 import time
 from pathlib import Path
 
+import pytest
+
 import transviz
 from transviz.cli import main
 from transviz.core.training.snapshots import load_snapshots
@@ -48,6 +50,7 @@ def test_train_command_errors_are_one_line(tmp_path, capsys):
     assert not (tmp_path / "m.safetensors").exists()
 
 
+@pytest.mark.process
 def test_ctrl_c_saves_a_loadable_checkpoint_and_exits_0(tmp_path):
     out = tmp_path / "m.safetensors"
     env = {**os.environ, "PYTHONPATH": str(ROOT), "OMP_NUM_THREADS": "1"}

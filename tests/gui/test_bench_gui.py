@@ -9,9 +9,12 @@ import sys
 from itertools import pairwise
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parents[2]
 
 
+@pytest.mark.process
 def test_grid_redraw_figure_runs_and_exits_cleanly():
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
     env.pop("QT_QPA_PLATFORM", None)  # the bench chooses offscreen itself
@@ -23,6 +26,7 @@ def test_grid_redraw_figure_runs_and_exits_cleanly():
     assert figure["value"] > 0
 
 
+@pytest.mark.process
 def test_step_redraw_figure_runs_and_exits_cleanly():
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
     env.pop("QT_QPA_PLATFORM", None)
@@ -33,6 +37,7 @@ def test_step_redraw_figure_runs_and_exits_cleanly():
     assert figure["name"] == "gui_step_redraw_ms_default" and figure["target"] == 16.0 and figure["value"] > 0
 
 
+@pytest.mark.process
 def test_cold_start_reaches_a_window_with_the_model(model_file):
     """One launch as gui_cold_start_s measures it: the marks come in start-up order."""
     from transviz.bench.gui import _cold_start_marks

@@ -47,7 +47,8 @@ def commands(work: Path) -> dict[str, list[str]]:
     }
 
 
-@pytest.mark.parametrize("command", [pytest.param("bench", marks=pytest.mark.slow), "render", "self-test", "pytest"])
+@pytest.mark.process
+@pytest.mark.parametrize("command", ["bench", "render", "self-test", "pytest"])
 def test_a_headless_command_leaves_the_home_folder_empty(tmp_path, command):
     home, work = tmp_path / "home", tmp_path / "work"
     home.mkdir()

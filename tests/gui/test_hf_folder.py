@@ -13,17 +13,17 @@ from PySide6.QtWidgets import QApplication
 pytest.importorskip("transformers")
 pytest.importorskip("sentencepiece")
 
-from hf_folders import marian_folder  # noqa: E402
-from transviz.gui.main_window import MainWindow  # noqa: E402
+from hf_folders import marian_folder
 
 SENTENCE = "ich trinkt das buch xq."
 
 
+pytestmark = pytest.mark.hf
+
+
 @pytest.fixture
-def window(show):
-    win = show(MainWindow(), 1366, 768)
-    yield win
-    win.shutdown()
+def window(open_window):
+    return open_window((1366, 768))
 
 
 @pytest.fixture(scope="module")

@@ -105,6 +105,7 @@ def test_a_damaged_file_that_cannot_be_set_aside_is_left_as_it_is(tmp_path):
     assert ini.read_bytes() == data  # neither read by Qt nor written
 
 
+@pytest.mark.process
 def test_the_user_settings_file_is_where_qt_keeps_it(tmp_path):
     """Found without a QSettings of the user scope, which would read the file (and fallbacks) at once."""
     script = ("from PySide6.QtCore import QSettings; from transviz.gui.services.settings import user_settings_path;"
@@ -175,6 +176,7 @@ def run_app(ini: Path) -> list[str]:
     return json.loads(result.stdout.strip().splitlines()[-1])
 
 
+@pytest.mark.process
 def test_the_54_byte_file_that_aborted_every_start_is_set_aside(tmp_path):
     ini = tmp_path / "transviz.ini"
     ini.write_bytes(HOSTILE)
@@ -186,6 +188,7 @@ def test_the_54_byte_file_that_aborted_every_start_is_set_aside(tmp_path):
     assert run_app(ini) == ["", "default"]  # and the next start has nothing to say
 
 
+@pytest.mark.process
 def test_a_settings_path_that_is_a_fifo_is_never_opened_nor_written(tmp_path):
     fifo = tmp_path / "transviz.ini"
     os.mkfifo(fifo)

@@ -99,6 +99,7 @@ def scanned(folder: Path) -> dict[tuple[str, str], tuple[str, str]]:
     return messages(fresh)
 
 
+@pytest.mark.process
 def test_every_visible_string_has_a_finished_chinese_translation(tmp_path):
     needed = scanned(tmp_path)
     assert len(needed) > 200  # the scan found the window's texts
@@ -137,6 +138,7 @@ def test_a_missing_translation_is_caught(tmp_path):
     assert not catalogue_problems(SHIPPED, SHIPPED)  # the shipped catalogue has none of them
 
 
+@pytest.mark.process
 def test_the_shipped_qm_is_the_catalogue_compiled(tmp_path):
     compiled = tmp_path / "transviz_zh_CN.qm"
     result = subprocess.run([qt_tool("pyside6-lrelease"), str(CATALOGUE), "-qm", str(compiled)], capture_output=True,

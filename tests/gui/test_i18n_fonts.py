@@ -13,6 +13,7 @@ import sys
 from pathlib import Path
 
 import numpy as np
+import pytest
 from PySide6.QtCore import QPointF, Qt
 from PySide6.QtGui import QFont, QFontDatabase, QImage, QPainter, QTextLayout
 
@@ -98,6 +99,7 @@ dispose(heatmap)
 """
 
 
+@pytest.mark.process
 def test_chinese_renders_where_the_system_has_no_font_at_all(tmp_path):
     empty = tmp_path / "no-fonts"
     empty.mkdir()

@@ -57,6 +57,7 @@ def same_threads():
         yield
 
 
+@pytest.mark.training
 def test_a_run_of_two_tiny_configurations_fills_two_rows_and_exports_csv(lab, qtbot, tmp_path, same_threads):
     sweep(lab, "lr", "1e-3, 10")
     assert lab.table.rowCount() == 2 and cells(lab, 0)[:2] == ["lr=1e-3", ""]  # planned before it runs
@@ -88,12 +89,14 @@ def test_a_run_of_two_tiny_configurations_fills_two_rows_and_exports_csv(lab, qt
     assert table[0]["seed_mse"] == "" and table[1]["status"] == wild.status
 
 
+@pytest.mark.training
 def test_a_row_the_seed_published_shows_its_value(lab, qtbot):
     sweep(lab, "layers", "2", steps=3, test_batches=2)  # lr=1e-3, no warm-up, 2 layers: the seed's 0.086
     run(lab, qtbot)
     assert cells(lab, 0)[0] == "layers=2" and cells(lab, 0)[2] == "0.086"
 
 
+@pytest.mark.training
 def test_cancel_mid_run_keeps_the_finished_rows_and_the_tab_stays_usable(lab, qtbot):
     sweep(lab, "lr", "1e-3, 1e-4, 1e-5", steps=300, test_batches=2)
     steps_of_second = []
@@ -113,6 +116,7 @@ def test_cancel_mid_run_keeps_the_finished_rows_and_the_tab_stays_usable(lab, qt
     assert run(lab, qtbot) is False and lab.table.rowCount() == 1 and cells(lab, 0)[0] == "batch=8"
 
 
+@pytest.mark.training
 def test_the_plot_exports_as_png_and_svg(lab, qtbot, tmp_path):
     sweep(lab, "lr", "1e-3, 1e-4", steps=5, test_batches=2)
     run(lab, qtbot)
@@ -174,6 +178,7 @@ def test_the_tab_names_the_tutorial_and_describes_the_task_and_what_3_5_means(la
     assert not any("seed" in text for text in texts)
 
 
+@pytest.mark.training
 def test_the_run_time_estimate_comes_from_a_run_timed_on_this_machine(lab, qtbot):
     with qtbot.waitSignal(lab.worker.calibrated, timeout=120000, check_params_cb=lambda device, _: device == "cpu") \
             as calibrated:  # the tab times a short run once it is shown, for the device chosen

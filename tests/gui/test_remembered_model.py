@@ -75,6 +75,7 @@ def test_a_remembered_model_loads_behind_the_shipped_default(qtbot, start, big_c
     assert window.statusBar().currentMessage() == "Loaded big"
 
 
+@pytest.mark.timing
 def test_the_window_answers_while_a_large_remembered_model_loads(qtbot, start, big_checkpoint):
     window = start(big_checkpoint)
     ticks: list[float] = []
@@ -94,6 +95,7 @@ def test_the_window_answers_while_a_large_remembered_model_loads(qtbot, start, b
     assert max(gaps) < min(0.5, took / 5), f"the event loop stood still for {max(gaps):.2f} s of {took:.2f} s"
 
 
+@pytest.mark.timing
 def test_closing_the_window_while_a_model_loads_closes_it_at_once(qtbot, start, big_checkpoint):
     window = start(big_checkpoint)
     qtbot.waitUntil(lambda: window.workspace.model_source == "default", timeout=20000)

@@ -192,6 +192,7 @@ def test_a_grid_slide_of_a_deeper_decoder_shows_its_layers(show, make_model):
     np.testing.assert_allclose(view.large.data, expected.cross_attention()[1, 0], rtol=0, atol=1e-6)
 
 
+@pytest.mark.process
 def test_render_runs_without_a_display(tmp_path):
     """A real process with no display and no QT_QPA_PLATFORM: render picks offscreen itself."""
     env = {k: v for k, v in os.environ.items() if k not in ("QT_QPA_PLATFORM", "DISPLAY", "WAYLAND_DISPLAY")}
@@ -234,6 +235,7 @@ sys.exit(cli.main([]))
 """
 
 
+@pytest.mark.process
 def test_plain_transviz_opens_the_window_with_the_default_model():
     """`transviz` with no command in a real process (its own QApplication: quitting it must not
     disturb this test session's event loop): the shipped default model, its first example open."""

@@ -228,6 +228,7 @@ def run_app(action: str, ini: Path) -> list[str]:
     return json.loads(result.stdout.strip().splitlines()[-1])
 
 
+@pytest.mark.process
 def test_the_real_app_remembers_and_survives_a_damaged_file(ini):
     assert run_app("look", ini)[:2] == ["en light ich mochte ein bier", "Explorer"]  # a first start: defaults
     run_app("choose", ini)

@@ -130,6 +130,7 @@ def test_the_timeline_holds_every_snapshot_and_scrubbing_shows_that_snapshots_ar
     assert not np.allclose(spy.snapshots[0].encoder_self_attention, spy.snapshots[-1].encoder_self_attention)
 
 
+@pytest.mark.training
 def test_a_checkpoints_timeline_can_be_scrubbed_again_after_a_restart(panel, qtbot, show, tmp_path):
     configure(panel.form, steps=20, snapshot_every=5, eval_every=0)
     spy = Spy(panel)
@@ -174,6 +175,7 @@ def test_pausing_stops_the_step_counter_and_resume_goes_on(panel, qtbot):
     assert "Stopped after" in panel.notice.text()
 
 
+@pytest.mark.timing
 def test_the_event_loop_answers_a_timer_within_100_ms_while_training_runs(panel, qtbot):
     gc.collect()  # the garbage of every earlier test in this process is not this tab's pause
     configure(panel.form, steps=100_000, snapshot_every=2, eval_every=20)  # snapshots and validations too
@@ -205,15 +207,10 @@ def test_the_event_loop_answers_a_timer_within_100_ms_while_training_runs(panel,
 
 
 @pytest.fixture
-def window(qtbot, tmp_path):
-    win = MainWindow()
-    win.panels["training"].runs_dir = tmp_path / "runs"
-    qtbot.addWidget(win)
-    win.resize(1400, 900)
-    win.show()
-    yield win
-    win.shutdown()
-    assert all(win.panels[name].worker.worker_thread.isFinished() for name in ("training", "lab"))
+def window(open_window, tmp_path):
+    window = open_window()
+    window.panels["training"].runs_dir = tmp_path / "runs"
+    return window
 
 
 def test_the_trained_model_becomes_the_explorers_model_as_a_copy_and_decodes(window, qtbot):
@@ -480,6 +477,7 @@ def test_runs_are_saved_under_one_transviz_level_or_the_folder_transviz_data_nam
         panel.shutdown()
 
 
+@pytest.mark.training
 def test_use_in_explorer_replaces_a_german_sentence_with_the_new_models_first_example(qtbot, tmp_path):
     win = MainWindow()
     win.panels["training"].runs_dir = tmp_path / "runs"

@@ -83,6 +83,7 @@ def test_durations_read_naturally(seconds, text):
     assert duration_text(seconds) == text
 
 
+@pytest.mark.process
 def test_the_studios_strings_are_found_by_lupdate_in_named_contexts(tmp_path):
     lupdate = Path(sys.executable).parent / "pyside6-lupdate"
     if not lupdate.exists():

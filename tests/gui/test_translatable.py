@@ -22,6 +22,7 @@ def lupdate() -> str:
     return found
 
 
+@pytest.mark.process
 def test_lupdate_finds_the_strings_in_named_contexts(tmp_path):
     ts = tmp_path / "transviz_zh_CN.ts"
     sources = sorted(str(p) for p in GUI.rglob("*.py"))

@@ -23,6 +23,9 @@ LANGUAGES = ("en", "zh_CN")
 PROBE = Path(__file__).with_name("window_fit_probe.py")
 
 
+pytestmark = pytest.mark.process
+
+
 @pytest.fixture(scope="module")
 def measured(tmp_path_factory):
     """The probe's measurements of one model's window, run once per model."""

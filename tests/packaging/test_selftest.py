@@ -130,6 +130,7 @@ def test_a_tab_that_draws_nothing_fails(qtbot):
 
 # -- as a process --------------------------------------------------------------------------------
 
+@pytest.mark.process
 def test_the_process_passes_and_exits_0_every_time(tmp_path):
     """Exit code 0 across runs: Qt torn down in order, no crash at interpreter exit."""
     env = {**os.environ, "PYTHONPATH": str(ROOT)}

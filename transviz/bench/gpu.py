@@ -110,7 +110,7 @@ def once(compute: Callable[[Choice], T]) -> Callable[[Choice], T]:
         if choice not in done:
             try:
                 done[choice] = compute(choice)
-            except Exception as exc:  # noqa: BLE001 -- kept and raised again for each figure
+            except Exception as exc:
                 done[choice] = exc
         result = done[choice]
         if isinstance(result, Exception):

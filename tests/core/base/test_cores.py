@@ -108,6 +108,7 @@ def test_threads_computing_together_share_and_a_worker_keeps_a_core_for_the_wind
     assert seen == {"worker alone": 3, "main beside worker": 2, "worker beside main": 1}
 
 
+@pytest.mark.process
 def test_the_load_of_other_programs_is_measured():
     """Real programs keep every CPU busy: the share left is small, and large work gets one thread."""
     import psutil

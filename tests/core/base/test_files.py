@@ -285,6 +285,7 @@ def test_the_self_test_report_is_written_through_the_one_helper(tmp_path, names)
     assert (tmp_path / "report.txt").read_text(encoding="utf-8") == "ok    something: fine\n"
 
 
+@pytest.mark.process
 def test_what_kill_9_leaves_in_the_middle_of_a_save_goes_with_the_next_save(tmp_path):
     """A real writer killed by SIGKILL half-way through its write: its temporary file stays behind
     (nothing can remove it then); the next save there, once the leftover is stale, removes it."""

@@ -39,6 +39,7 @@ def fingerprint(d):
     return hashlib.sha256("\n".join(rows).encode()).hexdigest()
 
 
+@pytest.mark.process
 def test_same_data_in_another_process_with_another_hash_seed(data, tmp_path):
     corpus = tmp_path / "corpus.tsv"
     corpus.write_text("".join(f"satz {i}\tsentence {i}\n" for i in range(60)), encoding="utf-8")

@@ -288,7 +288,7 @@ def test_beam_search_no_longer_runs_past_its_settled_best():
 
 def test_teacher_forcing_summary_is_cross_entropy_and_argmax_of_the_models_logits(model):
     """Issue 14, item 5: mean loss = F.cross_entropy of the gold tokens, matched = argmax == gold."""
-    import torch.nn.functional as F  # noqa: N812
+    import torch.nn.functional as F
 
     from transviz.core.decoding.session import TeacherForcingSummary
 

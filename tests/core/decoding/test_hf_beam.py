@@ -11,16 +11,16 @@ import torch
 pytest.importorskip("transformers")
 pytest.importorskip("sentencepiece")
 
-import transviz  # noqa: E402
-from decoding_models import SOURCE, tiny_model  # noqa: E402
-from hf_folders import bart_folder, marian_folder  # noqa: E402
-from transviz.core.decoding.beam import BeamStep  # noqa: E402
-from transviz.core.decoding.session import DecodingSession  # noqa: E402
-from transviz.core.decoding.strategies import Beam  # noqa: E402
-from transviz.core.io.hf_vocab import TokenizerVocab  # noqa: E402
-from transviz.core.model.bundle import Model  # noqa: E402
-from transviz.core.teaching import lesson  # noqa: E402
-from transviz.core.teaching.lesson import Lesson, Slide  # noqa: E402
+import transviz
+from decoding_models import SOURCE, tiny_model
+from hf_folders import bart_folder, marian_folder
+from transviz.core.decoding.beam import BeamStep
+from transviz.core.decoding.session import DecodingSession
+from transviz.core.decoding.strategies import Beam
+from transviz.core.io.hf_vocab import TokenizerVocab
+from transviz.core.model.bundle import Model
+from transviz.core.teaching import lesson
+from transviz.core.teaching.lesson import Lesson, Slide
 
 SOURCES = ["ich trinkt das buch.", "der hund ist sehr klein und rot.", "wir lesen heute xq.", "sie ist gut.",
            "ein alt haus mit katze.", "er isst nicht morgen.", "wir und sie."]
@@ -30,6 +30,9 @@ MAX_NEW = 10
 NEUTRAL = {"forced_eos_token_id": None, "forced_bos_token_id": None, "bad_words_ids": None,
            "no_repeat_ngram_size": 0, "repetition_penalty": 1.0, "do_sample": False,
            "num_return_sequences": 1}
+
+
+pytestmark = pytest.mark.hf
 
 
 @pytest.fixture(scope="module", params=[("marian", 1.0), ("bart", 6.0)])

@@ -73,6 +73,7 @@ def test_info_and_render_on_deep_metadata_say_one_line(tmp_path, capsys):
     ({"n_encoder_layers": 48, "n_decoder_layers": 48}, "missing tensor encoder_layers.3"),
     ({"src_vocab_size": 200_000}, "vocabularies hold 509 and 286 tokens"),
 ])
+@pytest.mark.timing
 def test_sizes_the_file_does_not_hold_are_refused_before_building(tmp_path, config, match):
     bad = rewrite(tmp_path, config=config)
     assert refused(bad, match) < 1.0
@@ -151,6 +152,7 @@ def test_a_model_that_computes_nan_mid_decoding_says_so_instead_of_decoding_nons
             run()
 
 
+@pytest.mark.timing
 def test_special_files_are_named_and_never_opened(tmp_path):
     fifo = tmp_path / "fifo.safetensors"
     os.mkfifo(fifo)
@@ -185,6 +187,8 @@ except transviz.CheckpointError as exc:
 """
 
 
+@pytest.mark.process
+@pytest.mark.timing
 def test_a_header_length_covering_a_huge_file_is_refused_from_its_first_bytes(tmp_path):
     big = tmp_path / "big.safetensors"
     size = 1536 * 1024**2  # sparse: costs no disk

@@ -21,21 +21,24 @@ import torch
 pytest.importorskip("transformers")
 pytest.importorskip("sentencepiece")
 
-import transviz  # noqa: E402
-from hf_folders import bart_folder, marian_folder  # noqa: E402
-from transviz.cli import main  # noqa: E402
-from transviz.core.analysis.mask_batch import mask_batch, translate  # noqa: E402
-from transviz.core.analysis.walkthrough import walkthrough  # noqa: E402
-from transviz.core.decoding.interventions import AblateHead, NoPositions, ScaleScores, intervening  # noqa: E402
-from transviz.core.decoding.session import DecodingSession, TeacherForcingSummary  # noqa: E402
-from transviz.core.decoding.strategies import Sampling  # noqa: E402
-from transviz.core.io.hf_vocab import TokenizerVocab  # noqa: E402
-from transviz.core.model.bundle import Model  # noqa: E402
+import transviz
+from hf_folders import bart_folder, marian_folder
+from transviz.cli import main
+from transviz.core.analysis.mask_batch import mask_batch, translate
+from transviz.core.analysis.walkthrough import walkthrough
+from transviz.core.decoding.interventions import AblateHead, NoPositions, ScaleScores, intervening
+from transviz.core.decoding.session import DecodingSession, TeacherForcingSummary
+from transviz.core.decoding.strategies import Sampling
+from transviz.core.io.hf_vocab import TokenizerVocab
+from transviz.core.model.bundle import Model
 
 SOURCE, TARGET = "der hund ist sehr klein und rot.", "er schreibt nicht mit dem buch."
 OTHERS = ["ich trinkt das buch.", "wir lesen heute."]
 ATOL = 1e-5
 MAX_LEN = 10
+
+
+pytestmark = pytest.mark.hf
 
 
 @pytest.fixture(scope="module", params=["marian", "bart"])

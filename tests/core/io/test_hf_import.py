@@ -13,15 +13,18 @@ import torch
 pytest.importorskip("transformers")
 pytest.importorskip("sentencepiece")
 
-import transviz  # noqa: E402
-from hf_folders import bart_folder, marian_folder  # noqa: E402
-from transviz.core.decoding.strategies import Beam  # noqa: E402
-from transviz.core.io.hf_vocab import TokenizerVocab  # noqa: E402
-from transviz.core.model.bundle import Model  # noqa: E402
+import transviz
+from hf_folders import bart_folder, marian_folder
+from transviz.core.decoding.strategies import Beam
+from transviz.core.io.hf_vocab import TokenizerVocab
+from transviz.core.model.bundle import Model
 
 SOURCES = ["ich trinkt das buch.", "der hund ist sehr klein und rot.", "wir lesen heute xq."]
 TARGETS = ["die katze isst.", "er schreibt nicht mit dem blauen buch."]
 ATOL = 1e-5
+
+
+pytestmark = pytest.mark.hf
 
 
 @pytest.fixture(scope="module", params=["marian", "bart"])

@@ -20,6 +20,7 @@ def words(first, count, per_line=10):
         yield " ".join(f"w{i}" for i in range(start, min(start + per_line, first + count)))
 
 
+@pytest.mark.timing
 def test_two_hundred_thousand_tokens_make_a_vocabulary_at_once():
     start = time.perf_counter()
     vocab = Vocab(f"w{i}" for i in range(200_000))
@@ -27,6 +28,7 @@ def test_two_hundred_thousand_tokens_make_a_vocabulary_at_once():
     assert len(vocab) == 200_004 and vocab.itos[4] == "w0" and vocab.stoi["w199999"] == 200_003
 
 
+@pytest.mark.timing
 def test_a_corpus_of_a_hundred_thousand_distinct_words_builds_at_once():
     start = time.perf_counter()
     vocab = Vocab.build(words(0, 100_000))
@@ -40,6 +42,7 @@ def test_order_and_duplicates_are_kept_as_before():
     assert [vocab.stoi[t] for t in vocab.itos] == list(range(7))
 
 
+@pytest.mark.timing
 def test_a_million_word_corpus_fails_fast_and_says_why():
     lines = words(0, 1_000_000)
     start = time.perf_counter()

@@ -72,6 +72,7 @@ def test_a_video_repeats_the_last_frame_for_the_hold():
     assert sum(frame is given[-1] for frame in longest) == 1 + 30_000
 
 
+@pytest.mark.process
 def test_an_mp4_has_a_frame_per_step_plus_the_hold(tmp_path):
     imageio_ffmpeg = pytest.importorskip("imageio_ffmpeg")
     given = frames(4, height=31, width=45)  # odd sides: padded to even for H.264

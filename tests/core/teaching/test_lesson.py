@@ -247,6 +247,7 @@ def test_a_lesson_of_more_slides_than_a_term_holds_is_refused(tmp_path: Path) ->
     assert len(lesson.read(path).slides) == lesson.MAX_SLIDES
 
 
+@pytest.mark.hf
 def test_a_slide_names_a_hugging_face_folder_beside_the_lesson(tmp_path: Path) -> None:
     """A session saved with a Hugging Face model names its folder; reopened, it is found again."""
     pytest.importorskip("transformers")

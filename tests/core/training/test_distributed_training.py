@@ -75,7 +75,8 @@ def runs(tmp_path_factory):
     return alone / "m.safetensors", together / "m.safetensors", stdout, together
 
 
-@pytest.mark.slow
+@pytest.mark.process
+@pytest.mark.training
 def test_two_processes_follow_the_single_process_loss_curve(runs):
     alone, together, _, _ = runs
     one, two = load_curves(alone), load_curves(together)
@@ -91,7 +92,8 @@ def test_two_processes_follow_the_single_process_loss_curve(runs):
     assert two.valid_steps == one.valid_steps == [12, STEPS]  # rank 0 validated
 
 
-@pytest.mark.slow
+@pytest.mark.process
+@pytest.mark.training
 def test_the_weights_match_and_the_checkpoint_loads_and_decodes(runs):
     alone, together, _, _ = runs
     model_one, model_two = transviz.load_model(str(alone)), transviz.load_model(str(together))
@@ -111,7 +113,8 @@ def test_the_weights_match_and_the_checkpoint_loads_and_decodes(runs):
     assert [s.step for s in load_snapshots(together)] == [0, 12, STEPS]  # rank 0 snapshotted
 
 
-@pytest.mark.slow
+@pytest.mark.process
+@pytest.mark.training
 def test_only_rank_0_prints_and_writes(runs):
     _, _, stdout, folder = runs
     assert stdout.count("training on cpu x 2 processes") == 1
@@ -119,7 +122,8 @@ def test_only_rank_0_prints_and_writes(runs):
     assert sorted(p.name for p in folder.iterdir()) == ["m.safetensors"]
 
 
-@pytest.mark.slow
+@pytest.mark.process
+@pytest.mark.training
 def test_ctrl_c_stops_every_process_at_the_same_step_and_rank_0_saves(tmp_path):
     corpus = copy_corpus(tmp_path / "copy.tsv")
     out = tmp_path / "m.safetensors"
@@ -140,7 +144,8 @@ def test_ctrl_c_stops_every_process_at_the_same_step_and_rank_0_saves(tmp_path):
     assert sorted(p.name for p in tmp_path.iterdir()) == ["copy.tsv", "m.safetensors"]
 
 
-@pytest.mark.slow
+@pytest.mark.process
+@pytest.mark.training
 def test_a_diverging_run_ends_every_process(tmp_path):
     """All processes see the same summed loss and rank 0's probe verdict, so all stop at one step
     (a process left behind would wait in the next all-reduce until torchrun's timeout)."""

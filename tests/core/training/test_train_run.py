@@ -62,6 +62,7 @@ def train(dataset, config, observer=None, path=None, **model):
     return trainer, trainer.run()
 
 
+@pytest.mark.training
 def test_loss_falls_and_metrics_are_reported_every_step(copy_task):
     rec = Recorder()
     config = replace(QUICK, steps=150, eval_every=75)
@@ -119,6 +120,7 @@ def reverse_model():
     return dataset, result.model
 
 
+@pytest.mark.training
 def test_batched_greedy_equals_decode_one_sentence_at_a_time(reverse_model):
     dataset, model = reverse_model
     sources = [p.source for p in dataset.test[:80]] + ["0", "jjjjjjjjjjjjjjjjjjjj", "zz9"]  # "z": unknown

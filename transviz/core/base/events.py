@@ -35,7 +35,7 @@ class Signal(Generic[EventT]):
         for callback in list(self._callbacks):  # a callback may disconnect itself
             try:
                 callback(event)
-            except Exception as exc:  # noqa: BLE001 - re-raised below, after the others ran
+            except Exception as exc:
                 first_error = first_error or exc
         if first_error is not None:
             raise first_error

@@ -58,6 +58,7 @@ def test_the_timed_pieces_recompose_the_models_logits(shipped, sizes):
     assert all(clock.spent[part] > 0 for part in PARTS)  # every component ran under the clock
 
 
+@pytest.mark.timing
 def test_the_clocks_cover_the_pass(shipped):
     """Little runs outside the timed pieces: their sum is most of the piecewise pass's own time."""
     inputs = shipped_inputs(shipped)
@@ -71,6 +72,7 @@ def test_the_clocks_cover_the_pass(shipped):
     assert sorted(ratios)[3] > 0.8
 
 
+@pytest.mark.timing
 def test_the_parts_add_up_to_about_the_models_own_pass(shipped):
     """On a busy machine one measurement can be off: one of three attempts must agree."""
     attempts = [component_times(shipped, shipped_inputs(shipped)) for _ in range(3)]

@@ -160,7 +160,7 @@ class CostView(ConceptView):
         if self.context is not None:
             self.draw(self.context)
 
-    def changeEvent(self, event: QEvent) -> None:  # noqa: N802 (Qt's name)
+    def changeEvent(self, event: QEvent) -> None:
         if event.type() == QEvent.Type.LanguageChange:
             self._name_controls()
         super().changeEvent(event)
