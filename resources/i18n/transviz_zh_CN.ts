@@ -2140,8 +2140,20 @@ Symmetric part |S| = {7:.2f}, antisymmetric part |A| = {8:.2f} (Frobenius norms)
         <translation>{0} 中没有张量 {1}</translation>
     </message>
     <message>
-        <source>{0}: a tensor for {1} has shape {2}, the config needs {3}</source>
-        <translation>{0}：{1} 的张量形状为 {2}，配置需要 {3}</translation>
+        <source>{0}: tensor {1} holds {2}, not floating-point weights</source>
+        <translation>{0}：张量 {1} 存的是 {2}，不是浮点权重</translation>
+    </message>
+    <message>
+        <source>{0}: tensor {1} has shape {2}, the config needs {3}</source>
+        <translation>{0}：张量 {1} 的形状是 {2}，配置需要 {3}</translation>
+    </message>
+    <message>
+        <source>{0} holds {1} layer {2}, but config.json gives the {1} {3} layers</source>
+        <translation>{0} 含有 {1} 的第 {2} 层，但 config.json 给 {1} 的只有 {3} 层</translation>
+    </message>
+    <message>
+        <source>{0}: the tokenizer gives ids up to {1}, but the model&apos;s vocabulary holds {2}</source>
+        <translation>{0}：分词器给出的编号最大到 {1}，但模型的词表只有 {2} 个</translation>
     </message>
     <message>
         <source>{0}: transformers could not read it ({1})</source>

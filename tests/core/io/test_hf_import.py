@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import shutil
+from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
@@ -292,4 +293,74 @@ def test_a_damaged_sentencepiece_file_is_refused_in_one_line(marian: Path, tmp_p
     shutil.copytree(marian, folder)
     (folder / "source.spm").write_bytes(b"\x08\x99 not a sentencepiece model")
     with pytest.raises(transviz.CheckpointError, match=r"copy: transformers could not read it \("):
+        transviz.load_model(folder)
+
+
+def _weights_edited(marian: Path, tmp_path: Path, edit: Callable[[dict[str, torch.Tensor]], None],
+                    **config: object) -> Path:
+    """A copy of the Marian folder whose weights ``edit`` changed (and config.json ``config``)."""
+    from safetensors.torch import load_file, save_file
+
+    folder = _edited_copy(marian, tmp_path, "config.json", **config)
+    tensors = load_file(folder / "model.safetensors")
+    edit(tensors)
+    save_file(tensors, folder / "model.safetensors", metadata={"format": "pt"})
+    return folder
+
+
+def _set(name: str, value: Callable[[torch.Tensor], torch.Tensor]) -> Callable[[dict[str, torch.Tensor]], None]:
+    def edit(tensors: dict[str, torch.Tensor]) -> None:
+        tensors[name] = value(tensors[name])
+    return edit
+
+
+def _drop(name: str) -> Callable[[dict[str, torch.Tensor]], None]:
+    def edit(tensors: dict[str, torch.Tensor]) -> None:
+        del tensors[name]
+    return edit
+
+
+K = "model.encoder.layers.1.self_attn.k_proj.weight"
+
+
+@pytest.mark.parametrize("edit, match", [
+    (_set(K, lambda t: t[:, :-1].contiguous()), rf"tensor {K} has shape \(32, 31\), the config needs \(32, 32\)"),
+    (_set(K, lambda t: torch.cat([t, t[:4]])), rf"tensor {K} has shape \(36, 32\), the config needs \(32, 32\)"),
+    (_set(K, lambda t: t.to(torch.int64)), f"tensor {K} holds int64, not floating-point weights"),
+    (_set("model.shared.weight", lambda t: t[:-3].contiguous()),
+     r"tensor model.shared.weight has shape \(\d+, 32\), the config needs \(\d+, 32\)"),
+    (_set("final_logits_bias", lambda t: torch.cat([t, t], dim=1)), r"tensor final_logits_bias has shape \(1, \d+\)"),
+    (_drop("model.decoder.layers.0.encoder_attn.v_proj.bias"),
+     "has no tensor model.decoder.layers.0.encoder_attn.v_proj.bias"),
+])
+def test_weights_that_disagree_with_the_config_are_refused_naming_the_tensor(
+        marian: Path, tmp_path: Path, edit: Callable[[dict[str, torch.Tensor]], None], match: str) -> None:
+    folder = _weights_edited(marian, tmp_path, edit)
+    with pytest.raises(transviz.CheckpointError, match=match):
+        transviz.load_model(folder)
+
+
+def test_a_config_with_fewer_layers_than_the_weights_is_refused(marian: Path, tmp_path: Path) -> None:
+    """transformers itself would load the first layer and leave the second out with a warning."""
+    folder = _edited_copy(marian, tmp_path, "config.json", encoder_layers=1)
+    with pytest.raises(transviz.CheckpointError, match="holds encoder layer 1, but config.json gives the encoder 1 "
+                                                       "layers"):
+        transviz.load_model(folder)
+
+
+def test_a_vocabulary_smaller_than_the_tokenizers_is_refused(marian: Path, tmp_path: Path) -> None:
+    vocab_size = json.loads((marian / "config.json").read_text(encoding="utf-8"))["vocab_size"]
+    smaller = vocab_size - 5
+
+    def cut(tensors: dict[str, torch.Tensor]) -> None:
+        for name in ("model.shared.weight", "model.encoder.embed_tokens.weight", "model.decoder.embed_tokens.weight",
+                     "lm_head.weight"):
+            if name in tensors:
+                tensors[name] = tensors[name][:smaller].contiguous()
+        tensors["final_logits_bias"] = tensors["final_logits_bias"][:, :smaller].contiguous()
+
+    folder = _weights_edited(marian, tmp_path, cut, vocab_size=smaller, pad_token_id=smaller - 1,
+                             decoder_start_token_id=smaller - 1)
+    with pytest.raises(transviz.CheckpointError, match=f"the tokenizer gives ids up to {vocab_size - 1}, but the "
+                                                       f"model's vocabulary holds {smaller}"):
         transviz.load_model(folder)

@@ -248,20 +248,47 @@ def hf_names(config: ModelConfig) -> dict[str, list[str]]:
     return names
 
 
-def _tensor(tensors: dict[str, Tensor], name: str, weights: Path) -> Tensor:
+def _tensor(tensors: dict[str, Tensor], name: str, weights: Path, shape: tuple[int, ...]) -> Tensor:
+    """The tensor ``name`` as float32, once it is there, holds floating-point numbers and has ``shape``."""
     if name not in tensors:
         raise CheckpointError(translate_noop("CoreMessages", "{0} has no tensor {1}"), weights.name, name)
-    return tensors[name].float()
+    tensor = tensors[name]
+    if not tensor.is_floating_point():
+        raise CheckpointError(translate_noop("CoreMessages", "{0}: tensor {1} holds {2}, not floating-point "
+                                                             "weights"), weights.name, name,
+                              str(tensor.dtype).removeprefix("torch."))
+    if tuple(tensor.shape) != shape:
+        raise CheckpointError(translate_noop("CoreMessages", "{0}: tensor {1} has shape {2}, the config needs {3}"),
+                              weights.name, name, str(tuple(tensor.shape)), str(shape))
+    return tensor.float()
+
+
+def _check_depth(config: ModelConfig, tensors: dict[str, Tensor], weights: Path) -> None:
+    """CheckpointError if the weights hold a layer deeper than config.json gives (it would be left out)."""
+    for stack, count in (("encoder", config.n_encoder_layers), ("decoder", config.n_decoder_layers)):
+        prefix = f"model.{stack}.layers."
+        found = {name[len(prefix):].split(".", 1)[0] for name in tensors if name.startswith(prefix)}
+        deeper = sorted(int(i) for i in found if i.isdigit() and int(i) >= count)
+        if deeper:
+            raise CheckpointError(translate_noop("CoreMessages", "{0} holds {1} layer {2}, but config.json gives the "
+                                                                 "{1} {3} layers"), weights.name, stack, deeper[0],
+                                  count)
 
 
 def _mapped_state(config: ModelConfig, tensors: dict[str, Tensor], order: list[int], weights: Path,
-                  start_copied: bool) -> dict[str, Tensor]:
-    """transviz's state dict from the Hugging Face ``tensors``; rows of the vocabulary follow ``order``."""
-    state = {ours: torch.cat([_tensor(tensors, name, weights) for name in theirs])
+                  start_copied: bool, vocab_size: int) -> dict[str, Tensor]:
+    """transviz's state dict from the Hugging Face ``tensors`` of a ``vocab_size`` vocabulary; rows
+    of the vocabulary follow ``order``. Every tensor is checked against the config before use."""
+    _check_depth(config, tensors, weights)
+    layout = {names[0]: shape for names, shape in tensor_layout(config)}
+    state = {ours: torch.cat([_tensor(tensors, name, weights, (layout[ours][0] // len(theirs), *layout[ours][1:]))
+                              for name in theirs])
              for ours, theirs in hf_names(config).items()}
-    table = _tensor(tensors, _shared_table(tensors), weights)
-    output = _tensor(tensors, "lm_head.weight", weights) if "lm_head.weight" in tensors else table
-    bias = tensors.get("final_logits_bias", torch.zeros(1, len(table))).float().reshape(-1)
+    rows_of_d = (vocab_size, config.d_model)
+    table = _tensor(tensors, _shared_table(tensors), weights, rows_of_d)
+    output = _tensor(tensors, "lm_head.weight", weights, rows_of_d) if "lm_head.weight" in tensors else table
+    bias = (_tensor(tensors, "final_logits_bias", weights, (1, vocab_size)) if "final_logits_bias" in tensors
+            else torch.zeros(1, vocab_size)).reshape(-1)
     rows = torch.tensor(order)
     state["src_embed.weight"] = state["tgt_embed.weight"] = table[rows]
     state["generator.weight"], state["generator.bias"] = output[rows].clone(), bias[rows].clone()
@@ -269,13 +296,19 @@ def _mapped_state(config: ModelConfig, tensors: dict[str, Tensor], order: list[i
         state["generator.weight"][1], state["generator.bias"][1] = 0.0, UNPREDICTED_BIAS
     if config.positional == "learned":  # BART's tables start 2 rows in (its position offset)
         for stack in ("encoder", "decoder"):
-            state[f"{stack}_positions"] = _tensor(tensors, f"model.{stack}.embed_positions.weight", weights)[2:]
-    for (name,), shape in ((names[:1], shape) for names, shape in tensor_layout(config)):
-        if tuple(state[name].shape) != shape:
-            raise CheckpointError(translate_noop("CoreMessages", "{0}: a tensor for {1} has shape {2}, the config "
-                                                                 "needs {3}"), weights.name, name,
-                                  str(tuple(state[name].shape)), str(shape))
+            state[f"{stack}_positions"] = _tensor(tensors, f"model.{stack}.embed_positions.weight", weights,
+                                                  (config.max_len + 2, config.d_model))[2:]
     return state
+
+
+def _check_tokenizer_ids(folder: Path, tokenizers: tuple[Any, ...], vocab_size: int) -> None:
+    """CheckpointError if a tokenizer gives ids the model has no row for."""
+    for tokenizer in tokenizers:
+        ids = max(tokenizer.get_vocab().values(), default=-1) + 1
+        if ids > vocab_size:
+            raise CheckpointError(translate_noop("CoreMessages", "{0}: the tokenizer gives ids up to {1}, but the "
+                                                                 "model's vocabulary holds {2}"), str(folder), ids - 1,
+                                  vocab_size)
 
 
 # -- loading -------------------------------------------------------------------------------------
@@ -301,13 +334,14 @@ def load(path: str | Path, device: str = "cpu") -> Model:
     except Exception as exc:  # any failure of another library parsing the files a user gave
         raise CheckpointError(translate_noop("CoreMessages", "{0}: transformers could not read it ({1})"),
                               str(folder), str(exc)) from None
+    _check_tokenizer_ids(folder, (source, target), hf.vocab_size)
     specials = _specials(folder, hf, source, hf.vocab_size)
     order = specials.order(hf.vocab_size)
     names = _names(source, order)
     config = _model_config(folder, hf, len(order))
     start_copied = specials.start in (specials.pad, specials.eos, specials.unk)
     net = Transformer(config)
-    net.load_state_dict(_mapped_state(config, read_safetensors(weights), order, weights, start_copied))
+    net.load_state_dict(_mapped_state(config, read_safetensors(weights), order, weights, start_copied, hf.vocab_size))
     check_finite_forward(net.eval(), weights.name)
     ours = {theirs: mine for mine, theirs in enumerate(order) if mine != 1 or not start_copied}
     facts = {"imported": f"Hugging Face {type(hf).__name__.removesuffix('Config')} ({folder.name})",
