@@ -440,3 +440,64 @@ def make_settings(rng: random.Random, folder: Path, index: int) -> Case:
         path.write_bytes(data)
     broken = path.with_name(path.name + ".broken")
     return Case("settings files (read at GUI start)", what, {"do": "settings", "path": str(path)}, [path, broken])
+
+
+# -- lesson files ----------------------------------------------------------------------------------
+
+LESSONS = Path(__file__).resolve().parents[2] / "resources" / "lessons"
+LESSON_VALUES = ["-1", "0", "1e999", "nan", "-inf", str(10**30), "true", "[]", "{}", '""', '"x"', '"\\u0000"',
+                 '"/dev/zero"', '"/proc/self/mem"', '"../../../../../../etc/passwd"', '"default\\u202e"',
+                 '"' + "ich " * 50_000 + '"', "[" * 3000 + "]" * 3000, "{ a = { b = { c = 1 } } }", "2026-12-06",
+                 '"beam"', '"summary"', '"cross"', '"decoder_self"', "[1, 2, 3]", '{ width = 1e9 }',
+                 '{ temperature = 0, top_k = -5 }', '[{ name = "AblateHead", kind = "cross", layer = 99, head = 0 }]']
+
+
+def lesson_text(rng: random.Random, folder: Path, index: int) -> tuple[str, str]:
+    """A shipped lesson, changed in one of several ways; the files a change points at are made in ``folder``."""
+    base = rng.choice(sorted(LESSONS.glob("*.toml")))
+    lines = base.read_text(encoding="utf-8").splitlines()
+    style = rng.randrange(8)
+    settings = [i for i, line in enumerate(lines) if " = " in line and not line.lstrip().startswith("#")]
+    if style < 3:
+        i = rng.choice(settings)
+        key, value = lines[i].split(" = ", 1)[0], rng.choice(LESSON_VALUES)
+        lines[i] = f"{key} = {value}"
+        return "\n".join(lines), f"{base.stem}: {key} = {short(value, 40)}"
+    if style == 3:
+        data = bytearray("\n".join(lines).encode())
+        for _ in range(rng.randrange(1, 6)):
+            data[rng.randrange(len(data))] = rng.randrange(256)
+        return data.decode("utf-8", "replace"), f"{base.stem}: random bytes changed"
+    if style == 4:
+        text = "\n".join(lines)
+        slide = text[text.index("[[slide]]"):].split("\n[[slide]]")[0]
+        copies = rng.choice([20, 999, 1001])
+        return text + ("\n" + slide) * copies, f"{base.stem}: one slide {copies} times more"
+    if style == 5:
+        text = "\n".join(lines)
+        cut = rng.randrange(len(text))
+        return text[:cut], f"{base.stem}: cut after {cut} characters"
+    if style == 6:
+        del lines[rng.choice(settings)]
+        return "\n".join(lines), f"{base.stem}: a line left out"
+    target = folder / f"lesson-model-{index}"
+    kind = rng.choice(["fifo", "folder", "text", "loop"])
+    if kind == "fifo":
+        os.mkfifo(target)
+    elif kind == "folder":
+        target.mkdir()
+    elif kind == "text":
+        target.write_text("format = 1\n" * 100)
+    else:
+        target.symlink_to(target)
+    models = [i for i in settings if lines[i].startswith("model = ")]
+    lines[rng.choice(models)] = f"model = {json.dumps(str(target))}"
+    return "\n".join(lines), f"{base.stem}: the model is a {kind}"
+
+
+def make_lesson(rng: random.Random, folder: Path, index: int) -> Case:
+    text, what = lesson_text(rng, folder, index)
+    path = folder / f"lesson-{index}.toml"
+    path.write_text(text, encoding="utf-8", errors="surrogatepass")
+    model = folder / f"lesson-model-{index}"
+    return Case("lesson files (lesson --check)", what, cli(["lesson", str(path), "--check"]), [path, model])

@@ -34,6 +34,7 @@ def makers(good: bytes) -> dict[str, Maker]:
     found["command-line values (decode)"] = inputs.make_cli_values
     found["corpora (load, build, one step)"] = inputs.make_corpus
     found["settings files (read at GUI start)"] = inputs.make_settings
+    found["lesson files (lesson --check)"] = inputs.make_lesson
     return found
 
 
@@ -43,7 +44,7 @@ def plan(args: argparse.Namespace) -> dict[str, int]:
     counts.update({"transviz info on mutated checkpoints": args.info, "sentences through the API": args.sentences,
                    "decode on ascii / latin-1 / strict utf-8 terminals": args.terminals,
                    "command-line values (decode)": args.cli, "corpora (load, build, one step)": args.corpora,
-                   "settings files (read at GUI start)": args.settings})
+                   "settings files (read at GUI start)": args.settings, "lesson files (lesson --check)": args.lessons})
     return counts
 
 
@@ -73,6 +74,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--cli", type=int, default=60)
     parser.add_argument("--corpora", type=int, default=40)
     parser.add_argument("--settings", type=int, default=40)
+    parser.add_argument("--lessons", type=int, default=60)
     parser.add_argument("--only", help="replay one case of this class (with --index)")
     parser.add_argument("--index", type=int, default=0)
     args = parser.parse_args(argv)

@@ -82,6 +82,12 @@ def test_a_damaged_settings_file_never_stops_the_start(pool, folder, rng):
     check(pool, inputs.make_settings(rng, folder, 0))
 
 
+@quick(10)
+@given(rng=st.randoms(use_true_random=False))
+def test_a_damaged_lesson_is_checked_or_refused_clearly(pool, folder, rng):
+    check(pool, inputs.make_lesson(rng, folder, 0))
+
+
 def test_no_output_replaces_a_file_of_another_kind(pool, folder, good):
     failures = []
     for case in inputs.output_cases(folder / "outputs", good):
