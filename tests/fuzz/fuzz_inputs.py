@@ -452,34 +452,78 @@ LESSON_VALUES = ["-1", "0", "1e999", "nan", "-inf", str(10**30), "true", "[]", "
                  '{ temperature = 0, top_k = -5 }', '[{ name = "AblateHead", kind = "cross", layer = 99, head = 0 }]']
 
 
+# a session as the window saves it (File > Save session): a lesson of one slide, with forced tokens
+# and interventions, each on one line (the backslash joins two) so that it can be replaced whole
+SESSION = """format = "transviz-lesson"
+version = 1
+title_en = "session"
+title_zh = "session"
+
+[[slide]]
+model = "default"
+sentence = "ich mochte ein bier"
+reference = "i want a beer"
+strategy = "beam"
+steps = 3
+forced = [{ step = 1, token = "a" }]
+tab = "explorer"
+interventions = [{ name = "AblateHead", kind = "cross", layer = 0, head = 1, mode = "zero" }, \
+{ name = "ScaleHead", kind = "cross", layer = 1, head = 0, factor = 2.0 }, { name = "NoPositions", side = "encoder" }]
+caption_en = ""
+caption_zh = ""
+
+[slide.settings]
+width = 3
+length_penalty = 1.0
+
+[slide.view]
+kind = "cross"
+head = 0
+summary = "mean"
+scale = "fixed"
+"""
+SESSION_VALUES = ['[{ step = 99999, token = "a" }]', '[{ step = -1, token = "</s>" }]',
+                  '[{ step = 0, token = "<pad>" }]', '[{ step = 0, token = "' + "x" * 10_000 + '" }]',
+                  '[{ step = 1, token = "a" }] ' * 2,
+                  '[{ name = "EditAttention", kind = "cross", layer = 0, head = 0, query = 0, weights = [1e999] }]',
+                  '[{ name = "ScaleHead", kind = "cross", layer = 0, head = 0, factor = nan }]',
+                  '[{ name = "TieQueryKey", kind = "encoder_self", layer = 5, head = 0 }]',
+                  '[{ name = "eval" }]', '[{ name = "AblateHead" }]']
+
+
 def lesson_text(rng: random.Random, folder: Path, index: int) -> tuple[str, str]:
-    """A shipped lesson, changed in one of several ways; the files a change points at are made in ``folder``."""
+    """A shipped lesson, changed in one of several ways (:func:`changed`)."""
     base = rng.choice(sorted(LESSONS.glob("*.toml")))
-    lines = base.read_text(encoding="utf-8").splitlines()
+    return changed(rng, folder, index, base.stem, base.read_text(encoding="utf-8"), LESSON_VALUES)
+
+
+def changed(rng: random.Random, folder: Path, index: int, name: str, text: str, values: list[str]) -> tuple[str, str]:
+    """``text`` changed in one of several ways; the files a change points at are made in ``folder``."""
+    lines = text.splitlines()
     style = rng.randrange(8)
     settings = [i for i, line in enumerate(lines) if " = " in line and not line.lstrip().startswith("#")]
     if style < 3:
         i = rng.choice(settings)
-        key, value = lines[i].split(" = ", 1)[0], rng.choice(LESSON_VALUES)
+        key, value = lines[i].split(" = ", 1)[0], rng.choice(values)
         lines[i] = f"{key} = {value}"
-        return "\n".join(lines), f"{base.stem}: {key} = {short(value, 40)}"
+        return "\n".join(lines), f"{name}: {key} = {short(value, 40)}"
     if style == 3:
         data = bytearray("\n".join(lines).encode())
         for _ in range(rng.randrange(1, 6)):
             data[rng.randrange(len(data))] = rng.randrange(256)
-        return data.decode("utf-8", "replace"), f"{base.stem}: random bytes changed"
+        return data.decode("utf-8", "replace"), f"{name}: random bytes changed"
     if style == 4:
         text = "\n".join(lines)
         slide = text[text.index("[[slide]]"):].split("\n[[slide]]")[0]
         copies = rng.choice([20, 999, 1001])
-        return text + ("\n" + slide) * copies, f"{base.stem}: one slide {copies} times more"
+        return text + ("\n" + slide) * copies, f"{name}: one slide {copies} times more"
     if style == 5:
         text = "\n".join(lines)
         cut = rng.randrange(len(text))
-        return text[:cut], f"{base.stem}: cut after {cut} characters"
+        return text[:cut], f"{name}: cut after {cut} characters"
     if style == 6:
         del lines[rng.choice(settings)]
-        return "\n".join(lines), f"{base.stem}: a line left out"
+        return "\n".join(lines), f"{name}: a line left out"
     target = folder / f"lesson-model-{index}"
     kind = rng.choice(["fifo", "folder", "text", "loop"])
     if kind == "fifo":
@@ -492,7 +536,7 @@ def lesson_text(rng: random.Random, folder: Path, index: int) -> tuple[str, str]
         target.symlink_to(target)
     models = [i for i in settings if lines[i].startswith("model = ")]
     lines[rng.choice(models)] = f"model = {json.dumps(str(target))}"
-    return "\n".join(lines), f"{base.stem}: the model is a {kind}"
+    return "\n".join(lines), f"{name}: the model is a {kind}"
 
 
 def make_lesson(rng: random.Random, folder: Path, index: int) -> Case:
@@ -501,3 +545,11 @@ def make_lesson(rng: random.Random, folder: Path, index: int) -> Case:
     path.write_text(text, encoding="utf-8", errors="surrogatepass")
     model = folder / f"lesson-model-{index}"
     return Case("lesson files (lesson --check)", what, cli(["lesson", str(path), "--check"]), [path, model])
+
+
+def make_session(rng: random.Random, folder: Path, index: int) -> Case:
+    text, what = changed(rng, folder, index, "session", SESSION, LESSON_VALUES + SESSION_VALUES)
+    path = folder / f"session-{index}.transviz"
+    path.write_text(text, encoding="utf-8", errors="surrogatepass")
+    model = folder / f"lesson-model-{index}"
+    return Case("session files (lesson --check)", what, cli(["lesson", str(path), "--check"]), [path, model])

@@ -35,6 +35,7 @@ def makers(good: bytes) -> dict[str, Maker]:
     found["corpora (load, build, one step)"] = inputs.make_corpus
     found["settings files (read at GUI start)"] = inputs.make_settings
     found["lesson files (lesson --check)"] = inputs.make_lesson
+    found["session files (lesson --check)"] = inputs.make_session
     return found
 
 
@@ -44,7 +45,8 @@ def plan(args: argparse.Namespace) -> dict[str, int]:
     counts.update({"transviz info on mutated checkpoints": args.info, "sentences through the API": args.sentences,
                    "decode on ascii / latin-1 / strict utf-8 terminals": args.terminals,
                    "command-line values (decode)": args.cli, "corpora (load, build, one step)": args.corpora,
-                   "settings files (read at GUI start)": args.settings, "lesson files (lesson --check)": args.lessons})
+                   "settings files (read at GUI start)": args.settings, "lesson files (lesson --check)": args.lessons,
+                   "session files (lesson --check)": args.sessions})
     return counts
 
 
@@ -75,6 +77,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--corpora", type=int, default=40)
     parser.add_argument("--settings", type=int, default=40)
     parser.add_argument("--lessons", type=int, default=60)
+    parser.add_argument("--sessions", type=int, default=60)
     parser.add_argument("--only", help="replay one case of this class (with --index)")
     parser.add_argument("--index", type=int, default=0)
     args = parser.parse_args(argv)

@@ -88,6 +88,12 @@ def test_a_damaged_lesson_is_checked_or_refused_clearly(pool, folder, rng):
     check(pool, inputs.make_lesson(rng, folder, 0))
 
 
+@quick(10)
+@given(rng=st.randoms(use_true_random=False))
+def test_a_damaged_session_is_checked_or_refused_clearly(pool, folder, rng):
+    check(pool, inputs.make_session(rng, folder, 0))
+
+
 def test_no_output_replaces_a_file_of_another_kind(pool, folder, good):
     failures = []
     for case in inputs.output_cases(folder / "outputs", good):
