@@ -3,6 +3,7 @@ on tiny random models built and saved here (nothing is downloaded)."""
 from __future__ import annotations
 
 import json
+import re
 import shutil
 from collections.abc import Callable
 from pathlib import Path
@@ -363,4 +364,13 @@ def test_a_vocabulary_smaller_than_the_tokenizers_is_refused(marian: Path, tmp_p
                              decoder_start_token_id=smaller - 1)
     with pytest.raises(transviz.CheckpointError, match=f"the tokenizer gives ids up to {vocab_size - 1}, but the "
                                                        f"model's vocabulary holds {smaller}"):
+        transviz.load_model(folder)
+
+
+@pytest.mark.parametrize("model_type", [[], {"a": 1}, None, 7])
+def test_a_model_type_that_is_not_text_is_named_as_the_file_has_it(marian: Path, tmp_path: Path,
+                                                                   model_type: object) -> None:
+    folder = _edited_copy(marian, tmp_path, "config.json", model_type=model_type)
+    with pytest.raises(transviz.CheckpointError, match=f"model type {re.escape(json.dumps(model_type))} is not one "
+                                                       "transviz reads"):
         transviz.load_model(folder)

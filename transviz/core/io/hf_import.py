@@ -111,6 +111,8 @@ def _check_sizes(path: Path, data: dict[str, Any]) -> None:
 
 def _check_type(folder: Path, data: dict[str, Any]) -> str:
     kind = data.get("model_type")
+    if not isinstance(kind, str):  # null, a number or a list: named as the file has it
+        raise CheckpointError(NOT_SUPPORTED, str(folder), json.dumps(kind), ", ".join(TOKENIZER_FILES))
     if kind in T5_FAMILY:
         raise CheckpointError(T5_REFUSED, str(folder))
     if kind not in TOKENIZER_FILES:
