@@ -31,3 +31,13 @@ class Checkpoint(bytes):
 @pytest.fixture(scope="session")
 def good(folder: Path) -> bytes:
     return Checkpoint(good_checkpoint(folder))
+
+
+@pytest.fixture(scope="session")
+def good_hf(folder: Path) -> Path:
+    """A random Marian folder with its tokenizer, built once (needs the hf extra)."""
+    pytest.importorskip("transformers")
+    pytest.importorskip("sentencepiece")
+    from hf_folders import marian_folder
+
+    return marian_folder(folder / "hf-good")

@@ -553,3 +553,51 @@ def make_session(rng: random.Random, folder: Path, index: int) -> Case:
     path.write_text(text, encoding="utf-8", errors="surrogatepass")
     model = folder / f"lesson-model-{index}"
     return Case("session files (lesson --check)", what, cli(["lesson", str(path), "--check"]), [path, model])
+
+
+# -- Hugging Face folders --------------------------------------------------------------------------
+
+HF_VALUES: list[Any] = [None, "32", -1, 0, 1.5, True, 10**9, [], {}, "", "bogus", [1, 2], {"a": 1}, 2**63]
+HF_TOKENIZER_FILES = ("source.spm", "target.spm", "vocab.json", "tokenizer_config.json", "special_tokens_map.json",
+                      "generation_config.json")
+# the damage a checkpoint gets, but not transviz's own metadata, which a Hugging Face file does not hold
+HF_WEIGHT_KINDS = tuple(kind for kind in CHECKPOINT_KINDS if kind != "checkpoint: metadata edits")
+
+
+def damaged_bytes(rng: random.Random, data: bytes) -> tuple[bytes, str]:
+    style = rng.randrange(3)
+    if style == 0 and data:
+        changed_ = bytearray(data)
+        for _ in range(rng.randrange(1, 8)):
+            changed_[rng.randrange(len(changed_))] = rng.randrange(256)
+        return bytes(changed_), "bytes changed"
+    if style == 1:
+        cut = rng.randrange(len(data) + 1)
+        return data[:cut], f"cut to {cut} bytes"
+    return bytes(rng.randrange(256) for _ in range(rng.choice([0, 10, 1000]))), "random bytes"
+
+
+def make_hf_folder(rng: random.Random, folder: Path, index: int, good: Path) -> Case:
+    """A copy of the Marian folder ``good`` with its config, a tokenizer file or its weights damaged."""
+    import shutil
+
+    target = folder / f"hf-{index}"
+    shutil.copytree(good, target)
+    style = rng.randrange(3)
+    if style == 0:
+        config = json.loads((target / "config.json").read_text(encoding="utf-8"))
+        key, value = rng.choice(sorted(config)), rng.choice(HF_VALUES)
+        config[key] = value
+        (target / "config.json").write_text(json.dumps(config), encoding="utf-8")
+        what = f"config.json: {key} = {short(json.dumps(value), 30)}"
+    elif style == 1:
+        name = rng.choice([name for name in HF_TOKENIZER_FILES if (target / name).exists()])
+        data, damage = damaged_bytes(rng, (target / name).read_bytes())
+        (target / name).write_bytes(data)
+        what = f"{name}: {damage}"
+    else:
+        weights = target / "model.safetensors"
+        data, damage = mutate_checkpoint(rng, rng.choice(HF_WEIGHT_KINDS), weights.read_bytes())
+        weights.write_bytes(data)
+        what = f"model.safetensors: {damage}"
+    return Case("Hugging Face folders (load, decode)", what, {"do": "load", "path": str(target)}, [target])

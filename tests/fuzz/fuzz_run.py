@@ -23,7 +23,7 @@ from fuzz_inputs import Case
 Maker = Callable[[random.Random, Path, int], Case]
 
 
-def makers(good: bytes) -> dict[str, Maker]:
+def makers(good: bytes, good_hf: Callable[[], Path]) -> dict[str, Maker]:
     """Class name -> the function drawing one case of it."""
     found: dict[str, Maker] = {}
     for kind in inputs.CHECKPOINT_KINDS:
@@ -36,6 +36,8 @@ def makers(good: bytes) -> dict[str, Maker]:
     found["settings files (read at GUI start)"] = inputs.make_settings
     found["lesson files (lesson --check)"] = inputs.make_lesson
     found["session files (lesson --check)"] = inputs.make_session
+    found["Hugging Face folders (load, decode)"] = lambda rng, folder, i: inputs.make_hf_folder(rng, folder, i,
+                                                                                                good_hf())
     return found
 
 
@@ -46,12 +48,24 @@ def plan(args: argparse.Namespace) -> dict[str, int]:
                    "decode on ascii / latin-1 / strict utf-8 terminals": args.terminals,
                    "command-line values (decode)": args.cli, "corpora (load, build, one step)": args.corpora,
                    "settings files (read at GUI start)": args.settings, "lesson files (lesson --check)": args.lessons,
-                   "session files (lesson --check)": args.sessions})
+                   "session files (lesson --check)": args.sessions,
+                   "Hugging Face folders (load, decode)": args.hf})
     return counts
 
 
 def cases(args: argparse.Namespace, folder: Path, good: bytes) -> Iterator[Case]:
-    found = makers(good)
+    built: list[Path] = []
+
+    def good_hf() -> Path:
+        """A random Marian folder, built once (its tokenizer is trained here: seconds)."""
+        if not built:
+            sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # tests/, where hf_folders is
+            from hf_folders import marian_folder
+
+            built.append(marian_folder(folder / "hf-good"))
+        return built[0]
+
+    found = makers(good, good_hf)
     counts = plan(args)
     if args.only:
         counts = {args.only: args.index + 1}
@@ -78,6 +92,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--settings", type=int, default=40)
     parser.add_argument("--lessons", type=int, default=60)
     parser.add_argument("--sessions", type=int, default=60)
+    parser.add_argument("--hf", type=int, default=60, help="cases of Hugging Face folders (needs the hf extra)")
     parser.add_argument("--only", help="replay one case of this class (with --index)")
     parser.add_argument("--index", type=int, default=0)
     args = parser.parse_args(argv)

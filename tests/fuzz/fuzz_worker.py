@@ -20,13 +20,15 @@ import sys
 import time
 import traceback
 from pathlib import Path
-from typing import Any
+from types import UnionType
+from typing import Any, Literal, Union, get_args, get_origin, get_type_hints
 
 import numpy as np
 import torch
 
 import transviz
 from transviz.core.decoding.strategies import Beam, Greedy, Sampling, Strategy
+from transviz.core.model.config import ModelConfig
 from transviz.core.model.vocab import PAD
 
 Answer = tuple[str, str]
@@ -59,17 +61,23 @@ def trace_problem(trace: transviz.Trace) -> str | None:
     return None
 
 
-CONFIG_TYPES = {"dropout": float, "layer_norm_eps": float, "norm": str, "activation": str,
-                "share_embeddings": bool, "tie_output": bool}
+def well_typed(hint: Any, value: Any) -> bool:
+    """``value`` is what the config's annotation ``hint`` allows: an int is no bool, a float finite,
+    a Literal one of its values."""
+    if get_origin(hint) is Literal:
+        return value in get_args(hint) and isinstance(value, str)
+    if get_origin(hint) in (Union, UnionType):
+        return any(well_typed(option, value) for option in get_args(hint))
+    if hint is float:
+        return isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value)
+    return type(value) is hint
 
 
 def model_problem(model: transviz.Model) -> str | None:
     """A loaded model whose settings are mistyped (``pad_id=true``, ``tie_output="no"``...)."""
+    hints = get_type_hints(ModelConfig)
     for name, value in model.config.to_dict().items():
-        wanted = CONFIG_TYPES.get(name, int)
-        ok = isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value) \
-            if wanted is float else type(value) is wanted
-        if not ok:
+        if not well_typed(hints[name], value):
             return f"config.{name} = {value!r}"
     for vocab in (model.src_vocab, model.tgt_vocab):
         if not all(isinstance(t, str) for t in vocab.itos) or len(set(vocab.itos)) != len(vocab.itos):
@@ -219,10 +227,19 @@ def cap_memory(headroom: int) -> None:
     resource.setrlimit(resource.RLIMIT_AS, (cap, cap))
 
 
+def hugging_face_imported() -> None:
+    """transformers' modules for Marian folders, imported before the cap: they map hundreds of MB."""
+    try:
+        from transformers import AutoConfig, AutoTokenizer, MarianConfig, MarianTokenizer  # noqa: F401
+    except ImportError:  # the hf extra is optional; its cases then end clear, saying how to install it
+        pass
+
+
 def main() -> None:
     answers = os.fdopen(os.dup(1), "w")  # our channel; anything else printed goes to stderr
     os.dup2(2, 1)
     torch.set_num_threads(1)
+    hugging_face_imported()
     cap_memory(int(sys.argv[1]))
     print(json.dumps({"outcome": "ready"}), file=answers, flush=True)
     for line in sys.stdin:

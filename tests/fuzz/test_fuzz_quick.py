@@ -94,6 +94,13 @@ def test_a_damaged_session_is_checked_or_refused_clearly(pool, folder, rng):
     check(pool, inputs.make_session(rng, folder, 0))
 
 
+@pytest.mark.hf
+@quick(10)
+@given(rng=st.randoms(use_true_random=False))
+def test_a_damaged_hugging_face_folder_loads_or_is_refused_clearly(pool, folder, good_hf, rng):
+    check(pool, inputs.make_hf_folder(rng, folder, 0, good_hf))
+
+
 def test_no_output_replaces_a_file_of_another_kind(pool, folder, good):
     failures = []
     for case in inputs.output_cases(folder / "outputs", good):
