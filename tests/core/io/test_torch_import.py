@@ -317,6 +317,7 @@ def broken(data: dict, path: str, value: object = None, delete: bool = False) ->
     (("source_vocab.tokens", [*SRC, "extra"]), r"src_tok_emb\.weight has shape \(16, 16\), the sidecar's sizes "
                                                r"need \(17, 16\)"),
     (("weights", "nothing.safetensors"), "nothing.safetensors: no such file"),
+    (("weights", "x" * 5000), "cannot read .*/xxxx.*: File name too long"),
     (("modules.positional_table", "pe"), "course.safetensors does not match its sidecar: missing tensor pe"),
     (("modules.output", 3), "the field modules.output must be text, got 3"),
 ])

@@ -106,13 +106,21 @@ def handles(path: str | Path) -> bool:
     suffix = path.suffix.lower()
     if suffix == SIDECAR_SUFFIX or suffix in PICKLE_SUFFIXES or _starts_like_pickle(path):
         return True
-    return suffix == checkpoint.SUFFIX and path.with_suffix(SIDECAR_SUFFIX).is_file() and not _is_checkpoint(path)
+    return suffix == checkpoint.SUFFIX and _is_file(path.with_suffix(SIDECAR_SUFFIX)) and not _is_checkpoint(path)
+
+
+def _is_file(path: Path) -> bool:
+    """``path.is_file()``, and False for a name the system cannot look up (too long, a NUL byte)."""
+    try:
+        return path.is_file()
+    except (OSError, ValueError):
+        return False
 
 
 def _starts_like_pickle(path: Path) -> bool:
     """A zip archive or a pickle that is no safetensors file: those start with 8 bytes of header
     length (which may begin like a pickle), then the header's "{"."""
-    if not path.is_file():  # a FIFO is never opened: it would wait forever
+    if not _is_file(path):  # a FIFO is never opened: it would wait forever
         return False
     try:
         with path.open("rb") as f:
