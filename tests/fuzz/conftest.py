@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 from fuzz_harness import Pool
-from fuzz_inputs import good_checkpoint
+from fuzz_inputs import good_checkpoint, good_sidecar
 
 
 @pytest.fixture(scope="session")
@@ -41,3 +41,9 @@ def good_hf(folder: Path) -> Path:
     from hf_folders import marian_folder
 
     return marian_folder(folder / "hf-good")
+
+
+@pytest.fixture(scope="session")
+def sidecar(folder: Path) -> Path:
+    """A plain-PyTorch model and its transviz-torch sidecar, built once."""
+    return good_sidecar(folder / "sidecar-good")

@@ -601,3 +601,69 @@ def make_hf_folder(rng: random.Random, folder: Path, index: int, good: Path) -> 
         weights.write_bytes(data)
         what = f"model.safetensors: {damage}"
     return Case("Hugging Face folders (load, decode)", what, {"do": "load", "path": str(target)}, [target])
+
+
+# -- plain-PyTorch models (sidecar format transviz-torch) ----------------------------------------------
+
+SIDECAR_TOKENS = ["<unk>", "<pad>", "<bos>", "<eos>", *WORDS]
+
+
+def good_sidecar(folder: Path) -> Path:
+    """A course's model as PyTorch's translation tutorial builds it (embeddings, nn.Transformer, a
+    Linear output layer), saved with safetensors beside its sidecar ``course.json``."""
+    import torch
+    from safetensors.torch import save_file
+
+    torch.manual_seed(0)
+    d, heads, layers, d_ff, size = 16, 2, 2, 32, len(SIDECAR_TOKENS)
+    transformer = torch.nn.Transformer(d, heads, layers, layers, d_ff, batch_first=True)
+    modules = torch.nn.ModuleDict({"src": torch.nn.Embedding(size, d), "tgt": torch.nn.Embedding(size, d),
+                                   "transformer": transformer, "generator": torch.nn.Linear(d, size)})
+    folder.mkdir(parents=True, exist_ok=True)
+    save_file({k: v.contiguous() for k, v in modules.state_dict().items()}, str(folder / "course.safetensors"))
+    vocab = {"tokens": SIDECAR_TOKENS, "pad": 1, "start": 2, "end": 3, "unknown": 0}
+    sidecar = {"format": "transviz-torch", "version": 1, "weights": "course.safetensors",
+               "model": {"d_model": d, "nhead": heads, "num_encoder_layers": layers, "num_decoder_layers": layers,
+                         "dim_feedforward": d_ff, "activation": "relu", "norm_first": False, "max_len": 64,
+                         "scale_embeddings": True, "positional": "sinusoidal"},
+               "modules": {"transformer": "transformer", "source_embedding": "src", "target_embedding": "tgt",
+                           "output": "generator"},
+               "source_vocab": vocab, "target_vocab": vocab}
+    (folder / "course.json").write_text(json.dumps(sidecar), encoding="utf-8")
+    return folder
+
+
+SIDECAR_VALUES: list[Any] = [*HF_VALUES, "../../../../etc/passwd", "/dev/zero", "course.pt", "x" * 5000,
+                             ["<pad>"] * 3, 1e308, -0.0, "gelu", "learned"]
+
+
+def sidecar_edit(rng: random.Random, data: dict[str, Any]) -> str:
+    """One value of the sidecar, at any depth, replaced by a hostile one."""
+    path: list[str] = []
+    node: Any = data
+    while isinstance(node, dict) and node and (not path or rng.random() < 0.7):
+        key = rng.choice(sorted(node))
+        path.append(key)
+        parent, node = node, node[key]
+    value = rng.choice(SIDECAR_VALUES)
+    parent[path[-1]] = value
+    return f"{'.'.join(path)} = {short(json.dumps(value), 30)}"
+
+
+def make_sidecar(rng: random.Random, folder: Path, index: int, good: Path) -> Case:
+    """A copy of the sidecar model ``good`` with its JSON or its weights damaged."""
+    import shutil
+
+    target = folder / f"sidecar-{index}"
+    shutil.copytree(good, target)
+    if rng.random() < 0.6:
+        data = json.loads((target / "course.json").read_text(encoding="utf-8"))
+        what = sidecar_edit(rng, data)
+        (target / "course.json").write_text(json.dumps(data), encoding="utf-8")
+    else:
+        weights = target / "course.safetensors"
+        data_, damage = mutate_checkpoint(rng, rng.choice(HF_WEIGHT_KINDS), weights.read_bytes())
+        weights.write_bytes(data_)
+        what = f"course.safetensors: {damage}"
+    return Case("PyTorch models with a sidecar (load, decode)", what,
+                {"do": "load", "path": str(target / "course.json")}, [target])

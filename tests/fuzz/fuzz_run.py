@@ -23,7 +23,7 @@ from fuzz_inputs import Case
 Maker = Callable[[random.Random, Path, int], Case]
 
 
-def makers(good: bytes, good_hf: Callable[[], Path]) -> dict[str, Maker]:
+def makers(good: bytes, good_hf: Callable[[], Path], good_sidecar: Callable[[], Path]) -> dict[str, Maker]:
     """Class name -> the function drawing one case of it."""
     found: dict[str, Maker] = {}
     for kind in inputs.CHECKPOINT_KINDS:
@@ -38,6 +38,8 @@ def makers(good: bytes, good_hf: Callable[[], Path]) -> dict[str, Maker]:
     found["session files (lesson --check)"] = inputs.make_session
     found["Hugging Face folders (load, decode)"] = lambda rng, folder, i: inputs.make_hf_folder(rng, folder, i,
                                                                                                 good_hf())
+    found["PyTorch models with a sidecar (load, decode)"] = lambda rng, folder, i: inputs.make_sidecar(
+        rng, folder, i, good_sidecar())
     return found
 
 
@@ -49,23 +51,29 @@ def plan(args: argparse.Namespace) -> dict[str, int]:
                    "command-line values (decode)": args.cli, "corpora (load, build, one step)": args.corpora,
                    "settings files (read at GUI start)": args.settings, "lesson files (lesson --check)": args.lessons,
                    "session files (lesson --check)": args.sessions,
-                   "Hugging Face folders (load, decode)": args.hf})
+                   "Hugging Face folders (load, decode)": args.hf,
+                   "PyTorch models with a sidecar (load, decode)": args.sidecars})
     return counts
 
 
 def cases(args: argparse.Namespace, folder: Path, good: bytes) -> Iterator[Case]:
-    built: list[Path] = []
+    built: dict[str, Path] = {}
 
     def good_hf() -> Path:
         """A random Marian folder, built once (its tokenizer is trained here: seconds)."""
-        if not built:
+        if "hf" not in built:
             sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # tests/, where hf_folders is
             from hf_folders import marian_folder
 
-            built.append(marian_folder(folder / "hf-good"))
-        return built[0]
+            built["hf"] = marian_folder(folder / "hf-good")
+        return built["hf"]
 
-    found = makers(good, good_hf)
+    def good_sidecar() -> Path:
+        if "sidecar" not in built:
+            built["sidecar"] = inputs.good_sidecar(folder / "sidecar-good")
+        return built["sidecar"]
+
+    found = makers(good, good_hf, good_sidecar)
     counts = plan(args)
     if args.only:
         counts = {args.only: args.index + 1}
@@ -93,6 +101,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--lessons", type=int, default=60)
     parser.add_argument("--sessions", type=int, default=60)
     parser.add_argument("--hf", type=int, default=60, help="cases of Hugging Face folders (needs the hf extra)")
+    parser.add_argument("--sidecars", type=int, default=60)
     parser.add_argument("--only", help="replay one case of this class (with --index)")
     parser.add_argument("--index", type=int, default=0)
     args = parser.parse_args(argv)

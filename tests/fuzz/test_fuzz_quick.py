@@ -101,6 +101,12 @@ def test_a_damaged_hugging_face_folder_loads_or_is_refused_clearly(pool, folder,
     check(pool, inputs.make_hf_folder(rng, folder, 0, good_hf))
 
 
+@quick(10)
+@given(rng=st.randoms(use_true_random=False))
+def test_a_damaged_sidecar_model_loads_or_is_refused_clearly(pool, folder, sidecar, rng):
+    check(pool, inputs.make_sidecar(rng, folder, 0, sidecar))
+
+
 def test_no_output_replaces_a_file_of_another_kind(pool, folder, good):
     failures = []
     for case in inputs.output_cases(folder / "outputs", good):
