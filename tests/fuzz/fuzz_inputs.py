@@ -667,3 +667,50 @@ def make_sidecar(rng: random.Random, folder: Path, index: int, good: Path) -> Ca
         what = f"course.safetensors: {damage}"
     return Case("PyTorch models with a sidecar (load, decode)", what,
                 {"do": "load", "path": str(target / "course.json")}, [target])
+
+
+# -- the other commands' values ----------------------------------------------------------------------
+
+SIZES = ["0x0", "1x1", "20000x20000", "2147483648x100", "-5x10", "axb", "1600x900x3", "300x200", "99999999999x1"]
+RENDER_VIEWS = ["grid", "head", "positional", "masks", "window", "compare", "lookup", "cost", "hull"]
+
+
+def command_values(rng: random.Random, folder: Path, index: int) -> tuple[list[str], str]:
+    """A render, lesson --export, train or heads command with one or two values at their edges."""
+    command = rng.choice(["render", "render", "lesson", "train", "heads"])
+    if command == "render":
+        view = rng.choice(RENDER_VIEWS)
+        out = folder / f"render-{index}.{rng.choice(['png', 'svg', 'gif'])}"
+        argv = ["render", SENTENCE, "--view", view, "--out", str(out), "--size", "300x200"]
+        flags = rng.sample(["--size", "--layer", "--head", "--step", "--snapshots", "--frame-ms", "--hold-ms"],
+                           rng.choice([1, 2]))
+        for flag in flags:
+            value = rng.choice(SIZES) if flag == "--size" else rng.choice(EDGES + ["mean", "rollout", "x"])
+            argv += [flag, value] + ([rng.choice(EDGES)] if flag == "--snapshots" else [])
+        if out.suffix == ".gif":
+            argv.append("--animate")
+        return argv, f"render --view {view} {' '.join(argv[8:])}"
+    if command == "lesson":
+        lesson = str(rng.choice(sorted(LESSONS.glob("*.toml"))))
+        size = rng.choice(SIZES)
+        return ["lesson", lesson, "--export", str(folder / f"export-{index}"), "--size", size], f"lesson --size {size}"
+    if command == "train":
+        argv = ["train", "--task", rng.choice(["copy", "reverse", "dates"]), "--out",
+                str(folder / f"train-{index}.safetensors"), *TRAIN_SMALL]
+        flag = rng.choice(["--layers", "--heads", "--d-model", "--d-ff", "--dropout", "--batch-size", "--lr",
+                           "--warmup", "--label-smoothing", "--clip", "--seed", "--eval-limit", "--recipe", "--init"])
+        value = rng.choice(EDGES + ["toy-de-en", "nothing", "xavier_uniform", "normal:0.02", "uniform:-1"])
+        if flag in argv:
+            argv[argv.index(flag) + 1] = value
+        else:
+            argv += [flag, value]
+        return argv, f"train {flag} {value}"
+    data = rng.choice(["test", "valid", "train", "nothing", str(folder), "/dev/zero"])
+    return ["heads", "--data", data, "--kind", "cross"], f"heads --data {short(data, 30)}"
+
+
+def make_command_values(rng: random.Random, folder: Path, index: int) -> Case:
+    argv, what = command_values(rng, folder, index)
+    outputs = [folder / f"{name}-{index}{suffix}" for name, suffix in
+               (("render", ".png"), ("render", ".svg"), ("render", ".gif"), ("export", ""), ("train", ".safetensors"))]
+    return Case("command-line values (render, lesson --export, train, heads)", short(what), cli(argv), outputs)

@@ -107,6 +107,12 @@ def test_a_damaged_sidecar_model_loads_or_is_refused_clearly(pool, folder, sidec
     check(pool, inputs.make_sidecar(rng, folder, 0, sidecar))
 
 
+@quick(10)
+@given(rng=st.randoms(use_true_random=False))
+def test_render_export_train_and_heads_values_at_their_edges(pool, folder, rng):
+    check(pool, inputs.make_command_values(rng, folder, 0))
+
+
 def test_no_output_replaces_a_file_of_another_kind(pool, folder, good):
     failures = []
     for case in inputs.output_cases(folder / "outputs", good):
