@@ -677,7 +677,9 @@ RENDER_VIEWS = ["grid", "head", "positional", "masks", "window", "compare", "loo
 
 def command_values(rng: random.Random, folder: Path, index: int) -> tuple[list[str], str]:
     """A render, lesson --export, train or heads command with one or two values at their edges."""
-    command = rng.choice(["render", "render", "lesson", "train", "heads"])
+    command = rng.choice(["render", "render", "lesson", "train", "heads", "convert"])
+    if command == "convert":
+        return convert_values(rng, folder, index)
     if command == "render":
         view = rng.choice(RENDER_VIEWS)
         out = folder / f"render-{index}.{rng.choice(['png', 'svg', 'gif'])}"
@@ -709,8 +711,31 @@ def command_values(rng: random.Random, folder: Path, index: int) -> tuple[list[s
     return ["heads", "--data", data, "--kind", "cross"], f"heads --data {short(data, 30)}"
 
 
+def convert_values(rng: random.Random, folder: Path, index: int) -> tuple[list[str], str]:
+    """convert of a sound sidecar model to an output of any kind: only a transviz checkpoint, or
+    anything with --force, may be replaced (the worker checks the files it is given to protect)."""
+    good = folder / "sidecar-good"
+    if not (good / "course.json").exists():
+        good_sidecar(good)
+    place = folder / f"convert-{index}"
+    place.mkdir()
+    (place / "notes.txt").write_text("my notes\n")
+    (place / "other.safetensors").write_bytes((good / "course.safetensors").read_bytes())  # another program's
+    out = rng.choice(["new.safetensors", "other.safetensors", "notes.txt", ".", "notes.txt/x.safetensors",
+                      "y" * 300 + ".safetensors", "/proc/self/x.safetensors", "", "new.txt"])
+    argv = ["convert", str(good / rng.choice(["course.json", "course.safetensors"])),
+            out if out.startswith("/") or not out else str(place / out)]
+    if rng.random() < 0.3:
+        argv.append("--force")
+    return argv, f"convert to {short(out, 30)}{' --force' if '--force' in argv else ''}"
+
+
 def make_command_values(rng: random.Random, folder: Path, index: int) -> Case:
     argv, what = command_values(rng, folder, index)
     outputs = [folder / f"{name}-{index}{suffix}" for name, suffix in
-               (("render", ".png"), ("render", ".svg"), ("render", ".gif"), ("export", ""), ("train", ".safetensors"))]
-    return Case("command-line values (render, lesson --export, train, heads)", short(what), cli(argv), outputs)
+               (("render", ".png"), ("render", ".svg"), ("render", ".gif"), ("export", ""), ("train", ".safetensors"),
+                ("convert", ""))]
+    protect = [] if "--force" in argv or argv[0] != "convert" else \
+        [str(folder / f"convert-{index}" / name) for name in ("notes.txt", "other.safetensors")]
+    return Case("command-line values (render, lesson --export, train, heads, convert)", short(what),
+                cli(argv, protect=protect), outputs)

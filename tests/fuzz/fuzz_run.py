@@ -38,7 +38,7 @@ def makers(good: bytes, good_hf: Callable[[], Path], good_sidecar: Callable[[], 
     found["session files (lesson --check)"] = inputs.make_session
     found["Hugging Face folders (load, decode)"] = lambda rng, folder, i: inputs.make_hf_folder(rng, folder, i,
                                                                                                 good_hf())
-    found["command-line values (render, lesson --export, train, heads)"] = inputs.make_command_values
+    found["command-line values (render, lesson --export, train, heads, convert)"] = inputs.make_command_values
     found["PyTorch models with a sidecar (load, decode)"] = lambda rng, folder, i: inputs.make_sidecar(
         rng, folder, i, good_sidecar())
     return found
@@ -54,7 +54,7 @@ def plan(args: argparse.Namespace) -> dict[str, int]:
                    "session files (lesson --check)": args.sessions,
                    "Hugging Face folders (load, decode)": args.hf,
                    "PyTorch models with a sidecar (load, decode)": args.sidecars,
-                   "command-line values (render, lesson --export, train, heads)": args.commands})
+                   "command-line values (render, lesson --export, train, heads, convert)": args.commands})
     return counts
 
 
@@ -104,7 +104,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--sessions", type=int, default=60)
     parser.add_argument("--hf", type=int, default=60, help="cases of Hugging Face folders (needs the hf extra)")
     parser.add_argument("--sidecars", type=int, default=60)
-    parser.add_argument("--commands", type=int, default=60, help="cases of render, lesson --export, train, heads")
+    parser.add_argument("--commands", type=int, default=60,
+                        help="cases of render, lesson --export, train, heads and convert")
     parser.add_argument("--only", help="replay one case of this class (with --index)")
     parser.add_argument("--index", type=int, default=0)
     args = parser.parse_args(argv)

@@ -109,7 +109,7 @@ def test_a_damaged_sidecar_model_loads_or_is_refused_clearly(pool, folder, sidec
 
 @quick(10)
 @given(rng=st.randoms(use_true_random=False))
-def test_render_export_train_and_heads_values_at_their_edges(pool, folder, rng):
+def test_render_export_train_heads_and_convert_values_at_their_edges(pool, folder, rng):
     check(pool, inputs.make_command_values(rng, folder, 0))
 
 
