@@ -170,6 +170,7 @@ def windows_deleted_before_exit(qapp):
     """Every top-level widget is deleted while the application still exists: left to Python's
     shutdown, Qt objects die in an arbitrary order and the process can crash after the last test."""
     yield
+    import gc
 
     from PySide6.QtCore import QCoreApplication, QEvent
 
@@ -177,4 +178,4 @@ def windows_deleted_before_exit(qapp):
         widget.close()
         widget.deleteLater()
     QCoreApplication.sendPostedEvents(None, QEvent.Type.DeferredDelete)
-    pass
+    gc.collect()
