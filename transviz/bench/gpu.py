@@ -110,7 +110,7 @@ def once(compute: Callable[[Choice], T]) -> Callable[[Choice], T]:
         if choice not in done:
             try:
                 done[choice] = compute(choice)
-            except Exception as exc:
+            except Exception as exc:  # kept, and raised again for each figure that needs it
                 done[choice] = exc
         result = done[choice]
         if isinstance(result, Exception):

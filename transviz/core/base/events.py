@@ -35,7 +35,7 @@ class Signal(Generic[EventT]):
         for callback in list(self._callbacks):  # a callback may disconnect itself
             try:
                 callback(event)
-            except Exception as exc:
+            except Exception as exc:  # raised again below, once the other callbacks ran
                 first_error = first_error or exc
         if first_error is not None:
             raise first_error
