@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 from fuzz_harness import Pool
-from fuzz_inputs import good_checkpoint, good_sidecar
+from fuzz_inputs import good_checkpoint, good_hf, good_sidecar
 
 
 @pytest.fixture(scope="session")
@@ -34,16 +34,12 @@ def good(folder: Path) -> bytes:
 
 
 @pytest.fixture(scope="session")
-def good_hf(folder: Path) -> Path:
-    """A random Marian folder with its tokenizer, built once (needs the hf extra)."""
+def hf_model(folder: Path) -> Path:
     pytest.importorskip("transformers")
     pytest.importorskip("sentencepiece")
-    from hf_folders import marian_folder
-
-    return marian_folder(folder / "hf-good")
+    return good_hf(folder)
 
 
 @pytest.fixture(scope="session")
 def sidecar(folder: Path) -> Path:
-    """A plain-PyTorch model and its transviz-torch sidecar, built once."""
-    return good_sidecar(folder / "sidecar-good")
+    return good_sidecar(folder)

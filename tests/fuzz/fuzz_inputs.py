@@ -526,6 +526,8 @@ def changed(rng: random.Random, folder: Path, index: int, name: str, text: str, 
         return "\n".join(lines), f"{name}: a line left out"
     target = folder / f"lesson-model-{index}"
     kind = rng.choice(["fifo", "folder", "text", "loop"])
+    models = [i for i in settings if lines[i].startswith("model = ")]
+    lines[rng.choice(models)] = f"model = {json.dumps(str(target))}"  # drawn before any file is made
     if kind == "fifo":
         os.mkfifo(target)
     elif kind == "folder":
@@ -534,8 +536,6 @@ def changed(rng: random.Random, folder: Path, index: int, name: str, text: str, 
         target.write_text("format = 1\n" * 100)
     else:
         target.symlink_to(target)
-    models = [i for i in settings if lines[i].startswith("model = ")]
-    lines[rng.choice(models)] = f"model = {json.dumps(str(target))}"
     return "\n".join(lines), f"{name}: the model is a {kind}"
 
 
@@ -577,29 +577,43 @@ def damaged_bytes(rng: random.Random, data: bytes) -> tuple[bytes, str]:
     return bytes(rng.randrange(256) for _ in range(rng.choice([0, 10, 1000]))), "random bytes"
 
 
-def make_hf_folder(rng: random.Random, folder: Path, index: int, good: Path) -> Case:
-    """A copy of the Marian folder ``good`` with its config, a tokenizer file or its weights damaged."""
+def good_hf(folder: Path) -> Path:
+    """``folder``/hf-good: a random Marian folder with its tokenizer (trained here: seconds), built by
+    the first call; needs the hf extra and tests/ on the path (hf_folders)."""
+    from hf_folders import marian_folder
+
+    good = folder / "hf-good"
+    return good if (good / "config.json").exists() else marian_folder(good)
+
+
+def copy_with(good: Path, target: Path, name: str, data: bytes) -> Path:
+    """A copy of the folder ``good`` at ``target`` whose file ``name`` holds ``data``. Cases call it
+    once every random choice is drawn: hypothesis may stop a case at any draw, and files made
+    before it would stay for the next case."""
     import shutil
 
-    target = folder / f"hf-{index}"
     shutil.copytree(good, target)
+    (target / name).write_bytes(data)
+    return target
+
+
+def make_hf_folder(rng: random.Random, folder: Path, index: int, good: Path) -> Case:
+    """A copy of the Marian folder ``good`` with its config, a tokenizer file or its weights damaged."""
     style = rng.randrange(3)
     if style == 0:
-        config = json.loads((target / "config.json").read_text(encoding="utf-8"))
+        name, config = "config.json", json.loads((good / "config.json").read_text(encoding="utf-8"))
         key, value = rng.choice(sorted(config)), rng.choice(HF_VALUES)
         config[key] = value
-        (target / "config.json").write_text(json.dumps(config), encoding="utf-8")
-        what = f"config.json: {key} = {short(json.dumps(value), 30)}"
+        data, what = json.dumps(config).encode(), f"config.json: {key} = {short(json.dumps(value), 30)}"
     elif style == 1:
-        name = rng.choice([name for name in HF_TOKENIZER_FILES if (target / name).exists()])
-        data, damage = damaged_bytes(rng, (target / name).read_bytes())
-        (target / name).write_bytes(data)
+        name = rng.choice([name for name in HF_TOKENIZER_FILES if (good / name).exists()])
+        data, damage = damaged_bytes(rng, (good / name).read_bytes())
         what = f"{name}: {damage}"
     else:
-        weights = target / "model.safetensors"
-        data, damage = mutate_checkpoint(rng, rng.choice(HF_WEIGHT_KINDS), weights.read_bytes())
-        weights.write_bytes(data)
-        what = f"model.safetensors: {damage}"
+        name = "model.safetensors"
+        data, damage = mutate_checkpoint(rng, rng.choice(HF_WEIGHT_KINDS), (good / name).read_bytes())
+        what = f"{name}: {damage}"
+    target = copy_with(good, folder / f"hf-{index}", name, data)
     return Case("Hugging Face folders (load, decode)", what, {"do": "load", "path": str(target)}, [target])
 
 
@@ -609,11 +623,15 @@ SIDECAR_TOKENS = ["<unk>", "<pad>", "<bos>", "<eos>", *WORDS]
 
 
 def good_sidecar(folder: Path) -> Path:
-    """A course's model as PyTorch's translation tutorial builds it (embeddings, nn.Transformer, a
-    Linear output layer), saved with safetensors beside its sidecar ``course.json``."""
+    """``folder``/sidecar-good: a course's model as PyTorch's translation tutorial builds it
+    (embeddings, nn.Transformer, a Linear output layer), saved with safetensors beside its sidecar
+    ``course.json``; built by the first call."""
     import torch
     from safetensors.torch import save_file
 
+    folder = folder / "sidecar-good"
+    if (folder / "course.json").exists():
+        return folder
     torch.manual_seed(0)
     d, heads, layers, d_ff, size = 16, 2, 2, 32, len(SIDECAR_TOKENS)
     transformer = torch.nn.Transformer(d, heads, layers, layers, d_ff, batch_first=True)
@@ -652,19 +670,15 @@ def sidecar_edit(rng: random.Random, data: dict[str, Any]) -> str:
 
 def make_sidecar(rng: random.Random, folder: Path, index: int, good: Path) -> Case:
     """A copy of the sidecar model ``good`` with its JSON or its weights damaged."""
-    import shutil
-
-    target = folder / f"sidecar-{index}"
-    shutil.copytree(good, target)
     if rng.random() < 0.6:
-        data = json.loads((target / "course.json").read_text(encoding="utf-8"))
-        what = sidecar_edit(rng, data)
-        (target / "course.json").write_text(json.dumps(data), encoding="utf-8")
+        name, sidecar = "course.json", json.loads((good / "course.json").read_text(encoding="utf-8"))
+        what = sidecar_edit(rng, sidecar)
+        data = json.dumps(sidecar).encode()
     else:
-        weights = target / "course.safetensors"
-        data_, damage = mutate_checkpoint(rng, rng.choice(HF_WEIGHT_KINDS), weights.read_bytes())
-        weights.write_bytes(data_)
-        what = f"course.safetensors: {damage}"
+        name = "course.safetensors"
+        data, damage = mutate_checkpoint(rng, rng.choice(HF_WEIGHT_KINDS), (good / name).read_bytes())
+        what = f"{name}: {damage}"
+    target = copy_with(good, folder / f"sidecar-{index}", name, data)
     return Case("PyTorch models with a sidecar (load, decode)", what,
                 {"do": "load", "path": str(target / "course.json")}, [target])
 
@@ -714,19 +728,17 @@ def command_values(rng: random.Random, folder: Path, index: int) -> tuple[list[s
 def convert_values(rng: random.Random, folder: Path, index: int) -> tuple[list[str], str]:
     """convert of a sound sidecar model to an output of any kind: only a transviz checkpoint, or
     anything with --force, may be replaced (the worker checks the files it is given to protect)."""
-    good = folder / "sidecar-good"
-    if not (good / "course.json").exists():
-        good_sidecar(good)
+    good = good_sidecar(folder)
     place = folder / f"convert-{index}"
-    place.mkdir()
-    (place / "notes.txt").write_text("my notes\n")
-    (place / "other.safetensors").write_bytes((good / "course.safetensors").read_bytes())  # another program's
     out = rng.choice(["new.safetensors", "other.safetensors", "notes.txt", ".", "notes.txt/x.safetensors",
                       "y" * 300 + ".safetensors", "/proc/self/x.safetensors", "", "new.txt"])
     argv = ["convert", str(good / rng.choice(["course.json", "course.safetensors"])),
             out if out.startswith("/") or not out else str(place / out)]
     if rng.random() < 0.3:
         argv.append("--force")
+    place.mkdir()  # once every choice is drawn (copy_with says why)
+    (place / "notes.txt").write_text("my notes\n")
+    (place / "other.safetensors").write_bytes((good / "course.safetensors").read_bytes())  # another program's
     return argv, f"convert to {short(out, 30)}{' --force' if '--force' in argv else ''}"
 
 

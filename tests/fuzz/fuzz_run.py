@@ -23,7 +23,7 @@ from fuzz_inputs import Case
 Maker = Callable[[random.Random, Path, int], Case]
 
 
-def makers(good: bytes, good_hf: Callable[[], Path], good_sidecar: Callable[[], Path]) -> dict[str, Maker]:
+def makers(good: bytes) -> dict[str, Maker]:
     """Class name -> the function drawing one case of it."""
     found: dict[str, Maker] = {}
     for kind in inputs.CHECKPOINT_KINDS:
@@ -36,11 +36,11 @@ def makers(good: bytes, good_hf: Callable[[], Path], good_sidecar: Callable[[], 
     found["settings files (read at GUI start)"] = inputs.make_settings
     found["lesson files (lesson --check)"] = inputs.make_lesson
     found["session files (lesson --check)"] = inputs.make_session
-    found["Hugging Face folders (load, decode)"] = lambda rng, folder, i: inputs.make_hf_folder(rng, folder, i,
-                                                                                                good_hf())
+    found["Hugging Face folders (load, decode)"] = lambda rng, folder, i: inputs.make_hf_folder(
+        rng, folder, i, inputs.good_hf(folder))
     found["command-line values (render, lesson --export, train, heads, convert)"] = inputs.make_command_values
     found["PyTorch models with a sidecar (load, decode)"] = lambda rng, folder, i: inputs.make_sidecar(
-        rng, folder, i, good_sidecar())
+        rng, folder, i, inputs.good_sidecar(folder))
     return found
 
 
@@ -59,23 +59,7 @@ def plan(args: argparse.Namespace) -> dict[str, int]:
 
 
 def cases(args: argparse.Namespace, folder: Path, good: bytes) -> Iterator[Case]:
-    built: dict[str, Path] = {}
-
-    def good_hf() -> Path:
-        """A random Marian folder, built once (its tokenizer is trained here: seconds)."""
-        if "hf" not in built:
-            sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # tests/, where hf_folders is
-            from hf_folders import marian_folder
-
-            built["hf"] = marian_folder(folder / "hf-good")
-        return built["hf"]
-
-    def good_sidecar() -> Path:
-        if "sidecar" not in built:
-            built["sidecar"] = inputs.good_sidecar(folder / "sidecar-good")
-        return built["sidecar"]
-
-    found = makers(good, good_hf, good_sidecar)
+    found = makers(good)
     counts = plan(args)
     if args.only:
         counts = {args.only: args.index + 1}
@@ -109,6 +93,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--only", help="replay one case of this class (with --index)")
     parser.add_argument("--index", type=int, default=0)
     args = parser.parse_args(argv)
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # tests/, for hf_folders (the --hf class)
     start = time.monotonic()
     results: list[Result] = []
     with tempfile.TemporaryDirectory(prefix="transviz-fuzz-") as name:

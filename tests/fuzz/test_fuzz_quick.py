@@ -97,8 +97,8 @@ def test_a_damaged_session_is_checked_or_refused_clearly(pool, folder, rng):
 @pytest.mark.hf
 @quick(10)
 @given(rng=st.randoms(use_true_random=False))
-def test_a_damaged_hugging_face_folder_loads_or_is_refused_clearly(pool, folder, good_hf, rng):
-    check(pool, inputs.make_hf_folder(rng, folder, 0, good_hf))
+def test_a_damaged_hugging_face_folder_loads_or_is_refused_clearly(pool, folder, hf_model, rng):
+    check(pool, inputs.make_hf_folder(rng, folder, 0, hf_model))
 
 
 @quick(10)
