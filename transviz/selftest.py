@@ -98,6 +98,7 @@ def run(report_path: str | Path | None = None, models: Mapping[str, Path] | None
             _describe_installation(report, app)
             check_icon(report)
             check_languages(report)
+            check_manual(report)
             model = check_models(report, shipped_models() if models is None else models)
             window.workspace.set_model(model)
             check_tabs(report, app, window)
@@ -171,6 +172,23 @@ def check_languages(report: Report) -> None:
     fonts = ", ".join(shipped_families()) or "none"
     report.check("languages", translated and bool(shipped_families()),
                  f"Chinese catalogue {'translates' if translated else 'MISSING'}; fonts: {fonts}")
+
+
+def check_manual(report: Report) -> None:
+    """Help > Manual and F1 have their pages: the first page in English and in Chinese, and one per tab."""
+    from .core.teaching.tabs import TABS
+    from .gui.services.manual import LANGUAGE_FOLDERS, manual_folder
+
+    folder = manual_folder()
+    source_docs = Path(__file__).resolve().parents[1] / "docs" / "build_manual.py"
+    if not folder.exists() and not getattr(sys, "frozen", False) and source_docs.is_file():
+        report.check("manual", True, f"not built in this copy of the source (python {source_docs})")
+        return
+    pages = ["index.html", *(f"{own}/index.html" for own in LANGUAGE_FOLDERS.values()),
+             *(f"tabs/{tab}.html" for tab in TABS)]
+    missing = [page for page in pages if not (folder / page).is_file()]
+    report.check("manual", not missing, f"missing in {folder}: {', '.join(missing)}" if missing else
+                 f"{len(pages)} pages found (English, Chinese, one per tab) in {folder}")
 
 
 def check_models(report: Report, models: Mapping[str, Path]) -> Model | None:

@@ -2020,8 +2020,8 @@ Symmetric part |S| = {7:.2f}, antisymmetric part |A| = {8:.2f} (Frobenius norms)
         <translation>JSON 对象</translation>
     </message>
     <message>
-        <source>{0} is a pickle (torch.save) file, and transviz never unpickles: loading one can run any code. Save the weights with safetensors.torch.save_file, giving it model.state_dict() and a .safetensors name, and describe them in a sidecar (see the README)</source>
-        <translation>{0} 是 pickle（torch.save）文件，transviz 从不反序列化 pickle：加载它可能执行任意代码。请用 safetensors.torch.save_file 保存权重（传入 model.state_dict() 和一个 .safetensors 文件名），并用附带的说明文件描述它们（见 README）</translation>
+        <source>{0} is a pickle (torch.save) file, and transviz never unpickles: loading one can run any code. Save the weights with safetensors.torch.save_file, giving it model.state_dict() and a .safetensors name, and describe them in a sidecar (see the manual: Your own PyTorch model)</source>
+        <translation>{0} 是 pickle（torch.save）文件，transviz 从不反序列化 pickle：加载它可能执行任意代码。请用 safetensors.torch.save_file 保存权重（传入 model.state_dict() 和一个 .safetensors 文件名），并用附带的说明文件描述它们（见手册：你自己的 PyTorch 模型）</translation>
     </message>
     <message>
         <source>{0}: the sidecar lacks the field {1}</source>
@@ -3240,6 +3240,14 @@ Symmetric part |S| = {7:.2f}, antisymmetric part |A| = {8:.2f} (Frobenius norms)
         <translation>帮助(&amp;H)</translation>
     </message>
     <message>
+        <source>&amp;Manual</source>
+        <translation>手册(&amp;M)</translation>
+    </message>
+    <message>
+        <source>Manual page of this ta&amp;b</source>
+        <translation>本页的手册(&amp;B)</translation>
+    </message>
+    <message>
         <source>How to read this &amp;tab</source>
         <translation>如何阅读本页(&amp;T)</translation>
     </message>
@@ -3278,6 +3286,22 @@ Symmetric part |S| = {7:.2f}, antisymmetric part |A| = {8:.2f} (Frobenius norms)
     <message>
         <source>Model info: {0}</source>
         <translation>模型信息：{0}</translation>
+    </message>
+    <message>
+        <source>The manual is not installed</source>
+        <translation>没有安装手册</translation>
+    </message>
+    <message>
+        <source>This installation has no manual (looked for it in {0}). In a copy of the source, build it with: python docs/build_manual.py</source>
+        <translation>这个安装没有手册（在 {0} 中查找过）。在源代码副本中可以这样生成：python docs/build_manual.py</translation>
+    </message>
+    <message>
+        <source>Could not open the manual</source>
+        <translation>无法打开手册</translation>
+    </message>
+    <message>
+        <source>No web browser opened the page. Open this file in one: {0}</source>
+        <translation>没有浏览器打开这一页。请在浏览器中打开这个文件：{0}</translation>
     </message>
     <message>
         <source>How to read: {0}</source>

@@ -1,6 +1,6 @@
-"""Help (F1): on each tab it opens that tab's help, which explains, in English and in Chinese, the
-row labels ("input -> written token"), the colour legend, the summaries and rollout, sampling
-(temperature, top-k, top-p) and beam scores where the tab shows them. The facts are those of
+"""Help > How to read this tab (Shift+F1): on each tab it opens that tab's help, which explains, in
+English and in Chinese, the row labels ("input -> written token"), the colour legend, the summaries
+and rollout, sampling (temperature, top-k, top-p) and beam scores where the tab shows them. The facts are those of
 the core: rollout's 0.5·A + 0.5·I (core/analysis/aggregate.py), beam's sum of log-probabilities divided
 by length^penalty (core/decoding/strategies.py), sampling's order of operations (Sampling.distribution)."""
 from __future__ import annotations
@@ -30,23 +30,23 @@ def window(open_window, make_model):
     return open_window(size=None, active=True, model=make_model())
 
 
-def f1_help(window, qtbot, index: int) -> tuple[str, str]:
-    """Show tab ``index``, press F1: the title and text of the help that opens."""
+def tab_help_shown(window, qtbot, index: int) -> tuple[str, str]:
+    """Show tab ``index``, press Shift+F1: the title and text of the help that opens."""
     window.tabs.setCurrentIndex(index)
-    QTest.keyClick(QApplication.focusWidget() or window, Qt.Key.Key_F1)
+    QTest.keyClick(QApplication.focusWidget() or window, Qt.Key.Key_F1, Qt.KeyboardModifier.ShiftModifier)
     qtbot.waitUntil(lambda: window.findChild(QDialog, "tab_help") is not None, timeout=5000)
     dialog = window.findChild(QDialog, "tab_help")
     shown = dialog.windowTitle(), dialog.findChild(QPlainTextEdit).toPlainText()
-    dialog.close()  # deleted on close: the next F1 opens a new one
+    dialog.close()  # deleted on close: the next Shift+F1 opens a new one
     QCoreApplication.sendPostedEvents(None, QEvent.Type.DeferredDelete)
     assert window.findChild(QDialog, "tab_help") is None
     return shown
 
 
-def test_f1_opens_the_help_of_the_tab_shown_with_its_topics(window, qtbot):
+def test_shift_f1_opens_the_help_of_the_tab_shown_with_its_topics(window, qtbot):
     texts = {}
     for index, spec in enumerate(PANELS):
-        title, texts[spec.id] = f1_help(window, qtbot, index)
+        title, texts[spec.id] = tab_help_shown(window, qtbot, index)
         assert spec.shown_title() in title and texts[spec.id] == tab_help(spec.id)
     assert len(set(texts.values())) == len(PANELS)  # each tab its own
     for fact in EXPLORER_FACTS:
@@ -59,7 +59,7 @@ def test_f1_opens_the_help_of_the_tab_shown_with_its_topics(window, qtbot):
 def test_the_help_topics_in_chinese(window, qtbot):
     set_language(CHINESE)
     qtbot.waitUntil(lambda: window.tabs.tabText(0) != "Explorer", timeout=5000)
-    title, text = f1_help(window, qtbot, 0)
+    title, text = tab_help_shown(window, qtbot, 0)
     assert PANELS[0].shown_title() in title
     for fact in CHINESE_FACTS:
         assert fact in text, fact

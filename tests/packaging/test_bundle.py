@@ -24,7 +24,7 @@ ROOT = Path(__file__).resolve().parents[2]
 BUDGET_MB = 650
 # Libraries the bundle takes from the system instead of carrying them: the C library, the
 # OpenGL dispatch libraries (they must match the machine's driver) and libxcb itself. The
-# README's "Classroom bundle" section names the packages that provide them.
+# manual's Getting started page names the packages that provide them.
 SYSTEM_LIBRARIES = {
     "libc.so.6", "libm.so.6", "libdl.so.2", "libpthread.so.0", "librt.so.1", "libutil.so.1",
     "ld-linux-x86-64.so.2", "libGL.so.1", "libEGL.so.1", "libOpenGL.so.0", "libGLX.so.0", "libGLdispatch.so.0",
@@ -75,6 +75,9 @@ def test_the_frozen_self_test_passes_and_exits_0_every_time(bundle, tmp_path, ta
     else:
         assert "ok    shipped models: none installed; model checks skipped" in lines
     assert [line.split(": ")[0].removeprefix("ok    tab ") for line in lines if " tab " in line] == tab_names
+    manual = resources / "manual"
+    assert any(line.startswith("ok    manual: ") and f"pages found (English, Chinese, one per tab) in {manual}" in line
+               for line in lines)  # what Help > Manual and F1 open, offline
     assert lines[-1].startswith("self-test passed")
 
 

@@ -30,6 +30,7 @@ from .services.export import export_with_dialog, save_picture
 from .services.files import ModelFiles, model_info, model_name
 from .services.help_texts import tab_help
 from .services.language import Retranslated, current_language, set_language
+from .services.manual import manual_folder, manual_page, open_page
 from .services.observe import subscribe
 from .services.screen_fit import available_size, fit_to_screen
 from .services.settings import SettingsStore, Stored
@@ -73,6 +74,7 @@ class MainWindow(Retranslated, QMainWindow):
         self.on_screen = on_screen  # False: drawn to a picture at the size it is given (transviz render)
         self.workspace = workspace or Workspace()
         self.error_dialog: QMessageBox | None = None
+        self.manual = manual_folder()  # Help > Manual's pages (another folder in tests)
         self.files = ModelFiles(self.workspace, self)
         self.tabs = QTabWidget()
         self.panels: dict[str, PlotPanel] = {}
@@ -176,6 +178,18 @@ class MainWindow(Retranslated, QMainWindow):
         model = self.workspace.model
         return None if model is None else text_dialog(
             self, self.tr("Model info: {0}").format(model_name(model)), model_info(model), "model_info")
+
+    def show_manual(self, this_tab: bool = False) -> None:
+        """Help > Manual (the first page) and F1 (``this_tab``: the page of the tab shown)."""
+        tab = PANELS[self.tabs.currentIndex()].id if this_tab else None
+        page = manual_page(tab, current_language(), self.manual)
+        if page is None:
+            self.show_error(self.tr("The manual is not installed"), self.tr(
+                "This installation has no manual (looked for it in {0}). In a copy of the source, build it with: "
+                "python docs/build_manual.py").format(self.manual))
+        elif not open_page(page):
+            self.show_error(self.tr("Could not open the manual"), self.tr(
+                "No web browser opened the page. Open this file in one: {0}").format(page))
 
     def show_tab_help(self) -> QWidget:
         """Help > How to read this tab, for the tab shown."""

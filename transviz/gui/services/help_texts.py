@@ -1,4 +1,4 @@
-"""Help > How to read this tab (F1): a short text per tab, then the topics it shares with other
+"""Help > How to read this tab (Shift+F1): a short text per tab, then the topics it shares with other
 tabs (row labels, colours, summaries and rollout, sampling, beam scores), in the language in use."""
 from __future__ import annotations
 
