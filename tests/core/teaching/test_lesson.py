@@ -163,8 +163,8 @@ def test_a_slide_names_any_tab_of_the_one_list_and_no_other() -> None:
         assert lesson.loads(HEAD + SLIDE + f'tab = "{tab}"\n').slides[0].tab == tab
     with pytest.raises(LessonError, match="tab must be one of " + ", ".join(TABS) + ", got 'Lab'"):
         lesson.loads(HEAD + SLIDE + 'tab = "Lab"\n')
-    readme = (Path(__file__).resolve().parents[3] / "README.md").read_text(encoding="utf-8")
-    assert f'tab = "explorer"                # {", ".join(TABS)}\n' in readme  # the lesson format's documentation
+    page = (Path(__file__).resolve().parents[3] / "docs" / "teaching" / "lesson-format.md").read_text(encoding="utf-8")
+    assert f'tab = "explorer"                # {", ".join(TABS)}\n' in page  # the lesson format's documentation
 
 
 @pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="named pipes are POSIX")
