@@ -4,7 +4,7 @@ transviz error or a valid result, within the harness's time bound and under its 
 Each case runs in a worker process (fuzz_harness.py), so that a crash, a hang or a runaway
 allocation fails the test instead of the test run. Hypothesis draws the cases reproducibly
 (derandomize) and does not shrink: a case is a random generator's seed, and its description in
-the failure message says what was done. The large run is ``tests/fuzz/fuzz_run.py`` (README,
+the failure message says what was done. The large run is ``tests/fuzz/fuzz_run.py`` (the manual,
 Reliability).
 """
 from __future__ import annotations

@@ -88,7 +88,7 @@ def catalogue_problems(needed: Iterable[tuple[str, str]],
 
 
 def scanned(folder: Path) -> dict[tuple[str, str], tuple[str, str]]:
-    """What lupdate finds in transviz's sources, as README: Languages runs it (the core's marker
+    """What lupdate finds in transviz's sources, as the manual's Internationalisation page runs it (the core's marker
     read as QT_TRANSLATE_NOOP), written to a fresh catalogue in ``folder``."""
     fresh = folder / "fresh.ts"
     sources = sorted(str(p) for p in (ROOT / "transviz").rglob("*.py"))
@@ -144,7 +144,7 @@ def test_the_shipped_qm_is_the_catalogue_compiled(tmp_path):
     result = subprocess.run([qt_tool("pyside6-lrelease"), str(CATALOGUE), "-qm", str(compiled)], capture_output=True,
                             text=True, timeout=120)
     assert result.returncode == 0, result.stderr
-    assert compiled.read_bytes() == COMPILED.read_bytes(), "run pyside6-lrelease (README: Languages)"
+    assert compiled.read_bytes() == COMPILED.read_bytes(), "run pyside6-lrelease (docs/developers/i18n.md)"
 
 
 @pytest.mark.parametrize("locale,language", [

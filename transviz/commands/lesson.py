@@ -10,7 +10,7 @@ from . import picture_size
 
 def register(commands: argparse._SubParsersAction) -> None:
     parser = commands.add_parser("lesson", help="present a lesson file (.toml), check it, or export its slides")
-    parser.add_argument("file", help="a lesson file (README: Lesson files), or a saved session (.transviz)")
+    parser.add_argument("file", help="a lesson file (the manual: Lesson format reference) or a session (.transviz)")
     parser.add_argument("--check", action="store_true",
                         help="check the file and that every slide runs, print a summary, and exit (no window)")
     parser.add_argument("--export", metavar="DIR",

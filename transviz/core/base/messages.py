@@ -6,7 +6,7 @@ Nothing ever translates by matching English wording.
 
 The core never imports Qt, so it marks each template with its own no-op, :func:`translate_noop`.
 Qt's lupdate reads Python sources and is told to take it for QT_TRANSLATE_NOOP
-(``pyside6-lupdate -tr-function-alias QT_TRANSLATE_NOOP+=translate_noop``, README: Languages): the
+(``pyside6-lupdate -tr-function-alias QT_TRANSLATE_NOOP+=translate_noop``, the manual's Internationalisation page): the
 context is written at each call because lupdate only takes a literal there. Every template of the
 core lives in the one context :data:`CONTEXT`.
 

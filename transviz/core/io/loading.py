@@ -13,8 +13,8 @@ from ..model.bundle import Model
 def load_model(path: str | Path, device: str = "cpu") -> Model:
     """Load a ``.safetensors`` checkpoint, a shipped model by name (see ``resources/models``), a
     plain PyTorch ``nn.Transformer`` model: its sidecar ``.json``, or its ``.safetensors`` weights
-    with the sidecar of the same name beside them (README, "Your own PyTorch model"), or a folder
-    a Hugging Face MarianMT or BART model was saved in (README, "Hugging Face models")."""
+    with the sidecar of the same name beside them (the manual, "Your own PyTorch model"), or a folder
+    a Hugging Face MarianMT or BART model was saved in (the manual, "Hugging Face models")."""
     from ..base.messages import Message, translate_noop
     from . import checkpoint, hf_import, torch_import
     from .resources import shipped_models

@@ -3,7 +3,7 @@
 The weights come from the model's ``state_dict`` saved with safetensors, never from a pickle
 (unpickling runs whatever code the file holds). A JSON sidecar says what the weights alone
 cannot: the sizes, the vocabularies and their special ids, where the embeddings and the output
-layer are, and how positions and embeddings are added. The README ("Your own PyTorch model")
+layer are, and how positions and embeddings are added. The manual ("Your own PyTorch model")
 documents its fields. The weights are mapped onto transviz's own
 :class:`~transviz.core.model.transformer.Transformer`, so the result works everywhere a transviz model does;
 :func:`convert` saves it as a transviz checkpoint.
@@ -71,7 +71,7 @@ KINDS = {int: Message(translate_noop("CoreMessages", "a whole number")),
 PICKLE = translate_noop("CoreMessages", "{0} is a pickle (torch.save) file, and transviz never unpickles: loading one "
                                         "can run any code. Save the weights with safetensors.torch.save_file, "
                                         "giving it model.state_dict() and a .safetensors name, and describe them in "
-                                        "a sidecar (see the README)")
+                                        "a sidecar (see the manual: Your own PyTorch model)")
 MISSING_FIELD = translate_noop("CoreMessages", "{0}: the sidecar lacks the field {1}")
 WRONG_KIND = translate_noop("CoreMessages", "{0}: the field {1} must be {2}, got {3}")
 UNKNOWN_FIELDS = translate_noop("CoreMessages", "{0}: unknown sidecar fields {1}")

@@ -2,8 +2,8 @@
 
 A one-token step multiplies one row by every weight of the decoder, so it reads each weight once
 and waits on memory; torch computes such a product on one core whatever its thread count. As
-``bmm`` over row blocks of the weight, torch's threads share the reading (the README and
-``transviz bench session_step_ms_6x8x512_at_100`` give the figures).
+``bmm`` over row blocks of the weight, torch's threads share the reading (the manual's
+Performance page and ``transviz bench session_step_ms_6x8x512_at_100`` give the figures).
 
 The model's products with a weight go through :class:`Linear` (and the attention's packed
 projection through :func:`linear`) only once :meth:`~transviz.core.model.transformer.Transformer.use_row_blocks`

@@ -2,7 +2,7 @@
 steps, tab and view, interventions) with a caption in English and Chinese. A saved session is a
 one-slide lesson.
 
-The format is TOML (README: Lesson files), read with the standard library's ``tomllib`` (whose
+The format is TOML (the manual: Lesson format reference), read with the standard library's ``tomllib`` (whose
 errors carry a line and column) and written with ``tomli_w``. TOML rather than YAML: a
 lesson is a flat list of small tables a teacher edits by hand, TOML has one way to write each
 value (no implicit ``no`` -> false, no indentation rules), and reading it needs no third-party

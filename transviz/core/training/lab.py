@@ -26,7 +26,7 @@ Choices that follow the seed literally, so its published numbers stay comparable
   (``warmup_steps = 1 / warmup``), then it stays constant (:mod:`transviz.core.training.schedules`,
   schedule ``warmup``). The seed does not show its warm-up code, and the other reading, 1% of
   the 1000 steps (10 steps), does not give its numbers: it mostly stays on the mean-predictor
-  plateau (the README's "What the lab reproduces" has the runs).
+  plateau (the manual's Lab page has the runs).
 
 The encoder layers are ours (:class:`transviz.core.model.transformer.EncoderLayer`).
 """

@@ -19,7 +19,7 @@ class Recipe:
 
 RECIPES: dict[str, Recipe] = {
     # Goal: >= 95% test exact match on the CPU within the target of `transviz bench
-    # train_toy_de_en_to_95_s` (the README's performance table has the figure).
+    # train_toy_de_en_to_95_s` (the manual's performance table has the figure).
     "toy-de-en": Recipe(
         "toy-de-en",
         dict(d_model=128, n_heads=4, n_encoder_layers=3, n_decoder_layers=3, d_ff=512, dropout=0.1),

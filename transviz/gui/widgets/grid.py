@@ -5,7 +5,7 @@ The maps are drawn as ONE mosaic image, and the grid paints it, its names and th
 with a QPainter instead of as a pyqtgraph plot. A step of decoding must redraw within one 60 fps
 frame, next to the model's own step (``transviz bench gui_step_redraw_ms_6x8``): 48 pyqtgraph
 image items are far too slow for that, and one mosaic in a pyqtgraph plot still lays out its
-range and axes again at every step; painted directly it is cheapest (the README has the figures).
+range and axes again at every step; painted directly it is cheapest (the manual's Performance page has the figures).
 """
 from __future__ import annotations
 
