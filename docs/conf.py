@@ -56,7 +56,14 @@ class FromTheCode(SphinxDirective):
         return [nodes.paragraph(text=text)]
 
 
+def mark_chinese_pages(app, pagename, templatename, context, doctree) -> None:
+    """The pages in zh/ say they are Chinese, so browsers pick Chinese fonts (and screen readers a voice)."""
+    if pagename.startswith("zh/"):
+        context["language"] = "zh-CN"
+
+
 def setup(app):
+    app.connect("html-page-context", mark_chinese_pages)
     if not CODE_IMPORTABLE:
         for name in ("argparse", "automodule", "autoclass", "autofunction"):
             app.add_directive(name, FromTheCode)
