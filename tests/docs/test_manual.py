@@ -181,3 +181,12 @@ def test_the_lesson_format_page_documents_every_key_and_the_shipped_lessons_use_
     for name, path in shipped_lessons().items():
         used = keys_of(tomllib.loads(path.read_text(encoding="utf-8")))
         assert used <= documented | intervention_fields, (name, used - documented - intervention_fields)
+
+
+def test_the_readmes_python_runs_as_written():
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    code = next(b["body"] for b in FENCE.finditer(readme) if b["language"] == "python")
+    scope: dict = {}
+    exec(compile(code, "README.md", "exec"), scope)
+    config, trace = scope["model"].config, scope["trace"]
+    assert trace.cross_attention.shape[:2] == (config.n_decoder_layers, config.n_heads)
