@@ -1,4 +1,5 @@
-"""``transviz bench``: --list and --json print what they say, and JSON stays valid for any value."""
+"""``transviz bench``: --list and --json print what they say, JSON stays valid for any value, and
+--quick measures each figure by its own code with the fewest repeats."""
 import json
 import math
 
@@ -34,6 +35,25 @@ def test_an_infinite_figure_is_null_in_json(capsys, monkeypatch):
     assert " inf " in capsys.readouterr().out
 
 
+def test_a_quick_run_measures_by_the_figures_own_code_with_the_fewest_repeats(capsys, monkeypatch):
+    bench.load_all()
+    calls: list[int] = []
+    counted = bench.Spec("counted_s", "s", 1.0, "lower", lambda: bench.median_seconds(lambda: calls.append(1)),
+                         "counts its calls")
+    monkeypatch.setitem(bench.REGISTRY, counted.name, counted)
+    assert main(["bench", counted.name, "--quick", "--json"]) == 0
+    [record] = json.loads(capsys.readouterr().out)
+    assert record["quick"] is True and len(calls) == 1  # one timed call, no warm-up
+    assert bench.size(7) == 7  # quick only while its figure is measured
+    assert main(["bench", counted.name, "--quick"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0].startswith("quick: ") and lines[1].startswith(counted.name) and lines[1].endswith(" quick")
+    calls.clear()
+    assert main(["bench", counted.name, "--json"]) == 0
+    [record] = json.loads(capsys.readouterr().out)
+    assert record["quick"] is False and len(calls) == 8  # measured: one warm-up, seven timed
+
+
 @pytest.mark.process
 def test_a_loaded_bench_measures_each_figure_quiet_and_under_each_load(capsys, monkeypatch):
     """Real load programs and a real training run: every row is the figure measured again, its
@@ -48,9 +68,9 @@ def test_a_loaded_bench_measures_each_figure_quiet_and_under_each_load(capsys, m
     products = bench.Spec("products_ms", "ms", 1e6, "lower", lambda: 1000 * bench.median_seconds(
         lambda: [matrix @ matrix for _ in range(20)]), "twenty matrix products", loaded_limit=1e6)
     monkeypatch.setitem(bench.REGISTRY, products.name, products)
-    assert main(["bench", products.name, "--load", "1", "--training", "--json"]) == 0
+    assert main(["bench", products.name, "--load", "1", "--training", "--quick", "--json"]) == 0
     [record] = json.loads(capsys.readouterr().out)
-    assert record["name"] == products.name and record["value"] > 0
+    assert record["name"] == products.name and record["value"] > 0 and record["quick"] is True
     loads = ["beside 1 torch program", "with a training run in this process"]
     assert [row["load"] for row in record["loaded"]] == loads
     for row in record["loaded"]:

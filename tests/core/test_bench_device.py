@@ -84,9 +84,7 @@ def test_figures_sharing_a_run_never_repeat_it_even_when_it_failed():
     assert calls == [choice]
 
 
-def test_quick_goes_with_a_device_and_an_absent_device_is_one_line(capsys):
-    assert main(["bench", "--quick"]) == 1
-    assert "--quick goes with --device" in capsys.readouterr().err
+def test_an_absent_device_is_one_line(capsys):
     if not torch.cuda.is_available():
         assert main(["bench", "--device", "cuda", "gpu_decode_step_ms"]) == 1
         assert "not available on this machine" in capsys.readouterr().err

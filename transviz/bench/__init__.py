@@ -3,6 +3,10 @@
 Each figure is a function registered with :func:`figure` in one of :data:`MODULES`; it returns
 one number. Figures that compare two implementations run them alternately in the same process
 and report the median of the per-round ratios, so a machine that drifts in speed affects both.
+
+A quick run (``run(spec, quick=True)``, ``transviz bench --quick``) measures every figure by the
+same code with the fewest repeats and the smallest workloads each allows (:func:`size`): it checks
+that the figures run and report, in seconds; its values are not figures.
 """
 from __future__ import annotations
 
@@ -33,6 +37,7 @@ class Figure:
     unit: str
     target: float
     better: Better
+    quick: bool = False  # measured in a quick run: not a figure
 
     @property
     def meets_target(self) -> bool:
@@ -83,8 +88,22 @@ def load_all() -> dict[str, Spec]:
     return REGISTRY
 
 
-def run(spec: Spec) -> Figure:
-    return Figure(spec.name, float(spec.measure()), spec.unit, spec.target, spec.better)
+_quick = False  # whether the figure being measured is measured quick (see run)
+
+
+def run(spec: Spec, quick: bool = False) -> Figure:
+    """Measure ``spec``; ``quick``: with the fewest repeats and smallest workloads (:func:`size`)."""
+    global _quick
+    _quick = quick
+    try:
+        return Figure(spec.name, float(spec.measure()), spec.unit, spec.target, spec.better, quick)
+    finally:
+        _quick = False
+
+
+def size(full: int, quick: int = 1) -> int:
+    """A figure's repeats or workload: ``full`` when measured, ``quick`` in a quick run."""
+    return quick if _quick else full
 
 
 def slowdown(quiet: Figure, loaded: Figure) -> float:
@@ -104,9 +123,10 @@ def seconds(fn: Callable[[], object]) -> float:
 
 
 def median_seconds(fn: Callable[[], object], repeat: int = 7, warmup: int = 1) -> float:
-    for _ in range(warmup):
+    """The median of ``repeat`` timed calls after ``warmup`` untimed ones (quick: one call)."""
+    for _ in range(size(warmup, 0)):
         fn()
-    return statistics.median(seconds(fn) for _ in range(repeat))
+    return statistics.median(seconds(fn) for _ in range(size(repeat)))
 
 
 def median_ratio(a: Callable[[], R], b: Callable[[], R], rounds: int = 7, warmup: int = 1,
@@ -115,11 +135,12 @@ def median_ratio(a: Callable[[], R], b: Callable[[], R], rounds: int = 7, warmup
 
     ``timer`` says how long one call took: by default its wall time; a run that clocks only
     part of its work itself can be timed by what it returns (``timer=lambda run: run()``).
+    Quick: one round, no warm-up.
     """
-    for _ in range(warmup):
+    for _ in range(size(warmup, 0)):
         a(), b()
     ratios = []
-    for i in range(rounds):
+    for i in range(size(rounds)):
         if i % 2:  # alternate which goes first, so neither always runs on a warmer cache
             tb, ta = timer(b), timer(a)
         else:

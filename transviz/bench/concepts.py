@@ -4,7 +4,7 @@ from __future__ import annotations
 import statistics
 
 from ..core.base.cores import computing
-from . import LOADED_SLOWDOWN, figure, median_seconds, seconds
+from . import LOADED_SLOWDOWN, figure, median_seconds, seconds, size
 from .session import _default_model
 
 STEPS = 8  # decoding steps per view; the figure is the slowest view's median over them
@@ -46,7 +46,7 @@ def concept_redraw() -> float:
             session = workspace.session
             assert session is not None
             session.reset()
-            times = [seconds(step_and_redraw) for _ in range(STEPS) if session.cant_step() is None]
+            times = [seconds(step_and_redraw) for _ in range(size(STEPS, 2)) if session.cant_step() is None]
             medians.append(statistics.median(times))
         return 1000 * max(medians)
     finally:

@@ -13,7 +13,7 @@ from ..core.model.config import ModelConfig
 from ..core.model.masks import causal_mask
 from ..core.model.positional import sinusoidal_table
 from ..core.model.transformer import DecoderState, StepOutput, Transformer
-from . import figure, median_ratio, seconds
+from . import figure, median_ratio, seconds, size
 
 # Training comparison: a classroom-size model on a realistic batch.
 TRAIN = dict(d_model=128, n_heads=4, layers=2, d_ff=512, vocab=1000, batch=32, src_len=20, tgt_len=22)
@@ -110,7 +110,7 @@ def _cached_steps(n: int) -> list[float]:
 def _step_ms_at(step: int) -> float:
     import statistics
 
-    runs = [_cached_steps(step + 1)[step] for _ in range(7)]
+    runs = [_cached_steps(step + 1)[step] for _ in range(size(7))]
     return 1000 * statistics.median(runs)
 
 

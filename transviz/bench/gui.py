@@ -15,7 +15,7 @@ from pathlib import Path
 import numpy as np
 
 from ..core.model.bundle import Model
-from . import LOADED_SLOWDOWN, figure, median_seconds, seconds
+from . import LOADED_SLOWDOWN, figure, median_seconds, seconds, size
 
 log = logging.getLogger(__name__)
 
@@ -79,7 +79,7 @@ def _explorer_steps_ms(model: Model, rounds: int) -> float:
     app.processEvents()
     controller = panel.controller
     assert controller.session is not None, "the bench sentence must open a session"
-    controller.session.max_len = STEPS
+    controller.session.max_len = size(STEPS, 3)
 
     def step_and_redraw() -> None:
         controller.step()  # the views update their items
@@ -89,7 +89,7 @@ def _explorer_steps_ms(model: Model, rounds: int) -> float:
     session = controller.session
     times: list[list[float]] = []
     try:
-        for _ in range(rounds + 1):  # the first round warms up
+        for _ in range(size(rounds) + 1):  # the first round warms up
             controller.reset()
             app.processEvents()
             times.append([])
@@ -138,7 +138,8 @@ def _long_steps_ms(model: Model, rounds: int = 4) -> float:
     controller = panel.controller
     session = controller.session
     assert session is not None and len(session.source_tokens) >= LONG_SOURCE, "the long sentence must open"
-    session.max_len = LONG_STEP + STEPS // 2
+    start, steps = size(LONG_STEP, 10), size(STEPS // 2, 2)
+    session.max_len = start + steps
 
     def step_and_redraw() -> None:
         controller.step()
@@ -146,13 +147,13 @@ def _long_steps_ms(model: Model, rounds: int = 4) -> float:
             app.processEvents()
 
     try:
-        while session.position < LONG_STEP and controller.step():  # there once, untimed
+        while session.position < start and controller.step():  # there once, untimed
             pass
         times: list[list[float]] = []
-        for _ in range(rounds + 1):  # the first round warms up
-            controller.rewind(LONG_STEP)
+        for _ in range(size(rounds) + 1):  # the first round warms up
+            controller.rewind(start)
             app.processEvents()
-            times.append([seconds(step_and_redraw) for _ in range(STEPS // 2) if session.cant_step() is None])
+            times.append([seconds(step_and_redraw) for _ in range(steps) if session.cant_step() is None])
         return 1000 * statistics.median(t for round_times in times[1:] for t in round_times)
     finally:
         dispose(panel)
@@ -199,7 +200,7 @@ def lesson_next() -> float:
                 app.processEvents()
 
         times = []
-        for _ in range(4):
+        for _ in range(size(4)):
             mode.go(0)
             app.processEvents()
             times += [seconds(next_and_draw) for _ in range(len(mode.lesson.slides) - 1)] if mode.lesson else []
@@ -269,7 +270,7 @@ def cold_start() -> float:
     with tempfile.TemporaryDirectory() as folder:
         model = DEFAULT_MODEL if DEFAULT_MODEL in shipped_models() else str(save(_fresh_model(SHIPPED_SIZE),
                                                                          Path(folder) / f"fresh{SUFFIX}"))
-        runs = [_cold_start_marks(model) for _ in range(5)]
+        runs = [_cold_start_marks(model) for _ in range(size(5))]
     medians = {name: statistics.median(run[name] for run in runs) for name in runs[0]}
     log.info("cold start, median seconds since launch: %s",
              ", ".join(f"{name} {value:.2f}" for name, value in medians.items()))

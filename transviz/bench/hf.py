@@ -5,7 +5,7 @@ import statistics
 import tempfile
 from pathlib import Path
 
-from . import Unavailable, figure, seconds
+from . import Unavailable, figure, seconds, size
 
 WORDS = "ich du er sie wir das haus ein buch ist sehr gut klein alt neu und mit heute".split()
 STEP = 10  # the step timed: the explorer has drawn ten rows of every map
@@ -82,7 +82,7 @@ def _step_ms(model: object, rounds: int = 9) -> float:
 
     times = []
     try:
-        for _ in range(rounds + 1):  # the first round warms up
+        for _ in range(size(rounds) + 1):  # the first round warms up
             controller.reset()
             for _ in range(STEP):
                 step_and_redraw()

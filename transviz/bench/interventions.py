@@ -7,7 +7,7 @@ import statistics
 from ..core.analysis.head_importance import head_importance
 from ..core.decoding.interventions import AblateHead, Intervention
 from ..core.decoding.session import DecodingSession
-from . import LOADED_SLOWDOWN, figure, seconds
+from . import LOADED_SLOWDOWN, figure, seconds, size
 from .session import _default_model
 
 
@@ -23,7 +23,7 @@ def redecode() -> float:
     def toggle(i: int) -> float:
         return seconds(lambda: session.set_interventions(off if i % 2 == 0 else []))
 
-    return 1000 * statistics.median(toggle(i) for i in range(20))
+    return 1000 * statistics.median(toggle(i) for i in range(size(20, 2)))
 
 
 @figure("head_importance_s_default", "s", 60.0, "lower", loaded_limit=LOADED_SLOWDOWN)
@@ -31,4 +31,4 @@ def importance() -> float:
     """The exact-match importance of all 12 cross-attention heads of the shipped default model over
     its task's test split (13 greedy decodings of 500 sentences, batched); median of 3."""
     model = _default_model()
-    return statistics.median(seconds(lambda: head_importance(model, "cross")) for _ in range(3))
+    return statistics.median(seconds(lambda: head_importance(model, "cross")) for _ in range(size(3)))

@@ -8,7 +8,7 @@ import sys
 import time
 from pathlib import Path
 
-from . import Unavailable, figure
+from . import Unavailable, figure, size
 
 BUNDLE_VARIABLE = "TRANSVIZ_BUNDLE"  # a built bundle folder to use instead of dist/transviz
 LAUNCHES = 5
@@ -48,4 +48,4 @@ def frozen_cold_start() -> float:
     executable = bundle_executable()
     if not executable.is_file():
         raise Unavailable(f"no bundle at {executable.parent}: build it with `pyinstaller build.spec`")
-    return statistics.median(launch_to_window(executable) for _ in range(LAUNCHES))
+    return statistics.median(launch_to_window(executable) for _ in range(size(LAUNCHES)))

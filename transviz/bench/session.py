@@ -15,7 +15,7 @@ from ..core.model.bundle import Model
 from ..core.model.config import ModelConfig
 from ..core.model.transformer import Transformer
 from ..core.model.vocab import Vocab
-from . import LOADED_SLOWDOWN, figure, seconds
+from . import LOADED_SLOWDOWN, figure, seconds, size
 from .core import BASE
 
 # The size the shipped default model is trained at (used while no shipped file exists).
@@ -64,14 +64,14 @@ def step_default() -> float:
     model = _default_model()
     session = DecodingSession(model, _sentence(model), max_len=20)
     _step_times(session, 20)  # warm-up
-    times = [t for _ in range(30) for t in _step_times(session, 20)]
+    times = [t for _ in range(size(30)) for t in _step_times(session, 20)]
     return 1000 * statistics.median(times)
 
 
 def _base_step_ms_at(position: int, runs: int = 7) -> float:
     model = _fresh_model(BASE)
     session = DecodingSession(model, _sentence(model, 20), max_len=position + 1)
-    return 1000 * statistics.median(_step_times(session, position + 1)[position] for _ in range(runs))
+    return 1000 * statistics.median(_step_times(session, position + 1)[position] for _ in range(size(runs)))
 
 
 @figure("session_step_ms_6x8x512_at_10", "ms", 16.0, "lower")
@@ -111,7 +111,7 @@ def rss_growth() -> float:
             session.step()
             session.back()
 
-    cycles(500)  # allocator and caches warm
+    cycles(size(500, 10))  # allocator and caches warm
     before = _rss_mb()
-    cycles(10_000)
+    cycles(size(10_000, 100))
     return _rss_mb() - before

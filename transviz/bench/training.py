@@ -18,7 +18,7 @@ from ..core.training.evaluate import Evaluation, evaluate
 from ..core.training.lab import IN_DIM, SEED, LabModel, LabSettings, lab_batch, lab_loss
 from ..core.training.recipes import recipe
 from ..core.training.train import StepMetrics, Trainer, TrainObserver, build_model
-from . import LOADED_SLOWDOWN, figure, median_ratio, seconds
+from . import LOADED_SLOWDOWN, figure, median_ratio, seconds, size
 
 LAB = dataclasses.replace(SEED, device="cpu")  # the seed's configuration: 6 layers, batch 16
 LAB_STEPS = 5  # training steps per timed round
@@ -96,17 +96,18 @@ def train_tokens_per_s() -> float:
     it: the median over 30 steps after 5 warm-up steps."""
     shipped = recipe("toy-de-en")
     dataset = load_task(shipped.task)
-    config = dataclasses.replace(shipped.train, steps=35, snapshot_every=0, eval_every=0, checkpoint_every=0,
-                                 device="cpu")
+    warmup, measured = size(5), size(30, 2)
+    config = dataclasses.replace(shipped.train, steps=warmup + measured, snapshot_every=0, eval_every=0,
+                                 checkpoint_every=0, device="cpu")
     rates = _TokensPerStep()
     Trainer(build_model(dataset, config, **shipped.model), dataset, config, rates).run()
-    return statistics.median(rates.rates[5:])
+    return statistics.median(rates.rates[warmup:])
 
 
 @figure("generate_toy_de_en_s", "s", 0.8, "lower")
 def generate_toy_de_en() -> float:
     """Seconds to generate the toy-de-en task (train, valid and test splits), median of 5 seeds."""
-    return statistics.median(seconds(functools.partial(load_task, "toy-de-en", seed=seed)) for seed in range(5))
+    return statistics.median(seconds(functools.partial(load_task, "toy-de-en", seed=seed)) for seed in range(size(5)))
 
 
 @figure("train_toy_de_en_to_95_s", "s", 180.0, "lower")
@@ -114,7 +115,9 @@ def toy_de_en_to_95() -> float:
     """Seconds for the toy-de-en recipe to reach 95% test exact match on the CPU (inf if it never does)."""
     shipped = recipe("toy-de-en")
     dataset = load_task(shipped.task)  # InputError while the task is not built in
-    config = dataclasses.replace(shipped.train, device="cpu")
+    # quick: a few steps with validations between them, far from the target
+    config = dataclasses.replace(shipped.train, device="cpu", steps=size(shipped.train.steps, 20),
+                                 eval_every=size(shipped.train.eval_every, 10))
     trainer = Trainer(build_model(dataset, config, **shipped.model), dataset, config)
     watch = _TimeToTarget(trainer, 0.95)
     trainer.observer = watch

@@ -1,4 +1,4 @@
-"""``transviz bench [NAME ...] [--json] [--list] [--load N] [--training] [--device D [--quick]]``:
+"""``transviz bench [NAME ...] [--json] [--list] [--quick] [--load N] [--training] [--device D]``:
 measure the performance figures.
 
 Plain ``transviz bench`` measures the CPU figures. ``--load N`` and ``--training`` measure each
@@ -6,7 +6,9 @@ figure quiet and then under each standard load of :mod:`transviz.bench.load`, an
 times slower it got. ``--device cuda`` measures instead the device
 figures of :mod:`transviz.bench.gpu` on that device (they import no Qt: a GPU machine without
 PySide6 runs them). There a figure that fails is reported and the others still run, since a
-lent GPU may allow only one run.
+lent GPU may allow only one run. ``--quick`` runs every figure asked for by its own code with the
+fewest repeats and the smallest workloads (toy sizes on a device): a check that it runs and
+reports, whose values are not figures.
 """
 from __future__ import annotations
 
@@ -35,7 +37,9 @@ def register(commands: argparse._SubParsersAction) -> None:
     parser.add_argument("--list", action="store_true", help="list the figures and their targets")
     parser.add_argument("--device", help="measure the device figures (gpu_*) on this device: cuda, cuda:N, cpu, mps")
     parser.add_argument("--quick", action="store_true",
-                        help="with --device: toy sizes, a dry run that checks the code (its values are not figures)")
+                        help="a dry run: each figure measured by its own code with the fewest repeats and the "
+                             "smallest workloads (with --device: toy sizes), to check that it runs and reports; "
+                             "the values are not figures (their JSON records say \"quick\": true)")
     parser.add_argument("--load", type=int, default=0, metavar="N",
                         help="measure each figure quiet, then beside N other torch programs (the bench starts "
                              "and stops them), and report how many times slower it got")
@@ -57,8 +61,6 @@ def run(args: argparse.Namespace) -> int:
         raise InputError(f"--load takes 0 to {MAX_PROGRAMS} programs, not {args.load}")
     if (args.load or args.training) and (args.device or args.list):
         raise InputError("--load and --training measure the CPU figures; leave out --device and --list")
-    if args.quick and not args.device:
-        raise InputError("--quick goes with --device (a dry run of the device figures)")
     if args.device:
         import torch
 
@@ -86,10 +88,12 @@ def run(args: argparse.Namespace) -> int:
     where: dict[str, object] = {}
     if args.device:
         device = gpu.use(args.device, quick=args.quick)
-        where = {"device": gpu.describe(device), "torch": torch.__version__, "quick": args.quick}
+        where = {"device": gpu.describe(device), "torch": torch.__version__}
         if not args.json:
             quick = "; quick: toy sizes, not figures" if args.quick else ""
             print(f"device figures on {where['device']}, torch {torch.__version__}{quick}", flush=True)
+    elif args.quick and not args.json:
+        print("quick: fewest repeats, smallest workloads; the values are not figures", flush=True)
     if args.load or args.training:
         return _run_loaded(specs, args)
     figures, failed = [], []
@@ -98,7 +102,7 @@ def run(args: argparse.Namespace) -> int:
         if live:
             print(f"{spec.name:40} measuring...", end="\r", flush=True, file=sys.stderr)
         try:
-            figures.append(bench.run(spec))
+            figures.append(bench.run(spec, args.quick))
         except bench.Unavailable as exc:
             print(f"{spec.name:40} skipped: {exc}", flush=True, file=sys.stderr)
             continue
@@ -143,12 +147,12 @@ def _run_loaded(specs: list[Spec], args: argparse.Namespace) -> int:
     try:
         for spec in specs:
             try:
-                quiet = bench.run(spec)
+                quiet = bench.run(spec, args.quick)
                 loaded = []
                 for load in loads:
                     load.resume()
                     try:
-                        loaded.append((load.name, bench.run(spec)))
+                        loaded.append((load.name, bench.run(spec, args.quick)))
                     finally:
                         load.pause()
             except bench.Unavailable as exc:
@@ -204,5 +208,5 @@ def _json_record(figure: Figure) -> dict[str, object]:
 
 def _row(figure: Figure) -> str:
     sign = ">=" if figure.better == "higher" else "<="
-    verdict = "ok" if figure.meets_target else "MISSES"
+    verdict = "quick" if figure.quick else "ok" if figure.meets_target else "MISSES"  # quick: not a figure
     return f"{figure.name:40} {figure.value:10.3f} {figure.unit:8} target {sign} {figure.target:g}  {verdict}"
