@@ -37,7 +37,8 @@ def tiny_checkpoint(folder: Path) -> Path:
 def commands(work: Path) -> dict[str, list[str]]:
     python = [sys.executable, "-m"]
     return {
-        "bench": [*python, "transviz", "bench", "gui_cold_start_s"],  # the one figure that starts `transviz gui`
+        # the one figure that starts `transviz gui`; quick: one launch
+        "bench": [*python, "transviz", "bench", "gui_cold_start_s", "--quick"],
         "render": [*python, "transviz", "render", "ich mochte ein bier", "--view", "window", "--size", "900x600",
                    "--model", str(tiny_checkpoint(work)), "--out", str(work / "window.png")],
         "self-test": [*python, "transviz", "--self-test"],
