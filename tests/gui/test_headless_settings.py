@@ -1,6 +1,7 @@
 """Headless commands never touch the user's settings: `transviz bench` (its window figure),
-`transviz render --view window`, `transviz --self-test` and a pytest session run as real processes
-in an empty home folder, with TRANSVIZ_SETTINGS unset, and leave nothing there.
+`transviz render --view window` and a pytest session run as real processes in an empty home
+folder, with TRANSVIZ_SETTINGS unset, and leave nothing there; so does `transviz --self-test`,
+checked by its one process run (tests/packaging/test_selftest.py).
 
 A window nobody can see has no layout worth remembering: once, the bench's cold start saved an
 offscreen window's geometry to ~/.config/transviz/transviz.ini, and the next real start said
@@ -41,7 +42,6 @@ def commands(work: Path) -> dict[str, list[str]]:
         "bench": [*python, "transviz", "bench", "gui_cold_start_s", "--quick"],
         "render": [*python, "transviz", "render", "ich mochte ein bier", "--view", "window", "--size", "900x600",
                    "--model", str(tiny_checkpoint(work)), "--out", str(work / "window.png")],
-        "self-test": [*python, "transviz", "--self-test"],
         # one test that opens, restores and closes windows, with the suite's conftest
         "pytest": [*python, "pytest", "-q", "-p", "no:cacheprovider", str(ROOT / "tests/gui/test_settings.py"),
                    "-k", "test_the_window_remembers"],
@@ -49,7 +49,7 @@ def commands(work: Path) -> dict[str, list[str]]:
 
 
 @pytest.mark.process
-@pytest.mark.parametrize("command", ["bench", "render", "self-test", "pytest"])
+@pytest.mark.parametrize("command", ["bench", "render", "pytest"])
 def test_a_headless_command_leaves_the_home_folder_empty(tmp_path, command):
     home, work = tmp_path / "home", tmp_path / "work"
     home.mkdir()

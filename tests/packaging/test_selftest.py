@@ -1,5 +1,6 @@
 """``transviz --self-test`` from the source tree: what it checks, that it fails when something is
-broken, and that its process exits 0 (the frozen bundle runs the same code: test_bundle.py)."""
+broken, and that its process exits 0 and leaves the user's settings alone (the frozen bundle runs
+the same code: test_bundle.py)."""
 from __future__ import annotations
 
 import os
@@ -15,6 +16,7 @@ from PySide6.QtWidgets import QWidget
 
 import transviz
 from packaging_models import always_saying, tiny_model
+from transviz.gui.services.settings import SETTINGS_VARIABLE
 from transviz.selftest import SEED_SENTENCE, Report, check_tabs, ink_share, run
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -131,17 +133,24 @@ def test_a_tab_that_draws_nothing_fails(qtbot):
 # -- as a process --------------------------------------------------------------------------------
 
 @pytest.mark.process
-def test_the_process_passes_and_exits_0_every_time(tmp_path):
-    """Exit code 0 across runs: Qt torn down in order, no crash at interpreter exit."""
-    env = {**os.environ, "PYTHONPATH": str(ROOT)}
-    env.pop("QT_QPA_PLATFORM", None)  # the self-test chooses offscreen itself
-    for attempt in range(2):  # the frozen test runs it three times
-        report = tmp_path / f"report{attempt}.txt"
-        result = subprocess.run([sys.executable, "-m", "transviz", "--self-test", "--report", str(report)],
-                                env=env, capture_output=True, text=True, timeout=300, cwd=tmp_path)
-        assert result.returncode == 0, result.stdout + result.stderr
-        assert report.read_text(encoding="utf-8") == result.stdout
-        assert "platform offscreen" in result.stdout and "self-test passed" in result.stdout
+def test_the_process_passes_exits_0_and_leaves_the_home_folder_empty(tmp_path):
+    """The one self-test process from the source tree: exit code 0 (Qt torn down in order, no crash
+    at interpreter exit; the frozen test runs it three times), and in an empty home folder with
+    TRANSVIZ_SETTINGS unset it leaves nothing there (tests/gui/test_headless_settings.py: why)."""
+    home, work = tmp_path / "home", tmp_path / "work"
+    home.mkdir()
+    work.mkdir()
+    env = {k: v for k, v in os.environ.items()
+           if k not in (SETTINGS_VARIABLE, "QT_QPA_PLATFORM") and not k.startswith("XDG_")}
+    # unset, not empty: the self-test itself must not write the user's settings; it chooses offscreen itself
+    env.update(HOME=str(home), PYTHONPATH=str(ROOT), XDG_RUNTIME_DIR=str(work))
+    report = work / "report.txt"
+    result = subprocess.run([sys.executable, "-m", "transviz", "--self-test", "--report", str(report)],
+                            env=env, capture_output=True, text=True, timeout=300, cwd=work)
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert report.read_text(encoding="utf-8") == result.stdout
+    assert "platform offscreen" in result.stdout and "self-test passed" in result.stdout
+    assert sorted(str(p.relative_to(home)) for p in home.rglob("*")) == []
 
 
 def test_a_report_that_cannot_be_written_is_a_user_error(tmp_path, capsys):
