@@ -23,8 +23,8 @@ LOADED_SLOWDOWN = 2.5  # the most a standard load may slow the figures that set 
 R = TypeVar("R")  # what the two runs median_ratio compares return (its timer may read it)
 MODULES = (  # each registers its figures when imported
     "transviz.bench.core", "transviz.bench.training", "transviz.bench.session", "transviz.bench.gui",
-    "transviz.bench.packaging", "transviz.bench.studio", "transviz.bench.interventions", "transviz.bench.concepts",
-    "transviz.bench.hf",
+    "transviz.bench.packaging", "transviz.bench.studio", "transviz.bench.responsive", "transviz.bench.interventions",
+    "transviz.bench.concepts", "transviz.bench.hf",
 )
 
 
