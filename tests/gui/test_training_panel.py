@@ -4,13 +4,12 @@ closing during training, inline errors, corpora dropped on the tab, divergence."
 from __future__ import annotations
 
 import dataclasses
-import gc
 from pathlib import Path
 
 import numpy as np
 import pytest
 import torch
-from PySide6.QtCore import QElapsedTimer, QMimeData, QPointF, Qt, QTimer, QUrl
+from PySide6.QtCore import QMimeData, QPointF, Qt, QTimer, QUrl
 from PySide6.QtGui import QDragEnterEvent, QDropEvent
 from PySide6.QtWidgets import QApplication, QMessageBox
 
@@ -175,35 +174,24 @@ def test_pausing_stops_the_step_counter_and_resume_goes_on(panel, qtbot):
     assert "Stopped after" in panel.notice.text()
 
 
-@pytest.mark.timing
-def test_the_event_loop_answers_a_timer_within_100_ms_while_training_runs(panel, qtbot):
-    gc.collect()  # the garbage of every earlier test in this process is not this tab's pause
+def test_the_event_loop_answers_a_timer_while_training_runs(panel, qtbot):
+    """How late the timer may fire is the figure gui_timer_late_ms_training (`transviz bench`)."""
     configure(panel.form, steps=100_000, snapshot_every=2, eval_every=20)  # snapshots and validations too
     spy = Spy(panel)
     panel.start()
     qtbot.waitUntil(lambda: len(spy.steps) >= 3, timeout=30000)
-    late, clock, steps_at_start = [], QElapsedTimer(), len(spy.steps)
+    fired, steps_at_start = [], len(spy.steps)  # fired: the steps received at each of the timer's fires
     timer = QTimer()
-    timer.setSingleShot(True)
-    timer.setTimerType(Qt.TimerType.PreciseTimer)
-
-    def measured() -> bool:  # long enough to cover steps, snapshots and two validations
-        return len(late) >= 25 and len(spy.validations) >= 2
-
-    def fire():
-        late.append(clock.elapsed() - 10)  # ms later than asked
-        if not measured():
-            clock.restart()
-            timer.start(10)
-
-    timer.timeout.connect(fire)
-    clock.start()
-    timer.start(10)
-    qtbot.waitUntil(measured, timeout=30000)
+    timer.setInterval(10)
+    timer.timeout.connect(lambda: fired.append(len(spy.steps)))
+    timer.start()
+    # long enough to cover steps, snapshots and two validations
+    qtbot.waitUntil(lambda: len(fired) >= 25 and len(spy.validations) >= 2, timeout=30000)
+    timer.stop()
     assert panel.is_running() and len(spy.steps) > steps_at_start + 20  # training went on meanwhile
+    assert fired[-1] > fired[0]  # the timer fired between the steps, not only before them
     with qtbot.waitSignal(panel.run_finished, timeout=30000):
         panel.stop()
-    assert max(late) < 100, late
 
 
 @pytest.fixture
