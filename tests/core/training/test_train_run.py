@@ -113,26 +113,27 @@ def test_clipping_bounds_the_gradient_norm(copy_task):
 
 @pytest.fixture(scope="module")
 def reverse_model():
-    """A small model trained long enough on reverse that its outputs are mostly right."""
+    """A small model trained on reverse just long enough that its outputs depend on the input and
+    end at many different steps (not that they are right: the comparison does not need it)."""
     dataset = load_task("reverse")
-    config = replace(QUICK, steps=300, batch_size=64, lr=3e-3, warmup_steps=30)
+    config = replace(QUICK, steps=40, batch_size=64, lr=3e-3, warmup_steps=8)
     _, result = train(trimmed(dataset), config, d_model=48, n_heads=4, dropout=0.0)
     return dataset, result.model
 
 
-@pytest.mark.training
 def test_batched_greedy_equals_decode_one_sentence_at_a_time(reverse_model):
     dataset, model = reverse_model
     sources = [p.source for p in dataset.test[:80]] + ["0", "jjjjjjjjjjjjjjjjjjjj", "zz9"]  # "z": unknown
+    stops = set()
     for max_len in (50, 6):
         batched = greedy_batch(model, sources, max_len=max_len, batch_size=16)
         for source, tokens in zip(sources, batched, strict=True):
             trace = transviz.decode(model, source, max_len=max_len)
             one = trace.output_tokens[:-1] if trace.stop_reason == "end" else trace.output_tokens
             assert tokens == one, source
-    # the first 80 test pairs: zip stops at the shorter
-    right = sum(t == list(p.target) for t, p in zip(greedy_batch(model, sources[:80]), dataset.test, strict=False))
-    assert right > 20  # the comparison covers real, correct translations, not only noise
+            stops.add(trace.stop_reason)
+        assert len({len(tokens) for tokens in batched}) > 1  # rows of one batch end at different steps
+    assert stops == {"end", "max_len"}  # rows cut at the end token and rows cut at max_len were compared
     with pytest.raises(transviz.InputError, match="no pairs"):
         evaluate(model, [])
 
