@@ -620,6 +620,8 @@ class HeatmapWidget(Retranslated, QWidget):
 
     def set_axes(self, axes: AxisNames) -> None:
         """Rename rows and columns (axis titles and read-out), e.g. when the attention kind changes."""
+        if axes == self._axes and not self._default_axes:
+            return  # a title set again lays out and draws its axis again, at every step of the explorer
         self._axes = axes
         self._default_axes = False
         self._plot.setLabel("left", axes.row_title)
