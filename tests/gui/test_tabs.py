@@ -15,7 +15,7 @@ CJK = re.compile(r"[\u4e00-\u9fff]")
 
 def test_the_registry_gives_every_tab_its_panel_in_the_declared_order():
     assert tuple(spec.id for spec in PANELS) == TABS
-    assert len({spec.build for spec in PANELS}) == len(TABS)  # a panel class of its own each
+    assert len({spec.panel_class() for spec in PANELS}) == len(TABS)  # a panel class of its own each
 
 
 def test_the_window_shows_the_declared_tabs(qtbot):
