@@ -143,6 +143,17 @@ def test_causal_mask_follows_the_explorer_as_it_steps(stepped_window):
         assert controller.force("beer")
 
 
+def test_a_tab_built_after_the_explorer_opened_its_sentence_shows_it(show, make_model):
+    """The window builds the masks tab when it is first shown, long after the explorer's sentence."""
+    workspace = Workspace()
+    workspace.set_model(make_model(), sentence="ein bier bitte")
+    for word in ("i", "want"):  # the decoder's inputs: <s> i
+        workspace.session.force(word)
+    panel = show(MasksPanel(workspace), 1400, 900)
+    assert (panel.sentence.text(), panel.target.text()) == ("ein bier bitte", "i")
+    assert panel.causal_view.row_labels() == workspace.session.target_tokens
+
+
 def drawn_ticks(view, side):
     """(cell, text) of the ticks pyqtgraph draws on an axis (what setTicks gave it; long axes label
     every n-th cell), not the labels the widget keeps."""

@@ -121,6 +121,7 @@ class MasksPanel(Retranslated, PlotPanel):
         subscribe(self, workspace.session_changed, self._follow_session)
         subscribe(self, workspace.session_moved, self._follow_session)
         subscribe(self, workspace.explain_requested, self.explain)
+        self._follow_session()  # a tab built after the explorer opened its sentence shows it too
 
     def retranslate(self) -> None:
         super().retranslate()
