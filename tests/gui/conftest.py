@@ -98,7 +98,9 @@ def open_window(qtbot):
     yield open_window
     for window in windows:
         window.shutdown()
-        workers = [window.files.runner, window.panels["training"].worker, window.panels["lab"].worker]
+        # a tab never shown was never built: it has no worker to leave running
+        workers = [window.files.runner, *(window.panels[tab].worker for tab in ("training", "lab")
+                                          if window.panels.is_built(tab))]
         assert all(worker.worker_thread.isFinished() for worker in workers)
 
 

@@ -85,6 +85,7 @@ def test_f11_toggles_presentation_mode(window, qtbot):
 
 
 def test_the_dark_theme_turns_widgets_and_plots_dark_and_back(window, qtbot):
+    list(window.panels.values())  # every tab built: the plots of all of them are checked below
     grid_view = window.panels["explorer"].attention.grid.canvas
     assert lightness(background_pixel(grid_view)) > 240
     window.view_choices.themes[DARK].trigger()
@@ -122,6 +123,7 @@ def lut_of(name: str) -> np.ndarray:
 
 @pytest.mark.parametrize("name", [n for n in COLORMAPS if n != "viridis"])
 def test_the_colormap_choice_redraws_every_heatmap_and_grid(window, qtbot, name):
+    list(window.panels.values())  # every tab built: the heatmaps of all of them are checked below
     large = window.panels["explorer"].attention.large
     value = float(large.data[0, 0])
     index = min(255, int(value * 256))

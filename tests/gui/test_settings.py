@@ -254,6 +254,30 @@ def test_a_tab_not_shown_this_time_keeps_its_stored_layout(qtbot, close_later, i
     assert SettingsStore(ini).load().layout.splitters["masks_and_walkthrough"] == stored
 
 
+def test_a_tab_built_after_the_start_takes_its_stored_layout(qtbot, close_later, ini):
+    first = open_window(qtbot, close_later, ini)
+    first.tabs.setCurrentWidget(first.panels["masks"])
+    qtbot.waitUntil(lambda: splitter(first, "masks_and_walkthrough").width() > 0)
+    splitter(first, "masks_and_walkthrough").setSizes([500, 500])
+    sizes = splitter(first, "masks_and_walkthrough").sizes()
+    first.tabs.setCurrentWidget(first.panels["explorer"])
+    first.close()
+    second = open_window(qtbot, close_later, ini)
+    assert not second.panels.is_built("masks")  # built when shown, after the settings were read
+    second.tabs.setCurrentWidget(second.panels["masks"])
+    qtbot.waitUntil(lambda: splitter(second, "masks_and_walkthrough").width() > 0)
+    restored = splitter(second, "masks_and_walkthrough").sizes()
+    assert sum(restored) == sum(sizes) and abs(restored[0] - sizes[0]) <= 8
+
+
+def test_a_stored_layout_that_a_tab_built_later_cannot_use_is_named_then(qtbot, close_later, ini):
+    SettingsStore(ini).save_layout(WindowLayout(None, {"masks_and_walkthrough": b"not a splitter state"}, 0))
+    window = open_window(qtbot, close_later, ini)
+    assert window.notice.isHidden()
+    window.tabs.setCurrentWidget(window.panels["masks"])
+    assert not window.notice.isHidden() and "masks_and_walkthrough" in window.notice.text()
+
+
 def test_a_remembered_sentence_the_model_cannot_read_gives_way_to_its_first_example(qtbot, close_later, ini):
     """Issue 14, item 4: ``model=default`` with a sentence typed for another model (digits)."""
     SettingsStore(ini).save_preferences(Preferences(ENGLISH, last_model="default", last_sentence="0123456789"))

@@ -23,7 +23,10 @@ def test_the_window_shows_the_declared_tabs(qtbot):
     qtbot.addWidget(window)
     try:
         assert tuple(window.panels) == TABS
-        assert [window.tabs.widget(i) for i in range(window.tabs.count())] == [window.panels[t] for t in TABS]
+        assert [window.tabs.tabText(i) for i in range(window.tabs.count())] == [s.shown_title() for s in PANELS]
+        panels = [window.panels[t] for t in TABS]  # each built as it is looked up
+        assert [window.tabs.widget(i) for i in range(window.tabs.count())] == panels
+        assert [type(panel) for panel in panels] == [spec.panel_class() for spec in PANELS]
         view = window.menus.view.actions()[:len(TABS)]  # View > a tab, by its title, Ctrl+1 to Ctrl+9
         assert [a.text() for a in view] == [spec.shown_title() for spec in PANELS]
         assert [a.shortcut().toString() for a in view] == [f"Ctrl+{i}" for i in range(1, len(TABS) + 1)]

@@ -94,7 +94,7 @@ def right_click_and_choose_why_here(qtbot, plot, point: QPoint) -> None:
 
 def test_why_here_on_a_grid_cell_opens_the_walkthrough_of_that_head_and_query(explored, qtbot):
     window = explored(4)
-    explorer, masks = window.panels["explorer"], window.panels["masks"]
+    explorer = window.panels["explorer"]  # the masks tab is never shown before: "Why here?" builds it
     view = explorer.attention
     view.kind.setCurrentIndex(KINDS.index("decoder_self"))
     session = explorer.controller.session
@@ -102,8 +102,10 @@ def test_why_here_on_a_grid_cell_opens_the_walkthrough_of_that_head_and_query(ex
     assert len(inputs) > QUERY
     grid = view.grid
     point = grid.tile_position(LAYER, HEAD, QUERY, 0).toPoint()
+    assert not window.panels.is_built("masks")
     right_click_and_choose_why_here(qtbot, grid, point)
 
+    masks = window.panels["masks"]
     assert window.tabs.currentWidget() is masks
     qtbot.waitUntil(lambda: masks.steps is not None and masks.steps.query_tokens == inputs, timeout=10000)
     assert masks.current_kind() == "decoder_self" and (masks.layer.value(), masks.head.value()) == (LAYER, HEAD)

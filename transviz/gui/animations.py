@@ -32,6 +32,7 @@ from ..core.decoding.session import DecodingSession
 from ..core.teaching.animation import FORMATS, Timing, check_name, write_animation
 from ..core.teaching.workspace import Workspace
 from .panels.base import PlotPanel
+from .panels.lazy_tabs import LazyPanels
 from .services.core_messages import translated
 
 Progress = Callable[[int, int], bool]  # (frames taken, frames in all) -> go on
@@ -115,7 +116,7 @@ class AnimationExport(QObject):
     status = Signal(str)
     error = Signal(str, str)
 
-    def __init__(self, workspace: Workspace, tabs: QTabWidget, panels: dict[str, PlotPanel], window: QWidget) -> None:
+    def __init__(self, workspace: Workspace, tabs: QTabWidget, panels: LazyPanels, window: QWidget) -> None:
         super().__init__(window)
         self.workspace, self.tabs, self.panels, self.window = workspace, tabs, panels, window
 
@@ -133,13 +134,13 @@ class AnimationExport(QObject):
             raise InputError(refusal or self.tr("there is no run to animate: type a sentence first"))
         widget = self.window if whole_window else self._panel().current_plot()
         with ExitStack() as every_tab:
-            for panel in self.panels.values():
+            for panel in self.panels.built():  # a tab not built yet draws nothing
                 every_tab.enter_context(panel.drawn_at_once())
             return record_run(session, lambda: grab_rgb(widget), to_end, progress)
 
     def refusal(self) -> str | None:
         """Why a tab cannot let the run be stepped through now (None: none objects)."""
-        return next(filter(None, (panel.refuses_animation() for panel in self.panels.values())), None)
+        return next(filter(None, (panel.refuses_animation() for panel in self.panels.built())), None)
 
     def export(self, path: str | Path, whole_window: bool = False, to_end: bool = False,
                timing: Timing = Timing(), progress: Progress | None = None) -> Path | None:

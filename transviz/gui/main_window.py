@@ -24,6 +24,7 @@ from ..core.teaching.workspace import Workspace
 from .animations import AnimationExport
 from .lesson_mode import LessonMode
 from .panels.base import PlotPanel
+from .panels.lazy_tabs import LazyPanels
 from .panels.registry import PANELS
 from .services.core_messages import translated
 from .services.export import export_with_dialog, save_picture
@@ -77,20 +78,16 @@ class MainWindow(Retranslated, QMainWindow):
         self.manual = manual_folder()  # Help > Manual's pages (another folder in tests)
         self.files = ModelFiles(self.workspace, self)
         self.tabs = QTabWidget()
-        self.panels: dict[str, PlotPanel] = {}
-        for spec in PANELS:
-            panel = self.panels[spec.id] = spec.build(self.workspace)
-            index = self.tabs.addTab(panel, "")
+        self.memory = WindowMemory(self, self.tabs, self.workspace, settings,
+                                   awaited=lambda: self.files.awaited)
+        self._build_status_bar()
+        self.panels = LazyPanels(self.tabs, self.workspace, self._panel_built)  # the first tab's built now
+        for index, spec in enumerate(PANELS):
             self.bind_text(partial(self.tabs.setTabText, index), spec.shown_title)
-            panel.status.connect(lambda text: self.statusBar().showMessage(text, STATUS_MS))
-            panel.show_panel.connect(lambda name: self.tabs.setCurrentWidget(self.panels[name]))
         self.setCentralWidget(self.tabs)
         self.sessions = SessionFiles(self.workspace, self.tabs, self.panels, self)
         self.animations = AnimationExport(self.workspace, self.tabs, self.panels, self)
         self.lesson_mode = LessonMode(self, self.sessions)
-        self.memory = WindowMemory(self, self.tabs, self.workspace, settings,
-                                   awaited=lambda: self.files.awaited)
-        self._build_status_bar()
         self.menus = WindowMenus(self)
         self.view_choices = ViewChoices(self.menus.view, self)
         self.view_choices.chosen.connect(self.memory.remember)
@@ -108,6 +105,17 @@ class MainWindow(Retranslated, QMainWindow):
         self._show_model()
 
     # -- construction --------------------------------------------------------------------------
+    def _panel_built(self, panel: PlotPanel) -> None:
+        """Wire a tab's panel as it is built (at the start, or when its tab is first shown): its
+        messages and requests for a tab, the look in use, its stored splitter sizes, the window's fit."""
+        panel.status.connect(lambda text: self.statusBar().showMessage(text, STATUS_MS))
+        panel.show_panel.connect(lambda name: self.tabs.setCurrentWidget(self.panels[name]))
+        restyle(panel)
+        warnings = self.memory.restore_splitters(panel)
+        if warnings:
+            self.show_notice(" ".join(warnings))
+        self.refit()
+
     def _build_status_bar(self) -> None:
         self.notice = TimedNotice()  # a warning about the settings
         self.notice.setWordWrap(False)
@@ -227,12 +235,12 @@ class MainWindow(Retranslated, QMainWindow):
         """Stop the worker threads (quit + wait; a training run stops and saves first); safe to call
         twice. Without ``wait``, a model still loading is dropped but not waited for; call again
         with ``wait`` before the window is deleted (``gui.app.run`` does)."""
-        for panel in self.panels.values():
+        for panel in self.panels.built():  # a tab never shown has no threads
             panel.shutdown()
         self.files.shutdown(wait)
 
     def closeEvent(self, event: QCloseEvent) -> None:
-        if not all(panel.confirm_close(self.close) for panel in self.panels.values()):
+        if not all(panel.confirm_close(self.close) for panel in self.panels.built()):
             event.ignore()
             return
         self.memory.remember(with_layout=True)

@@ -22,7 +22,7 @@ from ..core.model.bundle import Model
 from ..core.teaching.lesson import SESSION_SUFFIX, Forced, Lesson, Slide, read, write
 from ..core.teaching.lesson_run import Models, check, model_source, show
 from ..core.teaching.workspace import Workspace
-from .panels.base import PlotPanel
+from .panels.lazy_tabs import LazyPanels
 from .panels.registry import PANELS
 from .services.core_messages import translated
 from .services.theme import apply_appearance, current_appearance, restyle
@@ -39,7 +39,7 @@ class SessionFiles(QObject):
     status = Signal(str)
     error = Signal(str, str)
 
-    def __init__(self, workspace: Workspace, tabs: QTabWidget, panels: dict[str, PlotPanel], window: QWidget) -> None:
+    def __init__(self, workspace: Workspace, tabs: QTabWidget, panels: LazyPanels, window: QWidget) -> None:
         super().__init__(window)
         self.workspace, self.tabs, self.panels, self.window = workspace, tabs, panels, window
         self.models = Models()
@@ -75,11 +75,12 @@ class SessionFiles(QObject):
         if slide.view.colormap is not None and slide.view.colormap != current_appearance().colormap:
             apply_appearance(replace(current_appearance(), colormap=slide.view.colormap))
             restyle(self.window)
-        for panel in self.panels.values():  # before the session: its views then draw once
+        shown = self.panels[slide.tab]  # built now if it was not: a tab built later takes the workspace as it is
+        for panel in self.panels.built():  # before the session: its views then draw once
             panel.apply_view(slide.view)
         show(slide, workspace, source, loaded)
-        self.tabs.setCurrentWidget(self.panels[slide.tab])
-        for panel in self.panels.values():
+        self.tabs.setCurrentWidget(shown)
+        for panel in self.panels.built():
             panel.apply_quiz(slide.quiz)
 
     # -- files -----------------------------------------------------------------------------------------

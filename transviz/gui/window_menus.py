@@ -16,7 +16,7 @@ from ..core.io.resources import shipped_models
 from ..core.teaching.workspace import Workspace
 from .animations import AnimationExport
 from .lesson_mode import populate_lessons_menu
-from .panels.base import PlotPanel
+from .panels.lazy_tabs import LazyPanels
 from .panels.registry import PANELS
 from .services.files import ModelFiles
 from .services.language import Retranslated
@@ -31,7 +31,7 @@ class MenuHost(Protocol):
     sessions: SessionFiles
     animations: AnimationExport
     tabs: QTabWidget
-    panels: dict[str, PlotPanel]
+    panels: LazyPanels
 
     def menuBar(self) -> QMenuBar: ...
     def close(self) -> bool: ...
@@ -87,7 +87,9 @@ class WindowMenus(Retranslated):
             bound_action(self, self.view, spec.shown_title, lambda *_, i=index: window.tabs.setCurrentIndex(i),
                          f"Ctrl+{index + 1}")
         self.view.addSeparator()
-        for panel in window.panels.values():
+        # the tabs built with the window: the others' own entries would be missing until they are
+        # built, so they have none (tests/gui/test_lazy_tabs.py checks)
+        for panel in window.panels.built():
             self.view.addActions(panel.view_actions())
         help_menu = bound_menu(self, bar, lambda: translate("MainWindow", "&Help"))
         bound_action(self, help_menu, lambda: translate("MainWindow", "&Manual"), lambda *_: window.show_manual())

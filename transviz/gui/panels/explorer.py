@@ -251,8 +251,8 @@ class ExplorerPanel(Retranslated, PlotPanel):
 
     def why_here(self, kind: Kind, layer: int, head: int, query: int) -> None:
         """Open the masks tab's walkthrough on this query of this head."""
+        self.show_panel.emit("masks")  # first: a tab never shown is built then, and hears the request
         self.workspace.explain(kind, layer, head, query)
-        self.show_panel.emit("masks")
 
     def take_keyboard(self) -> None:
         """Give the explorer the focus, so that Space steps instead of typing a space."""

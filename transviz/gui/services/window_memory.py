@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from PySide6.QtCore import QCoreApplication
-from PySide6.QtWidgets import QMainWindow, QSplitter, QTabWidget
+from PySide6.QtWidgets import QMainWindow, QSplitter, QTabWidget, QWidget
 
 from ...core.teaching.workspace import Workspace
 from .language import current_language
@@ -28,6 +28,7 @@ class WindowMemory:
         self.awaited = awaited
         self.last_model: str | None = None
         self.pending_sentence: str | None = None
+        self._splitters: dict[str, bytes] = {}  # the stored states, by splitter name
 
     def preferences(self) -> Preferences:
         model: str | None
@@ -57,18 +58,24 @@ class WindowMemory:
             self.settings.save_layout(self.layout())
 
     def restore(self, preferences: Preferences, layout: WindowLayout) -> list[str]:
-        """Take the last model and sentence, the geometry, splitters and tab; the warnings about
-        what could not be used."""
+        """Take the last model and sentence, the geometry, the tab and the splitters (those of a tab
+        built later when it is built: :meth:`restore_splitters`); the warnings about what could not be used."""
         self.last_model, self.pending_sentence = preferences.last_model, preferences.last_sentence
-        translate, warnings = QCoreApplication.translate, []
+        warnings = []
         if layout.geometry is not None and not self.window.restoreGeometry(layout.geometry):
-            warnings.append(translate("MainWindow", "The saved window size could not be used."))
-        for splitter in self.window.findChildren(QSplitter):
-            state = layout.splitters.get(splitter.objectName())
-            if state is not None and not splitter.restoreState(state):
-                warnings.append(translate("MainWindow", "The saved layout of {0} could not be used.").format(
-                    splitter.objectName()))
+            warnings.append(QCoreApplication.translate("MainWindow", "The saved window size could not be used."))
         if 0 <= layout.tab < self.tabs.count():
-            self.tabs.setCurrentIndex(layout.tab)
-        return warnings
+            self.tabs.setCurrentIndex(layout.tab)  # first: the tab is built, and its splitters restored below
+        self._splitters = dict(layout.splitters)
+        return warnings + self.restore_splitters(self.window)
 
+    def restore_splitters(self, root: QWidget) -> list[str]:
+        """Give the splitters in ``root`` (the window, or a tab as it is built) their stored states;
+        the warnings about states that could not be used."""
+        warnings = []
+        for splitter in root.findChildren(QSplitter):
+            state = self._splitters.get(splitter.objectName())
+            if state is not None and not splitter.restoreState(state):
+                warnings.append(QCoreApplication.translate(
+                    "MainWindow", "The saved layout of {0} could not be used.").format(splitter.objectName()))
+        return warnings
