@@ -36,6 +36,7 @@ from .services.observe import subscribe
 from .services.screen_fit import available_size, fit_to_screen
 from .services.settings import SettingsStore, Stored
 from .services.theme import apply_appearance, current_appearance, restyle
+from .services.wheel_focus import WheelNeedsFocus, wheel_only_with_focus
 from .services.window_memory import WindowMemory
 from .session_files import SessionFiles
 from .widgets.dialogs import error_box, text_dialog
@@ -81,6 +82,7 @@ class MainWindow(Retranslated, QMainWindow):
         self.memory = WindowMemory(self, self.tabs, self.workspace, settings,
                                    awaited=lambda: self.files.awaited)
         self._build_status_bar()
+        self.wheel_keeper = WheelNeedsFocus(self)
         self.panels = LazyPanels(self.tabs, self.workspace, self._panel_built)  # the first tab's built now
         for index, spec in enumerate(PANELS):
             self.bind_text(partial(self.tabs.setTabText, index), spec.shown_title)
@@ -107,10 +109,12 @@ class MainWindow(Retranslated, QMainWindow):
     # -- construction --------------------------------------------------------------------------
     def _panel_built(self, panel: PlotPanel) -> None:
         """Wire a tab's panel as it is built (at the start, or when its tab is first shown): its
-        messages and requests for a tab, the look in use, its stored splitter sizes, the window's fit."""
+        messages and requests for a tab, the look in use, the wheel of its spin boxes, its stored
+        splitter sizes, the window's fit."""
         panel.status.connect(lambda text: self.statusBar().showMessage(text, STATUS_MS))
         panel.show_panel.connect(lambda name: self.tabs.setCurrentWidget(self.panels[name]))
         restyle(panel)
+        wheel_only_with_focus(panel, self.wheel_keeper)
         warnings = self.memory.restore_splitters(panel)
         if warnings:
             self.show_notice(" ".join(warnings))
