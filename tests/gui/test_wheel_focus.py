@@ -6,7 +6,10 @@ from __future__ import annotations
 import pytest
 from PySide6.QtCore import QPoint, QPointF, Qt
 from PySide6.QtGui import QWheelEvent
+from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QAbstractSpinBox, QApplication, QComboBox
+
+from transviz.core.decoding.strategies import Sampling
 
 
 @pytest.fixture
@@ -49,3 +52,21 @@ def test_the_temperature_box_keeps_its_value_under_a_passing_wheel(window):
     value = temperature.value()
     assert not wheel(temperature, notches=3) and temperature.value() == value
     assert temperature.focusPolicy() == Qt.FocusPolicy.StrongFocus  # the wheel does not give it focus
+
+
+def test_after_enter_in_a_number_field_space_steps_again(window, qtbot):
+    explorer = window.panels["explorer"]
+    model = window.workspace.model
+    window.workspace.open(" ".join(model.src_vocab.itos[4:7]))  # three words it knows
+    explorer.controls.strategy.show_strategy(Sampling(temperature=1.0, seed=1))
+    temperature = explorer.controls.strategy.temperature
+    temperature.setFocus()
+    qtbot.waitUntil(temperature.hasFocus, timeout=2000)
+    temperature.selectAll()
+    QTest.keyClicks(temperature, "0.7")
+    QTest.keyClick(temperature, Qt.Key.Key_Return)
+    assert temperature.value() == pytest.approx(0.7) and not temperature.hasFocus()
+    session = explorer.controller.session
+    steps = session.position
+    QTest.keyClick(QApplication.focusWidget() or window, Qt.Key.Key_Space)
+    assert session.position == steps + 1

@@ -18,7 +18,7 @@ from contextlib import contextmanager
 
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QAction, QKeySequence, QResizeEvent, QShortcut
-from PySide6.QtWidgets import QSplitter, QStackedWidget, QToolButton, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QAbstractSpinBox, QLineEdit, QSplitter, QStackedWidget, QToolButton, QVBoxLayout, QWidget
 
 from ...core.analysis.unmodified import TokenComparison
 from ...core.analysis.walkthrough import Kind
@@ -150,6 +150,10 @@ class ExplorerPanel(Retranslated, PlotPanel):
                 (Qt.Key.Key_Left, self.controller.back), (Qt.Key.Key_Home, self.controller.reset),
                 (Qt.Key.Key_P, self.controls.toggle_play))
         self.shortcuts = [QShortcut(QKeySequence(key), self, action) for key, action in keys]
+        for box in self.controls.findChildren(QAbstractSpinBox):  # a number typed and entered:
+            edit = box.findChild(QLineEdit)  # Space, the arrows and Home step again (the box keeps them)
+            if edit is not None:
+                edit.returnPressed.connect(lambda: self.setFocus(Qt.FocusReason.OtherFocusReason))
         undo, redo = QShortcut(self), QShortcut(self)
         undo.setKeys(QKeySequence.StandardKey.Undo)
         # Ctrl+Y too where the platform's Redo lacks it (Linux: Ctrl+Shift+Z); twice would be ambiguous
