@@ -1,5 +1,6 @@
 import os
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -85,3 +86,20 @@ def torch_threads_as_they_were():
     yield
     CORES.ceiling = ceiling
     torch.set_num_threads(threads)
+
+
+@pytest.fixture
+def empty_home(tmp_path):
+    """(home, work, env) for a transviz process that must leave the user's files alone: an empty
+    home folder, a working folder, and this environment without TRANSVIZ_SETTINGS (unset, not
+    empty: the process itself must not write the user's settings), Qt's platform (it chooses one
+    itself) or XDG folders."""
+    from transviz.gui.services.settings import SETTINGS_VARIABLE
+
+    home, work = tmp_path / "home", tmp_path / "work"
+    home.mkdir()
+    work.mkdir()
+    env = {k: v for k, v in os.environ.items()
+           if k not in (SETTINGS_VARIABLE, "QT_QPA_PLATFORM") and not k.startswith("XDG_")}
+    env.update(HOME=str(home), PYTHONPATH=str(Path(__file__).resolve().parents[1]), XDG_RUNTIME_DIR=str(work))
+    return home, work, env

@@ -156,7 +156,7 @@ def test_every_lesson_in_the_manual_reads(page, text):
     assert lesson.loads(text, page.name, ROOT).slides
 
 
-def keys_of(table: dict, prefix: str = "") -> set[str]:
+def keys_of(table: dict) -> set[str]:
     """Every key of a lesson file, nested tables and arrays of tables included."""
     keys = set()
     for key, value in table.items():

@@ -9,7 +9,6 @@ offscreen window's geometry to ~/.config/transviz/transviz.ini, and the next rea
 """
 from __future__ import annotations
 
-import os
 import re
 import subprocess
 import sys
@@ -50,14 +49,8 @@ def commands(work: Path) -> dict[str, list[str]]:
 
 @pytest.mark.process
 @pytest.mark.parametrize("command", ["bench", "render", "pytest"])
-def test_a_headless_command_leaves_the_home_folder_empty(tmp_path, command):
-    home, work = tmp_path / "home", tmp_path / "work"
-    home.mkdir()
-    work.mkdir()
-    env = {k: v for k, v in os.environ.items()
-           if k not in (SETTINGS_VARIABLE, "QT_QPA_PLATFORM") and not k.startswith("XDG_")}
-    # unset, not empty: the command itself must not write the user's settings
-    env.update(HOME=str(home), PYTHONPATH=str(ROOT), XDG_RUNTIME_DIR=str(work))
+def test_a_headless_command_leaves_the_home_folder_empty(empty_home, command):
+    home, work, env = empty_home
     result = subprocess.run(commands(work)[command], cwd=work, env=env, capture_output=True, text=True, timeout=600)
     assert result.returncode == 0, (result.stdout[-2000:], result.stderr[-2000:])
     assert sorted(str(p.relative_to(home)) for p in home.rglob("*")) == []

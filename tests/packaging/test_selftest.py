@@ -3,7 +3,6 @@ broken, and that its process exits 0 and leaves the user's settings alone (the f
 the same code: test_bundle.py)."""
 from __future__ import annotations
 
-import os
 import subprocess
 import sys
 from pathlib import Path
@@ -16,10 +15,7 @@ from PySide6.QtWidgets import QWidget
 
 import transviz
 from packaging_models import always_saying, tiny_model
-from transviz.gui.services.settings import SETTINGS_VARIABLE
 from transviz.selftest import SEED_SENTENCE, Report, check_tabs, ink_share, run
-
-ROOT = Path(__file__).resolve().parents[2]
 
 
 @pytest.fixture(autouse=True)
@@ -133,17 +129,11 @@ def test_a_tab_that_draws_nothing_fails(qtbot):
 # -- as a process --------------------------------------------------------------------------------
 
 @pytest.mark.process
-def test_the_process_passes_exits_0_and_leaves_the_home_folder_empty(tmp_path):
+def test_the_process_passes_exits_0_and_leaves_the_home_folder_empty(empty_home):
     """The one self-test process from the source tree: exit code 0 (Qt torn down in order, no crash
     at interpreter exit; the frozen test runs it three times), and in an empty home folder with
     TRANSVIZ_SETTINGS unset it leaves nothing there (tests/gui/test_headless_settings.py: why)."""
-    home, work = tmp_path / "home", tmp_path / "work"
-    home.mkdir()
-    work.mkdir()
-    env = {k: v for k, v in os.environ.items()
-           if k not in (SETTINGS_VARIABLE, "QT_QPA_PLATFORM") and not k.startswith("XDG_")}
-    # unset, not empty: the self-test itself must not write the user's settings; it chooses offscreen itself
-    env.update(HOME=str(home), PYTHONPATH=str(ROOT), XDG_RUNTIME_DIR=str(work))
+    home, work, env = empty_home
     report = work / "report.txt"
     result = subprocess.run([sys.executable, "-m", "transviz", "--self-test", "--report", str(report)],
                             env=env, capture_output=True, text=True, timeout=300, cwd=work)
