@@ -177,15 +177,15 @@ def check_languages(report: Report) -> None:
 def check_manual(report: Report) -> None:
     """Help > Manual and F1 have their pages: the first page in English and in Chinese, and one per tab."""
     from .core.teaching.tabs import TABS
-    from .gui.services.manual import LANGUAGE_FOLDERS, manual_folder
+    from .gui.services.manual import LANGUAGE_FOLDERS, manual_folder, page_name
 
     folder = manual_folder()
     source_docs = Path(__file__).resolve().parents[1] / "docs" / "build_manual.py"
     if not folder.exists() and not getattr(sys, "frozen", False) and source_docs.is_file():
         report.check("manual", True, f"not built in this copy of the source (python {source_docs})")
         return
-    pages = ["index.html", *(f"{own}/index.html" for own in LANGUAGE_FOLDERS.values()),
-             *(f"tabs/{tab}.html" for tab in TABS)]
+    pages = [page_name(None), *(f"{own}/{page_name(None)}" for own in LANGUAGE_FOLDERS.values()),
+             *(page_name(tab) for tab in TABS)]
     missing = [page for page in pages if not (folder / page).is_file()]
     report.check("manual", not missing, f"missing in {folder}: {', '.join(missing)}" if missing else
                  f"{len(pages)} pages found (English, Chinese, one per tab) in {folder}")

@@ -18,11 +18,16 @@ def manual_folder() -> Path:
     return resource_dir() / "manual"
 
 
+def page_name(tab: Tab | None) -> str:
+    """The page of ``tab`` inside the manual (None: its first page); docs/tabs/<id>.md builds it."""
+    return "index.html" if tab is None else f"tabs/{tab}.html"
+
+
 def manual_page(tab: Tab | None, language: str, folder: Path | None = None) -> Path | None:
     """The page for ``tab`` (None: the first page) in ``language``, else in English; None when
     the manual is not installed."""
     folder = manual_folder() if folder is None else folder
-    page = "index.html" if tab is None else f"tabs/{tab}.html"
+    page = page_name(tab)
     own = LANGUAGE_FOLDERS.get(language.split("_")[0])
     candidates = ([folder / own / page] if own else []) + [folder / page]
     return next((path for path in candidates if path.is_file()), None)
