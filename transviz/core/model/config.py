@@ -17,9 +17,10 @@ Norm = Literal["post", "pre"]
 Activation = Literal["relu", "gelu", "silu"]
 ACTIVATIONS: tuple[str, ...] = ("relu", "gelu", "silu")  # silu: Marian's "swish"
 # sinusoidal: the paper's table, sin and cos columns interleaved; sinusoidal-halves: the same table with
-# all sin columns first (Marian); learned: one trained table per stack (BART)
-Positional = Literal["sinusoidal", "sinusoidal-halves", "learned"]
-POSITIONALS: tuple[str, ...] = ("sinusoidal", "sinusoidal-halves", "learned")
+# all sin columns first (Marian, Pegasus); sinusoidal-fairseq: fairseq's variant (M2M100, FSMT: other
+# rates, positions counted from 2); learned: one trained table per stack (BART)
+Positional = Literal["sinusoidal", "sinusoidal-halves", "sinusoidal-fairseq", "learned"]
+POSITIONALS: tuple[str, ...] = ("sinusoidal", "sinusoidal-halves", "sinusoidal-fairseq", "learned")
 
 # Settings that break one of these rules are named in the message, with the value given ({0}, {1}).
 POSITIVE_INTEGER = translate_noop("CoreMessages", "{0} must be a positive integer, got {1}")
@@ -122,6 +123,9 @@ class ModelConfig:
             raise ConfigError(ONE_OF, "activation", ", ".join(ACTIVATIONS), repr(self.activation))
         if self.positional not in POSITIONALS:
             raise ConfigError(ONE_OF, "positional", ", ".join(POSITIONALS), repr(self.positional))
+        if self.positional == "sinusoidal-fairseq" and self.d_model < 4:  # its rates divide by d_model / 2 - 1
+            raise ConfigError(translate_noop("CoreMessages", "positional {0} needs d_model >= 4, got {1}"),
+                              self.positional, self.d_model)
         if self.share_embeddings and self.src_vocab_size != self.tgt_vocab_size:
             raise ConfigError(translate_noop("CoreMessages", "share_embeddings needs one joint vocabulary: source has "
                                                              "{0} tokens, target {1}"),

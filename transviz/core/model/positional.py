@@ -25,6 +25,34 @@ def sinusoidal_table(length: int, d_model: int, dtype: torch.dtype = torch.float
     return table.to(dtype)
 
 
+# fairseq (M2M100, NLLB, FSMT) counts positions from its padding id + 1, and its padding id is 1
+FAIRSEQ_FIRST_POSITION = 2
+HALF_LAYOUTS = ("sinusoidal-halves", "sinusoidal-fairseq")  # the kinds whose columns are sin half | cos half
+
+
+def fairseq_table(length: int, d_model: int) -> torch.Tensor:
+    """fairseq's sine table, ``(length, d_model)``: sin half | cos half with the rates
+    ``10000^(-i / (d/2 - 1))`` (the formula divides by d/2), row ``p`` at position ``p + 2``."""
+    half = d_model // 2
+    if half < 2:
+        raise ValueError(f"fairseq's table needs d_model >= 4, got {d_model}")
+    rate = torch.exp(torch.arange(half, dtype=torch.float64) * -(math.log(10000.0) / (half - 1)))
+    position = torch.arange(FAIRSEQ_FIRST_POSITION, FAIRSEQ_FIRST_POSITION + length, dtype=torch.float64)
+    angle = position[:, None] * rate[None, :]  # (L, d/2)
+    table = torch.cat([torch.sin(angle), torch.cos(angle), torch.zeros(length, d_model % 2)], dim=1)
+    return table.float()
+
+
+def sine_table(positional: str, length: int, d_model: int) -> torch.Tensor:
+    """The fixed table of a ``positional`` kind (``sinusoidal``: the formula's interleaved columns,
+    ``sinusoidal-halves``: Marian's and Pegasus's sin half | cos half, ``sinusoidal-fairseq``:
+    :func:`fairseq_table`), ``(length, d_model)``."""
+    if positional == "sinusoidal-fairseq":
+        return fairseq_table(length, d_model)
+    table = sinusoidal_table(length, d_model)
+    return split_halves(table) if positional == "sinusoidal-halves" else table
+
+
 def split_halves(table: torch.Tensor) -> torch.Tensor:
     """Reorder columns to "all sin columns | all cos columns" (display layout only)."""
     return torch.cat([table[..., 0::2], table[..., 1::2]], dim=-1)

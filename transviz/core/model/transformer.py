@@ -33,7 +33,7 @@ from ..base.messages import Message, translate_noop
 from .config import ModelConfig
 from .kv_cache import Growing, KeyValue, KVBuffer
 from .masks import decoder_self_mask, padding_mask
-from .positional import sinusoidal_table, split_halves
+from .positional import sine_table
 from .row_blocks import Linear, linear
 from .sites import STACKS, Kind, Place, Site, Sites, Stack, untapped
 
@@ -288,9 +288,7 @@ class Transformer(nn.Module):
             self.encoder_positions = nn.Parameter(torch.zeros(config.max_len, d))
             self.decoder_positions = nn.Parameter(torch.zeros(config.max_len, d))
         else:
-            sinusoid = sinusoidal_table(config.max_len, d)
-            sinusoid = split_halves(sinusoid) if config.positional == "sinusoidal-halves" else sinusoid
-            self.register_buffer("positional", sinusoid, persistent=False)
+            self.register_buffer("positional", sine_table(config.positional, config.max_len, d), persistent=False)
         if config.embedding_norm:  # BART normalises embeddings + positions before the first layer
             self.encoder_embed_norm = nn.LayerNorm(d, eps=config.layer_norm_eps)
             self.decoder_embed_norm = nn.LayerNorm(d, eps=config.layer_norm_eps)

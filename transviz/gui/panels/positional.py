@@ -24,7 +24,7 @@ from PySide6.QtWidgets import (
 )
 
 from ...core.model.bundle import Model
-from ...core.model.positional import interleave, similarity, sinusoidal_table, split_halves
+from ...core.model.positional import HALF_LAYOUTS, interleave, similarity, sinusoidal_table, split_halves
 from ...core.teaching.workspace import Workspace
 from ..services.language import Retranslated, set_items
 from ..style import PALETTE, plain_axes
@@ -213,7 +213,7 @@ class PositionalPanel(Retranslated, PlotPanel):
         if self.source.currentIndex() == MODEL and self.model is not None:
             net = self.model.net
             buffer = net.position_table("encoder")  # what the model adds to its embeddings
-            if net.config.positional == "sinusoidal-halves":  # Marian's columns, back in the formula's order
+            if net.config.positional in HALF_LAYOUTS:  # Marian's and fairseq's columns, back in the formula's order
                 buffer = interleave(buffer)
             return buffer[:length].detach().cpu().numpy().astype(np.float32)
         return sinusoidal_table(length, self.d_model.value()).numpy()
