@@ -10,7 +10,9 @@ Meaning of every operation, in every mode:
   hypothesis in one batched ``net.step`` and reorders the cache with ``index_select``.
 * **force(token)** makes the best hypothesis continue with ``token`` and restarts from there:
   after a forced step the beam holds that one hypothesis (a beam search widens it again on the
-  next step). Not available in teacher forcing, where the reference chooses every token. With
+  next step). Not available in teacher forcing, where the reference chooses every token. A model
+  whose target vocabulary has a ``forced_prefix`` (mBART-50's and M2M100's target language)
+  writes it first in every strategy, as a forced step that adds nothing to the score. With
   ``Beam(rule="hf")`` the beam lists its ended hypotheses first: force, greedy and sampling then
   continue the best live one (``BeamStep.followed``), as generate would extend it.
 * **set_strategy** takes effect at the next step; history stays. Beam -> greedy/sampling continues
@@ -426,6 +428,10 @@ class DecodingSession:
         if self._gold is not None:
             gold = self._gold[self.position]
             return self._advance(False, lambda expansion: self._extend_best(expansion, gold), forced=False)
+        prefix = self._vocab.forced_prefix
+        if self.position < len(prefix):  # the target language, written first whatever the strategy
+            token_id = prefix[self.position]
+            return self._advance(False, lambda expansion: self._extend_best(expansion, token_id), forced=True)
         if isinstance(self._strategy, Beam):
             return self._advance(True, self._beam_search, forced=False)
         return self._advance(False, self._choose_one, forced=False)
@@ -623,8 +629,16 @@ class DecodingSession:
 
     def _extend_best(self, expansion: _Expansion, token_id: int) -> list[Choice]:
         beam = self._beams[-1]
-        score = beam.hypotheses[beam.followed].score + float(expansion.log_probs[0, token_id])
+        score = beam.hypotheses[beam.followed].score + self._log_probability(expansion, token_id)
         return [Choice(beam.followed, 0, token_id, score, score)]
+
+    def _log_probability(self, expansion: _Expansion, token_id: int) -> float:
+        """What ``token_id`` adds to the followed hypothesis's score: its log-probability, and 0
+        for a forced target-language code in its place (Vocab.forced_prefix)."""
+        prefix = self._vocab.forced_prefix
+        if self.position < len(prefix) and prefix[self.position] == token_id:
+            return 0.0
+        return float(expansion.log_probs[0, token_id])
 
     def _choose_one(self, expansion: _Expansion) -> list[Choice]:
         if isinstance(self._strategy, Sampling):

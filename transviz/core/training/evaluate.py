@@ -46,10 +46,12 @@ def greedy_ids(model: Model, src: torch.Tensor, steps: int) -> list[list[int]]:
         token = torch.full((src.shape[0],), vocab.bos_id, dtype=torch.long, device=src.device)
         done = torch.zeros_like(token, dtype=torch.bool)
         chosen = []
-        for _ in range(steps):
+        for position in range(steps):
             step = net.step(token, state, return_attention=False)
             state = step.state
             token = step.logits.argmax(-1)  # (B,); finished rows keep decoding, their tail is cut below
+            if position < len(vocab.forced_prefix):  # the target language, written whatever comes first
+                token = torch.full_like(token, vocab.forced_prefix[position])
             chosen.append(token)
             done |= token == vocab.eos_id
             if bool(done.all()):
