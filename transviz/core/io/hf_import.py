@@ -1,16 +1,20 @@
-"""Hugging Face encoder-decoders (MarianMT, BART) saved with ``save_pretrained``, as transviz models.
+"""Hugging Face encoder-decoders saved with ``save_pretrained``, as transviz models: MarianMT,
+BART, mBART and Pegasus (:data:`FAMILIES`), with one vocabulary or two, tied or separate embedding
+tables, in one safetensors file or in shards.
 
-A folder holding ``config.json``, ``model.safetensors`` and the tokenizer's files is read without
-any download. Its weights are mapped onto transviz's own
-:class:`~transviz.core.model.transformer.Transformer` (Marian and BART are post-norm encoder-decoders like the
-paper's; :class:`~transviz.core.model.config.ModelConfig` says how their embeddings and positions
-differ), so every view, strategy and intervention works on them unchanged. Weights are read from
-safetensors only: ``pytorch_model.bin`` is a pickle, and unpickling runs whatever code it holds.
+A folder holding ``config.json``, the weights and the tokenizer's files is read without any
+download. Its weights are mapped onto transviz's own
+:class:`~transviz.core.model.transformer.Transformer` (these are all the paper's encoder-decoder,
+post-norm or pre-norm; :class:`~transviz.core.model.config.ModelConfig` says how their embeddings
+and positions differ), so every view, strategy and intervention works on them unchanged. Weights
+are read from safetensors only: ``pytorch_model.bin`` is a pickle, and unpickling runs whatever
+code it holds. A family whose attention or layers differ from that model is refused with the
+reason (:data:`REFUSED`).
 
 Special tokens move to ids 0-3 as in every transviz vocabulary: <pad>, the decoder's start token,
-</s>, <unk>. Marian starts decoding with <pad> and BART with </s>; that token then keeps its own id
-too, and id 1 (the start) gets a copy of its embedding and an output row no one predicts (weight 0,
-bias -1e4: its probability is 0 in float32, as transviz never outputs the start token).
+</s>, <unk>. The start token (Marian's <pad>, BART's </s>, mBART's target language) keeps its own
+id too: id 1 is a copy of its embedding with an output row no one predicts (weight 0, bias -1e4:
+its probability is 0 in float32, as transviz never outputs the start token).
 
 The tokenizer (``transformers.AutoTokenizer``) needs the ``hf`` extra: ``pip install 'transviz[hf]'``.
 """
@@ -28,30 +32,81 @@ from torch import Tensor
 from ..base.errors import CheckpointError, TransvizError, reason
 from ..base.messages import Message, translate_noop
 from ..model.bundle import Model
-from ..model.config import MAX_SIZES, Activation, ModelConfig
+from ..model.config import MAX_SIZES, Activation, ModelConfig, Norm, Positional
 from ..model.layout import tensor_layout
+from ..model.positional import FAIRSEQ_FIRST_POSITION, sine_table
 from ..model.transformer import Transformer
 from ..model.vocab import SPECIALS
 from .checkpoint_file import bounded_json, check_file
-from .hf_vocab import TokenizerVocab
+from .hf_vocab import TokenizerVocab, language_tokens, side_vocab
 from .torch_import import read_safetensors
 from .weights_check import check_finite_forward
 
 CONFIG, WEIGHTS, PICKLED = "config.json", "model.safetensors", "pytorch_model.bin"
-TOKENIZER_FILES = {"marian": (("source.spm",), ("target.spm",), ("vocab.json",)),
-                   "bart": (("tokenizer.json", "vocab.json"), ("tokenizer.json", "merges.txt"))}  # one of each
+SHARD_INDEX = "model.safetensors.index.json"
+GENERATION_CONFIG = "generation_config.json"
 ACTIVATIONS: dict[str, Activation] = {"swish": "silu", "silu": "silu", "gelu": "gelu", "relu": "relu"}
 UNPREDICTED_BIAS = -1e4  # the copied start row's output bias: softmax gives it 0 (float32), never NaN
 INSTALL_HINT = "pip install 'transviz[hf]'"
+SENTENCEPIECE_OR_FAST = (("tokenizer.json", "spiece.model"),)
+
+
+@dataclass(frozen=True)
+class Family:
+    """How one model type's encoder-decoder differs from the paper's: where its LayerNorms are,
+    what it adds as positions, and which files its tokenizer needs (one of each tuple)."""
+
+    tokenizer_files: tuple[tuple[str, ...], ...]
+    norm: Norm = "post"
+    positional: Positional = "learned"
+    embedding_norm: bool = False  # a LayerNorm after embeddings + positions (layernorm_embedding)
+    final_norm: bool = False  # each stack ends with a LayerNorm (encoder.layer_norm)
+
+
+FAMILIES = {
+    "marian": Family((("source.spm",), ("target.spm",), ("vocab.json",)), positional="sinusoidal-halves"),
+    "bart": Family((("tokenizer.json", "vocab.json"), ("tokenizer.json", "merges.txt")), embedding_norm=True),
+    "mbart": Family((("tokenizer.json", "sentencepiece.bpe.model"),), norm="pre", embedding_norm=True,
+                    final_norm=True),
+    "pegasus": Family((("tokenizer.json", "spiece.model"),), norm="pre", positional="sinusoidal-halves",
+                      final_norm=True),
+    "m2m_100": Family((("tokenizer.json", "sentencepiece.bpe.model"),), norm="pre",
+                      positional="sinusoidal-fairseq", final_norm=True),
+    "fsmt": Family((("vocab-src.json",), ("vocab-tgt.json",), ("merges.txt",)), positional="sinusoidal-fairseq"),
+}
+LEARNED_OFFSET = 2  # BART's and mBART's position tables start two rows in
 
 MISSING_FILE = translate_noop("CoreMessages", "{0} has no {1}: a model saved with save_pretrained has one")
 NOT_SUPPORTED = translate_noop("CoreMessages", "{0}: model type {1} is not one transviz reads (it reads {2})")
-# What each refused model type needs that transviz's model cannot show honestly.
-T5_FAMILY = ("t5", "mt5", "umt5", "longt5")
+# What each refused model type does that transviz's model cannot show honestly, in one line.
+T5_FAMILY = ("t5", "mt5", "umt5", "longt5", "switch_transformers")
 T5_REFUSED = translate_noop("CoreMessages", "{0} is a T5 model: T5 adds learned relative-position buckets to every "
                                             "attention score and normalises with RMSNorm (no mean, no bias); "
                                             "transviz's model has absolute positions and LayerNorm, so it cannot show "
                                             "T5's attention without drawing it wrong")
+REFUSED = {
+    "blenderbot-small": translate_noop("CoreMessages", "{0} is a BlenderbotSmall model: its decoder normalises the "
+                                                       "token embeddings before it adds the positions (its encoder "
+                                                       "after); transviz's model normalises both stacks after"),
+    "led": translate_noop("CoreMessages", "{0} is an LED model: its encoder attends within a sliding window plus a few "
+                                          "global tokens; transviz's attention reads every position"),
+    "bigbird_pegasus": translate_noop("CoreMessages", "{0} is a BigBird-Pegasus model: its encoder attends to "
+                                                      "random, window and global blocks; transviz's attention reads "
+                                                      "every position"),
+    "pegasus_x": translate_noop("CoreMessages", "{0} is a PEGASUS-X model: its encoder attends within staggered "
+                                                "blocks plus global tokens; transviz's attention reads every "
+                                                "position"),
+    "prophetnet": translate_noop("CoreMessages", "{0} is a ProphetNet model: its decoder predicts several future "
+                                                 "tokens in parallel streams with relative positions; transviz's "
+                                                 "decoder predicts the next token"),
+    "xlm-prophetnet": translate_noop("CoreMessages", "{0} is a ProphetNet model: its decoder predicts several "
+                                                     "future tokens in parallel streams with relative positions; "
+                                                     "transviz's decoder predicts the next token"),
+    "nllb-moe": translate_noop("CoreMessages", "{0} is a mixture-of-experts model: it sends each token to one of "
+                                               "several feed-forward networks; transviz's layers have one"),
+    "encoder-decoder": translate_noop("CoreMessages", "{0} joins two separately built models (an EncoderDecoderModel); "
+                                                      "transviz reads encoder-decoders built as one"),
+}
 
 
 def handles(path: object) -> bool:
@@ -69,9 +124,31 @@ class Specials:
     unk: int
 
     def order(self, size: int) -> list[int]:
-        """The tokenizer's id of each transviz id: the specials, then every other id in its order."""
-        first = [self.pad, self.start, self.eos, self.unk]
-        return first + [i for i in range(size) if i not in first]
+        """The tokenizer's id of each transviz id: the specials, then every other id in its order;
+        the start token is copied to id 1 and keeps its own place too (see the module)."""
+        kept = {self.pad, self.eos, self.unk}
+        return [self.pad, self.start, self.eos, self.unk] + [i for i in range(size) if i not in kept]
+
+
+@dataclass(frozen=True)
+class Side:
+    """One side of the model (the source or the target): its tokenizer, its vocabulary size and
+    its pieces' ids."""
+
+    tokenizer: Any
+    size: int
+    target: bool
+    pieces: dict[str, int]
+
+
+def _sides(hf: Any, source: Any, target: Any) -> tuple[Side, Side]:
+    """The source and target sides; FSMT and Marian with two vocabularies keep a table each."""
+    if hf.model_type == "fsmt":
+        sizes = (hf.src_vocab_size, hf.tgt_vocab_size)
+    else:
+        sizes = (hf.vocab_size, getattr(hf, "decoder_vocab_size", None) or hf.vocab_size)  # Marian's may be null
+    return (Side(source, sizes[0], False, side_vocab(source, False)),
+            Side(target, sizes[1], True, side_vocab(target, True)))
 
 
 def _read_config(folder: Path) -> dict[str, Any]:
@@ -80,9 +157,13 @@ def _read_config(folder: Path) -> dict[str, Any]:
         raise CheckpointError(translate_noop("CoreMessages", "{0} is a folder, not a checkpoint file: name a {1} file "
                                                              "in it, or a folder a Hugging Face model was saved in "
                                                              "(it has no {2})"), str(folder), ".safetensors", CONFIG)
+    return _read_json(path, Message(translate_noop("CoreMessages", "model config")))
+
+
+def _read_json(path: Path, what: Message) -> dict[str, Any]:
     check_file(path)
     try:
-        data = bounded_json(path.read_text(encoding="utf-8"), Message(translate_noop("CoreMessages", "model config")))
+        data = bounded_json(path.read_text(encoding="utf-8"), what)
     except (OSError, UnicodeDecodeError, ValueError) as exc:
         raise CheckpointError(translate_noop("CoreMessages", "{0} is not readable JSON ({1})"), str(path),
                               str(exc)) from None
@@ -96,11 +177,15 @@ def _read_config(folder: Path) -> dict[str, Any]:
 # the file (it takes "32", null or 1e8 as they are, and a vocabulary of 1e8 fills the memory)
 SIZES = {"d_model": "d_model", "encoder_attention_heads": "n_heads", "decoder_attention_heads": "n_heads",
          "encoder_layers": "n_encoder_layers", "decoder_layers": "n_decoder_layers", "encoder_ffn_dim": "d_ff",
-         "decoder_ffn_dim": "d_ff", "max_position_embeddings": "max_len", "vocab_size": "src_vocab_size"}
+         "decoder_ffn_dim": "d_ff", "max_position_embeddings": "max_len", "vocab_size": "src_vocab_size",
+         "decoder_vocab_size": "tgt_vocab_size", "src_vocab_size": "src_vocab_size",
+         "tgt_vocab_size": "tgt_vocab_size"}
 
 
 def _check_sizes(path: Path, data: dict[str, Any]) -> None:
     for key, field in SIZES.items():
+        if data.get(key) is None and key == "decoder_vocab_size":  # Marian: null means vocab_size
+            continue
         if key not in data:  # transformers' default for the model type
             continue
         value, most = data[key], MAX_SIZES[field]
@@ -112,29 +197,52 @@ def _check_sizes(path: Path, data: dict[str, Any]) -> None:
 def _check_type(folder: Path, data: dict[str, Any]) -> str:
     kind = data.get("model_type")
     if not isinstance(kind, str):  # null, a number or a list: named as the file has it
-        raise CheckpointError(NOT_SUPPORTED, str(folder), json.dumps(kind), ", ".join(TOKENIZER_FILES))
+        raise CheckpointError(NOT_SUPPORTED, str(folder), json.dumps(kind), ", ".join(FAMILIES))
     if kind in T5_FAMILY:
         raise CheckpointError(T5_REFUSED, str(folder))
-    if kind not in TOKENIZER_FILES:
-        raise CheckpointError(NOT_SUPPORTED, str(folder), json.dumps(kind), ", ".join(TOKENIZER_FILES))
+    if kind in REFUSED:
+        raise CheckpointError(REFUSED[kind], str(folder))
+    if kind not in FAMILIES:
+        raise CheckpointError(NOT_SUPPORTED, str(folder), json.dumps(kind), ", ".join(FAMILIES))
     return str(kind)
 
 
-def _weights(folder: Path) -> Path:
-    """``model.safetensors``; a folder with only the pickled weights is told how to re-save them."""
+def _weights(folder: Path) -> list[Path]:
+    """The safetensors files: ``model.safetensors``, or the shards its index names; a folder with
+    only the pickled weights is told how to re-save them."""
     path = folder / WEIGHTS
     if path.is_file():
-        return path
-    if (folder / PICKLED).exists():
+        return [path]
+    if (folder / SHARD_INDEX).is_file():
+        return _shards(folder)
+    if (folder / PICKLED).exists() or (folder / f"{PICKLED}.index.json").exists():
         raise CheckpointError(translate_noop("CoreMessages", "{0} holds its weights only in {1}, a pickle, which "
                                                              "transviz never loads; save the model again with "
                                                              "save_pretrained(folder, safe_serialization=True) to "
                                                              "write {2}"), str(folder), PICKLED, WEIGHTS)
-    raise CheckpointError(MISSING_FILE, str(folder), WEIGHTS)
+    raise CheckpointError(translate_noop("CoreMessages", "{0} has neither {1} nor {2}: a model saved with "
+                                                         "save_pretrained has one of them"), str(folder), WEIGHTS,
+                          SHARD_INDEX)
+
+
+def _shards(folder: Path) -> list[Path]:
+    """The shard files of a sharded save, each a plain file name in ``folder`` (an index naming
+    ``../x`` or an absolute path would read a file outside it)."""
+    index = _read_json(folder / SHARD_INDEX, Message(translate_noop("CoreMessages", "shard index")))
+    weight_map = index.get("weight_map")
+    if not isinstance(weight_map, dict) or not weight_map:
+        raise CheckpointError(translate_noop("CoreMessages", "{0}: its weight_map must name each tensor's shard"),
+                              SHARD_INDEX)
+    names = sorted({str(name) for name in weight_map.values()})
+    for name in names:
+        if Path(name).name != name or not name.endswith(".safetensors"):
+            raise CheckpointError(translate_noop("CoreMessages", "{0}: shard {1} must be a .safetensors file in the "
+                                                                 "model's folder"), SHARD_INDEX, json.dumps(name))
+    return [folder / name for name in names]
 
 
 def _check_tokenizer_files(folder: Path, kind: str) -> None:
-    for choices in TOKENIZER_FILES[kind]:
+    for choices in FAMILIES[kind].tokenizer_files:
         if not any((folder / name).is_file() for name in choices):
             raise CheckpointError(MISSING_FILE, str(folder), choices[-1])
 
@@ -149,7 +257,7 @@ def _transformers() -> Any:
 
 
 # -- the config ----------------------------------------------------------------------------------
-def _model_config(folder: Path, hf: Any, vocab_size: int) -> ModelConfig:
+def _model_config(folder: Path, hf: Any, sizes: tuple[int, int], shared: bool) -> ModelConfig:
     """transviz's config for the Hugging Face ``hf`` config; CheckpointError for what differs."""
     same = (("encoder_attention_heads", "decoder_attention_heads"), ("encoder_ffn_dim", "decoder_ffn_dim"))
     for ours, theirs in same:
@@ -161,39 +269,43 @@ def _model_config(folder: Path, hf: Any, vocab_size: int) -> ModelConfig:
     if activation is None:
         raise CheckpointError(translate_noop("CoreMessages", "{0}: activation {1} is not one transviz has ({2})"),
                               str(folder), repr(hf.activation_function), ", ".join(ACTIVATIONS))
-    if hf.model_type == "marian" and not getattr(hf, "share_encoder_decoder_embeddings", True):
-        raise CheckpointError(translate_noop("CoreMessages", "{0}: a Marian model with separate source and target "
-                                                             "vocabularies is not supported yet"), str(folder))
-    bart = hf.model_type == "bart"
+    family = FAMILIES[hf.model_type]
     try:
         return ModelConfig(
-            vocab_size, vocab_size, d_model=hf.d_model, n_heads=hf.encoder_attention_heads,
+            *sizes, d_model=hf.d_model, n_heads=hf.encoder_attention_heads,
             n_encoder_layers=hf.encoder_layers, n_decoder_layers=hf.decoder_layers, d_ff=hf.encoder_ffn_dim,
-            dropout=0.0, max_len=hf.max_position_embeddings, norm="post", activation=activation,
-            share_embeddings=True, final_norm=False, scale_embeddings=bool(hf.scale_embedding),
-            positional="learned" if bart else "sinusoidal-halves", embedding_norm=bart)
+            dropout=0.0, max_len=hf.max_position_embeddings, norm=family.norm, activation=activation,
+            share_embeddings=shared, final_norm=family.final_norm, scale_embeddings=bool(hf.scale_embedding),
+            positional=family.positional, embedding_norm=family.embedding_norm)
     except TransvizError as exc:
         raise CheckpointError(translate_noop("CoreMessages", "{0}: the model's sizes do not make a model: {1}"),
                               str(folder), reason(exc)) from None
 
 
-def _specials(folder: Path, hf: Any, tokenizer: Any, size: int) -> Specials:
-    found = Specials(hf.pad_token_id, hf.decoder_start_token_id, hf.eos_token_id, tokenizer.unk_token_id)
+def _start_id(hf: Any) -> Any:
+    """The decoder's first token as generate() takes it: decoder_start_token_id, else bos_token_id."""
+    start = getattr(hf, "decoder_start_token_id", None)
+    return hf.bos_token_id if start is None else start
+
+
+def _specials(folder: Path, hf: Any, side: Side) -> Specials:
+    unknown = side.pieces.get(str(side.tokenizer.unk_token), side.tokenizer.unk_token_id)
+    found = Specials(hf.pad_token_id, _start_id(hf), hf.eos_token_id, unknown)
     for name, value in vars(found).items():
-        if not isinstance(value, int) or not 0 <= value < size:
+        if not isinstance(value, int) or not 0 <= value < side.size:
             raise CheckpointError(translate_noop("CoreMessages", "{0}: the {1} token id is {2}, outside the "
                                                                  "vocabulary of {3}"), str(folder), name, repr(value),
-                                  size)
+                                  side.size)
     if len({found.pad, found.eos, found.unk}) < 3:
         raise CheckpointError(translate_noop("CoreMessages", "{0}: padding, end and unknown share a token id"),
                               str(folder))
     return found
 
 
-def _names(tokenizer: Any, order: list[int]) -> list[str]:
+def _names(side: Side, order: list[int]) -> list[str]:
     """transviz's token names: the specials as transviz names them, then the tokenizer's pieces;
     a piece named like a special token (BART's own <s>) or unnamed gets its id appended."""
-    pieces = {i: t for t, i in tokenizer.get_vocab().items()}
+    pieces = {i: t for t, i in side.pieces.items()}
     names, used = list(SPECIALS), set(SPECIALS)
     for theirs in order[len(SPECIALS):]:
         name = pieces.get(theirs) or f"<id {theirs}>"
@@ -205,13 +317,6 @@ def _names(tokenizer: Any, order: list[int]) -> list[str]:
 
 
 # -- the weights ---------------------------------------------------------------------------------
-def _shared_table(tensors: dict[str, Tensor]) -> str:
-    for name in ("model.shared.weight", "model.encoder.embed_tokens.weight", "model.decoder.embed_tokens.weight"):
-        if name in tensors:
-            return name
-    return "model.shared.weight"  # named as missing
-
-
 def _attention(ours: str, theirs: str) -> dict[str, list[str]]:
     """transviz's packed W_Q | W_K | W_V from Hugging Face's three projections."""
     return {f"{ours}.in_proj_weight": [f"{theirs}.{p}_proj.weight" for p in "qkv"],
@@ -244,10 +349,30 @@ def hf_names(config: ModelConfig) -> dict[str, list[str]]:
         names |= _norm(f"{ours}.norm1", f"{theirs}.self_attn_layer_norm")
         names |= _norm(f"{ours}.norm2", f"{theirs}.encoder_attn_layer_norm")
         names |= _norm(f"{ours}.norm3", f"{theirs}.final_layer_norm")
-    if config.embedding_norm:
-        names |= _norm("encoder_embed_norm", "model.encoder.layernorm_embedding")
-        names |= _norm("decoder_embed_norm", "model.decoder.layernorm_embedding")
+    for stack in ("encoder", "decoder"):
+        if config.embedding_norm:
+            names |= _norm(f"{stack}_embed_norm", f"model.{stack}.layernorm_embedding")
+        if config.has_final_norm:
+            names |= _norm(f"{stack}_norm", f"model.{stack}.layer_norm")
     return names
+
+
+def table_names(hf: Any) -> tuple[str, str, str]:
+    """The tensors of the source embedding, the target embedding and the output layer. Tied
+    models save one table (``model.shared``); ``tie_word_embeddings=False`` keeps three, and a
+    Marian model with two vocabularies keeps one table per stack, as FSMT does."""
+    tied = bool(getattr(hf, "tie_word_embeddings", True))
+    if hf.model_type == "fsmt":  # tied, all three are the decoder's table (one joint vocabulary)
+        target = "model.decoder.embed_tokens.weight"
+        if tied:
+            return (target,) * 3
+        return "model.encoder.embed_tokens.weight", target, "model.decoder.output_projection.weight"
+    if getattr(hf, "share_encoder_decoder_embeddings", True) is False:
+        target = "model.decoder.embed_tokens.weight"
+        return "model.encoder.embed_tokens.weight", target, target if tied else "lm_head.weight"
+    if tied:
+        return ("model.shared.weight",) * 3
+    return "model.encoder.embed_tokens.weight", "model.decoder.embed_tokens.weight", "lm_head.weight"
 
 
 def _tensor(tensors: dict[str, Tensor], name: str, weights: Path, shape: tuple[int, ...]) -> Tensor:
@@ -277,53 +402,72 @@ def _check_depth(config: ModelConfig, tensors: dict[str, Tensor], weights: Path)
                                   count)
 
 
-def _mapped_state(config: ModelConfig, tensors: dict[str, Tensor], order: list[int], weights: Path,
-                  start_copied: bool, vocab_size: int) -> dict[str, Tensor]:
-    """transviz's state dict from the Hugging Face ``tensors`` of a ``vocab_size`` vocabulary; rows
-    of the vocabulary follow ``order``. Every tensor is checked against the config before use."""
+def _check_sine_table(config: ModelConfig, tensors: dict[str, Tensor], weights: Path) -> None:
+    """CheckpointError if a saved sine table (Pegasus and FSMT save one) is not the one transviz
+    adds: its rows from the first position on (fairseq's start at 2) equal transviz's table."""
+    ours = sine_table(config.positional, config.max_len, config.d_model)
+    first = FAIRSEQ_FIRST_POSITION if config.positional == "sinusoidal-fairseq" else 0
+    for stack in ("encoder", "decoder"):
+        name = f"model.{stack}.embed_positions.weight"
+        if name in tensors:
+            rows = max(len(tensors[name]) if tensors[name].dim() else 0, first + config.max_len)  # more may be saved
+            theirs = _tensor(tensors, name, weights, (rows, config.d_model))
+            if not torch.allclose(theirs[first : first + config.max_len], ours, atol=1e-4, rtol=0):
+                raise CheckpointError(translate_noop("CoreMessages", "{0}: tensor {1} is not the sine table of "
+                                                                     "positions its model type adds"), weights.name,
+                                      name)
+
+
+def _mapped_state(config: ModelConfig, tensors: dict[str, Tensor], orders: tuple[list[int], list[int]],
+                  weights: Path, hf: Any) -> dict[str, Tensor]:
+    """transviz's state dict from the Hugging Face ``tensors``; rows of each vocabulary follow its
+    ``orders`` (source, target). Every tensor is checked against the config before use."""
     _check_depth(config, tensors, weights)
     layout = {names[0]: shape for names, shape in tensor_layout(config)}
     state = {ours: torch.cat([_tensor(tensors, name, weights, (layout[ours][0] // len(theirs), *layout[ours][1:]))
                               for name in theirs])
              for ours, theirs in hf_names(config).items()}
-    rows_of_d = (vocab_size, config.d_model)
-    table = _tensor(tensors, _shared_table(tensors), weights, rows_of_d)
-    output = _tensor(tensors, "lm_head.weight", weights, rows_of_d) if "lm_head.weight" in tensors else table
-    bias = (_tensor(tensors, "final_logits_bias", weights, (1, vocab_size)) if "final_logits_bias" in tensors
-            else torch.zeros(1, vocab_size)).reshape(-1)
-    rows = torch.tensor(order)
-    state["src_embed.weight"] = state["tgt_embed.weight"] = table[rows]
-    state["generator.weight"], state["generator.bias"] = output[rows].clone(), bias[rows].clone()
-    if start_copied:  # id 1 is a copy of the start token's input row: it is never an output
-        state["generator.weight"][1], state["generator.bias"][1] = 0.0, UNPREDICTED_BIAS
-    if config.positional == "learned":  # BART's tables start 2 rows in (its position offset)
+    source_rows, target_rows = (torch.tensor(order) for order in orders)
+    sizes, d = (len(orders[0]) - 1, len(orders[1]) - 1), config.d_model  # an order lists the start twice
+    source, target, output = table_names(hf)
+    state["src_embed.weight"] = _tensor(tensors, source, weights, (sizes[0], d))[source_rows]
+    state["tgt_embed.weight"] = _tensor(tensors, target, weights, (sizes[1], d))[target_rows]
+    bias = (_tensor(tensors, "final_logits_bias", weights, (1, sizes[1])) if "final_logits_bias" in tensors
+            else torch.zeros(1, sizes[1])).reshape(-1)
+    state["generator.weight"] = _tensor(tensors, output, weights, (sizes[1], d))[target_rows].clone()
+    state["generator.bias"] = bias[target_rows].clone()
+    # id 1 is a copy of the start token's input row: it is never an output
+    state["generator.weight"][1], state["generator.bias"][1] = 0.0, UNPREDICTED_BIAS
+    if config.positional == "learned":  # BART's and mBART's tables start two rows in
         for stack in ("encoder", "decoder"):
             state[f"{stack}_positions"] = _tensor(tensors, f"model.{stack}.embed_positions.weight", weights,
-                                                  (config.max_len + 2, config.d_model))[2:]
+                                                  (config.max_len + LEARNED_OFFSET, d))[LEARNED_OFFSET:]
+    else:
+        _check_sine_table(config, tensors, weights)
     return state
 
 
-def _check_tokenizer_ids(folder: Path, tokenizers: tuple[Any, ...], vocab_size: int) -> None:
+def _check_tokenizer_ids(folder: Path, sides: tuple[Side, Side]) -> None:
     """CheckpointError if a tokenizer gives ids the model has no row for."""
-    for tokenizer in tokenizers:
-        ids = max(tokenizer.get_vocab().values(), default=-1) + 1
-        if ids > vocab_size:
+    for side in sides:
+        ids = max(side.pieces.values(), default=-1) + 1
+        if ids > side.size:
             raise CheckpointError(translate_noop("CoreMessages", "{0}: the tokenizer gives ids up to {1}, but the "
                                                                  "model's vocabulary holds {2}"), str(folder), ids - 1,
-                                  vocab_size)
+                                  side.size)
+
+
+def _read_weights(files: list[Path]) -> dict[str, Tensor]:
+    tensors: dict[str, Tensor] = {}
+    for path in files:
+        tensors |= read_safetensors(path)
+    return tensors
 
 
 # -- loading -------------------------------------------------------------------------------------
-def load(path: str | Path, device: str = "cpu") -> Model:
-    """The Hugging Face model saved in the folder ``path``; CheckpointError naming a missing file,
-    a model type transviz does not read (T5 is refused with the reason), or a missing package."""
-    folder = Path(path)
-    data = _read_config(folder)
-    kind = _check_type(folder, data)
-    _check_sizes(folder / CONFIG, data)
-    weights = _weights(folder)
-    _check_tokenizer_files(folder, kind)
-    transformers = _transformers()
+def _tokenizers(folder: Path, kind: str, transformers: Any) -> tuple[Any, Any, Any]:
+    """transformers' config and two tokenizers of the folder: one for the source, one the target
+    side switches to for good (Marian keeps a SentencePiece model per side)."""
     # tokenizer_config.json's sp_model_kwargs would hand SentencePiece any file on the machine
     # (model_file = "/etc/passwd"): Marian's come from here, the folder's source.spm and target.spm
     overrides: dict[str, dict[str, str]] = {"sp_model_kwargs": {}} if kind == "marian" else {}
@@ -336,17 +480,71 @@ def load(path: str | Path, device: str = "cpu") -> Model:
     except Exception as exc:  # any failure of another library parsing the files a user gave
         raise CheckpointError(translate_noop("CoreMessages", "{0}: transformers could not read it ({1})"),
                               str(folder), str(exc)) from None
-    _check_tokenizer_ids(folder, (source, target), hf.vocab_size)
-    specials = _specials(folder, hf, source, hf.vocab_size)
-    order = specials.order(hf.vocab_size)
-    names = _names(source, order)
-    config = _model_config(folder, hf, len(order))
-    start_copied = specials.start in (specials.pad, specials.eos, specials.unk)
+    return hf, source, target
+
+
+def load(path: str | Path, device: str = "cpu") -> Model:
+    """The Hugging Face model saved in the folder ``path``; CheckpointError naming a missing file,
+    a model type transviz does not read (with the reason when it is known), or a missing package."""
+    folder = Path(path)
+    data = _read_config(folder)
+    kind = _check_type(folder, data)
+    _check_sizes(folder / CONFIG, data)
+    files = _weights(folder)
+    _check_tokenizer_files(folder, kind)
+    transformers = _transformers()
+    hf, source_tokenizer, target_tokenizer = _tokenizers(folder, kind, transformers)
+    shared = table_names(hf)[0] == table_names(hf)[1]
+    sides = _sides(hf, source_tokenizer, target_tokenizer)
+    _check_tokenizer_ids(folder, sides)
+    _check_fairseq_padding(folder, hf)
+    orders = tuple(_specials(folder, hf, side).order(side.size) for side in sides)
+    config = _model_config(folder, hf, (len(orders[0]), len(orders[1])), shared)
     net = Transformer(config)
-    net.load_state_dict(_mapped_state(config, read_safetensors(weights), order, weights, start_copied, hf.vocab_size))
-    check_finite_forward(net.eval(), weights.name)
-    ours = {theirs: mine for mine, theirs in enumerate(order) if mine != 1 or not start_copied}
+    net.load_state_dict(_mapped_state(config, _read_weights(files), orders, files[0], hf))  # type: ignore[arg-type]
+    check_finite_forward(net.eval(), files[0].name)
+    source_ids, target_ids = (_ids_of(order) for order in orders)
+    first = _forced_first(folder, sides[1])
+    forced = (target_ids[first],) if first is not None else ()
+    vocabs = [TokenizerVocab(_names(side, order), side.tokenizer, ids, side.target, pieces=side.pieces,
+                             end=hf.eos_token_id, forced_prefix=forced if side.target else ())
+              for side, order, ids in zip(sides, orders, (source_ids, target_ids), strict=True)]
     facts = {"imported": f"Hugging Face {type(hf).__name__.removesuffix('Config')} ({folder.name})",
              "hf_model_type": kind, "transformers_version": transformers.__version__}
-    return Model(net.to(device), TokenizerVocab(names, source, ours, target=False),
-                 TokenizerVocab(names, target, ours, target=True), facts, str(folder))
+    return Model(net.to(device), vocabs[0], vocabs[1], facts, str(folder))
+
+
+def _forced_first(folder: Path, target: Side) -> int | None:
+    """The token generate() writes first whatever the model predicts: generation_config.json's
+    forced_bos_token_id (BART's large models force <s>), else the target language that a
+    many-to-many tokenizer (mBART-50, M2M100, NLLB) puts before every target and that generate()
+    is given as forced_bos_token_id; None when nothing is forced."""
+    path = folder / GENERATION_CONFIG
+    if path.is_file():
+        value = _read_json(path, Message(translate_noop("CoreMessages", "generation config"))).get(
+            "forced_bos_token_id")
+        if value is not None:
+            if type(value) is not int or not 0 <= value < target.size:
+                raise CheckpointError(translate_noop("CoreMessages", "{0}: forced_bos_token_id is {1}, outside the "
+                                                                     "vocabulary of {2}"), str(path),
+                                      json.dumps(value), target.size)
+            return value
+    tokenizer = target.tokenizer
+    first = tokenizer(text_target="a", add_special_tokens=True)["input_ids"][:1]
+    plain = {tokenizer.bos_token_id, tokenizer.eos_token_id, tokenizer.pad_token_id, tokenizer.unk_token_id}
+    languages = (set(tokenizer.all_special_ids) - plain) | set(language_tokens(tokenizer).values())
+    return int(first[0]) if first and first[0] in languages else None
+
+
+def _check_fairseq_padding(folder: Path, hf: Any) -> None:
+    """fairseq's positions count from the padding id + 1: transviz's table assumes id 1."""
+    fairseq = FAMILIES[hf.model_type].positional == "sinusoidal-fairseq"
+    if fairseq and hf.pad_token_id != FAIRSEQ_FIRST_POSITION - 1:
+        raise CheckpointError(translate_noop("CoreMessages", "{0}: its positions count from its padding id {1} + 1; "
+                                                             "transviz's fairseq table counts from 2 (padding id 1)"),
+                              str(folder), hf.pad_token_id)
+
+
+def _ids_of(order: list[int]) -> dict[int, int]:
+    """The tokenizer's id -> transviz's id (id 1, the copied start, is nobody's)."""
+    return {theirs: mine for mine, theirs in enumerate(order) if mine != 1}

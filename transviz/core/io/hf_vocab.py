@@ -16,6 +16,31 @@ from ..base.messages import translate_noop
 from ..model.vocab import SPECIALS, Encoding, Vocab, check_text
 
 
+def side_vocab(tokenizer: Any, target: bool) -> dict[str, int]:
+    """The tokenizer's pieces -> ids of one side. ``get_vocab`` gives the source's; a Marian
+    tokenizer with separate vocabularies keeps the target's in ``target_encoder`` (its
+    ``get_tgt_vocab`` fails on the added tokens, which that table holds anyway), and FSMT's in
+    ``decoder``, by id (its ``get_tgt_vocab`` returns that table unturned)."""
+    if target and getattr(tokenizer, "separate_vocabs", False):
+        return dict(tokenizer.target_encoder)
+    if target and encodes_only_sources(tokenizer):
+        return {str(piece): i for i, piece in tokenizer.decoder.items()}
+    return dict(tokenizer.get_vocab()) | language_tokens(tokenizer)
+
+
+def language_tokens(tokenizer: Any) -> dict[str, int]:
+    """The language codes a many-to-many tokenizer puts before a text (``__en__``, ``en_XX``) and
+    their ids: M2M100's are in no vocabulary ``get_vocab`` gives."""
+    table = getattr(tokenizer, "lang_token_to_id", None) or getattr(tokenizer, "lang_code_to_id", None) or {}
+    return {str(token): int(i) for token, i in table.items()}
+
+
+def encodes_only_sources(tokenizer: Any) -> bool:
+    """Whether the tokenizer encodes every text with its source vocabulary, target text too
+    (FSMT's: its target vocabulary is only read back when decoding)."""
+    return hasattr(tokenizer, "tgt_vocab_size") and hasattr(tokenizer, "moses_pipeline")
+
+
 class TokenizerVocab(Vocab):
     """``Vocab`` whose tokens are a tokenizer's pieces.
 
@@ -24,28 +49,63 @@ class TokenizerVocab(Vocab):
         tokenizer: a ``transformers`` tokenizer (PreTrainedTokenizerBase).
         ours: the tokenizer's id -> transviz's id.
         target: encode with the tokenizer's target side (Marian has one SentencePiece model per
-            language) and leave off the end token that it appends (the decoder predicts it).
+            language, mBART adds the target language) and end before the end token it appends
+            (the decoder predicts it).
+        pieces: this side's pieces -> the tokenizer's ids (default: :func:`side_vocab`).
+        end: the tokenizer's id of the end token (default: its ``eos_token_id``; FSMT's has none).
+        forced_prefix: transviz's ids the decoder writes first (see :class:`Vocab`).
     """
 
-    def __init__(self, tokens: list[str], tokenizer: Any, ours: dict[int, int], target: bool) -> None:
+    def __init__(self, tokens: list[str], tokenizer: Any, ours: dict[int, int], target: bool,
+                 pieces: dict[str, int] | None = None, end: int | None = None,
+                 forced_prefix: tuple[int, ...] = ()) -> None:
         super().__init__(tokens[len(SPECIALS):], "word", lowercase=False)
         self.tokenizer, self.ours, self.target = tokenizer, ours, target
-        if target and hasattr(tokenizer, "_switch_to_target_mode"):  # its own instance: it stays so
-            tokenizer._switch_to_target_mode()
+        self.forced_prefix = forced_prefix
         self.theirs = {mine: theirs for theirs, mine in ours.items()}  # transviz id -> tokenizer id
+        self.pieces = side_vocab(tokenizer, target) if pieces is None else pieces
+        self.piece_names = {i: piece for piece, i in self.pieces.items()}
+        # FSMT's tokenizer cannot encode with the target vocabulary: its pieces are looked up here
+        self.looks_up = target and encodes_only_sources(tokenizer)
+        self.unknown_id = self.pieces.get(str(tokenizer.unk_token), tokenizer.unk_token_id)
+        self.end = tokenizer.eos_token_id if end is None else end
+
+    def _ids(self, text: str, special: bool = True) -> list[int]:
+        """The tokenizer's ids of ``text``, as it encodes this side: a target goes in as
+        ``text_target`` (Marian then splits it with target.spm, mBART adds the target language)."""
+        if self.looks_up:
+            found = [self.pieces.get(piece, self.unknown_id) for piece in self._split(text)]
+            return [*found, self.end] if special else found
+        side = "text_target" if self.target else "text"
+        ids: list[int] = self.tokenizer(**{side: text}, add_special_tokens=special)["input_ids"]
+        return ids
+
+    def _split(self, text: str) -> list[str]:
+        """The pieces of ``text`` as written, before unknown ones become <unk>."""
+        tok = self.tokenizer
+        if not (self.target and hasattr(tok, "_switch_to_target_mode")):
+            return list(tok.tokenize(text))
+        # tokenize() has no target argument: Marian splits with the side its mode names, and every
+        # call of the tokenizer itself switches back to the source side
+        tok._switch_to_target_mode()
+        try:
+            return list(tok.tokenize(text))
+        finally:
+            tok._switch_to_input_mode()
 
     def _pieces(self, text: str) -> tuple[list[str], list[int]]:
-        """The tokenizer's pieces of ``text`` and the ids the model reads, special tokens included."""
-        tok = self.tokenizer
-        ids: list[int] = tok(text)["input_ids"]
-        shown: list[str] = tok.convert_ids_to_tokens(ids)
-        pieces, plain = tok.tokenize(text), tok(text, add_special_tokens=False)["input_ids"]
+        """The tokenizer's pieces of ``text`` and the ids the model reads, special tokens included;
+        a target ends before its last end token (the decoder predicts it; mBART's target language
+        code after it is the decoder's start token)."""
+        ids, plain = self._ids(text), self._ids(text, special=False)
+        if self.target and self.end in ids:
+            ids = ids[: len(ids) - 1 - ids[::-1].index(self.end)]
+        shown = [self.piece_names.get(i, f"<id {i}>") for i in ids]
         # an unknown piece is shown as written ("xq"), not as <unk>: find it among the special tokens
+        pieces = self._split(text)
         start = next((k for k in range(len(ids) - len(plain) + 1) if ids[k : k + len(plain)] == plain), None)
         if start is not None and len(pieces) == len(plain):
             shown[start : start + len(plain)] = pieces
-        if self.target and ids and ids[-1] == tok.eos_token_id:
-            shown, ids = shown[:-1], ids[:-1]
         return shown, ids
 
     def tokenize(self, text: str) -> list[str]:
@@ -61,9 +121,8 @@ class TokenizerVocab(Vocab):
         if not text.strip():
             raise InputError(translate_noop("CoreMessages", "the sentence is empty: type at least one word"))
         shown, ids = self._pieces(text)
-        unknown_id = self.tokenizer.unk_token_id
         mine = [self.ours.get(i, self.unk_id) for i in ids]
-        unknown = [(i, t) for i, (t, theirs) in enumerate(zip(shown, ids, strict=True)) if theirs == unknown_id]
+        unknown = [(i, t) for i, (t, theirs) in enumerate(zip(shown, ids, strict=True)) if theirs == self.unknown_id]
         return Encoding(shown, mine, unknown)
 
     def detokenize(self, tokens: Iterable[str]) -> str:
