@@ -15,30 +15,69 @@ WORDS = ("ich der die das ein eine haus katze hund buch sehr gut klein gross ist
 SENTENCES = [" ".join(random.Random(i).choices(WORDS, k=3 + i % 6)) + "." for i in range(400)]
 
 
-def marian_folder(folder: Path, seed: int = 0, *, d_model: int = 32, heads: int = 4, layers: int = 2,
-                  ffn: int = 64, vocab: int = 80, eos_bias: float = 0.0) -> Path:
-    """A random MarianMT model with its source.spm / target.spm / vocab.json tokenizer in ``folder``."""
-    import sentencepiece as spm
-    from transformers import MarianConfig, MarianMTModel, MarianTokenizer
+ENGLISH = ("the a dog cat house book sees reads writes drinks eats is was very good small big red blue "
+           "and with not we they he today tomorrow old new").split()
+ENGLISH_SENTENCES = [" ".join(random.Random(-i).choices(ENGLISH, k=3 + i % 6)) + "." for i in range(400)]
 
-    folder.mkdir(parents=True, exist_ok=True)
-    (folder / "corpus.txt").write_text("\n".join(SENTENCES), encoding="utf-8")
+
+def _sentencepiece(folder: Path, name: str, sentences: list[str], vocab: int) -> list[str]:
+    """``folder/name``, a SentencePiece model trained on ``sentences``; its pieces, <unk> left out."""
+    return [piece for piece, _ in _scored_pieces(folder, name, sentences, vocab)]
+
+
+def _scored_pieces(folder: Path, name: str, sentences: list[str], vocab: int) -> list[tuple[str, float]]:
+    """``folder/name``, a SentencePiece model trained on ``sentences``; its pieces and their scores
+    (what a ``tokenizers`` Unigram model is built from), <unk> left out."""
+    import sentencepiece as spm
+
+    (folder / "corpus.txt").write_text("\n".join(sentences), encoding="utf-8")
     spm.SentencePieceTrainer.train(input=str(folder / "corpus.txt"), model_prefix=str(folder / "sp"),
                                    vocab_size=vocab, character_coverage=1.0, minloglevel=2,
                                    pad_id=-1, bos_id=-1, eos_id=-1, unk_id=0, hard_vocab_limit=False)
-    (folder / "corpus.txt").unlink()
-    pieces = [line.split("\t")[0] for line in (folder / "sp.vocab").read_text(encoding="utf-8").splitlines()]
-    # Marian's layout: </s> 0, <unk> 1, the pieces, <pad> last (the decoder's start token)
-    tokens = ["</s>", "<unk>", *(p for p in pieces if p != "<unk>"), "<pad>"]
+    lines = [line.split("\t") for line in (folder / "sp.vocab").read_text(encoding="utf-8").splitlines()]
+    (folder / "sp.model").rename(folder / name)
+    for leftover in ("corpus.txt", "sp.vocab"):
+        (folder / leftover).unlink()
+    return [(piece, float(score)) for piece, score in lines if piece != "<unk>"]
+
+
+def _marian_tokens(*piece_lists: list[str], pad_last: bool = True) -> list[str]:
+    """Marian's layout: </s> 0, <unk> 1, the pieces, <pad> last (the decoder's start token); two
+    vocabularies of different sizes have their one padding id at 2."""
+    pieces = list(dict.fromkeys(p for pieces in piece_lists for p in pieces))
+    return ["</s>", "<unk>", *pieces, "<pad>"] if pad_last else ["</s>", "<unk>", "<pad>", *pieces]
+
+
+def marian_folder(folder: Path, seed: int = 0, *, d_model: int = 32, heads: int = 4, layers: int = 2,
+                  ffn: int = 64, vocab: int = 80, eos_bias: float = 0.0, english_target: bool = False,
+                  separate_vocabs: bool = False, tied: bool = True, decoder_layers: int | None = None) -> Path:
+    """A random MarianMT model with its source.spm / target.spm / vocab.json tokenizer in ``folder``.
+
+    ``english_target``: target.spm is trained on English sentences, so that the two sides split
+    text differently (as in every real opus-mt folder); ``separate_vocabs``: the target has its own
+    target_vocab.json and embedding table; ``tied=False``: each embedding table and the output
+    layer are separate tensors (``tie_word_embeddings=False``)."""
+    from transformers import MarianConfig, MarianMTModel, MarianTokenizer
+
+    folder.mkdir(parents=True, exist_ok=True)
+    source = _sentencepiece(folder, "source.spm", SENTENCES, vocab)
+    target = _sentencepiece(folder, "target.spm", ENGLISH_SENTENCES, vocab + 20) if english_target else source
+    if not english_target:
+        (folder / "target.spm").write_bytes((folder / "source.spm").read_bytes())
+    tokens = _marian_tokens(source, pad_last=False) if separate_vocabs else _marian_tokens(source, target)
+    target_tokens = _marian_tokens(target, pad_last=False) if separate_vocabs else tokens
     (folder / "vocab.json").write_text(json.dumps({t: i for i, t in enumerate(tokens)}), encoding="utf-8")
-    for name in ("source.spm", "target.spm"):
-        (folder / name).write_bytes((folder / "sp.model").read_bytes())
-    for name in ("sp.model", "sp.vocab"):
-        (folder / name).unlink()
-    MarianTokenizer(str(folder / "source.spm"), str(folder / "target.spm"), str(folder / "vocab.json")
+    options: dict[str, object] = {}
+    if separate_vocabs:
+        (folder / "target_vocab.json").write_text(json.dumps({t: i for i, t in enumerate(target_tokens)}),
+                                                  encoding="utf-8")
+        options = {"target_vocab_file": str(folder / "target_vocab.json"), "separate_vocabs": True}
+    MarianTokenizer(str(folder / "source.spm"), str(folder / "target.spm"), str(folder / "vocab.json"), **options
                     ).save_pretrained(folder)
-    pad = len(tokens) - 1
-    config = MarianConfig(vocab_size=len(tokens), d_model=d_model, encoder_layers=layers, decoder_layers=layers,
+    pad = target_tokens.index("<pad>")
+    config = MarianConfig(vocab_size=len(tokens), decoder_vocab_size=len(target_tokens),
+                          share_encoder_decoder_embeddings=not separate_vocabs, tie_word_embeddings=tied,
+                          d_model=d_model, encoder_layers=layers, decoder_layers=decoder_layers or layers,
                           encoder_attention_heads=heads, decoder_attention_heads=heads, encoder_ffn_dim=ffn,
                           decoder_ffn_dim=ffn, max_position_embeddings=64, pad_token_id=pad, eos_token_id=0,
                           decoder_start_token_id=pad, scale_embedding=True, activation_function="swish",
@@ -49,9 +88,11 @@ def marian_folder(folder: Path, seed: int = 0, *, d_model: int = 32, heads: int 
 
 
 def bart_folder(folder: Path, seed: int = 0, *, d_model: int = 32, heads: int = 4, layers: int = 2,
-                ffn: int = 64, vocab: int = 300, eos_bias: float = 0.0, decoder_layers: int | None = None) -> Path:
+                ffn: int = 64, vocab: int = 300, eos_bias: float = 0.0, decoder_layers: int | None = None,
+                tied: bool = True, scale: bool = False, shards: bool = False) -> Path:
     """A random BART model with a byte-level BPE tokenizer (vocab.json + merges.txt) in ``folder``;
-    ``layers`` is the encoder's depth, and the decoder's unless ``decoder_layers`` differs."""
+    ``layers`` is the encoder's depth, and the decoder's unless ``decoder_layers`` differs;
+    ``shards``: the weights saved in several files with an index, as large models are."""
     from tokenizers import ByteLevelBPETokenizer
     from transformers import BartConfig, BartForConditionalGeneration, BartTokenizer
 
@@ -66,18 +107,173 @@ def bart_folder(folder: Path, seed: int = 0, *, d_model: int = 32, heads: int = 
                         decoder_layers=decoder_layers or layers,
                         encoder_attention_heads=heads, decoder_attention_heads=heads, encoder_ffn_dim=ffn,
                         decoder_ffn_dim=ffn, max_position_embeddings=64, dropout=0.0, attention_dropout=0.0,
-                        activation_dropout=0.0, forced_eos_token_id=None, forced_bos_token_id=None)
-    _save(BartForConditionalGeneration(config), folder, seed, eos_bias)
+                        activation_dropout=0.0, forced_eos_token_id=None, forced_bos_token_id=None,
+                        tie_word_embeddings=tied, scale_embedding=scale)
+    _save(BartForConditionalGeneration(config), folder, seed, eos_bias, shards)
     return folder
 
 
-def _save(model: torch.nn.Module, folder: Path, seed: int, eos_bias: float) -> None:
+MBART_LANGUAGES = ("de_DE", "en_XX")
+
+
+def mbart_folder(folder: Path, seed: int = 0, *, fifty: bool = False, d_model: int = 32, heads: int = 4,
+                 layers: int = 2, decoder_layers: int | None = None, ffn: int = 64, vocab: int = 120,
+                 eos_bias: float = 0.0, tied: bool = True, scale: bool = True) -> Path:
+    """A random mBART model translating de_DE -> en_XX with its tokenizer (tokenizer.json).
+
+    mBART's tokenizer ends a source with </s> and its language code, and the decoder starts with
+    the target language's code; ``fifty``: mBART-50's tokenizer, which puts the code first (the
+    decoder then starts with </s> and generate() forces the code as the first token)."""
+    from transformers import MBart50Tokenizer, MBartConfig, MBartForConditionalGeneration, MBartTokenizer
+
+    folder.mkdir(parents=True, exist_ok=True)
+    pieces = _scored_pieces(folder, "sp.model", SENTENCES + ENGLISH_SENTENCES, vocab)
+    (folder / "sp.model").unlink()  # the tokenizer is rebuilt from the scored pieces
+    specials = [(t, 0.0) for t in ("<s>", "<pad>", "</s>", "<unk>")]
+    table = [*specials, *pieces, *((code, 0.0) for code in MBART_LANGUAGES), ("<mask>", 0.0)]
+    build = MBart50Tokenizer if fifty else MBartTokenizer
+    tokenizer = build(vocab=table, src_lang="de_DE", tgt_lang="en_XX")
+    tokenizer.save_pretrained(folder)
+    target = tokenizer.convert_tokens_to_ids("en_XX")
+    starts = {"decoder_start_token_id": 2, "forced_bos_token_id": target} if fifty else \
+        {"decoder_start_token_id": target}
+    config = MBartConfig(vocab_size=len(tokenizer), d_model=d_model, encoder_layers=layers,
+                         decoder_layers=decoder_layers or layers, encoder_attention_heads=heads,
+                         decoder_attention_heads=heads, encoder_ffn_dim=ffn, decoder_ffn_dim=ffn,
+                         max_position_embeddings=64, dropout=0.0, attention_dropout=0.0, activation_dropout=0.0,
+                         scale_embedding=scale, tie_word_embeddings=tied, forced_eos_token_id=None, **starts)
+    _save(MBartForConditionalGeneration(config), folder, seed, eos_bias)
+    return folder
+
+
+def pegasus_folder(folder: Path, seed: int = 0, *, d_model: int = 32, heads: int = 4, layers: int = 2,
+                   decoder_layers: int | None = None, ffn: int = 64, vocab: int = 100, eos_bias: float = 0.0,
+                   tied: bool = True) -> Path:
+    """A random Pegasus model (pre-norm, Marian's sine table) with its tokenizer (tokenizer.json)."""
+    from transformers import PegasusConfig, PegasusForConditionalGeneration, PegasusTokenizer
+
+    folder.mkdir(parents=True, exist_ok=True)
+    pieces = _scored_pieces(folder, "sp.model", SENTENCES, vocab)
+    (folder / "sp.model").unlink()
+    specials = [(t, 0.0) for t in ("<pad>", "</s>", "<mask_1>", "<mask_2>", "<unk>")]
+    tokenizer = PegasusTokenizer(vocab=[*specials, *pieces], offset=2)  # Pegasus keeps 103 rows for its masks
+    tokenizer.save_pretrained(folder)
+    config = PegasusConfig(vocab_size=len(tokenizer), d_model=d_model, encoder_layers=layers,
+                           decoder_layers=decoder_layers or layers, encoder_attention_heads=heads,
+                           decoder_attention_heads=heads, encoder_ffn_dim=ffn, decoder_ffn_dim=ffn,
+                           max_position_embeddings=64, dropout=0.0, attention_dropout=0.0, activation_dropout=0.0,
+                           scale_embedding=True, tie_word_embeddings=tied, pad_token_id=0, eos_token_id=1,
+                           decoder_start_token_id=0, forced_eos_token_id=None)
+    _save(PegasusForConditionalGeneration(config), folder, seed, eos_bias)
+    return folder
+
+
+FAIRSEQ_SPECIALS = ("<s>", "<pad>", "</s>", "<unk>")  # fairseq's dictionaries begin so
+
+
+def m2m100_folder(folder: Path, seed: int = 0, *, d_model: int = 32, heads: int = 4, layers: int = 2,
+                  decoder_layers: int | None = None, ffn: int = 64, vocab: int = 120, eos_bias: float = 0.0,
+                  tied: bool = True) -> Path:
+    """A random M2M100 model translating de -> en (fairseq's sine table, pre-norm) with its
+    tokenizer (vocab.json + sentencepiece.bpe.model); generate() is told the target language."""
+    from transformers import M2M100Config, M2M100ForConditionalGeneration, M2M100Tokenizer
+
+    folder.mkdir(parents=True, exist_ok=True)
+    pieces = _sentencepiece(folder, "sentencepiece.bpe.model", SENTENCES + ENGLISH_SENTENCES, vocab)
+    tokens = [*FAIRSEQ_SPECIALS, *pieces]
+    (folder / "vocab.json").write_text(json.dumps({t: i for i, t in enumerate(tokens)}), encoding="utf-8")
+    tokenizer = M2M100Tokenizer(str(folder / "vocab.json"), str(folder / "sentencepiece.bpe.model"), src_lang="de",
+                                tgt_lang="en", language_codes="wmt21")
+    tokenizer.save_pretrained(folder)
+    languages = getattr(tokenizer, "lang_token_to_id", {}).values()  # after the pieces, not in len(tokenizer)
+    config = M2M100Config(vocab_size=max(len(tokenizer), *(i + 1 for i in languages)), d_model=d_model,
+                          encoder_layers=layers,
+                          decoder_layers=decoder_layers or layers, encoder_attention_heads=heads,
+                          decoder_attention_heads=heads, encoder_ffn_dim=ffn, decoder_ffn_dim=ffn,
+                          max_position_embeddings=64, dropout=0.0, attention_dropout=0.0, activation_dropout=0.0,
+                          encoder_layerdrop=0.0, decoder_layerdrop=0.0, tie_word_embeddings=tied)
+    _save(M2M100ForConditionalGeneration(config), folder, seed, eos_bias)
+    return folder
+
+
+def _bpe(words: list[str], merges: int) -> tuple[list[tuple[str, str]], set[str]]:
+    """``merges`` byte-pair merges learned on ``words`` in FSMT's format (the last symbol of a
+    word ends in </w>), and every symbol they make, single characters included."""
+    from collections import Counter
+    from itertools import pairwise
+
+    split = Counter(tuple(w[:-1]) + (w[-1] + "</w>",) for w in words)
+    learned: list[tuple[str, str]] = []
+    symbols = {s for word in split for s in word}
+    for _ in range(merges):
+        pairs: Counter[tuple[str, str]] = Counter()
+        for word, n in split.items():
+            for pair in pairwise(word):
+                pairs[pair] += n
+        if not pairs:
+            break
+        (a, b), _ = pairs.most_common(1)[0]
+        learned.append((a, b))
+        symbols.add(a + b)
+        merged: Counter[tuple[str, ...]] = Counter()
+        for word, n in split.items():
+            out: list[str] = []
+            i = 0
+            while i < len(word):
+                if i < len(word) - 1 and (word[i], word[i + 1]) == (a, b):
+                    out.append(a + b)
+                    i += 2
+                else:
+                    out.append(word[i])
+                    i += 1
+            merged[tuple(out)] += n
+        split = merged
+    return learned, symbols
+
+
+def fsmt_folder(folder: Path, seed: int = 0, *, d_model: int = 32, heads: int = 4, layers: int = 2,
+                decoder_layers: int | None = None, ffn: int = 64, eos_bias: float = 0.0, tied: bool = False) -> Path:
+    """A random FSMT model (fairseq's WMT19 architecture) translating de -> en: its own source and
+    target vocabularies over one set of BPE merges (vocab-src.json, vocab-tgt.json, merges.txt);
+    ``tied``: one joint vocabulary and one table for both stacks and the output (fairseq's
+    share_all_embeddings, which transformers' tying amounts to)."""
+    from transformers import FSMTConfig, FSMTForConditionalGeneration, FSMTTokenizer
+
+    folder.mkdir(parents=True, exist_ok=True)
+    words = {side: [w for s in sentences for w in s.replace(".", " .").split()]
+             for side, sentences in (("de", SENTENCES), ("en", ENGLISH_SENTENCES))}
+    merges, _ = _bpe(words["de"] + words["en"], 60)
+    (folder / "merges.txt").write_text("".join(f"{a} {b}\n" for a, b in merges), encoding="utf-8")
+    for side, name in (("de", "vocab-src.json"), ("en", "vocab-tgt.json")):
+        _, symbols = _bpe(words["de"] + words["en"] if tied else words[side], 0)
+        made = {a + b for a, b in merges} | symbols
+        tokens = [*FAIRSEQ_SPECIALS, *sorted(made)]
+        (folder / name).write_text(json.dumps({t: i for i, t in enumerate(tokens)}), encoding="utf-8")
+    tokenizer = FSMTTokenizer(langs=["de", "en"], src_vocab_file=str(folder / "vocab-src.json"),
+                              tgt_vocab_file=str(folder / "vocab-tgt.json"), merges_file=str(folder / "merges.txt"))
+    tokenizer.save_pretrained(folder)
+    config = FSMTConfig(langs=["de", "en"], src_vocab_size=tokenizer.src_vocab_size,
+                        tgt_vocab_size=tokenizer.tgt_vocab_size, d_model=d_model, encoder_layers=layers,
+                        decoder_layers=decoder_layers or layers, encoder_attention_heads=heads,
+                        decoder_attention_heads=heads, encoder_ffn_dim=ffn, decoder_ffn_dim=ffn,
+                        max_position_embeddings=64, dropout=0.0, attention_dropout=0.0, activation_dropout=0.0,
+                        tie_word_embeddings=tied, forced_eos_token_id=None)
+    _save(FSMTForConditionalGeneration(config), folder, seed, eos_bias)
+    return folder
+
+
+SINE_TABLES = ("pegasus", "fsmt")  # model types that save their fixed sine table as a weight
+
+
+def _save(model: torch.nn.Module, folder: Path, seed: int, eos_bias: float, shards: bool = False) -> None:
     """Random weights with a spread that makes every map and choice count (the default init is
     nearly uniform attention), <pad> never the likeliest output, </s> raised by ``eos_bias`` (so that
     outputs end at different lengths), then ``save_pretrained`` (safetensors)."""
     gen = torch.Generator().manual_seed(seed)
     with torch.no_grad():
         for name, p in model.named_parameters():
+            if "embed_positions" in name and model.config.model_type in SINE_TABLES:
+                continue
             if "norm" in name:
                 p.copy_(1.0 + 0.1 * torch.randn(p.shape, generator=gen) if name.endswith("weight")
                         else 0.1 * torch.randn(p.shape, generator=gen))
@@ -88,4 +284,4 @@ def _save(model: torch.nn.Module, folder: Path, seed: int, eos_bias: float) -> N
             bias.copy_(0.5 * torch.randn(bias.shape, generator=gen))
             bias[0, model.config.pad_token_id] = -100.0
             bias[0, model.config.eos_token_id] += eos_bias
-    model.eval().save_pretrained(folder)
+    model.eval().save_pretrained(folder, max_shard_size="40KB" if shards else "50GB")

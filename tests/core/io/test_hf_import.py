@@ -154,7 +154,7 @@ def test_without_transformers_the_message_says_how_to_install(tmp_path: Path,
 def test_an_unsupported_model_type_lists_what_transviz_reads(tmp_path: Path) -> None:
     folder = marian_folder(tmp_path / "m")
     config = json.loads((folder / "config.json").read_text(encoding="utf-8"))
-    (folder / "config.json").write_text(json.dumps(config | {"model_type": "pegasus"}), encoding="utf-8")
+    (folder / "config.json").write_text(json.dumps(config | {"model_type": "plbart"}), encoding="utf-8")
     with pytest.raises(transviz.CheckpointError, match="marian, bart"):
         transviz.load_model(str(folder))
     shutil.rmtree(folder)
@@ -374,3 +374,41 @@ def test_a_model_type_that_is_not_text_is_named_as_the_file_has_it(marian: Path,
     with pytest.raises(transviz.CheckpointError, match=f"model type {re.escape(json.dumps(model_type))} is not one "
                                                        "transviz reads"):
         transviz.load_model(folder)
+
+
+@pytest.mark.parametrize("model_type, reason", [
+    ("blenderbot-small", "normalises the token embeddings before it adds the positions"),
+    ("led", "sliding window"), ("bigbird_pegasus", "random, window and global blocks"),
+    ("pegasus_x", "staggered blocks"), ("prophetnet", "several future tokens"),
+    ("nllb-moe", "one of several feed-forward networks"), ("switch_transformers", "relative-position buckets"),
+    ("encoder-decoder", "two separately built models")])
+def test_a_refused_family_says_why_in_one_line(tmp_path: Path, model_type: str, reason: str) -> None:
+    (tmp_path / "config.json").write_text(json.dumps({"model_type": model_type}), encoding="utf-8")
+    with pytest.raises(transviz.CheckpointError, match=reason) as caught:
+        transviz.load_model(str(tmp_path))
+    assert "\n" not in str(caught.value)
+
+
+def test_sharded_weights_load_and_a_shard_outside_the_folder_is_refused(tmp_path: Path) -> None:
+    folder = bart_folder(tmp_path / "b", shards=True)
+    index = json.loads((folder / "model.safetensors.index.json").read_text(encoding="utf-8"))
+    assert len(set(index["weight_map"].values())) > 1 and not (folder / "model.safetensors").exists()
+    whole = bart_folder(tmp_path / "whole")
+    for name, tensor in transviz.load_model(str(folder)).net.state_dict().items():
+        torch.testing.assert_close(tensor, transviz.load_model(str(whole)).net.state_dict()[name], atol=0, rtol=0)
+    for shard in ("../whole/model.safetensors", "/etc/passwd", "shard.bin"):
+        first = next(iter(index["weight_map"]))
+        edited = index | {"weight_map": index["weight_map"] | {first: shard}}
+        (folder / "model.safetensors.index.json").write_text(json.dumps(edited), encoding="utf-8")
+        with pytest.raises(transviz.CheckpointError, match="must be a .safetensors file in the model's folder"):
+            transviz.load_model(str(folder))
+    (folder / "model.safetensors.index.json").write_text(json.dumps({"weight_map": {}}), encoding="utf-8")
+    with pytest.raises(transviz.CheckpointError, match="weight_map"):
+        transviz.load_model(str(folder))
+
+
+def test_a_folder_without_weights_names_both_ways_to_save_them(tmp_path: Path) -> None:
+    folder = bart_folder(tmp_path / "b")
+    (folder / "model.safetensors").unlink()
+    with pytest.raises(transviz.CheckpointError, match=r"neither model\.safetensors nor model\.safetensors\.index"):
+        transviz.load_model(str(folder))
