@@ -44,13 +44,13 @@ class CourseModel(nn.Module):
     """What a course's student writes: embeddings, nn.Transformer, a Linear output layer."""
 
     def __init__(self, norm_first: bool, activation: str, scale: bool, encoder_layers: int = LAYERS,
-                 decoder_layers: int = LAYERS) -> None:
+                 decoder_layers: int = LAYERS, bias: bool = True) -> None:
         super().__init__()
         self.src_tok_emb = nn.Embedding(len(SRC), D)
         self.tgt_tok_emb = nn.Embedding(len(TGT), D)
         self.transformer = nn.Transformer(D, HEADS, encoder_layers, decoder_layers, D_FF, dropout=0.0,
                                           activation=activation,
-                                          batch_first=True, norm_first=norm_first)
+                                          batch_first=True, norm_first=norm_first, bias=bias)
         self.generator = nn.Linear(D, len(TGT))
         self.pos_embedding: torch.Tensor
         self.register_buffer("pos_embedding", torch.tensor(sinusoid(MAX_LEN, D), dtype=torch.float32))
@@ -68,9 +68,9 @@ class CourseModel(nn.Module):
 
 
 def course_model(norm_first: bool, activation: str, scale: bool, seed: int = 0, encoder_layers: int = LAYERS,
-                 decoder_layers: int = LAYERS) -> CourseModel:
+                 decoder_layers: int = LAYERS, bias: bool = True) -> CourseModel:
     torch.manual_seed(seed)
-    model = CourseModel(norm_first, activation, scale, encoder_layers, decoder_layers)
+    model = CourseModel(norm_first, activation, scale, encoder_layers, decoder_layers, bias)
     with torch.no_grad():  # LayerNorms and biases away from 1 and 0, so that mixing them up shows
         for p in model.parameters():
             p.add_(0.2 * torch.randn_like(p))
@@ -143,7 +143,28 @@ def batch() -> tuple[list[list[int]], list[list[int]]]:
 @pytest.mark.parametrize(("norm_first", "activation", "scale"), CASES)
 def test_every_map_and_logit_equals_pytorch_on_the_same_weights(tmp_path, norm_first, activation, scale):
     ref = course_model(norm_first, activation, scale)
-    model = transviz.load_model(write(tmp_path, ref, sidecar_data(norm_first, activation, scale)))
+    assert_equals_reference(ref, transviz.load_model(write(tmp_path, ref, sidecar_data(norm_first, activation, scale))))
+
+
+@pytest.mark.parametrize("norm_first", [False, True])
+def test_a_bias_free_transformer_equals_pytorch_and_converts(tmp_path, capsys, norm_first):
+    """nn.Transformer(bias=False): no bias in attention, feed-forward or LayerNorm, and none read as zero."""
+    ref = course_model(norm_first, "relu", True, bias=False)
+    assert not any(name.startswith("transformer.") and name.endswith("bias") for name in ref.state_dict())
+    sidecar = write(tmp_path, ref, broken(sidecar_data(norm_first), "model.bias", False))
+    model = transviz.load_model(sidecar)
+    assert model.config.bias is False and model.config.to_dict()["bias"] is False
+    assert_equals_reference(ref, model)
+    assert main(["convert", str(sidecar), str(tmp_path / "converted.safetensors")]) == 0
+    capsys.readouterr()
+    assert_equals_reference(ref, transviz.load_model(tmp_path / "converted.safetensors"))
+    with pytest.raises(transviz.CheckpointError, match="missing tensor transformer.encoder.layers.0.self_attn."
+                                                       "in_proj_bias"):
+        transviz.load_model(write(tmp_path, ref, sidecar_data(norm_first)))  # the sidecar forgot to say so
+
+
+def assert_equals_reference(ref: CourseModel, model: transviz.Model) -> None:
+    """Every map (nn.MultiheadAttention's own) and every logit of ``ref`` on :func:`batch`, 1e-5."""
     src, tgt = batch()
     logits, maps = reference_pass(ref, torch.tensor(src), torch.tensor(tgt))
     ours_src = torch.tensor([transviz_ids(SRC, row, model.src_vocab) for row in src])
@@ -277,12 +298,16 @@ def test_new_config_switches_keep_transviz_models_and_their_files_as_they_were()
     assert "final_norm" not in plain.to_dict() and "scale_embeddings" not in plain.to_dict()
     assert not plain.has_final_norm and ModelConfig(10, 12, norm="pre").has_final_norm
     assert plain.embedding_scale == math.sqrt(plain.d_model)
-    imported = ModelConfig(10, 12, final_norm=True, scale_embeddings=False)
-    assert ModelConfig.from_dict(imported.to_dict()) == imported
-    names = [name for names, _ in tensor_layout(imported) for name in names]
-    assert names == list(Transformer(imported).state_dict())  # the final norms of a post-norm model
+    assert not {"bias", "layer_norm"} & set(plain.to_dict())
+    for imported in (ModelConfig(10, 12, final_norm=True, scale_embeddings=False),
+                     ModelConfig(10, 12, final_norm=True, bias=False, layer_norm="unbiased-std", embedding_norm=True)):
+        assert ModelConfig.from_dict(imported.to_dict()) == imported
+        names = [name for names, _ in tensor_layout(imported) for name in names]
+        assert names == list(Transformer(imported).state_dict())  # the final norms of a post-norm model
     with pytest.raises(transviz.ConfigError, match="final_norm must be true or false"):
         ModelConfig(10, 12, final_norm="yes")
+    with pytest.raises(transviz.ConfigError, match="layer_norm must be one of standard, unbiased-std, got 'rms'"):
+        ModelConfig(10, 12, layer_norm="rms")
 
 
 def broken(data: dict, path: str, value: object = None, delete: bool = False) -> dict:

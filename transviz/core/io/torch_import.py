@@ -56,7 +56,8 @@ FIELDS = {"format": True, "version": True, "weights": False, "model": True, "mod
           "source_vocab": True, "target_vocab": True}
 MODEL_FIELDS = {"d_model": True, "nhead": True, "num_encoder_layers": True, "num_decoder_layers": True,
                 "dim_feedforward": True, "activation": True, "norm_first": True, "max_len": True,
-                "scale_embeddings": True, "positional": True, "layer_norm_eps": False, "dropout": False}
+                "scale_embeddings": True, "positional": True, "layer_norm_eps": False, "dropout": False,
+                "bias": False, "layer_norm": False}
 MODULE_FIELDS = {"transformer": True, "source_embedding": True, "target_embedding": True, "output": True,
                  "positional_table": False}
 VOCAB_FIELDS = {"tokens": True, "pad": True, "start": True, "end": True, "unknown": True, "level": False,
@@ -274,7 +275,9 @@ def _model_config(name: str, data: dict[str, Any], source: Vocab, target: Vocab)
             activation=activation,
             layer_norm_eps=_field(name, data, "layer_norm_eps", float, 1e-5, prefix),
             final_norm=True,  # nn.Transformer ends its encoder and its decoder with a LayerNorm
-            scale_embeddings=_field(name, data, "scale_embeddings", bool, where=prefix))
+            scale_embeddings=_field(name, data, "scale_embeddings", bool, where=prefix),
+            bias=_field(name, data, "bias", bool, True, prefix),
+            layer_norm=_field(name, data, "layer_norm", str, "standard", prefix))
     except TransvizError as exc:
         raise CheckpointError(translate_noop("CoreMessages", "{0}: the model's sizes do not make a model: {1}"), name,
                               reason(exc)) from None

@@ -21,6 +21,10 @@ ACTIVATIONS: tuple[str, ...] = ("relu", "gelu", "silu")  # silu: Marian's "swish
 # rates, positions counted from 2); learned: one trained table per stack (BART)
 Positional = Literal["sinusoidal", "sinusoidal-halves", "sinusoidal-fairseq", "learned"]
 POSITIONALS: tuple[str, ...] = ("sinusoidal", "sinusoidal-halves", "sinusoidal-fairseq", "learned")
+# standard: torch.nn.LayerNorm, (x - mean) / sqrt(variance + eps); unbiased-std: the Annotated Transformer's,
+# (x - mean) / (std + eps) with the unbiased standard deviation (see transformer.StdLayerNorm)
+LayerNormKind = Literal["standard", "unbiased-std"]
+LAYER_NORMS: tuple[str, ...] = ("standard", "unbiased-std")
 
 # Settings that break one of these rules are named in the message, with the value given ({0}, {1}).
 POSITIVE_INTEGER = translate_noop("CoreMessages", "{0} must be a positive integer, got {1}")
@@ -101,13 +105,15 @@ class ModelConfig:
     scale_embeddings: bool = True  # embeddings multiplied by sqrt(d_model) before positions are added
     positional: Positional = "sinusoidal"  # what is added to the embeddings (see Positional)
     embedding_norm: bool = False  # a LayerNorm after embeddings + positions, one per stack (BART)
+    bias: bool = True  # additive biases in attention, feed-forward and LayerNorm (nn.Transformer(bias=False))
+    layer_norm: LayerNormKind = "standard"  # how every LayerNorm normalises (see LayerNormKind)
 
     def __post_init__(self) -> None:
         for name, high in MAX_SIZES.items():
             _check_integer(name, getattr(self, name), 1, high)
         _check_number("dropout", self.dropout)
         _check_number("layer_norm_eps", self.layer_norm_eps)
-        for name in ("share_embeddings", "tie_output", "scale_embeddings", "embedding_norm"):
+        for name in ("share_embeddings", "tie_output", "scale_embeddings", "embedding_norm", "bias"):
             _check_bool(name, getattr(self, name))
         if self.final_norm is not None:
             _check_bool("final_norm", self.final_norm)
@@ -126,6 +132,8 @@ class ModelConfig:
         if self.positional == "sinusoidal-fairseq" and self.d_model < 4:  # its rates divide by d_model / 2 - 1
             raise ConfigError(translate_noop("CoreMessages", "positional {0} needs d_model >= 4, got {1}"),
                               self.positional, self.d_model)
+        if self.layer_norm not in LAYER_NORMS:
+            raise ConfigError(ONE_OF, "layer_norm", ", ".join(LAYER_NORMS), repr(self.layer_norm))
         if self.share_embeddings and self.src_vocab_size != self.tgt_vocab_size:
             raise ConfigError(translate_noop("CoreMessages", "share_embeddings needs one joint vocabulary: source has "
                                                              "{0} tokens, target {1}"),
@@ -182,7 +190,7 @@ class ModelConfig:
 
 
 IMPORT_DEFAULTS: dict[str, object] = {"final_norm": None, "scale_embeddings": True, "positional": "sinusoidal",
-                                      "embedding_norm": False}
+                                      "embedding_norm": False, "bias": True, "layer_norm": "standard"}
 
 
 Schedule = Literal["constant", "warmup", "warmup-decay", "noam"]

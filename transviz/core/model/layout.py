@@ -36,6 +36,8 @@ class Sizes(Protocol):
     def embedding_norm(self) -> bool: ...
     @property
     def has_final_norm(self) -> bool: ...
+    @property
+    def bias(self) -> bool: ...
 
 Shape = tuple[int, ...]
 Entry = tuple[tuple[str, ...], Shape]  # one tensor: the state-dict names it goes by (2 or 3 when tied), its shape
@@ -68,7 +70,13 @@ def _layers(config: Sizes) -> dict[str, Shape]:
         shapes |= _norm(f"decoder_layers.{i}.norm3", d)
     if config.has_final_norm:  # Pre-LN (and torch.nn.Transformer) ends each stack with a LayerNorm
         shapes |= _norm("encoder_norm", d) | _norm("decoder_norm", d)
-    return shapes
+    return _biases_kept(shapes, config.bias)
+
+
+def _biases_kept(shapes: dict[str, Shape], bias: bool) -> dict[str, Shape]:
+    """``shapes`` less every bias when the model has none (nn.Transformer(bias=False) drops them in
+    attention, feed-forward and LayerNorm alike)."""
+    return shapes if bias else {name: shape for name, shape in shapes.items() if not name.endswith("bias")}
 
 
 def tensor_layout(config: Sizes) -> list[Entry]:
@@ -86,7 +94,7 @@ def tensor_layout(config: Sizes) -> list[Entry]:
         entries.append((tuple(tgt), (config.tgt_vocab_size, d)))
     if config.embedding_norm:
         entries += [((name,), shape) for name, shape in
-                    (_norm("encoder_embed_norm", d) | _norm("decoder_embed_norm", d)).items()]
+                    _biases_kept(_norm("encoder_embed_norm", d) | _norm("decoder_embed_norm", d), config.bias).items()]
     entries += [((name,), shape) for name, shape in _layers(config).items()]
     if not config.tie_output:
         entries.append((("generator.weight",), (config.tgt_vocab_size, d)))

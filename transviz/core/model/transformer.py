@@ -47,16 +47,18 @@ class MultiHeadAttention(nn.Module):
     """
 
     row_blocks = False  # one-row projections in row blocks (Transformer.use_row_blocks)
+    in_proj_bias: nn.Parameter | None  # None without biases (ModelConfig.bias)
 
-    def __init__(self, d_model: int, n_heads: int, dropout: float) -> None:
+    def __init__(self, d_model: int, n_heads: int, dropout: float, bias: bool = True) -> None:
         super().__init__()
         self.d_model, self.n_heads, self.d_k = d_model, n_heads, d_model // n_heads
         self.dropout = dropout
         self.in_proj_weight = nn.Parameter(torch.empty(3 * d_model, d_model))  # rows: W_Q | W_K | W_V
-        self.in_proj_bias = nn.Parameter(torch.zeros(3 * d_model))
-        self.out_proj = Linear(d_model, d_model)
+        self.register_parameter("in_proj_bias", nn.Parameter(torch.zeros(3 * d_model)) if bias else None)
+        self.out_proj = Linear(d_model, d_model, bias=bias)
         nn.init.xavier_uniform_(self.in_proj_weight)
-        nn.init.zeros_(self.out_proj.bias)
+        if self.out_proj.bias is not None:
+            nn.init.zeros_(self.out_proj.bias)
         self.sites = Sites()  # the taps on this module's sites, per thread (transviz.core.model.sites)
 
     def split_heads(self, x: Tensor) -> Tensor:
@@ -67,7 +69,8 @@ class MultiHeadAttention(nn.Module):
     def in_projection(self, x: Tensor, rows: slice) -> Tensor:
         """``x W^T + b`` with ``rows`` of the packed weight: [0, d) W_Q, [d, 2d) W_K, [2d, 3d) W_V."""
         product = linear if self.row_blocks else F.linear
-        return product(x, self.in_proj_weight[rows], self.in_proj_bias[rows])
+        bias = None if self.in_proj_bias is None else self.in_proj_bias[rows]
+        return product(x, self.in_proj_weight[rows], bias)
 
     def project_qkv(self, x: Tensor) -> tuple[Tensor, Tensor, Tensor]:
         """Self-attention projections of ``x`` (B, L, d), one matmul for all three."""
@@ -112,10 +115,10 @@ class MultiHeadAttention(nn.Module):
 class FeedForward(nn.Module):
     """Position-wise FFN: d_model -> d_ff -> d_model (the seed's two 1x1 convolutions)."""
 
-    def __init__(self, d_model: int, d_ff: int, dropout: float, activation: str) -> None:
+    def __init__(self, d_model: int, d_ff: int, dropout: float, activation: str, bias: bool = True) -> None:
         super().__init__()
-        self.linear1 = Linear(d_model, d_ff)
-        self.linear2 = Linear(d_ff, d_model)
+        self.linear1 = Linear(d_model, d_ff, bias=bias)
+        self.linear2 = Linear(d_ff, d_model, bias=bias)
         self.dropout = nn.Dropout(dropout)
         functions: dict[str, Callable[[Tensor], Tensor]] = {"gelu": F.gelu, "silu": F.silu, "relu": F.relu}
         self.activation = functions[activation]
@@ -125,16 +128,44 @@ class FeedForward(nn.Module):
         return out
 
 
+class StdLayerNorm(nn.Module):
+    """The Annotated Transformer's LayerNorm: ``weight * (x - mean) / (std + eps) + bias`` with the
+    unbiased standard deviation. It is no ``nn.LayerNorm`` with other weights: that one divides by
+    sqrt(biased variance + eps), and the two differ wherever eps is not negligible against the std.
+    The operations run in the Annotated Transformer's order, so that its models compute the same numbers."""
+
+    bias: nn.Parameter | None
+
+    def __init__(self, d_model: int, eps: float, bias: bool = True) -> None:
+        super().__init__()
+        self.eps = eps
+        self.weight = nn.Parameter(torch.ones(d_model))
+        self.register_parameter("bias", nn.Parameter(torch.zeros(d_model)) if bias else None)
+
+    def forward(self, x: Tensor) -> Tensor:
+        mean, std = x.mean(-1, keepdim=True), x.std(-1, keepdim=True)  # (..., 1): std with Bessel's correction
+        out: Tensor = self.weight * (x - mean) / (std + self.eps)
+        return out if self.bias is None else out + self.bias
+
+
+def layer_norm(config: ModelConfig) -> nn.Module:
+    """One LayerNorm of the kind ``config.layer_norm`` names, with a bias when ``config.bias``."""
+    d, eps = config.d_model, config.layer_norm_eps
+    if config.layer_norm == "unbiased-std":
+        return StdLayerNorm(d, eps, bias=config.bias)
+    return nn.LayerNorm(d, eps=eps, bias=config.bias)
+
+
 class EncoderLayer(nn.Module):
     """Self-attention then FFN, each wrapped in residual + LayerNorm (after, or before with pre-LN)."""
 
     def __init__(self, config: ModelConfig) -> None:
         super().__init__()
-        d, eps = config.d_model, config.layer_norm_eps
+        d, bias = config.d_model, config.bias
         self.pre_norm = config.norm == "pre"
-        self.self_attn = MultiHeadAttention(d, config.n_heads, config.dropout)
-        self.ffn = FeedForward(d, config.d_ff, config.dropout, config.activation)
-        self.norm1, self.norm2 = nn.LayerNorm(d, eps=eps), nn.LayerNorm(d, eps=eps)
+        self.self_attn = MultiHeadAttention(d, config.n_heads, config.dropout, bias)
+        self.ffn = FeedForward(d, config.d_ff, config.dropout, config.activation, bias)
+        self.norm1, self.norm2 = layer_norm(config), layer_norm(config)
         self.dropout1, self.dropout2 = nn.Dropout(config.dropout), nn.Dropout(config.dropout)
 
     def forward(self, x: Tensor, mask: Tensor | None, need_weights: bool = False) -> tuple[Tensor, Tensor | None]:
@@ -163,12 +194,12 @@ class DecoderLayer(nn.Module):
 
     def __init__(self, config: ModelConfig) -> None:
         super().__init__()
-        d, eps = config.d_model, config.layer_norm_eps
+        d, bias = config.d_model, config.bias
         self.pre_norm = config.norm == "pre"
-        self.self_attn = MultiHeadAttention(d, config.n_heads, config.dropout)
-        self.cross_attn = MultiHeadAttention(d, config.n_heads, config.dropout)
-        self.ffn = FeedForward(d, config.d_ff, config.dropout, config.activation)
-        self.norm1, self.norm2, self.norm3 = (nn.LayerNorm(d, eps=eps) for _ in range(3))
+        self.self_attn = MultiHeadAttention(d, config.n_heads, config.dropout, bias)
+        self.cross_attn = MultiHeadAttention(d, config.n_heads, config.dropout, bias)
+        self.ffn = FeedForward(d, config.d_ff, config.dropout, config.activation, bias)
+        self.norm1, self.norm2, self.norm3 = (layer_norm(config) for _ in range(3))
         self.dropout1, self.dropout2, self.dropout3 = (nn.Dropout(config.dropout) for _ in range(3))
 
     def forward(
@@ -290,8 +321,8 @@ class Transformer(nn.Module):
         else:
             self.register_buffer("positional", sine_table(config.positional, config.max_len, d), persistent=False)
         if config.embedding_norm:  # BART normalises embeddings + positions before the first layer
-            self.encoder_embed_norm = nn.LayerNorm(d, eps=config.layer_norm_eps)
-            self.decoder_embed_norm = nn.LayerNorm(d, eps=config.layer_norm_eps)
+            self.encoder_embed_norm = layer_norm(config)
+            self.decoder_embed_norm = layer_norm(config)
         self.embed_dropout = nn.Dropout(config.dropout)
         self.position_sites = {stack: Sites() for stack in STACKS}  # taps on each stack's positional term
         self.encoder_layers = nn.ModuleList(EncoderLayer(config) for _ in range(config.n_encoder_layers))
@@ -299,8 +330,8 @@ class Transformer(nn.Module):
         # Pre-LN leaves the residual stream un-normalised, so each stack ends with a LayerNorm
         # (torch.nn.Transformer has one whatever its norm: config.final_norm says so).
         final = config.has_final_norm
-        self.encoder_norm = nn.LayerNorm(d, eps=config.layer_norm_eps) if final else nn.Identity()
-        self.decoder_norm = nn.LayerNorm(d, eps=config.layer_norm_eps) if final else nn.Identity()
+        self.encoder_norm = layer_norm(config) if final else nn.Identity()
+        self.decoder_norm = layer_norm(config) if final else nn.Identity()
         self.generator = Linear(d, config.tgt_vocab_size)
         for table in {id(self.src_embed): self.src_embed, id(self.tgt_embed): self.tgt_embed}.values():
             # std d^-1/2 so that embedding * sqrt(d) has unit scale, like the positional table

@@ -73,7 +73,8 @@ _kept: weakref.WeakKeyDictionary[MultiHeadAttention, dict[int, _Weights]] = weak
 
 
 def _head_weights(attention: MultiHeadAttention, head: int) -> _Weights:
-    versions = (attention.in_proj_weight._version, attention.in_proj_bias._version)
+    bias = attention.in_proj_bias
+    versions = (attention.in_proj_weight._version, -1 if bias is None else bias._version)
     kept = _kept.setdefault(attention, {})
     found = kept.get(head)
     if found is None or found.versions != versions:
@@ -90,7 +91,8 @@ def head_matrix(attention: MultiHeadAttention, head: int) -> np.ndarray:
     W_Q, W_K are the head's (d_k, d_model) rows of the packed projection."""
     d, rows = attention.d_model, slice(head * attention.d_k, (head + 1) * attention.d_k)
     weight = attention.in_proj_weight.detach().double().cpu().numpy()
-    bias = attention.in_proj_bias.detach().double().cpu().numpy()
+    packed = attention.in_proj_bias
+    bias = np.zeros(3 * d) if packed is None else packed.detach().double().cpu().numpy()  # a model without biases
     query = np.vstack([weight[:d][rows].T, bias[:d][rows]])  # (d + 1, d_k): [x, 1] @ this = q
     key = np.vstack([weight[d:2 * d][rows].T, bias[d:2 * d][rows]])
     return np.asarray(query @ key.T)
