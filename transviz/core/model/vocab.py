@@ -79,15 +79,22 @@ def check_text(text: object) -> None:
                                            "again"), code_points(control))
 
 class Vocab:
-    """Token <-> id table with the four special tokens first."""
+    """Token <-> id table with the four special tokens first.
 
-    def __init__(self, tokens: Iterable[str], level: Level = "word", lowercase: bool = False) -> None:
+    ``add_start`` / ``add_end``: :meth:`encode` puts ``<s>`` before / ``</s>`` after every sentence,
+    for a model trained on sources wrapped so (the Annotated Transformer's Multi30k code, PyTorch's
+    translation tutorial); transviz's own models read their sources bare.
+    """
+
+    def __init__(self, tokens: Iterable[str], level: Level = "word", lowercase: bool = False,
+                 add_start: bool = False, add_end: bool = False) -> None:
         """The special tokens, then ``tokens`` in order, each once; ConfigError for an unknown
         ``level`` or more than :data:`MAX_TOKENS` tokens."""
         if level not in ("word", "char"):
             raise ConfigError(NOT_A_LEVEL, repr(level))
         self.level: Level = level
         self.lowercase = lowercase
+        self.add_start, self.add_end = add_start, add_end
         self.stoi: dict[str, int] = {}  # a dict keeps first-seen order and finds a token at once
         for token in (*SPECIALS, *tokens):
             self.stoi.setdefault(token, len(self.stoi))
@@ -129,12 +136,13 @@ class Vocab:
         return sum(1 for _ in _WORD.finditer(text))
 
     def encode(self, text: str) -> Encoding:
-        """Text -> tokens and ids (no start/end tokens); raises InputError for empty text or text
-        holding :func:`control_characters`."""
+        """Text -> tokens and ids (start/end tokens only with ``add_start`` / ``add_end``); raises
+        InputError for empty text or text holding :func:`control_characters`."""
         check_text(text)
         tokens = self.tokenize(text)
         if not tokens:
             raise InputError(translate_noop("CoreMessages", "the sentence is empty: type at least one word"))
+        tokens = [BOS] * self.add_start + tokens + [EOS] * self.add_end  # typed "<s>" would split into <, s, >
         ids = [self.stoi.get(token, self.unk_id) for token in tokens]
         unknown = [(i, t) for i, (t, id_) in enumerate(zip(tokens, ids, strict=True)) if id_ == self.unk_id]
         return Encoding(tokens, ids, unknown)
@@ -181,7 +189,10 @@ class Vocab:
         return cls(learnt, level, lowercase)
 
     def to_dict(self) -> dict[str, Any]:
-        return {"level": self.level, "lowercase": self.lowercase, "tokens": self.itos}
+        """The vocabulary as JSON holds it; the markers only when set, so that a vocabulary without
+        them is written as before they existed."""
+        markers = {key: True for key in ("add_start", "add_end") if getattr(self, key)}
+        return {"level": self.level, "lowercase": self.lowercase, **markers, "tokens": self.itos}
 
     @classmethod
     def from_dict(cls, data: object) -> Vocab:
@@ -205,7 +216,12 @@ class Vocab:
         if not isinstance(lowercase, bool):  # "no" or 0 would otherwise decide how text is folded
             raise ConfigError(translate_noop("CoreMessages", "lowercase must be true or false, got {0}"),
                               _json_kind(lowercase))
-        return cls(tokens, level, lowercase)
+        markers = {key: data.get(key, False) for key in ("add_start", "add_end")}
+        for key, value in markers.items():
+            if not isinstance(value, bool):
+                raise ConfigError(translate_noop("CoreMessages", "{0} must be true or false, got {1}"), key,
+                                  _json_kind(value))
+        return cls(tokens, level, lowercase, **markers)
 
 
 def _check_tokens(tokens: list[Any]) -> None:
