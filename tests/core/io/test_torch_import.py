@@ -91,7 +91,7 @@ def sidecar_data(norm_first: bool = False, activation: str = "relu", scale: bool
                   "dim_feedforward": D_FF, "activation": activation, "norm_first": norm_first, "dropout": 0.1,
                   "max_len": MAX_LEN, "scale_embeddings": scale, "positional": "sinusoidal"},
         "modules": {"transformer": "transformer", "source_embedding": "src_tok_emb",
-                    "target_embedding": "tgt_tok_emb", "output": "generator"},
+                    "target_embedding": "tgt_tok_emb", "output": "generator", "positional_table": "pos_embedding"},
         "source_vocab": vocab_entry(SRC), "target_vocab": vocab_entry(TGT)}
 
 
@@ -432,3 +432,106 @@ def test_a_safetensors_file_whose_length_field_starts_like_a_pickle_is_no_pickle
     assert path.read_bytes()[:2] == b"\x80\x02"
     with pytest.raises(transviz.CheckpointError, match="a safetensors file from another program"):
         transviz.load_model(path)
+
+
+def greedy_on_reference(ref: CourseModel, src: list[int], steps: int = 8) -> list[int]:
+    """A plain greedy loop on the reference itself, the whole prefix each step."""
+    ys = [TGT.index("<bos>")]
+    with torch.no_grad():
+        for _ in range(steps):
+            ys.append(int(ref(torch.tensor([src]), torch.tensor([ys]))[0, -1].argmax()))
+            if ys[-1] == TGT.index("<eos>"):
+                break
+    return ys
+
+
+@pytest.mark.parametrize(("add_start", "add_end"), [(True, True), (False, True)])
+def test_a_source_the_model_reads_wrapped_in_markers_is_wrapped_when_typed(tmp_path, capsys, add_start, add_end):
+    """Sources trained as <bos> ... <eos> (the Annotated Transformer's Multi30k code, PyTorch's
+    tutorial): the sidecar says so, and typed words get the markers the reference reads."""
+    ref = course_model(True, "gelu", True, seed=2)
+    data = sidecar_data(True, "gelu", True)
+    data["source_vocab"] |= {"add_start": add_start, "add_end": add_end}
+    sidecar = write(tmp_path, ref, data)
+    assert main(["convert", str(sidecar), str(tmp_path / "converted.safetensors")]) == 0
+    capsys.readouterr()
+    words = "s3 s0 s7 s2"
+    src = [SRC.index("<bos>")] * add_start + [SRC.index(w) for w in words.split()] + [SRC.index("<eos>")] * add_end
+    ys = greedy_on_reference(ref, src)
+    _, maps = reference_pass(ref, torch.tensor([src]), torch.tensor([ys[:-1]]))
+    for model in (transviz.load_model(sidecar), transviz.load_model(tmp_path / "converted.safetensors")):
+        trace = transviz.decode(model, words, "greedy", max_len=8)
+        assert trace.source_tokens == ["<s>"] * add_start + words.split() + ["</s>"] * add_end
+        assert trace.output_tokens == [SPECIAL_NAMES.get(TGT[i], TGT[i]) for i in ys[1:]]
+        for kind, shown in (("encoder_self", trace.encoder_self_attention),
+                            ("decoder_self", trace.decoder_self_attention), ("cross", trace.cross_attention)):
+            expected = torch.stack([m[0] for m in maps[kind]]).numpy()  # (layers, heads, Q, K)
+            np.testing.assert_allclose(shown, expected, atol=1e-5, rtol=0, err_msg=kind)
+    assert transviz.load_model(tmp_path / "converted.safetensors").src_vocab.add_start is add_start
+    plain = transviz.load_model(write(tmp_path, ref, sidecar_data(True, "gelu", True)))
+    assert plain.src_vocab.encode(words).tokens == words.split()  # no field, no markers
+    assert "add_start" not in plain.src_vocab.to_dict()  # a vocabulary without them is written as before
+
+
+def test_a_weight_the_sidecar_does_not_explain_is_refused_on_one_line(tmp_path, capsys):
+    """A learned position table the sidecar does not declare would be left out of every map."""
+    ref = course_model(False, "relu", True)
+    ref.learned_positions = nn.Parameter(torch.randn(MAX_LEN, D))
+    sidecar = write(tmp_path, ref, sidecar_data())
+    with pytest.raises(transviz.CheckpointError, match=r"unexpected tensor learned_positions: the sidecar does not "
+                                                       r"say what it is \(.*declare it in modules\)"):
+        transviz.load_model(sidecar)
+    assert main(["convert", str(sidecar), str(tmp_path / "out.safetensors")]) == 1
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "learned_positions" in err
+    declared = broken(sidecar_data(), "modules.positional_table", ["pos_embedding", "learned_positions"])
+    with pytest.raises(transviz.CheckpointError, match="learned_positions is not the sinusoidal table"):
+        transviz.load_model(write(tmp_path, ref, declared))
+    del ref.learned_positions
+    undeclared = broken(sidecar_data(), "modules.positional_table", delete=True)
+    with pytest.raises(transviz.CheckpointError, match="unexpected tensor pos_embedding: the sidecar"):
+        transviz.load_model(write(tmp_path, ref, undeclared))
+    with pytest.raises(transviz.CheckpointError, match=r"unexpected tensor transformer\.\S+\.bias: the sidecar"):
+        transviz.load_model(write(tmp_path, ref, broken(sidecar_data(), "model.bias", False)))
+
+
+def test_names_map_weights_that_a_model_names_otherwise(tmp_path):
+    """The feed-forward's linear1 saved as mlp.fc1, and W_Q, W_K, W_V of the first encoder layer's
+    self-attention as three tensors: the sidecar's names say where they are, and nothing is repacked by hand."""
+    ref = course_model(False, "relu", True, seed=5)
+    state = {}
+    for name, tensor in ref.state_dict().items():
+        if name.startswith("transformer.encoder.layers.") and ".self_attn.in_proj_" in name:
+            for part, piece in zip("qkv", tensor.chunk(3), strict=True):
+                state[name.replace("in_proj_", f"{part}_proj.")] = piece.clone()
+        else:
+            state[name.replace(".linear1.", ".mlp.fc1.")] = tensor.clone()
+    names = {f"{stack}_layers.{{i}}.ffn.linear1.{p}": f"{stack}.layers.{{i}}.mlp.fc1.{p}"
+             for stack in ("encoder", "decoder") for p in ("weight", "bias")}
+    names |= {f"encoder_layers.{{i}}.self_attn.in_proj_{p}": [f"encoder.layers.{{i}}.self_attn.{q}_proj.{p}"
+                                                               for q in "qkv"] for p in ("weight", "bias")}
+    sidecar = write(tmp_path, ref, sidecar_data() | {"names": names})
+    save_file(state, tmp_path / "course.safetensors")
+    assert_equals_reference(ref, transviz.load_model(sidecar))
+    renamed = dict(names)
+    del renamed["decoder_layers.{i}.ffn.linear1.weight"]
+    (tmp_path / "course.json").write_text(json.dumps(sidecar_data() | {"names": renamed}), encoding="utf-8")
+    with pytest.raises(transviz.CheckpointError, match=r"missing tensor transformer\.decoder\.layers\.0\.linear1\."
+                                                       r"weight.*unexpected tensor transformer\.decoder\.layers\.0\."
+                                                       r"mlp\.fc1\.weight"):
+        transviz.load_model(sidecar)
+
+
+@pytest.mark.parametrize(("change", "message"), [
+    ({"layout": "fairseq"}, r"layout \"fairseq\" is not one transviz knows \(nn\.Transformer, annotated-transformer\)"),
+    ({"names": {"encoder_layers.{i}.ffn.w_1.weight": "x.{i}"}}, r"names\.encoder_layers\.\{i\}\.ffn\.w_1\.weight is "
+                                                                r"none of transviz's weights"),
+    ({"names": {"encoder_layers.{i}.ffn.linear1.weight": "fc1"}}, r"every name in names\.encoder_layers\.\{i\}\.ffn"
+                                                                  r"\.linear1\.weight must hold \{i\}"),
+    ({"names": {"encoder_norm.weight": 3}}, "the field names.encoder_norm.weight must be a tensor's name or a list"),
+    ({"names": {"encoder_norm.weight": []}}, "the field names.encoder_norm.weight must be a tensor's name or a list"),
+])
+def test_a_bad_layout_or_name_gets_a_message_naming_it(tmp_path, change, message):
+    sidecar = write(tmp_path, course_model(False, "relu", True), sidecar_data() | change)
+    with pytest.raises(transviz.CheckpointError, match=message):
+        transviz.load_model(sidecar)

@@ -35,6 +35,7 @@ from ..model.vocab import SPECIALS, Vocab
 from . import checkpoint
 from .checkpoint_file import bounded_json, check_file, header_length
 from .outputs import CHECKPOINT, check_output
+from .torch_layouts import DEFAULT, LAYER, LAYOUTS, Layout, Names, expanded
 from .weights_check import check_finite_forward
 
 FORMAT, VERSION = "transviz-torch", 1
@@ -46,14 +47,11 @@ PICKLE_PROTOCOLS = range(2, 6)  # a bare pickle starts with 0x80 and its protoco
 MAX_SIDECAR_BYTES = 64 * 1024**2  # two vocabularies of a million tokens fit
 POSITIONAL_TOLERANCE = 1e-2  # a saved table this close to transviz's is the same layout
 
-ATTENTION = ("in_proj_weight", "in_proj_bias", "out_proj.weight", "out_proj.bias")  # the same in both models
-FEED_FORWARD = ("linear1.weight", "linear1.bias", "linear2.weight", "linear2.bias")
-NORM = ("weight", "bias")
 SPECIAL_FIELDS = ("pad", "start", "end", "unknown")  # in the order of transviz's ids 0-3 (vocab.SPECIALS)
 
 # field -> whether it is required; the defaults of optional ones are in read_sidecar, _model_config, _vocab
 FIELDS = {"format": True, "version": True, "weights": False, "model": True, "modules": True,
-          "source_vocab": True, "target_vocab": True}
+          "source_vocab": True, "target_vocab": True, "layout": False, "names": False}
 MODEL_FIELDS = {"d_model": True, "nhead": True, "num_encoder_layers": True, "num_decoder_layers": True,
                 "dim_feedforward": True, "activation": True, "norm_first": True, "max_len": True,
                 "scale_embeddings": True, "positional": True, "layer_norm_eps": False, "dropout": False,
@@ -62,6 +60,8 @@ MODULE_FIELDS = {"transformer": True, "source_embedding": True, "target_embeddin
                  "positional_table": False}
 VOCAB_FIELDS = {"tokens": True, "pad": True, "start": True, "end": True, "unknown": True, "level": False,
                 "lowercase": False}
+# markers the model's own code puts around every source sentence (the decoder's are always there)
+SOURCE_VOCAB_FIELDS = VOCAB_FIELDS | {"add_start": False, "add_end": False}
 
 KINDS = {int: Message(translate_noop("CoreMessages", "a whole number")),
          bool: Message(translate_noop("CoreMessages", "true or false")),
@@ -94,7 +94,9 @@ class Sidecar:
     path: Path
     weights: Path
     config: ModelConfig
-    modules: dict[str, str]  # MODULE_FIELDS given -> state-dict prefix ("" for the top level) or tensor name
+    modules: dict[str, str]  # MODULE_FIELDS but positional_table -> state-dict prefix ("" for the top level)
+    positional_tables: Names  # the tensors modules.positional_table names (none, one, or one per stack)
+    layout: Layout  # where the stacks' weights are (torch_layouts), the sidecar's names applied
     source: VocabSpec
     target: VocabSpec
 
@@ -164,11 +166,44 @@ def read_sidecar(path: str | Path, weights: Path | None = None) -> Sidecar:
     if weights is None:
         weights = path.parent / _field(name, data, "weights", str, path.with_suffix(checkpoint.SUFFIX).name)
     section = _section(name, data, "modules", MODULE_FIELDS)
-    modules = {key: _field(name, section, key, str, where="modules.") for key in MODULE_FIELDS if key in section}
-    source = _vocab(name, _section(name, data, "source_vocab", VOCAB_FIELDS), "source_vocab")
+    tables = _names(name, section, "positional_table", "modules.") if "positional_table" in section else ()
+    modules = {key: _field(name, section, key, str, where="modules.") for key in MODULE_FIELDS
+               if key in section and key != "positional_table"}
+    source = _vocab(name, _section(name, data, "source_vocab", SOURCE_VOCAB_FIELDS), "source_vocab")
     target = _vocab(name, _section(name, data, "target_vocab", VOCAB_FIELDS), "target_vocab")
     config = _model_config(name, _section(name, data, "model", MODEL_FIELDS), source.vocab, target.vocab)
-    return Sidecar(path, weights, config, modules, source, target)
+    return Sidecar(path, weights, config, modules, tables, _layout(name, data), source, target)
+
+
+def _names(name: str, data: dict[str, Any], key: str, where: str) -> Names:
+    """A field that names one tensor (text) or several (a list of texts)."""
+    value = data[key]
+    names = [value] if isinstance(value, str) else value
+    if not isinstance(names, list) or not names or not all(isinstance(n, str) and n for n in names):
+        raise CheckpointError(WRONG_KIND, name, where + key,
+                              Message(translate_noop("CoreMessages", "a tensor's name or a list of them")),
+                              _shown(value))
+    return tuple(names)
+
+
+def _layout(name: str, data: dict[str, Any]) -> Layout:
+    """The layout the sidecar names (torch_layouts.LAYOUTS) with its ``names`` in place of the entries they name."""
+    chosen = _field(name, data, "layout", str, DEFAULT)
+    if chosen not in LAYOUTS:
+        raise CheckpointError(translate_noop("CoreMessages", "{0}: layout {1} is not one transviz knows ({2})"), name,
+                              _shown(chosen), ", ".join(LAYOUTS))
+    layout = dict(LAYOUTS[chosen])
+    names = _field(name, data, "names", dict, {})
+    for ours in names:
+        if ours not in layout:
+            raise CheckpointError(translate_noop("CoreMessages", "{0}: names.{1} is none of transviz's weights (the "
+                                                                 "manual lists them)"), name, ours)
+        theirs = _names(name, names, ours, "names.")
+        if LAYER in ours and not all(LAYER in n for n in theirs):
+            raise CheckpointError(translate_noop("CoreMessages", "{0}: every name in names.{1} must hold {2}, where "
+                                                                 "the layer's number goes"), name, ours, LAYER)
+        layout[ours] = theirs
+    return layout
 
 
 def _read_json(path: Path) -> dict[str, Any]:
@@ -243,8 +278,9 @@ def _vocab(name: str, data: dict[str, Any], where: str) -> VocabSpec:
     order = ids + [i for i in range(len(tokens)) if i not in specials]
     level = _field(name, data, "level", str, "word", prefix)
     lowercase = _field(name, data, "lowercase", bool, False, prefix)
+    markers = {key: True for key in ("add_start", "add_end") if _field(name, data, key, bool, False, prefix)}
     try:
-        vocab = Vocab.from_dict({"level": level, "lowercase": lowercase,
+        vocab = Vocab.from_dict({"level": level, "lowercase": lowercase, **markers,
                                  "tokens": [*SPECIALS, *(tokens[i] for i in order[len(SPECIALS):])]})
     except TransvizError as exc:
         raise CheckpointError(translate_noop("CoreMessages", "{0}: {1} is not usable: {2}"), name, where,
@@ -284,38 +320,19 @@ def _model_config(name: str, data: dict[str, Any], source: Vocab, target: Vocab)
 
 
 # -- the weights ----------------------------------------------------------------------------------
+def _sources(side: Sidecar) -> dict[str, Names]:
+    """transviz's state-dict name -> the names in the weights file (the output bias may be absent)."""
+    modules = side.modules
+    found = expanded(side.layout, side.config, modules["transformer"])
+    found["src_embed.weight"] = (_join(modules["source_embedding"], "weight"),)
+    found["tgt_embed.weight"] = (_join(modules["target_embedding"], "weight"),)
+    found["generator.weight"] = (_join(modules["output"], "weight"),)
+    found["generator.bias"] = (_join(modules["output"], "bias"),)
+    return found
+
+
 def _join(prefix: str, name: str) -> str:
     return f"{prefix}.{name}" if prefix else name
-
-
-def transformer_names(config: ModelConfig) -> dict[str, str]:
-    """transviz's state-dict name -> the name inside ``torch.nn.Transformer``, for every weight
-    of the encoder and decoder stacks."""
-    names: dict[str, str] = {}
-    for i in range(config.n_encoder_layers):
-        ours, theirs = f"encoder_layers.{i}.", f"encoder.layers.{i}."
-        names |= {f"{ours}self_attn.{p}": f"{theirs}self_attn.{p}" for p in ATTENTION}
-        names |= {f"{ours}ffn.{p}": theirs + p for p in FEED_FORWARD}
-        names |= {f"{ours}norm{n}.{p}": f"{theirs}norm{n}.{p}" for n in (1, 2) for p in NORM}
-    for i in range(config.n_decoder_layers):
-        ours, theirs = f"decoder_layers.{i}.", f"decoder.layers.{i}."
-        names |= {f"{ours}self_attn.{p}": f"{theirs}self_attn.{p}" for p in ATTENTION}
-        names |= {f"{ours}cross_attn.{p}": f"{theirs}multihead_attn.{p}" for p in ATTENTION}
-        names |= {f"{ours}ffn.{p}": theirs + p for p in FEED_FORWARD}
-        names |= {f"{ours}norm{n}.{p}": f"{theirs}norm{n}.{p}" for n in (1, 2, 3) for p in NORM}
-    names |= {f"{stack}_norm.{p}": f"{stack}.norm.{p}" for stack in ("encoder", "decoder") for p in NORM}
-    return names
-
-
-def _sources(side: Sidecar) -> dict[str, str]:
-    """transviz's state-dict name -> the name in the weights file (the output bias may be absent)."""
-    modules = side.modules
-    found = {ours: _join(modules["transformer"], theirs) for ours, theirs in transformer_names(side.config).items()}
-    found["src_embed.weight"] = _join(modules["source_embedding"], "weight")
-    found["tgt_embed.weight"] = _join(modules["target_embedding"], "weight")
-    found["generator.weight"] = _join(modules["output"], "weight")
-    found["generator.bias"] = _join(modules["output"], "bias")
-    return found
 
 
 def read_safetensors(path: Path) -> dict[str, Tensor]:
@@ -334,13 +351,16 @@ def read_safetensors(path: Path) -> dict[str, Tensor]:
 
 
 def _positional_problem(side: Sidecar, tensors: dict[str, Tensor]) -> Message | None:
-    """What is wrong with the positional table the model saved, if the sidecar names one: transviz
-    adds its own sinusoidal table, so a table of another layout would move every position. The
-    tolerance allows for a table computed in float32 (4e-4 off at position 5000, d_model 512)."""
-    name = side.modules.get("positional_table")
-    if name is None:
-        return None
-    table, d = tensors.get(name), side.config.d_model
+    """What is wrong with the positional tables the model saved, if the sidecar names any."""
+    problems = (_table_problem(side, name, tensors.get(name)) for name in side.positional_tables)
+    return next((problem for problem in problems if problem is not None), None)
+
+
+def _table_problem(side: Sidecar, name: str, table: Tensor | None) -> Message | None:
+    """What is wrong with one saved positional table: transviz adds its own sinusoidal table, so a
+    table of another layout would move every position. The tolerance allows for a table computed
+    in float32 (4e-4 off at position 5000, d_model 512)."""
+    d = side.config.d_model
     if table is None:
         return Message(translate_noop("CoreMessages", "missing tensor {0}"), name)
     if not table.is_floating_point() or table.numel() % d or table.shape[-1] != d:
@@ -353,13 +373,30 @@ def _positional_problem(side: Sidecar, tensors: dict[str, Tensor]) -> Message | 
     return None
 
 
-def _problem(name: str, tensor: Tensor | None, shape: tuple[int, ...]) -> Message | None:
-    """What is wrong with the file's tensor ``name`` for a place of ``shape``, if anything."""
+def _gathered(names: Names, tensors: dict[str, Tensor], shape: tuple[int, ...]) -> Tensor | Message:
+    """The file's tensors ``names`` stacked along the first axis for a place of ``shape`` (one name:
+    that tensor), or what is wrong with them."""
+    found: list[Tensor] = []
+    for name in names:
+        tensor = tensors.get(name)
+        problem = _problem(name, tensor)
+        if problem is not None:
+            return problem
+        assert tensor is not None  # _problem names a missing one
+        found.append(tensor)
+    fits = all(t.shape[1:] == found[0].shape[1:] for t in found)
+    stacked = torch.cat(found) if len(found) > 1 and fits else found[0]  # e.g. (3d, d): W_Q | W_K | W_V
+    if not fits or tuple(stacked.shape) != shape:
+        return Message(translate_noop("CoreMessages", "{0} has shape {1}, the sidecar's sizes need {2}"),
+                       " + ".join(names), ", ".join(str(tuple(t.shape)) for t in found) if not fits
+                       else str(tuple(stacked.shape)), str(shape))
+    return stacked
+
+
+def _problem(name: str, tensor: Tensor | None) -> Message | None:
+    """What is wrong with the file's tensor ``name`` as a weight, if anything."""
     if tensor is None:
         return Message(translate_noop("CoreMessages", "missing tensor {0}"), name)
-    if tuple(tensor.shape) != shape:
-        return Message(translate_noop("CoreMessages", "{0} has shape {1}, the sidecar's sizes need {2}"), name,
-                       str(tuple(tensor.shape)), str(shape))
     if not tensor.is_floating_point():
         return Message(translate_noop("CoreMessages", "{0} holds {1}, not floating-point weights"), name,
                        str(tensor.dtype).removeprefix("torch."))
@@ -370,27 +407,31 @@ def _problem(name: str, tensor: Tensor | None, shape: tuple[int, ...]) -> Messag
 
 def _mapped_state(side: Sidecar, tensors: dict[str, Tensor]) -> dict[str, Tensor]:
     """transviz's state dict from the file's ``tensors``; CheckpointError naming up to three
-    tensors that are missing, misshapen, not floating-point, not finite, or left over."""
+    tensors that are missing, misshapen, not floating-point, not finite, or that the sidecar does
+    not explain."""
     sources = _sources(side)
     problems: list[Arg] = []
     state: dict[str, Tensor] = {}
+    used = set(side.positional_tables)
     for (ours,), shape in tensor_layout(side.config):
-        tensor = tensors.get(sources[ours])
-        if ours == "generator.bias" and tensor is None:  # nn.Linear(..., bias=False)
-            tensor = torch.zeros(shape)
-        problem = _problem(sources[ours], tensor, shape)
-        if problem is not None:
-            problems.append(problem)
-        elif tensor is not None:
-            state[ours] = tensor.float()
-    stacks = tuple(_join(side.modules["transformer"], stack) for stack in ("encoder.", "decoder."))
-    left = sorted(name for name in set(tensors) - set(sources.values()) if name.startswith(stacks))
+        used.update(sources[ours])
+        found = _gathered(sources[ours], tensors, shape)
+        if ours == "generator.bias" and sources[ours][0] not in tensors:  # nn.Linear(..., bias=False)
+            found = torch.zeros(shape)
+        if isinstance(found, Message):
+            problems.append(found)
+        else:
+            state[ours] = found.float()
     positional = _positional_problem(side, tensors)
     if positional is not None:
         problems.append(positional)
-    if left:  # more layers than the sidecar says
-        problems.append(Message(translate_noop("CoreMessages", "unexpected tensor {0} (are the layer counts right?)"),
-                                left[0]))
+    # a weight left over would be silently left out of every map (a learned position table, a bias,
+    # more layers than the sidecar says): refused, never ignored
+    left = sorted(set(tensors) - used)
+    if left:
+        problems.append(Message(translate_noop("CoreMessages", "unexpected tensor {0}: the sidecar does not say what "
+                                                               "it is (check the layer counts, the layout and bias, or "
+                                                               "declare it in modules)"), left[0]))
     if problems:
         raise CheckpointError(NOT_MATCHING, side.weights.name, joined(problems[:3]))
     for ours, spec in (("src_embed.weight", side.source), ("tgt_embed.weight", side.target),
