@@ -8,6 +8,8 @@ and every bad file or field gets a message naming it."""
 import copy
 import json
 import math
+import re
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -535,3 +537,18 @@ def test_a_bad_layout_or_name_gets_a_message_naming_it(tmp_path, change, message
     sidecar = write(tmp_path, course_model(False, "relu", True), sidecar_data() | change)
     with pytest.raises(transviz.CheckpointError, match=message):
         transviz.load_model(sidecar)
+
+
+def test_the_manuals_save_snippet_saves_a_model_whose_output_shares_the_embedding(tmp_path, monkeypatch):
+    """The paper ties the output layer to the target embedding; safetensors refuses shared tensors."""
+    page = (Path(__file__).resolve().parents[3] / "docs" / "models" / "pytorch.md").read_text(encoding="utf-8")
+    snippet = re.search(r"^```python\n(.*?)^```$", page, re.M | re.S)
+    assert snippet is not None and "save_file(" in snippet[1]
+    ref = course_model(False, "relu", True, seed=4)
+    ref.generator.weight = ref.tgt_tok_emb.weight
+    with pytest.raises(RuntimeError, match="share memory"):  # what the snippet did before it copied
+        save_file({k: v.contiguous() for k, v in ref.state_dict().items()}, tmp_path / "course.safetensors")
+    monkeypatch.chdir(tmp_path)
+    exec(snippet[1], {"model": ref})  # the manual's own lines
+    (tmp_path / "course.json").write_text(json.dumps(sidecar_data()), encoding="utf-8")
+    assert_equals_reference(ref, transviz.load_model(tmp_path / "course.json"))
