@@ -142,3 +142,15 @@ def test_a_checkpoint_with_a_lying_vocabulary_is_refused_by_name(tmp_path, edit,
     bad = with_target_vocab(tmp_path, edit)
     with pytest.raises(transviz.CheckpointError, match=f"bad.safetensors has broken metadata: {message}"):
         transviz.load_model(str(bad))
+
+
+def test_markers_wrap_every_sentence_and_unknown_words_keep_their_places():
+    vocab = Vocab(["ein", "hund"], add_start=True, add_end=True)
+    encoding = vocab.encode("ein xq hund")
+    assert encoding.tokens == ["<s>", "ein", "xq", "hund", "</s>"]
+    assert encoding.ids == [vocab.bos_id, vocab.stoi["ein"], vocab.unk_id, vocab.stoi["hund"], vocab.eos_id]
+    assert encoding.unknown == [(2, "xq")]
+    assert Vocab.from_dict(vocab.to_dict()).encode("ein").ids == [1, 4, 2]
+    assert "add_end" not in Vocab(["ein"]).to_dict()  # a vocabulary without markers is written as before
+    with pytest.raises(ConfigError, match="add_end must be true or false, got \"yes\""):
+        Vocab.from_dict(vocab.to_dict() | {"add_end": "yes"})

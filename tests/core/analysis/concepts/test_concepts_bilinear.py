@@ -3,6 +3,8 @@ shipped model, as the walkthrough computes them from the model's own queries and
 is at most d_k and its symmetric and antisymmetric parts add up to it."""
 from __future__ import annotations
 
+from dataclasses import replace
+
 import numpy as np
 import pytest
 import torch
@@ -11,6 +13,8 @@ import transviz
 from transviz.core.analysis.concepts.bilinear import bilinear
 from transviz.core.analysis.concepts.forward import Sentence
 from transviz.core.analysis.walkthrough import KINDS, walkthrough
+from transviz.core.model.bundle import Model
+from transviz.core.model.transformer import Transformer
 
 SENTENCE = Sentence("ich mochte ein bier", ("i", "want", "a"))
 
@@ -71,3 +75,15 @@ def test_what_is_kept_per_head_follows_the_weights():
     walk = walkthrough(model, SENTENCE.source, "i want a", "cross", 1, 2)
     np.testing.assert_allclose(changed.form, walk.scaled, atol=1e-4)
     assert not np.allclose(changed.form, first.form, atol=1e-3)
+
+
+def test_a_model_without_biases_has_a_zero_bias_row_and_column(model):
+    """nn.Transformer(bias=False) imported: W_Z's bias row and column are 0 and the form still
+    gives the walkthrough's scaled scores."""
+    torch.manual_seed(0)
+    net = Transformer(replace(model.config, bias=False)).eval()
+    bare = Model(net, model.src_vocab, model.tgt_vocab)
+    shown = bilinear(bare, SENTENCE, "cross", 0, 1)
+    walk = walkthrough(bare, SENTENCE.source, "i want a", "cross", 0, 1)
+    np.testing.assert_allclose(shown.form, walk.scaled, atol=1e-4)
+    assert not shown.matrix[-1].any() and not shown.matrix[:, -1].any()
