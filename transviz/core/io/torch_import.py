@@ -384,7 +384,7 @@ def _gathered(names: Names, tensors: dict[str, Tensor], shape: tuple[int, ...]) 
             return problem
         assert tensor is not None  # _problem names a missing one
         found.append(tensor)
-    fits = all(t.shape[1:] == found[0].shape[1:] for t in found)
+    fits = len(found) == 1 or all(t.dim() and t.shape[1:] == found[0].shape[1:] for t in found)  # cat needs rows
     stacked = torch.cat(found) if len(found) > 1 and fits else found[0]  # e.g. (3d, d): W_Q | W_K | W_V
     if not fits or tuple(stacked.shape) != shape:
         return Message(translate_noop("CoreMessages", "{0} has shape {1}, the sidecar's sizes need {2}"),
