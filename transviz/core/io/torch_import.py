@@ -1,10 +1,12 @@
-"""Plain PyTorch encoder-decoders (built on ``torch.nn.Transformer``) as transviz models.
+"""Plain PyTorch encoder-decoders (built on ``torch.nn.Transformer``, or named otherwise: see
+:mod:`.torch_layouts`) as transviz models.
 
 The weights come from the model's ``state_dict`` saved with safetensors, never from a pickle
 (unpickling runs whatever code the file holds). A JSON sidecar says what the weights alone
 cannot: the sizes, the vocabularies and their special ids, where the embeddings and the output
-layer are, and how positions and embeddings are added. The manual ("Your own PyTorch model")
-documents its fields. The weights are mapped onto transviz's own
+layer are, and how positions and embeddings are added. Every tensor in the file must be one the
+sidecar explains: one left over would be left out of every map without a word. The manual ("Your
+own PyTorch model") documents its fields. The weights are mapped onto transviz's own
 :class:`~transviz.core.model.transformer.Transformer`, so the result works everywhere a transviz model does;
 :func:`convert` saves it as a transviz checkpoint.
 
