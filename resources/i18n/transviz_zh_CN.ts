@@ -908,6 +908,10 @@ Symmetric part |S| = {7:.2f}, antisymmetric part |A| = {8:.2f} (Frobenius norms)
         <translation>d_model（{0}）必须能被 n_heads（{1}）整除：每个头分到 d_model / n_heads 维</translation>
     </message>
     <message>
+        <source>positional {0} needs d_model &gt;= 4, got {1}</source>
+        <translation>位置编码 {0} 需要 d_model &gt;= 4，实际为 {1}</translation>
+    </message>
+    <message>
         <source>share_embeddings needs one joint vocabulary: source has {0} tokens, target {1}</source>
         <translation>share_embeddings 需要一个共用词表：源语言有 {0} 个词元，目标语言有 {1} 个</translation>
     </message>
@@ -2048,6 +2052,22 @@ Symmetric part |S| = {7:.2f}, antisymmetric part |A| = {8:.2f} (Frobenius norms)
         <translation>{0} 是版本 {1} 的说明文件；此版本的 transviz 读取版本 {2}</translation>
     </message>
     <message>
+        <source>a tensor&apos;s name or a list of them</source>
+        <translation>一个张量名或张量名的列表</translation>
+    </message>
+    <message>
+        <source>{0}: layout {1} is not one transviz knows ({2})</source>
+        <translation>{0}：transviz 不认识布局 {1}（它认识 {2}）</translation>
+    </message>
+    <message>
+        <source>{0}: names.{1} is none of transviz&apos;s weights (the manual lists them)</source>
+        <translation>{0}：names.{1} 不是 transviz 的任何一个权重（手册中列出了它们）</translation>
+    </message>
+    <message>
+        <source>{0}: every name in names.{1} must hold {2}, where the layer&apos;s number goes</source>
+        <translation>{0}：names.{1} 中的每个名字都必须含有 {2}，表示层号的位置</translation>
+    </message>
+    <message>
         <source>{0} is {1} MB; a sidecar is far smaller</source>
         <translation>{0} 有 {1} MB；说明文件要小得多</translation>
     </message>
@@ -2080,6 +2100,10 @@ Symmetric part |S| = {7:.2f}, antisymmetric part |A| = {8:.2f} (Frobenius norms)
         <translation>{0}：不支持位置编码 {1}；transviz 只读取 &quot;sinusoidal&quot;（论文中的固定表，sin 与 cos 列交替）</translation>
     </message>
     <message>
+        <source>unexpected tensor {0}: the sidecar does not say what it is (check the layer counts, the layout and bias, or declare it in modules)</source>
+        <translation>意外的张量 {0}：说明文件没有说明它是什么（请检查层数、布局和 bias，或在 modules 中声明它）</translation>
+    </message>
+    <message>
         <source>{0} has no {1}: a model saved with save_pretrained has one</source>
         <translation>{0} 中没有 {1}：用 save_pretrained 保存的模型都有这个文件</translation>
     </message>
@@ -2090,6 +2114,34 @@ Symmetric part |S| = {7:.2f}, antisymmetric part |A| = {8:.2f} (Frobenius norms)
     <message>
         <source>{0} is a T5 model: T5 adds learned relative-position buckets to every attention score and normalises with RMSNorm (no mean, no bias); transviz&apos;s model has absolute positions and LayerNorm, so it cannot show T5&apos;s attention without drawing it wrong</source>
         <translation>{0} 是 T5 模型：T5 在每个注意力分数上加上学习得到的相对位置分桶，并用 RMSNorm 归一化（不减均值、没有偏置）；transviz 的模型使用绝对位置和 LayerNorm，因此无法如实显示 T5 的注意力，只会画错</translation>
+    </message>
+    <message>
+        <source>{0} is a BlenderbotSmall model: its decoder normalises the token embeddings before it adds the positions (its encoder after); transviz&apos;s model normalises both stacks after</source>
+        <translation>{0} 是 BlenderbotSmall 模型：它的解码器在加上位置之前就对词元嵌入做归一化（编码器则在之后）；transviz 的模型在两个堆栈中都在之后归一化</translation>
+    </message>
+    <message>
+        <source>{0} is an LED model: its encoder attends within a sliding window plus a few global tokens; transviz&apos;s attention reads every position</source>
+        <translation>{0} 是 LED 模型：它的编码器只在滑动窗口内和少数全局词元上计算注意力；transviz 的注意力读取每个位置</translation>
+    </message>
+    <message>
+        <source>{0} is a BigBird-Pegasus model: its encoder attends to random, window and global blocks; transviz&apos;s attention reads every position</source>
+        <translation>{0} 是 BigBird-Pegasus 模型：它的编码器只关注随机块、窗口块和全局块；transviz 的注意力读取每个位置</translation>
+    </message>
+    <message>
+        <source>{0} is a PEGASUS-X model: its encoder attends within staggered blocks plus global tokens; transviz&apos;s attention reads every position</source>
+        <translation>{0} 是 PEGASUS-X 模型：它的编码器只在交错的块内和全局词元上计算注意力；transviz 的注意力读取每个位置</translation>
+    </message>
+    <message>
+        <source>{0} is a ProphetNet model: its decoder predicts several future tokens in parallel streams with relative positions; transviz&apos;s decoder predicts the next token</source>
+        <translation>{0} 是 ProphetNet 模型：它的解码器用相对位置在并行的流中同时预测后面的多个词元；transviz 的解码器预测下一个词元</translation>
+    </message>
+    <message>
+        <source>{0} is a mixture-of-experts model: it sends each token to one of several feed-forward networks; transviz&apos;s layers have one</source>
+        <translation>{0} 是混合专家模型：它把每个词元送到几个前馈网络中的一个；transviz 的每层只有一个前馈网络</translation>
+    </message>
+    <message>
+        <source>{0} joins two separately built models (an EncoderDecoderModel); transviz reads encoder-decoders built as one</source>
+        <translation>{0} 把两个分别构建的模型拼在一起（EncoderDecoderModel）；transviz 读取作为一个整体构建的编码器-解码器</translation>
     </message>
     <message>
         <source>{0} is a folder, not a checkpoint file: name a {1} file in it, or a folder a Hugging Face model was saved in (it has no {2})</source>
@@ -2108,6 +2160,22 @@ Symmetric part |S| = {7:.2f}, antisymmetric part |A| = {8:.2f} (Frobenius norms)
         <translation>{0} 的权重只保存在 {1} 中，这是 pickle 文件，transviz 从不加载；请用 save_pretrained(folder, safe_serialization=True) 重新保存模型，以写出 {2}</translation>
     </message>
     <message>
+        <source>{0} has neither {1} nor {2}: a model saved with save_pretrained has one of them</source>
+        <translation>{0} 中既没有 {1} 也没有 {2}：用 save_pretrained 保存的模型必有其一</translation>
+    </message>
+    <message>
+        <source>shard index</source>
+        <translation>分片索引</translation>
+    </message>
+    <message>
+        <source>{0}: its weight_map must name each tensor&apos;s shard</source>
+        <translation>{0}：其 weight_map 必须为每个张量指明所在的分片</translation>
+    </message>
+    <message>
+        <source>{0}: shard {1} must be a .safetensors file in the model&apos;s folder</source>
+        <translation>{0}：分片 {1} 必须是模型文件夹中的 .safetensors 文件</translation>
+    </message>
+    <message>
         <source>opening a Hugging Face model needs the transformers package: {0}</source>
         <translation>打开 Hugging Face 模型需要 transformers 包：{0}</translation>
     </message>
@@ -2120,8 +2188,16 @@ Symmetric part |S| = {7:.2f}, antisymmetric part |A| = {8:.2f} (Frobenius norms)
         <translation>{0}：transviz 没有激活函数 {1}（它有 {2}）</translation>
     </message>
     <message>
-        <source>{0}: a Marian model with separate source and target vocabularies is not supported yet</source>
-        <translation>{0}：暂不支持源语言和目标语言词表分开的 Marian 模型</translation>
+        <source>generation config</source>
+        <translation>生成配置</translation>
+    </message>
+    <message>
+        <source>{0}: forced_bos_token_id is {1}, outside the vocabulary of {2}</source>
+        <translation>{0}：forced_bos_token_id 为 {1}，超出了 {2} 个词元的词表</translation>
+    </message>
+    <message>
+        <source>{0}: its positions count from its padding id {1} + 1; transviz&apos;s fairseq table counts from 2 (padding id 1)</source>
+        <translation>{0}：它的位置从填充编号 {1} + 1 开始计数；transviz 的 fairseq 位置表从 2 开始计数（填充编号为 1）</translation>
     </message>
     <message>
         <source>{0}: the model&apos;s sizes do not make a model: {1}</source>
@@ -2152,6 +2228,10 @@ Symmetric part |S| = {7:.2f}, antisymmetric part |A| = {8:.2f} (Frobenius norms)
         <translation>{0} 含有 {1} 的第 {2} 层，但 config.json 给 {1} 的只有 {3} 层</translation>
     </message>
     <message>
+        <source>{0}: tensor {1} is not the sine table of positions its model type adds</source>
+        <translation>{0}：张量 {1} 不是这种模型类型所加的正弦位置表</translation>
+    </message>
+    <message>
         <source>{0}: the tokenizer gives ids up to {1}, but the model&apos;s vocabulary holds {2}</source>
         <translation>{0}：分词器给出的编号最大到 {1}，但模型的词表只有 {2} 个</translation>
     </message>
@@ -2174,10 +2254,6 @@ Symmetric part |S| = {7:.2f}, antisymmetric part |A| = {8:.2f} (Frobenius norms)
     <message>
         <source>{0} has shape {1}, the sidecar&apos;s sizes need {2}</source>
         <translation>{0} 的形状为 {1}，说明文件中的尺寸要求 {2}</translation>
-    </message>
-    <message>
-        <source>unexpected tensor {0} (are the layer counts right?)</source>
-        <translation>多余的张量 {0}（层数是否正确？）</translation>
     </message>
     <message>
         <source>{0} has no sidecar {1} beside it</source>
