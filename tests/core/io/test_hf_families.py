@@ -26,10 +26,12 @@ pytest.importorskip("sacremoses")
 
 import transviz
 from hf_folders import bart_folder, fsmt_folder, m2m100_folder, marian_folder, mbart_folder, pegasus_folder
+from transviz.core.data.dataset import Pair
 from transviz.core.decoding.session import DecodingSession
 from transviz.core.decoding.strategies import Beam
 from transviz.core.io.hf_vocab import TokenizerVocab
 from transviz.core.model.bundle import Model
+from transviz.core.training.evaluate import teacher_forced_loss
 
 pytestmark = pytest.mark.hf
 
@@ -179,3 +181,16 @@ def test_the_many_to_many_families_write_the_target_language_first(pair: tuple[M
         session = DecodingSession(model, SOURCES[0], strategy=Beam(2))
         first = session.step()
         assert first.forced and vocab.theirs[first.token_id] == forced
+
+
+def test_a_corpus_pair_is_split_as_a_target_and_scored_as_transformers_scores_it(pair: tuple[Model, Any, Any]) -> None:
+    """A TSV corpus's pair goes through the same vocabularies: its loss (what validation reports)
+    is transformers' cross-entropy of the labels, on the rows both feed (mBART's labels end with
+    the language code after </s>, which transviz never predicts)."""
+    model, reference, tokenizer = pair
+    labels = _labels(tokenizer, Path(model.path or ""), TARGET)
+    rows = len(model.tgt_vocab.encode(TARGET).ids) + 1  # the target and its end
+    with torch.no_grad():
+        out = _forward(reference, list(tokenizer(SOURCES[0])["input_ids"]), _shifted(reference, labels))
+    expected = torch.nn.functional.cross_entropy(out.logits[0, :rows], torch.tensor(labels[:rows]))
+    assert teacher_forced_loss(model, [Pair(SOURCES[0], TARGET)]) == pytest.approx(float(expected), abs=1e-5)
