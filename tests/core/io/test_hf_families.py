@@ -171,7 +171,8 @@ def test_greedy_and_beam_equal_generate(pair: tuple[Model, Any, Any], source: st
 
 def test_the_many_to_many_families_write_the_target_language_first(pair: tuple[Model, Any, Any]) -> None:
     """mBART-50 and M2M100 are told the target language (generate's forced_bos_token_id): transviz
-    writes it first in every strategy, as a forced step; the others force nothing."""
+    writes it first in every strategy, a step that is neither the strategy's nor the user's; the
+    others force nothing."""
     model, _, tokenizer = pair
     forced = _language(tokenizer)["forced_bos_token_id"]
     vocab = model.tgt_vocab
@@ -180,7 +181,9 @@ def test_the_many_to_many_families_write_the_target_language_first(pair: tuple[M
     if forced is not None:
         session = DecodingSession(model, SOURCES[0], strategy=Beam(2))
         first = session.step()
-        assert first.forced and vocab.theirs[first.token_id] == forced
+        assert first.prescribed and not first.forced and vocab.theirs[first.token_id] == forced
+        assert session.beam_history[-1].best.score == 0.0  # it adds nothing to the score
+        assert not session.step().prescribed
 
 
 def test_a_corpus_pair_is_split_as_a_target_and_scored_as_transformers_scores_it(pair: tuple[Model, Any, Any]) -> None:

@@ -12,7 +12,8 @@ Meaning of every operation, in every mode:
   after a forced step the beam holds that one hypothesis (a beam search widens it again on the
   next step). Not available in teacher forcing, where the reference chooses every token. A model
   whose target vocabulary has a ``forced_prefix`` (mBART-50's and M2M100's target language)
-  writes it first in every strategy, as a forced step that adds nothing to the score. With
+  writes it first in every strategy, a step recorded as ``prescribed`` that adds nothing to the
+  score (as generate() scores it). With
   ``Beam(rule="hf")`` the beam lists its ended hypotheses first: force, greedy and sampling then
   continue the best live one (``BeamStep.followed``), as generate would extend it.
 * **set_strategy** takes effect at the next step; history stays. Beam -> greedy/sampling continues
@@ -98,6 +99,9 @@ class StepRecord:
     # sampling: the top-k tokens of the distribution the token was drawn from (after temperature,
     # top-k and top-p, renormalised), with that distribution's probability of the token written
     drawn: tuple[DrawnCandidate, ...] | None = None
+    # the target language the model is told to write first (Vocab.forced_prefix), not the strategy's
+    # choice nor the user's: it adds nothing to the hypothesis's score
+    prescribed: bool = False
     drawn_probability: float | None = None
     interventions: tuple[Intervention, ...] = ()  # in force when this step ran
 
@@ -431,7 +435,8 @@ class DecodingSession:
         prefix = self._vocab.forced_prefix
         if self.position < len(prefix):  # the target language, written first whatever the strategy
             token_id = prefix[self.position]
-            return self._advance(False, lambda expansion: self._extend_best(expansion, token_id), forced=True)
+            return self._advance(False, lambda expansion: self._extend_best(expansion, token_id), forced=False,
+                                 prescribed=True)
         if isinstance(self._strategy, Beam):
             return self._advance(True, self._beam_search, forced=False)
         return self._advance(False, self._choose_one, forced=False)
@@ -594,7 +599,8 @@ class DecodingSession:
                 return state
         return rebuild_cache(self._start, nodes)
 
-    def _advance(self, extend_all: bool, pick: Callable[[_Expansion], list[Choice]], forced: bool) -> StepRecord:
+    def _advance(self, extend_all: bool, pick: Callable[[_Expansion], list[Choice]], forced: bool,
+                 prescribed: bool = False) -> StepRecord:
         """One batched decoder step for the parents, ``pick`` builds the next beam from it."""
         beam = self._beams[-1]
         parents = beam.live if extend_all else [beam.followed]  # the best (live, with the hf rule) hypothesis
@@ -610,7 +616,7 @@ class DecodingSession:
         next_beam = BeamStep(self.position + 1, hypotheses, sum(c.kept for c in choices))
         self._cache = FedCache(out.state, tuple(beam.hypotheses[i].node for i in parents))
         first_new = next(i for i, c in enumerate(choices) if c.row is not None)  # the best extended hypothesis
-        record = self._record(choices[first_new], hypotheses[first_new], expansion, next_beam, forced)
+        record = self._record(choices[first_new], hypotheses[first_new], expansion, next_beam, forced, prescribed)
         self._beams.append(next_beam)
         self._history.append(record)
         self._notify("step")
@@ -661,7 +667,7 @@ class DecodingSession:
         return beam_choices(self._strategy, beam, beam.live, expansion.log_probs)
 
     def _record(self, choice: Choice, hypothesis: Hypothesis, expansion: _Expansion, beam: BeamStep,
-                forced: bool) -> StepRecord:
+                forced: bool, prescribed: bool) -> StepRecord:
         row, token_id, node = choice.row, choice.token_id, hypothesis.node
         assert row is not None and token_id is not None and node is not None
         top = torch.topk(expansion.probs[row], self.top_k)
@@ -670,14 +676,14 @@ class DecodingSession:
                            for i, p in zip(top.indices.tolist(), top.values.tolist(), strict=True))
         entropy = float(-(expansion.log_probs[row].exp() * expansion.log_probs[row]).sum())
         gold = self._gold is not None
-        drawn, drawn_probability = self._drawn(expansion, row, token_id, forced or gold)
+        drawn, drawn_probability = self._drawn(expansion, row, token_id, forced or gold or prescribed)
         return StepRecord(
             index=self.position, token=itos[token_id], token_id=token_id, probability=node.probability,
             forced=forced, candidates=candidates, entropy=entropy, stop=self._stop_reason(beam),
             predicted_token=itos[node.predicted_id], strategy=TEACHER_FORCING if gold else self._strategy.name,
             path=node, gold_token=itos[token_id] if gold else None, gold_probability=node.probability if gold else None,
             beam=beam if self._is_beam_search() else None, drawn=drawn, drawn_probability=drawn_probability,
-            interventions=self._interventions,
+            interventions=self._interventions, prescribed=prescribed,
         )
 
     def _drawn(self, expansion: _Expansion, row: int, token_id: int,

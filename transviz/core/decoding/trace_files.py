@@ -29,7 +29,8 @@ def step_dict(record: StepRecord) -> dict[str, Any]:
     """One step as JSON-able values."""
     return {
         "index": record.index, "token": record.token, "token_id": record.token_id,
-        "probability": record.probability, "forced": record.forced, "entropy_nats": record.entropy,
+        "probability": record.probability, "forced": record.forced, "prescribed": record.prescribed,
+        "entropy_nats": record.entropy,
         "predicted_token": record.predicted_token, "gold_token": record.gold_token,
         "gold_probability": record.gold_probability, "stop": record.stop,
         "candidates": [{"token": c.token, "id": c.id, "probability": c.probability} for c in record.candidates],
