@@ -596,6 +596,10 @@ Symmetric part |S| = {7:.2f}, antisymmetric part |A| = {8:.2f} (Frobenius norms)
         <translation>，由你强制指定</translation>
     </message>
     <message>
+        <source>, the target language, which the model is told to write first</source>
+        <translation>，这是目标语言，模型被要求首先写出它</translation>
+    </message>
+    <message>
         <source>, not among them</source>
         <translation>，不在其中</translation>
     </message>
@@ -2528,6 +2532,10 @@ Symmetric part |S| = {7:.2f}, antisymmetric part |A| = {8:.2f} (Frobenius norms)
         <translation>；由你强制指定</translation>
     </message>
     <message>
+        <source>; the target language, which the model is told to write first</source>
+        <translation>；这是目标语言，模型被要求首先写出它</translation>
+    </message>
+    <message>
         <source>; the model predicted &apos;{0}&apos;</source>
         <translation>；模型预测的是“{0}”</translation>
     </message>
@@ -3909,6 +3917,10 @@ Symmetric part |S| = {7:.2f}, antisymmetric part |A| = {8:.2f} (Frobenius norms)
     <message>
         <source>Positional encoding PE: {0} positions x {1} dimensions, from {2}</source>
         <translation>位置编码 PE：{0} 个位置 × {1} 个维度，来自{2}</translation>
+    </message>
+    <message>
+        <source>fairseq&apos;s table (this model&apos;s): dimension 2i holds sin((pos + 2) / 10000^(i/(d_model/2 - 1))), dimension 2i+1 the cos of the same angle: fairseq counts positions from 2.</source>
+        <translation>fairseq 的位置表（本模型所用）：第 2i 维是 sin((pos + 2) / 10000^(i/(d_model/2 - 1)))，第 2i+1 维是同一角度的 cos：fairseq 从 2 开始计数位置。</translation>
     </message>
     <message>
         <source>Left half: sin (even dimensions); right half: cos (odd dimensions).</source>

@@ -2,6 +2,7 @@
 similarity PE·PEᵀ, and a loaded model's own table."""
 from __future__ import annotations
 
+import dataclasses
 import math
 
 import numpy as np
@@ -9,7 +10,9 @@ import pyqtgraph as pg
 import pytest
 from PySide6.QtCore import Qt
 
+from transviz.core.model.bundle import Model
 from transviz.core.model.positional import sinusoidal_table
+from transviz.core.model.transformer import Transformer
 from transviz.core.teaching.workspace import Workspace
 from transviz.gui.panels.positional import HALVES, INTERLEAVED, MODEL, PositionalPanel, parse_dimensions
 
@@ -182,3 +185,28 @@ def test_current_plot_follows_the_mouse(panel, qtbot):
     for plot in (panel.table_view, panel.similarity_view, panel.table_view):
         qtbot.mouseMove(plot)
         qtbot.waitUntil(lambda plot=plot: panel.current_plot() is plot, timeout=2000)
+
+
+def fairseq(pos: int, dim: int, d_model: int) -> float:
+    """fairseq's table from its formula, written apart from transviz: the rates 10000^(-i/(d/2-1)),
+    the sin of every rate then the cos, the first token at position 2."""
+    half = d_model // 2
+    i = dim % half
+    angle = (pos + 2) * math.exp(-i * math.log(10000.0) / (half - 1))
+    return math.sin(angle) if dim < half else math.cos(angle)
+
+
+def test_fairseqs_table_is_shown_in_the_formulas_columns_and_named_as_its_own(panel, make_model):
+    """M2M100's and FSMT's table (other rates, positions from 2) in the formula's column order,
+    with a caption that gives its formula, not the paper's."""
+    base = make_model()
+    config = dataclasses.replace(base.config, positional="sinusoidal-fairseq")
+    model = Model(Transformer(config).eval(), base.src_vocab, base.tgt_vocab)
+    panel.workspace.set_model(model)
+    assert panel.source.currentIndex() == MODEL
+    halves = [[fairseq(p, d, 16) for d in range(16)] for p in range(24)]
+    interleaved = np.array(halves)[:, [d // 2 + 8 * (d % 2) for d in range(16)]]  # sin 0, cos 0, sin 1, ...
+    np.testing.assert_allclose(panel.table_view.displayed_image(), interleaved, atol=1e-6)
+    assert "fairseq" in panel.layout_note.text() and "10000^(i/(d_model/2 - 1))" in panel.layout_note.text()
+    panel.workspace.set_model(make_model())
+    assert "fairseq" not in panel.layout_note.text()

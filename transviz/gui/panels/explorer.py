@@ -315,6 +315,8 @@ class ExplorerPanel(Retranslated, PlotPanel):
             tip = self.tr("step {0}: p = {1:.3f}").format(i + 1, node.probability)
             if record.forced:
                 tip += self.tr("; forced by you")
+            if record.prescribed:
+                tip += self.tr("; the target language, which the model is told to write first")
             below = None
             if record.gold_token is not None:
                 tip += self.tr("; the model predicted '{0}'").format(record.predicted_token)

@@ -234,12 +234,21 @@ class PositionalPanel(Retranslated, PlotPanel):
         source = self.tr("the loaded model") if from_model else self.tr("the formula")
         self.table_view.set_title(self.tr("Positional encoding PE: {0} positions x {1} dimensions, from {2}")
                                   .format(length, d_model, source))
-        self.layout_note.setText(
-            self.tr("Left half: sin (even dimensions); right half: cos (odd dimensions).") if halves else
-            self.tr("Column 2i holds sin(pos / 10000^(2i/d_model)), column 2i+1 the cos of the same angle."))
+        self.layout_note.setText(self._layout_note(halves, from_model))
         sims = similarity(torch.from_numpy(self._table).double()).float().numpy()
         self.similarity_view.set_data(sims, positions, positions, levels=(float(sims.min()), float(sims.max())))
         self._draw_curves()
+
+    def _layout_note(self, halves: bool, from_model: bool) -> str:
+        """What the columns hold; fairseq's table (M2M100, FSMT) has other rates and starts at 2."""
+        fairseq = from_model and self.model is not None and self.model.config.positional == "sinusoidal-fairseq"
+        if fairseq:
+            return self.tr("fairseq's table (this model's): dimension 2i holds "
+                           "sin((pos + 2) / 10000^(i/(d_model/2 - 1))), dimension 2i+1 the cos of the same angle: "
+                           "fairseq counts positions from 2.")
+        if halves:
+            return self.tr("Left half: sin (even dimensions); right half: cos (odd dimensions).")
+        return self.tr("Column 2i holds sin(pos / 10000^(2i/d_model)), column 2i+1 the cos of the same angle.")
 
     def _draw_curves(self) -> None:
         self.curves.clear()

@@ -203,6 +203,8 @@ class CandidatesChart(Retranslated, QWidget):
             record.index + 1, len(listed), record.token, record.probability)
         if record.forced:
             text += self.tr(", forced by you")
+        if record.prescribed:
+            text += self.tr(", the target language, which the model is told to write first")
         if record.token not in listed:
             text += self.tr(", not among them")
         if record.beam is not None and self._beam_search:  # after a switch of strategy it would be stale
