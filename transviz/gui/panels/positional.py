@@ -109,7 +109,7 @@ class PositionalPanel(Retranslated, PlotPanel):
         self.bind_text(self.table_view.set_axes, lambda: AxisNames(
             self.tr("position"), self.tr("dimension"), self.tr("positions (rows)"), self.tr("dimensions (columns)"),
             self.tr("{row_name} {row}, {column_name} {column}: {value}")))
-        self.layout_note = plain_label()
+        self.layout_note = plain_label(wrap=True)  # fairseq's caption takes two lines on a small screen
         self.curves = pg.PlotWidget()
         self.bind_text(self.curves.setTitle, lambda: self.tr("Chosen dimensions across positions"))
         self.bind_text(lambda text: self.curves.setLabel("bottom", text), lambda: self.tr("position"))
