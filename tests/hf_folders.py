@@ -173,20 +173,25 @@ FAIRSEQ_SPECIALS = ("<s>", "<pad>", "</s>", "<unk>")  # fairseq's dictionaries b
 
 def m2m100_folder(folder: Path, seed: int = 0, *, d_model: int = 32, heads: int = 4, layers: int = 2,
                   decoder_layers: int | None = None, ffn: int = 64, vocab: int = 120, eos_bias: float = 0.0,
-                  tied: bool = True) -> Path:
+                  tied: bool = True, nllb: bool = False) -> Path:
     """A random M2M100 model translating de -> en (fairseq's sine table, pre-norm) with its
-    tokenizer (vocab.json + sentencepiece.bpe.model); generate() is told the target language."""
+    tokenizer (vocab.json + sentencepiece.bpe.model); generate() is told the target language.
+    ``nllb``: NLLB's tokenizer instead (tokenizer.json, codes such as eng_Latn), as NLLB's
+    checkpoints pair it with this architecture."""
     from transformers import M2M100Config, M2M100ForConditionalGeneration, M2M100Tokenizer
 
     folder.mkdir(parents=True, exist_ok=True)
-    pieces = _sentencepiece(folder, "sentencepiece.bpe.model", SENTENCES + ENGLISH_SENTENCES, vocab)
-    tokens = [*FAIRSEQ_SPECIALS, *pieces]
-    (folder / "vocab.json").write_text(json.dumps({t: i for i, t in enumerate(tokens)}), encoding="utf-8")
-    tokenizer = M2M100Tokenizer(str(folder / "vocab.json"), str(folder / "sentencepiece.bpe.model"), src_lang="de",
-                                tgt_lang="en", language_codes="wmt21")
+    if nllb:
+        tokenizer = _nllb_tokenizer()
+    else:
+        pieces = _sentencepiece(folder, "sentencepiece.bpe.model", SENTENCES + ENGLISH_SENTENCES, vocab)
+        tokens = [*FAIRSEQ_SPECIALS, *pieces]
+        (folder / "vocab.json").write_text(json.dumps({t: i for i, t in enumerate(tokens)}), encoding="utf-8")
+        tokenizer = M2M100Tokenizer(str(folder / "vocab.json"), str(folder / "sentencepiece.bpe.model"),
+                                    src_lang="de", tgt_lang="en", language_codes="wmt21")
     tokenizer.save_pretrained(folder)
     languages = getattr(tokenizer, "lang_token_to_id", {}).values()  # after the pieces, not in len(tokenizer)
-    config = M2M100Config(vocab_size=max(len(tokenizer), *(i + 1 for i in languages)), d_model=d_model,
+    config = M2M100Config(vocab_size=max([len(tokenizer), *(i + 1 for i in languages)]), d_model=d_model,
                           encoder_layers=layers,
                           decoder_layers=decoder_layers or layers, encoder_attention_heads=heads,
                           decoder_attention_heads=heads, encoder_ffn_dim=ffn, decoder_ffn_dim=ffn,
@@ -194,6 +199,18 @@ def m2m100_folder(folder: Path, seed: int = 0, *, d_model: int = 32, heads: int 
                           encoder_layerdrop=0.0, decoder_layerdrop=0.0, tie_word_embeddings=tied)
     _save(M2M100ForConditionalGeneration(config), folder, seed, eos_bias)
     return folder
+
+
+def _nllb_tokenizer() -> object:
+    """NLLB's tokenizer over single characters and word-initial ones (BPE merges of "▁" and a
+    character), translating deu_Latn -> eng_Latn."""
+    from transformers import NllbTokenizer
+
+    chars = sorted({c for s in SENTENCES + ENGLISH_SENTENCES for c in s.replace(" ", "")})
+    vocab = {t: i for i, t in enumerate(FAIRSEQ_SPECIALS)}
+    for piece in ["▁", *chars, *("▁" + c for c in chars)]:
+        vocab.setdefault(piece, len(vocab))
+    return NllbTokenizer(vocab=vocab, merges=[("▁", c) for c in chars], src_lang="deu_Latn", tgt_lang="eng_Latn")
 
 
 def _bpe(words: list[str], merges: int) -> tuple[list[tuple[str, str]], set[str]]:

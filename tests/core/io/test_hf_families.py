@@ -59,6 +59,7 @@ CONFIGURATIONS: dict[str, tuple[Callable[..., Path], dict[str, Any]]] = {
     "pegasus-untied-uneven": (pegasus_folder, {"tied": False, "layers": 1, "decoder_layers": 2}),
     "m2m100": (m2m100_folder, {}),
     "m2m100-untied-uneven": (m2m100_folder, {"tied": False, "layers": 2, "decoder_layers": 3}),
+    "nllb": (m2m100_folder, {"nllb": True}),
     "fsmt": (fsmt_folder, {}),
     "fsmt-tied-uneven": (fsmt_folder, {"tied": True, "layers": 1, "decoder_layers": 2}),
 }
@@ -114,7 +115,7 @@ def _stacked(maps: tuple[torch.Tensor, ...], rows: int) -> np.ndarray:
 def _language(tokenizer: Any) -> dict[str, int]:
     """What a user passes to generate() for a many-to-many model: the target language's token."""
     language = getattr(tokenizer, "tgt_lang", None)
-    if type(tokenizer).__name__ in ("M2M100Tokenizer", "MBart50Tokenizer"):
+    if type(tokenizer).__name__ in ("M2M100Tokenizer", "MBart50Tokenizer", "NllbTokenizer"):
         return {"forced_bos_token_id": tokenizer.convert_tokens_to_ids(tokenizer.lang_code_to_token[language])
                 if hasattr(tokenizer, "lang_code_to_token") else tokenizer.convert_tokens_to_ids(language)}
     return {"forced_bos_token_id": None}
