@@ -44,7 +44,7 @@ T5_REFUSED = translate_noop("CoreMessages", "{0} is a T5 model: T5 adds learned 
                                             "attention score and normalises with RMSNorm (no mean, no bias); "
                                             "transviz's model has absolute positions and LayerNorm, so it cannot show "
                                             "T5's attention without drawing it wrong")
-REFUSED = {
+REFUSED = {kind: T5_REFUSED for kind in T5_FAMILY} | {
     "blenderbot-small": translate_noop("CoreMessages", "{0} is a BlenderbotSmall model: its decoder normalises the "
                                                        "token embeddings before it adds the positions (its encoder "
                                                        "after); transviz's model normalises both stacks after"),

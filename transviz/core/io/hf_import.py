@@ -38,7 +38,7 @@ from ..model.positional import FAIRSEQ_FIRST_POSITION, sine_table
 from ..model.transformer import Transformer
 from ..model.vocab import SPECIALS
 from .checkpoint_file import bounded_json, check_file
-from .hf_families import ACTIVATIONS, FAMILIES, LEARNED_OFFSET, REFUSED, T5_FAMILY, T5_REFUSED, hf_names, table_names
+from .hf_families import ACTIVATIONS, FAMILIES, LEARNED_OFFSET, REFUSED, hf_names, table_names
 from .hf_vocab import TokenizerVocab, language_tokens, side_vocab
 from .torch_import import read_safetensors
 from .weights_check import check_finite_forward
@@ -141,10 +141,9 @@ def _check_type(folder: Path, data: dict[str, Any]) -> str:
     kind = data.get("model_type")
     if not isinstance(kind, str):  # null, a number or a list: named as the file has it
         raise CheckpointError(NOT_SUPPORTED, str(folder), json.dumps(kind), ", ".join(FAMILIES))
-    if kind in T5_FAMILY:
-        raise CheckpointError(T5_REFUSED, str(folder))
-    if kind in REFUSED:
-        raise CheckpointError(REFUSED[kind], str(folder))
+    why = REFUSED.get(kind)  # a template naming the folder ({0}) and saying why
+    if why is not None:
+        raise CheckpointError(why, str(folder))
     if kind not in FAMILIES:
         raise CheckpointError(NOT_SUPPORTED, str(folder), json.dumps(kind), ", ".join(FAMILIES))
     return str(kind)
