@@ -50,13 +50,15 @@ def _marian_tokens(*piece_lists: list[str], pad_last: bool = True) -> list[str]:
 
 def marian_folder(folder: Path, seed: int = 0, *, d_model: int = 32, heads: int = 4, layers: int = 2,
                   ffn: int = 64, vocab: int = 80, eos_bias: float = 0.0, english_target: bool = False,
-                  separate_vocabs: bool = False, tied: bool = True, decoder_layers: int | None = None) -> Path:
+                  separate_vocabs: bool = False, tied: bool = True, decoder_layers: int | None = None,
+                  pad_bias: float = -100.0) -> Path:
     """A random MarianMT model with its source.spm / target.spm / vocab.json tokenizer in ``folder``.
 
     ``english_target``: target.spm is trained on English sentences, so that the two sides split
     text differently (as in every real opus-mt folder); ``separate_vocabs``: the target has its own
     target_vocab.json and embedding table; ``tied=False``: each embedding table and the output
-    layer are separate tensors (``tie_word_embeddings=False``)."""
+    layer are separate tensors (``tie_word_embeddings=False``); ``pad_bias``: <pad>'s output
+    bias (a high one makes the model write <pad> unless the generation config bans it)."""
     from transformers import MarianConfig, MarianMTModel, MarianTokenizer
 
     folder.mkdir(parents=True, exist_ok=True)
@@ -83,7 +85,7 @@ def marian_folder(folder: Path, seed: int = 0, *, d_model: int = 32, heads: int 
                           decoder_start_token_id=pad, scale_embedding=True, activation_function="swish",
                           forced_eos_token_id=None, dropout=0.0, attention_dropout=0.0,
                           activation_dropout=0.0)
-    _save(MarianMTModel(config), folder, seed, eos_bias)
+    _save(MarianMTModel(config), folder, seed, eos_bias, pad_bias=pad_bias)
     return folder
 
 
@@ -282,7 +284,8 @@ def fsmt_folder(folder: Path, seed: int = 0, *, d_model: int = 32, heads: int = 
 SINE_TABLES = ("pegasus", "fsmt")  # model types that save their fixed sine table as a weight
 
 
-def _save(model: torch.nn.Module, folder: Path, seed: int, eos_bias: float, shards: bool = False) -> None:
+def _save(model: torch.nn.Module, folder: Path, seed: int, eos_bias: float, shards: bool = False,
+          pad_bias: float = -100.0) -> None:
     """Random weights with a spread that makes every map and choice count (the default init is
     nearly uniform attention), <pad> never the likeliest output, </s> raised by ``eos_bias`` (so that
     outputs end at different lengths), then ``save_pretrained`` (safetensors)."""
@@ -299,6 +302,6 @@ def _save(model: torch.nn.Module, folder: Path, seed: int, eos_bias: float, shar
         bias = getattr(model, "final_logits_bias", None)
         if bias is not None:  # a trained model never writes <pad>: random ones would, now and then
             bias.copy_(0.5 * torch.randn(bias.shape, generator=gen))
-            bias[0, model.config.pad_token_id] = -100.0
+            bias[0, model.config.pad_token_id] = pad_bias
             bias[0, model.config.eos_token_id] += eos_bias
     model.eval().save_pretrained(folder, max_shard_size="40KB" if shards else "50GB")

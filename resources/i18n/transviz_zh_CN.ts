@@ -1260,6 +1260,18 @@ Symmetric part |S| = {7:.2f}, antisymmetric part |A| = {8:.2f} (Frobenius norms)
         <translation>无法把模型保存到 {0}：{1}</translation>
     </message>
     <message>
+        <source>generation: writes {0} first, whatever the model predicts</source>
+        <translation>生成规则：无论模型预测什么，都先写出 {0}</translation>
+    </message>
+    <message>
+        <source>generation: never writes {0}</source>
+        <translation>生成规则：从不写出 {0}</translation>
+    </message>
+    <message>
+        <source>generation: writes {0} at the length limit</source>
+        <translation>生成规则：到达长度上限时写出 {0}</translation>
+    </message>
+    <message>
         <source>a FIFO</source>
         <translation>命名管道（FIFO）</translation>
     </message>
@@ -2192,12 +2204,20 @@ Symmetric part |S| = {7:.2f}, antisymmetric part |A| = {8:.2f} (Frobenius norms)
         <translation>{0}：transviz 没有激活函数 {1}（它有 {2}）</translation>
     </message>
     <message>
+        <source>{0}: {1} is {2}, outside the vocabulary of {3}</source>
+        <translation>{0}：{1} 为 {2}，超出了 {3} 个词元的词表</translation>
+    </message>
+    <message>
         <source>generation config</source>
         <translation>生成配置</translation>
     </message>
     <message>
-        <source>{0}: forced_bos_token_id is {1}, outside the vocabulary of {2}</source>
-        <translation>{0}：forced_bos_token_id 为 {1}，超出了 {2} 个词元的词表</translation>
+        <source>{0}: forced_eos_token_id is {1}, not the end token {2}</source>
+        <translation>{0}：forced_eos_token_id 为 {1}，不是结束词元 {2}</translation>
+    </message>
+    <message>
+        <source>{0}: bad_words_ids must be a list of lists of token ids</source>
+        <translation>{0}：bad_words_ids 必须是由词元编号列表组成的列表</translation>
     </message>
     <message>
         <source>{0}: its positions count from its padding id {1} + 1; transviz&apos;s fairseq table counts from 2 (padding id 1)</source>

@@ -29,6 +29,7 @@ from hf_folders import bart_folder, fsmt_folder, m2m100_folder, marian_folder, m
 from transviz.core.data.dataset import Pair
 from transviz.core.decoding.session import DecodingSession
 from transviz.core.decoding.strategies import Beam
+from transviz.core.io.checkpoint import describe
 from transviz.core.io.hf_vocab import TokenizerVocab
 from transviz.core.model.bundle import Model
 from transviz.core.training.evaluate import teacher_forced_loss
@@ -39,18 +40,25 @@ SOURCES = ["der hund ist sehr klein und rot.", "ich trinkt das buch.", "wir lese
 TARGET = "the small dog reads a red book."
 ATOL = 1e-5
 MAX_NEW = 8
-# generate's settings that would change its search, set to "off": transviz has no such processors
-NEUTRAL = {"forced_eos_token_id": None, "bad_words_ids": None, "no_repeat_ngram_size": 0,
-           "repetition_penalty": 1.0, "do_sample": False, "num_return_sequences": 1, "max_length": None}
+# generate's settings that choose a search, which transviz leaves to its strategy; the folder's
+# forced_bos_token_id, forced_eos_token_id and bad_words_ids apply on both sides
+NEUTRAL = {"no_repeat_ngram_size": 0, "repetition_penalty": 1.0, "do_sample": False, "num_return_sequences": 1,
+           "max_length": None}
+# what opus-mt's and bart-large's generation_config.json set (ids read from the folder's config)
+OPUS_MT = {"bad_words_ids": [["pad_token_id"]], "forced_eos_token_id": "eos_token_id"}
+BART_LARGE = {"forced_bos_token_id": "bos_token_id", "forced_eos_token_id": "eos_token_id"}
 
 CONFIGURATIONS: dict[str, tuple[Callable[..., Path], dict[str, Any]]] = {
     "marian-two-sentencepiece-models": (marian_folder, {"english_target": True, "eos_bias": 1.0}),
     "marian-untied": (marian_folder, {"english_target": True, "tied": False}),
+    "marian-opus-mt-generation-config": (marian_folder, {"english_target": True, "eos_bias": -2.0,
+                                                         "pad_bias": 2.0, "generation": OPUS_MT}),
     "marian-two-vocabularies": (marian_folder, {"english_target": True, "separate_vocabs": True}),
     "marian-two-vocabularies-untied-uneven": (marian_folder, {"english_target": True, "separate_vocabs": True,
                                                               "tied": False, "layers": 3, "decoder_layers": 1}),
     "bart-untied-scaled": (bart_folder, {"tied": False, "scale": True, "eos_bias": 4.0}),
     "bart-uneven-sharded": (bart_folder, {"layers": 1, "decoder_layers": 3, "shards": True}),
+    "bart-large-generation-config": (bart_folder, {"eos_bias": -1.0, "generation": BART_LARGE}),
     "mbart": (mbart_folder, {"eos_bias": 2.0}),
     "mbart-untied-unscaled-uneven": (mbart_folder, {"tied": False, "scale": False, "layers": 3,
                                                     "decoder_layers": 2}),
@@ -71,10 +79,23 @@ def pair(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactor
     from transformers import AutoModelForSeq2SeqLM, AutoTokenizer
 
     build, options = CONFIGURATIONS[request.param]
-    folder = build(tmp_path_factory.mktemp(request.param), seed=7, **options)
+    generation = options.get("generation")
+    folder = build(tmp_path_factory.mktemp(request.param), seed=7,
+                   **{k: v for k, v in options.items() if k != "generation"})
+    if generation:
+        _set_generation_config(folder, generation)
     reference = AutoModelForSeq2SeqLM.from_pretrained(folder, local_files_only=True, attn_implementation="eager")
     tokenizer = AutoTokenizer.from_pretrained(folder, local_files_only=True)
     return transviz.load_model(str(folder)), reference.eval(), tokenizer
+
+
+def _set_generation_config(folder: Path, settings: dict[str, Any]) -> None:
+    """Add ``settings`` to the folder's generation_config.json, each id named by its config key."""
+    config = json.loads((folder / "config.json").read_text(encoding="utf-8"))
+    ids = {key: [[config[name] for name in entry] for entry in value] if isinstance(value, list) else config[value]
+           for key, value in settings.items()}
+    path = folder / "generation_config.json"
+    path.write_text(json.dumps(json.loads(path.read_text(encoding="utf-8")) | ids), encoding="utf-8")
 
 
 def _labels(tokenizer: Any, folder: Path, text: str) -> list[int]:
@@ -113,12 +134,13 @@ def _stacked(maps: tuple[torch.Tensor, ...], rows: int) -> np.ndarray:
 
 
 def _language(tokenizer: Any) -> dict[str, int]:
-    """What a user passes to generate() for a many-to-many model: the target language's token."""
+    """What a user passes to generate() for a many-to-many model: the target language's token
+    (nothing for the others: their folder's generation config applies)."""
     language = getattr(tokenizer, "tgt_lang", None)
     if type(tokenizer).__name__ in ("M2M100Tokenizer", "MBart50Tokenizer", "NllbTokenizer"):
         return {"forced_bos_token_id": tokenizer.convert_tokens_to_ids(tokenizer.lang_code_to_token[language])
                 if hasattr(tokenizer, "lang_code_to_token") else tokenizer.convert_tokens_to_ids(language)}
-    return {"forced_bos_token_id": None}
+    return {}
 
 
 @pytest.mark.parametrize("source", SOURCES[:2])
@@ -174,11 +196,11 @@ def test_the_many_to_many_families_write_the_target_language_first(pair: tuple[M
     """mBART-50 and M2M100 are told the target language (generate's forced_bos_token_id): transviz
     writes it first in every strategy, a step that is neither the strategy's nor the user's; the
     others force nothing."""
-    model, _, tokenizer = pair
-    forced = _language(tokenizer)["forced_bos_token_id"]
+    model, reference, tokenizer = pair
+    forced = _language(tokenizer).get("forced_bos_token_id", reference.generation_config.forced_bos_token_id)
     vocab = model.tgt_vocab
     assert isinstance(vocab, TokenizerVocab)
-    assert [vocab.theirs[i] for i in vocab.forced_prefix] == ([forced] if forced is not None else [])
+    assert [vocab.theirs[i] for i in model.generation.forced_prefix] == ([forced] if forced is not None else [])
     if forced is not None:
         session = DecodingSession(model, SOURCES[0], strategy=Beam(2))
         first = session.step()
@@ -198,3 +220,19 @@ def test_a_corpus_pair_is_split_as_a_target_and_scored_as_transformers_scores_it
         out = _forward(reference, list(tokenizer(SOURCES[0])["input_ids"]), _shifted(reference, labels))
     expected = torch.nn.functional.cross_entropy(out.logits[0, :rows], torch.tensor(labels[:rows]))
     assert teacher_forced_loss(model, [Pair(SOURCES[0], TARGET)]) == pytest.approx(float(expected), abs=1e-5)
+
+
+def test_the_rules_in_force_are_listed_and_the_search_settings_left_to_the_strategy(tmp_path: Path) -> None:
+    """Model > Info and `transviz info` say what decoding applies of the generation config, and
+    the model's facts what it leaves to the strategy box."""
+    folder = marian_folder(tmp_path / "m", english_target=True)
+    _set_generation_config(folder, OPUS_MT)
+    settings = json.loads((folder / "generation_config.json").read_text(encoding="utf-8"))
+    (folder / "generation_config.json").write_text(json.dumps(settings | {"num_beams": 4, "bad_words_ids": [
+        *settings["bad_words_ids"], [5, 6]]}), encoding="utf-8")
+    model = transviz.load_model(str(folder))
+    lines = describe(model).splitlines()
+    assert "generation: never writes <pad>" in lines
+    assert "generation: writes </s> at the length limit" in lines
+    assert model.facts["generation_not_applied"] == {"num_beams": 4, "bad_words_ids": [[5, 6]]}
+    assert not any(line.startswith("generation:") for line in describe(transviz.load_model("default")).splitlines())

@@ -11,11 +11,12 @@ Meaning of every operation, in every mode:
 * **force(token)** makes the best hypothesis continue with ``token`` and restarts from there:
   after a forced step the beam holds that one hypothesis (a beam search widens it again on the
   next step). Not available in teacher forcing, where the reference chooses every token. A model
-  whose target vocabulary has a ``forced_prefix`` (mBART-50's and M2M100's target language)
-  writes it first in every strategy, a step recorded as ``prescribed`` that adds nothing to the
-  score (as generate() scores it). With
-  ``Beam(rule="hf")`` the beam lists its ended hypotheses first: force, greedy and sampling then
-  continue the best live one (``BeamStep.followed``), as generate would extend it.
+  with generation rules (:class:`~transviz.core.model.bundle.Generation`: a Hugging Face
+  folder's target language, banned ids, the end token at the limit) follows them in every
+  strategy; a token a rule writes is recorded as ``prescribed`` and adds nothing to the score
+  (as generate() scores it). With ``Beam(rule="hf")`` the beam lists its ended hypotheses
+  first: force, greedy and sampling then continue the best live one (``BeamStep.followed``), as
+  generate would extend it.
 * **set_strategy** takes effect at the next step; history stays. Beam -> greedy/sampling continues
   the best hypothesis; greedy/sampling -> beam starts the search from the current path.
 * **back / rewind / reset** return to an earlier beam exactly: keys and values of earlier decoder
@@ -99,8 +100,8 @@ class StepRecord:
     # sampling: the top-k tokens of the distribution the token was drawn from (after temperature,
     # top-k and top-p, renormalised), with that distribution's probability of the token written
     drawn: tuple[DrawnCandidate, ...] | None = None
-    # the target language the model is told to write first (Vocab.forced_prefix), not the strategy's
-    # choice nor the user's: it adds nothing to the hypothesis's score
+    # written by the model's generation rules (the target language first, the end token at the
+    # limit; Model.generation), neither the strategy's choice nor the user's
     prescribed: bool = False
     drawn_probability: float | None = None
     interventions: tuple[Intervention, ...] = ()  # in force when this step ran
@@ -432,13 +433,16 @@ class DecodingSession:
         if self._gold is not None:
             gold = self._gold[self.position]
             return self._advance(False, lambda expansion: self._extend_best(expansion, gold), forced=False)
-        prefix = self._vocab.forced_prefix
-        if self.position < len(prefix):  # the target language, written first whatever the strategy
-            token_id = prefix[self.position]
-            return self._advance(False, lambda expansion: self._extend_best(expansion, token_id), forced=False,
-                                 prescribed=True)
-        if isinstance(self._strategy, Beam):
-            return self._advance(True, self._beam_search, forced=False)
+        rules = self.model.generation
+        prescribed = rules.prescribed(self.position, self.max_len, self._vocab.eos_id)
+        beam = isinstance(self._strategy, Beam)
+        # The target language is written once, before a beam widens; the end token at the limit
+        # ends every live hypothesis of a beam, as generate() ends them.
+        if prescribed is not None and (not beam or self.position < len(rules.forced_prefix)):
+            return self._advance(False, lambda expansion: self._extend_best(expansion, prescribed, by_rules=True),
+                                 forced=False, prescribed=True)
+        if beam:
+            return self._advance(True, self._beam_search, forced=False, prescribed=prescribed is not None)
         return self._advance(False, self._choose_one, forced=False)
 
     def force(self, token: str) -> StepRecord:
@@ -633,38 +637,41 @@ class DecodingSession:
             choice.score, choice.normalized_score, choice.parent, choice.token_id == self._vocab.eos_id, node,
         )
 
-    def _extend_best(self, expansion: _Expansion, token_id: int) -> list[Choice]:
+    def _extend_best(self, expansion: _Expansion, token_id: int, by_rules: bool = False) -> list[Choice]:
+        """The followed hypothesis continued with ``token_id``; ``by_rules``: the score adds what
+        the model's generation rules leave of its log-probability (0 for a prescribed token), as
+        for a token the strategy chose; a token forced or fed as the reference adds its own."""
         beam = self._beams[-1]
-        score = beam.hypotheses[beam.followed].score + self._log_probability(expansion, token_id)
+        scores = self._scores(expansion) if by_rules else expansion.log_probs
+        score = beam.hypotheses[beam.followed].score + float(scores[0, token_id])
         return [Choice(beam.followed, 0, token_id, score, score)]
 
-    def _log_probability(self, expansion: _Expansion, token_id: int) -> float:
-        """What ``token_id`` adds to the followed hypothesis's score: its log-probability, and 0
-        for a forced target-language code in its place (Vocab.forced_prefix)."""
-        prefix = self._vocab.forced_prefix
-        if self.position < len(prefix) and prefix[self.position] == token_id:
-            return 0.0
-        return float(expansion.log_probs[0, token_id])
+    def _scores(self, expansion: _Expansion) -> torch.Tensor:
+        """The step's log-probabilities (B, V) as the model's generation rules leave them."""
+        return self.model.generation.processed(expansion.log_probs, self.position, self.max_len, self._vocab.eos_id)
 
     def _choose_one(self, expansion: _Expansion) -> list[Choice]:
         if isinstance(self._strategy, Sampling):
-            return self._extend_best(expansion, self._strategy.draw(self._drawable(expansion, 0), self.position))
-        return self._extend_best(expansion, expansion.predicted[0])
+            token_id = self._strategy.draw(self._drawable(expansion, 0), self.position)
+        else:
+            token_id = int(self._scores(expansion)[0].argmax())
+        return self._extend_best(expansion, token_id, by_rules=True)
 
     def _drawable(self, expansion: _Expansion, row: int) -> np.ndarray:
-        """Row ``row``'s logits without <pad> and <s>: a high temperature gives them a real chance,
-        yet neither is a word, and training never taught the model to write them."""
+        """Row ``row``'s logits without <pad>, <s> and the ids the model's rules ban: a high
+        temperature gives them a real chance, yet neither is a word, and training never taught
+        the model to write them."""
         logits: np.ndarray = expansion.logits[row].numpy().copy()
-        logits[[self._vocab.pad_id, self._vocab.bos_id]] = -np.inf
+        logits[[self._vocab.pad_id, self._vocab.bos_id, *self.model.generation.banned]] = -np.inf
         return logits
 
     def _beam_search(self, expansion: _Expansion) -> list[Choice]:
         assert isinstance(self._strategy, Beam)
-        beam = self._beams[-1]
+        beam, scores = self._beams[-1], self._scores(expansion)
         if self._strategy.hf:
-            return hf_choices(self._strategy, beam, beam.live, expansion.log_probs, self._vocab.eos_id,
+            return hf_choices(self._strategy, beam, beam.live, scores, self._vocab.eos_id,
                               last=self.position + 1 >= self.max_len)
-        return beam_choices(self._strategy, beam, beam.live, expansion.log_probs)
+        return beam_choices(self._strategy, beam, beam.live, scores)
 
     def _record(self, choice: Choice, hypothesis: Hypothesis, expansion: _Expansion, beam: BeamStep,
                 forced: bool, prescribed: bool) -> StepRecord:

@@ -239,9 +239,27 @@ def description(model: Model) -> list[Message]:
                       LEVELS[model.src_vocab.level]),
               Message(translate_noop("CoreMessages", "target vocabulary: {0} tokens ({1})"), len(model.tgt_vocab),
                       LEVELS[model.tgt_vocab.level])]
+    lines += _generation_lines(model)
     training = translate_noop("CoreMessages", "training.{0}: {1}")
     lines += [Message(training, k, recorded(model.facts) if k == "message" else str(v))
               for k, v in model.facts.items() if k != PARTS]
+    return lines
+
+
+def _generation_lines(model: Model) -> list[Message]:
+    """The generation rules decoding follows (a Hugging Face folder's generation config)."""
+    rules, itos = model.generation, model.tgt_vocab.itos
+    lines = []
+    if rules.forced_prefix:
+        first = " ".join(itos[i] for i in rules.forced_prefix)
+        lines.append(Message(translate_noop("CoreMessages", "generation: writes {0} first, whatever the model "
+                                                            "predicts"), first))
+    if rules.banned:
+        lines.append(Message(translate_noop("CoreMessages", "generation: never writes {0}"),
+                             " ".join(itos[i] for i in rules.banned)))
+    if rules.end_at_limit:
+        lines.append(Message(translate_noop("CoreMessages", "generation: writes {0} at the length limit"),
+                             itos[model.tgt_vocab.eos_id]))
     return lines
 
 

@@ -150,3 +150,18 @@ def bounded_json(text: str, what: Message) -> Any:
         return json.loads(text)
     except RecursionError:  # only if the count above was fooled; never a traceback
         raise CheckpointError(translate_noop("CoreMessages", "the {0} nests too deep"), what) from None
+
+
+def json_object(path: Path, what: Message) -> dict[str, Any]:
+    """The JSON object in the regular file ``path`` (``what`` it is, for the message); a
+    CheckpointError for a file that is not one, or not a bounded JSON object."""
+    check_file(path)
+    try:
+        data = bounded_json(path.read_text(encoding="utf-8"), what)
+    except (OSError, UnicodeDecodeError, ValueError) as exc:
+        raise CheckpointError(translate_noop("CoreMessages", "{0} is not readable JSON ({1})"), str(path),
+                              str(exc)) from None
+    if not isinstance(data, dict):
+        raise CheckpointError(translate_noop("CoreMessages", "{0} is not readable JSON ({1})"), str(path),
+                              "not an object")
+    return data

@@ -37,15 +37,15 @@ from ..model.layout import tensor_layout
 from ..model.positional import FAIRSEQ_FIRST_POSITION, sine_table
 from ..model.transformer import Transformer
 from ..model.vocab import SPECIALS
-from .checkpoint_file import bounded_json, check_file
+from .checkpoint_file import json_object
 from .hf_families import ACTIVATIONS, FAMILIES, LEARNED_OFFSET, REFUSED, hf_names, table_names
-from .hf_vocab import TokenizerVocab, language_tokens, side_vocab
+from .hf_generation import not_applied, read_settings, rules
+from .hf_vocab import TokenizerVocab, side_vocab
 from .torch_import import read_safetensors
 from .weights_check import check_finite_forward
 
 CONFIG, WEIGHTS, PICKLED = "config.json", "model.safetensors", "pytorch_model.bin"
 SHARD_INDEX = "model.safetensors.index.json"
-GENERATION_CONFIG = "generation_config.json"
 UNPREDICTED_BIAS = -1e4  # the copied start row's output bias: softmax gives it 0 (float32), never NaN
 INSTALL_HINT = "pip install 'transviz[hf]'"
 MISSING_FILE = translate_noop("CoreMessages", "{0} has no {1}: a model saved with save_pretrained has one")
@@ -100,20 +100,7 @@ def _read_config(folder: Path) -> dict[str, Any]:
         raise CheckpointError(translate_noop("CoreMessages", "{0} is a folder, not a checkpoint file: name a {1} file "
                                                              "in it, or a folder a Hugging Face model was saved in "
                                                              "(it has no {2})"), str(folder), ".safetensors", CONFIG)
-    return _read_json(path, Message(translate_noop("CoreMessages", "model config")))
-
-
-def _read_json(path: Path, what: Message) -> dict[str, Any]:
-    check_file(path)
-    try:
-        data = bounded_json(path.read_text(encoding="utf-8"), what)
-    except (OSError, UnicodeDecodeError, ValueError) as exc:
-        raise CheckpointError(translate_noop("CoreMessages", "{0} is not readable JSON ({1})"), str(path),
-                              str(exc)) from None
-    if not isinstance(data, dict):
-        raise CheckpointError(translate_noop("CoreMessages", "{0} is not readable JSON ({1})"), str(path),
-                              "not an object")
-    return data
+    return json_object(path, Message(translate_noop("CoreMessages", "model config")))
 
 
 # config.json's sizes, each checked as the ModelConfig field it becomes, before transformers reads
@@ -170,7 +157,7 @@ def _weights(folder: Path) -> list[Path]:
 def _shards(folder: Path) -> list[Path]:
     """The shard files of a sharded save, each a plain file name in ``folder`` (an index naming
     ``../x`` or an absolute path would read a file outside it)."""
-    index = _read_json(folder / SHARD_INDEX, Message(translate_noop("CoreMessages", "shard index")))
+    index = json_object(folder / SHARD_INDEX, Message(translate_noop("CoreMessages", "shard index")))
     weight_map = index.get("weight_map")
     if not isinstance(weight_map, dict) or not weight_map:
         raise CheckpointError(translate_noop("CoreMessages", "{0}: its weight_map must name each tensor's shard"),
@@ -387,37 +374,16 @@ def load(path: str | Path, device: str = "cpu") -> Model:
     net = Transformer(config)
     net.load_state_dict(_mapped_state(config, _read_weights(files), orders, files[0], hf))  # type: ignore[arg-type]
     check_finite_forward(net.eval(), files[0].name)
-    source_ids, target_ids = (_ids_of(order) for order in orders)
-    first = _forced_first(folder, sides[1])
-    forced = (target_ids[first],) if first is not None else ()
-    vocabs = [TokenizerVocab(_names(side, order), side.tokenizer, ids, side.target, pieces=side.pieces,
-                             end=hf.eos_token_id, forced_prefix=forced if side.target else ())
-              for side, order, ids in zip(sides, orders, (source_ids, target_ids), strict=True)]
+    ids = [_ids_of(order) for order in orders]
+    vocabs = [TokenizerVocab(_names(side, order), side.tokenizer, mine, side.target, pieces=side.pieces,
+                             end=hf.eos_token_id) for side, order, mine in zip(sides, orders, ids, strict=True)]
+    settings = read_settings(folder)
+    generation = rules(folder, settings, sides[1].tokenizer, sides[1].size, ids[1], hf.eos_token_id)
     facts = {"imported": f"Hugging Face {type(hf).__name__.removesuffix('Config')} ({folder.name})",
              "hf_model_type": kind, "transformers_version": transformers.__version__}
-    return Model(net.to(device), vocabs[0], vocabs[1], facts, str(folder))
-
-
-def _forced_first(folder: Path, target: Side) -> int | None:
-    """The token generate() writes first whatever the model predicts: generation_config.json's
-    forced_bos_token_id (BART's large models force <s>), else the target language that a
-    many-to-many tokenizer (mBART-50, M2M100, NLLB) puts before every target and that generate()
-    is given as forced_bos_token_id; None when nothing is forced."""
-    path = folder / GENERATION_CONFIG
-    if path.is_file():
-        value = _read_json(path, Message(translate_noop("CoreMessages", "generation config"))).get(
-            "forced_bos_token_id")
-        if value is not None:
-            if type(value) is not int or not 0 <= value < target.size:
-                raise CheckpointError(translate_noop("CoreMessages", "{0}: forced_bos_token_id is {1}, outside the "
-                                                                     "vocabulary of {2}"), str(path),
-                                      json.dumps(value), target.size)
-            return value
-    tokenizer = target.tokenizer
-    first = tokenizer(text_target="a", add_special_tokens=True)["input_ids"][:1]
-    plain = {tokenizer.bos_token_id, tokenizer.eos_token_id, tokenizer.pad_token_id, tokenizer.unk_token_id}
-    languages = (set(tokenizer.all_special_ids) - plain) | set(language_tokens(tokenizer).values())
-    return int(first[0]) if first and first[0] in languages else None
+    if not_applied(settings):
+        facts["generation_not_applied"] = not_applied(settings)
+    return Model(net.to(device), vocabs[0], vocabs[1], facts, str(folder), generation)
 
 
 def _check_fairseq_padding(folder: Path, hf: Any) -> None:

@@ -53,15 +53,12 @@ class TokenizerVocab(Vocab):
             (the decoder predicts it).
         pieces: this side's pieces -> the tokenizer's ids (default: :func:`side_vocab`).
         end: the tokenizer's id of the end token (default: its ``eos_token_id``; FSMT's has none).
-        forced_prefix: transviz's ids the decoder writes first (see :class:`Vocab`).
     """
 
     def __init__(self, tokens: list[str], tokenizer: Any, ours: dict[int, int], target: bool,
-                 pieces: dict[str, int] | None = None, end: int | None = None,
-                 forced_prefix: tuple[int, ...] = ()) -> None:
+                 pieces: dict[str, int] | None = None, end: int | None = None) -> None:
         super().__init__(tokens[len(SPECIALS):], "word", lowercase=False)
         self.tokenizer, self.ours, self.target = tokenizer, ours, target
-        self.forced_prefix = forced_prefix
         self.theirs = {mine: theirs for theirs, mine in ours.items()}  # transviz id -> tokenizer id
         self.pieces = side_vocab(tokenizer, target) if pieces is None else pieces
         self.piece_names = {i: piece for piece, i in self.pieces.items()}

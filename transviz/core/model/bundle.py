@@ -16,6 +16,45 @@ from .transformer import Transformer
 from .vocab import PAD, Encoding, Vocab
 
 
+@dataclass(frozen=True)
+class Generation:
+    """What decoding does beyond the strategy, as a Hugging Face folder's generation config tells
+    ``generate()``: target ids written first whatever the model predicts (the target language of
+    mBART-50 and M2M100, BART's <s>: ``forced_bos_token_id``), ids never written (``bad_words_ids``
+    of one token: opus-mt's <pad>), and the end token written at the length limit
+    (``forced_eos_token_id``). A token written by a rule adds nothing to a hypothesis's score and
+    a banned one can only be forced, as ``generate()`` scores them. transviz's own models have none."""
+
+    forced_prefix: tuple[int, ...] = ()
+    banned: tuple[int, ...] = ()
+    end_at_limit: bool = False
+
+    def __bool__(self) -> bool:
+        return bool(self.forced_prefix or self.banned or self.end_at_limit)
+
+    def prescribed(self, position: int, limit: int, eos: int) -> int | None:
+        """The id a rule writes at output ``position`` (0 first) of at most ``limit``, if any."""
+        if position < len(self.forced_prefix):
+            return self.forced_prefix[position]
+        if self.end_at_limit and position == limit - 1:
+            return eos
+        return None
+
+    def processed(self, scores: torch.Tensor, position: int, limit: int, eos: int) -> torch.Tensor:
+        """``scores`` (B, V: logits or log-probabilities) as generate()'s processors leave them: a
+        prescribed id 0 and every other -inf, else the banned ids -inf."""
+        prescribed = self.prescribed(position, limit, eos)
+        if prescribed is not None:
+            out = torch.full_like(scores, -torch.inf)
+            out[:, prescribed] = 0.0
+            return out
+        if not self.banned:
+            return scores
+        out = scores.clone()
+        out[:, list(self.banned)] = -torch.inf
+        return out
+
+
 @dataclass
 class Model:
     """What :func:`transviz.load_model` returns and checkpoints hold."""
@@ -25,6 +64,7 @@ class Model:
     tgt_vocab: Vocab
     facts: dict[str, Any] = field(default_factory=dict)  # task, steps, metrics, ... (JSON-able)
     path: str | None = None  # where it was loaded from, if anywhere
+    generation: Generation = field(default_factory=Generation)
 
     def __post_init__(self) -> None:
         check_parts(self.net.config, self.src_vocab, self.tgt_vocab)
@@ -74,7 +114,7 @@ def decoding_copy(model: Model, device: torch.device | str | None = None) -> Mod
     if device is not None:
         net = net.to(device)
     net.eval().requires_grad_(False)
-    return Model(net, model.src_vocab, model.tgt_vocab, copy.deepcopy(model.facts), model.path)
+    return Model(net, model.src_vocab, model.tgt_vocab, copy.deepcopy(model.facts), model.path, model.generation)
 
 
 @contextmanager

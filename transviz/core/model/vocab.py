@@ -103,10 +103,6 @@ class Vocab:
         self.itos: list[str] = list(self.stoi)
 
     pad_id, bos_id, eos_id, unk_id = range(4)
-    # Target ids the decoder is made to write first, whatever it predicts: the target language of
-    # mBART-50 and M2M100 (see core.io.hf_import). A target-language code is an instruction, not a
-    # prediction, so decoding adds nothing to a hypothesis's score for it, as generate() does.
-    forced_prefix: tuple[int, ...] = ()
 
     def __len__(self) -> int:
         return len(self.itos)

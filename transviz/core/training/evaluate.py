@@ -49,9 +49,8 @@ def greedy_ids(model: Model, src: torch.Tensor, steps: int) -> list[list[int]]:
         for position in range(steps):
             step = net.step(token, state, return_attention=False)
             state = step.state
-            token = step.logits.argmax(-1)  # (B,); finished rows keep decoding, their tail is cut below
-            if position < len(vocab.forced_prefix):  # the target language, written whatever comes first
-                token = torch.full_like(token, vocab.forced_prefix[position])
+            # (B,); finished rows keep decoding, their tail is cut below; the model's rules as generate() has them
+            token = model.generation.processed(step.logits, position, steps, vocab.eos_id).argmax(-1)
             chosen.append(token)
             done |= token == vocab.eos_id
             if bool(done.all()):
