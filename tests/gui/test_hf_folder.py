@@ -47,6 +47,8 @@ def test_the_window_opens_a_folder_and_steps_through_it(window, qtbot, folder) -
     # cross attention's keys are the pieces, the unknown one flagged as transviz flags unknown words
     assert grid._key_labels == [t + " (?)" if t == "xq" else t for t in session.source_tokens]
     np.testing.assert_array_equal(grid.maps, session.cross_attention())
+    # Marian's decoder starts with <pad>: the first chip and the decoder's first input say so
+    assert explorer.output.chips[0].text == "<pad>" and session.target_tokens[0] == "<pad>"
 
 
 def test_a_dropped_folder_opens(window, qtbot, folder) -> None:

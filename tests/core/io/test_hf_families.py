@@ -192,6 +192,18 @@ def test_greedy_and_beam_equal_generate(pair: tuple[Model, Any, Any], source: st
     np.testing.assert_allclose(trace.cross_attention, _stacked(out.cross_attentions, rows), atol=ATOL, rtol=0)
 
 
+def test_the_decoders_first_input_is_named_as_the_model_names_it(pair: tuple[Model, Any, Any]) -> None:
+    """Marian starts with <pad>, BART and M2M100 with </s>, mBART with the target language: the
+    explorer's first chip and the decoder-input axis show that token, not transviz's <s>."""
+    model, reference, tokenizer = pair
+    start = reference.generation_config.decoder_start_token_id
+    named = tokenizer.convert_ids_to_tokens(start)  # FSMT's names every id from its target vocabulary
+    assert model.tgt_vocab.start_token == named
+    session = DecodingSession(model, SOURCES[0])
+    session.step()
+    assert session.target_tokens == [named] and session.trace().target_tokens == [named]
+
+
 def test_the_many_to_many_families_write_the_target_language_first(pair: tuple[Model, Any, Any]) -> None:
     """mBART-50 and M2M100 are told the target language (generate's forced_bos_token_id): transviz
     writes it first in every strategy, a step that is neither the strategy's nor the user's; the

@@ -44,7 +44,7 @@ from ..base.messages import Message, translate_noop
 from ..io.weights_check import require_finite
 from ..model.bundle import Model, evaluating
 from ..model.transformer import DecoderState, StepOutput
-from ..model.vocab import BOS, EOS, Encoding
+from ..model.vocab import EOS, Encoding
 from .beam import BeamStep, Choice, Hypothesis, beam_choices, best_is_settled, hf_choices, hf_search_ended
 from .interventions import Intervention, intervening, taps_for
 from .paths import FedCache, PathNode, cross_attention, decoder_self_attention, rebuild_cache, walk
@@ -340,7 +340,7 @@ class DecodingSession:
     def target_tokens(self) -> list[str]:
         """The decoder inputs that produced ``output_tokens``: the start token, then all but the last output."""
         outputs = self.output_tokens
-        return [BOS] + outputs[:-1] if outputs else []
+        return [self._vocab.start_token] + outputs[:-1] if outputs else []
 
     @property
     def query_labels(self) -> list[str]:
@@ -728,7 +728,7 @@ class DecodingSession:
         stop = "end" if hypothesis.finished else ("max_len" if self.position >= self.max_len else None)
         return Trace(
             source_tokens=list(self.source_tokens),
-            target_tokens=[BOS] + outputs[:-1] if outputs else [],
+            target_tokens=[self._vocab.start_token] + outputs[:-1] if outputs else [],
             output_tokens=outputs,
             predicted_tokens=self._vocab.tokens_of(n.predicted_id for n in nodes),
             output_probabilities=np.array([n.probability for n in nodes], dtype=np.float32),

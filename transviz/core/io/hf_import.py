@@ -375,8 +375,10 @@ def load(path: str | Path, device: str = "cpu") -> Model:
     net.load_state_dict(_mapped_state(config, _read_weights(files), orders, files[0], hf))  # type: ignore[arg-type]
     check_finite_forward(net.eval(), files[0].name)
     ids = [_ids_of(order) for order in orders]
+    start = {i: piece for piece, i in sides[1].pieces.items()}.get(orders[1][1])  # the decoder's first input
     vocabs = [TokenizerVocab(_names(side, order), side.tokenizer, mine, side.target, pieces=side.pieces,
-                             end=hf.eos_token_id) for side, order, mine in zip(sides, orders, ids, strict=True)]
+                             end=hf.eos_token_id, start=start if side.target else None)
+              for side, order, mine in zip(sides, orders, ids, strict=True)]
     settings = read_settings(folder)
     generation = rules(folder, settings, sides[1].tokenizer, sides[1].size, ids[1], hf.eos_token_id)
     facts = {"imported": f"Hugging Face {type(hf).__name__.removesuffix('Config')} ({folder.name})",

@@ -53,10 +53,11 @@ class TokenizerVocab(Vocab):
             (the decoder predicts it).
         pieces: this side's pieces -> the tokenizer's ids (default: :func:`side_vocab`).
         end: the tokenizer's id of the end token (default: its ``eos_token_id``; FSMT's has none).
+        start: the tokenizer's name of the decoder's first input (Marian's <pad>, BART's </s>).
     """
 
     def __init__(self, tokens: list[str], tokenizer: Any, ours: dict[int, int], target: bool,
-                 pieces: dict[str, int] | None = None, end: int | None = None) -> None:
+                 pieces: dict[str, int] | None = None, end: int | None = None, start: str | None = None) -> None:
         super().__init__(tokens[len(SPECIALS):], "word", lowercase=False)
         self.tokenizer, self.ours, self.target = tokenizer, ours, target
         self.theirs = {mine: theirs for theirs, mine in ours.items()}  # transviz id -> tokenizer id
@@ -66,6 +67,11 @@ class TokenizerVocab(Vocab):
         self.looks_up = target and encodes_only_sources(tokenizer)
         self.unknown_id = self.pieces.get(str(tokenizer.unk_token), tokenizer.unk_token_id)
         self.end = tokenizer.eos_token_id if end is None else end
+        self._start = start
+
+    @property
+    def start_token(self) -> str:
+        return self._start or super().start_token
 
     def _ids(self, text: str, special: bool = True) -> list[int]:
         """The tokenizer's ids of ``text``, as it encodes this side: a target goes in as

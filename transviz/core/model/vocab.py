@@ -104,6 +104,12 @@ class Vocab:
 
     pad_id, bos_id, eos_id, unk_id = range(4)
 
+    @property
+    def start_token(self) -> str:
+        """The decoder's first input as the model's own vocabulary names it (shown, never looked
+        up: its id is always :attr:`bos_id`)."""
+        return BOS
+
     def __len__(self) -> int:
         return len(self.itos)
 

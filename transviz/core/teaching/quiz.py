@@ -21,7 +21,6 @@ from ..base.errors import InputError
 from ..base.messages import translate_noop
 from ..decoding.paths import walk
 from ..decoding.session import DecodingSession, StepRecord
-from ..model.vocab import BOS
 
 ASKS = ("token", "where")
 WHERE_KINDS: tuple[Kind, ...] = ("cross", "decoder_self")  # kinds whose query is a decoding step's
@@ -135,7 +134,7 @@ def question_keys(session: DecodingSession, spec: QuizSpec, record: StepRecord) 
     if spec.kind == "cross":
         return list(session.source_tokens)
     vocab = session.model.tgt_vocab  # the inputs of the record's own hypothesis (beam search has several)
-    return [BOS, *vocab.tokens_of([node.token_id for node in walk(record.path)[:-1]])]
+    return [vocab.start_token, *vocab.tokens_of([node.token_id for node in walk(record.path)[:-1]])]
 
 
 def ask(session: DecodingSession, spec: QuizSpec, seed: int = 0) -> Question | None:

@@ -26,7 +26,6 @@ from ...core.decoding.paths import walk
 from ...core.decoding.session import DecodingSession, Event
 from ...core.decoding.strategies import Beam
 from ...core.model.bundle import Model
-from ...core.model.vocab import BOS
 from ...core.teaching.lesson import Quiz, View
 from ...core.teaching.quiz import MAX_CHOICES, QuizSpec
 from ...core.teaching.workspace import Workspace
@@ -307,7 +306,8 @@ class ExplorerPanel(Retranslated, PlotPanel):
         records, tokens = session.history, session.output_tokens
         nodes = walk(session.beam_history[-1].best.node)  # the best hypothesis, token by token
         go_back = self.tr("click to go back to here")
-        chips = [Chip(BOS, self.tr("the start token: {0}").format(go_back), current=not tokens)]
+        chips = [Chip(session.model.tgt_vocab.start_token, self.tr("the start token: {0}").format(go_back),
+                      current=not tokens)]
         compared = self.controller.comparison()  # empty without interventions
         # strict=False: in beam search the best hypothesis may have ended steps before the search did
         for i, (token, node, record) in enumerate(zip(tokens, nodes, records, strict=False)):
@@ -346,4 +346,5 @@ class ExplorerPanel(Retranslated, PlotPanel):
         beam_search = isinstance(strategy, Beam) and not (session is not None and session.teacher_forcing)
         self.beam_tree.setVisible(beam_search)
         if isinstance(strategy, Beam) and beam_search and session is not None:
-            self.beam_tree.show_history(session.beam_history, strategy.width, strategy.length_penalty)
+            self.beam_tree.show_history(session.beam_history, strategy.width, strategy.length_penalty,
+                                        session.model.tgt_vocab.start_token)

@@ -34,16 +34,16 @@ class TreeNode:
     finished: bool
 
 
-def tree_nodes(history: Sequence[BeamStep], length_penalty: float = 1.0) -> list[TreeNode]:
-    """The nodes to draw for a beam history (the start first), every score on one scale: summed
-    log-probability / length ** ``length_penalty`` (steps taken before the beam search started,
-    greedy or sampled, carry plain summed scores in the history)."""
+def tree_nodes(history: Sequence[BeamStep], length_penalty: float = 1.0, start: str = BOS) -> list[TreeNode]:
+    """The nodes to draw for a beam history (the start first, named ``start``), every score on one
+    scale: summed log-probability / length ** ``length_penalty`` (steps taken before the beam
+    search started, greedy or sampled, carry plain summed scores in the history)."""
     scale = Beam(length_penalty=length_penalty)
-    nodes = [TreeNode(0, 0, None, BOS, False)]
+    nodes = [TreeNode(0, 0, None, start, False)]
     for beam in history[1:]:
         for rank, h in enumerate(beam.hypotheses):
             kept = len(h.tokens) < beam.position  # ended earlier, carried over as it was
-            token = h.tokens[-1] if h.tokens else BOS
+            token = h.tokens[-1] if h.tokens else start
             label = f"({token})" if kept else token
             score = round(scale.normalized(h.score, len(h.tokens)), 2) + 0.0  # + 0.0: no "-0.00"
             nodes.append(TreeNode(beam.position, rank, h.parent, f"{label}\n{score:.2f}", h.finished))
@@ -109,10 +109,11 @@ class BeamTree(Retranslated, QWidget):
                 self._width, self._length_penalty))
 
     def show_history(self, history: Sequence[BeamStep], width: int | None = None,
-                     length_penalty: float = 1.0) -> None:
+                     length_penalty: float = 1.0, start: str = BOS) -> None:
         """Draw the beams of a search (``width``: the beam width, for the title; ``length_penalty``:
-        the search's, which every score shown is normalised with)."""
-        self._nodes = tree_nodes(history, length_penalty) if history else []
+        the search's, which every score shown is normalised with; ``start``: the decoder's first
+        input as the model names it)."""
+        self._nodes = tree_nodes(history, length_penalty, start) if history else []
         self._width, self._length_penalty = width, length_penalty
         self._name()
         x = np.array([n.step for n in self._nodes], dtype=float)
