@@ -1476,6 +1476,10 @@ Symmetric part |S| = {7:.2f}, antisymmetric part |A| = {8:.2f} (Frobenius norms)
         <translation>共用词表要求两侧的词元级别相同</translation>
     </message>
     <message>
+        <source>{0}: {1} train, {2} valid, {3} test pairs</source>
+        <translation>{0}：训练 {1} 对，验证 {2} 对，测试 {3} 对</translation>
+    </message>
+    <message>
         <source>only {0} distinct pairs: too few to split into train, valid and test</source>
         <translation>只有 {0} 个不同的句对：太少，无法分成训练集、验证集和测试集</translation>
     </message>
@@ -4018,6 +4022,17 @@ Shuffled: {1} (original positions {2})</source>
     <message>
         <source>Shuffle the source words</source>
         <translation>打乱源句单词</translation>
+    </message>
+</context>
+<context>
+    <name>QFileDialog</name>
+    <message>
+        <source>&amp;Look in:</source>
+        <translation>查找范围(&amp;L)：</translation>
+    </message>
+    <message>
+        <source>Files of &amp;type:</source>
+        <translation>文件类型(&amp;T)：</translation>
     </message>
 </context>
 <context>

@@ -433,3 +433,20 @@ def test_the_lab_rows_legends_cancel_message_task_and_init_names_are_chinese(qtb
     finally:
         lab.shutdown()
         set_language(ENGLISH)
+
+
+def test_qts_own_file_dialog_reads_in_chinese_throughout(qapp):
+    """Qt's Chinese catalogue lacks two of its file dialog's labels; transviz's carries them."""
+    from PySide6.QtWidgets import QFileDialog, QLabel
+
+    from transviz.gui.services.language import CHINESE, ENGLISH, set_language
+
+    set_language(CHINESE)
+    try:
+        dialog = QFileDialog(None, "x")
+        dialog.setOption(QFileDialog.Option.DontUseNativeDialog, True)
+        labels = [label.text() for label in dialog.findChildren(QLabel) if label.text()]
+        assert len(labels) == 3 and not any(re.search("[A-Za-z]{2,}", text) for text in labels), labels
+        dialog.deleteLater()
+    finally:
+        set_language(ENGLISH)

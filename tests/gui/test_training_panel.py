@@ -399,6 +399,19 @@ def test_a_finished_runs_texts_follow_a_language_change(panel, qtbot):
     assert (panel.timeline.origin.text(), panel.notice.text()) == english
 
 
+def test_the_datas_summary_is_in_the_interfaces_language(panel, qtbot):
+    """The split sizes of the data come from the core as a message, which the window translates."""
+    from transviz.gui.services.language import CHINESE, ENGLISH, set_language
+
+    set_language(CHINESE)
+    try:
+        configure(panel.form, steps=2)
+        run(panel, qtbot)
+        assert "训练" in panel._run_text and "test pairs" not in panel._run_text
+    finally:
+        set_language(ENGLISH)
+
+
 # -- recorded curves, the data folder, the explorer hook ----------------------------------------------
 SHIPPED = Path(__file__).resolve().parents[2] / "resources" / "models" / "default.safetensors"
 

@@ -10,7 +10,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from ..base.errors import InputError
-from ..base.messages import translate_noop
+from ..base.messages import Message, translate_noop
 from ..model.vocab import Level, Vocab
 
 SEEN_PATTERNS = "seen-patterns"
@@ -59,8 +59,10 @@ class Dataset:
         return (Vocab.build(sources, self.source_level, self.lowercase),
                 Vocab.build(targets, self.target_level, self.lowercase))
 
-    def summary(self) -> str:
-        return f"{self.name}: {len(self.train)} train, {len(self.valid)} valid, {len(self.test)} test pairs"
+    def summary(self) -> Message:
+        """The dataset's name and split sizes (str() in English; the window translates it)."""
+        return Message(translate_noop("CoreMessages", "{0}: {1} train, {2} valid, {3} test pairs"), self.name,
+                       len(self.train), len(self.valid), len(self.test))
 
 
 def split(pairs: Iterable[Pair], seed: int, valid: int, test: int) -> tuple[tuple[Pair, ...], ...]:

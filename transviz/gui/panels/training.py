@@ -353,7 +353,8 @@ class TrainingPanel(Retranslated, PlotPanel):
             return self.tr("probe: {0} (not in the data: the model's own output is shown)").format(start.probe)
 
         self._show_timeline(self.timeline.snapshots, origin)
-        self._run_text = self.tr("{0}; {1:,} parameters on {2}").format(start.summary, start.parameters, start.device)
+        self._run_text = self.tr("{0}; {1:,} parameters on {2}").format(translated(start.summary), start.parameters,
+                                                                        start.device)
         self.progress_text.setText(self._run_text)
 
     @Slot(object)

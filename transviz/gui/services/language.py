@@ -11,7 +11,7 @@ import logging
 from collections.abc import Callable, Mapping
 from typing import Any, TypeVar
 
-from PySide6.QtCore import QCoreApplication, QEvent, QLibraryInfo, QLocale, QTranslator
+from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication, QEvent, QLibraryInfo, QLocale, QTranslator
 from PySide6.QtWidgets import QComboBox
 
 from ...core.base.errors import ConfigError
@@ -23,6 +23,9 @@ ENGLISH, CHINESE = "en", "zh_CN"
 # code -> the language's name in itself (never translated: a reader finds their own language)
 LANGUAGES = {ENGLISH: "English", CHINESE: "简体中文"}
 CATALOGUE = "transviz"  # resources/i18n/transviz_<code>.qm
+# Qt's own strings its Chinese catalogue lacks (it has "Look in:", the file dialog shows "&Look in:"):
+# marked here, transviz's catalogue carries them, and Qt looks a string up in every translator
+QT_GAPS = (QT_TRANSLATE_NOOP("QFileDialog", "&Look in:"), QT_TRANSLATE_NOOP("QFileDialog", "Files of &type:"))
 
 
 def system_language(locale: QLocale | None = None) -> str:

@@ -17,6 +17,7 @@ from typing import Any
 
 from PySide6.QtCore import QObject, Signal
 
+from ...core.base.messages import Message
 from ...core.data.tasks import Dataset, load_task, load_tsv
 from ...core.model.config import TrainConfig
 from ...core.training.evaluate import Evaluation
@@ -47,7 +48,7 @@ class TrainingJob:
 class RunStart:
     """What the window shows once the data is loaded and the model built."""
 
-    summary: str  # the dataset's summary: name and split sizes
+    summary: Message  # the dataset's summary: name and split sizes
     parameters: int
     device: str
     probe: str
