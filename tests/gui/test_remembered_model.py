@@ -109,3 +109,16 @@ def test_a_remembered_model_that_cannot_be_loaded_leaves_the_default_and_says_wh
     window.error_dialog.close()
     window.close()
     assert remembered(window) == "default"  # the file that failed is not tried again next time
+
+
+@pytest.mark.hf
+def test_a_remembered_hugging_face_folder_opens_again(qtbot, start, tmp_path):
+    """A folder is a model too: it was called "not there any more" because it is no file."""
+    pytest.importorskip("transformers")
+    pytest.importorskip("sentencepiece")
+    from hf_folders import marian_folder
+
+    folder = marian_folder(tmp_path / "opus-mt-tiny")
+    window = start(folder)
+    qtbot.waitUntil(lambda: window.workspace.model_source == str(folder), timeout=30000)
+    assert "not there" not in window.statusBar().currentMessage()

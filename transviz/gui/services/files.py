@@ -108,7 +108,7 @@ class ModelFiles(QObject):
         notice, shipped, remembered = None, shipped_models(), None
         default = default_model(current_language(), shipped)  # a Chinese window opens on zh-en
         if source is None and last is not None:
-            if last in shipped or Path(last).is_file():
+            if last in shipped or Path(last).exists():  # a file, or a Hugging Face folder
                 source, remembered = last, sentence  # a remembered sentence belongs to its model
             else:
                 notice = self.tr("The last model, {0}, is not there any more.").format(last)
