@@ -498,3 +498,16 @@ def test_use_in_explorer_replaces_a_german_sentence_with_the_new_models_first_ex
         assert explorer.source.sentence.text() == first.source
     finally:
         win.shutdown()
+
+
+def test_the_curves_keep_their_room_on_a_small_screen(open_window, qtbot):
+    """At 1366 x 768 the three plots had about 80 px, their tick labels touching: the curves keep
+    at least six lines of text of height (the plot row takes half the height, and a minimum)."""
+    window = open_window((1366, 768))
+    window.tabs.setCurrentWidget(window.panels["training"])
+    panel = window.panels["training"]
+    qtbot.waitUntil(lambda: panel.loss_plot.isVisible(), timeout=5000)
+    qtbot.wait(50)  # the layout settles
+    line = panel.fontMetrics().height()
+    for plot in panel.plots:
+        assert plot.getPlotItem().getViewBox().sceneBoundingRect().height() >= 6 * line, plot.title

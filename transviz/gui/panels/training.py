@@ -53,6 +53,7 @@ from .base import PlotPanel
 
 RATE_WINDOW = 50  # steps the ETA and tokens/s average over
 NOTICE_ACCENT = {"diverged": VERMILLION, "finished": GREEN, "stopped": BLUE}
+PLOT_LINES = 14  # lines of text the plot row keeps: about 8 for the curves, the rest title, axes, legend
 
 
 def default_runs_dir() -> Path:
@@ -189,16 +190,21 @@ class TrainingPanel(Retranslated, PlotPanel):
         self.step_marker.setVisible(False)
         self.timeline.shown.connect(self._mark_snapshot_step)
         self.track(*self.plots, self.timeline.grid, self.timeline.head_view)
-        plots = QWidget()
-        row = QHBoxLayout(plots)
+        self.plot_row = QWidget()
+        row = QHBoxLayout(self.plot_row)
         row.setContentsMargins(0, 0, 0, 0)
         for plot in self.plots:
             row.addWidget(plot)
+        self._fit_plots()
         splitter = QSplitter(Qt.Orientation.Vertical)
-        splitter.addWidget(plots)
+        splitter.addWidget(self.plot_row)
         splitter.addWidget(self.timeline)
-        splitter.setSizes([300, 600])  # the attention gets the larger share
+        splitter.setSizes([1, 1])  # halves: on a small screen a third left the curves about 80 px tall
         return splitter
+
+    def _fit_plots(self) -> None:
+        """Room for the curves beside their titles, axes and legends, in the font in use."""
+        self.plot_row.setMinimumHeight(PLOT_LINES * self.fontMetrics().height())
 
     def restyle(self) -> None:
         """The form keeps its full width in any font (presentation mode's is larger), measured once
@@ -207,6 +213,7 @@ class TrainingPanel(Retranslated, PlotPanel):
 
     def _fit_form(self) -> None:
         self.form_scroll.setMinimumWidth(self.form.sizeHint().width() + 24)
+        self._fit_plots()
 
     def _name_plots(self) -> None:
         step = self.tr("step")
