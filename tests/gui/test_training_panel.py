@@ -500,6 +500,28 @@ def test_use_in_explorer_replaces_a_german_sentence_with_the_new_models_first_ex
         win.shutdown()
 
 
+def test_use_in_explorer_keeps_a_sentence_the_new_model_knows(qtbot, tmp_path, make_model):
+    """The teacher typed a sentence of the task being trained: it stays in the explorer."""
+    win = MainWindow()
+    win.workspace.set_model(make_model())  # the model the sentence was typed for
+    win.panels["training"].runs_dir = tmp_path / "runs"
+    qtbot.addWidget(win)
+    win.resize(1400, 900)
+    win.show()
+    try:
+        explorer, training = win.panels["explorer"], win.panels["training"]
+        configure(training.form, steps=10, eval_every=0)
+        run(training, qtbot)
+        typed = task_examples("reverse")[3].source
+        explorer.source.sentence.setText(typed)
+        qtbot.waitUntil(lambda: win.workspace.sentence == typed, timeout=5000)
+        training.explore_button.click()
+        QApplication.processEvents()
+        assert win.workspace.sentence == typed and explorer.source.sentence.text() == typed
+    finally:
+        win.shutdown()
+
+
 def test_the_curves_keep_their_room_on_a_small_screen(open_window, qtbot):
     """At 1366 x 768 the three plots had about 80 px, their tick labels touching: the curves keep
     at least six lines of text of height (the plot row takes half the height, and a minimum)."""

@@ -480,7 +480,8 @@ class TrainingPanel(Retranslated, PlotPanel):
         model = decoding_copy(self.result.model, "cpu")  # shares no tensor with the model trained on
         model.path = str(self.result.checkpoint) if self.result.checkpoint else None
         self._handed = model
-        self.workspace.set_model(model, model.path)
+        typed = self.workspace.sentence  # the teacher's sentence stays when the new model knows its words
+        self.workspace.set_model(model, model.path, sentence=typed if typed and knows_words(model, typed) else None)
         self.show_panel.emit("explorer")
         self.status.emit(self.tr("The trained model is now the explorer's model"))
         return model
@@ -592,3 +593,11 @@ class TrainingPanel(Retranslated, PlotPanel):
         if path and not self.is_running():
             event.acceptProposedAction()
             self.form.set_tsv(path)
+
+
+def knows_words(model: Model, sentence: str) -> bool:
+    """Whether ``model`` reads every word of ``sentence`` (none unknown, none too many)."""
+    try:
+        return not model.encode_source(sentence).unknown
+    except TransvizError:
+        return False
