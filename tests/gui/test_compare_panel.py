@@ -90,3 +90,27 @@ def test_render_writes_the_compare_view(shipped_model, tmp_path):
     assert image.width() == 800
     pixels = {image.pixel(x, y) for x in range(0, 800, 7) for y in range(0, 500, 7)}
     assert len(pixels) > 20
+
+
+def test_it_opens_on_a_minimal_pair_of_the_explorers_sentence(panel):
+    """A is the explorer's sentence, B the task's example closest to it (one or two tokens apart),
+    not the same sentence twice."""
+    assert panel.run_a.sentence.text() == "ich mochte ein bier"
+    assert panel.run_b.sentence.text() == "ich möchte ein bier"  # one token replaced
+
+
+def test_a_new_model_clears_the_last_models_maps(panel, make_model):
+    """The maps and the title "loaded model" were the previous model's until Compare was pressed."""
+    run(panel, A, B_SAME_LENGTH)
+    assert panel.comparison is not None and panel.map_a.isVisibleTo(panel)
+    panel.workspace.set_model(make_model())
+    assert panel.comparison is None and not panel.map_a.isVisibleTo(panel) and panel.outputs.text() == ""
+
+
+def test_the_closest_example_within_two_tokens_makes_the_pair():
+    from transviz.core.analysis.compare import minimal_partner
+
+    examples = ["a b c d", "a b x d", "a b c d e", "q r s t"]
+    assert minimal_partner("a b c d", examples, str.split) == "a b x d"  # one edit, the first such
+    assert minimal_partner("a b c", ["a b c d e f"], str.split) is None  # three tokens apart
+    assert minimal_partner("q r s t", ["a b c d"], str.split) is None

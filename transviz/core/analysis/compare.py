@@ -10,7 +10,7 @@ no difference map, and :attr:`Comparison.shapes_differ` says so.
 from __future__ import annotations
 
 import difflib
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Literal, Protocol
 
@@ -115,6 +115,20 @@ def token_diff(a: Sequence[str], b: Sequence[str]) -> list[TokenChange]:
     matcher = difflib.SequenceMatcher(a=list(a), b=list(b), autojunk=False)  # autojunk drops common tokens
     return [TokenChange(change, tuple(a[i1:i2]), tuple(b[j1:j2]))
             for change, i1, i2, j1, j2 in matcher.get_opcodes()]
+
+
+MINIMAL_EDITS = 2  # tokens two sentences may differ in and still make a minimal pair
+
+
+def minimal_partner(sentence: str, candidates: Sequence[str], split: Callable[[str], list[str]]) -> str | None:
+    """Among ``candidates``, the one that differs from ``sentence`` in the fewest tokens (``split``
+    makes them; one or two tokens replaced, inserted or deleted), or None when none is that close."""
+    tokens, best = split(sentence), None
+    for other in candidates:
+        edits = sum(max(len(c.a), len(c.b)) for c in token_diff(tokens, split(other)) if c.change != "equal")
+        if 0 < edits <= MINIMAL_EDITS and (best is None or edits < best[0]):
+            best = (edits, other)
+    return best[1] if best else None
 
 
 def head_map(trace: Run, kind: Kind, layer: int, head: Head) -> Side:

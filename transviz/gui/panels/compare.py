@@ -30,7 +30,7 @@ from PySide6.QtWidgets import (
 
 from ... import load_model
 from ...core.analysis.aggregate import SUMMARIES
-from ...core.analysis.compare import Comparison, Head, Run, Side, TokenChange, compare, snapshot_run
+from ...core.analysis.compare import Comparison, Head, Run, Side, TokenChange, compare, minimal_partner, snapshot_run
 from ...core.analysis.walkthrough import KINDS, Kind
 from ...core.base.errors import TransvizError
 from ...core.decoding.inference import decode
@@ -250,18 +250,27 @@ class ComparePanel(Retranslated, PlotPanel):
     def set_model(self, model: Model | None) -> None:
         self._models.clear()  # a file may have changed since; the loaded model is the workspace's
         self._snapshots.clear()
+        self._traces, self.comparison = None, None  # the maps drawn were the last model's
         self.kind.setEnabled(model is not None)
+        self._draw()
         if model is None:
             return
         for chooser in (self.run_a, self.run_b):
             self._source_changed(chooser)
         self._fit_layers()
         self._name_heads()
+        self._offer_pair(model)
+
+    def _offer_pair(self, model: Model) -> None:
+        """Empty sentence boxes get the explorer's sentence (A) and its closest example (B): a
+        minimal pair when the model's task has one."""
         session = self.workspace.session
         sentence = session.source if session is not None else ""
-        for run in (self.run_a, self.run_b):
+        examples = [pair.source for pair in self.workspace.examples]
+        partner = minimal_partner(sentence, examples, model.src_vocab.tokenize) if sentence else None
+        for run, text in ((self.run_a, sentence), (self.run_b, partner or sentence)):
             if not run.sentence.text():
-                run.sentence.setText(sentence)
+                run.sentence.setText(text)
 
     def _name_heads(self) -> None:
         model = self.model
