@@ -1604,6 +1604,18 @@ Symmetric part |S| = {7:.2f}, antisymmetric part |A| = {8:.2f} (Frobenius norms)
         <translation>策略必须是 Greedy()、Sampling(...) 或 Beam(...)，而不是 {0}</translation>
     </message>
     <message>
+        <source>German → English</source>
+        <translation>德语 → 英语</translation>
+    </message>
+    <message>
+        <source>dates → YYYY-MM-DD</source>
+        <translation>日期 → YYYY-MM-DD</translation>
+    </message>
+    <message>
+        <source>Chinese → English</source>
+        <translation>中文 → 英语</translation>
+    </message>
+    <message>
         <source>toy-de-en</source>
         <translation>德译英（小语法）</translation>
     </message>
@@ -3370,6 +3382,10 @@ Symmetric part |S| = {7:.2f}, antisymmetric part |A| = {8:.2f} (Frobenius norms)
     <message>
         <source>(none installed)</source>
         <translation>（未安装）</translation>
+    </message>
+    <message>
+        <source>{0}: {1}</source>
+        <translation>{0}：{1}</translation>
     </message>
     <message>
         <source>No model loaded: Model &gt; Open</source>

@@ -175,7 +175,9 @@ def test_export_current_plot(window, tmp_path):
 
 
 def test_shipped_models_menu_lists_names_and_loads(window, qtbot, model_file):
-    assert [a.text() for a in window.menus.shipped_menu.actions()] == ["dates", "default", "zh-en"]
+    # each named with what it translates, read from the file's header
+    assert [a.text() for a in window.menus.shipped_menu.actions()] == [
+        "dates: dates → YYYY-MM-DD", "default: German → English", "zh-en: Chinese → English"]
     window.menus.populate_shipped_menu({})
     texts = [a.text() for a in window.menus.shipped_menu.actions()]
     assert texts == ["(none installed)"] and not window.menus.shipped_menu.actions()[0].isEnabled()

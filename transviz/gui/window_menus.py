@@ -12,12 +12,16 @@ from PySide6.QtCore import QCoreApplication
 from PySide6.QtGui import QKeySequence
 from PySide6.QtWidgets import QMenuBar, QTabWidget, QWidget
 
+from ..core.base.messages import Message
+from ..core.data.tasks import TASK_PAIRS, TASK_TITLES
+from ..core.io.checkpoint import recorded_task
 from ..core.io.resources import shipped_models
 from ..core.teaching.workspace import Workspace
 from .animations import AnimationExport
 from .lesson_mode import populate_lessons_menu
 from .panels.lazy_tabs import LazyPanels
 from .panels.registry import PANELS
+from .services.core_messages import translated
 from .services.files import ModelFiles
 from .services.language import Retranslated
 from .session_files import SessionFiles
@@ -111,7 +115,8 @@ class WindowMenus(Retranslated):
         self._shipped = dict(models)
         self.shipped_menu.clear()
         for name, path in models.items():  # a model's name is its file's: not translated
-            self.shipped_menu.addAction(name).triggered.connect(lambda _=False, p=path: self.window.files.open(p))
+            self.shipped_menu.addAction(shipped_label(name, path)).triggered.connect(
+                lambda _=False, p=path: self.window.files.open(p))
         if not models:
             self.shipped_menu.addAction(QCoreApplication.translate("MainWindow", "(none installed)")).setEnabled(False)
 
@@ -121,3 +126,11 @@ class WindowMenus(Retranslated):
         self.info_action.setEnabled(workspace.model is not None)
         self.export_trace_action.setEnabled(workspace.session is not None)
         self.animate_action.setEnabled(workspace.session is not None)
+
+
+def shipped_label(name: str, path: Path) -> str:
+    """A shipped model's menu entry: its name and what it translates ("default: German → English")."""
+    task = recorded_task(path)
+    pair = TASK_PAIRS.get(task or "") or TASK_TITLES.get(task or "")
+    return QCoreApplication.translate("MainWindow", "{0}: {1}").format(name, translated(Message(pair))) if pair \
+        else name

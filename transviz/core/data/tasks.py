@@ -52,6 +52,13 @@ DESCRIPTIONS: dict[str, str] = {
     "sort": "Sort the characters of a string: each output attends to where its character is, wherever that is.",
 }
 
+# What a task turns into what, for a menu of models (the algorithmic tasks are their titles)
+TASK_PAIRS: dict[str, str] = {
+    toy_de_en.NAME: translate_noop("CoreMessages", "German → English"),
+    dates.NAME: translate_noop("CoreMessages", "dates → YYYY-MM-DD"),
+    toy_zh_en.NAME: translate_noop("CoreMessages", "Chinese → English"),
+}
+
 # What a task is called in the interface (a template of the core's messages, translated by the GUI)
 TASK_TITLES: dict[str, str] = {
     toy_de_en.NAME: translate_noop("CoreMessages", "toy-de-en"),

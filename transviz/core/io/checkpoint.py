@@ -129,6 +129,17 @@ def read_metadata(path: str | Path) -> dict[str, str]:
     return metadata
 
 
+def recorded_task(path: str | Path) -> str | None:
+    """The task the checkpoint at ``path`` was trained on, read from its header alone (None when
+    it records none or cannot be read): a menu of models names them without loading them."""
+    try:
+        facts = json.loads(read_metadata(path).get("facts", "{}"))
+    except (CheckpointError, ValueError):
+        return None
+    task = facts.get("task") if isinstance(facts, dict) else None
+    return task if isinstance(task, str) else None
+
+
 def _read_parts(path: Path, metadata: dict[str, str]) -> tuple[ModelConfig, Vocab, Vocab, dict[str, Any]]:
     """The config, vocabularies and training facts the metadata holds, each checked (a
     CheckpointError saying which is broken and how)."""
