@@ -224,3 +224,25 @@ def test_the_transviz_icon_draws_an_attention_matrix():
     assert image.pixelColor(32, 0).name() == "#1e1e1e"  # the dark card
     assert image.pixelColor(7, 7).name() == "#fde725"  # query 0 attends to key 0 (viridis' top)
     assert image.pixelColor(20, 7).name() == "#3b528b"
+
+
+def test_clear_all_also_clears_the_message_that_a_head_is_off(shipped_window):
+    from transviz.core.decoding.interventions import AblateHead
+
+    window = shipped_window
+    window.workspace.set_interventions((AblateHead("cross", 0, 1),))
+    window.statusBar().showMessage("cross-attention, layer 0, head 1 is switched off in the explorer", 8000)
+    window.workspace.set_interventions(())
+    assert window.statusBar().currentMessage() == ""
+
+
+def test_a_second_notice_gets_its_whole_time(qtbot):
+    from transviz.gui.widgets.labels import TimedNotice
+
+    notice = TimedNotice()
+    qtbot.addWidget(notice)
+    notice.show_for("first", 0.05)
+    notice.show_for("second", 0.4)
+    qtbot.wait(150)  # past the first one's time
+    assert notice.text() == "second" and not notice.isHidden()
+    qtbot.waitUntil(notice.isHidden, timeout=2000)

@@ -104,6 +104,9 @@ class MainWindow(Retranslated, QMainWindow):
         self.files.failed.connect(self.load_failed)
         subscribe(self, self.workspace.model_changed, self._on_model_changed)
         subscribe(self, self.workspace.session_changed, lambda _: self._show_model())
+        # "head 1 is switched off" must not outlive Clear all
+        subscribe(self, self.workspace.interventions_changed,
+                  lambda items: None if items else self.statusBar().clearMessage())
         self._show_model()
 
     # -- construction --------------------------------------------------------------------------

@@ -22,11 +22,17 @@ class ErrorLabel(QLabel):
 class TimedNotice(ErrorLabel):
     """A warning on one line (the whole text in its tooltip) that hides itself after a while."""
 
+    def __init__(self) -> None:
+        super().__init__()
+        self._hide = QTimer(self)  # one timer: a second warning gets its whole time, not the first's rest
+        self._hide.setSingleShot(True)
+        self._hide.timeout.connect(lambda: self.setVisible(False))
+
     def show_for(self, text: str, seconds: float) -> None:
         self.setText(text)
         self.setToolTip(text)
         self.setVisible(True)
-        QTimer.singleShot(round(seconds * 1000), self, lambda: self.setVisible(False))
+        self._hide.start(round(seconds * 1000))
 
 
 class NoticeLabel(QLabel):
