@@ -7,6 +7,7 @@ look at the views, or the other way round.
 """
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -15,13 +16,25 @@ from ..base.errors import InputError, TransvizError
 from ..base.events import Signal
 from ..base.messages import translate_noop
 from ..data.dataset import Pair
-from ..data.tasks import TASKS, task_examples
+from ..data.tasks import TASKS, load_task, task_examples
 from ..decoding.interventions import Intervention, taps_for
 from ..decoding.session import DecodingSession, Event
 from ..decoding.strategies import Greedy, Strategy
 from ..model.bundle import Model, decoding_copy
 
 TOP_K = 6  # candidates each step lists: enough to see the alternatives, few enough to read
+
+
+@functools.lru_cache(maxsize=4)
+def _test_split(task: str) -> tuple[Pair, ...]:
+    return load_task(task).test
+
+
+def test_pairs(model: Model | None) -> tuple[Pair, ...]:
+    """The test split of the task ``model`` was trained on (pairs it never saw; none for other
+    corpora), generated once per task."""
+    task = model.facts.get("task") if model is not None else None
+    return _test_split(task) if task in TASKS else ()
 
 
 def model_examples(model: Model | None) -> tuple[Pair, ...]:

@@ -1,20 +1,27 @@
 """The sentence to translate: a text box with a live tokenization preview (words the model does
 not know are highlighted and say they will be read as <unk>), the examples of the model's task,
-and an optional reference for teacher forcing. Every change opens the workspace's new session at
+a random sentence of its test split, the words the model knows, and an optional reference for
+teacher forcing. Every change opens the workspace's new session at
 once (one encoder pass); what cannot be read is said inline, under the box."""
 from __future__ import annotations
 
+import random
+from collections.abc import Callable, Sequence
+
 from PySide6.QtCore import QSignalBlocker, Signal
-from PySide6.QtWidgets import QCheckBox, QComboBox, QGridLayout, QLineEdit, QWidget
+from PySide6.QtWidgets import QCheckBox, QComboBox, QGridLayout, QHBoxLayout, QLineEdit, QToolButton, QWidget
 
 from ...core.base.errors import InputError, TransvizError
 from ...core.data.dataset import Pair
+from ...core.data.tasks import TASKS
 from ...core.decoding.session import TeacherForcingSummary
 from ...core.model.vocab import UNK
+from ...core.teaching.workspace import test_pairs
 from ..services.core_messages import translated
 from ..services.language import Retranslated
 from ..services.observe import subscribe
 from ..services.session import SessionController
+from .known_words import KnownWords
 from .labels import bound_label, error_label, plain_label, show_error
 from .token_strip import Chip, TokenStrip
 
@@ -40,6 +47,13 @@ class SourceBox(Retranslated, QWidget):
         self.examples = QComboBox()
         self.examples.setMinimumContentsLength(24)
         self.bind_text(self.examples.setPlaceholderText, lambda: self.tr("choose an example"))
+        self.random_button, self.words_button = QToolButton(), QToolButton()
+        self.bind_text(self.random_button.setText, lambda: self.tr("Random"))
+        self.bind_text(self.random_button.setToolTip, lambda: self.tr(
+            "A sentence of the task's test split, which the model never saw in training, with its translation"))
+        self.bind_text(self.words_button.setText, lambda: self.tr("Words..."))
+        self.bind_text(self.words_button.setToolTip, lambda: self.tr(
+            "The words this model knows: a word it does not know is read as <unk>"))
         self.preview = TokenStrip()
         self.bind_text(self.preview.set_placeholder, lambda: self.tr("(the tokens the model reads appear here)"))
         self.teacher = QCheckBox()
@@ -63,7 +77,11 @@ class SourceBox(Retranslated, QWidget):
         grid.addWidget(names[0], 0, 0)
         grid.addWidget(self.sentence, 0, 1)
         grid.addWidget(names[1], 0, 2)
-        grid.addWidget(self.examples, 0, 3)
+        choices = QHBoxLayout()
+        choices.addWidget(self.examples, 1)
+        choices.addWidget(self.random_button)
+        choices.addWidget(self.words_button)
+        grid.addLayout(choices, 0, 3)
         grid.addWidget(names[2], 1, 0)
         grid.addWidget(self.preview, 1, 1)
         grid.addWidget(self.teacher, 1, 2)
@@ -78,6 +96,8 @@ class SourceBox(Retranslated, QWidget):
         self.reference.textEdited.connect(lambda _text: setattr(self, "_prefilled", False))  # typed: the user's
         self.teacher.toggled.connect(self._on_teacher_toggled)
         self.examples.activated.connect(self._on_example)
+        self.random_button.clicked.connect(lambda: self.use_test_pair())  # clicked's argument is no pick
+        self.words_button.clicked.connect(self.show_known_words)
         self.sentence.returnPressed.connect(self.submitted)
         self.reference.returnPressed.connect(self.submitted)
         subscribe(self, controller.workspace.model_changed, self._show_model)
@@ -100,6 +120,9 @@ class SourceBox(Retranslated, QWidget):
         self.examples.clear()
         self.examples.addItems([p.source for p in self._examples])
         self.examples.setEnabled(bool(self._examples))
+        model = self.controller.model
+        self.random_button.setEnabled(model is not None and model.facts.get("task") in TASKS)
+        self.words_button.setEnabled(model is not None)
         self._describe_examples()
 
     def _show_sentence(self, *_: object) -> None:
@@ -138,6 +161,38 @@ class SourceBox(Retranslated, QWidget):
             self.open_session()  # the reference may have changed
         else:
             self.sentence.setText(pair.source)
+
+    def use_test_pair(self, pick: Callable[[Sequence[Pair]], Pair] = random.choice) -> Pair | None:
+        """Put a sentence of the task's test split in the sentence box and its translation in the
+        reference box (``pick`` chooses it); None when the model's task has no test split."""
+        pairs = test_pairs(self.controller.model)
+        if not pairs:
+            return None
+        pair = pick(pairs)
+        self.sentence.setText(pair.source)  # a reference filled in for the last sentence goes
+        with QSignalBlocker(self.reference):
+            self.reference.setText(pair.target)
+        self._prefilled = True  # the pair's own translation: another sentence takes it out
+        self.open_session()
+        self.submitted.emit()
+        return pair
+
+    def show_known_words(self) -> KnownWords | None:
+        """The model's source words in a dialog; a word chosen there goes into the sentence."""
+        model = self.controller.model
+        if model is None:
+            return None
+        dialog = KnownWords(model.src_vocab, self)
+        dialog.chosen.connect(lambda word: self.insert_word(word, model.src_vocab.level == "word"))
+        dialog.show()
+        return dialog
+
+    def insert_word(self, word: str, spaced: bool) -> None:
+        """``word`` at the cursor of the sentence box, set apart by spaces in a sentence of words."""
+        text, at = self.sentence.text(), self.sentence.cursorPosition()
+        before = " " if spaced and at > 0 and not text[at - 1].isspace() else ""
+        after = " " if spaced and at < len(text) and not text[at].isspace() else ""
+        self.sentence.insert(f"{before}{word}{after}")
 
     def _on_example(self, index: int) -> None:
         self.use_example(index)
