@@ -86,3 +86,81 @@ def test_a_language_change_keeps_the_step_hidden(shipped_window) -> None:
     QCoreApplication.sendPostedEvents()
     assert explorer.candidates.bars() == [] and "p = " not in explorer.candidates.title
     assert np.isnan(explorer.attention.grid.maps[:, :, explorer.attention.grid.query]).all()
+
+
+# -- what is hidden is hidden everywhere, and looks hidden, not masked (issue 35, items 1 and 2) -------------
+
+HIDDEN_WORDS = "hidden until you answer"
+
+
+def dominant(widget, point) -> tuple[int, int, int]:
+    """The commonest colour in a small patch around ``point`` of a grab of ``widget``: a cell's
+    fill, whatever lines or marks cross it."""
+    from collections import Counter
+
+    image = widget.grab().toImage()
+    ratio = image.devicePixelRatio()
+    x, y = int(point.x() * ratio), int(point.y() * ratio)
+    colours = Counter(image.pixelColor(x + dx, y + dy).getRgb()[:3] for dx in range(-4, 5) for dy in range(-4, 5))
+    return colours.most_common(1)[0][0]
+
+
+def near(colour: tuple[int, int, int], expected) -> bool:
+    return max(abs(a - b) for a, b in zip(colour, expected.getRgb()[:3], strict=True)) <= 3
+
+
+def legend(heatmap) -> list[str]:
+    return [text.replace("\u2060", "") for text in heatmap.legend_texts()]  # word joiners keep "-inf" whole
+
+
+def ask_about_second_step(window):
+    """The explorer after one step in the open, then quiz mode on: step 2 is the open question."""
+    explorer = window.panels["explorer"]
+    assert explorer.controller.step()
+    explorer.quiz_action.trigger()
+    assert explorer.controller.session.position == 2 and not explorer.quiz.revealed
+    return explorer
+
+
+def hover(qtbot, widget, canvas, point) -> None:
+    qtbot.mouseMove(canvas, canvas.rect().topLeft())  # away first: the pointer may already be there
+    qtbot.wait(50)  # pyqtgraph's scene drops moves that follow each other too closely
+    qtbot.mouseMove(canvas, canvas.mapFrom(widget, point))
+
+
+def test_hidden_cells_look_and_read_unlike_masked_ones(shipped_window, qtbot) -> None:
+    from transviz.core.analysis.walkthrough import KINDS
+    from transviz.gui.widgets.heatmap import MASKED_FILL
+
+    explorer = shipped_window.panels["explorer"]
+    explorer.attention.kind.setCurrentIndex(KINDS.index("decoder_self"))  # its masked cells beside the hidden row
+    explorer = ask_about_second_step(shipped_window)
+    large, grid = explorer.attention.large, explorer.attention.grid
+    # the large head: row 1 is hidden, cell (0, 1) is the causal mask's
+    hidden, masked = dominant(large, large.cell_position(1, 0)), dominant(large, large.cell_position(0, 1))
+    assert near(masked, MASKED_FILL) and not near(hidden, MASKED_FILL)
+
+    from transviz.gui.widgets.heatmap import HIDDEN_FILL
+
+    assert near(hidden, HIDDEN_FILL)
+    assert large.hidden_rows == [1] and grid.hidden_query == 1
+    assert legend(large) == ["grey hatched cells: masked (-inf)", f"lavender cells with ?: {HIDDEN_WORDS}"]
+    kinds = dict(explorer.legend.entries)
+    assert kinds["hidden"] == HIDDEN_WORDS and kinds["masked"] == "masked"
+    view = large._view.viewport()
+    hover(qtbot, large, view, large.cell_position(1, 0))
+    qtbot.waitUntil(lambda: "->" in large.readout_text(), timeout=2000)
+    assert large.readout_text().endswith(f": {HIDDEN_WORDS}") and "masked" not in large.readout_text()
+    hover(qtbot, large, view, large.cell_position(0, 1))
+    qtbot.waitUntil(lambda: large.readout_text().endswith(": masked"), timeout=2000)
+    # the grid: the hidden row of every tile in lavender, its read-out says so
+    hidden_cell = grid.tile_position(0, 0, 1, 0)
+    assert near(dominant(grid, hidden_cell), HIDDEN_FILL)
+    assert not near(dominant(grid, grid.tile_position(0, 0, 0, 1)), HIDDEN_FILL)  # masked: not hidden
+    hover(qtbot, grid, grid.canvas, hidden_cell.toPoint())
+    qtbot.waitUntil(lambda: "->" in grid.readout_text(), timeout=2000)
+    assert grid.readout_text().endswith(f": {HIDDEN_WORDS}")
+    explorer.quiz.reveal()  # answered: nothing is hidden, and the legend no longer lists it
+    assert large.hidden_rows == [] and grid.hidden_query is None and not np.isnan(large.data[1]).any()
+    assert "hidden" not in dict(explorer.legend.entries)
+    assert legend(large) == ["grey hatched cells: masked (-inf)"]

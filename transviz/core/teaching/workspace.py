@@ -69,6 +69,8 @@ class Workspace:
             (the explorer's "Why here?"); the masks tab walks through it.
         interventions_changed(tuple[Intervention, ...]): :meth:`set_interventions` put these in
             force (a new model clears them without this signal: ``model_changed`` says it).
+        hidden_changed(bool): a quiz's question opened (True) or was answered or left (False):
+            see :attr:`hidden`.
     """
 
     def __init__(self, top_k: int = TOP_K) -> None:
@@ -83,11 +85,15 @@ class Workspace:
         self.strategy: Strategy = Greedy()
         self.interventions: tuple[Intervention, ...] = ()  # how attention runs differently, in every session
         self.error: TransvizError | None = None  # why the sentence has no session
+        # a quiz's question is open: every view keeps the session's newest step (the token it wrote and
+        # the query row that chose it) to itself until the answer is revealed
+        self.hidden = False
         self.model_changed: Signal[Model | None] = Signal()
         self.session_changed: Signal[DecodingSession | None] = Signal()
         self.session_moved: Signal[Event] = Signal()
         self.explain_requested: Signal[Explanation] = Signal()
         self.interventions_changed: Signal[tuple[Intervention, ...]] = Signal()
+        self.hidden_changed: Signal[bool] = Signal()
 
     @property
     def examples(self) -> tuple[Pair, ...]:
@@ -182,6 +188,18 @@ class Workspace:
     def explain(self, kind: Kind, layer: int, head: int, query: int) -> None:
         """Ask for the walkthrough of ``query`` of ``head`` in ``layer`` of the session's ``kind`` attention."""
         self.explain_requested.emit(Explanation(kind, layer, head, query))
+
+    def hide_newest_step(self, hidden: bool) -> None:
+        """Keep the session's newest step hidden from every view (a quiz's question is open), or not."""
+        if hidden != self.hidden:
+            self.hidden = hidden
+            self.hidden_changed.emit(hidden)
+
+    @property
+    def hidden_step(self) -> int | None:
+        """The index of the step hidden now (its query row in the decoder's maps), or None."""
+        session = self.session
+        return session.position - 1 if self.hidden and session is not None and session.position else None
 
     def set_interventions(self, interventions: tuple[Intervention, ...]) -> None:
         """Run the session, and every later one of this model, with ``interventions``: the session

@@ -226,7 +226,8 @@ class ExplorerPanel(Retranslated, PlotPanel):
             self.attention.show_head(spec.kind, spec.layer, spec.head)
 
     def _apply_quiz(self, *_: object) -> None:
-        self.attention.hide_query(self.quiz_on and not self.quiz.revealed)
+        # through the workspace: every view that could give the answer away hears it at once
+        self.workspace.hide_newest_step(self.quiz_on and not self.quiz.revealed)
         self.refresh()
 
     def _clicked_key(self, _row: int, column: int) -> None:
@@ -276,6 +277,7 @@ class ExplorerPanel(Retranslated, PlotPanel):
     def refresh(self, *_: object) -> None:
         session = self.controller.session
         hidden = self.quiz_on and not self.quiz.revealed
+        self.legend.show_hidden(hidden)
         chips = self.output_chips(session) if session is not None else []
         if hidden and len(chips) > 1:  # the step's token is the question
             chips[-1] = Chip("?", self.tr("hidden until the quiz's answer is revealed"), current=True)

@@ -20,6 +20,7 @@ from ...core.decoding.session import DecodingSession
 from ...core.teaching.lesson import SUMMARY_HEAD, View
 from ..services.intervention_list import added, edited_heads
 from ..services.language import Retranslated, set_items
+from ..services.observe import subscribe
 from ..services.session import SessionController
 from .grid import SUMMARY_COLUMN, AttentionGrid
 from .heatmap import AxisNames, HeatmapWidget, attention_axes
@@ -80,6 +81,7 @@ class AttentionMaps:
     query_tokens: list[str]  # the rows' labels: decoder rows are "input -> written token"
     key_tokens: list[str]
     query: int | None  # the current step's query row (None for the encoder: no step has a row)
+    hidden: int | None = None  # the query row a quiz hides (NaN in every map), or None
 
 
 def hidden_query(shown: AttentionMaps) -> AttentionMaps:
@@ -89,8 +91,13 @@ def hidden_query(shown: AttentionMaps) -> AttentionMaps:
         return shown
     maps, summary, names = shown.maps.copy(), shown.summary.copy(), list(shown.query_tokens)
     maps[:, :, shown.query], summary[:, shown.query] = np.nan, np.nan
-    names[shown.query] = names[shown.query].split(" -> ")[0] + " -> ?"
-    return replace(shown, maps=maps, summary=summary, query_tokens=names)
+    names[shown.query] = hidden_name(names[shown.query])
+    return replace(shown, maps=maps, summary=summary, query_tokens=names, hidden=shown.query)
+
+
+def hidden_name(label: str) -> str:
+    """A decoder row's "input -> written token" with the token written left out."""
+    return label.split(" -> ")[0] + " -> ?"
 
 
 def _summarised(session: DecodingSession, kind: Kind, summary: str, maps: np.ndarray) -> np.ndarray:
@@ -154,9 +161,9 @@ class AttentionView(Retranslated, QWidget):
         self.controller = controller
         self.shown: AttentionMaps | None = None
         self.layer, self.head = -1, 0  # the tile shown large; layer -1: the last layer
-        self.query_hidden = False  # a quiz hides the current query row until it is revealed
         self._build()
         controller.session_changed.connect(self.refresh)
+        subscribe(self, controller.workspace.hidden_changed, self.refresh)
         controller.changed.connect(self.refresh)
         # a change from another tab reaches the list after the session redecoded: frame it then
         controller.interventions_changed.connect(self.refresh)
@@ -282,11 +289,10 @@ class AttentionView(Retranslated, QWidget):
         self.grid.setVisible(plot is self.grid)
         self.large.setVisible(plot is self.large)
 
-    def hide_query(self, hidden: bool) -> None:
-        """Blank the current query row of every map (a quiz's question), or show it again."""
-        if hidden != self.query_hidden:
-            self.query_hidden = hidden
-            self.refresh()
+    @property
+    def query_hidden(self) -> bool:
+        """Whether the current query row is a quiz's open question (the workspace says)."""
+        return self.controller.workspace.hidden
 
     def show_head(self, kind: Kind, layer: int, head: int) -> None:
         """Show ``kind`` attention with this head large (a quiz asks where it looks)."""
@@ -314,7 +320,8 @@ class AttentionView(Retranslated, QWidget):
         self.shown = shown
         scale = self.current_scale()
         self.grid.set_maps(shown.maps, shown.query_tokens, shown.key_tokens, summary=shown.summary,
-                           colours=(colour_scaled(shown.maps, scale), colour_scaled(shown.summary, scale)))
+                           colours=(colour_scaled(shown.maps, scale), colour_scaled(shown.summary, scale)),
+                           hidden_query=shown.hidden)
         self.grid.set_query(shown.query)
         self.grid.set_marked(self._edited(shown))
         self.grid.set_title(self._grid_title(kind, shown.kind))
@@ -396,7 +403,8 @@ class AttentionView(Retranslated, QWidget):
         data = data if painted is None else painted
         scale = self.current_scale()
         self.large.set_data(data, shown.query_tokens, shown.key_tokens,
-                            colours=None if scale == "fixed" else colour_scaled(data, scale))
+                            colours=None if scale == "fixed" else colour_scaled(data, scale),
+                            hidden_rows=() if shown.hidden is None else (shown.hidden,))
         self.large.set_colorbar_title(self._colorbar_title(head == SUMMARY_COLUMN))
         self.large.set_highlighted_row(shown.query)
         title = self.tr("{0}, layer {1}: {2}").format(kind_names()[shown.kind], layer, self._head_name(head, layer))

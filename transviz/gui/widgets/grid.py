@@ -22,7 +22,7 @@ from ...core.analysis.aggregate import mean_over_heads
 from ...core.analysis.resample import area_average
 from ..services.language import Retranslated
 from ..style import BLUE, HIGHLIGHT, lookup_table, plot_font, plot_style
-from .heatmap import coloured_picture, value_text
+from .heatmap import HIDDEN_FILL, HIDDEN_MARK, coloured_picture, hidden_word, value_text
 from .labels import plain_label
 
 GAP = 1  # empty cells between tiles (NaN in the mosaic, drawn in the background colour)
@@ -44,6 +44,7 @@ class MosaicPicture:
     outlined_rows: list[int] = field(default_factory=list)
     separator: float | None = None  # a column boundary
     framed: list[tuple[int, int, int, int]] = field(default_factory=list)  # (row, column, rows, columns) of cells
+    hidden: list[tuple[int, int, int, int]] = field(default_factory=list)  # cells covered as a quiz's question
 
 
 class MosaicCanvas(QWidget):
@@ -113,6 +114,7 @@ class MosaicCanvas(QWidget):
             return
         area = self.mosaic_rect()
         painter.drawImage(area, picture.image)
+        self._paint_hidden(painter, area)  # under the current query's outline
         line = QFontMetricsF(self.font()).height()
         painter.setPen(self.foreground)
         columns = picture.shape[1]
@@ -136,6 +138,18 @@ class MosaicCanvas(QWidget):
         for row, column, rows, tile_columns in picture.framed:
             painter.drawRect(QRectF(self.point_of(row, column, area),
                                     self.point_of(row + rows, column + tile_columns, area)))
+
+    def _paint_hidden(self, painter: QPainter, area: QRectF) -> None:
+        """Hidden cells as the heatmaps draw them: lavender, a dashed frame, a "?" where it fits."""
+        frame = QPen(HIDDEN_MARK, self.line_width, Qt.PenStyle.DashLine)
+        line = QFontMetricsF(self.font()).height()
+        for row, column, rows, columns in self.picture.hidden:
+            rect = QRectF(self.point_of(row, column, area), self.point_of(row + rows, column + columns, area))
+            painter.fillRect(rect, HIDDEN_FILL)
+            painter.setPen(frame)
+            painter.drawRect(rect)
+            if rect.height() >= 0.6 * line:
+                painter.drawText(rect, int(Qt.AlignmentFlag.AlignCenter), "?")
 
 
 @dataclass(frozen=True)
@@ -208,6 +222,7 @@ class AttentionGrid(Retranslated, QWidget):
         self._query_labels: list[str] = []
         self._key_labels: list[str] = []
         self._query: int | None = None
+        self._hidden: int | None = None  # the query row a quiz hides, in every tile
         self._marked: list[tuple[int, int]] = []  # (layer, head) of the tiles framed as edited
         self._chosen_summary_names: tuple[str, str] | None = None  # column header, read-out; None: the mean's
         self._title = plain_label(title, wrap=True)  # long titles must not widen the window
@@ -238,21 +253,33 @@ class AttentionGrid(Retranslated, QWidget):
 
     # -- data ----------------------------------------------------------------------------------
     def set_maps(self, maps: np.ndarray, query_labels: Sequence[str], key_labels: Sequence[str],
-                 summary: np.ndarray | None = None, colours: tuple[np.ndarray, np.ndarray] | None = None) -> None:
+                 summary: np.ndarray | None = None, colours: tuple[np.ndarray, np.ndarray] | None = None,
+                 hidden_query: int | None = None) -> None:
         """Show ``maps`` ``(layers, heads, queries, keys)`` with one label per query and key;
         ``summary`` ``(layers, queries, keys)`` fills the last column (default: the mean of heads).
         ``colours`` (maps, summary) of the same shapes are coloured instead, e.g. each map scaled
-        to its largest weight; the read-out still gives the weights. New maps clear the read-out."""
+        to its largest weight; the read-out still gives the weights. ``hidden_query`` is a quiz's
+        question: that row's values are dropped and it is drawn and named as hidden, not as masked.
+        New maps clear the read-out."""
         maps = np.asarray(maps, dtype=np.float32)
         if maps.ndim != 4 or maps.shape[2:] != (len(query_labels), len(key_labels)):
             raise ValueError(f"maps {maps.shape} do not match {len(query_labels)} queries and {len(key_labels)} keys")
         summary = mean_over_heads(maps) if summary is None else np.asarray(summary, dtype=np.float32)
         if summary.shape != (maps.shape[0], *maps.shape[2:]):
             raise ValueError(f"summary {summary.shape} does not match maps {maps.shape}")
+        colour_maps, colour_summary = (maps, summary) if colours is None else (
+            np.asarray(colours[0], np.float32), np.asarray(colours[1], np.float32))
+        self._hidden = hidden_query if hidden_query is not None and 0 <= hidden_query < maps.shape[2] else None
+        if self._hidden is not None:  # never held, so never hovered either
+            maps, summary, colour_maps, colour_summary = (array.copy() for array in (
+                maps, summary, colour_maps, colour_summary))
+            for array in (maps, colour_maps):
+                array[:, :, self._hidden] = np.nan
+            for array in (summary, colour_summary):
+                array[:, self._hidden] = np.nan
         self._maps, self._summary = maps, summary
         self._query_labels, self._key_labels = list(query_labels), list(key_labels)
-        self._colour_maps, self._colour_summary = (maps, summary) if colours is None else (
-            np.asarray(colours[0], np.float32), np.asarray(colours[1], np.float32))
+        self._colour_maps, self._colour_summary = colour_maps, colour_summary
         self._mosaic = None  # built when drawn cell for cell or asked for: a long input's tiles are averaged
         self._readout.setText(self._hint())
         self._draw()
@@ -322,7 +349,8 @@ class AttentionGrid(Retranslated, QWidget):
             column_names=[((keys + GAP) * h + keys / 2, name) for h, name in enumerate(names)],
             outlined_rows=self._outlined_rows(),
             separator=heads * (keys + GAP) - GAP / 2,
-            framed=self._framed()))
+            framed=self._framed(),
+            hidden=self._hidden_cells()))
 
     def _pixel_mosaic(self, layout: TileLayout) -> np.ndarray:
         """The mosaic as drawn on the canvas's pixels, one value a pixel: each tile averaged down
@@ -343,6 +371,18 @@ class AttentionGrid(Retranslated, QWidget):
         layers, heads, queries, keys = self._maps.shape
         return [(*self.tile_origin(layer, head), queries, keys) for layer, head in self._marked
                 if layer < layers and head < heads]
+
+    def _hidden_cells(self) -> list[tuple[int, int, int, int]]:
+        layers, heads, queries, keys = self._maps.shape
+        if self._hidden is None:
+            return []
+        return [(layer * (queries + GAP) + self._hidden, tile * (keys + GAP), 1, keys)
+                for layer in range(layers) for tile in range(heads + 1)]
+
+    @property
+    def hidden_query(self) -> int | None:
+        """The query row drawn as hidden in every tile (a quiz's question), or None."""
+        return self._hidden
 
     def _outlined_rows(self) -> list[int]:
         layers, _, queries, _ = self._maps.shape
@@ -433,5 +473,6 @@ class AttentionGrid(Retranslated, QWidget):
         value = float(tile[query, key])  # the weight, whatever the colour scale
         where = self.tr("layer {0}, {1}").format(layer, self._summary_names()[1]) if head == SUMMARY_COLUMN else \
             self.tr("layer {0}, head {1}").format(layer, head)
+        shown = hidden_word() if query == self._hidden else value_text(value)
         self._readout.setText(self.tr("{0}: query '{1}' -> key '{2}': {3}").format(
-            where, self._query_labels[query], self._key_labels[key], value_text(value)))
+            where, self._query_labels[query], self._key_labels[key], shown))

@@ -16,8 +16,16 @@ from typing import Any
 import numpy as np
 import pyqtgraph as pg
 from PySide6.QtCore import QCoreApplication, QEvent, QObject, QPoint, QPointF, QRectF, Qt, Signal
-from PySide6.QtGui import QBrush, QColor, QFontMetricsF, QImage, QPainterPath, QPen, QWheelEvent
-from PySide6.QtWidgets import QGraphicsPathItem, QGraphicsRectItem, QHBoxLayout, QVBoxLayout, QWidget
+from PySide6.QtGui import QBrush, QColor, QFontMetricsF, QImage, QPainterPath, QPen, QTransform, QWheelEvent
+from PySide6.QtWidgets import (
+    QGraphicsItem,
+    QGraphicsPathItem,
+    QGraphicsRectItem,
+    QGraphicsSimpleTextItem,
+    QHBoxLayout,
+    QVBoxLayout,
+    QWidget,
+)
 
 from ...core.analysis.resample import area_average
 from ..services.export import add_export_actions, name_export_actions, plot_title, save_picture
@@ -31,6 +39,22 @@ MIN_ZOOM_CELLS = 8  # zoomed in as far as it goes, this many rows and columns st
 WHEEL_ZOOM = 1.25  # a notch of Ctrl + wheel zooms in or out by this factor
 WHEEL_PAGES = 10  # a notch of the wheel scrolls by this share of the cells shown
 MASKED_FILL, MASKED_LINES = QColor("#dcdcdc"), QColor("#505050")  # grey hatching: outside any colormap
+# a quiz's hidden row: lavender under a dashed purple frame and a "?", unlike any colormap and unlike
+# the mask's hatching (hidden is not masked: the model did attend there, the class may not see it yet)
+HIDDEN_FILL, HIDDEN_MARK = QColor("#d9cff3"), QColor("#5a4b8c")
+
+
+def hidden_word() -> str:
+    """What a hidden cell is called in legends and read-outs."""
+    return QCoreApplication.translate("HeatmapWidget", "hidden until you answer")
+
+
+def hidden_band(rows: Sequence[int], columns: int) -> QPainterPath:
+    """One rectangle per hidden row, ``columns`` cells wide."""
+    path = QPainterPath()
+    for row in rows:
+        path.addRect(QRectF(0, float(row), float(columns), 1))
+    return path
 
 
 def hatching(cells: np.ndarray) -> QPainterPath:
@@ -376,6 +400,7 @@ class HeatmapWidget(Retranslated, QWidget):
         self._value_format = value_format
         self._data = np.zeros((0, 0), dtype=np.float32)
         self._highlighted: int | None = None
+        self._hidden_rows: list[int] = []
         self._window: QRectF | None = None  # the cells shown when zoomed in; None: the whole map
         self._build(title, colorbar)
         self._export_actions = add_export_actions(self)
@@ -408,6 +433,14 @@ class HeatmapWidget(Retranslated, QWidget):
         self._masked.setPen(lines)
         self._masked.setZValue(5)
         box.addItem(self._masked)
+        self._hidden = QGraphicsPathItem()
+        self._hidden.setBrush(QBrush(HIDDEN_FILL))
+        frame = QPen(HIDDEN_MARK, 2, Qt.PenStyle.DashLine)
+        frame.setCosmetic(True)
+        self._hidden.setPen(frame)
+        self._hidden.setZValue(6)
+        box.addItem(self._hidden)
+        self._question_marks: list[QGraphicsSimpleTextItem] = []  # one "?" per hidden row, centred on it
         self._highlight = QGraphicsRectItem()
         pen = pg.mkPen(HIGHLIGHT, width=3)
         pen.setCosmetic(True)
@@ -427,9 +460,14 @@ class HeatmapWidget(Retranslated, QWidget):
         self.bind_text(self._masked_legend.setText,
                        lambda: self.tr("grey hatched cells: masked ({0})").format(unbreakable("-inf")))
         self._masked_legend.setVisible(False)
+        self._hidden_legend = plain_label(wrap=True)
+        self.bind_text(self._hidden_legend.setText,
+                       lambda: self.tr("lavender cells with ?: {0}").format(hidden_word()))
+        self._hidden_legend.setVisible(False)
         footer = QHBoxLayout()
         footer.addWidget(self._readout, 1)
         footer.addWidget(self._masked_legend)
+        footer.addWidget(self._hidden_legend)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.setSpacing(2)
@@ -486,18 +524,26 @@ class HeatmapWidget(Retranslated, QWidget):
         levels: tuple[float, float] | None = None,
         labelled_columns: Sequence[int] | None = None,
         colours: np.ndarray | None = None,
+        hidden_rows: Sequence[int] = (),
     ) -> None:
         """Show ``data`` (rows, columns); labels give one name per row and per column.
         ``labelled_columns`` picks the columns whose label is drawn (default: all, or every
         n-th when there are many). ``colours`` (same shape) is coloured instead of ``data``, e.g.
-        each row scaled to its largest value; the read-out still gives ``data``'s values. A
-        change of data clears the read-out: it would describe the old cell."""
+        each row scaled to its largest value; the read-out still gives ``data``'s values.
+        ``hidden_rows`` are a quiz's question: their values are dropped, and they are drawn and
+        named as hidden, not as masked. A change of data clears the read-out: it would describe the
+        old cell."""
         data = np.asarray(data, dtype=np.float32)
         if data.ndim != 2 or data.shape != (len(row_labels), len(column_labels)):
             raise ValueError(f"data {data.shape} does not match {len(row_labels)} row and "
                              f"{len(column_labels)} column labels")
         if colours is not None and np.shape(colours) != data.shape:
             raise ValueError(f"colours {np.shape(colours)} do not match data {data.shape}")
+        rows, columns = data.shape
+        self._hidden_rows = sorted({row for row in hidden_rows if 0 <= row < rows})
+        if self._hidden_rows:  # never held, so never hovered or exported either
+            data = data.copy()
+            data[self._hidden_rows] = np.nan
         self._data = data
         self._readout.setText(" ")
         if levels is not None:
@@ -506,10 +552,12 @@ class HeatmapWidget(Retranslated, QWidget):
         coloured = data if colours is None else np.asarray(colours, dtype=np.float32)
         display = np.ascontiguousarray(np.where(finite, coloured, np.nan), dtype=np.float32)  # NaN: transparent
         self._image.setImage(display, levels=self._levels, lut=self._lookup_table(), autoLevels=False)
-        rows, columns = data.shape
         self._image.setRect(QRectF(0, 0, columns, rows))
-        self._masked.setPath(hatching(~finite))
-        self._masked_legend.setVisible(not bool(finite.all()))
+        masked = ~finite
+        masked[self._hidden_rows] = False
+        self._masked.setPath(hatching(masked))
+        self._masked_legend.setVisible(bool(masked.any()))
+        self._show_hidden(columns)
         self._left.set_labels(row_labels)
         self._bottom.set_labels(column_labels, labelled_columns)
         if self._colorbar is not None and tuple(self._colorbar.levels()) != tuple(self._levels):
@@ -519,6 +567,33 @@ class HeatmapWidget(Retranslated, QWidget):
         self._highlighted = self._highlighted if keep else None
         self._show_window(self._window)  # the zoom stays as the map grows by a row each step
         self.set_highlighted_row(self._highlighted)
+
+    def _show_hidden(self, columns: int) -> None:
+        """Cover the hidden rows, each with a "?" in its middle (a fixed size on screen)."""
+        self._hidden.setPath(hidden_band(self._hidden_rows, columns))
+        self._hidden_legend.setVisible(bool(self._hidden_rows))
+        box = self._plot.getViewBox()
+        while len(self._question_marks) < len(self._hidden_rows):
+            mark = QGraphicsSimpleTextItem("?")
+            mark.setBrush(QBrush(HIDDEN_MARK))
+            mark.setFlag(QGraphicsItem.GraphicsItemFlag.ItemIgnoresTransformations)
+            mark.setZValue(7)
+            font = mark.font()
+            font.setBold(True)
+            mark.setFont(font)
+            box.addItem(mark)
+            self._question_marks.append(mark)
+        for index, mark in enumerate(self._question_marks):
+            mark.setVisible(index < len(self._hidden_rows))
+            if index < len(self._hidden_rows):
+                size = mark.boundingRect()
+                mark.setPos(columns / 2, self._hidden_rows[index] + 0.5)
+                mark.setTransform(QTransform.fromTranslate(-size.width() / 2, -size.height() / 2))
+
+    @property
+    def hidden_rows(self) -> list[int]:
+        """The rows drawn as hidden (a quiz's question)."""
+        return list(self._hidden_rows)
 
     def set_levels(self, low: float, high: float) -> None:
         """Change the values at the ends of the colormap (e.g. for raw scores or a positional table)."""
@@ -664,13 +739,20 @@ class HeatmapWidget(Retranslated, QWidget):
 
     def readout(self, row: int, column: int) -> str:
         raw = float(self._data[row, column])
-        value = self._value_format(raw) if callable(self._value_format) else value_text(raw, self._value_format)
+        if row in self._hidden_rows:
+            value = hidden_word()
+        else:
+            value = self._value_format(raw) if callable(self._value_format) else value_text(raw, self._value_format)
         return self._axes.readout.format(row_name=self._axes.row, row=self._left.labels[row],
                                          column_name=self._axes.column, column=self._bottom.labels[column],
                                          value=value)
 
     def readout_text(self) -> str:
         return self._readout.text()
+
+    def legend_texts(self) -> list[str]:
+        """The footer's legend lines shown now (masked cells, hidden cells)."""
+        return [label.text() for label in (self._masked_legend, self._hidden_legend) if label.isVisibleTo(self)]
 
     def cell_position(self, row: int, column: int) -> QPoint:
         """Where the centre of a cell is drawn, in this widget's coordinates."""

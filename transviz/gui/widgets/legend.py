@@ -1,7 +1,8 @@
 """The colour legend of the explorer's chips and maps: yellow chip = not in the vocabulary, orange
-= the current query, dashed = forced by you, hatched = masked. One small widget paints a sample of
-each, drawn with the very colours and pens the chips and heatmaps use, then its meaning; the
-entries wrap onto more lines instead of widening the window.
+= the current query, dashed = forced by you, hatched = masked, and while a quiz's question is open,
+lavender with "?" = hidden until you answer. One small widget paints a sample of each, drawn with
+the very colours and pens the chips and heatmaps use, then its meaning; the entries wrap onto more
+lines instead of widening the window.
 """
 from __future__ import annotations
 
@@ -11,11 +12,11 @@ from PySide6.QtWidgets import QSizePolicy, QWidget
 
 from ..services.language import Retranslated
 from ..style import GREY, HIGHLIGHT
-from .heatmap import MASKED_FILL, MASKED_LINES
+from .heatmap import HIDDEN_FILL, HIDDEN_MARK, MASKED_FILL, MASKED_LINES, hidden_word
 from .token_strip import CURRENT_FILL, FORCED_LINE, PLAIN_FILL, RADIUS, SPACING, UNKNOWN_FILL
 
 SWATCH_WIDTH, GAP = 26, 4  # a sample's width; between a sample and its text
-KINDS = ("unknown", "current", "forced", "masked")
+KINDS = ("unknown", "current", "forced", "masked", "hidden")
 
 
 class ColourLegend(Retranslated, QWidget):
@@ -24,14 +25,16 @@ class ColourLegend(Retranslated, QWidget):
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self._texts: dict[str, str] = {}
+        self._hidden_shown = False  # the "hidden" entry: only while a quiz's question is open
         self.bind_text(lambda texts: self._set_texts(dict(zip(KINDS, texts, strict=True))), lambda: [
             self.tr("not in the vocabulary (read as <unk>; on axes: word (?))"), self.tr("current query"),
             self.tr("forced by you"),
-            self.tr("masked")])
+            self.tr("masked"), hidden_word()])
         self.bind_text(self.setToolTip, lambda: self.tr(
             "Colour legend: yellow chip (on a plot's axis: the word followed by (?)) = a word not in the model's "
             "vocabulary; orange = the current query (the "
-            "step being shown); dashed outline = a token forced by you; grey hatched cells = masked (-inf)"))
+            "step being shown); dashed outline = a token forced by you; grey hatched cells = masked (-inf); while a "
+            "quiz's question is open, lavender cells with ? = hidden until you answer (not masked)"))
         policy = QSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
         policy.setHeightForWidth(True)
         self.setSizePolicy(policy)
@@ -41,17 +44,27 @@ class ColourLegend(Retranslated, QWidget):
         self.updateGeometry()
         self.update()
 
+    def show_hidden(self, shown: bool) -> None:
+        """List hidden cells too (a quiz's question is open), or not."""
+        if shown != self._hidden_shown:
+            self._hidden_shown = shown
+            self.updateGeometry()
+            self.update()
+
+    def _kinds(self) -> tuple[str, ...]:
+        return KINDS if self._hidden_shown else KINDS[:-1]
+
     @property
     def entries(self) -> list[tuple[str, str]]:
         """(kind, meaning) of every entry, in the order shown."""
-        return [(kind, self._texts.get(kind, "")) for kind in KINDS]
+        return [(kind, self._texts.get(kind, "")) for kind in self._kinds()]
 
     # -- geometry --------------------------------------------------------------------------------
     def _layout(self, width: int) -> list[QRect]:
         """One rectangle per entry (sample and text), wrapping when the width runs out."""
         metrics, rects, x, y = self.fontMetrics(), [], 0, 0
         height = metrics.height() + 2
-        for kind in KINDS:
+        for kind in self._kinds():
             size = QSize(SWATCH_WIDTH + GAP + metrics.horizontalAdvance(self._texts.get(kind, "")), height)
             if x > 0 and x + size.width() > width:
                 x, y = 0, y + height + SPACING
@@ -80,7 +93,7 @@ class ColourLegend(Retranslated, QWidget):
     def paintEvent(self, event: QPaintEvent) -> None:
         painter = QPainter(self)
         text = self.palette().text().color()
-        for index, (kind, rect) in enumerate(zip(KINDS, self._layout(self.width()), strict=True)):
+        for index, (kind, rect) in enumerate(zip(self._kinds(), self._layout(self.width()), strict=True)):
             swatch = QRectF(self.swatch_rect(index))
             self._paint_swatch(painter, kind, swatch)
             painter.setPen(text)
@@ -89,7 +102,13 @@ class ColourLegend(Retranslated, QWidget):
 
     @staticmethod
     def _paint_swatch(painter: QPainter, kind: str, swatch: QRectF) -> None:
-        """A chip as the token strips draw it, or a masked cell as the heatmaps hatch it."""
+        """A chip as the token strips draw it, or a masked or hidden cell as the heatmaps draw it."""
+        if kind == "hidden":
+            painter.fillRect(swatch, HIDDEN_FILL)
+            painter.setPen(QPen(HIDDEN_MARK, 1.5, Qt.PenStyle.DashLine))
+            painter.drawRect(swatch)
+            painter.drawText(swatch, int(Qt.AlignmentFlag.AlignCenter), "?")
+            return
         if kind == "masked":
             painter.fillRect(swatch, MASKED_FILL)
             painter.setPen(QPen(MASKED_LINES, 1))
