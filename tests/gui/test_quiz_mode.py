@@ -164,3 +164,52 @@ def test_hidden_cells_look_and_read_unlike_masked_ones(shipped_window, qtbot) ->
     assert large.hidden_rows == [] and grid.hidden_query is None and not np.isnan(large.data[1]).any()
     assert "hidden" not in dict(explorer.legend.entries)
     assert legend(large) == ["grey hatched cells: masked (-inf)"]
+
+
+def test_concepts_views_hide_the_open_question(shipped_window, qtbot) -> None:
+    explorer = ask_about_second_step(shipped_window)
+    outputs = explorer.controller.session.output_tokens  # the second is the question's answer
+    concepts = shipped_window.panels["concepts"]
+    shipped_window.tabs.setCurrentWidget(concepts)
+    with concepts.drawn_at_once():
+        views = {view.name: view for view in concepts.views}
+        concepts.select("attribution")
+        attribution = views["attribution"]
+        for heatmap in (attribution.attribution, attribution.attention, attribution.rollout):
+            assert heatmap.row_labels() == [outputs[0], "?"] and heatmap.hidden_rows == [1]
+            assert np.isnan(heatmap.data[1]).all() and not np.isnan(heatmap.data[0]).any()
+        summary = attribution.summary.text()
+        assert f"? ({HIDDEN_WORDS})" in summary
+        assert f"{outputs[1]} +" not in summary and f"{outputs[1]} -" not in summary
+        concepts.select("lookup")  # its whole picture is the hidden query's row
+        lookup = views["lookup"]
+        assert lookup.hidden.isVisibleTo(concepts) and lookup.hidden.text().startswith("Hidden until you answer")
+        assert not lookup.bars.isVisibleTo(concepts) and lookup.shown is None
+        concepts.select("additive")
+        additive = views["additive"]
+        assert additive.dot.hidden_rows == [1] == additive.fitted.hidden_rows
+        assert np.isnan(additive.fitted.data[1]).all()
+        concepts.select("heads-similarity")  # the alike heads' pair
+        pair = views["heads-similarity"].pair
+        assert [heatmap.hidden_rows for heatmap in pair.maps] == [[1], [1]]
+        concepts.select("hull")
+        assert HIDDEN_WORDS in views["hull"].plane.getPlotItem().titleLabel.text
+        concepts.kind.setCurrentIndex(0)  # encoder self-attention: its rows are the source, nothing to hide
+        assert views["hull"].plane.getPlotItem().titleLabel.text.endswith("(red)")
+        concepts.select("attribution")
+        explorer.quiz.reveal()
+        assert attribution.attribution.row_labels() == outputs[:2] and attribution.attribution.hidden_rows == []
+        assert f"{outputs[1]} " in attribution.summary.text()
+
+
+def test_compare_hides_its_runs_while_a_question_is_open(shipped_window) -> None:
+    explorer = ask_about_second_step(shipped_window)
+    compare = shipped_window.panels["compare"]
+    shipped_window.tabs.setCurrentWidget(compare)
+    compare.run()  # both runs decode the explorer's sentence to its end
+    assert compare.comparison is not None
+    assert not compare.outputs.isVisibleTo(compare) and not compare.map_a.isVisibleTo(compare)
+    assert compare.hidden_note.isVisibleTo(compare) and compare.hidden_note.text().startswith("Hidden until you answer")
+    explorer.quiz.reveal()
+    assert compare.outputs.isVisibleTo(compare) and compare.map_a.isVisibleTo(compare)
+    assert not compare.hidden_note.isVisibleTo(compare)

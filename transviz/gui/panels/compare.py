@@ -41,6 +41,7 @@ from ...core.teaching.workspace import Workspace
 from ...core.training.snapshots import Snapshot, load_snapshots, snapshot_at
 from ..services.core_messages import translated
 from ..services.language import Retranslated, set_items
+from ..services.observe import subscribe
 from ..widgets.attention_view import kind_axes, kind_names
 from ..widgets.heatmap import HeatmapWidget
 from ..widgets.labels import bound_label, error_label, plain_label, show_error
@@ -196,6 +197,7 @@ class ComparePanel(Retranslated, PlotPanel):
         self._snapshots: dict[str, list[Snapshot]] = {}  # checkpoint file -> its training snapshots, read once
         self._build()
         self.watch_model()
+        subscribe(self, workspace.hidden_changed, lambda _: self._draw())
 
     def _build(self) -> None:
         self.run_a, self.run_b = RunChooser("A"), RunChooser("B")
@@ -232,8 +234,17 @@ class ComparePanel(Retranslated, PlotPanel):
         self.outputs.setTextFormat(Qt.TextFormat.RichText)
         self.outputs.setWordWrap(True)
         self.outputs.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        # instead of the runs while a quiz's question is open: decoded to the end, they give the answer away
+        self.hidden_note = plain_label(wrap=True)
+        self.hidden_note.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        self.bind_text(self.hidden_note.setText, lambda: self.tr(
+            "Hidden until you answer: a quiz's question is open in the Explorer, and the runs decoded to their end "
+            "would give the answer away. Reveal it there (Enter) to see the comparison."))
+        self.hidden_note.setVisible(False)
+        self.maps = maps
         body = QGridLayout()
         body.addWidget(maps, 0, 0)
+        body.addWidget(self.hidden_note, 0, 0)
         body.addWidget(self.outputs, 1, 0)
         body.setRowStretch(0, 1)
         self.arrange(controls, self.error, body)
@@ -400,6 +411,10 @@ class ComparePanel(Retranslated, PlotPanel):
 
     # -- drawing -------------------------------------------------------------------------------
     def _draw(self) -> None:
+        hidden = self.workspace.hidden_step is not None
+        self.hidden_note.setVisible(hidden)
+        self.maps.setVisible(not hidden)
+        self.outputs.setVisible(not hidden)
         shown = self.comparison
         for widget in (self.map_a, self.map_b, self.difference):
             widget.setVisible(shown is not None)

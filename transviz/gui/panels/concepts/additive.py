@@ -88,9 +88,10 @@ class AdditiveView(ConceptView):
         mode = MODES[max(self.mode.currentIndex(), 0)]
         shown = additive(context.model, context.sentence, context.kind, context.layer, context.head, mode)
         self.shown = shown
-        self.dot.set_data(shown.dot_weights, shown.query_tokens, shown.key_tokens)
+        hidden = () if context.hidden_query is None else (context.hidden_query,)
+        self.dot.set_data(shown.dot_weights, shown.query_tokens, shown.key_tokens, hidden_rows=hidden)
         self.dot.set_title(self.tr("Dot product: layer {0}, head {1}").format(context.layer, context.head))
-        self.fitted.set_data(shown.additive_weights, shown.query_tokens, shown.key_tokens)
+        self.fitted.set_data(shown.additive_weights, shown.query_tokens, shown.key_tokens, hidden_rows=hidden)
         self.fitted.set_title(self._fit_title(shown) if mode == "fitted"
                               else self.tr("Additive, random W1, W2 and v (untrained)"))
         self._draw_costs(shown)

@@ -28,7 +28,7 @@ from ....core.base.errors import TransvizError
 from ....core.model.bundle import Model
 from ...services.core_messages import translated
 from ...services.language import set_items
-from ...widgets.heatmap import AxisNames, HeatmapWidget
+from ...widgets.heatmap import AxisNames, HeatmapWidget, hidden_word
 from ...widgets.labels import bound_label, plain_label
 from .background import Background, Reporter, model_key
 from .base import ConceptContext, ConceptView
@@ -68,6 +68,7 @@ class AttributionView(ConceptView):
         self.baseline.currentIndexChanged.connect(lambda _: self._again())
         self.summary = plain_label(wrap=True)
         self._context: ConceptContext | None = None
+        self._hidden = False  # the last row is a quiz's open question: its token and its numbers are not shown
         self._layout()
 
     def _layout(self) -> None:
@@ -114,6 +115,7 @@ class AttributionView(ConceptView):
 
     def draw(self, context: ConceptContext) -> None:
         self._context = context
+        self._hidden = context.hidden
         model = context.model
         layer = min(context.layer, model.config.n_decoder_layers - 1)  # the chooser may span the encoder
         sentence = Sentence(context.sentence.source, context.outputs)  # rows: every token chosen so far
@@ -156,20 +158,25 @@ class AttributionView(ConceptView):
         if key != self._key:
             return  # computed for a step, layer or baseline no longer chosen
         self.shown = shown
-        rows, columns = shown.output_tokens, shown.source_tokens
-        largest = float(max(np.abs(shown.attribution).max(), 1e-9))
-        self.attribution.set_data(shown.attribution, rows, columns, levels=(-largest, largest))
+        rows, columns = list(shown.output_tokens), shown.source_tokens
+        hidden = [len(rows) - 1] if self._hidden and rows else []
+        for row in hidden:
+            rows[row] = "?"
+        visible = np.delete(shown.attribution, hidden, axis=0)  # the scale must not hint at the hidden row
+        largest = float(max(np.abs(visible).max(initial=0.0), 1e-9))
+        self.attribution.set_data(shown.attribution, rows, columns, levels=(-largest, largest), hidden_rows=hidden)
         self.attribution.set_title(self.tr("Integrated gradients, from the {0}").format(
             self.baseline.itemText(BASELINES.index(shown.baseline))))
         self.attribution.set_colorbar_title(self.tr("change of log p"))
-        self.attention.set_data(shown.attention, rows, columns, levels=(0.0, 1.0))
+        self.attention.set_data(shown.attention, rows, columns, levels=(0.0, 1.0), hidden_rows=hidden)
         self.attention.set_title(self.tr("Cross-attention, decoder layer {0}, mean of heads").format(shown.layer))
-        self.rollout.set_data(shown.rollout, rows, columns, levels=(0.0, 1.0))
+        self.rollout.set_data(shown.rollout, rows, columns, levels=(0.0, 1.0), hidden_rows=hidden)
         self.rollout.set_title(self.tr("Rollout through the decoder"))
         self.summary.setText(self.tr(
             "Rank correlation (Spearman) of |attribution| with attention, per output token: {0}; mean {1}. "
             "With rollout: mean {2}.").format(
-            ", ".join(f"{token} {_number(value)}" for token, value in zip(rows, shown.correlation, strict=True)),
+            ", ".join(f"{token} {_number(value)}" if row not in hidden else f"? ({hidden_word()})"
+                      for row, (token, value) in enumerate(zip(rows, shown.correlation, strict=True))),
             _number(shown.mean_correlation), _number(shown.mean_rollout_correlation))
             + "\n" + self.tr("Completeness: each row's attributions sum to its change of log-probability from the "
                               "baseline to within {0:.3f} ({1:.1%} of the largest change).").format(

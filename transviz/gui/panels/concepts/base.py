@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import ClassVar
 
-from PySide6.QtCore import Signal
+from PySide6.QtCore import QCoreApplication, Signal
 from PySide6.QtWidgets import QWidget
 
 from ....core.analysis.concepts.forward import Sentence
@@ -21,13 +21,22 @@ from ....core.model.bundle import Model
 from ...services.language import Retranslated
 
 
+def hidden_message() -> str:
+    """What a view shows instead of a picture that would give a quiz's answer away."""
+    return QCoreApplication.translate(
+        "ConceptView", "Hidden until you answer: a quiz's question is open in the Explorer. Reveal the answer "
+                       "there (Enter) to see this picture of the current step.")
+
+
 @dataclass(frozen=True)
 class ConceptContext:
     """What the views show: ``model`` (the explorer's own copy; run it on the GUI thread only),
     the explorer's ``sentence`` at its step, and the attention ``kind``, ``layer`` and ``head``
     chosen in the tab (layers of the encoder for ``encoder_self``, of the decoder otherwise), the
     ``interventions`` the explorer decodes with, and ``outputs``: the tokens the explorer has chosen
-    so far (its newest one too, which ``sentence.target``, the decoder's inputs, does not hold yet)."""
+    so far (its newest one too, which ``sentence.target``, the decoder's inputs, does not hold yet).
+    With ``hidden`` a quiz's question is open: the newest output and the decoder's last query row,
+    which chose it, are the answer; a view hides them or says that they are hidden."""
 
     model: Model
     sentence: Sentence
@@ -36,6 +45,14 @@ class ConceptContext:
     head: int
     interventions: tuple[Intervention, ...] = ()
     outputs: tuple[str, ...] = ()
+    hidden: bool = False
+
+    @property
+    def hidden_query(self) -> int | None:
+        """The query row a quiz hides in maps of ``kind`` (the decoder's last), or None."""
+        if not self.hidden or self.kind == "encoder_self":
+            return None
+        return len(self.sentence.target)  # the decoder's rows: the start token, then sentence.target
 
     @property
     def side(self) -> str:

@@ -40,11 +40,14 @@ class HeadPairWidget(Retranslated, QWidget):
         layout.addWidget(self.button, 2, 0, 1, 2)
         layout.setRowStretch(0, 1)
 
-    def show_pair(self, pair: Pair) -> None:
+    def show_pair(self, pair: Pair, hidden_query: int | None = None) -> None:
+        """Show ``pair``; ``hidden_query`` is a quiz's question: that row is drawn as hidden."""
         self.pair = pair
-        high = max(float(np.max(m)) for m in pair.maps)  # one scale: the same colour, the same weight
+        hidden = () if hidden_query is None else (hidden_query,)
+        visible = [np.delete(m, list(hidden), axis=0) for m in pair.maps]  # the scale must not hint at it either
+        high = max((float(np.max(m)) for m in visible if m.size), default=1.0)  # one scale: the same colour, weight
         for heatmap, head, weights in zip(self.maps, (pair.a, pair.b), pair.maps, strict=True):
-            heatmap.set_data(weights, pair.queries, pair.keys, levels=(0.0, max(high, 1e-6)))
+            heatmap.set_data(weights, pair.queries, pair.keys, levels=(0.0, max(high, 1e-6)), hidden_rows=hidden)
             heatmap.set_title(self.tr("{0}, {1}").format(kind_names()[pair.kind], head_name(head)))
         self.divergence.setText(self.tr(
             "JSD between {0} and {1}: {2:.3f} on this sentence, {3:.3f} over the test sentences "

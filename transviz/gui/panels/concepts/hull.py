@@ -11,6 +11,7 @@ from PySide6.QtWidgets import QVBoxLayout, QWidget
 
 from ....core.analysis.concepts.hull import ValueHull, value_hull
 from ...style import BLUE, GREY, HIGHLIGHT, ORANGE
+from ...widgets.heatmap import hidden_word
 from ...widgets.labels import plain_label
 from ...widgets.plots import curve_plot
 from .base import ConceptContext, ConceptView
@@ -71,14 +72,20 @@ class HullView(ConceptView):
         self._label_values(shown)
         others = np.arange(len(shown.query_tokens)) != shown.current
         self._outputs.setData(shown.projected[others, 0], shown.projected[others, 1])
-        x, y = shown.projected[shown.current]
-        self._output.setData([float(x)], [float(y)])
-        self._current.setText(shown.query_tokens[shown.current])
-        self._current.setPos(float(x), float(y))
         plot.setLabel("bottom", self.tr("principal axis 1"))
         plot.setLabel("left", self.tr("principal axis 2"))
-        plot.setTitle(self.tr("Head {0}: values (blue), outputs (orange), the output of the current query '{1}' "
-                              "(red)").format(context.head, escape(shown.query_tokens[shown.current])))
+        if context.hidden_query is not None:  # where the current output lies would say where the head looks
+            self._output.setData([], [])
+            self._current.setText("")
+            plot.setTitle(self.tr("Head {0}: values (blue), outputs (orange); the current query's output is "
+                                  "{1}").format(context.head, hidden_word()))
+        else:
+            x, y = shown.projected[shown.current]
+            self._output.setData([float(x)], [float(y)])
+            self._current.setText(shown.query_tokens[shown.current])
+            self._current.setPos(float(x), float(y))
+            plot.setTitle(self.tr("Head {0}: values (blue), outputs (orange), the output of the current query '{1}' "
+                                  "(red)").format(context.head, escape(shown.query_tokens[shown.current])))
         self.summary.setText(self.tr(
             "The two axes keep {0:.0%} of the values' variance; {1} values span a hull of {2} corners, and {3} of "
             "the {4} outputs lie inside it.").format(shown.variance_share, len(shown.key_tokens), len(shown.hull),

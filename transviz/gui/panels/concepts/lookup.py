@@ -13,7 +13,7 @@ from ....core.analysis.concepts.lookup import Lookup, lookup
 from ...style import BLUE, ORANGE
 from ...widgets.labels import plain_label
 from ...widgets.plots import curve_plot
-from .base import ConceptContext, ConceptView
+from .base import ConceptContext, ConceptView, hidden_message
 
 BAR = 0.38  # two bars per key, side by side
 
@@ -30,8 +30,11 @@ class LookupView(ConceptView):
         self.bars.setYRange(-1, 1.45, padding=0.02)  # room at the top for the legend
         self.bars.addLegend(offset=(-10, 10))
         self.summary = plain_label(wrap=True)
+        self.hidden = plain_label(wrap=True)  # instead of the picture while a quiz's question is open
+        self.hidden.setVisible(False)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
+        layout.addWidget(self.hidden)
         layout.addWidget(self.bars, 1)
         layout.addWidget(self.summary)
 
@@ -54,6 +57,16 @@ class LookupView(ConceptView):
         return [self.bars]
 
     def draw(self, context: ConceptContext) -> None:
+        # the whole picture is the current query's row: with a quiz's question open, it is the answer
+        concealed = context.hidden_query is not None
+        self.hidden.setVisible(concealed)
+        self.bars.setVisible(not concealed)
+        self.summary.setVisible(not concealed)
+        if concealed:
+            self.shown = None
+            self.bars.clear()
+            self.hidden.setText(hidden_message())
+            return
         shown = lookup(context.model, context.sentence, context.kind, context.layer, context.head)
         self.shown = shown
         plot = self.bars

@@ -61,6 +61,7 @@ class ConceptsPanel(Retranslated, PlotPanel):
         subscribe(self, workspace.session_moved, lambda _: self.refresh())
         # the session decodes again before the workspace's list changes: a view naming them redraws then
         subscribe(self, workspace.interventions_changed, lambda _: self.refresh())
+        subscribe(self, workspace.hidden_changed, lambda _: self.refresh())  # a quiz's question opened or closed
 
     def _build(self) -> None:
         self.list = QListWidget()
@@ -169,7 +170,8 @@ class ConceptsPanel(Retranslated, PlotPanel):
             return None
         sentence = Sentence(session.source, tuple(session.target_tokens[1:]))
         return ConceptContext(model, sentence, self.current_kind(), self.layer.value(), self.head.value(),
-                              self.workspace.interventions, tuple(session.output_tokens))
+                              self.workspace.interventions, tuple(session.output_tokens),
+                              self.workspace.hidden_step is not None)
 
     def refresh(self) -> None:
         """Draw the view shown for what the workspace holds now (later, if the tab is hidden)."""

@@ -137,7 +137,8 @@ class SimilarityView(ConceptView):
         assert shown is not None and context is not None, "shown after a draw"
         a, b = self._chosen or shown.most_alike()[:2]
         split = float(shown.divergence[shown.heads.index(a), shown.heads.index(b)])
-        self.pair.show_pair(measure_pair(context.model, context.sentence, shown.kind, a, b, split))
+        self.pair.show_pair(measure_pair(context.model, context.sentence, shown.kind, a, b, split),
+                            context.hidden_query)
 
     def _on_clicked(self, row: int, column: int) -> None:
         """Open the pair of the cell; it changes nothing in the explorer (the button does)."""
