@@ -213,3 +213,21 @@ def test_compare_hides_its_runs_while_a_question_is_open(shipped_window) -> None
     explorer.quiz.reveal()
     assert compare.outputs.isVisibleTo(compare) and compare.map_a.isVisibleTo(compare)
     assert not compare.hidden_note.isVisibleTo(compare)
+
+
+def test_a_concepts_slide_with_a_quiz_stays_on_concepts_with_the_answer_hidden(open_window, tmp_path) -> None:
+    path = tmp_path / "quiz.toml"
+    path.write_text('format = "transviz-lesson"\nversion = 1\ntitle_en = "Quiz"\ntitle_zh = "Quiz"\n\n'
+                    f'[[slide]]\nmodel = "default"\nsentence = "{SENTENCE}"\nsteps = 2\ntab = "concepts"\n'
+                    'caption_en = "Which token comes next?"\ncaption_zh = "Which token comes next?"\n'
+                    'quiz = { ask = "token" }\n', encoding="utf-8")
+    window = open_window((1366, 768))
+    assert window.open_lesson(path)
+    concepts, explorer = window.panels["concepts"], window.panels["explorer"]
+    try:
+        assert window.tabs.currentWidget() is concepts
+        assert explorer.quiz_on and explorer.quiz.question is not None and window.workspace.hidden_step == 1
+        lookup = concepts.current
+        assert lookup.name == "lookup" and lookup.hidden.isVisibleTo(concepts) and lookup.shown is None
+    finally:
+        window.lesson_mode.stop()

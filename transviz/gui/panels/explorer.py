@@ -57,6 +57,7 @@ class ExplorerPanel(Retranslated, PlotPanel):
     def __init__(self, workspace: Workspace, parent: QWidget | None = None) -> None:
         super().__init__(workspace, parent)
         self.controller = SessionController(workspace, self)
+        self._quiz_from_slide = False  # a lesson slide asks: its tab stays in front
         self._build()
         self._add_shortcuts()
         self.controller.session_changed.connect(self.refresh)
@@ -196,7 +197,7 @@ class ExplorerPanel(Retranslated, PlotPanel):
             self.quiz_action.setChecked(on)  # toggled comes back here
             return
         self.quiz.setVisible(on)
-        if on and not self.isVisible():  # from the View menu on another tab
+        if on and not self.isVisible() and not self._quiz_from_slide:  # from the View menu on another tab
             self.show_panel.emit("explorer")
         for shortcut in self.quiz_keys:
             shortcut.setEnabled(on)
@@ -245,7 +246,12 @@ class ExplorerPanel(Retranslated, PlotPanel):
         session = self.controller.session
         if session is not None and session.cant_back() is None:
             self.controller.back()
-        self.set_quiz(True, QuizSpec(quiz.ask, quiz.kind or "cross", quiz.layer or 0, quiz.head or 0))
+        # the slide's own tab stays: every view there hides the answer while the question is open
+        self._quiz_from_slide = True
+        try:
+            self.set_quiz(True, QuizSpec(quiz.ask, quiz.kind or "cross", quiz.layer or 0, quiz.head or 0))
+        finally:
+            self._quiz_from_slide = False
 
     def view_state(self) -> View:
         return self.attention.view_state()
