@@ -144,7 +144,7 @@ def test_hidden_cells_look_and_read_unlike_masked_ones(shipped_window, qtbot) ->
 
     assert near(hidden, HIDDEN_FILL)
     assert large.hidden_rows == [1] and grid.hidden_query == 1
-    assert legend(large) == ["grey hatched cells: masked (-inf)", f"lavender cells with ?: {HIDDEN_WORDS}"]
+    assert legend(large) == ["grey hatched cells: masked (-inf)", f"cells with ?: {HIDDEN_WORDS}"]
     kinds = dict(explorer.legend.entries)
     assert kinds["hidden"] == HIDDEN_WORDS and kinds["masked"] == "masked"
     view = large._view.viewport()
@@ -181,6 +181,8 @@ def test_concepts_views_hide_the_open_question(shipped_window, qtbot) -> None:
         summary = attribution.summary.text()
         assert f"? ({HIDDEN_WORDS})" in summary
         assert f"{outputs[1]} +" not in summary and f"{outputs[1]} -" not in summary
+        first = attribution.shown.correlation[0]  # the means are of the rows shown: all would give the hidden one away
+        assert f"mean {'-' if np.isnan(first) else f'{first:+.2f}'}." in summary
         concepts.select("lookup")  # its whole picture is the hidden query's row
         lookup = views["lookup"]
         assert lookup.hidden.isVisibleTo(concepts) and lookup.hidden.text().startswith("Hidden until you answer")

@@ -462,7 +462,7 @@ class HeatmapWidget(Retranslated, QWidget):
         self._masked_legend.setVisible(False)
         self._hidden_legend = plain_label(wrap=True)
         self.bind_text(self._hidden_legend.setText,
-                       lambda: self.tr("lavender cells with ?: {0}").format(hidden_word()))
+                       lambda: self.tr("cells with ?: {0}").format(hidden_word()))
         self._hidden_legend.setVisible(False)
         footer = QHBoxLayout()
         footer.addWidget(self._readout, 1)

@@ -177,10 +177,18 @@ class AttributionView(ConceptView):
             "With rollout: mean {2}.").format(
             ", ".join(f"{token} {_number(value)}" if row not in hidden else f"? ({hidden_word()})"
                       for row, (token, value) in enumerate(zip(rows, shown.correlation, strict=True))),
-            _number(shown.mean_correlation), _number(shown.mean_rollout_correlation))
+            _number(_mean_of_shown(shown.correlation, hidden)),
+            _number(_mean_of_shown(shown.rollout_correlation, hidden)))
             + "\n" + self.tr("Completeness: each row's attributions sum to its change of log-probability from the "
                               "baseline to within {0:.3f} ({1:.1%} of the largest change).").format(
                 float(np.abs(shown.gap).max()), shown.relative_gap))
+
+
+def _mean_of_shown(values: np.ndarray, hidden: list[int]) -> float:
+    """The mean of the defined values of the rows shown: one of all rows would give a hidden row's away."""
+    shown = np.delete(values, hidden)
+    defined = shown[~np.isnan(shown)]
+    return float(defined.mean()) if len(defined) else math.nan
 
 
 def _number(value: float) -> str:

@@ -7,6 +7,7 @@ from html import escape  # plot titles are rich text: '<s>' would strike the res
 
 import numpy as np
 import pyqtgraph as pg
+from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QVBoxLayout, QWidget
 
 from ....core.analysis.concepts.lookup import Lookup, lookup
@@ -32,6 +33,7 @@ class LookupView(ConceptView):
         self.summary = plain_label(wrap=True)
         self.hidden = plain_label(wrap=True)  # instead of the picture while a quiz's question is open
         self.hidden.setVisible(False)
+        self.hidden.setAlignment(Qt.AlignmentFlag.AlignCenter)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addWidget(self.hidden)
