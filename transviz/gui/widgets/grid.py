@@ -15,14 +15,14 @@ from dataclasses import dataclass, field, replace
 
 import numpy as np
 from PySide6.QtCore import QEvent, QObject, QPointF, QRectF, QSize, Qt, Signal
-from PySide6.QtGui import QColor, QFontMetricsF, QImage, QMouseEvent, QPainter, QPaintEvent, QPen
+from PySide6.QtGui import QBrush, QColor, QFontMetricsF, QImage, QMouseEvent, QPainter, QPaintEvent, QPen
 from PySide6.QtWidgets import QSizePolicy, QVBoxLayout, QWidget
 
 from ...core.analysis.aggregate import mean_over_heads
 from ...core.analysis.resample import area_average
 from ..services.language import Retranslated
 from ..style import BLUE, HIGHLIGHT, lookup_table, plot_font, plot_style
-from .heatmap import HIDDEN_FILL, HIDDEN_MARK, coloured_picture, hidden_word, value_text
+from .heatmap import HIDDEN_FILL, HIDDEN_MARK, MASKED_FILL, MASKED_LINES, coloured_picture, hidden_word, value_text
 from .labels import plain_label
 
 GAP = 1  # empty cells between tiles (NaN in the mosaic, drawn in the background colour)
@@ -45,6 +45,7 @@ class MosaicPicture:
     separator: float | None = None  # a column boundary
     framed: list[tuple[int, int, int, int]] = field(default_factory=list)  # (row, column, rows, columns) of cells
     hidden: list[tuple[int, int, int, int]] = field(default_factory=list)  # cells covered as a quiz's question
+    masked: list[tuple[int, int, int]] = field(default_factory=list)  # (row, first column, columns) of masked cells
 
 
 class MosaicCanvas(QWidget):
@@ -114,6 +115,7 @@ class MosaicCanvas(QWidget):
             return
         area = self.mosaic_rect()
         painter.drawImage(area, picture.image)
+        self._paint_masked(painter, area)
         self._paint_hidden(painter, area)  # under the current query's outline
         line = QFontMetricsF(self.font()).height()
         painter.setPen(self.foreground)
@@ -138,6 +140,16 @@ class MosaicCanvas(QWidget):
         for row, column, rows, tile_columns in picture.framed:
             painter.drawRect(QRectF(self.point_of(row, column, area),
                                     self.point_of(row + rows, column + tile_columns, area)))
+
+    def _paint_masked(self, painter: QPainter, area: QRectF) -> None:
+        """Masked cells grey and hatched, as the large view, the legend and the lessons show them
+        (a blank cell read as a weight of 0): one rectangle per run of them in a row, so that 48
+        tiles of long maps stay quick to paint."""
+        hatch = QBrush(MASKED_LINES, Qt.BrushStyle.BDiagPattern)
+        for row, column, columns in self.picture.masked:
+            rect = QRectF(self.point_of(row, column, area), self.point_of(row + 1, column + columns, area))
+            painter.fillRect(rect, MASKED_FILL)
+            painter.fillRect(rect, hatch)
 
     def _paint_hidden(self, painter: QPainter, area: QRectF) -> None:
         """Hidden cells as the heatmaps draw them: lavender, a dashed frame, a "?" where it fits."""
@@ -223,6 +235,7 @@ class AttentionGrid(Retranslated, QWidget):
         self._key_labels: list[str] = []
         self._query: int | None = None
         self._hidden: int | None = None  # the query row a quiz hides, in every tile
+        self._masked: list[tuple[int, int, int]] = []  # the runs of masked cells, painted grey and hatched
         self._marked: list[tuple[int, int]] = []  # (layer, head) of the tiles framed as edited
         self._chosen_summary_names: tuple[str, str] | None = None  # column header, read-out; None: the mean's
         self._title = plain_label(title, wrap=True)  # long titles must not widen the window
@@ -278,6 +291,7 @@ class AttentionGrid(Retranslated, QWidget):
             for array in (summary, colour_summary):
                 array[:, self._hidden] = np.nan
         self._maps, self._summary = maps, summary
+        self._masked = masked_runs(self._tiled(np.isnan(maps), np.isnan(summary), fill=False), self._hidden_rows())
         self._query_labels, self._key_labels = list(query_labels), list(key_labels)
         self._colour_maps, self._colour_summary = colour_maps, colour_summary
         self._mosaic = None  # built when drawn cell for cell or asked for: a long input's tiles are averaged
@@ -319,9 +333,10 @@ class AttentionGrid(Retranslated, QWidget):
         self._title.setVisible(bool(title))
 
     @staticmethod
-    def _tiled(maps: np.ndarray, summary: np.ndarray) -> np.ndarray:
+    def _tiled(maps: np.ndarray, summary: np.ndarray, fill: float | bool = np.nan) -> np.ndarray:
+        """``maps`` and ``summary`` as one mosaic of tiles, ``fill`` in the gaps between them."""
         layers, heads, queries, keys = maps.shape
-        tiles = np.full((layers, heads + 1, queries + GAP, keys + GAP), np.nan, dtype=np.float32)
+        tiles = np.full((layers, heads + 1, queries + GAP, keys + GAP), fill, dtype=maps.dtype)
         tiles[:, :heads, :queries, :keys] = maps
         tiles[:, heads, :queries, :keys] = summary
         mosaic = tiles.transpose(0, 2, 1, 3).reshape(layers * (queries + GAP), (heads + 1) * (keys + GAP))
@@ -350,7 +365,8 @@ class AttentionGrid(Retranslated, QWidget):
             outlined_rows=self._outlined_rows(),
             separator=heads * (keys + GAP) - GAP / 2,
             framed=self._framed(),
-            hidden=self._hidden_cells()))
+            hidden=self._hidden_cells(),
+            masked=self._masked))
 
     def _pixel_mosaic(self, layout: TileLayout) -> np.ndarray:
         """The mosaic as drawn on the canvas's pixels, one value a pixel: each tile averaged down
@@ -371,6 +387,11 @@ class AttentionGrid(Retranslated, QWidget):
         layers, heads, queries, keys = self._maps.shape
         return [(*self.tile_origin(layer, head), queries, keys) for layer, head in self._marked
                 if layer < layers and head < heads]
+
+    def _hidden_rows(self) -> list[int]:
+        """The mosaic rows of the quiz's hidden query, in every layer (hidden, not masked)."""
+        layers, _, queries, _ = self._maps.shape
+        return [] if self._hidden is None else [layer * (queries + GAP) + self._hidden for layer in range(layers)]
 
     def _hidden_cells(self) -> list[tuple[int, int, int, int]]:
         layers, heads, queries, keys = self._maps.shape
@@ -476,3 +497,14 @@ class AttentionGrid(Retranslated, QWidget):
         shown = hidden_word() if query == self._hidden else value_text(value)
         self._readout.setText(self.tr("{0}: query '{1}' -> key '{2}': {3}").format(
             where, self._query_labels[query], self._key_labels[key], shown))
+
+
+def masked_runs(cells: np.ndarray, skipped_rows: Sequence[int] = ()) -> list[tuple[int, int, int]]:
+    """The runs of ``True`` cells in each row of ``cells`` as (row, first column, length), rows in
+    ``skipped_rows`` left out."""
+    padded = np.zeros((cells.shape[0], cells.shape[1] + 2), dtype=np.int8)
+    padded[:, 1:-1] = cells
+    padded[list(skipped_rows), :] = 0
+    rows, edges = np.nonzero(np.diff(padded, axis=1))  # +1 where a run starts, -1 after it ends
+    starts, ends = edges[0::2], edges[1::2]
+    return [(int(r), int(a), int(b - a)) for r, a, b in zip(rows[0::2], starts, ends, strict=True)]
