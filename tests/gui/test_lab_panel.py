@@ -4,15 +4,16 @@ from __future__ import annotations
 
 import csv
 import math
+import re
 
 import pyqtgraph as pg
 import pytest
-from PySide6.QtGui import QImage
+from PySide6.QtGui import QImage, QPainter
 
 from transviz.core.base.cores import fixed_threads
 from transviz.core.teaching.workspace import Workspace
 from transviz.core.training.lab import run_lab
-from transviz.gui.panels.lab import DIVERGED_FILL, LabPanel
+from transviz.gui.panels.lab import FAILED_FILL, LabPanel
 from transviz.gui.services.theme import apply_appearance, restyle, with_changes
 
 # the seed's five tables, as its text prints them (000_d44500b147c75d2f.txt)
@@ -73,8 +74,8 @@ def test_a_run_of_two_tiny_configurations_fills_two_rows_and_exports_csv(lab, qt
     assert again.test_mse == good.test_mse and again.train_losses == good.train_losses
     assert cells(lab, 0)[:2] == ["lr=1e-3", f"{good.test_mse:.3f}"] and cells(lab, 0)[4] == ""
     assert cells(lab, 0)[2] == "-"  # the seed has no 1-layer run
-    assert wild.status in ("collapsed", "diverged") and cells(lab, 1)[4].startswith("diverged")
-    assert lab.table.item(1, 0).background().color() == DIVERGED_FILL
+    assert wild.status in ("stuck", "diverged") and cells(lab, 1)[4].startswith(wild.status)
+    assert lab.table.item(1, 0).background().color() == FAILED_FILL
     # every training loss is a point of its curve (the log plot leaves out non-finite ones)
     assert lab.plot.points(lab.curves[0]) == 20 and list(lab.curves[0].y) == list(good.train_losses)
     finite = [x for x in wild.train_losses if math.isfinite(x) and x > 0]
@@ -165,12 +166,14 @@ def test_before_anything_runs_the_table_holds_the_tutorials_rows_and_published_v
     assert [(cells(lab, line)[0], cells(lab, line)[2]) for line in range(lab.table.rowCount())] == [
         (label, f"{value:.3g}") for label, value in SEED_LR_TABLE]
     assert all(cells(lab, line)[1] == "" for line in range(lab.table.rowCount()))  # nothing measured yet
-    assert lab.table.horizontalHeaderItem(2).text() == "tutorial's MSE"
+    assert lab.table.horizontalHeaderItem(2).text() == "tutorial's value"
+    assert lab.table.horizontalHeaderItem(1).text() == "test loss (½ MSE)"  # the tutorial's loss, half the MSE
 
 
 def test_the_tab_names_the_tutorial_and_describes_the_task_and_what_3_5_means(lab):
     about = lab.about.text()
-    for words in ("Transformer简述", "y = (a+1)² + b", "test MSE", "3.5", "learned nothing"):
+    for words in ("Transformer简述", "y = (a+1)² + b", "test loss", "half the mean squared error", "3.5",
+                  "is stuck: it learned nothing", "attention runs across the batch dimension, not the sequence"):
         assert words in about
     # 0.5 * Var((a+1)^2 + b) for a, b standard normal: (a+1)^2 is non-central chi-square, variance 2(1 + 2) = 6
     assert 0.5 * (2 * (1 + 2 * 1) + 1) == 3.5
@@ -216,3 +219,64 @@ def test_the_mean_predictors_label_stays_inside_the_plot(qtbot, show, presentati
         assert plot_area.sceneBoundingRect().contains(label.sceneBoundingRect())
     finally:
         panel.shutdown()
+
+
+def tick_texts(axis):
+    """The tick labels ``axis`` draws now."""
+    image = QImage(axis.size().toSize(), QImage.Format.Format_ARGB32)
+    painter = QPainter(image)
+    try:
+        _, _, texts = axis.generateDrawSpecs(painter)
+    finally:
+        painter.end()
+    return [text for _, _, text in texts]
+
+
+def tick_value(text):
+    """pyqtgraph's log-axis labels ("0.5", "10¹", "2·10¹") as numbers."""
+    mantissa, _, power = text.rpartition("10") if "10" in text and text[-1] in SUPERSCRIPTS else ("", "", "")
+    if not power:
+        return float(text)
+    return float(mantissa.rstrip("·") or 1) * 10 ** int(power.translate(str.maketrans(SUPERSCRIPTS, "-0123456789")))
+
+
+SUPERSCRIPTS = "⁻⁰¹²³⁴⁵⁶⁷⁸⁹"
+
+
+@pytest.mark.training
+def test_a_run_on_the_plateau_is_stuck_and_one_whose_loss_blew_up_diverged(lab, qtbot):
+    """lr=0.1 settles on the mean predictor's plateau (it learned nothing); lr=10 throws the loss
+    to millions. Only the second diverged."""
+    sweep(lab, "lr", "0.1, 10", steps=40, test_batches=4)
+    run(lab, qtbot)
+    (_, plateau), (_, blown) = lab.results
+    assert 3.15 < plateau.test_mse < 7 and blown.test_mse > 1000
+    assert cells(lab, 0)[4] == "stuck: learned nothing (no better than predicting the mean, 3.5)"
+    assert cells(lab, 1)[4].startswith("diverged: the loss blew up")
+    assert lab.table.item(0, 0).background().color() == FAILED_FILL
+
+
+@pytest.mark.training
+def test_the_legend_is_below_the_curves_and_the_loss_axis_has_ticks_below_3(lab, qtbot):
+    """Runs on the plateau (losses between 3 and 6) once gave an axis from 3.3 to 5.6, ticked 4
+    and 5 only, with the legend drawn over the curves."""
+    sweep(lab, "lr", "0.1, 1e-3", steps=40, test_batches=2)
+    run(lab, qtbot)
+    qtbot.wait(50)  # the layout takes the legend's size
+    legend, view = lab.plot.plotItem.legend, lab.plot.plotItem.vb
+    assert [label.text for _, label in legend.items] == ["lr=0.1", "lr=1e-3"]
+    assert not legend.sceneBoundingRect().intersects(view.sceneBoundingRect())
+    shown = [tick_value(text) for text in tick_texts(lab.plot.getAxis("left"))]
+    assert any(value < 3 for value in shown) and any(value > 3.5 for value in shown), shown
+
+
+@pytest.mark.training
+def test_while_it_runs_the_progress_line_says_the_time_left_at_the_pace_measured(lab, qtbot):
+    sweep(lab, "lr", "1e-3, 1e-4", steps=200, test_batches=2)
+    lab.run_button.click()
+    try:
+        qtbot.waitUntil(lambda: "left" in lab.progress_text.text(), timeout=60000)
+        assert re.search(r"run 1 of 2: lr=1e-3, step \d+; about (\d+ min )?\d+ s left", lab.progress_text.text())
+    finally:
+        with qtbot.waitSignal(lab.worker.all_done, timeout=60000):
+            lab.cancel()

@@ -123,7 +123,8 @@ def test_runs_that_fail_are_marked():
     assert nan.status == "diverged" and math.isnan(nan.test_mse) and "NaN" in nan.mark
     assert len(nan.train_losses) == 1
     blown = run_lab(replace(TINY, lr=1.0))  # Adam steps of 1.0 wreck the weights; it settles on the mean
-    assert blown.status == "collapsed" and blown.test_mse > 3.15 and "no better than predicting the mean" in blown.mark
+    assert blown.status == "stuck" and blown.test_mse > 3.15 and "no better than predicting the mean" in blown.mark
+    assert blown.mark.startswith("stuck: learned nothing")  # not "diverged": its loss stayed finite
 
 
 def test_the_stop_flag_ends_a_run_from_a_callback_or_before_the_start():
@@ -178,7 +179,7 @@ def test_lab_command_prints_the_result_beside_the_seed(capsys):
     assert "NOT the seed's setting" in capsys.readouterr().out
     assert main(["lab", "--steps", "2", "--test-batches", "1", "--init", "uniform:1e30", "--device", "cpu"]) == 0
     out = capsys.readouterr().out
-    assert "test MSE nan (the seed has no value" in out and "diverged: the loss became NaN/inf" in out
+    assert "test MSE nan (the seed has no value" in out and "diverged: the loss blew up (NaN/inf" in out
     assert main(["lab", "--sweep", "nope"]) == 1
     assert "no table called 'nope'" in capsys.readouterr().err
 

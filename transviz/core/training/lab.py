@@ -54,10 +54,11 @@ from .schedules import learning_rate
 
 SEQ_LEN, IN_DIM = 10, 50
 MEAN_PREDICTOR_MSE = 3.5  # 0.5 * Var((a+1)^2 + b): what predicting the average scores
-COLLAPSED = 0.9 * MEAN_PREDICTOR_MSE  # a test MSE above this learned (almost) nothing
+STUCK = 0.9 * MEAN_PREDICTOR_MSE  # a test loss above this learned (almost) nothing
+BLOWN_UP = 2 * MEAN_PREDICTOR_MSE  # above this it did not settle on the plateau: its loss blew up
 
 Attend = Literal["batch", "sequence"]
-Status = Literal["ok", "collapsed", "diverged", "stopped"]
+Status = Literal["ok", "stuck", "diverged", "stopped"]
 
 
 @dataclass(frozen=True)
@@ -162,7 +163,9 @@ def lab_loss(prediction: Tensor, target: Tensor) -> Tensor:
 @dataclass(frozen=True)
 class LabResult:
     settings: LabSettings
-    status: Status  # ok, collapsed (no better than the mean), diverged (NaN/inf), stopped
+    # ok; stuck (no better than the mean: it learned nothing); diverged (the loss blew up: NaN/inf, or a
+    # test loss above twice the mean predictor's); stopped
+    status: Status
     test_mse: float  # NaN unless the test phase ran
     train_losses: tuple[float, ...]  # one per training step
     seconds: float
@@ -170,8 +173,8 @@ class LabResult:
     @property
     def mark(self) -> str:
         return {"ok": "", "stopped": "stopped",
-                "collapsed": "diverged: no better than predicting the mean (3.5)",
-                "diverged": "diverged: the loss became NaN/inf"}[self.status]
+                "stuck": "stuck: learned nothing (no better than predicting the mean, 3.5)",
+                "diverged": "diverged: the loss blew up (NaN/inf, or far above the mean predictor's 3.5)"}[self.status]
 
 
 StepCallback = Callable[[int, float, float], None]  # (step, training loss, learning rate)
@@ -212,7 +215,7 @@ def run_lab(settings: LabSettings = SEED, on_step: StepCallback | None = None,
     seconds = time.perf_counter() - start
     if test is None:
         return LabResult(settings, "stopped", math.nan, tuple(losses), seconds)
-    status: Status = "diverged" if not math.isfinite(test) else "collapsed" if test > COLLAPSED else "ok"
+    status: Status = "diverged" if not math.isfinite(test) or test > BLOWN_UP else "stuck" if test > STUCK else "ok"
     return LabResult(settings, status, test, tuple(losses), seconds)
 
 

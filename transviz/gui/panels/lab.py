@@ -2,14 +2,15 @@
 (000_d44500b147c75d2f.txt), whose tables the tab reruns.
 
 Pick one of its tables (or build a sweep), Run, and the results table fills row by row with the
-test MSE, the time and a mark for runs that diverged, the seed's published value beside each;
-every run's training loss is overlaid in one log-scale plot, so the run at lr=1e-3 without
-warm-up stands out, stuck at the mean predictor's 3.5. Runs can be cancelled (finished rows
-stay); results export to CSV and the plot to PNG or SVG.
+test loss (half the MSE, the tutorial's figure), the time and a mark for runs that were stuck or
+diverged, the seed's published value beside each; every run's training loss is overlaid in one
+log-scale plot, so the run at lr=1e-3 without warm-up stands out, stuck at the mean predictor's 3.5.
+Runs can be cancelled (finished rows stay); results export to CSV and the plot to PNG or SVG.
 """
 from __future__ import annotations
 
 import math
+import time
 from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
@@ -44,14 +45,17 @@ from ..services.export import export_with_dialog, save_picture
 from ..services.lab_runs import VARIED, LabRow, LabWorker, custom_rows, row_label, seed_rows, write_csv
 from ..services.language import Retranslated, set_items_by_data
 from ..style import PALETTE, plot_style
-from ..widgets.labels import bound_label, error_label, plain_label, show_error
-from ..widgets.plots import BOTTOM_LEFT, FrameClock, LivePlot, Series
+from ..widgets.labels import bound_label, duration_text, error_label, plain_label, show_error
+from ..widgets.plots import BELOW, FrameClock, LivePlot, Series
 from ..widgets.training_form import device_combo, name_devices
 from .base import PlotPanel
 
 CUSTOM = "custom"
 COLUMNS = 5  # setting, test MSE, seed's MSE, time, mark
-DIVERGED_FILL = QColor("#FCE8D5")
+FAILED_FILL = QColor("#FCE8D5")  # runs that were stuck or diverged
+LOG_SPAN = (0.05, 10.0)  # the loss axis covers the tutorial's results (0.037 to 3.5) from the start
+
+
 def _curve_colour(index: int) -> str:
     return PALETTE[index % len(PALETTE)]
 
@@ -68,6 +72,7 @@ class LabPanel(Retranslated, PlotPanel):
         self.curves: list[Series] = []
         self._valid = True  # the custom sweep's settings
         self._latest: tuple[int, int] | None = None  # (row, step) last reported
+        self._started = 0.0  # when the run started (time.monotonic), for the time left
         self.worker = LabWorker(self)
         self._seconds_per_unit: dict[str, float] = {}  # by device, measured on this machine
         self.worker.calibrated.connect(self._on_calibrated)
@@ -157,14 +162,16 @@ class LabPanel(Retranslated, PlotPanel):
         self.error = error_label()
         self.table = QTableWidget(0, COLUMNS)
         self.bind_text(self.table.setHorizontalHeaderLabels, lambda: [
-            self.tr("Setting"), self.tr("test MSE"), self.tr("tutorial's MSE"), self.tr("time"), self.tr("note")])
+            self.tr("Setting"), self.tr("test loss (½ MSE)"), self.tr("tutorial's value"), self.tr("time"),
+            self.tr("note")])
         self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
         self.table.verticalHeader().setVisible(False)
         header = self.table.horizontalHeader()
         header.setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
         header.setStretchLastSection(True)
         self.table.setWordWrap(True)
-        self.plot = LivePlot("", "", "", log_y=True, legend=BOTTOM_LEFT)
+        # the legend below the plot: inside it, it covered the curves (the table's swatches name them too)
+        self.plot = LivePlot("", "", "", log_y=True, legend=BELOW, legend_columns=3, log_span=LOG_SPAN)
         self.bind_text(lambda texts: self.plot.set_texts(*texts), lambda: (
             self.tr("Training loss of each run (log scale)"), self.tr("loss (half the MSE)"), self.tr("step")))
         level = self.plot.add_level(MEAN_PREDICTOR_MSE, "")
@@ -182,9 +189,13 @@ class LabPanel(Retranslated, PlotPanel):
             "The tables of the tutorial \"Transformer简述\" (Fudan, 2022-09-27), section \"预训练的意义\": "
             "without pre-training a Transformer is hard to train. A stack of encoder layers learns "
             "y = (a+1)² + b element by element from x = [a, b] (a and b standard normal, 10 x 50 values each). "
-            "Each run is scored by its test MSE: the mean of the loss 0.5·(y − prediction)² over fresh batches, "
-            "without updates. Predicting the mean of y for every input scores 3.5 (half the variance of y: "
-            "0.5 x (6 + 1)), so a run that ends near 3.5 has learned nothing.")
+            "Each run is scored by its test loss, the tutorial's loss 0.5·(y − prediction)² averaged over fresh "
+            "batches without updates: half the mean squared error (the tutorial's tables head it \"MSE\"). "
+            "Predicting the mean of y for every input scores 3.5 (half the variance of y: 0.5 x (6 + 1)), so a run "
+            "that ends near 3.5 is stuck: it learned nothing. As in the tutorial's script, attention runs across "
+            "the batch dimension, not the sequence: each sample attends to the other samples of its batch. The "
+            "target is computed element by element, so the task needs no attention at all; what the tables show "
+            "is how hard the stack is to optimise.")
 
     def _build_custom(self) -> QGroupBox:
         self.vary = QComboBox()
@@ -367,6 +378,7 @@ class LabPanel(Retranslated, PlotPanel):
         self.progress.setRange(0, len(self.rows) * self.steps.value())
         self.progress.setValue(0)
         self._latest = None
+        self._started = time.monotonic()
         self._say(lambda: self.tr("starting..."))
         self.worker.start(self.rows)
         self._update_buttons()
@@ -404,8 +416,23 @@ class LabPanel(Retranslated, PlotPanel):
         if self._latest is not None and self.is_running():
             index, step = self._latest
             self.progress.setValue(index * self.steps.value() + step)
-            self.progress_text.setText(self.tr("run {0} of {1}: {2}, step {3}").format(
-                index + 1, len(self.rows), row_label(self.rows[index].label), step))
+            text = self.tr("run {0} of {1}: {2}, step {3}").format(
+                index + 1, len(self.rows), row_label(self.rows[index].label), step)
+            left = self._seconds_left(index, step)
+            if left is not None:
+                text = self.tr("{0}; about {1} left").format(text, duration_text(left))
+            self.progress_text.setText(text)
+            self.progress_text.setToolTip(text)  # the line is cut where the tab is narrow
+
+    def _seconds_left(self, index: int, step: int) -> float | None:
+        """The run's time left at the pace measured since it started, on this machine as it is
+        loaded now (a short calibration misses what runs beside it); None before a few steps."""
+        if step < 3:
+            return None
+        costs = [cost_units(row.settings) for row in self.rows]
+        now = self.rows[index].settings
+        done = sum(costs[:index]) + now.layers * now.batch * 3 * step  # a training step: about 3 forward passes
+        return (time.monotonic() - self._started) / done * (sum(costs) - done)
 
     @Slot(int, object)
     def _on_row_done(self, index: int, result: LabResult) -> None:
@@ -433,8 +460,8 @@ class LabPanel(Retranslated, PlotPanel):
             item = QTableWidgetItem(text)
             if column in (1, 2, 3):
                 item.setTextAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
-            if result is not None and result.status in ("diverged", "collapsed"):
-                item.setBackground(QBrush(DIVERGED_FILL))
+            if result is not None and result.status in ("diverged", "stuck"):
+                item.setBackground(QBrush(FAILED_FILL))
             if column == 0:
                 item.setIcon(QIcon(swatch))  # the row's colour in the plot
             self.table.setItem(index, column, item)
@@ -442,8 +469,8 @@ class LabPanel(Retranslated, PlotPanel):
 
     def mark(self, result: LabResult) -> str:
         return {"ok": "", "stopped": self.tr("stopped (cancelled)"),
-                "collapsed": self.tr("diverged: no better than predicting the mean (3.5)"),
-                "diverged": self.tr("diverged: the loss became NaN or infinite")}[result.status]
+                "stuck": self.tr("stuck: learned nothing (no better than predicting the mean, 3.5)"),
+                "diverged": self.tr("diverged: the loss blew up (NaN, infinite or far above 3.5)")}[result.status]
 
     @Slot(bool)
     def _on_all_done(self, cancelled: bool) -> None:

@@ -14,7 +14,7 @@ from datetime import datetime
 from pathlib import Path
 
 import pyqtgraph as pg
-from PySide6.QtCore import QCoreApplication, Qt, QTimer, Signal, Slot
+from PySide6.QtCore import Qt, QTimer, Signal, Slot
 from PySide6.QtGui import QDragEnterEvent, QDropEvent
 from PySide6.QtWidgets import (
     QFileDialog,
@@ -45,7 +45,7 @@ from ..services.language import Retranslated
 from ..services.settings import data_dir
 from ..services.training_worker import RunStart, TrainingJob, TrainingWorker
 from ..style import BLUE, GREEN, PALETTE, VERMILLION
-from ..widgets.labels import NoticeLabel, error_label, plain_label, show_error
+from ..widgets.labels import NoticeLabel, duration_text, error_label, plain_label, show_error
 from ..widgets.plots import FrameClock, LivePlot, Series
 from ..widgets.timeline import SnapshotTimeline
 from ..widgets.training_form import TSV_SUFFIXES, TrainingForm
@@ -59,18 +59,6 @@ PLOT_LINES = 14  # lines of text the plot row keeps: about 8 for the curves, the
 def default_runs_dir() -> Path:
     """Where runs save their checkpoints unless told otherwise: ``runs`` in the app's data folder."""
     return data_dir() / "runs"
-
-
-def duration_text(seconds: float) -> str:
-    """``"1 h 05 min"``, ``"3 min 07 s"`` or ``"42 s"``."""
-    seconds = max(0, round(seconds))
-    minutes, seconds = divmod(seconds, 60)
-    hours, minutes = divmod(minutes, 60)
-    if hours:
-        return QCoreApplication.translate("TrainingPanel", "{0} h {1:02d} min").format(hours, minutes)
-    if minutes:
-        return QCoreApplication.translate("TrainingPanel", "{0} min {1:02d} s").format(minutes, seconds)
-    return QCoreApplication.translate("TrainingPanel", "{0} s").format(seconds)
 
 
 class TrainingPanel(Retranslated, PlotPanel):

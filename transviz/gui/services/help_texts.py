@@ -129,11 +129,14 @@ def tab_texts() -> dict[Tab, str]:
         "lab": translate(
             "TabHelp",
             "The experiment of the seed tutorial: an encoder stack learns y = (a+1)^2 + b. Each row is one "
-            "configuration; its test MSE stands beside the value the tutorial published. Predicting the mean "
-            "scores 3.5: a run that ends there learned nothing (marked diverged).\n\n"
+            "configuration; its test loss (half the mean squared error, the figure the tutorial's tables head "
+            "\"MSE\") stands beside the value the tutorial published. Predicting the mean scores 3.5: a run that "
+            "ends there learned nothing (marked stuck); a run whose loss blew up to NaN is marked diverged.\n\n"
             "The plot overlays every run's training loss on a log scale: without warm-up, lr=1e-3 stays on the "
             "3.5 line while the others fall. This is what the lab demonstrates: a Transformer is hard to train "
-            "from scratch, and warm-up and a careful initialisation decide whether it learns at all. The quick "
+            "from scratch, and warm-up and a careful initialisation decide whether it learns at all. As in the "
+            "tutorial's script, attention runs across the batch, not the sequence, and the element-wise task "
+            "needs no attention: the lab measures optimisation, not what attention can do. The quick "
             "preset is shorter than the tutorial's runs, so its numbers differ."),
         "heads": translate(
             "TabHelp",

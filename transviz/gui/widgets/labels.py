@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 
-from PySide6.QtCore import QEvent, QSize, Qt, QTimer
+from PySide6.QtCore import QCoreApplication, QEvent, QSize, Qt, QTimer
 from PySide6.QtGui import QAction, QHelpEvent, QKeySequence, QPainter, QPaintEvent
 from PySide6.QtWidgets import QLabel, QMenu, QMenuBar, QToolTip
 
@@ -158,3 +158,15 @@ def bound_action(owner: Retranslated, menu: QMenu, text: Callable[[], str], slot
     if shortcut is not None:
         action.setShortcut(QKeySequence(shortcut))
     return action
+
+
+def duration_text(seconds: float) -> str:
+    """``"1 h 05 min"``, ``"3 min 07 s"`` or ``"42 s"`` (the training tab's words, which its catalogue holds)."""
+    seconds = max(0, round(seconds))
+    minutes, seconds = divmod(seconds, 60)
+    hours, minutes = divmod(minutes, 60)
+    if hours:
+        return QCoreApplication.translate("TrainingPanel", "{0} h {1:02d} min").format(hours, minutes)
+    if minutes:
+        return QCoreApplication.translate("TrainingPanel", "{0} min {1:02d} s").format(minutes, seconds)
+    return QCoreApplication.translate("TrainingPanel", "{0} s").format(seconds)

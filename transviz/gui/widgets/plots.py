@@ -97,6 +97,10 @@ class LivePlot(pg.PlotWidget):
             curves are not expected to cross), or None for no legend.
         top: for values >= 0, a vertical axis from 0 to ``top`` that grows (by half again) only
             when a value passes it, instead of rescaling with every point; None: automatic.
+        log_span: with ``log_y``, the (low, high) values the vertical axis always covers, growing
+            only to take in a value outside them: a run on a plateau (all its losses between 3 and 5)
+            keeps the ticks below it in view; None: automatic.
+        legend_columns: names side by side in a legend :data:`BELOW` the plot.
 
     Axes that rescale are redrawn with all their ticks, and a redrawn plot costs the training
     thread time (they share the Python lock); :meth:`reset_axes` and ``top`` keep them still.
@@ -104,6 +108,7 @@ class LivePlot(pg.PlotWidget):
 
     def __init__(self, title: str, left: str, bottom: str, log_y: bool = False,
                  legend: tuple[int, int] | str | None = BELOW, top: float | None = None,
+                 log_span: tuple[float, float] | None = None, legend_columns: int = 1,
                  parent: QWidget | None = None) -> None:
         super().__init__(parent, title=title)
         self.title = title
@@ -115,8 +120,8 @@ class LivePlot(pg.PlotWidget):
         self.setLogMode(False, log_y)
         self._log_y = log_y
         if legend == BELOW:
-            # one name per row: side by side, the names of a narrow plot would widen it past its edge
-            self.plotItem.legend = legend_below(self.getPlotItem(), columns=1)
+            # one name per row by default: side by side, the names of a narrow plot would widen it past its edge
+            self.plotItem.legend = legend_below(self.getPlotItem(), columns=legend_columns)
         elif legend is not None:
             self.addLegend(offset=legend, brush=(255, 255, 255, 170))  # curves show through
         self._curves: dict[int, tuple[Series, pg.PlotDataItem]] = {}
@@ -125,6 +130,15 @@ class LivePlot(pg.PlotWidget):
         if top is not None:
             self.setYRange(0, top, padding=0)
             self.enableAutoRange(y=False)
+        self._log_span = self._first_log_span = log_span
+        if log_span is not None:
+            self._show_log_span()
+
+    def _show_log_span(self) -> None:
+        assert self._log_span is not None
+        low, high = self._log_span  # pyqtgraph ranges a log axis in log10 units
+        self.setYRange(float(np.log10(low)), float(np.log10(high)), padding=0.02)
+        self.enableAutoRange(y=False)
 
     def set_texts(self, title: str, left: str, bottom: str) -> None:
         """Name the plot and its axes again (a language change)."""
@@ -173,6 +187,9 @@ class LivePlot(pg.PlotWidget):
         if self._first_top is not None:
             self._top = top or self._first_top
             self.setYRange(0, self._top, padding=0)
+        if self._first_log_span is not None:
+            self._log_span = self._first_log_span
+            self._show_log_span()
 
     def remove_all(self) -> None:
         for _, curve in self._curves.values():
@@ -196,7 +213,17 @@ class LivePlot(pg.PlotWidget):
             self._drawn[key] = series.version
             changed += 1
             self._raise_top(y)
+            self._widen_log_span(y)
         return changed
+
+    def _widen_log_span(self, y: np.ndarray) -> None:
+        if self._log_span is None or not y.size:
+            return
+        low, high = self._log_span
+        wider = (min(low, float(y.min())), max(high, float(y.max())))  # y: finite and positive here
+        if wider != self._log_span:
+            self._log_span = wider
+            self._show_log_span()
 
     def _raise_top(self, y: np.ndarray) -> None:
         if self._top is None or not y.size:
