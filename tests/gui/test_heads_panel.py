@@ -2,6 +2,8 @@
 click switches the head off in the explorer's session, cancel leaves nothing half-drawn."""
 from __future__ import annotations
 
+import re
+
 import numpy as np
 import pytest
 
@@ -48,6 +50,25 @@ def test_the_maps_and_curves_are_what_the_core_measures(panel, qtbot, model):
         np.testing.assert_allclose(item.getData()[1], curve.values, atol=1e-6)
     assert panel.progress.value() == 100 and panel.maps["cross"].isVisible() and not panel.about.isVisible()
     assert "cross-attention: " in panel.summary.text()
+
+
+def test_the_colour_bars_say_their_unit(panel, qtbot):
+    panel.start()
+    qtbot.waitUntil(lambda: bool(panel.results), timeout=120_000)
+    assert {m.colorbar_title for m in panel.maps.values()} == {"score lost (points of exact match)"}
+    panel.score_choice.setCurrentIndex(panel.score_choice.findData("logprob"))
+    assert {m.colorbar_title for m in panel.maps.values()} == {"score lost (nats per reference token)"}
+
+
+def test_while_it_measures_the_bar_says_the_time_left(panel, qtbot):
+    """A loaded laptop takes minutes, not the "some seconds" the tab once promised."""
+    assert "some seconds" not in panel.about.text() and "time left" in panel.about.text()
+    panel.data = "test"  # long enough to see the bar move
+    panel.start()
+    qtbot.waitUntil(lambda: "left" in panel.progress.text(), timeout=60_000)
+    assert re.fullmatch(r"\d+% · about (\d+ min )?\d+ s left", panel.progress.text()), panel.progress.text()
+    panel.cancel()
+    assert panel.progress.text().endswith("%")
 
 
 def test_clicking_a_head_switches_it_off_in_the_explorer(panel, qtbot, model):

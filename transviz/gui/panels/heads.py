@@ -6,6 +6,7 @@ clicking a head switches it off in the explorer.
 """
 from __future__ import annotations
 
+import time
 from collections.abc import Callable
 
 import numpy as np
@@ -23,7 +24,7 @@ from ..services.language import Retranslated, set_items_by_data
 from ..services.workers import TaskRunner, TaskState
 from ..style import BLUE, GREEN, VERMILLION, plain_axes
 from ..widgets.heatmap import AxisNames, HeatmapWidget
-from ..widgets.labels import bound_label, error_label, plain_label, show_error
+from ..widgets.labels import bound_label, duration_text, error_label, plain_label, show_error
 from ..widgets.plots import legend_below
 from .base import PlotPanel
 
@@ -56,7 +57,8 @@ class HeadsPanel(Retranslated, PlotPanel):
         self.results: Results = {}
         self.data = "test"  # the sentences measured on: a split of the model's task, or a TSV file
         self.runner = TaskRunner(self)
-        self.runner.progress.connect(lambda percent: self.progress.setValue(round(percent)))
+        self.runner.progress.connect(self._on_progress)
+        self._started = 0.0  # when Measure was pressed (time.monotonic), for the time left
         self.runner.busy_changed.connect(self._update_buttons)
         self._build()
         self.watch_model()
@@ -79,6 +81,7 @@ class HeadsPanel(Retranslated, PlotPanel):
         self.cancel_button.clicked.connect(self.cancel)
         self.progress = QProgressBar()
         self.progress.setRange(0, 100)
+        self.progress.setMinimumWidth(260)  # room for "37% · about 1 min 20 s left"
         self.error = error_label()
         controls = QHBoxLayout()
         controls.addWidget(bound_label(self, lambda: self.tr("Score")))
@@ -96,7 +99,8 @@ class HeadsPanel(Retranslated, PlotPanel):
         self.legend = legend_below(self.curve.getPlotItem(), columns=3)
         self.about = bound_label(self, lambda: self.tr(
             "Press Measure: each head of the model is switched off alone, then one after another, on the task's "
-            "test sentences (some seconds per kind of attention)."), wrap=True)
+            "test sentences. On a busy laptop this takes minutes: the bar shows how far it is and the time left."),
+            wrap=True)
         self.summary = plain_label(wrap=True)
         self.summary.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         self.curve.setMinimumHeight(220)  # the maps' size hints would take the whole height
@@ -128,6 +132,7 @@ class HeadsPanel(Retranslated, PlotPanel):
                 self._kind_name(kind)))
             heatmap.set_axes(AxisNames(self.tr("layer"), self.tr("head"), self.tr("layers (rows)"),
                                        self.tr("heads (columns)"), self.tr("layer {row}, head {column}: {value}")))
+            heatmap.set_colorbar_title(self._lost_unit())
         self.curve.setTitle(self.tr("Prune curve: heads switched off, least important first"))
         self.curve.setLabel("bottom", self.tr("heads switched off"))
         self.curve.setLabel("left", self._unit())
@@ -140,6 +145,11 @@ class HeadsPanel(Retranslated, PlotPanel):
     def _unit(self) -> str:
         return self.tr("exact match (%)") if self._metric() == "exact_match" else self.tr(
             "mean log-probability of a reference token")
+
+    def _lost_unit(self) -> str:
+        """The colour bars' unit: what a head's cell counts."""
+        return self.tr("score lost (points of exact match)") if self._metric() == "exact_match" else self.tr(
+            "score lost (nats per reference token)")
 
     def _value_text(self, value: float) -> str:
         if self._metric() == "exact_match":
@@ -156,7 +166,9 @@ class HeadsPanel(Retranslated, PlotPanel):
         self.runner.cancel()
         self.results = {}
         self.progress.setValue(0)
-        self._draw()
+        self.progress.setFormat("%p%")
+        if hasattr(self, "curve"):  # built: the units follow the score chosen (and it draws)
+            self._name_maps()
         self._update_buttons()
 
     def start(self) -> None:
@@ -165,18 +177,32 @@ class HeadsPanel(Retranslated, PlotPanel):
             return
         show_error(self.error, None)
         self.progress.setValue(0)
+        self.progress.setFormat("%p%")
+        self._started = time.monotonic()
         metric, data = self._metric(), self.data
         self.runner.start(lambda state: measure(model, metric, data, state), self._on_done, self._on_failed)
 
     def cancel(self) -> None:
         self.runner.cancel()
+        self.progress.setFormat("%p%")  # no time left to tell
 
     def shutdown(self) -> None:
         self.runner.shutdown()
 
+    def _on_progress(self, percent: float) -> None:
+        """The bar, and the time left at the pace measured since Measure (a loaded laptop is many
+        times slower than an idle one, so no fixed figure would hold)."""
+        self.progress.setValue(round(percent))
+        if percent >= 1 and self.runner.is_busy():
+            elapsed = time.monotonic() - self._started
+            left = duration_text(elapsed * (100 - percent) / percent)
+            text = self.tr("{0}% · about {1} left").format(round(percent), left)
+            self.progress.setFormat(text)  # "%" before a space is no placeholder of the bar's: it shows as is
+
     def _on_done(self, results: Results) -> None:
         self.results = results
         self.progress.setValue(100)
+        self.progress.setFormat("%p%")
         self._draw()
 
     def _on_failed(self, exc: Exception) -> None:
