@@ -359,6 +359,20 @@ def test_sentence_problems_are_shown_inline(window, qtbot, model):
     assert window.statusBar().currentMessage() == "Type a sentence to translate first."
 
 
+def test_a_sentence_too_long_for_the_model_says_so_in_the_centre_and_where_it_is_typed(window, qtbot, model):
+    """The centre once said "Type a sentence above..." beside a sentence of 30 words."""
+    explorer = open_sentence(window, qtbot, model)
+    assert explorer.source.sentence.toolTip() == "This model reads at most 24 tokens per sentence"
+    explorer.source.sentence.setText(" ".join(["ich"] * 30))
+    hint = explorer.attention.hint
+    assert explorer.attention.pages.currentWidget() is hint and hint.isVisible()
+    assert hint.text() == "This sentence cannot be shown: the sentence has 30 tokens; this model reads at most 24."
+    explorer.source.sentence.setText("")  # no sentence: the invitation to type one
+    assert hint.text() == "Type a sentence above to see its attention."
+    explorer.source.sentence.setText(SENTENCE)
+    assert explorer.attention.pages.currentIndex() == 1
+
+
 def test_examples_of_the_models_task(window, qtbot, model):
     model.facts["task"] = "toy-de-en"
     window.workspace.set_model(model)

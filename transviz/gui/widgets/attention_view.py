@@ -18,6 +18,7 @@ from ...core.analysis.walkthrough import KINDS, Kind
 from ...core.decoding.interventions import EditAttention
 from ...core.decoding.session import DecodingSession
 from ...core.teaching.lesson import SUMMARY_HEAD, View
+from ..services.core_messages import translated
 from ..services.intervention_list import added, edited_heads
 from ..services.language import Retranslated, set_items
 from ..services.observe import subscribe
@@ -309,7 +310,12 @@ class AttentionView(Retranslated, QWidget):
     def refresh(self, *_: object) -> None:
         session = self.controller.session
         if session is None:
-            self._show_hint(self.tr("Type a sentence above to see its attention."))
+            workspace = self.controller.workspace
+            if workspace.error is not None and workspace.sentence.strip() and workspace.model is not None:
+                # a sentence is there: say why it shows nothing (too long for the model, most often)
+                self._show_hint(self.tr("This sentence cannot be shown: {0}.").format(translated(workspace.error)))
+            else:
+                self._show_hint(self.tr("Type a sentence above to see its attention."))
             return
         kind = self.current_kind()
         shown = attention_maps(session, kind, self.current_summary())

@@ -109,6 +109,7 @@ class SourceBox(Retranslated, QWidget):
     def retranslate(self) -> None:
         super().retranslate()
         self._describe_examples()
+        self._describe_limit()
         self._preview(self.sentence.text())  # the unknown words' tooltips
         self._show_reference()
         self._show_summary()
@@ -124,6 +125,13 @@ class SourceBox(Retranslated, QWidget):
         self.random_button.setEnabled(model is not None and model.facts.get("task") in TASKS)
         self.words_button.setEnabled(model is not None)
         self._describe_examples()
+        self._describe_limit()
+
+    def _describe_limit(self) -> None:
+        """Say where the sentence is typed how long a sentence the model reads."""
+        model = self.controller.workspace.model
+        self.sentence.setToolTip("" if model is None else self.tr(
+            "This model reads at most {0} tokens per sentence").format(model.config.max_len))
 
     def _show_sentence(self, *_: object) -> None:
         """Show the sentence, reference and teacher forcing of the workspace's session (which the
