@@ -8,7 +8,8 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Sequence
 
-from PySide6.QtCore import QSignalBlocker, Signal
+from PySide6.QtCore import QEvent, QObject, QSignalBlocker, Signal
+from PySide6.QtGui import QKeyEvent, QKeySequence
 from PySide6.QtWidgets import QCheckBox, QComboBox, QGridLayout, QHBoxLayout, QLineEdit, QToolButton, QWidget
 
 from ...core.base.errors import InputError, TransvizError
@@ -98,6 +99,8 @@ class SourceBox(Retranslated, QWidget):
         self.examples.activated.connect(self._on_example)
         self.random_button.clicked.connect(lambda: self.use_test_pair())  # clicked's argument is no pick
         self.words_button.clicked.connect(self.show_known_words)
+        for box in (self.sentence, self.reference):
+            box.installEventFilter(self)  # the window's Ctrl+Shift+A
         self.sentence.returnPressed.connect(self.submitted)
         self.reference.returnPressed.connect(self.submitted)
         subscribe(self, controller.workspace.model_changed, self._show_model)
@@ -105,6 +108,14 @@ class SourceBox(Retranslated, QWidget):
         controller.changed.connect(self._show_summary)
         self._show_model()
         self._show_sentence()
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # Qt's signature
+        # A text box claims its platform's Deselect keys (Ctrl+Shift+A on Linux), which File > Export
+        # animation uses; the focus is here after every model, example and slide, so the window gets them.
+        if event.type() == QEvent.Type.ShortcutOverride and isinstance(event, QKeyEvent) \
+                and event.matches(QKeySequence.StandardKey.Deselect):
+            return True  # not accepted: the window's shortcut runs
+        return super().eventFilter(watched, event)
 
     def retranslate(self) -> None:
         super().retranslate()
