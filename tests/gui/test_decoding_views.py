@@ -265,3 +265,48 @@ def test_unknown_source_words_are_marked_on_the_axes_of_the_explorer_and_the_wal
     masks.kind.setCurrentIndex(KINDS.index("cross"))
     qtbot.waitUntil(lambda: masks.score_view.column_labels() == expected, timeout=5000)
     assert "(?)" in explorer.legend.entries[0][1]  # the legend says what the mark means
+
+
+def test_greedy_bars_sum_to_one_with_the_others_and_say_why_a_smoothed_model_spreads(open_window, shipped_model,
+                                                                                        make_model):
+    """The shipped model was trained with label smoothing 0.1: its surest bar stays near 0.9, and
+    the six bars alone summed to about 0.95 with nothing saying where the rest went."""
+    window = open_window(model=shipped_model, source="default", sentence=SENTENCE)
+    explorer = window.panels["explorer"]
+    assert explorer.controller.step()
+    record = explorer.controller.session.history[-1]
+    chart = explorer.candidates
+    bars, (name, rest, raw) = chart.bars(), chart.others()
+    assert bars == [(c.token, pytest.approx(c.probability)) for c in record.candidates]
+    assert name == "all others" and raw is None
+    assert rest == pytest.approx(1 - sum(c.probability for c in record.candidates), abs=1e-6) and rest > 0.01
+    assert chart.smoothing_note.isVisible() and "label smoothing (0.1)" in chart.smoothing_note.text()
+    window.workspace.set_model(words_only(make_model(layers=2, heads=2)), sentence=SENTENCE)  # trained without: no line
+    assert not chart.smoothing_note.isVisible()
+
+
+def test_a_token_sampled_from_outside_the_top_six_gets_a_bar(window, qtbot):
+    from decoding_models import tiny_model  # nine words: a draw can land outside the six bars
+
+    model = tiny_model()
+    explorer = open_sentence(window, qtbot, model)
+    editor = explorer.controls.strategy
+    editor.choice.setCurrentIndex(1)
+    editor.temperature.setValue(20.0)  # nearly uniform over the words sampling may draw
+    top = explorer.controller.workspace.top_k
+    record = None
+    for seed in range(1, 200):  # until a draw lands outside the six most probable
+        editor.seed.setValue(seed)
+        explorer.controller.reset()
+        assert explorer.controller.step()
+        record = explorer.controller.session.history[-1]
+        if record.token not in [c.token for c in record.drawn]:
+            break
+    assert record is not None and record.token not in [c.token for c in record.drawn] and len(record.drawn) == top
+    chart = explorer.candidates
+    bars, raw = chart.bars(), chart.raw_bars()
+    assert len(bars) == top + 1 and bars[-1] == (record.token, pytest.approx(record.drawn_probability))
+    assert raw[-1] == pytest.approx(record.probability)
+    _, rest, raw_rest = chart.others()
+    assert sum(p for _, p in bars) + rest == pytest.approx(1.0, abs=1e-6)
+    assert sum(raw) + raw_rest == pytest.approx(1.0, abs=1e-6)

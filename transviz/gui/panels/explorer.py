@@ -276,6 +276,9 @@ class ExplorerPanel(Retranslated, PlotPanel):
     def set_model(self, model: Model | None) -> None:
         self.pages.setCurrentIndex(0 if model is None else 1)
         self.source.setEnabled(model is not None)
+        config = model.facts.get("train_config") if model is not None else None  # how it was trained, if known
+        smoothing = config.get("label_smoothing") if isinstance(config, dict) else None
+        self.candidates.set_label_smoothing(float(smoothing) if isinstance(smoothing, (int, float)) else None)
         if model is not None:  # typing replaces the example; Enter hands the keys to the decoder
             self.source.sentence.setFocus(Qt.FocusReason.OtherFocusReason)
 

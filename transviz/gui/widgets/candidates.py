@@ -1,6 +1,8 @@
 """The next-token panel: the last step's most probable tokens as horizontal bars, the chosen one
-highlighted (and, in teacher forcing, the gold one outlined). Clicking a bar asks to choose that
-token instead (the explorer forces it: "what if the model had said this?").
+highlighted (and, in teacher forcing, the gold one outlined). The token written always has a bar
+(one more when it is not among the most probable), and a last bar holds the probability of all the
+others, so the bars sum to 1. Clicking a bar asks to choose that token instead (the explorer forces
+it: "what if the model had said this?").
 
 One plain widget paints the title and the bars: a step repaints a few rectangles and words, a
 fraction of a pyqtgraph plot's redraw, and no label changes size, so the window's layout does
@@ -10,13 +12,15 @@ from __future__ import annotations
 
 from PySide6.QtCore import QPoint, QRect, QRectF, QSize, Qt, Signal
 from PySide6.QtGui import QColor, QMouseEvent, QPainter, QPaintEvent, QPen
-from PySide6.QtWidgets import QSizePolicy, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QLabel, QSizePolicy, QVBoxLayout, QWidget
 
 from ...core.decoding.session import DrawnCandidate, StepRecord
 from ..services.language import Retranslated
 from ..style import BLACK, HIGHLIGHT, PALETTE
+from .labels import plain_label
 
 OTHER, CHOSEN, GOLD = QColor(PALETTE[0]), QColor(HIGHLIGHT), QColor(PALETTE[2])
+REST = QColor("#B0B0B0")  # the "all others" bar: no token of its own
 RAW = QColor(BLACK)  # sampling: the model's own probability, a thin bar under the drawn-from one
 ROW_HEIGHT, BAR_SHARE, MARGIN = 30, 0.7, 6  # most pixels a row gets; the bar's part of it; edges
 TITLE_LINES = 4  # room kept for the title above the bars, in lines
@@ -139,11 +143,16 @@ class CandidatesChart(Retranslated, QWidget):
         self._record: StepRecord | None = None
         self._beam_search = True  # the session searches a beam: titles may say so
         self._hidden: str | None = None  # the title shown instead of a quiz's hidden candidates
+        self._tokens: list[str | None] = []  # each bar's token (None: all the others)
+        self._smoothing: float | None = None  # the model's label smoothing, when it was trained with some
         self._bars = _Bars()
+        self.smoothing_note: QLabel = plain_label(wrap=True)
+        self.smoothing_note.setVisible(False)
         self.bind_text(self._bars.setToolTip, lambda: self.tr("Click a bar to make the model write that token instead"))
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addWidget(self._bars, 1)
+        layout.addWidget(self.smoothing_note)
         self._bars.clicked.connect(self._on_row_clicked)
         self.show_record(None)
 
@@ -151,10 +160,20 @@ class CandidatesChart(Retranslated, QWidget):
         super().retranslate()
         if self._hidden is None:  # a hidden step stays hidden: the explorer names it again
             self.show_record(self._record, self._beam_search)
+        self.set_label_smoothing(self._smoothing)
 
     @property
     def title(self) -> str:
         return self._bars.title
+
+    def set_label_smoothing(self, smoothing: float | None) -> None:
+        """The model's label smoothing (None or 0: none): its bars are spread, and a line says why."""
+        self._smoothing = smoothing if smoothing else None
+        self.smoothing_note.setVisible(self._smoothing is not None)
+        if self._smoothing is not None:
+            self.smoothing_note.setText(self.tr(
+                "This model was trained with label smoothing ({0:g}): it learned to leave part of the probability "
+                "to other tokens, so even a sure choice stays below 1.").format(self._smoothing))
 
     def show_record(self, record: StepRecord | None, beam_search: bool = True) -> None:
         """Draw ``record``'s candidates (None: nothing yet); ``beam_search``: the session still
@@ -169,14 +188,28 @@ class CandidatesChart(Retranslated, QWidget):
         else:
             self._bars.rows = [(c.token, c.probability, CHOSEN if c.token == record.token else OTHER,
                                 c.token == record.gold_token) for c in record.candidates]
+            if record.token not in [c.token for c in record.candidates]:  # forced, or a beam's choice
+                self._bars.rows.append((record.token, record.probability, CHOSEN, record.token == record.gold_token))
             self._bars.raw = []
             self._bars.title = self._title_text(record)
+        self._tokens = [token for token, *_ in self._bars.rows]
+        if record is not None:
+            self._add_the_others()
         self._bars.update()
+
+    def _add_the_others(self) -> None:
+        """A last bar: what every token without a bar shares (1 minus the bars above)."""
+        rest = max(0.0, 1.0 - sum(probability for _, probability, *_ in self._bars.rows))
+        if self._bars.raw:
+            self._bars.raw.append(max(0.0, 1.0 - sum(self._bars.raw)))
+        self._bars.rows.append((self.tr("all others"), rest, REST, False))
+        self._tokens.append(None)
 
     def show_hidden(self, title: str) -> None:
         """No bars, only ``title``: a quiz hides the step's candidates until it is revealed."""
         self._hidden = title
         self._bars.title, self._bars.rows, self._bars.raw = title, [], []
+        self._tokens = []
         self._bars.update()
 
     def _show_drawn(self, record: StepRecord, drawn: tuple[DrawnCandidate, ...]) -> None:
@@ -184,6 +217,9 @@ class CandidatesChart(Retranslated, QWidget):
         self._bars.rows = [(c.token, c.probability, CHOSEN if c.token == record.token else OTHER, False)
                            for c in drawn]
         self._bars.raw = [c.raw_probability for c in drawn]
+        if record.token not in [c.token for c in drawn]:  # drawn from the tail: it gets a bar of its own
+            self._bars.rows.append((record.token, record.drawn_probability or 0.0, CHOSEN, False))
+            self._bars.raw.append(record.probability)
         self._bars.raw_name = self.tr("raw")
         self._bars.title = self.tr(
             "Step {0}: sampled '{1}' with p = {2:.3f} from the wide bars (after temperature, top-k, top-p); thin bars "
@@ -223,17 +259,27 @@ class CandidatesChart(Retranslated, QWidget):
         return ended if ended < record.index + 1 else None
 
     def _on_row_clicked(self, row: int) -> None:
-        if self._record is not None:
-            self.candidate_clicked.emit(self._record.candidates[row].token)
+        token = self._tokens[row] if row < len(self._tokens) else None
+        if self._record is not None and token is not None:  # "all others" names no token to choose
+            self.candidate_clicked.emit(token)
 
     # -- what is shown (tests) -------------------------------------------------------------------
     def bars(self) -> list[tuple[str, float]]:
-        """(token, probability) of every bar drawn, top to bottom."""
-        return [(token, probability) for token, probability, *_ in self._bars.rows]
+        """(token, probability) of every token's bar, top to bottom (the last bar, all the others,
+        aside: :meth:`others`)."""
+        return [(row[0], row[1]) for row, token in zip(self._bars.rows, self._tokens, strict=True) if token is not None]
 
     def raw_bars(self) -> list[float]:
-        """The raw probability beside each bar (sampling), top to bottom; empty when not sampling."""
-        return list(self._bars.raw)
+        """The raw probability beside each token's bar (sampling), top to bottom; empty when not sampling."""
+        return [raw for raw, token in zip(self._bars.raw, self._tokens, strict=False) if token is not None]
+
+    def others(self) -> tuple[str, float, float | None] | None:
+        """The last bar: its name, the probability of every token without a bar, and (sampling)
+        the raw one; None when no step is shown."""
+        if not self._tokens or self._tokens[-1] is not None:
+            return None
+        name, probability, *_ = self._bars.rows[-1]
+        return name, probability, self._bars.raw[-1] if self._bars.raw else None
 
     def bar_colour(self, index: int) -> str:
         return self._bars.rows[index][2].name()
