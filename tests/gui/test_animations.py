@@ -10,7 +10,7 @@ from PySide6.QtWidgets import QApplication
 
 from transviz import cli
 from transviz.core.base.errors import InputError
-from transviz.gui.animations import grab_rgb, record_run
+from transviz.gui.animations import AnimationOptions, grab_rgb, record_run, step_caption
 from transviz.gui.render import Slide, build
 
 SENTENCE = "ich mochte ein bier"
@@ -22,6 +22,11 @@ def gif_frames(path) -> list[np.ndarray]:
 
 def differ(frames: list[np.ndarray]) -> bool:
     return all(not np.array_equal(a, b) for a, b in zip(frames, frames[1:], strict=False))
+
+
+def caption_band(widget) -> int:
+    """The band above each frame that holds its caption: two lines of the widget's font."""
+    return 2 * widget.fontMetrics().height()
 
 
 def test_each_grid_frame_is_a_fresh_render_of_that_step(show, shipped_model):
@@ -65,7 +70,7 @@ def test_the_window_exports_its_run_and_keeps_its_session(shipped_window, tmp_pa
     frames = gif_frames(path)
     assert len(frames) == 4 and differ(frames)
     plot = explorer.current_plot()
-    assert frames[0].shape[:2] == (plot.height(), plot.width())
+    assert frames[0].shape[:2] == (plot.height() + caption_band(plot), plot.width())
     assert session.history == records and all(a is b for a, b in zip(session.history, records, strict=True))
     np.testing.assert_array_equal(explorer.attention.grid.maps, grid)
     assert explorer.controller.session is session
@@ -80,7 +85,7 @@ def test_to_the_end_and_the_whole_window(shipped_window, tmp_path):
     probe = ended.history[0]
     ended.run_to_end()
     assert len(frames) == ended.position + 1 and differ(frames)
-    assert frames[0].shape[:2] == (shipped_window.height(), shipped_window.width())
+    assert frames[0].shape[:2] == (shipped_window.height() + caption_band(shipped_window), shipped_window.width())
     assert ended.history[0] is probe
 
 
@@ -104,7 +109,8 @@ def test_a_concept_view_is_drawn_at_every_step(shipped_window, tmp_path):
     frames = shipped_window.animations.record()
     # before the first step and after it, the query that looks up is the start token's
     assert frames is not None and len(frames) == 4 and differ(frames[1:])
-    assert np.array_equal(frames[-1], grab_rgb(concepts.current_plot()))  # and the view is back at step 3
+    plot = concepts.current_plot()  # and the view is back at step 3 (under the frame's caption)
+    assert np.array_equal(frames[-1][caption_band(plot):], grab_rgb(plot))
 
 
 def test_the_menu_action_needs_a_run(show, shipped_model):
@@ -164,3 +170,32 @@ def test_ctrl_shift_a_exports_while_the_sentence_box_has_the_focus(open_window, 
     with qtbot.waitSignal(window.menus.animate_action.triggered, timeout=3000):
         qtbot.keyClick(sentence, Qt.Key.Key_A, Qt.KeyboardModifier.ControlModifier | Qt.KeyboardModifier.ShiftModifier)
     assert asked == ["AnimationOptions"] and sentence.text() == SENTENCE
+
+
+def test_the_plots_have_plain_names_and_frames_a_step_caption_without_hints(shipped_window):
+    """The dialog once offered "the plot shown: <its whole caption>" (the plot the pointer last
+    entered); frames carried "Click a head..." and no step or token."""
+    explorer = shipped_window.panels["explorer"]
+    explorer.controller.step()
+    explorer.controller.step()
+    names = [explorer.plot_name(plot) for plot in explorer.shown_plots()]
+    assert names == ["the grid of every layer and head", "the head shown large", "the next-token candidates"]
+    options = AnimationOptions([(p, explorer.plot_name(p)) for p in explorer.shown_plots()],
+                               explorer.attention.large, 2)
+    assert [options.picture.itemText(i) for i in range(options.picture.count())] == [*names, "the whole window"]
+    assert options.plot() is explorer.attention.large  # the plot last pointed at comes first
+    grid = explorer.attention.grid
+    with explorer.drawn_at_once():
+        assert not grid._readout.isVisible() and "click" not in grid.title.lower()
+        assert grid.title == "cross-attention: every layer (rows) and head (columns)."
+    assert grid._readout.isVisible() and "click one to open it large" in grid.title
+    session = explorer.controller.session
+    captions = []
+    record_run(session, lambda: captions.append(step_caption(session, 2)) or grab_rgb(grid))
+    tokens = session.output_tokens
+    assert captions[::-1] == ["Step 0 of 2: before the first token", f"Step 1 of 2: wrote '{tokens[0]}'",
+                              f"Step 2 of 2: wrote '{tokens[1]}'"]
+    frames = shipped_window.animations.record(plot=grid)
+    band = caption_band(grid)
+    assert len(frames) == 3 and frames[0].shape[0] == grid.height() + band
+    assert all(not np.array_equal(a[:band], b[:band]) for a, b in zip(frames, frames[1:], strict=False))

@@ -132,6 +132,16 @@ class PlotPanel(QWidget):
             self._current = watched
         return False
 
+    def shown_plots(self) -> list[QWidget]:
+        """The tab's plots on screen now, in the order they were tracked."""
+        return [plot for plot in self._plots if plot.isVisible()]
+
+    def plot_name(self, plot: QWidget) -> str:
+        """A short plain name of ``plot`` for a list of plots (its title up to the first colon)."""
+        title = str(getattr(plot, "title", "") or "")
+        name = title.split(":")[0].split(" (")[0].strip()
+        return name if 0 < len(name) <= 40 else self.tr("plot {0}").format(self._plots.index(plot) + 1)
+
     def current_plot(self) -> QWidget:
         """The plot File > Export writes: the last one pointed at, else the first one shown."""
         if self._current is not None and self._current.isVisible():

@@ -181,7 +181,17 @@ class ExplorerPanel(Retranslated, PlotPanel):
     @contextmanager
     def drawn_at_once(self) -> Iterator[None]:
         self.controls.pause()  # playing would step the run while its frames are taken
-        yield
+        self.attention.set_hints_shown(False)  # a frame shows the run, not how to use the window
+        try:
+            yield
+        finally:
+            self.attention.set_hints_shown(True)
+
+    def plot_name(self, plot: QWidget) -> str:
+        names = {self.attention.grid: self.tr("the grid of every layer and head"),
+                 self.attention.large: self.tr("the head shown large"),
+                 self.candidates: self.tr("the next-token candidates"), self.beam_tree: self.tr("the beam tree")}
+        return names.get(plot) or super().plot_name(plot)
 
     def refuses_animation(self) -> str | None:
         if self.quiz_on:

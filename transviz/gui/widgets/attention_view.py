@@ -162,6 +162,7 @@ class AttentionView(Retranslated, QWidget):
         self.controller = controller
         self.shown: AttentionMaps | None = None
         self.layer, self.head = -1, 0  # the tile shown large; layer -1: the last layer
+        self.hints_shown = True  # hints on using the window; left out of an animation's frames
         self._build()
         controller.session_changed.connect(self.refresh)
         subscribe(self, controller.workspace.hidden_changed, self.refresh)
@@ -340,9 +341,22 @@ class AttentionView(Retranslated, QWidget):
         layers, heads = shown.maps.shape[:2]
         return edited_heads(self.controller.interventions.items, shown.kind, layers, heads)
 
+    def set_hints_shown(self, shown: bool) -> None:
+        """Show or leave out the hints on using the window ("click one...", "press Step"): an
+        animation's frames show the run only."""
+        if shown != self.hints_shown:
+            self.hints_shown = shown
+            self.grid.set_hint_shown(shown)
+            self.refresh()
+
     def _grid_title(self, chosen: Kind, shown: Kind) -> str:
         scale = {"fixed": "", "map": self.tr(" Colours: each map scaled to its largest weight."),
                  "row": self.tr(" Colours: each row scaled to its largest weight.")}[self.current_scale()]
+        if not self.hints_shown:
+            if chosen != shown:
+                return self.tr("Before the first step: the encoder self-attention the decoder will read, every "
+                               "layer (rows) and head (columns).{0}").format(scale)
+            return self.tr("{0}: every layer (rows) and head (columns).{1}").format(kind_names()[chosen], scale)
         if chosen != shown:
             return self.tr("The decoder has not run yet: press Step (Space) to see its {0}. Meanwhile, the encoder "
                            "self-attention it will read: every layer (rows) and head (columns).{1}").format(

@@ -254,6 +254,10 @@ class AttentionGrid(Retranslated, QWidget):
     def _hint(self) -> str:
         return self.tr("Click a head to open it large.")
 
+    def set_hint_shown(self, shown: bool) -> None:
+        """Show the read-out line (its hint and what is hovered), or leave it out (an animation's frames)."""
+        self._readout.setVisible(shown)
+
     def retranslate(self) -> None:
         super().retranslate()
         self._draw()  # "layer 0", "head 0"
