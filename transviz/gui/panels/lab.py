@@ -420,7 +420,8 @@ class LabPanel(Retranslated, PlotPanel):
                 index + 1, len(self.rows), row_label(self.rows[index].label), step)
             left = self._seconds_left(index, step)
             if left is not None:
-                text = self.tr("{0}; about {1} left").format(text, duration_text(left))
+                # first: the line is cut at its end where the tab is narrow
+                text = self.tr("about {0} left · {1}").format(duration_text(left), text)
             self.progress_text.setText(text)
             self.progress_text.setToolTip(text)  # the line is cut where the tab is narrow
 
