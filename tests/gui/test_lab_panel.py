@@ -268,6 +268,8 @@ def test_the_legend_is_below_the_curves_and_the_loss_axis_has_ticks_below_3(lab,
     assert not legend.sceneBoundingRect().intersects(view.sceneBoundingRect())
     shown = [tick_value(text) for text in tick_texts(lab.plot.getAxis("left"))]
     assert any(value < 3 for value in shown) and any(value > 3.5 for value in shown), shown
+    # 1, 2 and 5 times a power of ten: the minor ticks' labels (0.7 0.8 0.9 1) ran into each other
+    assert all(f"{value:.0e}"[0] in "125" for value in shown) and len(shown) == len(set(shown)), shown
 
 
 @pytest.mark.training

@@ -7,6 +7,7 @@ frame rate, only when something new arrived since the last frame.
 """
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 
 import numpy as np
@@ -139,6 +140,8 @@ class LivePlot(pg.PlotWidget):
         low, high = self._log_span  # pyqtgraph ranges a log axis in log10 units
         self.setYRange(float(np.log10(low)), float(np.log10(high)), padding=0.02)
         self.enableAutoRange(y=False)
+        # pyqtgraph labels every minor tick of a decade: 0.7, 0.8, 0.9, 1 ran into each other
+        self.getAxis("left").setTicks([[(float(np.log10(v)), f"{v:g}") for v in one_two_five(low, high)], []])
 
     def set_texts(self, title: str, left: str, bottom: str) -> None:
         """Name the plot and its axes again (a language change)."""
@@ -273,3 +276,10 @@ class FrameClock(QObject):
         self._pending = False
         self.frames += 1
         self._redraw()
+
+
+def one_two_five(low: float, high: float) -> list[float]:
+    """The values 1, 2 and 5 times a power of ten from ``low`` to ``high`` (a log axis's labels)."""
+    first, last = math.floor(math.log10(low)), math.ceil(math.log10(high))
+    values = [m * 10.0**e for e in range(first, last + 1) for m in (1, 2, 5)]
+    return [float(f"{v:.12g}") for v in values if low <= v <= high]
