@@ -16,7 +16,7 @@ from typing import Any
 import numpy as np
 import pyqtgraph as pg
 from PySide6.QtCore import QCoreApplication, QEvent, QObject, QPoint, QPointF, QRectF, Qt, Signal
-from PySide6.QtGui import QBrush, QColor, QFontMetricsF, QImage, QPainterPath, QPen, QTransform, QWheelEvent
+from PySide6.QtGui import QBrush, QColor, QFont, QFontMetricsF, QImage, QPainterPath, QPen, QTransform, QWheelEvent
 from PySide6.QtWidgets import (
     QGraphicsItem,
     QGraphicsPathItem,
@@ -266,6 +266,36 @@ class TokenAxis(pg.AxisItem):
         super().setLabel(*args, **kwargs)
         if getattr(self, "_rotated", False):  # (pyqtgraph's constructor labels the axis before ours runs)
             self._update_rotation(force=True)  # the title's height is part of a turned axis's height
+
+    def resizeEvent(self, ev=None):  # pyqtgraph's signature
+        if self.label is not None:
+            self.label.setHtml(self.labelString())  # cut to the new length (not _updateLabel: it resizes)
+        super().resizeEvent(ev)
+
+    def labelString(self) -> str:  # pyqtgraph's
+        """The title cut with "..." to the axis's length, the whole title in the axis's tooltip: a
+        long one ran past the window's edge, or under the colour bar, on a small screen and in
+        presentation mode. ``labelText`` keeps the whole title (a restyle sets it again)."""
+        full: str = getattr(self, "labelText", "")  # pyqtgraph sets it, untyped
+        length = self.size().height() if self.orientation in ("left", "right") else self.size().width()
+        shown = QFontMetricsF(self._title_font()).elidedText(full, Qt.TextElideMode.ElideRight,
+                                                             max(length - 12.0, 24.0)) if length > 0 else full
+        self.setToolTip(full if shown != full else "")
+        self.labelText = shown
+        try:
+            text: str = super().labelString()
+        finally:
+            self.labelText = full
+        return text
+
+    def _title_font(self) -> QFont:
+        """The font the title is drawn in: the label's, with the size and weight of its style."""
+        font = QFont(self.label.font())
+        size = str(self.labelStyle.get("font-size", ""))
+        if size.endswith("pt"):
+            font.setPointSizeF(float(size[:-2]))
+        font.setBold(self.labelStyle.get("font-weight") == "bold")
+        return font
 
     def linkedViewChanged(self, view, newRange=None):  # pyqtgraph's signature
         super().linkedViewChanged(view, newRange)
