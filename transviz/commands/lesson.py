@@ -34,15 +34,26 @@ def run(args: argparse.Namespace) -> int:
 
 
 def check(path: str) -> int:
-    """Read the lesson and run every slide; a fault raises LessonError (one line, with its line)."""
+    """Read the lesson and run every slide; a fault raises LessonError (one line, with its line).
+    Warnings (allowed, but likely not what was meant) go to stderr, one a line, and do not fail the check."""
+    import sys
+
     from ..core.teaching.lesson import read
     from ..core.teaching.lesson_run import check as check_slides
 
     lesson = read(path)
     sessions = check_slides(lesson)
+    for warning in lesson.warnings:
+        print(f"transviz: warning: {warning}", file=sys.stderr)
     steps = sum(len(s.history) for s in sessions)
-    print(f"{path}: {len(lesson.slides)} slides, {steps} decoder steps, all fine")
+    fine = "all fine" if not lesson.warnings else counted(len(lesson.warnings), "warning")
+    print(f"{path}: {counted(len(lesson.slides), 'slide')}, {counted(steps, 'decoder step')}, {fine}")
     return 0
+
+
+def counted(count: int, noun: str) -> str:
+    """``1 slide``, ``2 slides``: the English the command line prints."""
+    return f"{count:,} {noun}" + ("" if count == 1 else "s")
 
 
 def export(path: str, folder: str, size: str, force: bool = False) -> int:

@@ -221,16 +221,16 @@ def test_a_version_that_only_equals_1_is_refused(tmp_path: Path, version: str) -
 
 
 @pytest.mark.parametrize("table, message", [
-    ('view = { kind = "cross", layer = 9 }', "line 5: the view names layer 9, but the model's cross attention has "
+    ('view = { kind = "cross", layer = 9 }', "line 8: the view names layer 9, but the model's cross attention has "
                                              "layers 0 to 2"),
-    ('view = { kind = "encoder_self", head = 4 }', "line 5: the view names head 4, but the model has heads 0 to 3"),
+    ('view = { kind = "encoder_self", head = 4 }', "line 8: the view names head 4, but the model has heads 0 to 3"),
     ('quiz = { ask = "where", kind = "decoder_self", layer = 3, head = 0 }',
-     "line 5: the quiz names layer 3, but the model's decoder_self attention has layers 0 to 2"),
+     "line 8: the quiz names layer 3, but the model's decoder_self attention has layers 0 to 2"),
     ('quiz = { ask = "where", kind = "cross", layer = 0, head = 5 }',
-     "line 5: the quiz names head 5, but the model has heads 0 to 3"),
+     "line 8: the quiz names head 5, but the model has heads 0 to 3"),
 ])
 def test_check_names_a_layer_or_head_the_model_lacks(tmp_path: Path, table: str, message: str) -> None:
-    """The shipped default model: 3 layers on each side, 4 heads."""
+    """The shipped default model: 3 layers on each side, 4 heads. The line is the key's (the slide starts at 5)."""
     path = tmp_path / "l.toml"
     path.write_text(HEAD + SLIDE + table + "\n", encoding="utf-8")
     with pytest.raises(LessonError, match=f"^l.toml, {message}$"):

@@ -101,6 +101,12 @@ class Slide:
     caption_zh: str = ""
     quiz: Quiz | None = None
     line: int = field(default=1, compare=False)  # where the slide starts in its file, for later errors
+    # (key, line) of each key the file sets: a later error points at the key, not only the slide
+    lines: tuple[tuple[str, int], ...] = field(default=(), compare=False)
+
+    def line_of(self, key: str) -> int:
+        """The line where the file sets ``key`` (the slide's own line when it does not)."""
+        return dict(self.lines).get(key, self.line)
 
     def caption(self, language: str) -> str:
         """The caption in ``language`` (``zh...``: Chinese, when there is one), else the English."""
@@ -116,6 +122,8 @@ class Lesson:
     title_zh: str = ""
     folder: Path = field(default=Path("."), compare=False)
     name: str = field(default="<lesson>", compare=False)  # the file's name, for errors
+    # what is allowed but not what the teacher meant, each naming its file and line (``lesson --check`` prints them)
+    warnings: tuple[Message, ...] = field(default=(), compare=False)
 
     def title(self, language: str) -> str:
         return self.title_zh if language.startswith("zh") and self.title_zh else self.title_en
@@ -157,11 +165,16 @@ class _Reader:
         self.where = _Lines(text)
         self.name = name
         self.slide: int | None = None
+        self.warnings: list[Message] = []
 
     def fail(self, key: str | None, template: str, *args: Arg) -> LessonError:
         line = self.where.key(self.slide, key) if key else self.where.slide(self.slide)
         return LessonError(translate_noop("CoreMessages", "{0}, line {1}: {2}"), self.name, line,
                            Message(template, *args))
+
+    def warn(self, key: str, template: str, *args: Arg) -> None:
+        self.warnings.append(Message(translate_noop("CoreMessages", "{0}, line {1}: {2}"), self.name,
+                                     self.where.key(self.slide, key), Message(template, *args)))
 
     def table(self, data: Any, key: str | None, allowed: tuple[str, ...], required: tuple[str, ...] = ()) -> None:
         if not isinstance(data, dict):
@@ -222,22 +235,27 @@ class _Reader:
         for index, slide in enumerate(slides):
             self.slide = index
             read.append(self.read_slide(slide))
-        return Lesson(tuple(read), *titles, folder=folder, name=self.name)
+        return Lesson(tuple(read), *titles, folder=folder, name=self.name, warnings=tuple(self.warnings))
 
     def read_slide(self, data: Any) -> Slide:
         keys = tuple(f.name for f in fields(Slide) if f.name != "line") + ("settings",)
         self.table(data, None, keys, ("model", "sentence"))
         steps = self.whole(data, "steps", 0)
         forced = self.read_forced(data.get("forced", []), steps)
+        tab = self.one_of(data, "tab", TABS, "explorer")
+        if "quiz" in data and tab != "explorer":  # the class answers in the explorer: it is shown instead
+            self.warn("tab", translate_noop("CoreMessages", "tab = {0} is not shown: a slide with a quiz shows the "
+                                                            "explorer, where the class answers"), repr(tab))
         return Slide(
             model=self.typed(data, "model", str), sentence=self.typed(data, "sentence", str),
             reference=self.typed(data, "reference", str),
             teacher_forcing=self.typed(data, "teacher_forcing", bool, False),
             strategy=self.read_strategy(data), steps=steps, forced=forced,
-            tab=self.one_of(data, "tab", TABS, "explorer"), view=self.read_view(data.get("view", {})),
+            tab=tab, view=self.read_view(data.get("view", {})),
             interventions=self.read_interventions(data.get("interventions", [])),
             caption_en=self.typed(data, "caption_en", str, ""), caption_zh=self.typed(data, "caption_zh", str, ""),
-            quiz=None if "quiz" not in data else self.read_quiz(data["quiz"]), line=self.where.slide(self.slide))
+            quiz=None if "quiz" not in data else self.read_quiz(data["quiz"]), line=self.where.slide(self.slide),
+            lines=tuple((key, self.where.key(self.slide, key)) for key in data))
 
     def read_strategy(self, data: dict[str, Any]) -> Strategy:
         name = self.one_of(data, "strategy", ("greedy", "sampling", "beam"), "greedy")

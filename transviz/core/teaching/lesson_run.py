@@ -78,6 +78,7 @@ def show(slide: Slide, workspace: Workspace, source: str, loaded: Loaded) -> Dec
     one is shown). Raises LessonError, naming the slide's line, and then the workspace is as it was,
     unless the model had to change."""
     check_places(slide, loaded[0].config)
+    check_answer(slide, loaded[0])
     try:
         if workspace.model is not loaded[0]:
             workspace.set_model(loaded[0], source, slide.sentence, decoding_model=loaded[1])
@@ -89,7 +90,7 @@ def show(slide: Slide, workspace: Workspace, source: str, loaded: Loaded) -> Dec
 
 def check_places(slide: Slide, config: ModelConfig) -> None:
     """LessonError, at the slide's line, if its view or its quiz names a layer or head the model lacks."""
-    places: list[tuple[str, Kind, int | None, int | str | None]] = [
+    places: list[tuple[str, Kind, int | None, int | str | None]] = [  # "view" and "quiz" are their keys too
         ("view", slide.view.kind, slide.view.layer, slide.view.head)]
     if slide.quiz is not None and slide.quiz.kind is not None:
         places.append(("quiz", slide.quiz.kind, slide.quiz.layer, slide.quiz.head))
@@ -98,11 +99,25 @@ def check_places(slide: Slide, config: ModelConfig) -> None:
         if layer is not None and not 0 <= layer < layers:
             raise LessonError(translate_noop("CoreMessages", "line {0}: the {1} names layer {2}, but the model's {3} "
                                                              "attention has layers 0 to {4}"),
-                              slide.line, what, layer, kind, layers - 1)
+                              slide.line_of(what), what, layer, kind, layers - 1)
         if isinstance(head, int) and not 0 <= head < config.n_heads:
             raise LessonError(translate_noop("CoreMessages", "line {0}: the {1} names head {2}, but the model has "
-                                                             "heads 0 to {3}"), slide.line, what, head,
+                                                             "heads 0 to {3}"), slide.line_of(what), what, head,
                               config.n_heads - 1)
+
+
+def check_answer(slide: Slide, model: Model) -> None:
+    """LessonError, at the quiz's line, if the answer a token question expects is no token the model
+    can write: the class could never see it, whatever they predict."""
+    quiz = slide.quiz
+    if quiz is None or quiz.ask != "token" or quiz.answer is None:
+        return
+    vocab = model.tgt_vocab
+    token = vocab.normalize(quiz.answer)  # "Beer" is "beer" to a lower-cased vocabulary, as typed in the window
+    if token not in vocab or vocab.id_of(token) in (vocab.pad_id, vocab.bos_id):
+        raise LessonError(translate_noop("CoreMessages", "line {0}: the quiz's answer {1} is not a token the model "
+                                                         "can write (its output vocabulary has no such token)"),
+                          slide.line_of("quiz"), repr(quiz.answer))
 
 
 def check(lesson: Lesson, models: Models | None = None) -> list[DecodingSession]:
