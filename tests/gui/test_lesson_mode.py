@@ -123,3 +123,22 @@ def test_help_lessons_lists_and_opens_the_shipped_lessons(window) -> None:
     actions[1].trigger()
     assert window.lesson_mode.active and window.lesson_mode.index == 0
     assert window.lesson_mode.banner.caption.text() == lesson.read(LESSONS[1]).slides[0].caption_en
+
+
+def test_the_caption_follows_presentation_mode_and_back(window, qtbot) -> None:
+    from PySide6.QtWidgets import QApplication
+
+    from transviz.gui.lesson_mode import CAPTION_SCALE
+
+    window.lesson_mode.start(lesson.read(LESSONS[0]))
+    banner = window.lesson_mode.banner
+    before = banner.caption.font().pointSizeF()
+    assert before == pytest.approx(QApplication.font().pointSizeF() * CAPTION_SCALE)
+    window.view_choices.presentation.trigger()
+    qtbot.waitUntil(window.isFullScreen, timeout=5000)
+    big = QApplication.font().pointSizeF()
+    qtbot.waitUntil(lambda: banner.caption.font().pointSizeF() == pytest.approx(big * CAPTION_SCALE), timeout=5000)
+    assert banner.caption.font().pointSizeF() > banner.next.font().pointSizeF() == big  # larger than every button
+    window.view_choices.presentation.trigger()
+    qtbot.waitUntil(lambda: not window.isFullScreen(), timeout=5000)
+    qtbot.waitUntil(lambda: banner.caption.font().pointSizeF() == pytest.approx(before), timeout=5000)

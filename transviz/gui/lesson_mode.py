@@ -61,9 +61,7 @@ class LessonBanner(Retranslated, QWidget):
         self.explore = QPushButton()
         self.explore.setCheckable(True)
         self.caption = plain_label(wrap=True)
-        font = QFont(self.caption.font())
-        font.setPointSizeF(font.pointSizeF() * CAPTION_SCALE)
-        self.caption.setFont(font)
+        self._scale_caption()
         self.progress = plain_label()
         self.bind_text(self.previous.setText, lambda: self.tr("< Previous"))
         self.bind_text(self.previous.setToolTip, lambda: self.tr("The previous slide (PageUp or Left)"))
@@ -79,6 +77,18 @@ class LessonBanner(Retranslated, QWidget):
         layout.addWidget(self.progress)
         layout.addWidget(self.next)
         layout.addWidget(self.explore)
+
+    def changeEvent(self, event: QEvent) -> None:
+        # the caption's font is set, so it no longer follows the application's (presentation mode, a
+        # language's font): the banner's own still does, and the caption is scaled from it again
+        if event.type() == QEvent.Type.FontChange:
+            self._scale_caption()
+        super().changeEvent(event)
+
+    def _scale_caption(self) -> None:
+        font = QFont(self.font())
+        font.setPointSizeF(font.pointSizeF() * CAPTION_SCALE)
+        self.caption.setFont(font)
 
 
 class LessonMode(QObject):
