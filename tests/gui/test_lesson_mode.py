@@ -142,3 +142,67 @@ def test_the_caption_follows_presentation_mode_and_back(window, qtbot) -> None:
     window.view_choices.presentation.trigger()
     qtbot.waitUntil(lambda: not window.isFullScreen(), timeout=5000)
     qtbot.waitUntil(lambda: banner.caption.font().pointSizeF() == pytest.approx(before), timeout=5000)
+
+
+MAGMA_LESSON = '''format = "transviz-lesson"
+version = 1
+title_en = "Magma"
+
+[[slide]]
+model = "default"
+sentence = "ein bier"
+steps = 1
+tab = "masks"
+view = { kind = "cross", colormap = "magma" }
+caption_en = "In magma"
+'''
+
+
+@pytest.fixture
+def remembering(qtbot, tmp_path):
+    """A window that remembers in a settings file of the test's own, where the user chose cividis."""
+    from transviz.gui.main_window import MainWindow
+    from transviz.gui.services.language import ENGLISH
+    from transviz.gui.services.settings import Preferences, SettingsStore
+    from transviz.gui.services.theme import Appearance
+
+    ini = tmp_path / "transviz.ini"
+    SettingsStore(ini).save_preferences(Preferences(ENGLISH, Appearance(colormap="cividis"), "dates", "1 mar 2001"))
+    window = MainWindow(settings=SettingsStore(ini))
+    qtbot.addWidget(window)
+    window.restore(window.settings.load())
+    window.show()
+    qtbot.waitExposed(window)
+    path = tmp_path / "magma.toml"
+    path.write_text(MAGMA_LESSON, encoding="utf-8")
+    yield window, ini, path
+    window.lesson_mode.stop()
+    window.shutdown()
+
+
+def test_a_lessons_colormap_is_not_saved_when_the_window_closes_during_it(remembering) -> None:
+    from transviz.gui.services.settings import SettingsStore
+    from transviz.gui.services.theme import current_appearance
+
+    window, ini, path = remembering
+    assert window.open_lesson(path)
+    assert current_appearance().colormap == "magma"  # the lesson's, while it is shown
+    window.close()
+    stored = SettingsStore(ini).load().preferences
+    assert stored.appearance.colormap == "cividis"
+    assert (stored.last_model, stored.last_sentence) == ("dates", "1 mar 2001")
+    assert SettingsStore(ini).load().layout.tab == 0  # not the lesson's masks tab
+
+
+def test_the_users_colormap_comes_back_when_the_lesson_ends(remembering) -> None:
+    from transviz.gui.services.settings import SettingsStore
+    from transviz.gui.services.theme import current_appearance
+
+    window, ini, path = remembering
+    assert window.open_lesson(path)
+    window.view_choices.presentation.trigger()  # a choice of the user's during the lesson is remembered
+    window.lesson_mode.stop()
+    assert current_appearance().colormap == "cividis" and window.view_choices.colormaps["cividis"].isChecked()
+    assert SettingsStore(ini).load().preferences.appearance.presentation
+    window.memory.remember()
+    assert SettingsStore(ini).load().preferences.appearance.colormap == "cividis"

@@ -9,6 +9,7 @@ again, comes back to the slide as it was. The whole lesson is checked before its
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import replace
 from pathlib import Path
 
 from PySide6.QtCore import QCoreApplication, QEvent, QObject, Qt, Signal
@@ -20,6 +21,7 @@ from ..core.io.resources import shipped_lessons
 from ..core.teaching.lesson import Lesson, read
 from ..core.teaching.lesson_run import check
 from .services.language import Retranslated, current_language
+from .services.theme import apply_appearance, current_appearance, restyle
 from .session_files import SessionFiles
 from .widgets.labels import plain_label
 
@@ -94,13 +96,18 @@ class LessonBanner(Retranslated, QWidget):
 class LessonMode(QObject):
     """Shows a lesson's slides in ``window`` through ``sessions``.
 
+    A lesson's settings (a slide's colormap) last for the lesson: the user's colormap comes back
+    when it ends, and ``active_changed`` lets the window keep the user's settings file as it was.
+
     Signals:
         slide_shown(int): slide ``index`` (from 0) is shown.
         exploring_changed(bool): the class left the slides (True) or came back (False).
+        active_changed(bool): a lesson started (True, before its first slide shows) or ended (False).
     """
 
     slide_shown = Signal(int)
     exploring_changed = Signal(bool)
+    active_changed = Signal(bool)
 
     def __init__(self, window: QMainWindow, sessions: SessionFiles) -> None:
         super().__init__(window)
@@ -108,6 +115,7 @@ class LessonMode(QObject):
         self.lesson: Lesson | None = None
         self.index = 0
         self.exploring = False
+        self._users_colormap = current_appearance().colormap  # to give back when the lesson ends
         self.banner = LessonBanner()
         self.bar = QToolBar()
         self.bar.setObjectName("lesson_banner")
@@ -128,20 +136,31 @@ class LessonMode(QObject):
         """Check ``lesson`` whole (LessonError, and nothing changes, when a slide cannot be shown),
         then show its first slide."""
         check(lesson, self.sessions.models)
+        starting = self.lesson is None  # a lesson opened over another: the user's colormap is the first's
+        if starting:
+            self._users_colormap = current_appearance().colormap
         self.lesson, self.exploring = lesson, False
         self.bar.setVisible(True)
         app = QApplication.instance()
         if app is not None:
             app.installEventFilter(self)
+        if starting:
+            self.active_changed.emit(True)
         self.go(0)
 
     def stop(self) -> None:
-        """Leave lesson mode; the window keeps the last slide's state."""
+        """Leave lesson mode; the window keeps the last slide's state but the user's colormap."""
+        if self.lesson is None:
+            return
         app = QApplication.instance()
         if app is not None:
             app.removeEventFilter(self)
         self.lesson = None
         self.bar.setVisible(False)
+        if current_appearance().colormap != self._users_colormap:
+            apply_appearance(replace(current_appearance(), colormap=self._users_colormap))
+            restyle(self.window)
+        self.active_changed.emit(False)
 
     def go(self, index: int) -> None:
         """Show slide ``index`` (clamped to the lesson)."""

@@ -90,6 +90,7 @@ class MainWindow(Retranslated, QMainWindow):
         self.sessions = SessionFiles(self.workspace, self.tabs, self.panels, self)
         self.animations = AnimationExport(self.workspace, self.tabs, self.panels, self)
         self.lesson_mode = LessonMode(self, self.sessions)
+        self.lesson_mode.active_changed.connect(self._lesson_active)
         self.menus = WindowMenus(self)
         self.view_choices = ViewChoices(self.menus.view, self)
         self.view_choices.chosen.connect(self.memory.remember)
@@ -219,6 +220,14 @@ class MainWindow(Retranslated, QMainWindow):
             self.show_error(self.tr("Could not open the lesson"), translated(exc))
             return False
         return True
+
+    def _lesson_active(self, active: bool) -> None:
+        """A lesson's settings are not the user's: the settings file keeps the user's meanwhile."""
+        if active:
+            self.memory.hold()
+        else:
+            self.memory.release()
+            self.view_choices.show_choices(current_language(), current_appearance())  # the user's colormap again
 
     def show_about(self) -> None:
         QMessageBox.about(self, self.tr("About transviz"), self.tr(

@@ -4,6 +4,7 @@ sentence, the window's geometry, its splitters and the tab shown (in a
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import replace
 
 from PySide6.QtCore import QCoreApplication
 from PySide6.QtWidgets import QMainWindow, QSplitter, QTabWidget, QWidget
@@ -20,6 +21,10 @@ class WindowMemory:
     ``last_model`` and ``pending_sentence`` are the last run's, until the workspace has a model
     of its own: then the workspace's are remembered. While the model asked for at start-up still
     loads (``awaited()``; the shipped default stands in for it), that model is remembered.
+
+    While a lesson is shown (:meth:`hold` to :meth:`release`) what it sets is not the user's: the
+    colormap, model and sentence and the tab remembered are those from before it started; the
+    language, theme and presentation mode chosen meanwhile are remembered as always.
     """
 
     def __init__(self, window: QMainWindow, tabs: QTabWidget, workspace: Workspace,
@@ -29,8 +34,22 @@ class WindowMemory:
         self.last_model: str | None = None
         self.pending_sentence: str | None = None
         self._splitters: dict[str, bytes] = {}  # the stored states, by splitter name
+        self._held: tuple[Preferences, int] | None = None  # the user's, while a lesson is shown
+
+    def hold(self) -> None:
+        """A lesson starts: keep the user's colormap, model, sentence and tab as they are now."""
+        if self._held is None:
+            self._held = self.preferences(), self.tabs.currentIndex()
+
+    def release(self) -> None:
+        """The lesson ended: remember the window's state again."""
+        self._held = None
 
     def preferences(self) -> Preferences:
+        if self._held is not None:
+            held = self._held[0]
+            return replace(held, language=current_language(),
+                           appearance=replace(current_appearance(), colormap=held.appearance.colormap))
         model: str | None
         sentence: str | None
         awaited = self.awaited()
@@ -47,7 +66,8 @@ class WindowMemory:
         splitters = {splitter.objectName(): bytes(splitter.saveState().data())
                      for splitter in self.window.findChildren(QSplitter)
                      if splitter.objectName() and sum(splitter.sizes())}
-        return WindowLayout(bytes(self.window.saveGeometry().data()), splitters, self.tabs.currentIndex())
+        tab = self.tabs.currentIndex() if self._held is None else self._held[1]
+        return WindowLayout(bytes(self.window.saveGeometry().data()), splitters, tab)
 
     def remember(self, with_layout: bool = False) -> None:
         """Write the preferences (and the layout) to the settings, if there are settings."""
