@@ -55,7 +55,8 @@ def test_menus(window):
     assert titles == ["File", "Model", "View", "Help"]
     file_menu, model_menu = (action.menu() for action in window.menuBar().actions()[:2])
     texts = [a.text().replace("&", "") for a in file_menu.actions() if not a.isSeparator()]
-    assert texts == ["Open session...", "Save session...", "Export current plot as PNG...",
+    assert texts == ["Open session...", "Save session...", "Open lesson...", "Recent lessons",
+                     "Add the current state as a slide...", "Close lesson", "Export current plot as PNG...",
                      "Export current plot as SVG...", "Export animation (GIF or MP4)...",
                      "Export trace as .npz or JSON...", "Quit"]
     texts = [a.text().replace("&", "") for a in model_menu.actions() if not a.isSeparator()]

@@ -86,6 +86,7 @@ def run(model: str | None = None, lesson: Lesson | None = None) -> int:
             window.restore(settings.load())
         if lesson is not None:
             window.lesson_mode.start(lesson)
+            window.lesson_files.opened(lesson.folder / lesson.name)  # File > Recent lessons has it next time
         window.view_choices.show_window()
         if lesson is None:
             window.open_initial_model(model)

@@ -22,6 +22,7 @@ from ..core.model.bundle import Model
 from ..core.teaching.lesson import read as read_lesson
 from ..core.teaching.workspace import Workspace
 from .animations import AnimationExport
+from .lesson_files import LessonFiles
 from .lesson_mode import LessonMode
 from .panels.base import PlotPanel
 from .panels.lazy_tabs import LazyPanels
@@ -91,15 +92,18 @@ class MainWindow(Retranslated, QMainWindow):
         self.animations = AnimationExport(self.workspace, self.tabs, self.panels, self)
         self.lesson_mode = LessonMode(self, self.sessions)
         self.lesson_mode.active_changed.connect(self._lesson_active)
+        self.lesson_files = LessonFiles(self, self, self.lesson_mode, self.sessions, self.memory)
         self.menus = WindowMenus(self)
+        self.lesson_mode.active_changed.connect(self.menus.follow_lesson)
         self.view_choices = ViewChoices(self.menus.view, self)
         self.view_choices.chosen.connect(self.memory.remember)
         self.view_choices.chosen.connect(self.refit)
         self.view_choices.show_choices(current_language(), current_appearance())
         self.files.take_drops(self)
+        self.lesson_files.take_drops(self)  # after the models': lesson and session files are its
         self.resize(START_SIZE.boundedTo(available_size(self)))
         self.refit()  # once shown: the frame's size is known then
-        for source in (self.files, self.sessions, self.animations):
+        for source in (self.files, self.sessions, self.animations, self.lesson_files):
             source.error.connect(self.show_error)
             source.status.connect(lambda text: self.statusBar().showMessage(text, STATUS_MS))
         self.files.failed.connect(self.load_failed)
@@ -213,12 +217,19 @@ class MainWindow(Retranslated, QMainWindow):
         return text_dialog(self, self.tr("How to read: {0}").format(spec.shown_title()), tab_help(spec.id), "tab_help")
 
     def open_lesson(self, path: str | Path) -> bool:
-        """Present the lesson at ``path`` (checked whole first: an error box, and nothing changes)."""
+        """Present the lesson at ``path`` (checked whole first: an error box, and nothing changes);
+        its warnings (allowed, likely not meant) show in the status bar."""
         try:
-            self.lesson_mode.start(read_lesson(path))
+            lesson = read_lesson(path)
+            self.lesson_mode.start(lesson)
         except TransvizError as exc:
-            self.show_error(self.tr("Could not open the lesson"), translated(exc))
+            self.show_error(self.tr("Could not open the lesson"), self.tr("{0}\n\nNothing in the window changed.")
+                            .format(translated(exc)))
+            self.lesson_files.failed(path)
             return False
+        self.lesson_files.opened(path)
+        if lesson.warnings:
+            self.show_notice(" ".join(translated(w) for w in lesson.warnings))
         return True
 
     def _lesson_active(self, active: bool) -> None:
@@ -273,6 +284,7 @@ class MainWindow(Retranslated, QMainWindow):
         restyle(self)
         self.view_choices.show_choices(preferences.language, preferences.appearance)
         warnings = [*stored.warnings, *self.memory.restore(preferences, stored.layout)]
+        self.lesson_files.recent_changed.emit()  # File > Recent lessons lists the stored ones
         fit_to_screen(self)  # a geometry saved on a larger screen
         if warnings:
             self.show_notice(" ".join(warnings))

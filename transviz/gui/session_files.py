@@ -97,7 +97,7 @@ class SessionFiles(QObject):
         cannot be read, its model is gone or it does not run."""
         lesson = read(path)
         if len(lesson.slides) != 1:
-            raise TransvizError(self.tr("{0} holds {1} slides: open it as a lesson (Help > Lessons)").format(
+            raise TransvizError(self.tr("{0} holds {1} slides: open it as a lesson (File > Open lesson)").format(
                 Path(path).name, len(lesson.slides)))
         QGuiApplication.setOverrideCursor(Qt.CursorShape.WaitCursor)  # loading a model, decoding twice
         try:

@@ -18,6 +18,7 @@ from ..core.io.checkpoint import recorded_task
 from ..core.io.resources import shipped_models
 from ..core.teaching.workspace import Workspace
 from .animations import AnimationExport
+from .lesson_files import LessonFiles
 from .lesson_mode import populate_lessons_menu
 from .panels.lazy_tabs import LazyPanels
 from .panels.registry import PANELS
@@ -33,6 +34,7 @@ class MenuHost(Protocol):
 
     files: ModelFiles
     sessions: SessionFiles
+    lesson_files: LessonFiles
     animations: AnimationExport
     tabs: QTabWidget
     panels: LazyPanels
@@ -61,6 +63,19 @@ class WindowMenus(Retranslated):
                      window.sessions.open_with_dialog, "Ctrl+Shift+O")
         bound_action(self, file, lambda: translate("MainWindow", "&Save session..."),
                      window.sessions.save_with_dialog, keys.Save)
+        file.addSeparator()
+        lessons = window.lesson_files
+        bound_action(self, file, lambda: translate("MainWindow", "Open &lesson..."), lessons.open_with_dialog,
+                     "Ctrl+L")
+        self.recent_menu = bound_menu(self, file, lambda: translate("MainWindow", "&Recent lessons"))
+        lessons.populate_recent_menu(self.recent_menu)
+        lessons.recent_changed.connect(lambda: lessons.populate_recent_menu(self.recent_menu))
+        self.add_slide_action = bound_action(
+            self, file, lambda: translate("MainWindow", "Add the current state as a sli&de..."),
+            lessons.add_slide_with_dialog, "Ctrl+Shift+L")
+        self.close_lesson_action = bound_action(self, file, lambda: translate("MainWindow", "&Close lesson"),
+                                                lessons.close_lesson)
+        self.close_lesson_action.setEnabled(False)
         file.addSeparator()
         bound_action(self, file, lambda: translate("MainWindow", "Export current plot as &PNG..."),
                      lambda: window.export_plot_with_dialog(".png"))
@@ -109,6 +124,7 @@ class WindowMenus(Retranslated):
         super().retranslate()
         self.populate_shipped_menu(self._shipped)
         populate_lessons_menu(self.lessons_menu, self.window.open_lesson)  # titles in the new language
+        self.window.lesson_files.populate_recent_menu(self.recent_menu)
 
     def populate_shipped_menu(self, models: dict[str, Path]) -> None:
         """List the shipped models by name (Model > Shipped models)."""
@@ -126,6 +142,11 @@ class WindowMenus(Retranslated):
         self.info_action.setEnabled(workspace.model is not None)
         self.export_trace_action.setEnabled(workspace.session is not None)
         self.animate_action.setEnabled(workspace.session is not None)
+        self.add_slide_action.setEnabled(workspace.session is not None)
+
+    def follow_lesson(self, active: bool) -> None:
+        """File > Close lesson while a lesson is shown."""
+        self.close_lesson_action.setEnabled(active)
 
 
 def shipped_label(name: str, path: Path) -> str:

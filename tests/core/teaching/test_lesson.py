@@ -260,3 +260,35 @@ def test_a_slide_names_a_hugging_face_folder_beside_the_lesson(tmp_path: Path) -
     assert model_source(read.slides[0], read.folder) == str(tmp_path / "marian")
     [session] = check(read)
     assert session.position == 2
+
+
+def test_append_keeps_the_files_text_and_adds_the_slide(tmp_path: Path) -> None:
+    path = tmp_path / "l.toml"
+    text = HEAD + "# a note of the teacher's\n" + SLIDE + 'view = { kind = "cross" }  # inline, as written\n'
+    path.write_text(text, encoding="utf-8")
+    added = Slide("default", "ein bier", steps=2, tab="masks", caption_en="Added")
+    after = lesson.append(path, added)
+    assert after.slides[1] == added and lesson.read(path) == after
+    assert path.read_text(encoding="utf-8").startswith(text)
+
+
+def test_append_makes_a_new_lesson_with_its_title(tmp_path: Path) -> None:
+    path = tmp_path / "new.toml"
+    lesson.append(path, Slide("default", "ein bier"), "New")
+    assert lesson.read(path) == Lesson((Slide("default", "ein bier"),), "New")
+
+
+@pytest.mark.parametrize("text", ["not a lesson\n", HEAD + 'slide = [{ model = "default", sentence = "bier" }]\n'])
+def test_append_never_changes_a_file_it_cannot_add_to(tmp_path: Path, text: str) -> None:
+    path = tmp_path / "l.toml"
+    path.write_text(text, encoding="utf-8")
+    with pytest.raises(LessonError, match="l.toml"):
+        lesson.append(path, Slide("default", "ein bier"))
+    assert path.read_text(encoding="utf-8") == text
+
+
+def test_the_known_keys_of_a_slide_are_the_files_keys_only() -> None:
+    with pytest.raises(LessonError) as raised:
+        lesson.loads(HEAD + SLIDE + "stepz = 1\n", "l.toml")
+    known = str(raised.value).split("known: ")[1]
+    assert "steps" in known and "lines" not in known and "line," not in known

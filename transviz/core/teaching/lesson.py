@@ -238,7 +238,7 @@ class _Reader:
         return Lesson(tuple(read), *titles, folder=folder, name=self.name, warnings=tuple(self.warnings))
 
     def read_slide(self, data: Any) -> Slide:
-        keys = tuple(f.name for f in fields(Slide) if f.name != "line") + ("settings",)
+        keys = tuple(f.name for f in fields(Slide) if f.name not in ("line", "lines")) + ("settings",)
         self.table(data, None, keys, ("model", "sentence"))
         steps = self.whole(data, "steps", 0)
         forced = self.read_forced(data.get("forced", []), steps)
@@ -428,3 +428,36 @@ def write(lesson: Lesson, path: str | Path) -> Path:
         raise LessonError(translate_noop("CoreMessages", "cannot write {0}: {1}"), str(path),
                           exc.strerror or str(exc)) from None
 
+
+
+def append(path: str | Path, slide: Slide, title_en: str = "") -> Lesson:
+    """Add ``slide`` at the end of the lesson at ``path`` (a new lesson titled ``title_en`` when there is
+    no file yet), atomically; the lesson as it is now. The file's own text is kept as the teacher wrote
+    it (comments, order, layout) and the slide's table is added after it. LessonError, and the file is
+    as it was, when it is not a lesson that can be read, or cannot be written."""
+    path = Path(path)
+    new = not path.exists()
+    old = Lesson((), title_en) if new else read(path)  # a file that is no lesson is refused, never replaced
+    import tomli_w  # only writing needs it
+
+    if new:
+        text = dumps(Lesson((slide,), title_en))
+    else:
+        with open_regular(path) as f:  # read already: what was read is what is kept
+            before = f.read().decode("utf-8")
+        text = before + ("" if before.endswith("\n") or not before else "\n") + "\n" + tomli_w.dumps(
+            {"slide": [slide_table(slide)]})
+    try:
+        after = loads(text, path.name, path.resolve().parent)
+    except LessonError:  # slides written as an inline array (slide = [...]) take no [[slide]] after them
+        raise LessonError(translate_noop("CoreMessages", "cannot add a slide to {0}: its slides are not written as "
+                                                         "[[slide]] tables; it was not changed"), path.name) from None
+    if after.slides != (*old.slides, slide):
+        raise LessonError(translate_noop("CoreMessages", "cannot add a slide to {0}: the slide would not read back "
+                                                         "as it is; it was not changed"), path.name)
+    try:
+        write_atomically(path, text.encode("utf-8"))
+    except OSError as exc:
+        raise LessonError(translate_noop("CoreMessages", "cannot write {0}: {1}"), str(path),
+                          exc.strerror or str(exc)) from None
+    return after

@@ -36,6 +36,8 @@ LANGUAGE = "language"
 THEME, COLORMAP, PRESENTATION = "appearance/theme", "appearance/colormap", "appearance/presentation"
 LAST_MODEL, LAST_SENTENCE = "session/model", "session/sentence"
 GEOMETRY, TAB, SPLITTERS = "window/geometry", "window/tab", "window/splitters"
+RECENT_LESSONS = "lessons/recent"
+MAX_RECENT = 8  # File > Recent lessons: a term's worth, newest first
 BROKEN_SUFFIX = ".broken"
 # A settings file to use instead of the user's (a shared classroom setup, tests); set but empty:
 # remember nothing, start with the defaults.
@@ -53,13 +55,15 @@ class Preferences:
     """The choices a user makes (View menu) and what they worked on last.
 
     ``language`` is a key of :data:`~transviz.gui.services.language.LANGUAGES`; ``last_model`` a
-    checkpoint file or a shipped model's name.
+    checkpoint file or a shipped model's name; ``recent_lessons`` the lesson files opened last
+    (newest first, at most :data:`MAX_RECENT`).
     """
 
     language: str
     appearance: Appearance = Appearance()
     last_model: str | None = None
     last_sentence: str | None = None
+    recent_lessons: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -117,6 +121,14 @@ def _text(value: object) -> str:
     if isinstance(value, str):
         return value
     raise ValueError(value)
+
+
+def _paths(value: object) -> tuple[str, ...]:
+    """A list of file paths; Qt reads a list of one back as its one string."""
+    items = [value] if isinstance(value, str) else value
+    if not isinstance(items, list) or not all(isinstance(item, str) and item for item in items):
+        raise ValueError(value)
+    return tuple(items[:MAX_RECENT])
 
 
 def _read_plain_file(path: str) -> bytes:
@@ -232,7 +244,8 @@ class SettingsStore:
                                 read(COLORMAP, _one_of(COLORMAPS), defaults.appearance.colormap),
                                 read(PRESENTATION, _flag, defaults.appearance.presentation))
         preferences = Preferences(read(LANGUAGE, _one_of(LANGUAGES), defaults.language), appearance,
-                                  read(LAST_MODEL, _text, None) or None, read(LAST_SENTENCE, _text, None))
+                                  read(LAST_MODEL, _text, None) or None, read(LAST_SENTENCE, _text, None),
+                                  read(RECENT_LESSONS, _paths, ()))
         splitters = {}
         settings.beginGroup(SPLITTERS)
         names = settings.childKeys()
@@ -285,7 +298,8 @@ class SettingsStore:
         appearance = preferences.appearance
         for key, value in ((LANGUAGE, preferences.language), (THEME, appearance.theme),
                            (COLORMAP, appearance.colormap), (PRESENTATION, appearance.presentation),
-                           (LAST_MODEL, preferences.last_model), (LAST_SENTENCE, preferences.last_sentence)):
+                           (LAST_MODEL, preferences.last_model), (LAST_SENTENCE, preferences.last_sentence),
+                           (RECENT_LESSONS, list(preferences.recent_lessons) or None)):
             if value is None:
                 settings.remove(key)
             else:

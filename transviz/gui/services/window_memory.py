@@ -11,7 +11,7 @@ from PySide6.QtWidgets import QMainWindow, QSplitter, QTabWidget, QWidget
 
 from ...core.teaching.workspace import Workspace
 from .language import current_language
-from .settings import Preferences, SettingsStore, WindowLayout
+from .settings import MAX_RECENT, Preferences, SettingsStore, WindowLayout
 from .theme import current_appearance
 
 
@@ -35,6 +35,17 @@ class WindowMemory:
         self.pending_sentence: str | None = None
         self._splitters: dict[str, bytes] = {}  # the stored states, by splitter name
         self._held: tuple[Preferences, int] | None = None  # the user's, while a lesson is shown
+        self.recent_lessons: list[str] = []  # File > Recent lessons, newest first
+
+    def add_recent_lesson(self, path: str) -> None:
+        """``path`` opened as a lesson: first in File > Recent lessons, remembered at once."""
+        self.recent_lessons = [path, *(p for p in self.recent_lessons if p != path)][:MAX_RECENT]
+        self.remember()
+
+    def forget_recent_lesson(self, path: str) -> None:
+        """``path`` is no lesson any more (gone, moved): off the list."""
+        self.recent_lessons = [p for p in self.recent_lessons if p != path]
+        self.remember()
 
     def hold(self) -> None:
         """A lesson starts: keep the user's colormap, model, sentence and tab as they are now."""
@@ -49,7 +60,8 @@ class WindowMemory:
         if self._held is not None:
             held = self._held[0]
             return replace(held, language=current_language(),
-                           appearance=replace(current_appearance(), colormap=held.appearance.colormap))
+                           appearance=replace(current_appearance(), colormap=held.appearance.colormap),
+                           recent_lessons=tuple(self.recent_lessons))
         model: str | None
         sentence: str | None
         awaited = self.awaited()
@@ -59,7 +71,8 @@ class WindowMemory:
             model, sentence = self.last_model, self.pending_sentence
         else:
             model, sentence = self.workspace.model_source, self.workspace.sentence
-        return Preferences(current_language(), current_appearance(), model, sentence or None)
+        return Preferences(current_language(), current_appearance(), model, sentence or None,
+                           tuple(self.recent_lessons))
 
     def layout(self) -> WindowLayout:
         # a splitter on a tab never shown this time has no sizes: its stored state stays as it was
@@ -81,6 +94,7 @@ class WindowMemory:
         """Take the last model and sentence, the geometry, the tab and the splitters (those of a tab
         built later when it is built: :meth:`restore_splitters`); the warnings about what could not be used."""
         self.last_model, self.pending_sentence = preferences.last_model, preferences.last_sentence
+        self.recent_lessons = list(preferences.recent_lessons)
         warnings = []
         if layout.geometry is not None and not self.window.restoreGeometry(layout.geometry):
             warnings.append(QCoreApplication.translate("MainWindow", "The saved window size could not be used."))
