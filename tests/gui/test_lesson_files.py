@@ -190,6 +190,11 @@ def test_a_slide_added_to_a_teachers_file_keeps_its_text(windows, ini, mine, shi
     assert after.startswith(before)  # the note and the layout as the teacher wrote them
     assert [s.caption_en for s in lesson.read(mine).slides] == ["First", "A second step"]
     assert lesson.read(mine).slides[1].steps == 2
+    banner = window.lesson_mode.banner  # the lesson shown has the slide too, and the window stays on its own
+    assert banner.progress.text() == "1 / 2" and banner.next.isEnabled()
+    assert window.workspace.session.position == 2
+    window.lesson_mode.next()
+    assert banner.caption.text() == "A second step" and window.workspace.session.position == 2
 
 
 @pytest.mark.parametrize("text", ["not a lesson at all\n", LESSON.replace("[[slide]]", "[slide]")])

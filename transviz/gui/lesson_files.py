@@ -64,7 +64,7 @@ class AddSlideDialog(Retranslated, QDialog):
         self.bind_text(self.title_en.setPlaceholderText, lambda: self.tr("for a new lesson file"))
         self.bind_text(self.note.setText, lambda: self.tr(
             "The window's state (model, sentence, steps, strategy, interventions, tab and view) becomes a slide "
-            "at the end of the lesson file. The file's own text is kept; a new file is made."))
+            "at the end of the lesson file, whose own text is kept; a file that does not exist yet is made."))
         row = QHBoxLayout()
         row.addWidget(self.file, 1)
         row.addWidget(self.choose)
@@ -86,6 +86,7 @@ class AddSlideDialog(Retranslated, QDialog):
         self.file.textChanged.connect(self._follow_file)
         self._follow_file()
         self.resize(560, self.sizeHint().height())
+        self.caption_en.setFocus()
 
     def choose_file(self) -> None:
         # not confirmed as an overwrite: the slide is added to the file chosen, which is kept
@@ -154,7 +155,9 @@ class LessonFiles(QObject):
 
     def populate_recent_menu(self, menu: QMenu) -> None:
         """File > Recent lessons: each by its file's name, the whole path in its tooltip."""
-        menu.clear()
+        for old in menu.actions():  # not clear(): the entry chosen may still be emitting its triggered()
+            menu.removeAction(old)
+            old.deleteLater()
         for index, path in enumerate(self.memory.recent_lessons):
             action = menu.addAction(f"&{index + 1} {Path(path).name}" if index < 9 else Path(path).name)
             action.setToolTip(path)
@@ -215,6 +218,9 @@ class LessonFiles(QObject):
             raise TransvizError(self.tr("there is nothing to add: open a model and type a sentence first"))
         lesson = append(path, replace(slide, caption_en=caption_en, caption_zh=caption_zh), title_en)
         self.last_added = path.resolve()
+        shown = self.mode.lesson
+        if shown is not None and (shown.folder / shown.name).resolve() == path.resolve():
+            self.mode.grow(lesson)  # the banner counts the new slide; Next reaches it
         return lesson
 
     def add_slide_with_dialog(self) -> AddSlideDialog:

@@ -162,6 +162,13 @@ class LessonMode(QObject):
             restyle(self.window)
         self.active_changed.emit(False)
 
+    def grow(self, lesson: Lesson) -> None:
+        """The lesson shown, with slides added at its end from the window (checked already: each is
+        a state the window showed); the slide shown and the window stay as they are."""
+        if self.lesson is not None:
+            self.lesson = lesson
+            self._show_banner()
+
     def go(self, index: int) -> None:
         """Show slide ``index`` (clamped to the lesson)."""
         if self.lesson is None:
