@@ -214,3 +214,20 @@ def test_opening_a_lesson_as_a_session_names_the_lesson_menu(windows, ini, mine,
     window = windows(ini)
     assert not window.sessions.open_reporting(two)
     assert "open it as a lesson (File > Open lesson)" in window.error_dialog.text()
+
+
+def test_recent_lessons_round_trip_through_the_settings_file(ini, tmp_path) -> None:
+    paths = (str(tmp_path / "a, with a comma.toml"), str(tmp_path / "b.toml"))
+    store = SettingsStore(ini)
+    store.save_preferences(Preferences(ENGLISH, recent_lessons=paths))
+    assert SettingsStore(ini).load().preferences.recent_lessons == paths
+    store.save_preferences(Preferences(ENGLISH))
+    assert SettingsStore(ini).load().preferences.recent_lessons == ()
+
+
+def test_a_lessons_warnings_show_in_the_status_bar(windows, ini, mine) -> None:
+    mine.write_text(LESSON + 'tab = "masks"\nquiz = { ask = "token" }\n', encoding="utf-8")
+    window = windows(ini)
+    assert window.open_lesson(mine)
+    assert not window.notice.isHidden()
+    assert "mine.toml, line 11: tab = 'masks' is not shown" in window.notice.toolTip() + window.notice.text()
