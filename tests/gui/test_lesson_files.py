@@ -231,3 +231,15 @@ def test_a_lessons_warnings_show_in_the_status_bar(windows, ini, mine) -> None:
     assert window.open_lesson(mine)
     assert not window.notice.isHidden()
     assert "mine.toml, line 11: tab = 'masks' is not shown" in window.notice.toolTip() + window.notice.text()
+
+
+def test_ctrl_shift_l_asks_for_the_caption_from_the_sentence_field(open_window, shipped_model, qtbot) -> None:
+    window = open_window(size=None, model=shipped_model, source="default", sentence="ein bier")
+    window.activateWindow()  # a window shortcut: the window must be the active one
+    qtbot.waitUntil(lambda: QApplication.activeWindow() is window, timeout=5000)
+    field = window.panels["explorer"].source.sentence
+    field.setFocus()
+    qtbot.keyClick(field, Qt.Key.Key_L, Qt.KeyboardModifier.ControlModifier | Qt.KeyboardModifier.ShiftModifier)
+    assert window.lesson_files.dialog is not None and window.lesson_files.dialog.isVisible()
+    assert field.text() == "ein bier"  # the key did not type into the field
+    window.lesson_files.dialog.reject()
