@@ -2,6 +2,53 @@
 <!DOCTYPE TS>
 <TS version="2.1" language="zh_CN">
 <context>
+    <name>AddSlideDialog</name>
+    <message>
+        <source>Add the current state as a slide</source>
+        <translation>把当前状态添加为一张幻灯片</translation>
+    </message>
+    <message>
+        <source>Choose...</source>
+        <translation>选择……</translation>
+    </message>
+    <message>
+        <source>optional: shown in a Chinese interface</source>
+        <translation>可选：在中文界面中显示</translation>
+    </message>
+    <message>
+        <source>for a new lesson file</source>
+        <translation>用于新的课程文件</translation>
+    </message>
+    <message>
+        <source>The window&apos;s state (model, sentence, steps, strategy, interventions, tab and view) becomes a slide at the end of the lesson file, whose own text is kept; a file that does not exist yet is made.</source>
+        <translation>窗口的当前状态（模型、句子、步数、策略、干预、标签页和视图）会成为课程文件末尾的一张幻灯片，文件原有的文字保持不变；文件不存在时会新建。</translation>
+    </message>
+    <message>
+        <source>Caption (English):</source>
+        <translation>说明文字（英文）：</translation>
+    </message>
+    <message>
+        <source>Caption (Chinese):</source>
+        <translation>说明文字（中文）：</translation>
+    </message>
+    <message>
+        <source>Lesson file:</source>
+        <translation>课程文件：</translation>
+    </message>
+    <message>
+        <source>Title of a new lesson:</source>
+        <translation>新课程的标题：</translation>
+    </message>
+    <message>
+        <source>Lesson file to add the slide to</source>
+        <translation>要添加幻灯片的课程文件</translation>
+    </message>
+    <message>
+        <source>lessons (*.toml)</source>
+        <translation>课程 (*.toml)</translation>
+    </message>
+</context>
+<context>
     <name>AdditiveView</name>
     <message>
         <source>Additive vs dot-product attention</source>
@@ -87,6 +134,14 @@
 <context>
     <name>AnimationExport</name>
     <message>
+        <source>Step 0 of {0}: before the first token</source>
+        <translation>第 0 步，共 {0} 步：第一个词元之前</translation>
+    </message>
+    <message>
+        <source>Step {0} of {1}: wrote &apos;{2}&apos;</source>
+        <translation>第 {0} 步，共 {1} 步：写出“{2}”</translation>
+    </message>
+    <message>
         <source>there is no run to animate: type a sentence first</source>
         <translation>没有可做成动画的解码过程：请先输入一个句子</translation>
     </message>
@@ -130,11 +185,7 @@
         <translation>导出动画</translation>
     </message>
     <message>
-        <source>The plot shown: {0}</source>
-        <translation>当前显示的图：{0}</translation>
-    </message>
-    <message>
-        <source>The whole window</source>
+        <source>the whole window</source>
         <translation>整个窗口</translation>
     </message>
     <message>
@@ -304,12 +355,24 @@
         <translation>颜色</translation>
     </message>
     <message>
+        <source>This sentence cannot be shown: {0}.</source>
+        <translation>无法显示这个句子：{0}。</translation>
+    </message>
+    <message>
         <source> Colours: each map scaled to its largest weight.</source>
         <translation> 颜色：每张图按其最大权重缩放。</translation>
     </message>
     <message>
         <source> Colours: each row scaled to its largest weight.</source>
         <translation> 颜色：每一行按其最大权重缩放。</translation>
+    </message>
+    <message>
+        <source>Before the first step: the encoder self-attention the decoder will read, every layer (rows) and head (columns).{0}</source>
+        <translation>第一步之前：解码器将要读取的编码器自注意力，每一层（行）和每个头（列）。{0}</translation>
+    </message>
+    <message>
+        <source>{0}: every layer (rows) and head (columns).{1}</source>
+        <translation>{0}：每一层（行）和每个头（列）。{1}</translation>
     </message>
     <message>
         <source>The decoder has not run yet: press Step (Space) to see its {0}. Meanwhile, the encoder self-attention it will read: every layer (rows) and head (columns).{1}</source>
@@ -572,8 +635,16 @@ Symmetric part |S| = {7:.2f}, antisymmetric part |A| = {8:.2f} (Frobenius norms)
         <translation>点击一根条形，让模型改写成这个词元</translation>
     </message>
     <message>
+        <source>This model was trained with label smoothing ({0:g}): it learned to leave part of the probability to other tokens, so even a sure choice stays below 1.</source>
+        <translation>这个模型训练时使用了标签平滑（{0:g}）：它学会了把一部分概率留给其他词元，所以即使很有把握的选择也低于 1。</translation>
+    </message>
+    <message>
         <source>Next-token candidates: press Step to see what the model considers.</source>
         <translation>下一个词元的候选：按“单步”查看模型考虑了哪些词元。</translation>
+    </message>
+    <message>
+        <source>all others</source>
+        <translation>其余全部</translation>
     </message>
     <message>
         <source>raw</source>
@@ -635,8 +706,8 @@ Symmetric part |S| = {7:.2f}, antisymmetric part |A| = {8:.2f} (Frobenius norms)
         <translation>已屏蔽</translation>
     </message>
     <message>
-        <source>Colour legend: yellow chip (on a plot&apos;s axis: the word followed by (?)) = a word not in the model&apos;s vocabulary; orange = the current query (the step being shown); dashed outline = a token forced by you; grey hatched cells = masked (-inf)</source>
-        <translation>颜色图例：黄色词块（在图的坐标轴上：词后加 (?)）= 模型词表中没有的词；橙色 = 当前查询（所显示的这一步）；虚线框 = 由你强制的词元；灰色斜线格 = 已掩码（-inf）</translation>
+        <source>Colour legend: yellow chip (on a plot&apos;s axis: the word followed by (?)) = a word not in the model&apos;s vocabulary; orange = the current query (the step being shown); dashed outline = a token forced by you; grey hatched cells = masked (-inf); while a quiz&apos;s question is open, lavender cells with ? = hidden until you answer (not masked)</source>
+        <translation>颜色图例：黄色标签（在图的坐标轴上：后面带 (?) 的词）= 不在模型词表中的词；橙色 = 当前查询（正在显示的步骤）；虚线边框 = 你强制指定的词元；灰色斜线格 = 已掩码（-inf）；测验问题未回答时，带 ? 的淡紫色格 = 回答前隐藏（不是掩码）</translation>
     </message>
 </context>
 <context>
@@ -656,6 +727,10 @@ Symmetric part |S| = {7:.2f}, antisymmetric part |A| = {8:.2f} (Frobenius norms)
     <message>
         <source>Head:</source>
         <translation>头：</translation>
+    </message>
+    <message>
+        <source>Hidden until you answer: a quiz&apos;s question is open in the Explorer, and the runs decoded to their end would give the answer away. Reveal it there (Enter) to see the comparison.</source>
+        <translation>回答前隐藏：“探索”页中有一道测验题尚未回答，把两次运行解码到底会泄露答案。在那里揭晓答案（Enter）后即可看到比较。</translation>
     </message>
     <message>
         <source>head {0}</source>
@@ -692,6 +767,13 @@ Symmetric part |S| = {7:.2f}, antisymmetric part |A| = {8:.2f} (Frobenius norms)
     <message>
         <source>Output of A turned into B&apos;s: struck out in red, A only; underlined in green, B only.</source>
         <translation>从 A 的输出变为 B 的输出：红色删除线为仅 A 有，绿色下划线为仅 B 有。</translation>
+    </message>
+</context>
+<context>
+    <name>ConceptView</name>
+    <message>
+        <source>Hidden until you answer: a quiz&apos;s question is open in the Explorer. Reveal the answer there (Enter) to see this picture of the current step.</source>
+        <translation>回答前隐藏：“探索”页中有一道测验题尚未回答。在那里揭晓答案（Enter）后即可看到当前步骤的这幅图。</translation>
     </message>
 </context>
 <context>
@@ -1688,6 +1770,10 @@ Symmetric part |S| = {7:.2f}, antisymmetric part |A| = {8:.2f} (Frobenius norms)
         <translation>课程至少需要一个 [[slide]]</translation>
     </message>
     <message>
+        <source>tab = {0} is not shown: a slide with a quiz shows the explorer, where the class answers</source>
+        <translation>不会显示 tab = {0}：带测验的幻灯片显示“探索”页，学生在那里作答</translation>
+    </message>
+    <message>
         <source>{0}</source>
         <translation>{0}</translation>
     </message>
@@ -1722,6 +1808,14 @@ Symmetric part |S| = {7:.2f}, antisymmetric part |A| = {8:.2f} (Frobenius norms)
     <message>
         <source>{0}, line {1}: not valid TOML: {2}</source>
         <translation>{0}，第 {1} 行：不是有效的 TOML：{2}</translation>
+    </message>
+    <message>
+        <source>cannot add a slide to {0}: its slides are not written as [[slide]] tables; it was not changed</source>
+        <translation>无法向 {0} 添加幻灯片：它的幻灯片不是以 [[slide]] 表的形式写的；文件未改动</translation>
+    </message>
+    <message>
+        <source>cannot add a slide to {0}: the slide would not read back as it is; it was not changed</source>
+        <translation>无法向 {0} 添加幻灯片：添加后读回的幻灯片与原样不符；文件未改动</translation>
     </message>
     <message>
         <source>cannot write {0}: {1}</source>
@@ -1982,6 +2076,10 @@ Symmetric part |S| = {7:.2f}, antisymmetric part |A| = {8:.2f} (Frobenius norms)
     <message>
         <source>the slide asks for {0} steps, but decoding stops after {1}: {2}</source>
         <translation>该幻灯片要求 {0} 步，但解码在第 {1} 步后停止：{2}</translation>
+    </message>
+    <message>
+        <source>line {0}: the quiz&apos;s answer {1} is not a token the model can write (its output vocabulary has no such token)</source>
+        <translation>第 {0} 行：测验答案 {1} 不是模型能写出的词元（其输出词表中没有这个词元）</translation>
     </message>
     <message>
         <source>{0}, {1}</source>
@@ -2540,6 +2638,22 @@ Symmetric part |S| = {7:.2f}, antisymmetric part |A| = {8:.2f} (Frobenius norms)
         <translation>未加载模型：请通过“模型 &gt; 打开检查点”加载模型，探索它的解码过程。</translation>
     </message>
     <message>
+        <source>the grid of every layer and head</source>
+        <translation>所有层和头的网格</translation>
+    </message>
+    <message>
+        <source>the head shown large</source>
+        <translation>放大显示的头</translation>
+    </message>
+    <message>
+        <source>the next-token candidates</source>
+        <translation>下一个词元的候选</translation>
+    </message>
+    <message>
+        <source>the beam tree</source>
+        <translation>束搜索树</translation>
+    </message>
+    <message>
         <source>Turn quiz mode off first: stepping through the run would reveal the answer.</source>
         <translation>请先关闭测验模式：逐步播放解码过程会泄露答案。</translation>
     </message>
@@ -2697,8 +2811,8 @@ Symmetric part |S| = {7:.2f}, antisymmetric part |A| = {8:.2f} (Frobenius norms)
         <translation>评分</translation>
     </message>
     <message>
-        <source>Press Measure: each head of the model is switched off alone, then one after another, on the task&apos;s test sentences (some seconds per kind of attention).</source>
-        <translation>点击“测量”：在任务的测试句子上，先单独关闭模型的每个头，再一个接一个地关闭（每种注意力需要几秒钟）。</translation>
+        <source>Press Measure: each head of the model is switched off alone, then one after another, on the task&apos;s test sentences. On a busy laptop this takes minutes: the bar shows how far it is and the time left.</source>
+        <translation>按“测量”：在任务的测试句子上，先逐个单独关闭模型的每个头，再一个接一个地关闭。在繁忙的笔记本电脑上这需要几分钟：进度条显示进度和剩余时间。</translation>
     </message>
     <message>
         <source>encoder self-attention</source>
@@ -2753,12 +2867,24 @@ Symmetric part |S| = {7:.2f}, antisymmetric part |A| = {8:.2f} (Frobenius norms)
         <translation>参考词元的平均对数概率</translation>
     </message>
     <message>
+        <source>score lost (points of exact match)</source>
+        <translation>损失的分数（完全匹配的百分点）</translation>
+    </message>
+    <message>
+        <source>score lost (nats per reference token)</source>
+        <translation>损失的分数（每个参考词元的奈特数）</translation>
+    </message>
+    <message>
         <source>{0:+.1f} points</source>
         <translation>{0:+.1f} 个百分点</translation>
     </message>
     <message>
         <source>{0:+.3f} nats</source>
         <translation>{0:+.3f} 奈特</translation>
+    </message>
+    <message>
+        <source>{0}% · about {1} left</source>
+        <translation>{0}% · 约剩 {1}</translation>
     </message>
     <message>
         <source>{0}: {1} of {2} heads can be switched off losing less than one point</source>
@@ -2775,6 +2901,10 @@ Symmetric part |S| = {7:.2f}, antisymmetric part |A| = {8:.2f} (Frobenius norms)
 </context>
 <context>
     <name>HeatmapWidget</name>
+    <message>
+        <source>hidden until you answer</source>
+        <translation>回答前隐藏</translation>
+    </message>
     <message>
         <source>query</source>
         <translation>查询</translation>
@@ -2808,6 +2938,10 @@ Symmetric part |S| = {7:.2f}, antisymmetric part |A| = {8:.2f} (Frobenius norms)
         <translation>灰色斜线格：已掩码（{0}）</translation>
     </message>
     <message>
+        <source>cells with ?: {0}</source>
+        <translation>带 ? 的格：{0}</translation>
+    </message>
+    <message>
         <source>Ctrl + wheel: zoom in or out. Zoomed in, the wheel scrolls up and down, Shift + wheel left and right. Double-click: the whole map again.</source>
         <translation>Ctrl + 滚轮：放大或缩小。放大后，滚轮上下滚动，Shift + 滚轮左右滚动。双击：重新显示整张图。</translation>
     </message>
@@ -2833,6 +2967,10 @@ Symmetric part |S| = {7:.2f}, antisymmetric part |A| = {8:.2f} (Frobenius norms)
     <message>
         <source>principal axis 2</source>
         <translation>主轴 2</translation>
+    </message>
+    <message>
+        <source>Head {0}: values (blue), outputs (orange); the current query&apos;s output is {1}</source>
+        <translation>头 {0}：值（蓝色），输出（橙色）；当前查询的输出{1}</translation>
     </message>
     <message>
         <source>Head {0}: values (blue), outputs (orange), the output of the current query &apos;{1}&apos; (red)</source>
@@ -2899,6 +3037,21 @@ Symmetric part |S| = {7:.2f}, antisymmetric part |A| = {8:.2f} (Frobenius norms)
     <message>
         <source>Scale this head&apos;s scores</source>
         <translation>缩放本头的分数</translation>
+    </message>
+</context>
+<context>
+    <name>KnownWords</name>
+    <message>
+        <source>Words this model knows</source>
+        <translation>这个模型认识的词</translation>
+    </message>
+    <message>
+        <source>filter</source>
+        <translation>筛选</translation>
+    </message>
+    <message>
+        <source>{0} of {1} words; double-click one to add it to the sentence</source>
+        <translation>{1} 个词中的 {0} 个；双击一个词把它加入句子</translation>
     </message>
 </context>
 <context>
@@ -2980,10 +3133,6 @@ Symmetric part |S| = {7:.2f}, antisymmetric part |A| = {8:.2f} (Frobenius norms)
         <translation>设置</translation>
     </message>
     <message>
-        <source>test MSE</source>
-        <translation>测试 MSE</translation>
-    </message>
-    <message>
         <source>learning rate x warm-up (the tutorial&apos;s first table)</source>
         <translation>学习率 x 预热（教程的第一张表）</translation>
     </message>
@@ -3000,12 +3149,16 @@ Symmetric part |S| = {7:.2f}, antisymmetric part |A| = {8:.2f} (Frobenius norms)
         <translation>用时</translation>
     </message>
     <message>
-        <source>note</source>
-        <translation>备注</translation>
+        <source>test loss (½ MSE)</source>
+        <translation>测试损失（½ MSE）</translation>
     </message>
     <message>
-        <source>tutorial&apos;s MSE</source>
-        <translation>教程的 MSE</translation>
+        <source>tutorial&apos;s value</source>
+        <translation>教程中的数值</translation>
+    </message>
+    <message>
+        <source>note</source>
+        <translation>备注</translation>
     </message>
     <message>
         <source>Training loss of each run (log scale)</source>
@@ -3024,8 +3177,8 @@ Symmetric part |S| = {7:.2f}, antisymmetric part |A| = {8:.2f} (Frobenius norms)
         <translation>预测均值：3.5</translation>
     </message>
     <message>
-        <source>The tables of the tutorial &quot;Transformer简述&quot; (Fudan, 2022-09-27), section &quot;预训练的意义&quot;: without pre-training a Transformer is hard to train. A stack of encoder layers learns y = (a+1)² + b element by element from x = [a, b] (a and b standard normal, 10 x 50 values each). Each run is scored by its test MSE: the mean of the loss 0.5·(y − prediction)² over fresh batches, without updates. Predicting the mean of y for every input scores 3.5 (half the variance of y: 0.5 x (6 + 1)), so a run that ends near 3.5 has learned nothing.</source>
-        <translation>教程《Transformer简述》（复旦，2022-09-27）“预训练的意义”一节中的表格：没有预训练，Transformer 并不好训练。一组编码器层从 x = [a, b]（a 和 b 服从标准正态分布，各 10 x 50 个值）逐元素学习 y = (a+1)² + b。每次运行以测试 MSE 评分：在新的批次上、不更新参数时，损失 0.5·(y − 预测)² 的平均值。对每个输入都预测 y 的平均值得 3.5（y 方差的一半：0.5 x (6 + 1)），所以停在 3.5 附近的运行什么也没学到。</translation>
+        <source>The tables of the tutorial &quot;Transformer简述&quot; (Fudan, 2022-09-27), section &quot;预训练的意义&quot;: without pre-training a Transformer is hard to train. A stack of encoder layers learns y = (a+1)² + b element by element from x = [a, b] (a and b standard normal, 10 x 50 values each). Each run is scored by its test loss, the tutorial&apos;s loss 0.5·(y − prediction)² averaged over fresh batches without updates: half the mean squared error (the tutorial&apos;s tables head it &quot;MSE&quot;). Predicting the mean of y for every input scores 3.5 (half the variance of y: 0.5 x (6 + 1)), so a run that ends near 3.5 is stuck: it learned nothing. As in the tutorial&apos;s script, attention runs across the batch dimension, not the sequence: each sample attends to the other samples of its batch. The target is computed element by element, so the task needs no attention at all; what the tables show is how hard the stack is to optimise.</source>
+        <translation>教程《Transformer简述》（复旦，2022-09-27）“预训练的意义”一节中的表格：不经预训练，Transformer 很难训练。一个编码器层堆栈从 x = [a, b] 逐元素学习 y = (a+1)² + b（a 和 b 服从标准正态分布，各 10 x 50 个值）。每次运行以测试损失评分，即教程的损失 0.5·(y − 预测)² 在不更新参数的新批次上的平均：均方误差的一半（教程的表格把它标为“MSE”）。对每个输入都预测 y 的均值得分 3.5（y 方差的一半：0.5 x (6 + 1)），所以停在 3.5 附近的运行是卡住了：它什么也没学到。与教程的脚本一样，注意力作用在批次维度上，而不是序列上：每个样本关注同一批次中的其他样本。目标是逐元素计算的，所以这个任务根本不需要注意力；表格显示的是这个堆栈有多难优化。</translation>
     </message>
     <message>
         <source>learning rate</source>
@@ -3132,16 +3285,20 @@ Symmetric part |S| = {7:.2f}, antisymmetric part |A| = {8:.2f} (Frobenius norms)
         <translation>第 {0} 次运行（共 {1} 次）：{2}，第 {3} 步</translation>
     </message>
     <message>
+        <source>about {0} left · {1}</source>
+        <translation>约剩 {0} · {1}</translation>
+    </message>
+    <message>
         <source>stopped (cancelled)</source>
         <translation>已停止（已取消）</translation>
     </message>
     <message>
-        <source>diverged: no better than predicting the mean (3.5)</source>
-        <translation>发散：不比预测均值（3.5）更好</translation>
+        <source>stuck: learned nothing (no better than predicting the mean, 3.5)</source>
+        <translation>卡住：什么也没学到（不比预测均值 3.5 好）</translation>
     </message>
     <message>
-        <source>diverged: the loss became NaN or infinite</source>
-        <translation>发散：损失变成了 NaN 或无穷大</translation>
+        <source>diverged: the loss blew up (NaN, infinite or far above 3.5)</source>
+        <translation>发散：损失爆炸（NaN、无穷大或远高于 3.5）</translation>
     </message>
     <message>
         <source>cancelled: {0} of {1} runs finished</source>
@@ -3197,6 +3354,45 @@ Symmetric part |S| = {7:.2f}, antisymmetric part |A| = {8:.2f} (Frobenius norms)
     <message>
         <source>Leave the slides and explore freely; press Esc again to come back to this slide as it was</source>
         <translation>离开幻灯片自由探索；再按 Esc 回到这张幻灯片原来的状态</translation>
+    </message>
+</context>
+<context>
+    <name>LessonFiles</name>
+    <message>
+        <source>Open lesson</source>
+        <translation>打开课程</translation>
+    </message>
+    <message>
+        <source>lessons (*.toml)</source>
+        <translation>课程 (*.toml)</translation>
+    </message>
+    <message>
+        <source>(none yet)</source>
+        <translation>（暂无）</translation>
+    </message>
+    <message>
+        <source>The lesson ended; the window keeps its last slide</source>
+        <translation>课程已结束；窗口保留最后一张幻灯片</translation>
+    </message>
+    <message>
+        <source>there is nothing to add: open a model and type a sentence first</source>
+        <translation>没有可添加的内容：请先打开模型并输入一个句子</translation>
+    </message>
+    <message>
+        <source>Could not add the slide</source>
+        <translation>无法添加幻灯片</translation>
+    </message>
+    <message>
+        <source>{0}
+
+The lesson file was not changed.</source>
+        <translation>{0}
+
+课程文件未改动。</translation>
+    </message>
+    <message>
+        <source>Added slide {0} to {1}</source>
+        <translation>已把第 {0} 张幻灯片添加到 {1}</translation>
     </message>
 </context>
 <context>
@@ -3324,6 +3520,22 @@ Symmetric part |S| = {7:.2f}, antisymmetric part |A| = {8:.2f} (Frobenius norms)
         <translation>保存会话(&amp;S)...</translation>
     </message>
     <message>
+        <source>Open &amp;lesson...</source>
+        <translation>打开课程(&amp;L)……</translation>
+    </message>
+    <message>
+        <source>&amp;Recent lessons</source>
+        <translation>最近的课程(&amp;R)</translation>
+    </message>
+    <message>
+        <source>Add the current state as a sli&amp;de...</source>
+        <translation>把当前状态添加为幻灯片(&amp;D)……</translation>
+    </message>
+    <message>
+        <source>&amp;Close lesson</source>
+        <translation>关闭课程(&amp;C)</translation>
+    </message>
+    <message>
         <source>Export current plot as S&amp;VG...</source>
         <translation>将当前图导出为 S&amp;VG…</translation>
     </message>
@@ -3434,6 +3646,14 @@ Symmetric part |S| = {7:.2f}, antisymmetric part |A| = {8:.2f} (Frobenius norms)
     <message>
         <source>Could not open the lesson</source>
         <translation>无法打开课程</translation>
+    </message>
+    <message>
+        <source>{0}
+
+Nothing in the window changed.</source>
+        <translation>{0}
+
+窗口中什么也没有改变。</translation>
     </message>
     <message>
         <source>About transviz</source>
@@ -3853,6 +4073,13 @@ Symmetric part |S| = {7:.2f}, antisymmetric part |A| = {8:.2f} (Frobenius norms)
     </message>
 </context>
 <context>
+    <name>PlotPanel</name>
+    <message>
+        <source>plot {0}</source>
+        <translation>图 {0}</translation>
+    </message>
+</context>
+<context>
     <name>PositionalPanel</name>
     <message>
         <source>dimensions must be whole numbers separated by commas</source>
@@ -4242,8 +4469,8 @@ Shuffled: {1} (original positions {2})</source>
         <translation>没有可保存的内容：请先打开模型并输入句子</translation>
     </message>
     <message>
-        <source>{0} holds {1} slides: open it as a lesson (Help &gt; Lessons)</source>
-        <translation>{0} 包含 {1} 张幻灯片：请作为课程打开（帮助 &gt; 课程）</translation>
+        <source>{0} holds {1} slides: open it as a lesson (File &gt; Open lesson)</source>
+        <translation>{0} 含有 {1} 张幻灯片：请把它作为课程打开（文件 &gt; 打开课程）</translation>
     </message>
     <message>
         <source>Save session</source>
@@ -4481,6 +4708,22 @@ Nothing in the window changed.</source>
         <translation>选择一个例句</translation>
     </message>
     <message>
+        <source>Random</source>
+        <translation>随机</translation>
+    </message>
+    <message>
+        <source>A sentence of the task&apos;s test split, which the model never saw in training, with its translation</source>
+        <translation>任务测试集中的一个句子（模型训练时从未见过），连同它的译文</translation>
+    </message>
+    <message>
+        <source>Words...</source>
+        <translation>词表……</translation>
+    </message>
+    <message>
+        <source>The words this model knows: a word it does not know is read as &lt;unk&gt;</source>
+        <translation>这个模型认识的词：它不认识的词会被读作 &lt;unk&gt;</translation>
+    </message>
+    <message>
         <source>(the tokens the model reads appear here)</source>
         <translation>（模型读入的词元显示在这里）</translation>
     </message>
@@ -4507,6 +4750,10 @@ Nothing in the window changed.</source>
     <message>
         <source>Tokens</source>
         <translation>词元</translation>
+    </message>
+    <message>
+        <source>This model reads at most {0} tokens per sentence</source>
+        <translation>这个模型每句最多读取 {0} 个词元</translation>
     </message>
     <message>
         <source>This model&apos;s task has no built-in examples</source>
@@ -4681,12 +4928,12 @@ Below, every layer and head of the probe sentence&apos;s attention: rows are que
 下方是探针句在每一层、每个头上的注意力：行是查询，列是键，每行之和为 1。拖动时间线可回到较早的快照，看对齐如何从噪声中形成。训练结束后，“在探索页使用”把训练好的模型设为窗口的模型。</translation>
     </message>
     <message>
-        <source>The experiment of the seed tutorial: an encoder stack learns y = (a+1)^2 + b. Each row is one configuration; its test MSE stands beside the value the tutorial published. Predicting the mean scores 3.5: a run that ends there learned nothing (marked diverged).
+        <source>The experiment of the seed tutorial: an encoder stack learns y = (a+1)^2 + b. Each row is one configuration; its test loss (half the mean squared error, the figure the tutorial&apos;s tables head &quot;MSE&quot;) stands beside the value the tutorial published. Predicting the mean scores 3.5: a run that ends there learned nothing (marked stuck); a run whose loss blew up to NaN is marked diverged.
 
-The plot overlays every run&apos;s training loss on a log scale: without warm-up, lr=1e-3 stays on the 3.5 line while the others fall. This is what the lab demonstrates: a Transformer is hard to train from scratch, and warm-up and a careful initialisation decide whether it learns at all. The quick preset is shorter than the tutorial&apos;s runs, so its numbers differ.</source>
-        <translation>教程中的实验：一个编码器堆栈学习 y = (a+1)^2 + b。每一行是一种配置，它的测试 MSE 旁边是教程公布的数值。预测均值的得分是 3.5：停在这里的运行什么也没学到（标为发散）。
+The plot overlays every run&apos;s training loss on a log scale: without warm-up, lr=1e-3 stays on the 3.5 line while the others fall. This is what the lab demonstrates: a Transformer is hard to train from scratch, and warm-up and a careful initialisation decide whether it learns at all. As in the tutorial&apos;s script, attention runs across the batch, not the sequence, and the element-wise task needs no attention: the lab measures optimisation, not what attention can do. The quick preset is shorter than the tutorial&apos;s runs, so its numbers differ.</source>
+        <translation>种子教程中的实验：一个编码器堆栈学习 y = (a+1)^2 + b。每一行是一种配置；它的测试损失（均方误差的一半，即教程表格中标为“MSE”的数字）与教程公布的数值并列。预测均值得分 3.5：停在那里的运行什么也没学到（标为卡住）；损失爆炸成 NaN 的运行标为发散。
 
-图中用对数坐标叠加了每次运行的训练损失：没有预热时，lr=1e-3 停在 3.5 这条线上，而其他运行的损失不断下降。这正是实验要说明的：Transformer 很难从头训练，预热和谨慎的初始化决定了它能否学会。快速预设比教程的运行短，所以数字会不同。</translation>
+图中在对数刻度上叠加了每次运行的训练损失：没有预热时，lr=1e-3 一直停在 3.5 这条线上，而其他运行都在下降。这正是实验室要展示的：从零开始训练 Transformer 很难，预热和谨慎的初始化决定了它能否学到东西。与教程的脚本一样，注意力作用在批次上而不是序列上，而这个逐元素的任务根本不需要注意力：实验室衡量的是优化，而不是注意力能做什么。快速预设比教程的运行短，所以数字会不同。</translation>
     </message>
     <message>
         <source>Are all these heads needed? Measure switches every head of the loaded model off alone (its output set to zero) and scores the model on its task&apos;s test sentences: a map&apos;s cell is the score lost without that head, in points of exact match (or in nats of the reference tokens&apos; log-probability). Most cells are near 0: one head alone is rarely missed.
