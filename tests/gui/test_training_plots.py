@@ -89,7 +89,8 @@ def test_the_studios_strings_are_found_by_lupdate_in_named_contexts(tmp_path):
     if not lupdate.exists():
         pytest.skip("pyside6-lupdate is not installed")
     sources = [GUI / "panels" / "training.py", GUI / "panels" / "lab.py", GUI / "widgets" / "training_form.py",
-               GUI / "widgets" / "timeline.py", GUI / "services" / "lab_runs.py"]
+               GUI / "widgets" / "timeline.py", GUI / "services" / "lab_runs.py",
+               GUI / "widgets" / "labels.py"]  # the durations both tabs write
     ts = tmp_path / "studio.ts"
     result = subprocess.run([str(lupdate), *map(str, sources), "-ts", str(ts)], capture_output=True, text=True,
                             timeout=120)
