@@ -6,6 +6,7 @@ import pytest
 import torch
 
 from transviz.core.model.vocab import BOS, EOS, PAD, UNK
+from transviz.gui.widgets.beam_tree import SEPARATOR
 
 SENTENCE = "ich mochte ein bier"
 
@@ -116,7 +117,7 @@ def test_beam_tree_scores_share_one_named_scale_after_a_greedy_start(window, qtb
             tokens = list(hypothesis.tokens)
             log_probs = torch.log_softmax(next_logits(model, SENTENCE, tokens[:-1]), -1)
             summed = sum(float(log_probs[t, model.tgt_vocab.stoi[token]]) for t, token in enumerate(tokens))
-            assert next(labels).split("\n")[1] == f"{round(summed / len(tokens) ** 0.7, 2) + 0.0:.2f}"
+            assert next(labels).split(SEPARATOR)[1] == f"{round(summed / len(tokens) ** 0.7, 2) + 0.0:.2f}"
     assert "length^0.7" in explorer.beam_tree.title
     axis = explorer.beam_tree._view.getPlotItem().getAxis("bottom")
     assert axis.labelString().count("x0.") == 0
@@ -310,3 +311,22 @@ def test_a_token_sampled_from_outside_the_top_six_gets_a_bar(window, qtbot):
     _, rest, raw_rest = chart.others()
     assert sum(p for _, p in bars) + rest == pytest.approx(1.0, abs=1e-6)
     assert sum(raw) + raw_rest == pytest.approx(1.0, abs=1e-6)
+
+
+def test_the_beam_trees_labels_never_meet(window, qtbot, make_model):
+    """Item 4 (issue 35): two-line labels overlapped the next rank's and the edges ran through their
+    text. One line each now, on the background's colour above the edges, and a plot that keeps a
+    row a rank and a column a step wide enough for them (it scrolls when the window is smaller)."""
+    model = words_only(make_model(layers=2, heads=2))
+    explorer = open_sentence(window, qtbot, model)
+    editor = explorer.controls.strategy
+    editor.choice.setCurrentIndex(2)
+    editor.beam_width.setValue(4)
+    for _ in range(5):
+        explorer.controller.step()
+    qtbot.wait(50)  # the plot takes its new size
+    tree = explorer.beam_tree
+    boxes = [label.sceneBoundingRect() for label in tree._labels if label.isVisible()]
+    assert len(boxes) > 8 and all("\n" not in text for text in tree.drawn_labels())
+    assert not any(a.intersects(b) for i, a in enumerate(boxes) for b in boxes[i + 1:])
+    assert all(label.zValue() > tree._edges.zValue() for label in tree._labels)

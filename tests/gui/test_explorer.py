@@ -15,6 +15,7 @@ from transviz.core.decoding.session import DecodingSession
 from transviz.core.decoding.strategies import Beam, Greedy, Sampling
 from transviz.core.model.vocab import BOS, EOS, PAD, UNK
 from transviz.core.teaching.workspace import TOP_K
+from transviz.gui.widgets.beam_tree import SEPARATOR
 from transviz.gui.widgets.grid import GAP, SUMMARY_COLUMN
 
 SENTENCE = "ich mochte ein bier bitte"
@@ -299,7 +300,7 @@ def test_beam_tree_holds_the_sessions_hypotheses(window, qtbot, model):
     expected_points = [(0.0, 0.0)] + [(float(b.position), float(rank)) for b in history[1:]
                                       for rank in range(len(b.hypotheses))]
     assert tree.drawn_points() == expected_points
-    expected_labels = [BOS] + [f"{h.tokens[-1]}\n{two_places(h.normalized_score)}"
+    expected_labels = [BOS] + [f"{h.tokens[-1]}{SEPARATOR}{two_places(h.normalized_score)}"
                                for b in history[1:] for h in b.hypotheses]
     assert tree.drawn_labels() == expected_labels
     expected_edges = [((b.position - 1.0, float(h.parent)), (float(b.position), float(rank)))

@@ -11,7 +11,8 @@ from dataclasses import dataclass
 
 import numpy as np
 import pyqtgraph as pg
-from PySide6.QtWidgets import QVBoxLayout, QWidget
+from PySide6.QtGui import QFontMetricsF
+from PySide6.QtWidgets import QFrame, QScrollArea, QVBoxLayout, QWidget
 
 from ...core.decoding.beam import BeamStep
 from ...core.decoding.strategies import Beam
@@ -21,6 +22,8 @@ from ..style import GREY, HIGHLIGHT, PALETTE, plain_axes, plot_font, plot_style
 from .labels import plain_label
 
 LIVE, ENDED = PALETTE[0], PALETTE[2]
+SEPARATOR = "  "  # between a node's token and its score: one line, so that the ranks' rows never overlap
+ROW_LINES = 1.3  # lines of text each rank keeps; narrower, the plot scrolls instead of overlapping
 
 
 @dataclass(frozen=True)
@@ -46,7 +49,7 @@ def tree_nodes(history: Sequence[BeamStep], length_penalty: float = 1.0, start: 
             token = h.tokens[-1] if h.tokens else start
             label = f"({token})" if kept else token
             score = round(scale.normalized(h.score, len(h.tokens)), 2) + 0.0  # + 0.0: no "-0.00"
-            nodes.append(TreeNode(beam.position, rank, h.parent, f"{label}\n{score:.2f}", h.finished))
+            nodes.append(TreeNode(beam.position, rank, h.parent, f"{label}{SEPARATOR}{score:.2f}", h.finished))
     return nodes
 
 
@@ -75,7 +78,7 @@ class BeamTree(Retranslated, QWidget):
         plot.setMenuEnabled(False)
         plain_axes(plot)
         self.bind_text(lambda text: plot.setLabel("bottom", text), lambda: self.tr("step"))
-        self.bind_text(lambda text: plot.setLabel("left", text), lambda: self.tr("rank (0 = best)"))
+        self.bind_text(lambda text: plot.setLabel("left", text), lambda: self.tr("rank"))  # 0 = best: the title
         plot.getViewBox().invertY(True)
         for axis in ("bottom", "left"):
             plot.getAxis(axis).setTickSpacing(1, 1)  # steps and ranks are whole numbers
@@ -85,10 +88,14 @@ class BeamTree(Retranslated, QWidget):
         for item in (self._edges, self._best, self._points):
             plot.addItem(item)
         self._labels: list[pg.TextItem] = []  # reused from step to step
+        self._scroll = QScrollArea()  # a long or wide search scrolls rather than writing labels over each other
+        self._scroll.setWidgetResizable(True)
+        self._scroll.setFrameShape(QFrame.Shape.NoFrame)
+        self._scroll.setWidget(self._view)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addWidget(self._title)
-        layout.addWidget(self._view, 1)
+        layout.addWidget(self._scroll, 1)
         self.show_history(())
 
     def retranslate(self) -> None:
@@ -103,9 +110,9 @@ class BeamTree(Retranslated, QWidget):
         if self._width is None:
             self._title.setText(self.tr("Beam search tree: choose beam search as the strategy to see it grow."))
         else:
-            self._title.setText(self.tr("Beam search, width {0}: each hypothesis kept after each step, with its "
-                                        "last token and score = summed log-probability / length^{1:g}; the best "
-                                        "path is thick; (token): ended earlier, kept").format(
+            self._title.setText(self.tr("Beam search, width {0}: each hypothesis kept after each step (rank 0: the "
+                                        "best), with its last token and score = summed log-probability / "
+                                        "length^{1:g}; the best path is thick; (token): ended earlier, kept").format(
                 self._width, self._length_penalty))
 
     def show_history(self, history: Sequence[BeamStep], width: int | None = None,
@@ -131,10 +138,23 @@ class BeamTree(Retranslated, QWidget):
         if self._nodes:
             rows = max(n.rank for n in self._nodes) + 1
             self._view.getPlotItem().getViewBox().setRange(xRange=(-0.3, max(x) + 0.9), yRange=(-0.5, rows - 0.5))
+            self._fit_view(int(max(x)) + 1, rows)
+
+    def _fit_view(self, steps: int, rows: int) -> None:
+        """The smallest plot on which no two labels meet: a column a step as wide as the widest
+        label and its point, a row a rank of :data:`ROW_LINES` lines, plus the axes."""
+        metrics = QFontMetricsF(plot_font())
+        widest = max((metrics.horizontalAdvance(n.label) for n in self._nodes), default=0.0)
+        axes = 3 * metrics.height()  # the axes' ticks and titles, roughly
+        self._view.setMinimumSize(int(steps * (widest + 2 * metrics.height()) + axes),
+                                  int(rows * ROW_LINES * metrics.height() + axes))
 
     def _draw_labels(self) -> None:
         while len(self._labels) < len(self._nodes):
-            label = pg.TextItem(color=plot_style().foreground, anchor=(0, 0.5))
+            # on the background's colour, above the lines: an edge passes under a label, not through its text
+            style = plot_style()
+            label = pg.TextItem(color=style.foreground, anchor=(0, 0.5), fill=pg.mkBrush(style.background))
+            label.setZValue(10)
             label.setFont(plot_font())
             self._view.addItem(label)
             self._labels.append(label)
