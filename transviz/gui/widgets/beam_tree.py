@@ -155,6 +155,7 @@ class BeamTree(Retranslated, QWidget):
             style = plot_style()
             label = pg.TextItem(color=style.foreground, anchor=(0, 0.5), fill=pg.mkBrush(style.background))
             label.setZValue(10)
+            label.textItem.document().setDocumentMargin(1)  # Qt's 4 px would make the rows' cards meet
             label.setFont(plot_font())
             self._view.addItem(label)
             self._labels.append(label)
