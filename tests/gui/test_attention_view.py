@@ -221,6 +221,10 @@ def test_alignment_lines_from_the_token_written_to_the_source(qtbot, make_model)
         drawn = {round(end.x()): weight for _, end, weight in lines}
         for x, weight in zip(sources, cross[0, 1, 1], strict=True):  # each line ends at its source token
             assert drawn.get(round(x)) == pytest.approx(weight) if weight >= 0.02 else round(x) not in drawn
+        # the lines pass behind the Back and Step buttons, which they crossed (issue 35, item 18)
+        for button in (explorer.controls.back_button, explorer.controls.step_button):
+            centre = button.mapTo(explorer, button.rect().center())
+            assert not overlay.covered().contains(centre)
         view.lines.setChecked(False)
         assert not overlay.isVisible()
     finally:

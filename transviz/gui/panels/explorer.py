@@ -76,7 +76,7 @@ class ExplorerPanel(Retranslated, PlotPanel):
         self.intervention_menu.chosen.connect(self.controller.toggle_intervention)
         self.explain_menu = ExplainMenu(self.attention, [self.intervention_menu.add_to])
         self.explain_menu.asked.connect(self.why_here)
-        self.alignment = AlignmentLines(self, self.output, self.source.preview)
+        self.alignment = AlignmentLines(self, self.output, self.source.preview, between=[self.controls])
         view = self.attention
         for changed in (view.lines.toggled, view.selected_changed, view.kind.currentIndexChanged,
                         view.summary.currentIndexChanged):

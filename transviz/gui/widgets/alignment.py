@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from PySide6.QtCore import QPointF, Qt
-from PySide6.QtGui import QColor, QPainter, QPaintEvent, QPen
+from PySide6.QtCore import QPoint, QPointF, QRect, Qt
+from PySide6.QtGui import QColor, QPainter, QPaintEvent, QPen, QRegion
 from PySide6.QtWidgets import QWidget
 
 from ..style import HIGHLIGHT
@@ -25,11 +25,13 @@ class AlignmentLines(QWidget):
     Args:
         parent: the widget it covers (the explorer); both strips must be inside it.
         outputs, sources: the output and source token strips.
+        between: widgets between the strips (the buttons) that lines pass behind, not over.
     """
 
-    def __init__(self, parent: QWidget, outputs: TokenStrip, sources: TokenStrip) -> None:
+    def __init__(self, parent: QWidget, outputs: TokenStrip, sources: TokenStrip,
+                 between: Sequence[QWidget] = ()) -> None:
         super().__init__(parent)
-        self.host, self.outputs, self.sources = parent, outputs, sources
+        self.host, self.outputs, self.sources, self.between = parent, outputs, sources, list(between)
         self._output_index: int | None = None
         self._weights: list[float] = []
         self.setAttribute(Qt.WidgetAttribute.WA_TransparentForMouseEvents)
@@ -67,8 +69,17 @@ class AlignmentLines(QWidget):
             out.append((start, end, weight))
         return out
 
+    def covered(self) -> QRegion:
+        """Where lines may be drawn: everywhere but over the widgets between the strips."""
+        region = QRegion(self.rect())
+        for widget in self.between:
+            if widget.isVisible():
+                region -= QRegion(QRect(widget.mapTo(self.host, QPoint(0, 0)), widget.size()))
+        return region
+
     def paintEvent(self, event: QPaintEvent) -> None:
         painter = QPainter(self)
+        painter.setClipRegion(self.covered())  # lines were drawn across the Back and Step buttons
         painter.setRenderHint(QPainter.RenderHint.Antialiasing)
         for start, end, weight in self.lines():
             colour = QColor(HIGHLIGHT)
