@@ -60,7 +60,7 @@
     </message>
     <message>
         <source>Left: the head&apos;s own weights, softmax(q.k / sqrt(d_k)). Right: additive attention, softmax(v^T tanh(W1 q + W2 k)) on the same queries and keys, with W1, W2 and v either fitted by least squares to the head&apos;s scores q.k / sqrt(d_k) (up to a constant per row, which the softmax ignores; starting from the previous step&apos;s fit) or random. Below: the time and the memory to score n queries against n keys, both ways.</source>
-        <translation>左：这个头自己的权重，softmax(q.k / sqrt(d_k))。右：加性注意力，softmax(v^T tanh(W1 q + W2 k))，用的是同样的 query 和 key；W1、W2 和 v 或者用最小二乘拟合到这个头的分数 q.k / sqrt(d_k)（每行可差一个常数，softmax 不受其影响；从上一步的拟合结果出发），或者随机。下方：两种方式为 n 个 query 和 n 个 key 打分所需的时间和内存。</translation>
+        <translation>左：这个头自己的权重，softmax(q.k / sqrt(d_k))。右：加性注意力，softmax(v^T tanh(W1 q + W2 k))，用的是同样的查询和键；W1、W2 和 v 或者用最小二乘拟合到这个头的分数 q.k / sqrt(d_k)（每行可差一个常数，softmax 不受其影响；从上一步的拟合结果出发），或者随机。下方：两种方式为 n 个查询和 n 个键打分所需的时间和内存。</translation>
     </message>
     <message>
         <source>Dot product: layer {0}, head {1}</source>
@@ -124,7 +124,7 @@
     </message>
     <message>
         <source>tokens (n queries x n keys)</source>
-        <translation>词元数（n 个 query x n 个 key）</translation>
+        <translation>词元数（n 个查询 x n 个键）</translation>
     </message>
     <message>
         <source>log10 milliseconds</source>
@@ -288,7 +288,7 @@
     </message>
     <message>
         <source>rollout across layers</source>
-        <translation>跨层注意力展开（rollout）</translation>
+        <translation>跨层注意力展开</translation>
     </message>
     <message>
         <source>The average of the layer&apos;s heads: each row still sums to 1</source>
@@ -499,11 +499,11 @@
     </message>
     <message>
         <source>One row per output token written so far. Left: integrated gradients of its log-probability over the source token embeddings ({0} steps from the baseline chosen below; red raised the token, blue lowered it). Middle: the mean of the heads of the chosen decoder layer&apos;s cross-attention. Right: the explorer&apos;s rollout through the decoder (each layer&apos;s head means with their residual paths, down to the source tokens). Attention is where the heads read; attribution is what changed the output: where the rows differ, the weights alone mislead.</source>
-        <translation>每个已写出的输出词元占一行。左：该词元对数概率对源词元嵌入的积分梯度（从下方所选基线出发，{0} 步；红色表示提高了该词元的概率，蓝色表示降低）。中：所选 decoder 层交叉注意力各头的平均。右：与探索页相同的经过 decoder 的 rollout（每层各头的平均连同残差通路，一直追溯到源词元）。注意力是各头读取的位置；归因是改变输出的因素：两者的行不一致时，只看注意力权重会被误导。</translation>
+        <translation>每个已写出的输出词元占一行。左：该词元对数概率对源词元嵌入的积分梯度（从下方所选基线出发，{0} 步；红色表示提高了该词元的概率，蓝色表示降低）。中：所选解码器层交叉注意力各头的平均。右：与探索页相同的经过解码器的注意力展开（每层各头的平均连同残差通路，一直追溯到源词元）。注意力是各头读取的位置；归因是改变输出的因素：两者的行不一致时，只看注意力权重会被误导。</translation>
     </message>
     <message>
         <source>Rollout through the decoder</source>
-        <translation>经过 decoder 的 rollout</translation>
+        <translation>经过解码器的注意力展开</translation>
     </message>
     <message>
         <source>Integrated gradients: output token {0} of {1}</source>
@@ -519,11 +519,11 @@
     </message>
     <message>
         <source>Cross-attention, decoder layer {0}, mean of heads</source>
-        <translation>交叉注意力，decoder 第 {0} 层，各头平均</translation>
+        <translation>交叉注意力，解码器第 {0} 层，各头平均</translation>
     </message>
     <message>
         <source>Rank correlation (Spearman) of |attribution| with attention, per output token: {0}; mean {1}. With rollout: mean {2}.</source>
-        <translation>|归因| 与注意力的秩相关（Spearman），按输出词元：{0}；平均 {1}。与 rollout：平均 {2}。</translation>
+        <translation>|归因| 与注意力的秩相关（Spearman），按输出词元：{0}；平均 {1}。与注意力展开：平均 {2}。</translation>
     </message>
     <message>
         <source>Completeness: each row&apos;s attributions sum to its change of log-probability from the baseline to within {0:.3f} ({1:.1%} of the largest change).</source>
@@ -537,16 +537,16 @@
         <translation>步</translation>
     </message>
     <message>
-        <source>rank (0 = best)</source>
-        <translation>排名（0 = 最佳）</translation>
+        <source>rank</source>
+        <translation>排名</translation>
+    </message>
+    <message>
+        <source>Beam search, width {0}: each hypothesis kept after each step (rank 0: the best), with its last token and score = summed log-probability / length^{1:g}; the best path is thick; (token): ended earlier, kept</source>
+        <translation>束搜索，宽度 {0}：每一步后保留的每个假设（排名 0：最佳），附其最后一个词元和分数 = 对数概率之和 / 长度^{1:g}；最佳路径加粗；(词元)：已提前结束并保留</translation>
     </message>
     <message>
         <source>Beam search tree: choose beam search as the strategy to see it grow.</source>
         <translation>束搜索树：把策略选为束搜索，即可看到它逐步生长。</translation>
-    </message>
-    <message>
-        <source>Beam search, width {0}: each hypothesis kept after each step, with its last token and score = summed log-probability / length^{1:g}; the best path is thick; (token): ended earlier, kept</source>
-        <translation>束搜索，宽度 {0}：每一步后保留的每个假设，附其最后一个词元和分数 = 对数概率之和 / 长度^{1:g}；最佳路径加粗；(词元)：已提前结束并保留</translation>
     </message>
 </context>
 <context>
@@ -703,7 +703,7 @@ Symmetric part |S| = {7:.2f}, antisymmetric part |A| = {8:.2f} (Frobenius norms)
     </message>
     <message>
         <source>masked</source>
-        <translation>已屏蔽</translation>
+        <translation>已掩码</translation>
     </message>
     <message>
         <source>Colour legend: yellow chip (on a plot&apos;s axis: the word followed by (?)) = a word not in the model&apos;s vocabulary; orange = the current query (the step being shown); dashed outline = a token forced by you; grey hatched cells = masked (-inf); while a quiz&apos;s question is open, lavender cells with ? = hidden until you answer (not masked)</source>
@@ -730,7 +730,7 @@ Symmetric part |S| = {7:.2f}, antisymmetric part |A| = {8:.2f} (Frobenius norms)
     </message>
     <message>
         <source>Hidden until you answer: a quiz&apos;s question is open in the Explorer, and the runs decoded to their end would give the answer away. Reveal it there (Enter) to see the comparison.</source>
-        <translation>回答前隐藏：“探索”页中有一道测验题尚未回答，把两次运行解码到底会泄露答案。在那里揭晓答案（Enter）后即可看到比较。</translation>
+        <translation>回答前隐藏：探索页中有一道测验题尚未回答，把两次运行解码到底会泄露答案。在那里揭晓答案（Enter）后即可看到比较。</translation>
     </message>
     <message>
         <source>head {0}</source>
@@ -746,7 +746,7 @@ Symmetric part |S| = {7:.2f}, antisymmetric part |A| = {8:.2f} (Frobenius norms)
     </message>
     <message>
         <source>rollout</source>
-        <translation>rollout</translation>
+        <translation>注意力展开</translation>
     </message>
     <message>
         <source>Open a model first.</source>
@@ -773,7 +773,7 @@ Symmetric part |S| = {7:.2f}, antisymmetric part |A| = {8:.2f} (Frobenius norms)
     <name>ConceptView</name>
     <message>
         <source>Hidden until you answer: a quiz&apos;s question is open in the Explorer. Reveal the answer there (Enter) to see this picture of the current step.</source>
-        <translation>回答前隐藏：“探索”页中有一道测验题尚未回答。在那里揭晓答案（Enter）后即可看到当前步骤的这幅图。</translation>
+        <translation>回答前隐藏：探索页中有一道测验题尚未回答。在那里揭晓答案（Enter）后即可看到当前步骤的这幅图。</translation>
     </message>
 </context>
 <context>
@@ -796,7 +796,7 @@ Symmetric part |S| = {7:.2f}, antisymmetric part |A| = {8:.2f} (Frobenius norms)
     </message>
     <message>
         <source>Type a sentence in the Explorer tab to see it here.</source>
-        <translation>请在“探索”标签页输入一个句子，在这里查看。</translation>
+        <translation>请在探索页输入一个句子，在这里查看。</translation>
     </message>
 </context>
 <context>
@@ -1771,7 +1771,7 @@ Symmetric part |S| = {7:.2f}, antisymmetric part |A| = {8:.2f} (Frobenius norms)
     </message>
     <message>
         <source>tab = {0} is not shown: a slide with a quiz shows the explorer, where the class answers</source>
-        <translation>不会显示 tab = {0}：带测验的幻灯片显示“探索”页，学生在那里作答</translation>
+        <translation>不会显示 tab = {0}：带测验的幻灯片显示探索页，学生在那里作答</translation>
     </message>
     <message>
         <source>{0}</source>
@@ -1907,7 +1907,7 @@ Symmetric part |S| = {7:.2f}, antisymmetric part |A| = {8:.2f} (Frobenius norms)
     </message>
     <message>
         <source>the attention kind must be encoder_self, decoder_self or cross, got {0}</source>
-        <translation>注意力类型必须是 encoder_self、decoder_self 或 cross，收到的是 {0}</translation>
+        <translation>注意力类型必须是 &apos;encoder_self&apos;、&apos;decoder_self&apos; 或 &apos;cross&apos;，收到的是 {0}</translation>
     </message>
     <message>
         <source>an ablation&apos;s mode must be zero, uniform, mean or copy, got {0}</source>
@@ -1983,7 +1983,7 @@ Symmetric part |S| = {7:.2f}, antisymmetric part |A| = {8:.2f} (Frobenius norms)
     </message>
     <message>
         <source>positions can be left out of the encoder, the decoder or both, got {0}</source>
-        <translation>可以去掉位置编码的是 encoder、decoder 或 both，收到的是 {0}</translation>
+        <translation>可以去掉位置编码的是 &apos;encoder&apos;、&apos;decoder&apos; 或 &apos;both&apos;，收到的是 {0}</translation>
     </message>
     <message>
         <source>no positions: {0}</source>
@@ -2343,11 +2343,11 @@ Symmetric part |S| = {7:.2f}, antisymmetric part |A| = {8:.2f} (Frobenius norms)
     </message>
     <message>
         <source>{0}: the {1} token id is {2}, outside the vocabulary of {3}</source>
-        <translation>{0}：{1} 词符的编号是 {2}，超出了 {3} 个词符的词表</translation>
+        <translation>{0}：{1} 词元的编号是 {2}，超出了 {3} 个词元的词表</translation>
     </message>
     <message>
         <source>{0}: padding, end and unknown share a token id</source>
-        <translation>{0}：填充、结束和未知词符使用了同一个词符编号</translation>
+        <translation>{0}：填充、结束和未知词元使用了同一个词元编号</translation>
     </message>
     <message>
         <source>{0} has no tensor {1}</source>
@@ -2490,7 +2490,7 @@ Symmetric part |S| = {7:.2f}, antisymmetric part |A| = {8:.2f} (Frobenius norms)
     </message>
     <message>
         <source>One teacher-forced pass of this sentence. Blue: its FLOPs (a product of (m, k) and (k, n) matrices counts 2mkn, as torch counts; lookups, softmax and LayerNorm etc., with the residual additions and masks, count 0). Orange: its measured time, each piece run by itself (median of 15 runs, one thread). The FFN does the most arithmetic; but at this tiny size time is not where the FLOPs are: every piece pays a fixed overhead of Python and dispatch, so the small n x m x l products, the softmax and the FLOP-free rest take far more of the time than of the FLOPs. Below: the FFN&apos;s share grows as the model widens; the n x m x l products grow only with the sentence&apos;s length.</source>
-        <translation>这个句子的一次 teacher forcing 前向计算。蓝色：FLOPs（(m, k) 与 (k, n) 矩阵相乘记 2mkn，与 torch 的计法相同；查表、softmax 以及 LayerNorm 等（连同残差相加和掩码）记 0）。橙色：实测时间，每一部分单独运行计时（15 次的中位数，单线程）。FFN 做的运算最多；但在这么小的模型上，时间并不花在 FLOPs 所在之处：每一部分都要付出 Python 与调度的固定开销，所以很小的 n x m x l 乘积、softmax 和不计 FLOPs 的其余部分占用的时间远多于它们占的 FLOPs。下方：模型变宽时 FFN 的占比增大；n x m x l 乘积只随句子长度增长。</translation>
+        <translation>这个句子的一次 强制教学 前向计算。蓝色：FLOPs（(m, k) 与 (k, n) 矩阵相乘记 2mkn，与 torch 的计法相同；查表、softmax 以及 LayerNorm 等（连同残差相加和掩码）记 0）。橙色：实测时间，每一部分单独运行计时（15 次的中位数，单线程）。FFN 做的运算最多；但在这么小的模型上，时间并不花在 FLOPs 所在之处：每一部分都要付出 Python 与调度的固定开销，所以很小的 n x m x l 乘积、softmax 和不计 FLOPs 的其余部分占用的时间远多于它们占的 FLOPs。下方：模型变宽时 FFN 的占比增大；n x m x l 乘积只随句子长度增长。</translation>
     </message>
     <message>
         <source>LayerNorm etc.</source>
@@ -2896,7 +2896,7 @@ Symmetric part |S| = {7:.2f}, antisymmetric part |A| = {8:.2f} (Frobenius norms)
     </message>
     <message>
         <source>{0}, layer {1}, head {2} is switched off in the explorer</source>
-        <translation>{0}第 {1} 层头 {2} 已在探索器中关闭</translation>
+        <translation>{0}第 {1} 层头 {2} 已在探索页中关闭</translation>
     </message>
 </context>
 <context>
@@ -3680,11 +3680,11 @@ Nothing in the window changed.</source>
     </message>
     <message>
         <source>Follow the explorer</source>
-        <translation>跟随“探索”页</translation>
+        <translation>跟随探索页</translation>
     </message>
     <message>
         <source>Show the explorer&apos;s sentence and the target it has written so far</source>
-        <translation>显示“探索”页中的句子及目前已写出的目标序列</translation>
+        <translation>显示探索页中的句子及目前已写出的目标序列</translation>
     </message>
     <message>
         <source>Sentence</source>
@@ -3700,7 +3700,7 @@ Nothing in the window changed.</source>
     </message>
     <message>
         <source>0: blocked</source>
-        <translation>0：被屏蔽</translation>
+        <translation>0：被掩码</translation>
     </message>
     <message>
         <source>sentence</source>
@@ -3772,7 +3772,7 @@ Nothing in the window changed.</source>
     </message>
     <message>
         <source>3. masked: -inf where blocked</source>
-        <translation>3. 掩码：被屏蔽处为 -inf</translation>
+        <translation>3. 掩码：被掩码处为 -inf</translation>
     </message>
     <message>
         <source>4. softmax over keys: each row sums to 1</source>
@@ -3816,7 +3816,7 @@ Nothing in the window changed.</source>
     </message>
     <message>
         <source>Shapes are (batch, heads, queries, keys). The padding mask marks the padding of the source batch: encoder self-attention and cross-attention use it, the same for every head and query. Decoder self-attention uses the combined mask on the decoder inputs (sentence 1: &lt;s&gt; and the target so far; the others: &lt;s&gt; and the model&apos;s greedy translation): their padding AND the causal mask, which lets input t see inputs 0..t, never the future. Coloured cells: may attend (True); grey hatched cells: blocked (False), whose scores become -inf before the softmax, hatched as in every attention plot.</source>
-        <translation>形状为（批次, 头, 查询, 键）。填充掩码标出源句子批次中的填充：编码器自注意力和交叉注意力使用它，对每个头和每个查询都相同。解码器自注意力在解码器输入上使用组合掩码（句子 1：&lt;s&gt; 加上目前的目标序列；其他句子：&lt;s&gt; 加上模型的贪心翻译）：它们的填充 且 因果掩码，因果掩码让输入 t 只能看到输入 0..t，永远看不到未来。彩色格：可以关注（True）；灰色斜线格：被屏蔽（False），其分数在 softmax 之前变为 -inf，与所有注意力图中的斜线格相同。</translation>
+        <translation>形状为（批次, 头, 查询, 键）。填充掩码标出源句子批次中的填充：编码器自注意力和交叉注意力使用它，对每个头和每个查询都相同。解码器自注意力在解码器输入上使用组合掩码（句子 1：&lt;s&gt; 加上目前的目标序列；其他句子：&lt;s&gt; 加上模型的贪心翻译）：它们的填充 且 因果掩码，因果掩码让输入 t 只能看到输入 0..t，永远看不到未来。彩色格：可以关注（True）；灰色斜线格：被掩码（False），其分数在 softmax 之前变为 -inf，与所有注意力图中的斜线格相同。</translation>
     </message>
     <message>
         <source>sentence {0}: &apos;{1}&apos; is not in the vocabulary (read as {2}): its translation is a guess</source>
@@ -3852,7 +3852,7 @@ Nothing in the window changed.</source>
     </message>
     <message>
         <source>Query &apos;{0}&apos;: softmax weights {1} (sum {2:.3f}). Blocked keys: {3}. The output row is these weights times the rows of V: this head&apos;s {4} numbers for &apos;{0}&apos;.</source>
-        <translation>查询“{0}”：softmax 权重 {1}（和为 {2:.3f}）。被屏蔽的键：{3}。输出行等于这些权重乘以 V 的各行：这就是本头为“{0}”算出的 {4} 个数。</translation>
+        <translation>查询“{0}”：softmax 权重 {1}（和为 {2:.3f}）。被掩码的键：{3}。输出行等于这些权重乘以 V 的各行：这就是本头为“{0}”算出的 {4} 个数。</translation>
     </message>
     <message>
         <source>none</source>
@@ -3935,7 +3935,7 @@ Nothing in the window changed.</source>
     </message>
     <message>
         <source>there is no trace to export: type a sentence in the explorer first</source>
-        <translation>没有可导出的解码轨迹：请先在“探索”页输入句子</translation>
+        <translation>没有可导出的解码轨迹：请先在探索页输入句子</translation>
     </message>
     <message>
         <source>Export trace</source>
@@ -4045,11 +4045,11 @@ Nothing in the window changed.</source>
     </message>
     <message>
         <source>Measured on this computer&apos;s CPU (one thread, median of 3): the decoder reading T tokens in one teacher-forced pass, the same decoder generating them in T steps with its key/value cache (the same logits), and a GRU of the same width and layers over T inputs.</source>
-        <translation>在本机 CPU 上实测（单线程，3 次取中位数）：解码器以 teacher forcing 一次读入 T 个词元；同一个解码器借助键/值缓存分 T 步逐个生成（得到相同的 logits）；以及同样宽度和层数的 GRU 处理 T 个输入。</translation>
+        <translation>在本机 CPU 上实测（单线程，3 次取中位数）：解码器以 强制教学 一次读入 T 个词元；同一个解码器借助键/值缓存分 T 步逐个生成（得到相同的 logits）；以及同样宽度和层数的 GRU 处理 T 个输入。</translation>
     </message>
     <message>
         <source>one teacher-forced pass (training)</source>
-        <translation>一次 teacher forcing 前向（训练）</translation>
+        <translation>一次 强制教学 前向（训练）</translation>
     </message>
     <message>
         <source>T cached steps (generating)</source>
@@ -4069,7 +4069,7 @@ Nothing in the window changed.</source>
     </message>
     <message>
         <source>At T = {0}: generating takes {1:.0f} times as long as the teacher-forced pass</source>
-        <translation>T = {0} 时：逐步生成耗时是 teacher forcing 一次前向的 {1:.0f} 倍</translation>
+        <translation>T = {0} 时：逐步生成耗时是 强制教学 一次前向的 {1:.0f} 倍</translation>
     </message>
 </context>
 <context>
@@ -4451,7 +4451,7 @@ Shuffled: {1} (original positions {2})</source>
     </message>
     <message>
         <source>In beam search these candidates belong to a hypothesis that was not the best one before this step: switch to greedy to force a word here.</source>
-        <translation>在束搜索中，这些候选属于本步之前并非最佳的假设：请切换到贪心搜索，才能在这里强制指定一个词。</translation>
+        <translation>在束搜索中，这些候选属于本步之前并非最佳的假设：请切换到贪心解码，才能在这里强制指定一个词。</translation>
     </message>
     <message>
         <source>No change of the interventions to undo.</source>
@@ -4643,7 +4643,7 @@ Nothing in the window changed.</source>
     </message>
     <message>
         <source>{1} now copies {0}&apos;s pattern (JSD between them {2:.3f}). The Explorer decodes with it: in its grid of the {3}, {1} is framed as edited and shows {0}&apos;s weights; compare the two tiles there, and the translation with and without the copy.</source>
-        <translation>{1} 现在复制 {0} 的注意力模式（两者的 JSD 为 {2:.3f}）。Explorer 会带着这个改动解码：在它的{3}网格中，{1} 被框出标为已编辑，并显示 {0} 的权重；在那里比较这两个小图，以及复制前后的翻译。</translation>
+        <translation>{1} 现在复制 {0} 的注意力模式（两者的 JSD 为 {2:.3f}）。探索页会带着这个改动解码：在它的{3}网格中，{1} 被框出标为已编辑，并显示 {0} 的权重；在那里比较这两个小图，以及复制前后的翻译。</translation>
     </message>
 </context>
 <context>
@@ -4765,18 +4765,18 @@ Nothing in the window changed.</source>
     </message>
     <message>
         <source>&apos;{0}&apos; is not in this model&apos;s target vocabulary: teacher forcing feeds it as {1}</source>
-        <translation>“{0}”不在此模型的目标词表中：教师强制会以 {1} 输入它</translation>
+        <translation>“{0}”不在此模型的目标词表中：强制教学会以 {1} 输入它</translation>
     </message>
     <message>
         <source>Teacher forcing, {0} steps: the model&apos;s most probable token was the gold one {1} times; mean loss {2:.3f} nats (-log p of the gold tokens); p(gold): {3}</source>
-        <translation>教师强制，共 {0} 步：模型最可能的词元与参考词元一致 {1} 次；平均损失 {2:.3f} 奈特（参考词元的 -log p）；p(参考)：{3}</translation>
+        <translation>强制教学，共 {0} 步：模型最可能的词元与参考词元一致 {1} 次；平均损失 {2:.3f} 奈特（参考词元的 -log p）；p(参考)：{3}</translation>
     </message>
 </context>
 <context>
     <name>StrategyEditor</name>
     <message>
         <source>greedy</source>
-        <translation>贪心搜索</translation>
+        <translation>贪心解码</translation>
     </message>
     <message>
         <source>sampling</source>
@@ -4849,7 +4849,7 @@ Nothing in the window changed.</source>
         <source>Row labels: input -&gt; written token
 In every map rows are queries and columns are keys. In cross-attention and in the decoder&apos;s self-attention a row is labelled &quot;input -&gt; written token&quot;, for example &quot;to -&gt; drink&quot;: the decoder&apos;s input at that position (the token written one step before, or &lt;s&gt; at the start) and the token the model wrote from that row. The row&apos;s attention is what the model looked at to write the token after the arrow. In the encoder&apos;s self-attention rows and columns are the source tokens.</source>
         <translation>行标签：输入 -&gt; 写出的词元
-在每张图中，行是查询（query），列是键（key）。在交叉注意力和解码器自注意力中，每一行标为“输入 -&gt; 写出的词元”，例如“to -&gt; drink”：前者是解码器在该位置的输入（上一步写出的词元，开头时为 &lt;s&gt;），后者是模型从这一行写出的词元。这一行的注意力就是模型为写出箭头后的词元所看的地方。在编码器自注意力中，行和列都是源句子的词元。</translation>
+在每张图中，行是查询，列是键。在交叉注意力和解码器自注意力中，每一行标为“输入 -&gt; 写出的词元”，例如“to -&gt; drink”：前者是解码器在该位置的输入（上一步写出的词元，开头时为 &lt;s&gt;），后者是模型从这一行写出的词元。这一行的注意力就是模型为写出箭头后的词元所看的地方。在编码器自注意力中，行和列都是源句子的词元。</translation>
     </message>
     <message>
         <source>Colours
@@ -4863,13 +4863,13 @@ Hatched cells: masked (blocked) keys; the softmax gives them a weight of exactly
 黄色词块：不在模型词表中的词，模型把它读作 &lt;unk&gt;。
 橙色：当前查询（加框的那一行）和当前这一步的词元。
 虚线词块：由你强制指定的词元（点选来代替模型的选择）。
-斜线格：被屏蔽（阻止）的键；softmax 给它们的权重恰好为 0。</translation>
+斜线格：被掩码（阻止）的键；softmax 给它们的权重恰好为 0。</translation>
     </message>
     <message>
         <source>Summaries and rollout
 The last column of the grid sums up each layer&apos;s heads. Mean of heads: the average map (rows still sum to 1). Max of heads: each cell the strongest head&apos;s weight (rows no longer sum to 1). Rollout (Abnar &amp; Zuidema, 2020) follows the information up through the layers: each layer&apos;s mean map A becomes 0.5·A + 0.5·I, because half of the signal bypasses attention through the residual connection; its rows are normalised to sum to 1 again; and the layers are multiplied from the bottom up, R_l = Â_l · R_(l-1). Row q of layer l then says how much of each input token reaches position q after layer l. For cross-attention, rollout follows the decoder: through its masked self-attention and, with half of the signal, its cross-attention into the encoder&apos;s rollout, so each row says how much of each source token reaches that decoder position.</source>
-        <translation>汇总与 rollout
-网格的最后一列汇总每一层的各个头。各头平均：平均的注意力图（每行之和仍为 1）。各头最大：每个格子取最强的头的权重（每行之和不再为 1）。Rollout（Abnar 与 Zuidema，2020）沿着各层向上追踪信息：每层的平均图 A 变为 0.5·A + 0.5·I，因为一半的信号经残差连接绕过了注意力；再把每行重新归一化为和为 1；然后自下而上把各层相乘，R_l = Â_l · R_(l-1)。于是第 l 层的第 q 行表示：经过第 l 层之后，每个输入词元有多少到达了位置 q。对交叉注意力，rollout 沿解码器追踪：经过它的掩码自注意力，并以一半的信号经过它的交叉注意力进入编码器的 rollout，于是每一行表示每个源词元有多少到达了这个解码器位置。</translation>
+        <translation>汇总与注意力展开
+网格的最后一列汇总每一层的各个头。各头平均：平均的注意力图（每行之和仍为 1）。各头最大：每个格子取最强的头的权重（每行之和不再为 1）。注意力展开（Abnar 与 Zuidema，2020）沿着各层向上追踪信息：每层的平均图 A 变为 0.5·A + 0.5·I，因为一半的信号经残差连接绕过了注意力；再把每行重新归一化为和为 1；然后自下而上把各层相乘，R_l = Â_l · R_(l-1)。于是第 l 层的第 q 行表示：经过第 l 层之后，每个输入词元有多少到达了位置 q。对交叉注意力，注意力展开沿解码器追踪：经过它的掩码自注意力，并以一半的信号经过它的交叉注意力进入编码器的注意力展开，于是每一行表示每个源词元有多少到达了这个解码器位置。</translation>
     </message>
     <message>
         <source>Sampling: temperature, top-k, top-p
@@ -4915,7 +4915,7 @@ The padding mask hides the &lt;pad&gt; tokens that fill the shorter sentences of
 The walkthrough shows one head&apos;s steps for one query: the raw scores Q·Kᵀ, scaled by 1/sqrt(d_k), masked, turned into weights by the softmax, and the output: the weights times the value vectors V.</source>
         <translation>掩码规定每个查询可以关注哪些键（True，浅色），不能关注哪些键（False，深色）。
 
-填充掩码（padding mask）遮住用来补齐批次中较短句子的 &lt;pad&gt; 词元；序列（因果）掩码（sequence mask）对解码器遮住未来，使查询 t 只能看到键 0..t。解码器自注意力使用二者的组合。被屏蔽的分数变为 -inf，所以经过 softmax 后它们的权重为 0，每一行之和仍然为 1。
+填充掩码（padding mask）遮住用来补齐批次中较短句子的 &lt;pad&gt; 词元；序列（因果）掩码（sequence mask）对解码器遮住未来，使查询 t 只能看到键 0..t。解码器自注意力使用二者的组合。被掩码的分数变为 -inf，所以经过 softmax 后它们的权重为 0，每一行之和仍然为 1。
 
 逐步演示展示一个头对一个查询的各个步骤：原始分数 Q·Kᵀ，乘以 1/sqrt(d_k) 缩放，加掩码，经 softmax 变成权重，以及输出：权重乘以值向量 V。</translation>
     </message>
@@ -4945,11 +4945,11 @@ Click a head to switch it off in the explorer, and watch what changes in its tra
 
 剪枝曲线从最不重要的头开始，一个接一个地关闭，并在每次关闭后评分：冗余的头被关闭时曲线保持平坦，之后才下降。旁边的文字统计在损失一个百分点的完全匹配之前可以关闭多少个头。所有交叉注意力头都关闭后，解码器完全看不到源句。
 
-点击一个头，就会在探索器中关闭它，看看译文有什么变化。</translation>
+点击一个头，就会在探索页中关闭它，看看译文有什么变化。</translation>
     </message>
     <message>
         <source>Pictures the tutorials describe in words, drawn from the loaded model&apos;s own weights for the explorer&apos;s sentence at its step: step in the explorer and come back to see the next token&apos;s. Choose a picture on the left; above it stand the tutorial&apos;s claim and what the picture shows. The attention kind and layer (and head, where a picture shows one head) choose what it is drawn from: the encoder&apos;s layers for encoder self-attention, the decoder&apos;s otherwise.</source>
-        <translation>教程用文字描述的图，用已加载模型自己的权重、按“探索”标签页中的句子及其当前步绘制：在“探索”中前进一步再回来，就能看到下一个词元的图。在左边选择一张图；图的上方是教程的说法以及这张图显示的内容。注意力类型和层（以及只显示一个头的图中的头）决定图取自哪里：编码器自注意力取编码器的层，其他取解码器的层。</translation>
+        <translation>教程用文字描述的图，用已加载模型自己的权重、按探索页中的句子及其当前步绘制：在“探索”中前进一步再回来，就能看到下一个词元的图。在左边选择一张图；图的上方是教程的说法以及这张图显示的内容。注意力类型和层（以及只显示一个头的图中的头）决定图取自哪里：编码器自注意力取编码器的层，其他取解码器的层。</translation>
     </message>
     <message>
         <source>Two decoding runs side by side: a minimal pair of sentences (&quot;ich möchte ein bier&quot; and &quot;ich möchte ein bier trinken&quot;), or one sentence through two models (the loaded one, a shipped one, or a checkpoint file, such as one saved earlier in training). Each run is decoded greedily to its end. Choose the attention kind, the layer and a head or a summary of the layer&apos;s heads. Where the two maps have the same shape, the third map is B − A on a blue-white-red scale centred at 0, its range stated in its title; where they do not, it says why. Below, the two outputs as a token diff.</source>
