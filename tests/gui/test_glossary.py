@@ -4,9 +4,10 @@ words are found as whole words outside quotes and code (an option's value stays 
 from __future__ import annotations
 
 import re
-import tomllib
 import xml.etree.ElementTree as ET
 from pathlib import Path
+
+import tomllib
 
 ROOT = Path(__file__).resolve().parents[2]
 GLOSSARY = tomllib.loads((ROOT / "resources" / "i18n" / "glossary.toml").read_text(encoding="utf-8"))
