@@ -7,7 +7,11 @@ import re
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
-import tomllib
+try:
+    import tomllib
+except ModuleNotFoundError:  # Python 3.10
+    import tomli as tomllib
+
 
 ROOT = Path(__file__).resolve().parents[2]
 GLOSSARY = tomllib.loads((ROOT / "resources" / "i18n" / "glossary.toml").read_text(encoding="utf-8"))
