@@ -56,7 +56,7 @@
     </message>
     <message>
         <source>What is the difference between additive attention and dot-product (multiplicative) attention? Additive and dot-product attention have the same computational complexity, but dot-product attention can use highly optimised parallel matrix multiplication code, so it is faster and saves space.</source>
-        <translation>additive attention、dot-product (multi-plicative) attention 的区别？加型注意力机制和点乘注意力机制有着相同的计算复杂度，但点乘注意力机制运算可以使用高度优化的并行矩阵乘法代码，会更快也更节省空间</translation>
+        <translation>additive attention、dot-product (multiplicative) attention 的区别？加型注意力机制和点乘注意力机制有着相同的计算复杂度，但点乘注意力机制运算可以使用高度优化的并行矩阵乘法代码，会更快也更节省空间</translation>
     </message>
     <message>
         <source>Left: the head&apos;s own weights, softmax(q.k / sqrt(d_k)). Right: additive attention, softmax(v^T tanh(W1 q + W2 k)) on the same queries and keys, with W1, W2 and v either fitted by least squares to the head&apos;s scores q.k / sqrt(d_k) (up to a constant per row, which the softmax ignores; starting from the previous step&apos;s fit) or random. Below: the time and the memory to score n queries against n keys, both ways.</source>
@@ -84,11 +84,11 @@
     </message>
     <message>
         <source>Untrained, the scores miss the head&apos;s by {0:.2f} of their spread (RMS, rows centred) and a weight by up to {1:.2f}: only a fit makes them alike.</source>
-        <translation>未经训练时，分数与这个头的相差其离散程度的 {0:.2f}（均方根，各行先去均值），单个权重最多相差 {1:.2f}：只有拟合之后两者才相像。</translation>
+        <translation>未经训练时，这些分数与这个头的分数相差其离散程度的 {0:.2f} 倍（均方根，各行先去均值），单个权重最多相差 {1:.2f}：只有拟合之后两者才相像。</translation>
     </message>
     <message>
         <source>The fit misses the head&apos;s scores by {0:.1e} of their spread (RMS, rows centred); no weight differs by more than {1:.1e}.</source>
-        <translation>拟合与这个头的分数相差其离散程度的 {0:.1e}（均方根，各行先去均值）；任何权重的差都不超过 {1:.1e}。</translation>
+        <translation>拟合结果与这个头的分数相差其离散程度的 {0:.1e} 倍（均方根，各行先去均值）；任何权重的差都不超过 {1:.1e}。</translation>
     </message>
     <message>
         <source>Additive, fitted: {0} Levenberg-Marquardt iterations, {1:.2f} s</source>
@@ -593,7 +593,7 @@
     </message>
     <message>
         <source>The second reading is a bilinear function, f(ax+b, y) = a f(x, y) + f(b, y): the attention map is a typical bilinear function, and it can equally be read as an inner-product space with W_Z as its metric. The essence of bilinearity is that it splits apart; it is widely used in work that fuses features at the attention stage, such as relative position embeddings.</source>
-        <translation>第二种理解是双线性函数即 $f(ax+b,y) = af(x, y) + f(b,y)$,attention map就是一个典型的双线性函数，同样的，也可以理解为把$W_Z$作为度量的内积空间。双线性的精髓在于可拆分，很多在attention阶段融合特征，比如relative position embedding等工作中就有广泛应用。</translation>
+        <translation>第二种理解是双线性函数即 f(ax+b, y) = a·f(x, y) + f(b, y)，attention map就是一个典型的双线性函数，同样的，也可以理解为把 W_Z 作为度量的内积空间。双线性的精髓在于可拆分，很多在attention阶段融合特征，比如relative position embedding等工作中就有广泛应用。</translation>
     </message>
     <message>
         <source>W_Z = W_Q W_K^T of the chosen head, with the biases as a last row and column: [x_q, 1] W_Z [x_k, 1]^T / sqrt(d_k) is the scaled score of every query and key.</source>
@@ -4875,7 +4875,7 @@ The last column of the grid sums up each layer&apos;s heads. Mean of heads: the 
         <source>Sampling: temperature, top-k, top-p
 The model gives every token of its vocabulary a score (a logit). The temperature divides the logits before the softmax: below 1 sharpens the distribution towards the most probable tokens, above 1 flattens it. Top-k keeps only the k most probable tokens (all: no limit). Top-p keeps the smallest set of most probable tokens whose probabilities add up to at least p (1: all). The kept probabilities are renormalised to sum to 1 and the token is drawn from them; a seed makes the draw repeatable. Greedy decoding always takes the most probable token.</source>
         <translation>采样：温度、top-k、top-p
-模型给词表中的每个词元一个分数（logit）。温度在 softmax 之前去除 logit：小于 1 使分布更集中于最可能的词元，大于 1 使分布更平坦。Top-k 只保留最可能的 k 个词元（全部：不限制）。Top-p 保留概率之和至少达到 p 的最小的一组最可能的词元（1：全部）。保留下来的概率重新归一化为和为 1，再从中抽取词元；设定种子可以让抽取结果重现。贪心解码总是取最可能的词元。</translation>
+模型给词表中的每个词元一个分数（logit）。在 softmax 之前把 logit 除以温度：小于 1 使分布更集中于最可能的词元，大于 1 使分布更平坦。Top-k 只保留最可能的 k 个词元（全部：不限制）。Top-p 保留概率之和至少达到 p 的最小的一组最可能的词元（1：全部）。保留下来的概率重新归一化为和为 1，再从中抽取词元；设定种子可以让抽取结果重现。贪心解码总是取最可能的词元。</translation>
     </message>
     <message>
         <source>Beam search and its scores

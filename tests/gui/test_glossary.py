@@ -61,3 +61,21 @@ def test_a_forbidden_word_is_caught_and_code_is_not():
     assert offences("Decoder 的输出") == ["decoder (use 解码器)"]
     assert offences("取值为 `decoder` 或 'encoder'") == []
     assert offences("键值（keyboard）") == []  # a whole word only
+
+
+def test_no_translation_shows_raw_latex():
+    """A translation is plain text: "$W_Z$" was shown as written (issue 34, item 17)."""
+    latex = {source[:60]: text for source, text in catalogue() if re.search(r"\$[^$\s][^$]*\$", text)}
+    assert not latex, latex
+
+
+def test_the_chinese_lessons_name_tabs_as_the_window_does():
+    """Lessons 3 and 4 sent the class to the "原因" tab, which the window calls 为什么."""
+    from transviz.gui.panels.registry import PANELS
+
+    translated = dict(catalogue())
+    names = {translated.get(spec.title, spec.title) for spec in PANELS}
+    for path in sorted((ROOT / "resources" / "lessons").glob("*.toml")):
+        for slide in tomllib.loads(path.read_text(encoding="utf-8")).get("slide", []):
+            for named in re.findall(r"“([^”]+)”标签页", slide.get("caption_zh", "")):
+                assert named in names, (path.name, named, names)
