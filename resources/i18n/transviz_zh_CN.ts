@@ -1770,8 +1770,8 @@ Symmetric part |S| = {7:.2f}, antisymmetric part |A| = {8:.2f} (Frobenius norms)
         <translation>课程至少需要一个 [[slide]]</translation>
     </message>
     <message>
-        <source>tab = {0} is not shown: a slide with a quiz shows the explorer, where the class answers</source>
-        <translation>不会显示 tab = {0}：带测验的幻灯片显示探索页，学生在那里作答</translation>
+        <source>tab = {0} gives the quiz&apos;s answer away: its walkthrough draws the step the class is asked about</source>
+        <translation>tab = {0} 会泄露测验的答案：它的逐步演示画出了全班被问到的那一步</translation>
     </message>
     <message>
         <source>{0}</source>

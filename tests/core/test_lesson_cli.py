@@ -98,11 +98,12 @@ def test_an_answer_the_model_can_write_passes(tmp_path: Path, capsys: pytest.Cap
     assert capsys.readouterr().out.endswith("all fine\n")
 
 
-def test_a_tab_a_quiz_overrides_is_a_warning_at_its_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_a_tab_that_gives_the_answer_away_is_a_warning_at_its_line(tmp_path: Path,
+                                                                    capsys: pytest.CaptureFixture[str]) -> None:
     path = tmp_path / "one.toml"
     path.write_text(ONE + 'tab = "masks"\nquiz = { ask = "token" }\n', encoding="utf-8")
     assert main(["lesson", "--check", str(path)]) == 0  # allowed: the slide still shows
     captured = capsys.readouterr()
-    assert captured.err == ("transviz: warning: one.toml, line 8: tab = 'masks' is not shown: a slide with a quiz "
-                            "shows the explorer, where the class answers\n")
+    assert captured.err == ("transviz: warning: one.toml, line 8: tab = 'masks' gives the quiz's answer away: its "
+                            "walkthrough draws the step the class is asked about\n")
     assert captured.out == f"{path}: 1 slide, 1 decoder step, 1 warning\n"

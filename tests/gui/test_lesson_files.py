@@ -230,7 +230,7 @@ def test_a_lessons_warnings_show_in_the_status_bar(windows, ini, mine) -> None:
     window = windows(ini)
     assert window.open_lesson(mine)
     assert not window.notice.isHidden()
-    assert "mine.toml, line 11: tab = 'masks' is not shown" in window.notice.toolTip() + window.notice.text()
+    assert "mine.toml, line 11: tab = 'masks' gives the quiz's answer away" in window.notice.toolTip()
 
 
 def test_ctrl_shift_l_asks_for_the_caption_from_the_sentence_field(open_window, shipped_model, qtbot) -> None:

@@ -82,6 +82,11 @@ class Quiz:
     answer: str | None = None
 
 
+# Tabs that draw the current step's attention without hiding a quiz's question (the explorer,
+# concepts and compare hide it while it is open)
+ANSWERING_TABS = ("masks",)
+
+
 @dataclass(frozen=True)
 class Slide:
     """One state of the window. ``model`` is a shipped model's name or a checkpoint's path
@@ -243,9 +248,9 @@ class _Reader:
         steps = self.whole(data, "steps", 0)
         forced = self.read_forced(data.get("forced", []), steps)
         tab = self.one_of(data, "tab", TABS, "explorer")
-        if "quiz" in data and tab != "explorer":  # the class answers in the explorer: it is shown instead
-            self.warn("tab", translate_noop("CoreMessages", "tab = {0} is not shown: a slide with a quiz shows the "
-                                                            "explorer, where the class answers"), repr(tab))
+        if "quiz" in data and tab in ANSWERING_TABS:  # the slide's tab stays in front, and this one shows the step
+            self.warn("tab", translate_noop("CoreMessages", "tab = {0} gives the quiz's answer away: its walkthrough "
+                                                            "draws the step the class is asked about"), repr(tab))
         return Slide(
             model=self.typed(data, "model", str), sentence=self.typed(data, "sentence", str),
             reference=self.typed(data, "reference", str),
