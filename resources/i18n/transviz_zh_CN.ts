@@ -1786,6 +1786,10 @@ Symmetric part |S| = {7:.2f}, antisymmetric part |A| = {8:.2f} (Frobenius norms)
         <translation>强制的步骤必须是该幻灯片 {0} 个步骤之一，且只能出现一次，实际为 {1}</translation>
     </message>
     <message>
+        <source>tab = {0} has no pages; the tabs with pages: {1}</source>
+        <translation>tab = {0} 没有分页；有分页的标签页：{1}</translation>
+    </message>
+    <message>
         <source>a view&apos;s head is a number from 0 or {0}, got {1}</source>
         <translation>视图的 head 是从 0 开始的数字或 {0}，实际为 {1}</translation>
     </message>

@@ -206,3 +206,17 @@ def test_the_users_colormap_comes_back_when_the_lesson_ends(remembering) -> None
     assert SettingsStore(ini).load().preferences.appearance.presentation
     window.memory.remember()
     assert SettingsStore(ini).load().preferences.appearance.colormap == "cividis"
+
+
+def test_a_slide_opens_the_page_it_names_and_a_saved_session_keeps_it(shipped_window, tmp_path):
+    """Lesson 3's last slide promised the shuffle but opened the Why tab on its scale page."""
+    from transviz.core.teaching.lesson import Slide, read
+
+    window = shipped_window
+    why = window.panels["why"]
+    window.sessions.show_slide(Slide("default", "er sieht den hund nicht", tab="why", page="positions"), tmp_path)
+    assert window.tabs.currentWidget() is why and why.current_page() == "positions"
+    saved = window.sessions.save(tmp_path / "s.transviz")
+    assert read(saved).slides[0].page == "positions"
+    window.sessions.show_slide(Slide("default", "er sieht den hund nicht", tab="why", page="scale"), tmp_path)
+    assert why.current_page() == "scale"

@@ -61,6 +61,7 @@ class SessionFiles(QObject):
                      reference=workspace.reference or None, teacher_forcing=workspace.teacher_forcing,
                      strategy=strategy, steps=len(history),
                      forced=tuple(Forced(r.index, r.token) for r in history if r.forced), tab=tab,
+                     page=self.panels[tab].current_page(),
                      view=replace(explorer, colormap=current_appearance().colormap),
                      interventions=workspace.interventions)
 
@@ -79,6 +80,8 @@ class SessionFiles(QObject):
         for panel in self.panels.built():  # before the session: its views then draw once
             panel.apply_view(slide.view)
         show(slide, workspace, source, loaded)
+        if slide.page is not None:
+            shown.show_page(slide.page)
         self.tabs.setCurrentWidget(shown)
         for panel in self.panels.built():
             panel.apply_quiz(slide.quiz)

@@ -33,7 +33,8 @@ def every_field() -> Lesson:
                  quiz=Quiz("where", "cross", 0, 1))
     plain = Slide(model="models/other.safetensors", sentence="ein bier", strategy=Beam(3, 0.0),
                   quiz=Quiz("token", answer="beer"))
-    return Lesson((rich, plain, Slide("default", "bitte")), "Title", "标题")
+    paged = Slide("default", "bitte", tab="why", page="positions")
+    return Lesson((rich, plain, paged, Slide("default", "bitte")), "Title", "标题")
 
 
 def test_a_lesson_round_trips_through_its_text() -> None:
@@ -78,6 +79,8 @@ def error_of(text: str) -> str:
     (HEAD + SLIDE + 'interventions = [{ name = "AblateHead", kind = "cross", layer = 0, head = 0, mode = "x" }]\n',
      8, "mode must be"),
     (HEAD + SLIDE + 'quiz = { ask = "where" }\n', 8, "names the head"),
+    (HEAD + SLIDE + 'tab = "why"\npage = "scales"\n', 9, "page must be one of scale, positions"),
+    (HEAD + SLIDE + 'tab = "masks"\npage = "scale"\n', 9, "tab = 'masks' has no pages"),
     (HEAD + '\n[[slide]]\nsentence = "x"\n', 5, "model is missing"),
     (HEAD.replace("version = 1", "version = 2"), 2, "lesson version 1"),
     (HEAD, 1, "at least one [[slide]]"),

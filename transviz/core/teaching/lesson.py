@@ -23,7 +23,7 @@ from ..base.files import NotARegularFile, kind_of, open_regular, write_atomicall
 from ..base.messages import Arg, Message, translate_noop
 from ..decoding.interventions import Intervention
 from ..decoding.strategies import Greedy, Strategy, strategy_named, strategy_settings
-from .tabs import TABS, Tab
+from .tabs import TAB_PAGES, TABS, Tab
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -100,6 +100,7 @@ class Slide:
     steps: int = 0
     forced: tuple[Forced, ...] = ()
     tab: Tab = "explorer"
+    page: str | None = None  # a page of the tab (:data:`~transviz.core.teaching.tabs.TAB_PAGES`), or its first
     view: View = field(default_factory=View)
     interventions: tuple[Intervention, ...] = ()
     caption_en: str = ""
@@ -256,7 +257,7 @@ class _Reader:
             reference=self.typed(data, "reference", str),
             teacher_forcing=self.typed(data, "teacher_forcing", bool, False),
             strategy=self.read_strategy(data), steps=steps, forced=forced,
-            tab=tab, view=self.read_view(data.get("view", {})),
+            tab=tab, page=self.read_page(data, tab), view=self.read_view(data.get("view", {})),
             interventions=self.read_interventions(data.get("interventions", [])),
             caption_en=self.typed(data, "caption_en", str, ""), caption_zh=self.typed(data, "caption_zh", str, ""),
             quiz=None if "quiz" not in data else self.read_quiz(data["quiz"]), line=self.where.slide(self.slide),
@@ -286,6 +287,14 @@ class _Reader:
                                                                          "{0} steps, once, got {1}"), steps, step)
             found.append(Forced(step, token))
         return tuple(sorted(found, key=lambda f: f.step))
+
+    def read_page(self, data: dict[str, Any], tab: str) -> str | None:
+        """The page of ``tab`` the slide opens; an error for a tab without pages."""
+        if "page" in data and tab not in TAB_PAGES:
+            raise self.fail("page", translate_noop("CoreMessages", "tab = {0} has no pages; the tabs with pages: {1}"),
+                            repr(tab), ", ".join(TAB_PAGES))
+        page: str | None = self.one_of(data, "page", TAB_PAGES.get(tab, ()), None)
+        return page
 
     def read_view(self, data: Any) -> View:
         self.table(data, "view", tuple(f.name for f in fields(View)))
@@ -402,6 +411,8 @@ def slide_table(slide: Slide) -> dict[str, Any]:
     if slide.forced:
         table["forced"] = [asdict(f) for f in slide.forced]
     table["tab"] = slide.tab
+    if slide.page is not None:
+        table["page"] = slide.page
     table["view"] = asdict(slide.view)
     if slide.interventions:
         table["interventions"] = [{"name": type(i).__name__, **asdict(i)} for i in slide.interventions]

@@ -79,6 +79,13 @@ class PlotPanel(QWidget):
         """Show attention as ``view`` says (a reopened session, a lesson's slide), from the
         workspace's next ``session_changed`` on: the caller opens the slide's session next."""
 
+    def current_page(self) -> str | None:
+        """The page shown, for a tab with several (:data:`~transviz.core.teaching.tabs.TAB_PAGES`)."""
+        return None
+
+    def show_page(self, page: str) -> None:
+        """Show ``page`` (one of the tab's :data:`~transviz.core.teaching.tabs.TAB_PAGES`): a lesson's slide."""
+
     def apply_quiz(self, quiz: Quiz | None) -> None:
         """Ask the class ``quiz`` (a lesson slide's question, after its session is open), or nothing."""
 

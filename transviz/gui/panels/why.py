@@ -12,6 +12,7 @@ from PySide6.QtGui import QShowEvent
 from PySide6.QtWidgets import QTabWidget, QVBoxLayout, QWidget
 
 from ...core.model.bundle import Model, decoding_copy
+from ...core.teaching.tabs import TAB_PAGES
 from ...core.teaching.workspace import Workspace
 from ..services.language import Retranslated
 from ..services.observe import subscribe
@@ -19,7 +20,7 @@ from .base import PlotPanel
 from .why_positions_view import PositionsSection
 from .why_scale_view import ScaleSection
 
-SCALE, POSITIONS = 0, 1  # the pages
+SCALE, POSITIONS = 0, 1  # the pages, in the order of TAB_PAGES["why"]
 
 
 class WhyPanel(Retranslated, PlotPanel):
@@ -47,6 +48,12 @@ class WhyPanel(Retranslated, PlotPanel):
     def set_model(self, model: Model | None) -> None:
         """Shown with the sentence of the session that follows (``session_changed``)."""
         self.refresh()
+
+    def current_page(self) -> str | None:
+        return TAB_PAGES["why"][self.pages.currentIndex()]
+
+    def show_page(self, page: str) -> None:
+        self.pages.setCurrentIndex(TAB_PAGES["why"].index(page))
 
     def refresh(self) -> None:
         """Draw the page shown, with the workspace's model and sentence; nothing while the tab is hidden."""
