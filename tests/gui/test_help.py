@@ -21,7 +21,8 @@ EXPLORER_FACTS = ("input -> written token", "to -> drink", "Yellow chip", "not i
                   "normalised to sum to 1", "temperature divides the logits before the softmax",
                   "Top-k keeps only the k most probable", "Top-p keeps the smallest set",
                   "renormalised to sum to 1", "sum of the natural log-probabilities", "divided by length^penalty")
-CHINESE_FACTS = ("输入 -> 写出的词元", "黄色词块", "橙色", "虚线词块", "斜线格", "Rollout", "0.5·A + 0.5·I", "温度",
+CHINESE_FACTS = ("输入 -> 写出的词元", "黄色词块", "橙色", "虚线词块", "斜线格",
+                 "注意力展开（Abnar 与 Zuidema，2020）", "0.5·A + 0.5·I", "温度",
                  "Top-k", "Top-p", "束搜索", "对数概率", "length^penalty")
 
 
