@@ -8,12 +8,12 @@ again, comes back to the slide as it was. The whole lesson is checked before its
 """
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import replace
 from pathlib import Path
 
-from PySide6.QtCore import QCoreApplication, QEvent, QObject, Qt, Signal
-from PySide6.QtGui import QFont, QKeyEvent
+from PySide6.QtCore import QCoreApplication, QEvent, QObject, QRect, Qt, Signal
+from PySide6.QtGui import QFont, QFontMetrics, QKeyEvent, QResizeEvent
 from PySide6.QtWidgets import QApplication, QHBoxLayout, QMainWindow, QMenu, QPushButton, QToolBar, QWidget
 
 from ..core.base.errors import TransvizError
@@ -63,6 +63,7 @@ class LessonBanner(Retranslated, QWidget):
         self.explore = QPushButton()
         self.explore.setCheckable(True)
         self.caption = plain_label(wrap=True)
+        self._captions: list[str] = []  # the lesson's, in the language shown: the banner's height fits them all
         self._scale_caption()
         self.progress = plain_label()
         self.bind_text(self.previous.setText, lambda: self.tr("< Previous"))
@@ -91,6 +92,30 @@ class LessonBanner(Retranslated, QWidget):
         font = QFont(self.font())
         font.setPointSizeF(font.pointSizeF() * CAPTION_SCALE)
         self.caption.setFont(font)
+        self._fit_caption()
+
+    def set_captions(self, captions: Sequence[str]) -> None:
+        """The lesson's captions: the banner keeps the height of the longest at its width, the same
+        on every slide (it changed from slide to slide under the pointer), and no caption is cut."""
+        self._captions = list(captions)
+        self._fit_caption()
+
+    def resizeEvent(self, event: QResizeEvent) -> None:
+        super().resizeEvent(event)
+        self._fit_caption()
+
+    def _fit_caption(self) -> None:
+        # The banner sits in a tool bar, which lays out no height for a width: a wrapped label there
+        # took the height of its text at a narrow width, three times what it needs on a wide screen.
+        width = self.caption.width()
+        if width <= 0:
+            return
+        metrics = QFontMetrics(self.caption.font())
+        flags = int(Qt.TextFlag.TextWordWrap)
+        needed = max(metrics.boundingRect(QRect(0, 0, width, 100_000), flags, text).height()
+                     for text in [*self._captions, self.caption.text()])
+        if self.caption.minimumHeight() != needed or self.caption.maximumHeight() != needed:
+            self.caption.setFixedHeight(needed)
 
 
 class LessonMode(QObject):
@@ -205,6 +230,7 @@ class LessonMode(QObject):
         slide = lesson.slides[self.index]
         count = len(lesson.slides)
         banner = self.banner
+        banner.set_captions([other.caption(current_language()) for other in lesson.slides])
         banner.caption.setText(self.tr("Exploring freely: press Esc to come back to slide {0}").format(self.index + 1)
                                if self.exploring else slide.caption(current_language()))
         banner.progress.setText(self.tr("{0} / {1}").format(self.index + 1, count))

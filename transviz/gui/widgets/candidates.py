@@ -179,6 +179,7 @@ class CandidatesChart(Retranslated, QWidget):
         """Draw ``record``'s candidates (None: nothing yet); ``beam_search``: the session still
         searches a beam, so the title may say so."""
         self._record, self._beam_search, self._hidden = record, beam_search, None
+        self.smoothing_note.setVisible(self._smoothing is not None)
         if record is None:
             self._bars.title = self.tr("Next-token candidates: press Step to see what the model considers.")
             self._bars.rows = []
@@ -210,6 +211,7 @@ class CandidatesChart(Retranslated, QWidget):
         self._hidden = title
         self._bars.title, self._bars.rows, self._bars.raw = title, [], []
         self._tokens = []
+        self.smoothing_note.setVisible(False)  # it explains bars there are none of: the quiz needs the room
         self._bars.update()
 
     def _show_drawn(self, record: StepRecord, drawn: tuple[DrawnCandidate, ...]) -> None:
