@@ -143,7 +143,13 @@ def test_long_column_labels_rotate_when_cells_are_narrow(show):
     keys = ["Donaudampfschifffahrt", "Gesellschaft", "Kapitän", "mochte", "bier", "ein", "bitte", "sehr"]
     widget.set_data(np.full((2, 8), 0.125, np.float32), ["a", "b"], keys)
     show(widget, 360, 300)
-    assert widget.axis("bottom").rotated
+    axis = widget.axis("bottom")
+    assert axis.rotated
+    # the first label, turned 45 degrees, runs down-left of its tick: all of it is inside what the axis paints
+    first_x, first = axis.tick_labels()[0]
+    tick = axis.mapFromScene(axis.linkedView().mapViewToScene(pg.Point(first_x, 0))).x()
+    metrics = QFontMetricsF(axis.style["tickFont"] or axis.font())
+    assert axis.boundingRect().left() <= tick - metrics.horizontalAdvance(first) * math.cos(math.radians(45))
     widget.set_data(np.full((2, 2), 0.5, np.float32), ["a", "b"], ["x", "y"])
     assert not widget.axis("bottom").rotated
 

@@ -319,6 +319,7 @@ class TokenAxis(pg.AxisItem):
             rotated = self._widest_label() > 0.9 * cell_pixels * spacing
         if rotated == self._rotated and not force:
             return
+        self.prepareGeometryChange()  # the bounding rectangle follows the rotation
         self._rotated = rotated
         if rotated:
             slant = math.radians(self.ANGLE)
@@ -329,6 +330,16 @@ class TokenAxis(pg.AxisItem):
             self.setHeight(None)
         self.picture = None
         self.update()
+
+    def boundingRect(self) -> QRectF:
+        rect: QRectF = super().boundingRect()
+        if self._rotated:
+            # turned labels run down to the left of their ticks: the first one reaches past the
+            # axis's left end, into the empty corner under the left axis, and was cut there
+            slant = math.radians(self.ANGLE)
+            reach = self._widest_label() * math.cos(slant) + self._metrics().height() * math.sin(slant)
+            rect = rect.adjusted(-reach, 0, 0, 0)
+        return rect
 
     def drawPicture(self, p, axisSpec, tickSpecs, textSpecs):  # pyqtgraph's signature
         if not self._rotated:
