@@ -74,6 +74,12 @@ def test_the_sharing_view_hides_the_choosers_and_states_the_counts(shipped_windo
     total = sum(p.numel() for p in shipped_model.net.parameters())
     assert f"This model stores {total:,} parameters" in panel.current.facts.text()
     assert "(509 and 286 tokens)" in panel.current.facts.text()
+    # the third bar is one joint table of both vocabularies, d_model wide, drawn and named as such
+    joint = len(set(shipped_model.src_vocab.itos) | set(shipped_model.tgt_vocab.itos))
+    legend = {label.text: sample.item for sample, label in panel.current.legend.items}
+    bars = legend["one joint table (both sides and the output)"]
+    assert list(bars.opts["height"]) == pytest.approx([0, 0, joint * shipped_model.config.d_model / 1000])
+    assert list(legend["source embedding"].opts["height"][2:]) == [0]
 
 
 def test_every_concept_maps_axis_names_follow_the_language(shipped_window, qtbot):

@@ -7,7 +7,7 @@ import pyqtgraph as pg
 from PySide6.QtWidgets import QHBoxLayout, QWidget
 
 from ....core.analysis.concepts.sharing import Sharing, sharing
-from ...style import BLUE, SKY, VERMILLION
+from ...style import BLUE, GREEN, SKY, VERMILLION
 from ...widgets.labels import plain_label
 from ...widgets.plots import curve_plot, legend_below
 from .base import ConceptContext, ConceptView
@@ -23,7 +23,7 @@ class SharingView(ConceptView):
         super().__init__(parent)
         self.shown: Sharing | None = None
         self.counts = curve_plot()
-        self.legend = legend_below(self.counts.getPlotItem(), columns=3)
+        self.legend = legend_below(self.counts.getPlotItem(), columns=4)
         self.facts = plain_label(wrap=True)
         layout = QHBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
@@ -36,9 +36,11 @@ class SharingView(ConceptView):
     def claim(self) -> str:
         return self.tr("The encoder's and the decoder's embedding layers can share their weights: the source and "
                        "target languages differ, but they can use one large vocabulary, and words both languages "
-                       "use (numbers, punctuation) get a better representation. The decoder's embedding layer and "
-                       "its final FC layer can share too: the embedding is (v, d), the FC layer (d, v), v the "
-                       "vocabulary size and d the embedding size; transposed, one serves as the other.")
+                       "use (numbers, punctuation) get a better representation. Moreover, the encoder and the "
+                       "decoder each activate only their own language's embeddings, so they can share one table. "
+                       "The decoder's embedding layer and its final FC layer can share too: the embedding is (v, d), "
+                       "the FC layer (d, v), v the vocabulary size and d the embedding size; transposed, one serves "
+                       "as the other.")
 
     def caption(self) -> str:
         return self.tr("The bars count the parameters of the embedding tables and the output layer's weight: as the "
@@ -52,17 +54,19 @@ class SharingView(ConceptView):
         found = sharing(context.model)
         self.shown = found
         configurations = ((found.shares_embeddings, found.ties_output), (False, False), (True, True))
-        parts = np.array([found.tables(*c) for c in configurations], dtype=np.float64) / 1000  # (3 bars, 3 tables)
+        parts = np.array([_stack(found, *c) for c in configurations], dtype=np.float64) / 1000  # (3 bars, 4 tables)
         plot = self.counts
         plot.clear()
         legend = self.legend
         legend.clear()
-        names = [self.tr("source embedding"), self.tr("target embedding"), self.tr("output layer weight")]
+        names = [self.tr("source embedding"), self.tr("target embedding"), self.tr("output layer weight"),
+                 self.tr("one joint table (both sides and the output)")]
         bottom = np.zeros(3)
-        for table, (colour, name) in enumerate(zip((BLUE, SKY, VERMILLION), names, strict=True)):
+        for table, (colour, name) in enumerate(zip((BLUE, SKY, VERMILLION, GREEN), names, strict=True)):
             bars = pg.BarGraphItem(x=np.arange(3), y0=bottom, height=parts[:, table], width=0.6, brush=colour, pen=None)
             plot.addItem(bars)
-            legend.addItem(bars, name)
+            if parts[:, table].any():
+                legend.addItem(bars, name)
             bottom = bottom + parts[:, table]
         plot.getAxis("bottom").setTicks([list(enumerate(
             [self.tr("this model"), self.tr("no sharing"), self.tr("shared and tied")]))])
@@ -89,3 +93,11 @@ class SharingView(ConceptView):
             lines.append(self.tr("The output layer has its own weight; the recipe toy-de-en-shared trains a model "
                                  "with both kinds of sharing (transviz train --recipe toy-de-en-shared)."))
         return lines
+
+
+def _stack(found: Sharing, share: bool, tie: bool) -> tuple[int, int, int, int]:
+    """The segments of one bar: source table, target table, output weight, and the joint table
+    that replaces the source table when both sides share one (a bar of its own colour, so the
+    shared bar is not labelled a source embedding)."""
+    source, target, output = found.tables(share, tie)
+    return (0, target, output, source) if share else (source, target, output, 0)
