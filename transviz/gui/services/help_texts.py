@@ -111,7 +111,9 @@ def tab_texts() -> dict[Tab, str]:
             "they are, which lets attention find relative positions."),
         "masks": translate(
             "TabHelp",
-            "A mask says which key each query may attend to (True, light) and which it may not (False, dark).\n\n"
+            "A mask says which key each query may attend to (True: a cell in the colour map's top colour, yellow "
+            "by default) and which it may not (False: a light grey hatched cell, as masked cells are in every "
+            "attention plot).\n\n"
             "The padding mask hides the <pad> tokens that fill the shorter sentences of a batch; the sequence "
             "(causal) mask hides the future from the decoder, so that query t sees keys 0..t only. Decoder "
             "self-attention uses both combined. Blocked scores become -inf, so after the softmax their weight "
