@@ -1,14 +1,17 @@
 """``transviz lesson FILE --export DIR``: one picture per slide, each the window at that slide."""
 from __future__ import annotations
 
+import argparse
 from pathlib import Path
 
 from PySide6.QtGui import QImage
 
 from transviz.cli import main
+from transviz.commands.lesson import register
 from transviz.core.io.resources import shipped_lessons
 from transviz.core.teaching import lesson
 from transviz.gui.render import export_lesson
+from transviz.gui.services.language import ENGLISH, LANGUAGES, current_language
 
 
 def test_every_slide_becomes_a_picture(tmp_path: Path) -> None:
@@ -73,3 +76,28 @@ def test_an_empty_export_folder_is_refused_not_a_window(tmp_path: Path, capsys, 
     err = capsys.readouterr().err
     assert err == "transviz: --export needs the name of a folder for the slides, e.g. --export slides\n"
     assert sorted(p.name for p in tmp_path.iterdir()) == ["two.toml"]
+
+
+def test_export_speaks_the_settings_files_language_unless_told(tmp_path: Path, monkeypatch) -> None:
+    (tmp_path / "two.toml").write_text(TWO_SLIDES, encoding="utf-8")
+    settings = tmp_path / "transviz.ini"
+    settings.write_text("[General]\nlanguage=zh_CN\n", encoding="utf-8")
+    monkeypatch.setenv("TRANSVIZ_SETTINGS", str(settings))
+
+    def first_slide(*options: str) -> QImage:
+        deck = tmp_path / "-".join(("deck", *options))
+        assert main(["lesson", str(tmp_path / "two.toml"), "--export", str(deck), "--size", "1366x768",
+                     *options]) == 0
+        return QImage(str(deck / "slide-01.png"))
+
+    saved, chinese, english = first_slide(), first_slide("--language", "zh_CN"), first_slide("--language", "en")
+    assert saved == chinese and saved != english
+    assert current_language() == ENGLISH  # the language the tests run in is given back
+
+
+def test_the_export_languages_are_the_windows() -> None:
+    parser = argparse.ArgumentParser()
+    register(parser.add_subparsers())
+    choices = next(a.choices for a in parser._subparsers._group_actions[0].choices["lesson"]._actions
+                   if a.dest == "language")
+    assert tuple(choices) == tuple(LANGUAGES)

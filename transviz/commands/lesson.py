@@ -16,6 +16,8 @@ def register(commands: argparse._SubParsersAction) -> None:
     parser.add_argument("--export", metavar="DIR",
                         help="draw every slide offscreen to DIR/slide-01.png, slide-02.png, ... (no window)")
     parser.add_argument("--size", default="1600x900", help="with --export: width x height in pixels")
+    parser.add_argument("--language", choices=("en", "zh_CN"),
+                        help="with --export: the slides' language (default: the window's, from its settings file)")
     parser.add_argument("--force", action="store_true",
                         help="with --export: replace files named slide-NN.png in DIR even if they are not PNG pictures")
     parser.set_defaults(func=run)
@@ -25,7 +27,7 @@ def run(args: argparse.Namespace) -> int:
     if args.check:
         return check(args.file)
     if args.export is not None:  # "" too: a folder left empty, not a window
-        return export(args.file, args.export, args.size, args.force)
+        return export(args.file, args.export, args.size, args.force, args.language)
     from ..core.teaching.lesson import read
     from ..gui.app import run as run_app
 
@@ -56,7 +58,7 @@ def counted(count: int, noun: str) -> str:
     return f"{count:,} {noun}" + ("" if count == 1 else "s")
 
 
-def export(path: str, folder: str, size: str, force: bool = False) -> int:
+def export(path: str, folder: str, size: str, force: bool = False, language: str | None = None) -> int:
     from ..core.base.errors import InputError
     from ..core.io.outputs import PNG, check_output
     from ..core.teaching.lesson import read, slide_files
@@ -71,9 +73,16 @@ def export(path: str, folder: str, size: str, force: bool = False) -> int:
         check_output(file, PNG, inputs=[path], force=force)
     from ..gui.app import application, use_offscreen_platform
     from ..gui.render import export_lesson
+    from ..gui.services.language import current_language, set_language
+    from ..gui.services.settings import saved_language
 
     use_offscreen_platform()
     application()
-    for written in export_lesson(lesson, folder, width, height):
-        print(written)
+    before = current_language()
+    set_language(language or saved_language())
+    try:
+        for written in export_lesson(lesson, folder, width, height):
+            print(written)
+    finally:
+        set_language(before)
     return 0

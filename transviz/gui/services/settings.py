@@ -346,6 +346,16 @@ def user_settings() -> SettingsStore | None:
     return SettingsStore()
 
 
+def saved_language() -> str:
+    """The language the window would open in: the one saved in the settings file (the file
+    :data:`SETTINGS_VARIABLE` names, else the user's), else the system's. For commands that draw
+    without a window, where :func:`user_settings` gives no file."""
+    chosen = os.environ.get(SETTINGS_VARIABLE)
+    if chosen == "":
+        return system_language()
+    return SettingsStore(chosen).load().preferences.language
+
+
 def data_dir() -> Path:
     """Where the app writes its files: the folder :data:`DATA_VARIABLE` names, else the user's
     data folder with one ``transviz`` level (Qt's AppDataLocation adds the organisation's name
