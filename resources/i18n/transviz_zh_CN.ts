@@ -4547,7 +4547,7 @@ Nothing in the window changed.</source>
         <translation>权重共享</translation>
     </message>
     <message>
-        <source>The encoder&apos;s and the decoder&apos;s embedding layers can share their weights: the source and target languages differ, but they can use one large vocabulary, and words both languages use (numbers, punctuation) get a better representation. The decoder&apos;s embedding layer and its final FC layer can share too: the embedding is (v, d), the FC layer (d, v), v the vocabulary size and d the embedding size; transposed, one serves as the other.</source>
+        <source>The encoder&apos;s and the decoder&apos;s embedding layers can share their weights: the source and target languages differ, but they can use one large vocabulary, and words both languages use (numbers, punctuation) get a better representation. Moreover, the encoder and the decoder each activate only their own language&apos;s embeddings, so they can share one table. The decoder&apos;s embedding layer and its final FC layer can share too: the embedding is (v, d), the FC layer (d, v), v the vocabulary size and d the embedding size; transposed, one serves as the other.</source>
         <translation>Encoder 和 Decoder 间的 Embedding 层权重共享：源语言和目标语言是不一样的，但它们可以共用一张大词表，对于两种语言中共同出现的词（比如：数字，标点等等）可以得到更好的表示，而且对于Encoder和Decoder，嵌入时都只有对应语言的embedding会被激活，因此是可以共用一张词表做权重共享的。Decoder 中 Embedding 层和 FC 层权重共享：Embedding 层参数维度是：(v, d)，FC 层参数维度是：(d, v)，其中v是词表大小，d是embedding维度，转置后直接共用</translation>
     </message>
     <message>
@@ -4565,6 +4565,10 @@ Nothing in the window changed.</source>
     <message>
         <source>output layer weight</source>
         <translation>输出层权重</translation>
+    </message>
+    <message>
+        <source>one joint table (both sides and the output)</source>
+        <translation>一张共用的词表（两侧与输出层共用）</translation>
     </message>
     <message>
         <source>this model</source>
@@ -4912,12 +4916,12 @@ The &apos;sin half | cos half&apos; layout reorders the columns as in the seed&a
 “前半 sin | 后半 cos”的排列方式按教程中的图重新排列各列。曲线显示几个维度随位置的变化。PE·PEᵀ 比较两个位置：它的值只取决于两个位置相距多远，这让注意力能够找到相对位置。</translation>
     </message>
     <message>
-        <source>A mask says which key each query may attend to (True, light) and which it may not (False, dark).
+        <source>A mask says which key each query may attend to (True: a cell in the colour map&apos;s top colour, yellow by default) and which it may not (False: a light grey hatched cell, as masked cells are in every attention plot).
 
 The padding mask hides the &lt;pad&gt; tokens that fill the shorter sentences of a batch; the sequence (causal) mask hides the future from the decoder, so that query t sees keys 0..t only. Decoder self-attention uses both combined. Blocked scores become -inf, so after the softmax their weight is 0 and every row still sums to 1.
 
 The walkthrough shows one head&apos;s steps for one query: the raw scores Q·Kᵀ, scaled by 1/sqrt(d_k), masked, turned into weights by the softmax, and the output: the weights times the value vectors V.</source>
-        <translation>掩码规定每个查询可以关注哪些键（True，浅色），不能关注哪些键（False，深色）。
+        <translation>掩码规定每个查询可以关注哪些键（True：用颜色映射最亮的颜色画出的格子，默认为黄色），不能关注哪些键（False：浅灰色的斜线格，和每张注意力图中被掩码的格子一样）。
 
 填充掩码（padding mask）遮住用来补齐批次中较短句子的 &lt;pad&gt; 词元；序列（因果）掩码（sequence mask）对解码器遮住未来，使查询 t 只能看到键 0..t。解码器自注意力使用二者的组合。被掩码的分数变为 -inf，所以经过 softmax 后它们的权重为 0，每一行之和仍然为 1。
 
