@@ -9,6 +9,7 @@ import numpy as np
 import pytest
 import torch
 from PySide6.QtCore import QPoint, Qt
+from PySide6.QtWidgets import QApplication
 
 import transviz
 from transviz.core.decoding.session import DecodingSession
@@ -326,8 +327,13 @@ def test_teacher_forcing_shows_gold_and_predicted(window, qtbot, make_model):
     source.reference.setText("i want a beer")
     session = explorer.controller.session
     assert session.teacher_forcing and not explorer.controls.strategy.isEnabled()
+    buttons = (explorer.controls.step_button, explorer.controls.run_button)
+    before = [button.mapTo(window, QPoint(0, 0)) for button in buttons]
     explorer.take_keyboard()
     press(window, Qt.Key.Key_Space, 5)
+    qtbot.waitUntil(lambda: explorer.source.summary.isVisible())
+    QApplication.processEvents()  # the layout takes the summary
+    assert [button.mapTo(window, QPoint(0, 0)) for button in buttons] == before  # not moved under the pointer
     gold = transviz.teacher_force(model, "ich mochte ein bier", "i want a beer")
     chips = explorer.output.chips[1:]
     assert [c.text for c in chips] == gold.output_tokens == ["i", "want", "a", "beer", EOS]

@@ -112,6 +112,7 @@ class ExplorerPanel(Retranslated, PlotPanel):
         column.addWidget(quiz_button, 0, Qt.AlignmentFlag.AlignLeft)  # above the candidates it hides: the row
         column.addWidget(self.quiz)                                     # of decoding controls has no room left
         column.addWidget(self.candidates, 1)
+        column.addWidget(self.source.summary)  # teacher forcing's summary, under the bars it sums up
         self.beam_tree = BeamTree()
         self.attention = AttentionView(controller)
         self.track(self.attention.grid, self.attention.large, self.candidates, self.beam_tree)

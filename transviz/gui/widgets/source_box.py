@@ -68,7 +68,9 @@ class SourceBox(Retranslated, QWidget):
         self._prefilled = False  # the reference box holds the sentence's own example translation
         self.reference_preview = TokenStrip()  # teacher forcing: the reference's tokens, unknown words flagged
         self.reference_preview.setVisible(False)
-        self.summary = plain_label(wrap=True)  # teacher forcing: how well the model predicts the reference
+        # teacher forcing: how well the model predicts the reference. The panel places it away from
+        # these rows: growing a line per step here pushed the decoding buttons down under the pointer
+        self.summary = plain_label(wrap=True)
         self.summary.setVisible(False)
         self.error = error_label()
         names = [bound_label(self, lambda: self.tr("Sentence")), bound_label(self, lambda: self.tr("Examples")),
@@ -88,8 +90,7 @@ class SourceBox(Retranslated, QWidget):
         grid.addWidget(self.teacher, 1, 2)
         grid.addWidget(self.reference, 1, 3)
         grid.addWidget(self.reference_preview, 2, 3)
-        grid.addWidget(self.summary, 3, 1, 1, 3)
-        grid.addWidget(self.error, 4, 1, 1, 3)
+        grid.addWidget(self.error, 3, 1, 1, 3)
         grid.setColumnStretch(1, 3)
         grid.setColumnStretch(3, 2)
         self.sentence.textChanged.connect(self._on_sentence_changed)
