@@ -218,6 +218,27 @@ def test_the_explorer_has_a_colour_legend_drawn_in_the_chips_colours(window, qtb
     assert all(text and text.isascii() is False for _, text in legend.entries)
 
 
+def test_in_teacher_forcing_the_legend_explains_the_two_line_chips_and_the_bars(window, qtbot, make_model):
+    explorer = open_sentence(window, qtbot, make_model(layers=2, heads=2))
+    legend, source = explorer.legend, explorer.source
+    source.reference.setText("i want a beer")
+    source.teacher.setChecked(True)
+    for _ in range(2):
+        assert explorer.controller.step()
+    assert [kind for kind, _ in legend.entries] == ["unknown", "current", "forced", "masked", "prediction", "bars"]
+    assert "gold token over the model's prediction" in legend.entries[4][1]
+    # the bars' sample has the chart's colours: the token fed over another candidate
+    chart = explorer.candidates._bars
+    fed = next(i for i, row in enumerate(chart.rows) if row[0] == explorer.controller.session.history[-1].token)
+    other = next(i for i, row in enumerate(chart.rows) if i != fed and row[0] is not None)
+    picture, bars = legend.grab().toImage(), chart.grab().toImage()
+    swatch = legend.swatch_rect(5)
+    for row, y in ((fed, swatch.top() + swatch.height() // 4), (other, swatch.bottom() - swatch.height() // 4)):
+        assert picture.pixelColor(swatch.left() + 4, y) == bars.pixelColor(chart.bar_rect(row).center().toPoint())
+    source.teacher.setChecked(False)
+    assert [kind for kind, _ in legend.entries] == ["unknown", "current", "forced", "masked"]
+
+
 def test_beam_caption_says_when_the_search_goes_on_past_the_best_ending(window, qtbot, make_model):
     """Item 8: "Step 7" with one token shown says why: the best ended, an unfinished one could still win."""
     model = words_only(make_model(seed=0, layers=2, heads=2, max_len=12))

@@ -298,6 +298,7 @@ class ExplorerPanel(Retranslated, PlotPanel):
         session = self.controller.session
         hidden = self.quiz_on and not self.quiz.revealed
         self.legend.show_hidden(hidden)
+        self.legend.show_teacher_forcing(session is not None and session.teacher_forcing)
         chips = self.output_chips(session) if session is not None else []
         if hidden and len(chips) > 1:  # the step's token is the question
             chips[-1] = Chip("?", self.tr("hidden until the quiz's answer is revealed"), current=True)

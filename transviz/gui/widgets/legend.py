@@ -1,8 +1,9 @@
 """The colour legend of the explorer's chips and maps: yellow chip = not in the vocabulary, orange
-= the current query, dashed = forced by you, hatched = masked, and while a quiz's question is open,
-lavender with "?" = hidden until you answer. One small widget paints a sample of each, drawn with
-the very colours and pens the chips and heatmaps use, then its meaning; the entries wrap onto more
-lines instead of widening the window.
+= the current query, dashed = forced by you, hatched = masked; in teacher forcing, the two-line
+chips (the gold token over the model's prediction) and the candidate bars' colours; and while a
+quiz's question is open, lavender with "?" = hidden until you answer. One small widget paints a
+sample of each, drawn with the very colours and pens the chips, bars and heatmaps use, then its
+meaning; the entries wrap onto more lines instead of widening the window.
 """
 from __future__ import annotations
 
@@ -12,11 +13,13 @@ from PySide6.QtWidgets import QSizePolicy, QWidget
 
 from ..services.language import Retranslated
 from ..style import GREY, HIGHLIGHT
+from .candidates import CHOSEN, GOLD, OTHER
 from .heatmap import HIDDEN_FILL, HIDDEN_MARK, MASKED_FILL, MASKED_LINES, hidden_word
-from .token_strip import CURRENT_FILL, FORCED_LINE, PLAIN_FILL, RADIUS, SPACING, UNKNOWN_FILL
+from .token_strip import CHIP_TEXT, CURRENT_FILL, FORCED_LINE, PLAIN_FILL, RADIUS, RIGHT, SPACING, UNKNOWN_FILL, WRONG
 
 SWATCH_WIDTH, GAP = 26, 4  # a sample's width; between a sample and its text
-KINDS = ("unknown", "current", "forced", "masked", "hidden")
+KINDS = ("unknown", "current", "forced", "masked", "prediction", "bars", "hidden")
+TEACHER_KINDS = ("prediction", "bars")  # listed only in teacher forcing
 
 
 class ColourLegend(Retranslated, QWidget):
@@ -26,14 +29,20 @@ class ColourLegend(Retranslated, QWidget):
         super().__init__(parent)
         self._texts: dict[str, str] = {}
         self._hidden_shown = False  # the "hidden" entry: only while a quiz's question is open
+        self._teacher_shown = False  # the teacher forcing entries
         self.bind_text(lambda texts: self._set_texts(dict(zip(KINDS, texts, strict=True))), lambda: [
             self.tr("not in the vocabulary (read as <unk>; on axes: word (?))"), self.tr("current query"),
             self.tr("forced by you"),
-            self.tr("masked"), hidden_word()])
+            self.tr("masked"),
+            self.tr("gold token over the model's prediction (green: the same, red: another)"),
+            self.tr("bars: orange = the token fed, outlined green when gold; blue = the other candidates"),
+            hidden_word()])
         self.bind_text(self.setToolTip, lambda: self.tr(
             "Colour legend: yellow chip (on a plot's axis: the word followed by (?)) = a word not in the model's "
             "vocabulary; orange = the current query (the "
-            "step being shown); dashed outline = a token forced by you; grey hatched cells = masked (-inf); while a "
+            "step being shown); dashed outline = a token forced by you; grey hatched cells = masked (-inf); in "
+            "teacher forcing, each chip shows the gold token over the model's prediction, and the candidate bars "
+            "are orange for the token fed, outlined green when it is the gold one, blue for the others; while a "
             "quiz's question is open, lavender cells with ? = hidden until you answer (not masked)"))
         policy = QSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
         policy.setHeightForWidth(True)
@@ -51,8 +60,16 @@ class ColourLegend(Retranslated, QWidget):
             self.updateGeometry()
             self.update()
 
+    def show_teacher_forcing(self, shown: bool) -> None:
+        """List what teacher forcing's chips and bars mean too, or not."""
+        if shown != self._teacher_shown:
+            self._teacher_shown = shown
+            self.updateGeometry()
+            self.update()
+
     def _kinds(self) -> tuple[str, ...]:
-        return KINDS if self._hidden_shown else KINDS[:-1]
+        return tuple(kind for kind in KINDS if (kind != "hidden" or self._hidden_shown)
+                     and (kind not in TEACHER_KINDS or self._teacher_shown))
 
     @property
     def entries(self) -> list[tuple[str, str]]:
@@ -109,6 +126,12 @@ class ColourLegend(Retranslated, QWidget):
             painter.drawRect(swatch)
             painter.drawText(swatch, int(Qt.AlignmentFlag.AlignCenter), "?")
             return
+        if kind == "prediction":
+            ColourLegend._paint_prediction(painter, swatch)
+            return
+        if kind == "bars":
+            ColourLegend._paint_bars(painter, swatch)
+            return
         if kind == "masked":
             painter.fillRect(swatch, MASKED_FILL)
             painter.setPen(QPen(MASKED_LINES, 1))
@@ -129,3 +152,31 @@ class ColourLegend(Retranslated, QWidget):
         painter.setPen(pen)
         painter.setBrush(fill)
         painter.drawRoundedRect(swatch.adjusted(1, 1, -1, -1), RADIUS, RADIUS)
+
+    @staticmethod
+    def _paint_prediction(painter: QPainter, swatch: QRectF) -> None:
+        """A chip of two lines, drawn as strokes: the gold token in the chip's text colour over the
+        prediction, its right half green and its left half red (the two colours it can take)."""
+        painter.setRenderHint(QPainter.RenderHint.Antialiasing)
+        painter.setPen(QPen(QColor(GREY), 1.5))
+        painter.setBrush(PLAIN_FILL)
+        painter.drawRoundedRect(swatch.adjusted(1, 1, -1, -1), RADIUS, RADIUS)
+        left, right, middle = swatch.left() + 6, swatch.right() - 6, swatch.center().x()
+        rows = (swatch.top() + swatch.height() / 3, swatch.top() + 2 * swatch.height() / 3)
+        for colour, (x0, x1, y) in ((CHIP_TEXT, (left, right, rows[0])), (WRONG, (left, middle - 1, rows[1])),
+                                    (RIGHT, (middle + 1, right, rows[1]))):
+            painter.setPen(QPen(colour, 2.5))
+            painter.drawLine(QPointF(x0, y), QPointF(x1, y))
+
+    @staticmethod
+    def _paint_bars(painter: QPainter, swatch: QRectF) -> None:
+        """Two candidate bars as the chart draws them: the token fed (orange, outlined green: gold)
+        over another candidate (blue)."""
+        half = swatch.height() / 2
+        fed = QRectF(swatch.left(), swatch.top() + 1, swatch.width(), half - 2)
+        other = QRectF(swatch.left(), swatch.top() + half + 1, swatch.width() * 0.6, half - 2)
+        painter.fillRect(fed, CHOSEN)
+        painter.setPen(QPen(GOLD, 2))
+        painter.setBrush(Qt.BrushStyle.NoBrush)
+        painter.drawRect(fed)
+        painter.fillRect(other, OTHER)
