@@ -327,13 +327,15 @@ def test_teacher_forcing_shows_gold_and_predicted(window, qtbot, make_model):
     source.reference.setText("i want a beer")
     session = explorer.controller.session
     assert session.teacher_forcing and not explorer.controls.strategy.isEnabled()
-    buttons = (explorer.controls.step_button, explorer.controls.run_button)
-    before = [button.mapTo(window, QPoint(0, 0)) for button in buttons]
+    QApplication.processEvents()  # the layout takes the reference's tokens
+    # the summary grows with every step: neither the buttons (under the pointer) nor the maps move
+    placed = (explorer.controls.step_button, explorer.controls.run_button, explorer.legend, explorer.pages)
+    before = [(widget.mapTo(window, QPoint(0, 0)), widget.height()) for widget in placed]
     explorer.take_keyboard()
     press(window, Qt.Key.Key_Space, 5)
-    qtbot.waitUntil(lambda: explorer.source.summary.isVisible())
-    QApplication.processEvents()  # the layout takes the summary
-    assert [button.mapTo(window, QPoint(0, 0)) for button in buttons] == before  # not moved under the pointer
+    QApplication.processEvents()
+    assert explorer.source.summary.text().startswith("Teacher forcing, 5 steps")
+    assert [(widget.mapTo(window, QPoint(0, 0)), widget.height()) for widget in placed] == before
     gold = transviz.teacher_force(model, "ich mochte ein bier", "i want a beer")
     chips = explorer.output.chips[1:]
     assert [c.text for c in chips] == gold.output_tokens == ["i", "want", "a", "beer", EOS]

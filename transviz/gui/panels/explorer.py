@@ -112,7 +112,6 @@ class ExplorerPanel(Retranslated, PlotPanel):
         column.addWidget(quiz_button, 0, Qt.AlignmentFlag.AlignLeft)  # above the candidates it hides: the row
         column.addWidget(self.quiz)                                     # of decoding controls has no room left
         column.addWidget(self.candidates, 1)
-        column.addWidget(self.source.summary)  # teacher forcing's summary, under the bars it sums up
         self.beam_tree = BeamTree()
         self.attention = AttentionView(controller)
         self.track(self.attention.grid, self.attention.large, self.candidates, self.beam_tree)
@@ -139,6 +138,7 @@ class ExplorerPanel(Retranslated, PlotPanel):
         layout.addWidget(self.source)
         layout.addWidget(self.controls)
         layout.addWidget(self.output)
+        layout.addWidget(self.source.summary)  # teacher forcing's summary, under the tokens it sums up
         self.legend = ColourLegend()  # what the chips' and maps' colours mean
         layout.addWidget(self.legend)
         layout.addWidget(self.pages, 1)
@@ -329,8 +329,10 @@ class ExplorerPanel(Retranslated, PlotPanel):
         records, tokens = session.history, session.output_tokens
         nodes = walk(session.beam_history[-1].best.node)  # the best hypothesis, token by token
         go_back = self.tr("click to go back to here")
+        # in teacher forcing every chip has two lines, the start token an empty second one: the strip
+        # has its height before the first step, and the maps below it do not jump at that step
         chips = [Chip(session.model.tgt_vocab.start_token, self.tr("the start token: {0}").format(go_back),
-                      current=not tokens)]
+                      current=not tokens, below="" if session.teacher_forcing else None)]
         compared = self.controller.comparison()  # empty without interventions
         # strict=False: in beam search the best hypothesis may have ended steps before the search did
         for i, (token, node, record) in enumerate(zip(tokens, nodes, records, strict=False)):

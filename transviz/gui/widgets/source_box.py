@@ -23,7 +23,7 @@ from ..services.language import Retranslated
 from ..services.observe import subscribe
 from ..services.session import SessionController
 from .known_words import KnownWords
-from .labels import bound_label, error_label, plain_label, show_error
+from .labels import FittingLabel, bound_label, error_label, show_error
 from .token_strip import Chip, TokenStrip
 
 
@@ -69,8 +69,10 @@ class SourceBox(Retranslated, QWidget):
         self.reference_preview = TokenStrip()  # teacher forcing: the reference's tokens, unknown words flagged
         self.reference_preview.setVisible(False)
         # teacher forcing: how well the model predicts the reference. The panel places it away from
-        # these rows: growing a line per step here pushed the decoding buttons down under the pointer
-        self.summary = plain_label(wrap=True)
+        # these rows, and it keeps one line (elided, whole in its tooltip): growing a line per step
+        # pushed the decoding buttons down under the pointer, or squeezed the candidates' bars
+        self.summary = FittingLabel()
+        self.summary.setMinimumHeight(self.summary.fontMetrics().height())
         self.summary.setVisible(False)
         self.error = error_label()
         names = [bound_label(self, lambda: self.tr("Sentence")), bound_label(self, lambda: self.tr("Examples")),
@@ -276,9 +278,10 @@ class SourceBox(Retranslated, QWidget):
     def _show_summary(self, *_: object) -> None:
         """Teacher forcing: tokens matched, mean loss and the probability of each gold token so far."""
         session = self.controller.session
+        self.summary.setVisible(session is not None and session.teacher_forcing)  # from the start: no jump
         summary = TeacherForcingSummary.of(session.history) if session is not None else None
-        self.summary.setVisible(summary is not None)
         if summary is None:
+            self.summary.clear()
             return
         gold = ", ".join(f"{token} {p:.3f}" for token, p in summary.gold)
         self.summary.setText(self.tr(
