@@ -680,7 +680,7 @@ Symmetric part |S| = {7:.2f}, antisymmetric part |A| = {8:.2f} (Frobenius norms)
     </message>
     <message>
         <source>. Teacher forcing: the gold token is outlined green; the model predicted &apos;{0}&apos;</source>
-        <translation>。强制教学：标准答案词元以绿框标出；模型预测的是“{0}”</translation>
+        <translation>。强制教学：参考词元以绿框标出；模型预测的是“{0}”</translation>
     </message>
     <message>
         <source>{0}.</source>
@@ -707,15 +707,15 @@ Symmetric part |S| = {7:.2f}, antisymmetric part |A| = {8:.2f} (Frobenius norms)
     </message>
     <message>
         <source>gold token over the model&apos;s prediction (green: the same, red: another)</source>
-        <translation>上为标准答案词元，下为模型的预测（绿色：相同，红色：不同）</translation>
+        <translation>上为参考词元，下为模型的预测（绿色：相同，红色：不同）</translation>
     </message>
     <message>
         <source>bars: orange = the token fed, outlined green when gold; blue = the other candidates</source>
-        <translation>条形：橙色 = 输入的词元，是标准答案词元时带绿色边框；蓝色 = 其他候选</translation>
+        <translation>条形：橙色 = 输入的词元，是参考词元时带绿色边框；蓝色 = 其他候选</translation>
     </message>
     <message>
         <source>Colour legend: yellow chip (on a plot&apos;s axis: the word followed by (?)) = a word not in the model&apos;s vocabulary; orange = the current query (the step being shown); dashed outline = a token forced by you; grey hatched cells = masked (-inf); in teacher forcing, each chip shows the gold token over the model&apos;s prediction, and the candidate bars are orange for the token fed, outlined green when it is the gold one, blue for the others; while a quiz&apos;s question is open, lavender cells with ? = hidden until you answer (not masked)</source>
-        <translation>颜色图例：黄色标签（在图的坐标轴上：后面带 (?) 的词）= 不在模型词表中的词；橙色 = 当前查询（正在显示的步骤）；虚线边框 = 你强制指定的词元；灰色斜线格 = 已掩码（-inf）；强制教学时，每个标签上面是标准答案词元，下面是模型的预测，候选条形中输入的词元为橙色（是标准答案词元时带绿色边框），其他候选为蓝色；测验问题未回答时，带 ? 的淡紫色格 = 回答前隐藏（不是掩码）</translation>
+        <translation>颜色图例：黄色标签（在图的坐标轴上：后面带 (?) 的词）= 不在模型词表中的词；橙色 = 当前查询（正在显示的步骤）；虚线边框 = 你强制指定的词元；灰色斜线格 = 已掩码（-inf）；强制教学时，每个标签上面是参考词元，下面是模型的预测，候选条形中输入的词元为橙色（是参考词元时带绿色边框），其他候选为蓝色；测验问题未回答时，带 ? 的淡紫色格 = 回答前隐藏（不是掩码）</translation>
     </message>
 </context>
 <context>
