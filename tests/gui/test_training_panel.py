@@ -433,6 +433,17 @@ def test_a_shipped_model_without_recorded_curves_shows_neither_timeline_nor_plot
     assert not panel.step_marker.isVisible()
 
 
+def test_a_timeline_without_curves_is_drawn_over_its_own_steps(panel):
+    """Opened, the shipped model's snapshots had empty plots around step 300 alone (299.6 to 300.4)."""
+    assert panel.open_timeline(SHIPPED)
+    last = transviz.core.training.snapshots.load_snapshots(SHIPPED)[-1].step
+    assert all(xs == [] for xs, _ in plotted(panel).values())
+    for plot in panel.plots:
+        low, high = plot.getViewBox().viewRange()[0]
+        assert low <= 0 and last <= high < 1.1 * last
+    assert panel.step_marker.isVisible() and 0 <= panel.step_marker.value() <= last
+
+
 def test_a_checkpoint_shows_its_recorded_curves_with_its_timeline_and_marks_the_scrubbed_step(panel, qtbot, show,
                                                                                              tmp_path):
     configure(panel.form, steps=30, snapshot_every=5, eval_every=10)

@@ -515,6 +515,9 @@ class TrainingPanel(Retranslated, PlotPanel):
             self._show_timeline(snapshots, lambda: self.tr("saved in {0}").format(name))
             return
         self._clear_plots()  # a previous run's curves do not belong to these snapshots
+        for plot in self.plots:  # empty, but over the run's steps: the scrubbed step's line stands in place
+            plot.reset_axes(max(snapshots[-1].step, 1))
+            plot.redraw()
         self._show_timeline(snapshots, lambda: self.tr(
             "saved in {0}, which recorded no training curves").format(name))
 
