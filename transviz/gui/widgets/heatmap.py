@@ -196,6 +196,7 @@ class TokenAxis(pg.AxisItem):
         self._widest = 0.0  # pixels, of all labels
         self._ticks_set = False
         self._rotated = False
+        self._reach = 0.0  # pixels the turned labels reach left of the axis
 
     @property
     def labels(self) -> list[str]:
@@ -317,12 +318,17 @@ class TokenAxis(pg.AxisItem):
             cell_pixels = 1.0 / units_per_pixel if units_per_pixel > 0 else math.inf
             spacing = min((b - a for a, b in pairwise(self._shown)), default=1)
             rotated = self._widest_label() > 0.9 * cell_pixels * spacing
+        slant = math.radians(self.ANGLE)
+        # turned labels run down to the left of their ticks: the first one reaches past the axis's
+        # left end, into the empty corner under the left axis (it was cut there)
+        reach = self._widest_label() * math.cos(slant) + self._metrics().height() * math.sin(slant) if rotated else 0.0
+        if reach != self._reach:
+            self.prepareGeometryChange()  # the bounding rectangle follows
+            self._reach = reach
         if rotated == self._rotated and not force:
             return
-        self.prepareGeometryChange()  # the bounding rectangle follows the rotation
         self._rotated = rotated
         if rotated:
-            slant = math.radians(self.ANGLE)
             text = self._widest_label() * math.sin(slant) + self._metrics().height() * math.cos(slant)
             label = self.label.boundingRect().height() if self.label.isVisible() else 0.0
             self.setHeight(int(text + max(0, self.style["tickLength"]) + self.style["tickTextOffset"][1] + label + 4))
@@ -333,13 +339,7 @@ class TokenAxis(pg.AxisItem):
 
     def boundingRect(self) -> QRectF:
         rect: QRectF = super().boundingRect()
-        if self._rotated:
-            # turned labels run down to the left of their ticks: the first one reaches past the
-            # axis's left end, into the empty corner under the left axis, and was cut there
-            slant = math.radians(self.ANGLE)
-            reach = self._widest_label() * math.cos(slant) + self._metrics().height() * math.sin(slant)
-            rect = rect.adjusted(-reach, 0, 0, 0)
-        return rect
+        return rect.adjusted(-getattr(self, "_reach", 0.0), 0, 0, 0)  # (pyqtgraph's constructor asks first)
 
     def drawPicture(self, p, axisSpec, tickSpecs, textSpecs):  # pyqtgraph's signature
         if not self._rotated:
