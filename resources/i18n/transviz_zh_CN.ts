@@ -4784,6 +4784,10 @@ Nothing in the window changed.</source>
         <translation>“{0}”不在此模型的目标词表中：强制教学会以 {1} 输入它</translation>
     </message>
     <message>
+        <source>Teacher forcing: each step feeds the reference&apos;s next token and shows what the model predicted instead.</source>
+        <translation>强制教学：每一步输入参考译文的下一个词元，并显示模型本来预测的词元。</translation>
+    </message>
+    <message>
         <source>Teacher forcing, {0} steps: the model&apos;s most probable token was the gold one {1} times; mean loss {2:.3f} nats (-log p of the gold tokens); p(gold): {3}</source>
         <translation>强制教学，共 {0} 步：模型最可能的词元与参考词元一致 {1} 次；平均损失 {2:.3f} 奈特（参考词元的 -log p）；p(参考)：{3}</translation>
     </message>

@@ -72,7 +72,6 @@ class SourceBox(Retranslated, QWidget):
         # these rows, and it keeps one line (elided, whole in its tooltip): growing a line per step
         # pushed the decoding buttons down under the pointer, or squeezed the candidates' bars
         self.summary = FittingLabel()
-        self.summary.setMinimumHeight(self.summary.fontMetrics().height())
         self.summary.setVisible(False)
         self.error = error_label()
         names = [bound_label(self, lambda: self.tr("Sentence")), bound_label(self, lambda: self.tr("Examples")),
@@ -280,8 +279,9 @@ class SourceBox(Retranslated, QWidget):
         session = self.controller.session
         self.summary.setVisible(session is not None and session.teacher_forcing)  # from the start: no jump
         summary = TeacherForcingSummary.of(session.history) if session is not None else None
-        if summary is None:
-            self.summary.clear()
+        if summary is None:  # a line already, so that the first step moves nothing
+            self.summary.setText(self.tr("Teacher forcing: each step feeds the reference's next token and shows "
+                                         "what the model predicted instead."))
             return
         gold = ", ".join(f"{token} {p:.3f}" for token, p in summary.gold)
         self.summary.setText(self.tr(
