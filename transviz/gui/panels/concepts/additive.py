@@ -16,7 +16,7 @@ from ...style import BLUE, GREEN, VERMILLION
 from ...widgets.heatmap import HeatmapWidget
 from ...widgets.labels import bound_label, plain_label
 from ...widgets.plots import curve_plot, legend_below, name_legend
-from .base import ConceptContext, ConceptView
+from .base import ConceptContext, ConceptView, joined
 
 MEBIBYTE = 2 ** 20
 
@@ -86,7 +86,7 @@ class AdditiveView(ConceptView):
         parts = [described, self._cost(shown)]
         if shown.mode == "fitted":
             parts.insert(1, self._verdict(shown))
-        return " ".join(parts)
+        return joined(*parts)
 
     def _verdict(self, shown: Additive) -> str:
         """What a fit of this many parameters to this many scores can show."""

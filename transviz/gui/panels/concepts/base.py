@@ -11,6 +11,7 @@ write with :meth:`ConceptView.plots`.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import reduce
 from typing import ClassVar
 
 from PySide6.QtCore import QCoreApplication, Signal
@@ -28,6 +29,12 @@ def hidden_message() -> str:
     return QCoreApplication.translate(
         "ConceptView", "Hidden until you answer: a quiz's question is open in the Explorer. Reveal the answer "
                        "there (Enter) to see this picture of the current step.")
+
+
+def joined(*sentences: str) -> str:
+    """Translated sentences one after another (a space between them in English, none in Chinese)."""
+    pair = QCoreApplication.translate("ConceptView", "{0} {1}")
+    return reduce(pair.format, sentences)
 
 
 @dataclass(frozen=True)

@@ -27,7 +27,7 @@ from ...services.core_messages import translated
 from ...style import BLUE, GREEN, GREY, ORANGE, PURPLE, SKY, VERMILLION
 from ...widgets.plots import curve_plot, legend_below, name_legend
 from .background import Background, Reporter, model_key
-from .base import ConceptContext, ConceptView
+from .base import ConceptContext, ConceptView, joined
 
 WIDTHS = list(range(128, 1025, 128))  # d_model of the width curve, d_ff = 4 d_model
 LENGTHS = [8, 16, 32, 64, 128, 256, 512]  # source and target length of the length curve
@@ -186,7 +186,7 @@ class CostView(ConceptView):
         small = self.tr("Of attention only the n x m x l products (QK^T and weights x V) are small: {0:.1%} of these "
                         "FLOPs; its Q, K, V and output projections take {1:.1%}, the FFN {2:.1%}.").format(
             share(self.counts, PRODUCTS), share(self.counts, PROJECTIONS), share(self.counts, ["ffn"]))
-        return f"{small} {described}"
+        return joined(small, described)
 
     def plots(self) -> list[QWidget]:
         return [self.bars, self.by_width, self.by_length]

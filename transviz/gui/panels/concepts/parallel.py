@@ -11,7 +11,7 @@ from ....core.analysis.concepts.parallel import Chains, ParallelTimes, chains, t
 from ....core.model.bundle import Model
 from ...style import BLUE, GREEN, VERMILLION
 from ...widgets.plots import curve_plot, legend_below
-from .base import ConceptContext, ConceptView
+from .base import ConceptContext, ConceptView, joined
 
 
 class ParallelView(ConceptView):
@@ -60,7 +60,7 @@ class ParallelView(ConceptView):
                            "GRU, in training too, through {5}.").format(
             times.lengths[-1], times.cached_steps[-1] / times.teacher_forced[-1],
             times.gru[-1] / times.teacher_forced[-1], chain.teacher_forced[-1], chain.generating[-1], chain.gru[-1])
-        return f"{described} {measured}"
+        return joined(described, measured)
 
     def plots(self) -> list[QWidget]:
         return [self.times_plot, self.chains_plot]
