@@ -266,6 +266,20 @@ def test_with_no_more_scores_than_hidden_units_v_alone_matches_any_scores():
     assert fit.steps == 0 and fit.residual < 1e-6
 
 
+@pytest.mark.parametrize("kind", KINDS)
+def test_on_a_real_heads_queries_and_keys_random_scores_are_matched_as_closely(model, kind):
+    """Fewer scores than W1, W2 and v hold parameters (the view's "proves little"): scores drawn at
+    random, of the head's spread, are fitted as closely as the head's own."""
+    walk = walkthrough(model, LONG.source, "i want a beer and", kind, 1, 2)
+    found = additive(model, LONG, kind, 1, 2)
+    assert found.equations <= found.parameters
+    rng = np.random.default_rng(0)
+    noise = rng.normal(size=walk.scaled.shape) * walk.scaled[walk.mask].std()
+    fit = fit_additive(*(torch.from_numpy(a) for a in (walk.queries, walk.keys, noise, walk.mask)), hidden=walk.d_k)
+    assert fit.residual < 1e-6
+    assert numpy_residual(fit.scores.numpy(), noise, walk.mask) < 1e-6
+
+
 def test_with_more_scores_than_parameters_random_scores_are_not_matched():
     """2 x 2 x 2 + 2 = 10 parameters against 12 x 11 = 132 scores: a fit to noise stays far off."""
     rng = np.random.default_rng(3)

@@ -94,9 +94,9 @@ class AdditiveView(ConceptView):
             return self.tr("This fit proves nothing: {0} scores to match and {1} hidden units, so v alone matches "
                            "any scores exactly, by construction.").format(shown.equations, shown.hidden)
         if shown.underdetermined:
-            return self.tr("This fit proves little: {0} scores to match against {1} parameters in W1, W2 and v, at "
-                           "least as many parameters as points, so almost any scores could be matched.").format(
-                shown.equations, shown.parameters)
+            return self.tr("This fit proves little: {0} scores to match against {1} parameters in W1, W2 and v. With "
+                           "at least as many parameters as points, random scores are matched as closely, so a close "
+                           "fit says little about this head.").format(shown.equations, shown.parameters)
         return self.tr("{0} scores to match against {1} parameters in W1, W2 and v: more points than parameters, so "
                        "a close fit shows that additive scores can reproduce this head.").format(
             shown.equations, shown.parameters)
