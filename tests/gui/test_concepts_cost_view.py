@@ -64,6 +64,7 @@ def test_the_flops_agree_with_torchs_count_and_the_time_is_beside_them(show, mod
     assert f"{1000 * view.times.total:.2f} ms" in title and (view.times.source_len, view.times.target_len) == (4, 3)
     assert "(FLOPS)" in view.claim() and "n x m x l" in view.claim()
     assert "time is not where the FLOPs are" in view.caption()
+    assert f"(median of {view.times.repeats} runs, one thread)" in view.caption()
     # the tutorial's "small part": the products alone, with the numbers torch's counter gives
     shares = {part: counted[part] / counted["all"] for part in ("products", "projections", "ffn")}
     assert shares["products"] < 0.01 < 0.4 < shares["projections"]

@@ -43,6 +43,7 @@ def test_the_caption_says_what_one_thread_measures_and_gives_the_chains(show, mo
     assert [list(curve.getData()[1]) for curve in view.chains_plot.getPlotItem().listDataItems()] == [
         [layers] * 4, [t * layers for t in (8, 16, 32, 64)], [t + layers - 1 for t in (8, 16, 32, 64)]]
     caption = view.caption()
+    assert f"on one thread (median of {times.repeats}):" in caption
     assert "On one thread nothing runs at the same time: at T = 64 the steps took " \
            f"{times.cached_steps[-1] / times.teacher_forced[-1]:.1f} times as long as the pass" in caption
     assert f"the GRU, looping inside one call, took {times.gru[-1] / times.teacher_forced[-1]:.1f} times" in caption

@@ -57,14 +57,14 @@ def test_each_way_is_timed_on_one_thread_over_the_same_lengths(model, monkeypatc
         func, args = work.func, work.args
         name = getattr(func, "__name__", type(func).__name__)
         length = args[-1].shape[1]  # the tokens (1, T) or the GRU's inputs (1, T, d)
-        timed.append((name, length, torch.get_num_threads()))
+        timed.append((name, length, torch.get_num_threads(), repeats))
         return 1.0
 
     monkeypatch.setattr(parallel, "median_seconds", recorded)
-    times = time_parallel(model, Sentence("ein bier"), lengths=[4, 8])
-    assert timed == [(name, length, 1) for length in (4, 8)
+    times = time_parallel(model, Sentence("ein bier"), lengths=[4, 8], repeats=5)
+    assert timed == [(name, length, 1, 5) for length in (4, 8)
                      for name in ("teacher_forced_logits", "cached_logits", "GRU")]
-    assert times.threads == 1
+    assert times.threads == 1 and times.repeats == 5
 
 
 @cache

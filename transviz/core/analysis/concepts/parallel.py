@@ -42,6 +42,7 @@ class ParallelTimes:
     cached_steps: tuple[float, ...]
     gru: tuple[float, ...]
     threads: int  # torch's threads while they were timed
+    repeats: int  # runs of each, of which the times are the medians
 
 
 @dataclass(frozen=True)
@@ -124,4 +125,4 @@ def time_parallel(model: Model, sentence: Sentence, lengths: Sequence[int] = LEN
             cached.append(median_seconds(partial(cached_logits, model, encoded, tokens), repeats))
             recurrent.append(median_seconds(partial(gru, inputs), repeats))
         threads = torch.get_num_threads()
-    return ParallelTimes(lengths, tuple(forced), tuple(cached), tuple(recurrent), threads)
+    return ParallelTimes(lengths, tuple(forced), tuple(cached), tuple(recurrent), threads, repeats)

@@ -16,7 +16,7 @@ import pyqtgraph as pg
 from PySide6.QtCore import QEvent, Qt
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QPushButton, QSpinBox, QVBoxLayout, QWidget
 
-from ....core.analysis.concepts.component_time import PARTS, ComponentTimes, component_times
+from ....core.analysis.concepts.component_time import PARTS, REPEATS, ComponentTimes, component_times
 from ....core.analysis.concepts.cost import PRODUCTS, PROJECTIONS, flops, flops_by_length, flops_by_width, share
 from ....core.analysis.concepts.forward import Inputs, model_inputs
 from ....core.analysis.concepts.sized import MAX_LENGTH, Sizes, check_timeable, sized_times
@@ -177,9 +177,10 @@ class CostView(ConceptView):
         described = self.tr(
             "One teacher-forced pass of this sentence. Blue: its FLOPs (a product of (m, k) and (k, n) matrices counts "
             "2mkn, as torch counts; lookups, softmax and LayerNorm etc., with the residual additions and masks, count "
-            "0). Orange: its measured time, each piece run by itself (median of 15 runs, one thread). At this tiny "
+            "0). Orange: its measured time, each piece run by itself (median of {0} runs, one thread). At this tiny "
             "size time is not where the FLOPs are: every piece pays a fixed overhead of Python and dispatch. Below: "
-            "the FFN's share as the model widens; the n x m x l products grow with the sentence's length.")
+            "the FFN's share as the model widens; the n x m x l products grow with the sentence's length.").format(
+            self.times.repeats if self.times else REPEATS)
         if not self.counts:
             return described
         # the tutorial's "small part" holds for attention's n x m x l products, not for its projections

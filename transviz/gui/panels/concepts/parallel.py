@@ -7,7 +7,7 @@ from __future__ import annotations
 import pyqtgraph as pg
 from PySide6.QtWidgets import QHBoxLayout, QWidget
 
-from ....core.analysis.concepts.parallel import Chains, ParallelTimes, chains, time_parallel
+from ....core.analysis.concepts.parallel import REPEATS, Chains, ParallelTimes, chains, time_parallel
 from ....core.model.bundle import Model
 from ...style import BLUE, GREEN, VERMILLION
 from ...widgets.plots import curve_plot, legend_below
@@ -44,11 +44,11 @@ class ParallelView(ConceptView):
                        "output at time t-1, and then it is no different from the earlier seq2seq.")
 
     def caption(self) -> str:
-        described = self.tr("Left, measured on this computer's CPU on one thread (median of 3): the decoder reading T "
-                            "tokens in one teacher-forced pass, the same decoder generating them in T steps with its "
+        described = self.tr("Left, measured on this computer's CPU on one thread (median of {0}): the decoder reading "
+                            "T tokens in one teacher-forced pass, the same decoder generating them in T steps with its "
                             "key/value cache (the same logits), a GRU of the same width and layers over T inputs. "
                             "Right: the layers each must run one after another, which no number of processors can "
-                            "shorten.")
+                            "shorten.").format(self.timed[2].repeats if self.timed else REPEATS)
         if self.timed is None or self.chains is None:
             return described
         times, chain = self.timed[2], self.chains
