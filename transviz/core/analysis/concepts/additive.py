@@ -20,8 +20,9 @@ Both kinds cost the same order of arithmetic (:func:`score_flops`): what the tim
 it is a matrix product's optimised code against tanh element by element. The memory figures are
 the bytes of the largest tensor each way, from their shapes.
 
-A fit with at least as many parameters as scores to match shows little: W1, W2 and v can match
-almost any scores then, and with no more scores than hidden units v alone matches them exactly.
+A fit with at least as many parameters as scores to match shows little: random scores on the
+same queries and keys are then matched as closely, and with no more scores than hidden units v
+alone matches any scores exactly.
 """
 from __future__ import annotations
 
@@ -317,8 +318,8 @@ class Additive:
 
     @property
     def underdetermined(self) -> bool:
-        """No more scores to match than parameters to choose: a close fit is expected of almost any
-        scores, so it says little about this head."""
+        """No more scores to match than parameters to choose: random scores are matched as closely, so
+        a close fit says little about this head."""
         return self.equations <= self.parameters
 
 
