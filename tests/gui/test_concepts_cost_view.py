@@ -29,14 +29,19 @@ def model():
 
 
 def torch_counts(model, sentence: Sentence) -> dict[str, int]:
-    """torch's FLOPs of the pass: the output layer's (the generator module) and all of them."""
+    """torch's FLOPs of the pass: the output layer's (the generator module), all of them, the
+    attention products (every bmm: scores and weights x V), the FFN's, and attention's projections
+    (every other addmm)."""
     source = torch.tensor([model.src_vocab.encode(sentence.source).ids])
     target = torch.tensor([[model.tgt_vocab.bos_id, *(model.tgt_vocab.stoi[t] for t in sentence.target)]])
     model.net.eval()
     with torch.no_grad(), FlopCounterMode(display=False) as counter:
         model.net(source, target, return_attention=True)  # plain products torch can count
-    by_module = counter.get_flop_counts()
-    return {"all": counter.get_total_flops(), "output": sum(by_module["Transformer.generator"].values())}
+    by_module = {name: {str(op): n for op, n in ops.items()} for name, ops in counter.get_flop_counts().items()}
+    ffn = sum(ops.get("aten.addmm", 0) for name, ops in by_module.items() if name.endswith(".ffn"))
+    output = sum(by_module["Transformer.generator"].values())
+    return {"all": counter.get_total_flops(), "output": output, "products": by_module["Global"]["aten.bmm"],
+            "ffn": ffn, "projections": by_module["Global"]["aten.addmm"] - ffn - output}
 
 
 def bar_heights(view) -> list[list[float]]:
@@ -59,6 +64,13 @@ def test_the_flops_agree_with_torchs_count_and_the_time_is_beside_them(show, mod
     assert f"{1000 * view.times.total:.2f} ms" in title and (view.times.source_len, view.times.target_len) == (4, 3)
     assert "(FLOPS)" in view.claim() and "n x m x l" in view.claim()
     assert "time is not where the FLOPs are" in view.caption()
+    assert f"(median of {view.times.repeats} runs, one thread)" in view.caption()
+    # the tutorial's "small part": the products alone, with the numbers torch's counter gives
+    shares = {part: counted[part] / counted["all"] for part in ("products", "projections", "ffn")}
+    assert shares["products"] < 0.01 < 0.4 < shares["projections"]
+    assert (f"only the n x m x l products (QK^T and weights x V) are small: {shares['products']:.1%} of these FLOPs; "
+            f"its Q, K, V and output projections take {shares['projections']:.1%}, the FFN {shares['ffn']:.1%}"
+            in view.caption())
 
 
 def test_in_the_tab_the_time_is_measured_off_the_gui_thread(shipped_window, qtbot, monkeypatch):
@@ -75,6 +87,8 @@ def test_in_the_tab_the_time_is_measured_off_the_gui_thread(shipped_window, qtbo
     view = panel.current
     title = view.bars.getPlotItem().titleLabel.text
     assert "1 decoder tokens" in title and "measuring its time" in title  # the FLOPs at once
+    counted = torch_counts(shipped_window.workspace.decoding_model, Sentence("ich mochte ein bier", ()))
+    assert f"are small: {counted['products'] / counted['all']:.1%} of these FLOPs" in panel.caption.text()
     assert view.background.bar.isVisibleTo(view)
     qtbot.waitUntil(lambda: view.times is not None, timeout=WAIT_MS)
     assert threads == [view.background.runner.worker_thread] and threads[0] is not QThread.currentThread()
@@ -108,6 +122,8 @@ def test_the_sizes_the_user_sets_drive_every_picture(show, model):
     flop_shares = bar_heights(view)[0]
     assert flop_shares == pytest.approx([100 * counts.get(part, 0) / total for part in PARTS])
     assert "9 source and 6 decoder tokens" in view.bars.getPlotItem().titleLabel.text
+    attention_products = 2 * 2 * 64 * (9 * 9 * 1 + (6 * 6 + 6 * 9) * 2)  # QK^T and weights x V of every block
+    assert f"are small: {attention_products / total:.1%} of these FLOPs" in view.caption()  # the user's sizes
     stacked = view.width_bars["ffn"].opts  # this width's bar: its FFN slice is the FFN's share
     at = list(stacked["x"]).index(view.own_width.value())
     assert stacked["height"][at] == pytest.approx(100 * flops(dataclasses.replace(config, d_ff=256), 9, 6)["ffn"]

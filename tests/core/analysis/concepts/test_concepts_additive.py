@@ -2,27 +2,36 @@
 least-squares fit reproduces a planted additive map (known W1, W2, v and row offsets) exactly from
 a random start, with and without a causal mask, and its linear step alone recovers v and the
 offsets as numpy's lstsq does; the fit to a real head keeps the head's mask and reproduces its
-scores (kept fits and warm starts included); random parameters score as numpy says; and the memory
-figures are the bytes of real tensors."""
+scores (kept fits and warm starts included); random parameters score as numpy says; the memory
+figures are the bytes of real tensors; the scores computed by rows are the batched ones; the
+arithmetic is torch's count of the products plus one per addition and tanh; and the verdict on a
+fit follows from counting: with no more scores than hidden units v alone matches any scores, with
+more scores than parameters random scores are not matched."""
 from __future__ import annotations
 
 import numpy as np
 import pytest
 import torch
+from torch.utils.flop_counter import FlopCounterMode
 
 import transviz
 from transviz.core.analysis.concepts.additive import (
     LENGTHS,
+    ROWS,
     TOLERANCE,
     AdditiveParams,
     additive,
+    additive_blocks,
     additive_hidden,
     additive_scores,
+    additive_scores_by_rows,
     dot_scores,
     fit_additive,
     linear_step,
     random_params,
+    rows_bytes,
     score_bytes,
+    score_flops,
     time_scores,
 )
 from transviz.core.analysis.concepts.forward import Sentence
@@ -201,4 +210,80 @@ def test_the_view_figures_are_float32_bytes_and_the_timings_are_measured_once(mo
         tensor = additive_hidden(q, q, random_params(found.hidden, found.hidden))
         assert (dot, add) == (dot_scores(q, q).numel() * 4, tensor.element_size() * tensor.numel())
     assert time_scores(found.hidden, LENGTHS) is time_scores(found.hidden, LENGTHS)
-    assert (found.dot_seconds, found.additive_seconds) == time_scores(found.hidden, LENGTHS)
+    assert (found.dot_seconds, found.additive_seconds, found.rows_seconds) == time_scores(found.hidden, LENGTHS)
+    for n, by_rows in zip(found.lengths, found.rows_bytes, strict=True):
+        q = torch.zeros(n, found.hidden)
+        blocks = list(additive_blocks(q, q, random_params(found.hidden, found.hidden), found.rows))
+        largest = max(block.element_size() * block.numel() for block in blocks)
+        assert by_rows == max(largest, n * n * 4)  # a block, or the scores it fills
+    assert found.rows == ROWS
+
+
+@pytest.mark.parametrize(("n_q", "n_k", "rows"), ((37, 11, 16), (5, 9, 16), (16, 3, 4)))
+def test_the_scores_by_rows_are_the_batched_scores_and_no_block_is_whole(n_q, n_k, rows):
+    (w1, w2, v, _), _, _, _, _ = planted(7, hidden=4)
+    rng = np.random.default_rng(1)
+    q, k = rng.normal(size=(n_q, 8)), rng.normal(size=(n_k, 8))
+    params = AdditiveParams(*(torch.from_numpy(a) for a in (w1, w2, v)))
+    expected = np.array([[v @ np.tanh(w1 @ qi + w2 @ kj) for kj in k] for qi in q])
+    found = additive_scores_by_rows(torch.from_numpy(q), torch.from_numpy(k), params, rows)
+    np.testing.assert_allclose(found.numpy(), expected, atol=1e-10)
+    shapes = [tuple(block.shape) for block in additive_blocks(torch.from_numpy(q), torch.from_numpy(k), params, rows)]
+    assert shapes == [(min(rows, n_q - start), n_k, 4) for start in range(0, n_q, rows)]
+    assert rows_bytes(n_q, n_k, 4, rows, 8) == 8 * max(min(rows, n_q) * n_k * 4, n_q * n_k)
+
+
+@pytest.mark.parametrize(("n_q", "n_k", "d", "hidden"), ((8, 8, 32, 32), (512, 512, 32, 32), (7, 13, 6, 5)))
+def test_the_arithmetic_is_torchs_count_of_the_products_and_one_per_addition_and_tanh(n_q, n_k, d, hidden):
+    q, k = torch.randn(n_q, d), torch.randn(n_k, d)
+    params = random_params(d, hidden)
+    with FlopCounterMode(display=False) as dot_counter:
+        dot_scores(q, k)
+    with FlopCounterMode(display=False) as projections:  # W1 q and W2 k (the sum over v is no mm to torch)
+        tensor = additive_hidden(q, k, params)
+    with FlopCounterMode(display=False) as summed:
+        tensor.reshape(-1, hidden) @ params.v[:, None]  # the same sum as a product torch counts
+    elementwise = 2 * tensor.numel()  # W1 q + W2 k added, then tanh, for every (query, key, unit)
+    dot, add = score_flops(n_q, n_k, d, hidden)
+    assert dot == dot_counter.get_total_flops()
+    assert add == projections.get_total_flops() + summed.get_total_flops() + elementwise
+    if hidden == d and n_q == n_k >= 4 * d:  # once n x n x d outgrows the projections: the same order
+        assert 2 < add / dot < 3
+
+
+def test_the_parameters_are_w1_w2_and_v(model):
+    found = additive(model, SENTENCE, "cross", 1, 2)
+    d_k = model.config.d_model // model.config.n_heads
+    assert found.hidden == d_k and found.parameters == sum(t.numel() for t in astuple_params(random_params(d_k, d_k)))
+
+
+def test_with_no_more_scores_than_hidden_units_v_alone_matches_any_scores():
+    """Exact by construction: random target scores, no Levenberg-Marquardt step, still no residual."""
+    rng = np.random.default_rng(2)
+    q, k, scores = rng.normal(size=(3, 8)), rng.normal(size=(4, 8)), rng.normal(size=(3, 4))
+    mask = np.ones((3, 4), dtype=bool)  # 3 x (4 - 1) = 9 scores to match, 12 hidden units
+    fit = fit_additive(*(torch.from_numpy(a) for a in (q, k, scores, mask)), hidden=12, steps=0)
+    assert fit.steps == 0 and fit.residual < 1e-6
+
+
+@pytest.mark.parametrize("kind", KINDS)
+def test_on_a_real_heads_queries_and_keys_random_scores_are_matched_as_closely(model, kind):
+    """Fewer scores than W1, W2 and v hold parameters (the view's "proves little"): scores drawn at
+    random, of the head's spread, are fitted as closely as the head's own."""
+    walk = walkthrough(model, LONG.source, "i want a beer and", kind, 1, 2)
+    found = additive(model, LONG, kind, 1, 2)
+    assert found.equations <= found.parameters
+    rng = np.random.default_rng(0)
+    noise = rng.normal(size=walk.scaled.shape) * walk.scaled[walk.mask].std()
+    fit = fit_additive(*(torch.from_numpy(a) for a in (walk.queries, walk.keys, noise, walk.mask)), hidden=walk.d_k)
+    assert fit.residual < 1e-6
+    assert numpy_residual(fit.scores.numpy(), noise, walk.mask) < 1e-6
+
+
+def test_with_more_scores_than_parameters_random_scores_are_not_matched():
+    """2 x 2 x 2 + 2 = 10 parameters against 12 x 11 = 132 scores: a fit to noise stays far off."""
+    rng = np.random.default_rng(3)
+    q, k, scores = rng.normal(size=(12, 2)), rng.normal(size=(12, 2)), rng.normal(size=(12, 12))
+    mask = np.ones((12, 12), dtype=bool)
+    fit = fit_additive(*(torch.from_numpy(a) for a in (q, k, scores, mask)), hidden=2)
+    assert fit.residual > 0.5

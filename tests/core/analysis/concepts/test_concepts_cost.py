@@ -5,6 +5,9 @@ the test attributes its counts: the FFN modules, the out_proj modules, the gener
 addmm is a Q/K/V projection; every bmm is a score or a weights x V product (equal in size)."""
 from __future__ import annotations
 
+import dataclasses
+from pathlib import Path
+
 import pytest
 import torch
 from torch.utils.flop_counter import FlopCounterMode
@@ -72,3 +75,24 @@ def test_wider_models_spend_less_on_the_attention_products_and_longer_sentences_
     assert all(0.5 < share(counts, ["ffn"]) < 0.6 for counts in widths)
     by_length = [share(counts, PRODUCTS) for counts in flops_by_length(base, [8, 32, 128])]
     assert all(a < b for a, b in zip(by_length, by_length[1:], strict=False))
+
+
+def test_the_manuals_shares_are_torchs_counts():
+    """docs/tabs/concepts.md quotes the shares at 20 and 20 tokens for the shipped model and for it
+    made 512 and 1,024 wide: each is what torch's counter sees such a network compute."""
+    page = (Path(__file__).resolve().parents[4] / "docs" / "tabs" / "concepts.md").read_text(encoding="utf-8")
+    cost = " ".join(page[page.index("FLOPs and time"):page.index("Training against decoding")].split())
+    model = transviz.load_model("default")
+    torch.manual_seed(0)
+    nets = [model.net] + [Transformer(dataclasses.replace(model.config, d_model=w, d_ff=4 * w)) for w in (512, 1024)]
+    shares = []
+    for net in nets:
+        counts = counted(net, 20, 20)
+        total = sum(counts.values())
+        shares.append({part: counts[part] / total for part in counts})
+    ffn, products = ([f"{s[part]:.1%}" for s in shares] for part in ("ffn", "attention_products"))
+    projections = [f"{s['qkv'] + s['out_proj']:.1%}" for s in shares]
+    assert f"the FFN takes {ffn[0]} of the FLOPs of the shipped model, {ffn[1]} at d_model 512 and {ffn[2]} at" in cost
+    assert (f"small part: {products[0]} of the shipped model's FLOPs at these lengths, {products[1]} at d_model 512 "
+            f"and {products[2]} at 1,024") in cost
+    assert f"projections take {projections[0]}, {projections[1]} and {projections[2]}." in cost

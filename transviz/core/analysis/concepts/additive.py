@@ -14,15 +14,22 @@ iterations. A fit is kept per head and content; when the explorer steps, the new
 the previous step's W1 and W2, which are already close.
 
 The timings use random queries and keys of the head's size and are measured once per size: the
-dot product is one matrix product, additive scores need a (Q, K, hidden) tensor before ``v``
-sums it. The memory figures are the bytes of those intermediate tensors, from their shapes.
+dot product is one matrix product; additive scores computed all at once need a (Q, K, hidden)
+tensor before ``v`` sums it, computed ``ROWS`` query rows at a time only a (ROWS, K, hidden) block.
+Both kinds cost the same order of arithmetic (:func:`score_flops`): what the timings show beyond
+it is a matrix product's optimised code against tanh element by element. The memory figures are
+the bytes of the largest tensor each way, from their shapes.
+
+A fit with at least as many parameters as scores to match shows little: random scores on the
+same queries and keys are then matched as closely, and with no more scores than hidden units v
+alone matches any scores exactly.
 """
 from __future__ import annotations
 
 import math
 import time
 import weakref
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from functools import cache, partial
 from typing import Literal
@@ -42,6 +49,7 @@ STEPS = 100  # Levenberg-Marquardt iterations at most per fit
 TOLERANCE = 1e-9  # a fit stops once its RMS score residual is this fraction of the scores' spread
 RIDGE = 1e-12  # of the normal matrix's mean diagonal: keeps the linear solve defined when v is underdetermined
 LENGTHS = (8, 32, 128, 512)  # sentence lengths timed
+ROWS = 16  # query rows per block of additive scores computed a block at a time
 FLOAT_BYTES = torch.finfo(torch.float32).bits // 8
 
 Mode = Literal["fitted", "random"]
@@ -88,6 +96,34 @@ def _features(queries: Tensor, keys: Tensor, w1: Tensor, w2: Tensor) -> Tensor:
 def additive_scores(queries: Tensor, keys: Tensor, params: AdditiveParams) -> Tensor:
     """(Q, d) and (K, d) -> (Q, K) scores v^T tanh(W1 q + W2 k)."""
     return additive_hidden(queries, keys, params) @ params.v
+
+
+def additive_blocks(queries: Tensor, keys: Tensor, params: AdditiveParams, rows: int = ROWS) -> Iterator[Tensor]:
+    """tanh(W1 q + W2 k) ``rows`` queries at a time, (rows, K, hidden) each: the projections are made
+    once, so the arithmetic is the batched scores', but no (Q, K, hidden) tensor is ever whole."""
+    projected_queries, projected_keys = queries @ params.w1.T, keys @ params.w2.T
+    for start in range(0, queries.shape[0], rows):
+        yield torch.tanh(projected_queries[start:start + rows, None, :] + projected_keys[None, :, :])
+
+
+def additive_scores_by_rows(queries: Tensor, keys: Tensor, params: AdditiveParams, rows: int = ROWS) -> Tensor:
+    """(Q, d) and (K, d) -> (Q, K) scores v^T tanh(W1 q + W2 k), ``rows`` queries at a time."""
+    return torch.cat([block @ params.v for block in additive_blocks(queries, keys, params, rows)])
+
+
+def score_flops(n_queries: int, n_keys: int, d: int, hidden: int) -> tuple[int, int]:
+    """Arithmetic of the dot product's (Q, K) scores and of the additive scores: a multiply-add
+    counts 2 as torch counts products, an addition or a tanh 1. The dot product is one (Q, d) @
+    (d, K) product; the additive scores project the queries and keys (hidden, d) once, then add,
+    take tanh and sum against v for every (query, key, hidden unit). The order is n m d both ways."""
+    pairs = n_queries * n_keys * hidden
+    return 2 * n_queries * n_keys * d, 2 * (n_queries + n_keys) * d * hidden + pairs + pairs + 2 * pairs
+
+
+def rows_bytes(n_queries: int, n_keys: int, hidden: int, rows: int = ROWS, element_size: int = FLOAT_BYTES) -> int:
+    """Bytes of the largest tensor of :func:`additive_scores_by_rows`: a (rows, K, hidden) block or
+    the (Q, K) scores."""
+    return max(min(rows, n_queries) * n_keys * hidden, n_queries * n_keys) * element_size
 
 
 def score_bytes(n_queries: int, n_keys: int, hidden: int, element_size: int = FLOAT_BYTES) -> tuple[int, int]:
@@ -262,11 +298,29 @@ class Additive:
     fit_seconds: float  # 0 for random parameters
     fit_steps: int  # Levenberg-Marquardt iterations of the fit; 0 for random parameters
     equations: int  # the scores a fit matches: each query's allowed keys, less one for its row offset
+    parameters: int  # the numbers a fit chooses: W1, W2 and v
     lengths: tuple[int, ...]
     dot_seconds: tuple[float, ...]
-    additive_seconds: tuple[float, ...]
+    additive_seconds: tuple[float, ...]  # all at once
+    rows_seconds: tuple[float, ...]  # ``rows`` query rows at a time
     dot_bytes: tuple[int, ...]  # the (n, n) scores, float32
     additive_bytes: tuple[int, ...]  # the (n, n, hidden) tensor, float32
+    rows_bytes: tuple[int, ...]  # a (rows, n, hidden) block or the (n, n) scores, float32
+    dot_flops: tuple[int, ...]
+    additive_flops: tuple[int, ...]  # the same all at once or by rows
+    rows: int
+
+    @property
+    def exact_by_construction(self) -> bool:
+        """No more scores to match than hidden units: v alone matches any scores (features in general
+        position), whatever W1 and W2 are."""
+        return self.equations <= self.hidden
+
+    @property
+    def underdetermined(self) -> bool:
+        """No more scores to match than parameters to choose: random scores are matched as closely, so
+        a close fit says little about this head."""
+        return self.equations <= self.parameters
 
 
 @dataclass
@@ -297,12 +351,15 @@ def additive(model: Model, sentence: Sentence, kind: Kind, layer: int, head: int
         kept = _fit_kept(model, (kind, layer, head), queries, keys, scores, mask, walk.d_k)
         fitted, seconds, steps = kept.fit.scores, kept.seconds, kept.fit.steps
     weights = _masked_softmax(fitted, mask).numpy()
-    dot, add = time_scores(walk.d_k, LENGTHS)
-    dot_bytes, add_bytes = zip(*(score_bytes(n, n, walk.d_k) for n in LENGTHS), strict=True)
-    return Additive(mode, walk.query_tokens, walk.key_tokens, walk.d_k, walk.weights, weights.astype(np.float32),
+    hidden, d = walk.d_k, queries.shape[1]
+    dot, add, by_rows = time_scores(d, LENGTHS)
+    dot_bytes, add_bytes = zip(*(score_bytes(n, n, hidden) for n in LENGTHS), strict=True)
+    dot_flops, add_flops = zip(*(score_flops(n, n, d, hidden) for n in LENGTHS), strict=True)
+    return Additive(mode, walk.query_tokens, walk.key_tokens, hidden, walk.weights, weights.astype(np.float32),
                     score_residual(fitted, scores, mask), float(np.abs(weights - walk.weights).max(initial=0.0)),
-                    seconds, steps, int(np.maximum(walk.mask.sum(axis=1) - 1, 0).sum()), LENGTHS, dot, add,
-                    tuple(dot_bytes), tuple(add_bytes))
+                    seconds, steps, int(np.maximum(walk.mask.sum(axis=1) - 1, 0).sum()), 2 * hidden * d + hidden,
+                    LENGTHS, dot, add, by_rows, tuple(dot_bytes), tuple(add_bytes),
+                    tuple(rows_bytes(n, n, hidden) for n in LENGTHS), tuple(dot_flops), tuple(add_flops), ROWS)
 
 
 def astuple(params: AdditiveParams) -> tuple[Tensor, Tensor, Tensor]:
@@ -343,18 +400,21 @@ def _warm_up() -> None:
 
 
 @cache
-def time_scores(d: int, lengths: tuple[int, ...], repeats: int = 3) -> tuple[tuple[float, ...], tuple[float, ...]]:
-    """Best-of-``repeats`` seconds of dot-product and of additive scores for n queries x n keys, on
-    one thread. Measured once per size in a process: it describes the machine, not the head."""
+def time_scores(d: int, lengths: tuple[int, ...], repeats: int = 3
+                ) -> tuple[tuple[float, ...], tuple[float, ...], tuple[float, ...]]:
+    """Best-of-``repeats`` seconds of dot-product scores, of additive scores all at once and of
+    additive scores ``ROWS`` query rows at a time, for n queries x n keys (d hidden units), on one
+    thread. Measured once per size in a process: it describes the machine, not the head."""
     generator = torch.Generator().manual_seed(0)
     params = AdditiveParams(*(torch.randn(shape, generator=generator) for shape in ((d, d), (d, d), (d,))))
-    dot, add = [], []
+    dot, add, by_rows = [], [], []
     with one_thread():
         for n in lengths:
             q, k = torch.randn(n, d, generator=generator), torch.randn(n, d, generator=generator)
             dot.append(_best(partial(dot_scores, q, k), repeats))
             add.append(_best(partial(additive_scores, q, k, params), repeats))
-    return tuple(dot), tuple(add)
+            by_rows.append(_best(partial(additive_scores_by_rows, q, k, params), repeats))
+    return tuple(dot), tuple(add), tuple(by_rows)
 
 
 def _best(work: Callable[[], object], repeats: int) -> float:

@@ -18,6 +18,7 @@ from ...model.config import ModelConfig
 COMPONENTS = ("embeddings", "qkv", "scores", "softmax", "weights_v", "out_proj", "ffn", "output")
 ATTENTION = ("qkv", "scores", "softmax", "weights_v", "out_proj")  # everything multi-head attention does
 PRODUCTS = ("scores", "weights_v")  # the n x m x l products of attention (seed 001)
+PROJECTIONS = ("qkv", "out_proj")  # the rest of attention's FLOPs: linear in the length, not small
 
 
 def matmul(m: int, k: int, n: int) -> int:

@@ -3,9 +3,12 @@ with teacher forcing the decoder reads all T target tokens in one pass, while ge
 steps, each waiting for the token before. Measured here on the loaded model, beside a GRU of the
 same width, which must step through time in training too.
 
-Times are wall-clock seconds on the CPU (medians of a few repeats) and vary from run to run;
-what does not vary is that the T cached steps compute the same logits as the one pass
-(:func:`cached_logits`), which is why training may take the shortcut.
+Times are wall-clock seconds on the CPU (medians of a few repeats) on one thread, and vary from run
+to run; on one thread nothing runs at the same time, so the gap between the pass and the steps is
+what T calls cost against one, not parallel work. What the tutorial's "parallel" means is what
+:func:`chains` counts: the longest chain of layers that must run one after another, which no number
+of processors can shorten. What does not vary either is that the T cached steps compute the same
+logits as the one pass (:func:`cached_logits`), which is why training may take the shortcut.
 """
 from __future__ import annotations
 
@@ -38,6 +41,32 @@ class ParallelTimes:
     teacher_forced: tuple[float, ...]
     cached_steps: tuple[float, ...]
     gru: tuple[float, ...]
+    threads: int  # torch's threads while they were timed
+    repeats: int  # runs of each, of which the times are the medians
+
+
+@dataclass(frozen=True)
+class Chains:
+    """Per length of ``lengths``: the layer applications on the longest chain in which each must
+    wait for the one before, for the decoder's teacher-forced pass, for generating T tokens with it
+    and for a GRU of ``layers`` layers over T inputs. The output layers and the encoder, the same
+    for all, are left out."""
+
+    layers: int
+    lengths: tuple[int, ...]
+    teacher_forced: tuple[int, ...]
+    generating: tuple[int, ...]
+    gru: tuple[int, ...]
+
+
+def chains(layers: int, lengths: Sequence[int]) -> Chains:
+    """The longest chains for ``layers`` layers: in the pass, position t of a layer needs only the
+    layer below (at positions up to t), so the chain is the layers; generating, step t's input is
+    step t-1's output, which went through every layer; a GRU's layer at step t needs its own state
+    at step t-1 and the layer below at step t, a wavefront of T + layers - 1."""
+    lengths = tuple(lengths)
+    return Chains(layers, lengths, tuple(layers for _ in lengths), tuple(t * layers for t in lengths),
+                  tuple(t + layers - 1 for t in lengths))
 
 
 def decoder_inputs(model: Model, length: int) -> Tensor:
@@ -95,4 +124,5 @@ def time_parallel(model: Model, sentence: Sentence, lengths: Sequence[int] = LEN
             forced.append(median_seconds(partial(teacher_forced_logits, model, encoded, tokens), repeats))
             cached.append(median_seconds(partial(cached_logits, model, encoded, tokens), repeats))
             recurrent.append(median_seconds(partial(gru, inputs), repeats))
-    return ParallelTimes(lengths, tuple(forced), tuple(cached), tuple(recurrent))
+        threads = torch.get_num_threads()
+    return ParallelTimes(lengths, tuple(forced), tuple(cached), tuple(recurrent), threads, repeats)

@@ -3,12 +3,15 @@ describe, for the explorer's sentence at its step and the head chosen above it.
 
 A view says what it shows in three texts: its ``title`` (the list of views), the tutorial's
 ``claim`` (in Chinese the seed's own words, in English a faithful rendering) and a ``caption``
-(one sentence on what the picture shows). It draws with :meth:`ConceptView.draw` and names the
-plots File > Export and ``transviz render --view NAME`` write with :meth:`ConceptView.plots`.
+(what the picture shows). A caption that quotes a number of the model or of a measurement is read
+again after each draw; a view that changes it later emits ``caption_changed``. It draws with
+:meth:`ConceptView.draw` and names the plots File > Export and ``transviz render --view NAME``
+write with :meth:`ConceptView.plots`.
 """
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import reduce
 from typing import ClassVar
 
 from PySide6.QtCore import QCoreApplication, Signal
@@ -26,6 +29,12 @@ def hidden_message() -> str:
     return QCoreApplication.translate(
         "ConceptView", "Hidden until you answer: a quiz's question is open in the Explorer. Reveal the answer "
                        "there (Enter) to see this picture of the current step.")
+
+
+def joined(*sentences: str) -> str:
+    """Translated sentences one after another (a space between them in English, none in Chinese)."""
+    pair = QCoreApplication.translate("ConceptView", "{0} {1}")
+    return reduce(pair.format, sentences)
 
 
 @dataclass(frozen=True)
@@ -66,6 +75,7 @@ class ConceptView(Retranslated, QWidget):
     model runs emits ``requested`` with one intervention; the tab adds it to the workspace's."""
 
     requested = Signal(object)  # an Intervention (transviz.core.decoding.interventions) to run the explorer with
+    caption_changed = Signal()  # the caption's numbers changed outside a draw the tab asked for
 
     name: ClassVar[str]
     uses_layer: ClassVar[bool] = True  # False: the tab hides its kind, layer and head choosers

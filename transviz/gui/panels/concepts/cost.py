@@ -16,8 +16,8 @@ import pyqtgraph as pg
 from PySide6.QtCore import QEvent, Qt
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QPushButton, QSpinBox, QVBoxLayout, QWidget
 
-from ....core.analysis.concepts.component_time import PARTS, ComponentTimes, component_times
-from ....core.analysis.concepts.cost import PRODUCTS, flops, flops_by_length, flops_by_width
+from ....core.analysis.concepts.component_time import PARTS, REPEATS, ComponentTimes, component_times
+from ....core.analysis.concepts.cost import PRODUCTS, PROJECTIONS, flops, flops_by_length, flops_by_width, share
 from ....core.analysis.concepts.forward import Inputs, model_inputs
 from ....core.analysis.concepts.sized import MAX_LENGTH, Sizes, check_timeable, sized_times
 from ....core.base.errors import ConfigError
@@ -27,7 +27,7 @@ from ...services.core_messages import translated
 from ...style import BLUE, GREEN, GREY, ORANGE, PURPLE, SKY, VERMILLION
 from ...widgets.plots import curve_plot, legend_below, name_legend
 from .background import Background, Reporter, model_key
-from .base import ConceptContext, ConceptView
+from .base import ConceptContext, ConceptView, joined
 
 WIDTHS = list(range(128, 1025, 128))  # d_model of the width curve, d_ff = 4 d_model
 LENGTHS = [8, 16, 32, 64, 128, 256, 512]  # source and target length of the length curve
@@ -174,14 +174,20 @@ class CostView(ConceptView):
                        "complexity of MHA is n x m x l.")
 
     def caption(self) -> str:
-        return self.tr("One teacher-forced pass of this sentence. Blue: its FLOPs (a product of (m, k) and (k, n) "
-                       "matrices counts 2mkn, as torch counts; lookups, softmax and LayerNorm etc., with the residual "
-                       "additions and masks, count 0). Orange: its measured time, each piece run by itself (median of "
-                       "15 runs, one thread). The FFN does the most arithmetic; but at this tiny size time is not "
-                       "where the FLOPs are: every piece pays a fixed overhead of Python and dispatch, so the small "
-                       "n x m x l products, the softmax and the FLOP-free rest take far more of the time than of the "
-                       "FLOPs. Below: the FFN's share grows as the model widens; the n x m x l products grow only with "
-                       "the sentence's length.")
+        described = self.tr(
+            "One teacher-forced pass of this sentence. Blue: its FLOPs (a product of (m, k) and (k, n) matrices counts "
+            "2mkn, as torch counts; lookups, softmax and LayerNorm etc., with the residual additions and masks, count "
+            "0). Orange: its measured time, each piece run by itself (median of {0} runs, one thread). At this tiny "
+            "size time is not where the FLOPs are: every piece pays a fixed overhead of Python and dispatch. Below: "
+            "the FFN's share as the model widens; the n x m x l products grow with the sentence's length.").format(
+            self.times.repeats if self.times else REPEATS)
+        if not self.counts:
+            return described
+        # the tutorial's "small part" holds for attention's n x m x l products, not for its projections
+        small = self.tr("Of attention only the n x m x l products (QK^T and weights x V) are small: {0:.1%} of these "
+                        "FLOPs; its Q, K, V and output projections take {1:.1%}, the FFN {2:.1%}.").format(
+            share(self.counts, PRODUCTS), share(self.counts, PROJECTIONS), share(self.counts, ["ffn"]))
+        return joined(small, described)
 
     def plots(self) -> list[QWidget]:
         return [self.bars, self.by_width, self.by_length]
@@ -215,6 +221,7 @@ class CostView(ConceptView):
         self.config = config
         source_len, target_len = sizes.source_len, sizes.target_len
         self.counts, self.lengths = flops(config, source_len, target_len), (source_len, target_len)
+        self.caption_changed.emit()  # its shares are these sizes'
         self.refused = False
         if sizes == loaded:
             self._measure(context.model, inputs)

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from contextlib import contextmanager
+from functools import partial
 
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QShowEvent
@@ -56,6 +57,7 @@ class ConceptsPanel(Retranslated, PlotPanel):
         for view in self.views:
             self.track(*view.plots())
             view.requested.connect(self._add_intervention)
+            view.caption_changed.connect(partial(self._recaption, view))
         self.watch_model()
         subscribe(self, workspace.session_changed, lambda _: self.refresh())
         subscribe(self, workspace.session_moved, lambda _: self.refresh())
@@ -193,6 +195,11 @@ class ConceptsPanel(Retranslated, PlotPanel):
             return
         show_error(self.error, None)
         self.pages.setVisible(True)
+        self.caption.setText(self.current.caption())  # with the numbers of what was drawn
+
+    def _recaption(self, view: ConceptView) -> None:
+        if view is self.current:
+            self.caption.setText(self.current.caption())
 
     def shutdown(self) -> None:
         for view in self.views:
