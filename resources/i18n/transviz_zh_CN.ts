@@ -59,10 +59,6 @@
         <translation>additive attention、dot-product (multiplicative) attention 的区别？加型注意力机制和点乘注意力机制有着相同的计算复杂度，但点乘注意力机制运算可以使用高度优化的并行矩阵乘法代码，会更快也更节省空间</translation>
     </message>
     <message>
-        <source>Left: the head&apos;s own weights, softmax(q.k / sqrt(d_k)). Right: additive attention, softmax(v^T tanh(W1 q + W2 k)) on the same queries and keys, with W1, W2 and v either fitted by least squares to the head&apos;s scores q.k / sqrt(d_k) (up to a constant per row, which the softmax ignores; starting from the previous step&apos;s fit) or random. Below: the time and the memory to score n queries against n keys, both ways.</source>
-        <translation>左：这个头自己的权重，softmax(q.k / sqrt(d_k))。右：加性注意力，softmax(v^T tanh(W1 q + W2 k))，用的是同样的查询和键；W1、W2 和 v 或者用最小二乘拟合到这个头的分数 q.k / sqrt(d_k)（每行可差一个常数，softmax 不受其影响；从上一步的拟合结果出发），或者随机。下方：两种方式为 n 个查询和 n 个键打分所需的时间和内存。</translation>
-    </message>
-    <message>
         <source>Dot product: layer {0}, head {1}</source>
         <translation>点积：第 {0} 层，第 {1} 个头</translation>
     </message>
@@ -77,6 +73,22 @@
     <message>
         <source>W1, W2, v:</source>
         <translation>W1、W2、v：</translation>
+    </message>
+    <message>
+        <source>Left: the head&apos;s own weights, softmax(q.k / sqrt(d_k)). Right: additive attention, softmax(v^T tanh(W1 q + W2 k)) on the same queries and keys, with W1, W2 and v fitted by least squares to the head&apos;s scores (up to a constant per row, which the softmax ignores) or random. Below: the time and the memory to score n queries against n keys.</source>
+        <translation>左：这个头自己的权重，softmax(q.k / sqrt(d_k))。右：加性注意力，softmax(v^T tanh(W1 q + W2 k))，用的是同样的查询和键；W1、W2 和 v 或者用最小二乘拟合到这个头的分数（每行可差一个常数，softmax 不受其影响），或者随机。下方：为 n 个查询和 n 个键打分所需的时间和内存。</translation>
+    </message>
+    <message>
+        <source>This fit proves nothing: {0} scores to match and {1} hidden units, so v alone matches any scores exactly, by construction.</source>
+        <translation>这次拟合什么也证明不了：要匹配的分数只有 {0} 个，隐藏单元却有 {1} 个，所以单靠 v 就能精确匹配任何分数，这是构造使然。</translation>
+    </message>
+    <message>
+        <source>This fit proves little: {0} scores to match against {1} parameters in W1, W2 and v. With at least as many parameters as points, random scores are matched as closely, so a close fit says little about this head.</source>
+        <translation>这次拟合说明不了多少：要匹配 {0} 个分数，W1、W2 和 v 却有 {1} 个参数。参数不少于数据点时，随机的分数也能拟合得同样接近，所以拟合得好并不能说明这个头什么。</translation>
+    </message>
+    <message>
+        <source>{0} scores to match against {1} parameters in W1, W2 and v: more points than parameters, so a close fit shows that additive scores can reproduce this head.</source>
+        <translation>要匹配 {0} 个分数，W1、W2 和 v 共有 {1} 个参数：数据点多于参数，所以拟合得好说明加性打分能够再现这个头。</translation>
     </message>
     <message>
         <source>Additive, random W1, W2 and v (untrained)</source>
@@ -99,16 +111,20 @@
         <translation>加性，拟合所得：{0} 个分数、{1} 个隐藏单元，只解出 v 就能拟合（{2:.2f} 秒）</translation>
     </message>
     <message>
-        <source>At {0} tokens the additive scores took {1:.1f} times as long as the dot product and {2:.0f} times the memory: they build an n x n x {3} tensor ({4:.1f} MiB) before v sums it, the dot product is one matrix product into n x n scores ({5:.1f} MiB).</source>
-        <translation>在 {0} 个词元时，加性打分用时是点积的 {1:.1f} 倍，内存是 {2:.0f} 倍：它先要构造一个 n x n x {3} 的张量（{4:.1f} MiB）再由 v 求和，而点积只是一次矩阵乘法，得到 n x n 的分数（{5:.1f} MiB）。</translation>
+        <source>Both ways cost the same order of arithmetic, n x n x {0}: at {1} tokens {2:.1f} million operations for the dot product, {3:.1f} million for the additive scores. All at once, as an n x n x {0} tensor, the additive scores took {4:.0f} times the dot product&apos;s time and {5:.0f} times its memory; {6} query rows at a time, {7:.0f} times its time and {8:.1f} times its memory. What is left is a matrix product&apos;s optimised code against tanh element by element, not the complexity.</source>
+        <translation>两种方式的运算量同一量级，都是 n x n x {0}：在 {1} 个词元时，点积需要 {2:.1f} 百万次运算，加性打分需要 {3:.1f} 百万次。一次算完、构造 n x n x {0} 的张量时，加性打分用时是点积的 {4:.0f} 倍，内存是 {5:.0f} 倍；每次算 {6} 行查询时，用时是点积的 {7:.0f} 倍，内存是 {8:.1f} 倍。剩下的差距来自高度优化的矩阵乘法代码与逐个元素计算 tanh 的不同，而不是计算复杂度。</translation>
+    </message>
+    <message>
+        <source>additive, all at once</source>
+        <translation>加性，一次算完</translation>
+    </message>
+    <message>
+        <source>additive, {0} rows at a time</source>
+        <translation>加性，每次 {0} 行</translation>
     </message>
     <message>
         <source>dot product</source>
         <translation>点积</translation>
-    </message>
-    <message>
-        <source>additive</source>
-        <translation>加性</translation>
     </message>
     <message>
         <source>Time to score (one CPU thread)</source>
@@ -782,6 +798,10 @@ Symmetric part |S| = {7:.2f}, antisymmetric part |A| = {8:.2f} (Frobenius norms)
     <message>
         <source>Hidden until you answer: a quiz&apos;s question is open in the Explorer. Reveal the answer there (Enter) to see this picture of the current step.</source>
         <translation>回答前隐藏：探索页中有一道测验题尚未回答。在那里揭晓答案（Enter）后即可看到当前步骤的这幅图。</translation>
+    </message>
+    <message>
+        <source>{0} {1}</source>
+        <translation>{0}{1}</translation>
     </message>
 </context>
 <context>
@@ -2429,6 +2449,14 @@ Symmetric part |S| = {7:.2f}, antisymmetric part |A| = {8:.2f} (Frobenius norms)
         <translation>当模型大了后，真正消耗算力（FLOPS）的，还是 MLP（FFN），自注意力（attn）和多头（MHA）只占小部分。MHA 的时间复杂度 n x m x l。</translation>
     </message>
     <message>
+        <source>One teacher-forced pass of this sentence. Blue: its FLOPs (a product of (m, k) and (k, n) matrices counts 2mkn, as torch counts; lookups, softmax and LayerNorm etc., with the residual additions and masks, count 0). Orange: its measured time, each piece run by itself (median of {0} runs, one thread). At this tiny size time is not where the FLOPs are: every piece pays a fixed overhead of Python and dispatch. Below: the FFN&apos;s share as the model widens; the n x m x l products grow with the sentence&apos;s length.</source>
+        <translation>这个句子的一次强制教学前向计算。蓝色：浮点运算量（(m, k) 与 (k, n) 矩阵相乘记 2mkn，与 torch 的计法相同；查表、softmax、层归一化等，连同残差相加和掩码，都记 0）。橙色：实测时间，每一部分单独运行计时（{0} 次的中位数，单线程）。在这么小的模型上，时间并不花在浮点运算所在之处：每一部分都要付出 Python 与调度的固定开销。下方：模型变宽时 FFN 所占的份额；n x m x l 乘积随句子长度增长。</translation>
+    </message>
+    <message>
+        <source>Of attention only the n x m x l products (QK^T and weights x V) are small: {0:.1%} of these FLOPs; its Q, K, V and output projections take {1:.1%}, the FFN {2:.1%}.</source>
+        <translation>注意力中只有 n x m x l 乘积（QK^T 与 权重 x V）占得少：只占这些浮点运算的 {0:.1%}；注意力的 Q、K、V 投影和输出投影占 {1:.1%}，FFN 占 {2:.1%}。</translation>
+    </message>
+    <message>
         <source>embedding</source>
         <translation>词嵌入</translation>
     </message>
@@ -2499,10 +2527,6 @@ Symmetric part |S| = {7:.2f}, antisymmetric part |A| = {8:.2f} (Frobenius norms)
     <message>
         <source>Where the FLOPs and the time go</source>
         <translation>算力与时间花在哪里</translation>
-    </message>
-    <message>
-        <source>One teacher-forced pass of this sentence. Blue: its FLOPs (a product of (m, k) and (k, n) matrices counts 2mkn, as torch counts; lookups, softmax and LayerNorm etc., with the residual additions and masks, count 0). Orange: its measured time, each piece run by itself (median of 15 runs, one thread). The FFN does the most arithmetic; but at this tiny size time is not where the FLOPs are: every piece pays a fixed overhead of Python and dispatch, so the small n x m x l products, the softmax and the FLOP-free rest take far more of the time than of the FLOPs. Below: the FFN&apos;s share grows as the model widens; the n x m x l products grow only with the sentence&apos;s length.</source>
-        <translation>这个句子的一次 强制教学 前向计算。蓝色：FLOPs（(m, k) 与 (k, n) 矩阵相乘记 2mkn，与 torch 的计法相同；查表、softmax 以及 LayerNorm 等（连同残差相加和掩码）记 0）。橙色：实测时间，每一部分单独运行计时（15 次的中位数，单线程）。FFN 做的运算最多；但在这么小的模型上，时间并不花在 FLOPs 所在之处：每一部分都要付出 Python 与调度的固定开销，所以很小的 n x m x l 乘积、softmax 和不计 FLOPs 的其余部分占用的时间远多于它们占的 FLOPs。下方：模型变宽时 FFN 的占比增大；n x m x l 乘积只随句子长度增长。</translation>
     </message>
     <message>
         <source>LayerNorm etc.</source>
@@ -4056,8 +4080,12 @@ Nothing in the window changed.</source>
         <translation>Decoder 训练并行、推理不并行：训练阶段的 Decoder，如果使用teacher force训练方式，不用获取上一时刻输出即可训练，此时可以进行并行化，但是在测试阶段，因为我们没有正确的目标语句，t 时刻的输入必然依赖 t-1时刻的输出，这时跟之前的 seq2seq 就没什么区别了。</translation>
     </message>
     <message>
-        <source>Measured on this computer&apos;s CPU (one thread, median of 3): the decoder reading T tokens in one teacher-forced pass, the same decoder generating them in T steps with its key/value cache (the same logits), and a GRU of the same width and layers over T inputs.</source>
-        <translation>在本机 CPU 上实测（单线程，3 次取中位数）：解码器以 强制教学 一次读入 T 个词元；同一个解码器借助键/值缓存分 T 步逐个生成（得到相同的 logits）；以及同样宽度和层数的 GRU 处理 T 个输入。</translation>
+        <source>Left, measured on this computer&apos;s CPU on one thread (median of {0}): the decoder reading T tokens in one teacher-forced pass, the same decoder generating them in T steps with its key/value cache (the same logits), a GRU of the same width and layers over T inputs. Right: the layers each must run one after another, which no number of processors can shorten.</source>
+        <translation>左图：在本机 CPU 上单线程实测（{0} 次取中位数）：解码器以强制教学一次读入 T 个词元；同一个解码器借助键/值缓存分 T 步逐个生成它们（输出完全相同）；同样宽度和层数的 GRU 处理 T 个输入。右图：每种方式必须一层接一层依次运行的层数，处理器再多也无法缩短。</translation>
+    </message>
+    <message>
+        <source>On one thread nothing runs at the same time: at T = {0} the steps took {1:.1f} times as long as the pass because they make T calls through the layers where it makes one, and the GRU, looping inside one call, took {2:.1f} times as long. The pass&apos;s advantage is independence: its chain is {3} layers at any T; generating must wait through {4}, the GRU, in training too, through {5}.</source>
+        <translation>单线程上没有任何计算同时进行：T = {0} 时，逐步生成的用时是一次前向计算的 {1:.1f} 倍，因为它要把各层调用 T 次，而一次前向计算只调用一次；GRU 的各步在一次调用内部循环，用时是它的 {2:.1f} 倍。一次前向计算的优势在于各位置互不依赖：无论 T 多大，它的依赖链都只有 {3} 层；逐步生成要依次等待 {4} 层，GRU 即使在训练时也要等待 {5} 层。</translation>
     </message>
     <message>
         <source>one teacher-forced pass (training)</source>
@@ -4072,16 +4100,24 @@ Nothing in the window changed.</source>
         <translation>GRU 跑 T 步</translation>
     </message>
     <message>
+        <source>At T = {0}, on one thread, generating takes {1:.1f} times the pass</source>
+        <translation>T = {0} 时（单线程），生成用时是一次前向计算的 {1:.1f} 倍</translation>
+    </message>
+    <message>
+        <source>layers, one after another</source>
+        <translation>依次运行的层数</translation>
+    </message>
+    <message>
+        <source>Longest chain of dependent layers ({0} per pass)</source>
+        <translation>最长的依赖层链（每次前向计算 {0} 层）</translation>
+    </message>
+    <message>
         <source>decoder tokens T</source>
         <translation>解码器词元数 T</translation>
     </message>
     <message>
         <source>milliseconds</source>
         <translation>毫秒</translation>
-    </message>
-    <message>
-        <source>At T = {0}: generating takes {1:.0f} times as long as the teacher-forced pass</source>
-        <translation>T = {0} 时：逐步生成耗时是 强制教学 一次前向的 {1:.0f} 倍</translation>
     </message>
 </context>
 <context>
