@@ -62,3 +62,30 @@ def test_the_bilinear_map_draws_w_z_or_its_symmetric_and_antisymmetric_parts(shi
     np.testing.assert_allclose(antisymmetric, -antisymmetric.T, atol=1e-7)
     np.testing.assert_allclose(symmetric + antisymmetric, whole, atol=1e-6)
     assert view.matrix.levels == (-np.abs(whole).max(), np.abs(whole).max())  # one scale for the three
+
+
+def test_the_bilinear_caption_counts_the_signs_of_s_eigenvalues(shipped_window, shipped_model):
+    """The tutorial's "inner product with W_Z as its metric" does not hold: the caption says how many
+    eigenvalues of S are positive and negative, counted here with numpy from the raw weights."""
+    panel = shipped_window.panels["concepts"]
+    shipped_window.tabs.setCurrentWidget(panel)
+    panel.select("bilinear")
+    panel.kind.setCurrentIndex(KINDS.index("cross"))
+    panel.layer.setValue(2)
+    panel.head.setValue(1)
+    attention = shipped_model.net.decoder_layers[2].cross_attn
+    d, d_k = attention.d_model, attention.d_k
+    weight = attention.in_proj_weight.detach().double().numpy()
+    bias = attention.in_proj_bias.detach().double().numpy()
+    rows = slice(d_k, 2 * d_k)
+    matrix = np.vstack([weight[rows].T, bias[rows]]) @ np.vstack([weight[d:][rows].T, bias[d:][rows]]).T
+    values = np.linalg.eigvalsh((matrix + matrix.T) / 2)
+    cut = 1e-6 * np.abs(values).max()
+    positive, negative = int((values > cut).sum()), int((values < -cut).sum())
+    assert negative > 0
+    text = panel.caption.text()
+    assert (f"{positive} positive, {negative} negative and {d + 1 - positive - negative} zero eigenvalues" in text
+            and f"all {d + 1} positive" in text and "no metric" in text and "bilinear form" in text), text
+    plot = panel.current.singular.getPlotItem()
+    signed = [item.getData()[1] for item in plot.listDataItems() if (item.getData()[1] < 0).any()]
+    assert len(signed) == 1 and np.allclose(np.sort(signed[0]), np.sort(values), atol=1e-6)

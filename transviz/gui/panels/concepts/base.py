@@ -5,6 +5,8 @@ A view says what it shows in three texts: its ``title`` (the list of views), the
 ``claim`` (in Chinese the seed's own words, in English a faithful rendering) and a ``caption``
 (one sentence on what the picture shows). It draws with :meth:`ConceptView.draw` and names the
 plots File > Export and ``transviz render --view NAME`` write with :meth:`ConceptView.plots`.
+A caption may state numbers of what the view has drawn: the tab reads it again after each draw,
+and when the view emits ``caption_changed``.
 """
 from __future__ import annotations
 
@@ -66,6 +68,7 @@ class ConceptView(Retranslated, QWidget):
     model runs emits ``requested`` with one intervention; the tab adds it to the workspace's."""
 
     requested = Signal(object)  # an Intervention (transviz.core.decoding.interventions) to run the explorer with
+    caption_changed = Signal()  # the caption now states what a measurement that arrived later found
 
     name: ClassVar[str]
     uses_layer: ClassVar[bool] = True  # False: the tab hides its kind, layer and head choosers

@@ -56,6 +56,7 @@ class ConceptsPanel(Retranslated, PlotPanel):
         for view in self.views:
             self.track(*view.plots())
             view.requested.connect(self._add_intervention)
+            view.caption_changed.connect(lambda view=view: self._recaption(view))
         self.watch_model()
         subscribe(self, workspace.session_changed, lambda _: self.refresh())
         subscribe(self, workspace.session_moved, lambda _: self.refresh())
@@ -193,6 +194,11 @@ class ConceptsPanel(Retranslated, PlotPanel):
             return
         show_error(self.error, None)
         self.pages.setVisible(True)
+        self.caption.setText(self.current.caption())  # it may state numbers of what was drawn
+
+    def _recaption(self, view: ConceptView) -> None:
+        if view is self.current:
+            self.caption.setText(view.caption())
 
     def shutdown(self) -> None:
         for view in self.views:
