@@ -9,7 +9,7 @@ import pytest
 from transviz.core.analysis.concepts.bilinear import bilinear
 from transviz.core.analysis.concepts.forward import Sentence
 from transviz.core.analysis.concepts.hull import value_hull
-from transviz.core.analysis.concepts.lookup import lookup
+from transviz.core.analysis.concepts.lookup import lookup, measure_agreement
 from transviz.core.analysis.walkthrough import KINDS
 
 
@@ -89,3 +89,55 @@ def test_the_bilinear_caption_counts_the_signs_of_s_eigenvalues(shipped_window, 
     plot = panel.current.singular.getPlotItem()
     signed = [item.getData()[1] for item in plot.listDataItems() if (item.getData()[1] < 0).any()]
     assert len(signed) == 1 and np.allclose(np.sort(signed[0]), np.sort(values), atol=1e-6)
+
+
+def test_the_lookup_caption_gives_how_often_the_reading_holds_over_the_test_split(shipped_window, shipped_model,
+                                                                                   qtbot):
+    """"Keys like the best one share its weight" is a tendency: the caption first says the split is
+    being counted (off the window's thread), then gives the share of the head's rows where it holds
+    and the rank correlation of the row shown, recomputed here from the picture's own numbers."""
+    panel = shipped_window.panels["concepts"]
+    shipped_window.tabs.setCurrentWidget(panel)
+    panel.select("lookup")
+    panel.kind.setCurrentIndex(KINDS.index("cross"))
+    panel.layer.setValue(1)
+    panel.head.setValue(3)
+    view = panel.current
+    assert "being counted over the test split" in panel.caption.text() and view.background.bar.isVisible()
+    qtbot.waitUntil(lambda: "over the test split (rank" in panel.caption.text(), timeout=120_000)
+    text = panel.caption.text()
+    expected = measure_agreement(shipped_model, "cross")
+    cosines, weights = view.shown.key_cosine[1:], view.shown.weights[1:]
+    here = float(np.corrcoef(np.argsort(np.argsort(cosines)), np.argsort(np.argsort(weights)))[0, 1])
+    assert f"in {expected.share[1, 3]:.0%} of this head's {expected.rows[1, 3]} query rows over the test split" in text
+    assert f"mean {expected.mean[1, 3]:.2f}" in text and f"In the row shown it is {here:+.2f}" in text, text
+    assert ("here keys more like the best one do not get more weight" in text) == (here <= 0)
+    assert 0.5 < expected.share[1, 3] < 1 and not view.background.bar.isVisible()  # a tendency, not a rule
+    panel.head.setValue(0)  # another head of the same kind: counted already
+    assert f"this head's {expected.rows[1, 0]} query rows" in panel.caption.text()
+
+
+def test_the_lookup_caption_says_when_the_row_shown_goes_against_the_reading(shipped_window, shipped_model, qtbot):
+    """After three steps the cross-attention head 0 of layer 0 gives 'mochte', the key most like the
+    best one, almost no weight: the caption says the row shown goes against the reading."""
+    panel = shipped_window.panels["concepts"]
+    shipped_window.tabs.setCurrentWidget(panel)
+    panel.select("lookup")
+    for _ in range(3):
+        shipped_window.panels["explorer"].controller.step()
+    qtbot.waitUntil(lambda: "over the test split (rank" in panel.caption.text(), timeout=120_000)
+    shown = panel.current.shown
+    ranks = [np.argsort(np.argsort(values)) for values in (shown.key_cosine[1:], shown.weights[1:])]
+    here = float(np.corrcoef(*ranks)[0, 1])
+    assert here < 0 and shown.key_tokens[int(np.argmax(shown.key_cosine[1:])) + 1] == "mochte"
+    assert (f"In the row shown it is {here:+.2f}: here keys more like the best one do not get more weight"
+            in panel.caption.text())
+
+
+def test_without_a_built_in_task_the_lookup_caption_says_there_is_no_split(stepped_window):
+    window = stepped_window(1)
+    panel = window.panels["concepts"]
+    window.tabs.setCurrentWidget(panel)
+    panel.select("lookup")
+    assert "names no built-in task, so there is no test split" in panel.caption.text()
+    assert not panel.current.background.bar.isVisible() and panel.current.shown is not None
