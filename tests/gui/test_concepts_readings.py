@@ -141,3 +141,18 @@ def test_without_a_built_in_task_the_lookup_caption_says_there_is_no_split(stepp
     panel.select("lookup")
     assert "names no built-in task, so there is no test split" in panel.caption.text()
     assert not panel.current.background.bar.isVisible() and panel.current.shown is not None
+
+
+def test_after_an_animation_the_lookup_worker_gets_a_copy_of_the_model(shipped_window, shipped_model, qtbot):
+    """Frames are drawn at once, on the window's thread, with the explorer's model; a count asked
+    for afterwards runs on the worker, which must get a copy, never the model the explorer runs."""
+    panel = shipped_window.panels["concepts"]
+    shipped_window.tabs.setCurrentWidget(panel)
+    panel.select("lookup")
+    view = panel.current
+    model = shipped_window.workspace.decoding_model
+    with panel.drawn_at_once():
+        assert view.background.model_copy(model) is model
+    assert view.background.model_copy(model) is not model
+    panel.kind.setCurrentIndex(KINDS.index("encoder_self"))  # a kind not counted yet: on the worker
+    qtbot.waitUntil(lambda: "over the test split (rank" in panel.caption.text(), timeout=120_000)
