@@ -80,7 +80,8 @@ class HeadsPanel(Retranslated, PlotPanel):
         self.measure_button, self.cancel_button = QPushButton(), QPushButton()
         self.bind_text(self.measure_button.setText, lambda: self.tr("Measure"))
         self.bind_text(self.measure_button.setToolTip, lambda: self.tr(
-            "Switch every head off alone, then one after another, on the task's test sentences"))
+            "Switch every head off alone, then one after another (equally important heads in several orders), on "
+            "the task's test sentences"))
         self.bind_text(self.cancel_button.setText, lambda: self.tr("Cancel"))
         self.measure_button.clicked.connect(self.start)
         self.cancel_button.clicked.connect(self.cancel)
@@ -104,7 +105,9 @@ class HeadsPanel(Retranslated, PlotPanel):
         self.legend = legend_below(self.curve.getPlotItem(), columns=3)
         self.about = bound_label(self, lambda: self.tr(
             "Press Measure: each head of the model is switched off alone, then one after another, on the task's "
-            "test sentences. On a busy laptop this takes minutes: the bar shows how far it is and the time left."),
+            "test sentences. Heads equally important alone go in layer and head order for the curve and in several "
+            "random orders for the band around it, since how many heads can go may depend on that order. On a busy "
+            "laptop this takes minutes: the bar shows how far it is and the time left."),
             wrap=True)
         self.summary = plain_label(wrap=True)
         self.summary.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
