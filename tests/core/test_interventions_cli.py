@@ -106,3 +106,28 @@ def test_heads_table_counts_the_heads_that_can_go(capsys, model, tmp_path):
     count = (lost[0] - 1) if lost else 12
     assert code == 0 and f"{count} of 12 encoder_self heads can be removed losing less than one point" in out
     assert out.count("layer ") == 3
+
+
+def test_heads_gives_the_count_with_its_spread_over_tie_orders(capsys, model, tmp_path):
+    """Equally important heads in several seeded orders: each order's curve is in the JSON, its
+    count is the one recomputed here from its values, and the table prints their lowest and highest."""
+    path = tmp_path / "some.tsv"
+    pairs = held_out_pairs(model, "test")[:20]
+    path.write_text("".join(f"{p.source}\t{p.target}\n" for p in pairs), encoding="utf-8")
+    code, out, _ = run(capsys, "heads", "--kind", "cross", "--data", str(path), "--json")
+    written = json.loads(out)["kinds"]["cross"]
+    importance = np.array(written["importance"])
+    counts = []
+    for order in (written["prune_curve"], *written["tie_orders"]):
+        assert sorted(importance[tuple(h)] for h in order["order"]) == [importance[tuple(h)] for h in order["order"]]
+        values = order["values"]
+        lost = [k for k, v in enumerate(values) if values[0] - v >= 0.01 - 1e-9]
+        counts.append(lost[0] - 1 if lost else 12)
+    assert [o["removable_within_one_point"] for o in written["tie_orders"]] == counts[1:]
+    assert len(written["tie_orders"]) >= 4 and len({tuple(map(tuple, o["order"])) for o in written["tie_orders"]}) > 1
+    assert written["tied_heads"] == sum(1 for v in importance.flat if (importance == v).sum() > 1)
+    code, out, _ = run(capsys, "heads", "--kind", "cross", "--data", str(path))
+    spread = (f"{min(counts[1:])} to {max(counts[1:])}" if min(counts[1:]) < max(counts[1:])
+              else f"{counts[1]} in each")
+    assert (f"{counts[0]} of 12 cross heads can be removed losing less than one point; {spread} with the "
+            f"{written['tied_heads']} heads of equal importance in {len(counts) - 1} random orders") in out

@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 
 import numpy as np
+import pyqtgraph as pg
 import pytest
 
 import transviz
@@ -92,6 +93,43 @@ def test_cancel_stops_and_a_new_model_forgets_the_results(panel, qtbot, model):
     assert panel.cancel_button.isEnabled() and not panel.measure_button.isEnabled()
     panel.cancel()
     assert panel.measure_button.isEnabled() and not panel.results
-    panel.results = {"cross": (np.zeros((3, 4)), None)}  # as if measured before
+    panel.results = {"cross": (np.zeros((3, 4)), None, ())}  # as if measured before
     panel.workspace.set_model(model, "default")
     assert panel.results == {} and panel.about.isVisible()
+
+
+def count_by_hand(values) -> int:
+    """Heads switched off before exact match first falls a point below the start."""
+    lost = [k for k, v in enumerate(values) if values[0] - v >= 0.01 - 1e-9]
+    return lost[0] - 1 if lost else len(values) - 1
+
+
+def test_how_many_heads_can_go_is_given_with_its_spread_over_tie_orders(panel, qtbot):
+    """Most heads tie on importance: the summary gives the lowest and highest count over the orders
+    of equally important heads (counted here from each curve's values), and the band spans them."""
+    panel.start()
+    qtbot.waitUntil(lambda: bool(panel.results), timeout=300_000)
+    lines = panel.summary.text().split("\n")
+    bands = [item for item in panel.curve.getPlotItem().items if isinstance(item, pg.FillBetweenItem)]
+    assert len(lines) == len(bands) == 3
+    for line, (kind, (importance, curve, shuffled)) in zip(lines, panel.results.items(), strict=True):
+        assert len(shuffled) >= 4 and curve.ties is None
+        counts = [count_by_hand(c.values) for c in (curve, *shuffled)]
+        tied = sum(1 for v in importance.flat if (importance == v).sum() > 1)
+        name = panel._kind_name(kind)
+        if min(counts) < max(counts):
+            assert line == (f"{name}: {min(counts)} to {max(counts)} of 12 heads can be switched off losing less "
+                            f"than one point, depending on the order of the {tied} equally important heads "
+                            f"({len(counts)} orders tried; the curve's, layer and head order, gives {counts[0]})")
+        elif tied:
+            assert line.startswith(f"{name}: {counts[0]} of 12 heads can be switched off losing less than one "
+                                   f"point, in each of {len(counts)} orders of the {tied} equally"), line
+        else:
+            assert "no two heads are equally important" in line
+        for c in shuffled:  # shuffled within ties only
+            assert [importance[h] for h in c.order] == sorted(importance.flat)
+    for band, (_, curve, shuffled) in zip(bands, panel.results.values(), strict=True):
+        spread = np.stack([c.values for c in (curve, *shuffled)]) * 100
+        low, high = (c.getData()[1] for c in band.curves)
+        np.testing.assert_allclose(low, spread.min(axis=0))
+        np.testing.assert_allclose(high, spread.max(axis=0))

@@ -9,7 +9,7 @@ import pytest
 
 import transviz
 from transviz import AblateHead
-from transviz.core.analysis.head_importance import Stopped
+from transviz.core.analysis.head_importance import Stopped, prune_curves, tied_heads
 from transviz.core.data.held_out import held_out_pairs
 
 
@@ -90,3 +90,38 @@ def test_progress_reaches_the_total_and_stop_stops(model, tsv):
 def test_bad_requests_are_clear_errors(model, call, match):
     with pytest.raises(transviz.TransvizError, match=match):
         call(model)
+
+
+def removable_by_hand(values, loss=0.01) -> int:
+    """Heads switched off before the metric first falls ``loss`` below the start, counted in a loop."""
+    for k, value in enumerate(values):
+        if values[0] - value >= loss - 1e-9:
+            return k - 1
+    return len(values) - 1
+
+
+def test_tie_orders_shuffle_only_equally_important_heads(model, pairs, tsv):
+    """Orders with shuffled ties keep the heads sorted by importance, shuffle within ties only, and
+    each curve is what decoding with its heads off gives; the counts come from those values."""
+    importance = np.zeros((3, 4))
+    importance[2, 1], importance[0, 3] = 0.05, -0.05  # two heads outside the tie of ten
+    curves = prune_curves(model, "cross", "exact_match", data=tsv, importance=importance,
+                          ties=(None, 0, 1, 2))
+    assert [c.ties for c in curves] == [None, 0, 1, 2]
+    tied = [(layer, head) for layer in range(3) for head in range(4) if (layer, head) not in ((2, 1), (0, 3))]
+    assert curves[0].order == ((0, 3), *tied, (2, 1))  # layer, head order among the ten
+    for curve in curves:
+        assert curve.order[0] == (0, 3) and curve.order[-1] == (2, 1) and sorted(curve.order[1:-1]) == tied
+    assert len({c.order for c in curves}) == 4  # three seeds, three other orders of the ten
+    for curve in curves[1:3]:
+        for k in (0, 4, 8, 11):
+            assert curve.values[k] == brute_force(model, pairs, "cross", curve.order[:k], "exact_match")
+        assert curve.removable() == removable_by_hand(curve.values)
+    assert curves[0].values[-1] == curves[3].values[-1]  # every head off, in any order
+
+
+def test_tied_heads_counts_heads_that_share_an_importance():
+    importance = np.array([[0.0, 0.002, 0.0], [0.004, 0.002, -0.002]])
+    by_hand = sum(1 for v in importance.flat if (importance == v).sum() > 1)
+    assert tied_heads(importance) == by_hand == 4
+    assert tied_heads(np.arange(6.0).reshape(2, 3)) == 0

@@ -2,6 +2,11 @@
 off (its output zero), and the prune curve, heads switched off one after another from the least
 important. This is the tutorial's "many heads are redundant", measured.
 
+Switched off alone, most heads of a small model change a few test sentences or none: many share
+one importance (0.0 or 0.2 points of exact match), and the order among them decides how many heads
+go before a point is lost. :func:`prune_curves` measures the curve under several seeded random
+orders of equally important heads as well, so that a count comes with its spread.
+
 Many ablations run as one batch: every sentence is repeated once per variant, and each copy runs
 with its own heads off (:func:`gating`: a tap on each head's output). Long runs report progress and
 stop between batches when asked, like the trainer.
@@ -33,6 +38,7 @@ Head = tuple[int, int]  # (layer, head)
 Progress = Callable[[int, int], None]  # (sentences scored, sentences to score), counting every variant
 Cancelled = Callable[[], bool]  # asked between batches; True stops the measurement
 BATCH_ROWS = 1024  # sentence copies decoded together
+TIE_ORDERS = 5  # random orders of equally important heads measured beside the layer, head order
 
 
 class Stopped(Exception):
@@ -47,6 +53,7 @@ class PruneCurve:
     metric: Metric
     order: tuple[Head, ...]  # the heads in the order they are switched off
     values: np.ndarray  # (len(order) + 1,): the metric with 0, 1, 2, ... heads off
+    ties: int | None = None  # the seed that shuffled equally important heads; None: layer, head order
 
     def removable(self, loss: float = 0.01) -> int | None:
         """How many heads go, in this order, before the metric has lost ``loss`` or more (one
@@ -74,15 +81,43 @@ def prune_curve(model: Model, kind: Kind = "cross", metric: Metric = "exact_matc
                 importance: np.ndarray | None = None, on_progress: Progress | None = None,
                 cancelled: Cancelled | None = None) -> PruneCurve:
     """Heads of ``kind`` switched off cumulatively in order of ``importance`` (measured first when
-    not given), and ``metric`` on ``data`` after each."""
+    not given; equally important heads in layer, head order), and ``metric`` on ``data`` after each."""
+    return prune_curves(model, kind, metric, data, importance, (None,), on_progress, cancelled)[0]
+
+
+def prune_curves(model: Model, kind: Kind = "cross", metric: Metric = "exact_match", data: str = "test",
+                 importance: np.ndarray | None = None, ties: Sequence[int | None] = (None, *range(TIE_ORDERS)),
+                 on_progress: Progress | None = None, cancelled: Cancelled | None = None) -> tuple[PruneCurve, ...]:
+    """:func:`prune_curve` once per entry of ``ties``: None keeps equally important heads in layer,
+    head order, a seed shuffles them (:func:`tie_order`). A set of heads that several orders
+    switch off is measured once."""
     heads = _heads(model, kind, metric)
     pairs = held_out_pairs(model, data)
     if importance is None:
         importance = head_importance(model, kind, metric, data, _half(on_progress, 0), cancelled)
         on_progress = _half(on_progress, 1)
-    order = tuple(sorted(heads, key=lambda h: (float(importance[h]), h)))
-    values = _scores(model, kind, metric, pairs, [order[:k] for k in range(len(order) + 1)], on_progress, cancelled)
-    return PruneCurve(kind, metric, order, values)
+    orders = [tie_order(importance, seed) for seed in ties]
+    variants = list(dict.fromkeys(frozenset(order[:k]) for order in orders for k in range(len(heads) + 1)))
+    scores = _scores(model, kind, metric, pairs, [sorted(v) for v in variants], on_progress, cancelled)
+    found = dict(zip(variants, scores, strict=True))
+    return tuple(PruneCurve(kind, metric, order, np.array([found[frozenset(order[:k])] for k in range(len(heads) + 1)]),
+                            seed) for order, seed in zip(orders, ties, strict=True))
+
+
+def tie_order(importance: np.ndarray, seed: int | None = None) -> tuple[Head, ...]:
+    """Every (layer, head) of ``importance`` (layers, heads), least important first; heads of equal
+    importance in layer, head order, or with a ``seed`` in a random order of that seed's."""
+    layers, heads = importance.shape
+    cells = [(layer, head) for layer in range(layers) for head in range(heads)]
+    shuffle = (np.arange(len(cells)) if seed is None
+               else np.random.default_rng(seed).permutation(len(cells)))
+    return tuple(sorted(cells, key=lambda h: (float(importance[h]), int(shuffle[h[0] * heads + h[1]]))))
+
+
+def tied_heads(importance: np.ndarray) -> int:
+    """How many heads share their importance with another head (whose order the ties decide)."""
+    _, counts = np.unique(importance, return_counts=True)
+    return int(counts[counts > 1].sum())
 
 
 def _heads(model: Model, kind: Kind, metric: str) -> list[Head]:

@@ -1,7 +1,9 @@
 """The heads tab: how much each attention head of the loaded model matters to its task, and how
 many can go. For each kind of attention, a layers x heads map of the score lost when that head
 alone is switched off, and the prune curve: heads switched off one after another, least important
-first. Measured in the background (:mod:`transviz.core.analysis.head_importance`) on a copy of the model;
+first, equally important heads in layer, head order (the line) and in a few random orders (the band
+around it, and the spread of how many heads can go).
+Measured in the background (:mod:`transviz.core.analysis.head_importance`) on a copy of the model;
 clicking a head switches it off in the explorer.
 """
 from __future__ import annotations
@@ -12,9 +14,10 @@ from collections.abc import Callable
 import numpy as np
 import pyqtgraph as pg
 from PySide6.QtCore import Qt
+from PySide6.QtGui import QColor
 from PySide6.QtWidgets import QComboBox, QGridLayout, QHBoxLayout, QProgressBar, QPushButton, QWidget
 
-from ...core.analysis.head_importance import Metric, PruneCurve, Stopped, head_importance, prune_curve
+from ...core.analysis.head_importance import Metric, PruneCurve, Stopped, head_importance, prune_curves, tied_heads
 from ...core.base.errors import TransvizError
 from ...core.decoding.interventions import KINDS, AblateHead, Kind
 from ...core.model.bundle import Model, decoding_copy
@@ -29,7 +32,8 @@ from ..widgets.plots import legend_below
 from .base import PlotPanel
 
 COLOURS = {"encoder_self": BLUE, "decoder_self": GREEN, "cross": VERMILLION}
-Results = dict[Kind, tuple[np.ndarray, PruneCurve]]
+# per kind: the importance, the curve with ties in layer, head order, the curves with ties shuffled
+Results = dict[Kind, tuple[np.ndarray, PruneCurve, tuple[PruneCurve, ...]]]
 
 
 def measure(model: Model, metric: Metric, data: str, state: TaskState) -> Results:
@@ -39,8 +43,9 @@ def measure(model: Model, metric: Metric, data: str, state: TaskState) -> Result
     found: Results = {}
     for index, kind in enumerate(KINDS):
         importance = head_importance(own, kind, metric, data, _reporter(state, 2 * index), state.is_cancelled)
-        curve = prune_curve(own, kind, metric, data, importance, _reporter(state, 2 * index + 1), state.is_cancelled)
-        found[kind] = (importance, curve)
+        curve, *shuffled = prune_curves(own, kind, metric, data, importance,
+                                        on_progress=_reporter(state, 2 * index + 1), cancelled=state.is_cancelled)
+        found[kind] = (importance, curve, tuple(shuffled))
     return found
 
 
@@ -75,7 +80,8 @@ class HeadsPanel(Retranslated, PlotPanel):
         self.measure_button, self.cancel_button = QPushButton(), QPushButton()
         self.bind_text(self.measure_button.setText, lambda: self.tr("Measure"))
         self.bind_text(self.measure_button.setToolTip, lambda: self.tr(
-            "Switch every head off alone, then one after another, on the task's test sentences"))
+            "Switch every head off alone, then one after another (equally important heads in several orders), on "
+            "the task's test sentences"))
         self.bind_text(self.cancel_button.setText, lambda: self.tr("Cancel"))
         self.measure_button.clicked.connect(self.start)
         self.cancel_button.clicked.connect(self.cancel)
@@ -99,7 +105,9 @@ class HeadsPanel(Retranslated, PlotPanel):
         self.legend = legend_below(self.curve.getPlotItem(), columns=3)
         self.about = bound_label(self, lambda: self.tr(
             "Press Measure: each head of the model is switched off alone, then one after another, on the task's "
-            "test sentences. On a busy laptop this takes minutes: the bar shows how far it is and the time left."),
+            "test sentences. Heads equally important alone go in layer and head order for the curve and in several "
+            "random orders for the band around it, since how many heads can go may depend on that order. On a busy "
+            "laptop this takes minutes: the bar shows how far it is and the time left."),
             wrap=True)
         self.summary = plain_label(wrap=True)
         self.summary.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
@@ -226,12 +234,19 @@ class HeadsPanel(Retranslated, PlotPanel):
         if not self.results:
             return
         scale = 100.0 if self._metric() == "exact_match" else 1.0
-        worst = max(float(np.abs(importance).max()) for importance, _ in self.results.values()) * scale
-        for kind, (importance, curve) in self.results.items():
+        worst = max(float(np.abs(importance).max()) for importance, _, _ in self.results.values()) * scale
+        for kind, (importance, curve, shuffled) in self.results.items():
             layers, heads = importance.shape
             self.maps[kind].set_data(importance * scale, [str(i) for i in range(layers)],
                                      [str(h) for h in range(heads)], levels=(-worst, worst) if worst else (-1, 1))
             colour = COLOURS[kind]
+            if shuffled:  # the band: what other orders of equally important heads give at each step
+                spread = np.stack([c.values for c in (curve, *shuffled)]) * scale
+                steps = np.arange(spread.shape[1])
+                low, high = pg.PlotDataItem(steps, spread.min(axis=0)), pg.PlotDataItem(steps, spread.max(axis=0))
+                band = QColor(colour)
+                band.setAlpha(60)
+                self.curve.addItem(pg.FillBetweenItem(low, high, brush=pg.mkBrush(band)))
             item = self.curve.plot(np.arange(len(curve.values)), curve.values * scale, name=self._kind_name(kind),
                                    pen=pg.mkPen(colour, width=2), symbol="o", symbolSize=6, symbolBrush=colour,
                                    symbolPen=None)
@@ -240,15 +255,32 @@ class HeadsPanel(Retranslated, PlotPanel):
 
     def _summary(self) -> str:
         lines = []
-        for kind, (_, curve) in self.results.items():
+        for kind, (importance, curve, shuffled) in self.results.items():
             count = curve.removable()
             if count is not None:
-                lines.append(self.tr("{0}: {1} of {2} heads can be switched off losing less than one point").format(
-                    self._kind_name(kind), count, len(curve.order)))
+                lines.append(self._removable(kind, importance, curve, shuffled))
             else:
                 lines.append(self.tr("{0}: {1:.3f} with every head, {2:.3f} with all switched off").format(
                     self._kind_name(kind), curve.values[0], curve.values[-1]))
         return "\n".join(lines)
+
+    def _removable(self, kind: Kind, importance: np.ndarray, curve: PruneCurve, shuffled: tuple[PruneCurve, ...]
+                   ) -> str:
+        """How many heads can go, with its spread over the orders of equally important heads: most
+        single-head importances are 0 or one sentence, so the order among them decides the count."""
+        count, tied = curve.removable() or 0, tied_heads(importance)
+        counts = [count, *(c.removable() or 0 for c in shuffled)]
+        name, total = self._kind_name(kind), len(curve.order)
+        if tied == 0:
+            return self.tr("{0}: {1} of {2} heads can be switched off losing less than one point (no two heads "
+                           "are equally important)").format(name, count, total)
+        if min(counts) == max(counts):
+            return self.tr("{0}: {1} of {2} heads can be switched off losing less than one point, in each of "
+                           "{3} orders of the {4} equally important heads").format(
+                name, count, total, len(counts), tied)
+        return self.tr("{0}: {1} to {2} of {3} heads can be switched off losing less than one point, depending on "
+                       "the order of the {4} equally important heads ({5} orders tried; the curve's, layer and head "
+                       "order, gives {6})").format(name, min(counts), max(counts), total, tied, len(counts), count)
 
     def switch_off(self, kind: Kind, layer: int, head: int) -> None:
         """Switch that head off in the explorer (once) and show it there."""

@@ -13,6 +13,7 @@ import transviz
 from transviz.core.analysis.concepts.bilinear import bilinear
 from transviz.core.analysis.concepts.forward import Sentence
 from transviz.core.analysis.walkthrough import KINDS, walkthrough
+from transviz.core.data.held_out import held_out_pairs
 from transviz.core.model.bundle import Model
 from transviz.core.model.transformer import Transformer
 
@@ -87,3 +88,55 @@ def test_a_model_without_biases_has_a_zero_bias_row_and_column(model):
     walk = walkthrough(bare, SENTENCE.source, "i want a", "cross", 0, 1)
     np.testing.assert_allclose(shown.form, walk.scaled, atol=1e-4)
     assert not shown.matrix[-1].any() and not shown.matrix[:, -1].any()
+
+
+def d_model_plus_one(attention) -> int:
+    return attention.in_proj_weight.shape[1] + 1
+
+
+def raw_symmetric_part(attention, head: int) -> np.ndarray:
+    """(W + W^T) / 2 of W = [W_Q_h^T; b_Q_h] [W_K_h^T; b_K_h]^T, built here from the packed weights."""
+    d, d_k = attention.d_model, attention.d_k
+    weight = attention.in_proj_weight.detach().double().numpy()
+    bias = attention.in_proj_bias.detach().double().numpy()
+    rows = slice(head * d_k, (head + 1) * d_k)
+    query = np.vstack([weight[rows].T, bias[rows]])
+    key = np.vstack([weight[d:][rows].T, bias[d:][rows]])
+    matrix = query @ key.T
+    return (matrix + matrix.T) / 2
+
+
+@pytest.mark.parametrize("name", ["default", "dates", "zh-en"])
+def test_the_signs_of_the_symmetric_parts_eigenvalues_are_numpys(name):
+    """Every head of every shipped model: the counts shown are those of numpy's eigvalsh of the
+    symmetric part built from the raw weights, and no head's W_Z is a metric (as many negative
+    eigenvalues as positive ones)."""
+    model = transviz.load_model(name)
+    cfg = model.config
+    sentence = Sentence(held_out_pairs(model, "test")[0].source)
+    modules = {"encoder_self": [layer.self_attn for layer in model.net.encoder_layers],
+               "decoder_self": [layer.self_attn for layer in model.net.decoder_layers],
+               "cross": [layer.cross_attn for layer in model.net.decoder_layers]}
+    for kind in KINDS:
+        for layer, attention in enumerate(modules[kind]):
+            for head in range(cfg.n_heads):
+                values = np.linalg.eigvalsh(raw_symmetric_part(attention, head))
+                cut = 1e-6 * np.abs(values).max()
+                expected = ((values > cut).sum(), (values < -cut).sum(), (np.abs(values) <= cut).sum())
+                shown = bilinear(model, sentence, kind, layer, head)
+                assert shown.inertia == expected
+                np.testing.assert_allclose(shown.eigenvalues, np.sort(values)[::-1], atol=1e-9)
+                assert expected[0] == expected[1] == attention.d_k < d_model_plus_one(attention)
+
+
+def test_with_the_keys_weights_the_queries_s_has_no_negative_eigenvalue(model):
+    """W_K = W_Q and no biases make S = W_Q_h^T W_Q_h: d_k positive eigenvalues and the rest zero,
+    counted as zero despite rounding; still short of a metric, which needs all d_model + 1 positive."""
+    torch.manual_seed(0)
+    net = Transformer(replace(model.config, bias=False)).eval()
+    attention = net.encoder_layers[0].self_attn
+    d = attention.d_model
+    with torch.no_grad():
+        attention.in_proj_weight[d:2 * d] = attention.in_proj_weight[:d]
+    shown = bilinear(Model(net, model.src_vocab, model.tgt_vocab), SENTENCE, "encoder_self", 0, 1)
+    assert shown.inertia == (attention.d_k, 0, d + 1 - attention.d_k)

@@ -1,5 +1,7 @@
 """Attention scores as a bilinear form (seed 000, "Attention的几种角度"): q.k = x_q W_Q (x_k W_K)^T
-= x_q W_Z x_k^T with W_Z = W_Q W_K^T, an inner product with W_Z as its metric. The projections'
+= x_q W_Z x_k^T with W_Z = W_Q W_K^T, which the tutorial reads as an inner product with W_Z as
+its metric. That needs the symmetric part of W_Z to be positive definite, which the signs of its
+eigenvalues (:attr:`Bilinear.inertia`) show it is not: the reading holds as a bilinear form only. The projections'
 biases join as an extra row and column, so that [x_q, 1] W_Z [x_k, 1]^T / sqrt(d_k) is exactly the
 head's scaled score; x are the inputs the attention module projected in a teacher-forced pass.
 
@@ -41,6 +43,15 @@ class Bilinear:
     antisymmetric: np.ndarray  # (matrix - matrix^T) / 2
     symmetric_norm: float  # Frobenius norms of the two parts
     antisymmetric_norm: float
+    eigenvalues: np.ndarray  # of ``symmetric``, largest first
+
+    @property
+    def inertia(self) -> tuple[int, int, int]:
+        """How many eigenvalues of the symmetric part are positive, negative and zero (below
+        TOLERANCE of the largest magnitude). W_Z is a metric (x W_Z x^T > 0 for every x != 0) only
+        if all are positive; S = (Q K^T + K Q^T) / 2 through d_k has at most d_k of each sign, fewer
+        than its d_model + 1 dimensions, so no head's W_Z is one."""
+        return inertia(self.eigenvalues)
 
     @property
     def rank(self) -> int:
@@ -55,6 +66,15 @@ class Bilinear:
         share = share[share > 0]
         return float(np.exp(-(share * np.log(share)).sum()))
 
+
+def inertia(eigenvalues: np.ndarray) -> tuple[int, int, int]:
+    """Positive, negative and zero counts of ``eigenvalues``, zero meaning below TOLERANCE of the
+    largest magnitude (the rounding of a product through d_k leaves tiny values of either sign)."""
+    largest = float(np.abs(eigenvalues).max()) if len(eigenvalues) else 0.0
+    positive = int((eigenvalues > TOLERANCE * largest).sum())
+    negative = int((eigenvalues < -TOLERANCE * largest).sum())
+    return positive, negative, len(eigenvalues) - positive - negative
+
 @dataclass(frozen=True)
 class _Weights:
     """What a head's W_Z gives without a sentence."""
@@ -66,6 +86,7 @@ class _Weights:
     antisymmetric: np.ndarray
     symmetric_norm: float
     antisymmetric_norm: float
+    eigenvalues: np.ndarray
 
 
 # per attention module and head, until the module's projection weights change (training, loading)
@@ -82,7 +103,8 @@ def _head_weights(attention: MultiHeadAttention, head: int) -> _Weights:
         symmetric, antisymmetric = (matrix + matrix.T) / 2, (matrix - matrix.T) / 2
         found = kept[head] = _Weights(versions, matrix, np.linalg.svd(matrix, compute_uv=False), symmetric,
                                       antisymmetric, float(np.linalg.norm(symmetric)),
-                                      float(np.linalg.norm(antisymmetric)))
+                                      float(np.linalg.norm(antisymmetric)),
+                                      np.linalg.eigvalsh(symmetric)[::-1].copy())
     return found
 
 
@@ -112,4 +134,4 @@ def bilinear(model: Model, sentence: Sentence, kind: Kind, layer: int, head: int
     check = float(np.abs(form - walk.scaled).max())
     return Bilinear(attention.d_model, attention.d_k, walk.query_tokens, walk.key_tokens, weights.matrix, form, check,
                     weights.singular_values, weights.symmetric, weights.antisymmetric, weights.symmetric_norm,
-                    weights.antisymmetric_norm)
+                    weights.antisymmetric_norm, weights.eigenvalues)

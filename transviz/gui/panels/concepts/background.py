@@ -66,7 +66,7 @@ class Background(Generic[R]):
         self.runner: TaskRunner | None = None
         self.results: dict[Key, R] = {}
         self.wanted: Key | None = None  # the key of the task running, if one is
-        self._copy: tuple[tuple[int, ...], Model] | None = None
+        self._copy: tuple[tuple[int | bool, ...], Model] | None = None
         self.progress = QProgressBar()
         self.progress.setRange(0, 100)
         self.status = plain_label()
@@ -82,7 +82,8 @@ class Background(Generic[R]):
 
     def model_copy(self, model: Model) -> Model:
         """A copy of ``model`` for the worker, made once per model and weights."""
-        key = model_key(model)
+        # synchronous tasks run on the GUI thread with the model itself: the worker never gets it
+        key = (*model_key(model), self.synchronous)
         if self._copy is None or self._copy[0] != key:
             self._copy = (key, model if self.synchronous else decoding_copy(model))
         return self._copy[1]
@@ -96,6 +97,7 @@ class Background(Generic[R]):
             self.cancel()
             return True
         if self.synchronous:
+            self.cancel()  # a task the worker still runs would only bring this result again
             result = task(_AtOnce())
             assert result is not None, "nothing cancels a synchronous task"
             self.results[key] = result

@@ -1,5 +1,6 @@
 """Attention scores as a bilinear form: the chosen head's W_Z = W_Q W_K^T (biases as an extra row
-and column), its singular values, and the check that it gives the model's scaled scores
+and column), its singular values and the eigenvalues of its symmetric part (whose signs say
+whether W_Z could be a metric), and the check that it gives the model's scaled scores
 (:func:`transviz.core.analysis.concepts.bilinear.bilinear`)."""
 from __future__ import annotations
 
@@ -10,7 +11,7 @@ from PySide6.QtWidgets import QComboBox, QHBoxLayout, QVBoxLayout, QWidget
 
 from ....core.analysis.concepts.bilinear import Bilinear, bilinear
 from ...services.language import set_items
-from ...style import BLUE, GREY
+from ...style import BLUE, GREY, ORANGE
 from ...widgets.heatmap import AxisNames, HeatmapWidget
 from ...widgets.labels import bound_label, plain_label
 from ...widgets.plots import curve_plot
@@ -70,8 +71,16 @@ class BilinearView(ConceptView):
                        "embeddings.")
 
     def caption(self) -> str:
+        shown = self.shown
+        if shown is None:
+            return self.tr("W_Z = W_Q W_K^T of the chosen head, with the biases as a last row and column: "
+                           "[x_q, 1] W_Z [x_k, 1]^T / sqrt(d_k) is the scaled score of every query and key.")
+        positive, negative, zero = shown.inertia
         return self.tr("W_Z = W_Q W_K^T of the chosen head, with the biases as a last row and column: "
-                       "[x_q, 1] W_Z [x_k, 1]^T / sqrt(d_k) is the scaled score of every query and key.")
+                       "[x_q, 1] W_Z [x_k, 1]^T / sqrt(d_k) is the scaled score of every query and key. Its "
+                       "symmetric part S has {0} positive, {1} negative and {2} zero eigenvalues (orange, right). "
+                       "A metric needs all {3} positive: W_Z is no metric, and the score is a bilinear form, not an "
+                       "inner product.").format(positive, negative, zero, len(shown.eigenvalues))
 
     def plots(self) -> list[QWidget]:
         return [self.matrix, self.singular]
@@ -86,7 +95,10 @@ class BilinearView(ConceptView):
             "Rank {3} of {4} (singular values above 1e-6 of the largest; at most d_k = {5}); "
             "effective rank (entropy) {6:.1f}.\n"
             "Symmetric part |S| = {7:.2f}, antisymmetric part |A| = {8:.2f} (Frobenius norms): W_Z = S + A, "
-            "and A is what makes the score of (x, y) differ from that of (y, x).").format(
+            "and A is what makes the score of (x, y) differ from that of (y, x).\n"
+            "S is a product through d_k: at most d_k = {5} of its eigenvalues are positive and at most d_k "
+            "negative (zero: below 1e-6 of the largest). Along a direction with a negative one, an input scores "
+            "itself below zero, which no inner product allows.").format(
             shown.check, len(shown.query_tokens), len(shown.key_tokens), shown.rank, shown.d_model + 1, shown.d_k,
             shown.entropy_rank, shown.symmetric_norm, shown.antisymmetric_norm))
 
@@ -118,6 +130,11 @@ class BilinearView(ConceptView):
                   symbolBrush=BLUE, symbolPen=None)
         limit = pg.mkPen(GREY, style=Qt.PenStyle.DashLine)  # d_k: where the rank must end
         plot.addItem(pg.InfiniteLine(pos=shown.d_k - 0.5, angle=90, pen=limit))
+        # S's eigenvalues, largest first: their signs say whether W_Z could be a metric
+        eigenvalues = shown.eigenvalues
+        plot.plot(np.arange(len(eigenvalues)), eigenvalues, pen=pg.mkPen(ORANGE, width=2), symbol="t", symbolSize=4,
+                  symbolBrush=ORANGE, symbolPen=None)
+        plot.addItem(pg.InfiniteLine(pos=0, angle=0, pen=pg.mkPen(GREY)))
         plot.setLabel("bottom", self.tr("index"))
-        plot.setLabel("left", self.tr("singular value"))
-        plot.setTitle(self.tr("Singular values of W_Z"))
+        plot.setLabel("left", self.tr("value"))
+        plot.setTitle(self.tr("Singular values of W_Z (blue), eigenvalues of S (orange)"))

@@ -209,6 +209,8 @@ class ConceptsPanel(Retranslated, PlotPanel):
     def drawn_at_once(self) -> Iterator[None]:
         for view in self.views:
             view.set_synchronous(True)
+        # a measurement still running would arrive after the first frame and change its caption
+        self.refresh()
         try:
             yield
         finally:
