@@ -616,16 +616,30 @@
         <translation>所选头的 W_Z = W_Q W_K^T，偏置作为最后一行和最后一列：[x_q, 1] W_Z [x_k, 1]^T / sqrt(d_k) 就是每个查询与键的缩放得分。</translation>
     </message>
     <message>
-        <source>entry</source>
-        <translation>元素</translation>
+        <source>W_Z = W_Q W_K^T of the chosen head, with the biases as a last row and column: [x_q, 1] W_Z [x_k, 1]^T / sqrt(d_k) is the scaled score of every query and key. Its symmetric part S has {0} positive, {1} negative and {2} zero eigenvalues (orange, right). A metric needs all {3} positive: W_Z is no metric, and the score is a bilinear form, not an inner product.</source>
+        <translation>所选头的 W_Z = W_Q W_K^T，偏置作为最后一行和最后一列：[x_q, 1] W_Z [x_k, 1]^T / sqrt(d_k) 就是每个查询与键的缩放得分。它的对称部分 S 有 {0} 个正特征值、{1} 个负特征值和 {2} 个零特征值（右侧橙色）。度量要求 {3} 个特征值全为正：W_Z 不是度量，得分是一个双线性形式，而不是内积。</translation>
     </message>
     <message>
         <source>Check: the form gives the model&apos;s scaled scores to within {0:.1e} ({1} x {2}).
 Rank {3} of {4} (singular values above 1e-6 of the largest; at most d_k = {5}); effective rank (entropy) {6:.1f}.
-Symmetric part |S| = {7:.2f}, antisymmetric part |A| = {8:.2f} (Frobenius norms): W_Z = S + A, and A is what makes the score of (x, y) differ from that of (y, x).</source>
+Symmetric part |S| = {7:.2f}, antisymmetric part |A| = {8:.2f} (Frobenius norms): W_Z = S + A, and A is what makes the score of (x, y) differ from that of (y, x).
+S is a product through d_k: at most d_k = {5} of its eigenvalues are positive and at most d_k negative (zero: below 1e-6 of the largest). Along a direction with a negative one, an input scores itself below zero, which no inner product allows.</source>
         <translation>验证：这个双线性形式给出的缩放得分与模型的相差不超过 {0:.1e}（{1} x {2}）。
 秩 {3}/{4}（大于最大奇异值 1e-6 倍的奇异值个数；至多 d_k = {5}）；有效秩（熵）{6:.1f}。
-对称部分 |S| = {7:.2f}，反对称部分 |A| = {8:.2f}（Frobenius 范数）：W_Z = S + A，正是 A 让 (x, y) 的得分不同于 (y, x) 的得分。</translation>
+对称部分 |S| = {7:.2f}，反对称部分 |A| = {8:.2f}（弗罗贝尼乌斯范数）：W_Z = S + A，正是 A 让 (x, y) 的得分不同于 (y, x) 的得分。
+S 是经过 d_k 维的乘积：它至多有 d_k = {5} 个正特征值、至多 d_k 个负特征值（零：小于最大值的 1e-6 倍）。沿负特征值的方向，一个输入与自身的得分小于零，而任何内积都不允许这样。</translation>
+    </message>
+    <message>
+        <source>entry</source>
+        <translation>元素</translation>
+    </message>
+    <message>
+        <source>value</source>
+        <translation>数值</translation>
+    </message>
+    <message>
+        <source>Singular values of W_Z (blue), eigenvalues of S (orange)</source>
+        <translation>W_Z 的奇异值（蓝色），S 的特征值（橙色）</translation>
     </message>
     <message>
         <source>{3} of head {0}: {1} x {1}, through d_k = {2}</source>
@@ -634,14 +648,6 @@ Symmetric part |S| = {7:.2f}, antisymmetric part |A| = {8:.2f} (Frobenius norms)
     <message>
         <source>index</source>
         <translation>序号</translation>
-    </message>
-    <message>
-        <source>singular value</source>
-        <translation>奇异值</translation>
-    </message>
-    <message>
-        <source>Singular values of W_Z</source>
-        <translation>W_Z 的奇异值</translation>
     </message>
 </context>
 <context>
@@ -2835,10 +2841,6 @@ Symmetric part |S| = {7:.2f}, antisymmetric part |A| = {8:.2f} (Frobenius norms)
         <translation>测量</translation>
     </message>
     <message>
-        <source>Switch every head off alone, then one after another, on the task&apos;s test sentences</source>
-        <translation>在任务的测试句子上，先逐个单独关闭每个头，再一个接一个地累积关闭</translation>
-    </message>
-    <message>
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
@@ -2847,8 +2849,12 @@ Symmetric part |S| = {7:.2f}, antisymmetric part |A| = {8:.2f} (Frobenius norms)
         <translation>评分</translation>
     </message>
     <message>
-        <source>Press Measure: each head of the model is switched off alone, then one after another, on the task&apos;s test sentences. On a busy laptop this takes minutes: the bar shows how far it is and the time left.</source>
-        <translation>按“测量”：在任务的测试句子上，先逐个单独关闭模型的每个头，再一个接一个地关闭。在繁忙的笔记本电脑上这需要几分钟：进度条显示进度和剩余时间。</translation>
+        <source>Switch every head off alone, then one after another (equally important heads in several orders), on the task&apos;s test sentences</source>
+        <translation>在任务的测试句子上，先逐个单独关闭每个头，再一个接一个地累积关闭（同样重要的头按几种顺序分别试）</translation>
+    </message>
+    <message>
+        <source>Press Measure: each head of the model is switched off alone, then one after another, on the task&apos;s test sentences. Heads equally important alone go in layer and head order for the curve and in several random orders for the band around it, since how many heads can go may depend on that order. On a busy laptop this takes minutes: the bar shows how far it is and the time left.</source>
+        <translation>按“测量”：在任务的测试句子上，先逐个单独关闭模型的每个头，再一个接一个地关闭。单独关闭时同样重要的头，曲线按层和头的编号顺序关闭，曲线周围的色带则按几种随机顺序关闭，因为能关闭多少个头可能取决于这个顺序。在繁忙的笔记本电脑上这需要几分钟：进度条显示进度和剩余时间。</translation>
     </message>
     <message>
         <source>encoder self-attention</source>
@@ -2923,12 +2929,20 @@ Symmetric part |S| = {7:.2f}, antisymmetric part |A| = {8:.2f} (Frobenius norms)
         <translation>{0}% · 约剩 {1}</translation>
     </message>
     <message>
-        <source>{0}: {1} of {2} heads can be switched off losing less than one point</source>
-        <translation>{0}：{2} 个头中有 {1} 个可以关闭，损失不到一个百分点</translation>
-    </message>
-    <message>
         <source>{0}: {1:.3f} with every head, {2:.3f} with all switched off</source>
         <translation>{0}：所有头都在时为 {1:.3f}，全部关闭后为 {2:.3f}</translation>
+    </message>
+    <message>
+        <source>{0}: {1} of {2} heads can be switched off losing less than one point (no two heads are equally important)</source>
+        <translation>{0}：{2} 个头中有 {1} 个可以关闭，损失不到一个百分点（没有两个头同样重要）</translation>
+    </message>
+    <message>
+        <source>{0}: {1} of {2} heads can be switched off losing less than one point, in each of {3} orders of the {4} equally important heads</source>
+        <translation>{0}：{2} 个头中有 {1} 个可以关闭，损失不到一个百分点；{4} 个同样重要的头按 {3} 种顺序排列，结果都一样</translation>
+    </message>
+    <message>
+        <source>{0}: {1} to {2} of {3} heads can be switched off losing less than one point, depending on the order of the {4} equally important heads ({5} orders tried; the curve&apos;s, layer and head order, gives {6})</source>
+        <translation>{0}：{3} 个头中有 {1} 到 {2} 个可以关闭，损失不到一个百分点，取决于 {4} 个同样重要的头的先后顺序（试了 {5} 种顺序；曲线所用的按层和头编号的顺序得到 {6} 个）</translation>
     </message>
     <message>
         <source>{0}, layer {1}, head {2} is switched off in the explorer</source>
@@ -3461,8 +3475,32 @@ The lesson file was not changed.</source>
         <translation>attention最常见的解释是Q,K,V，即query, key, value, 可以理解为从KV store结构中取出信息的过程。也就是从一个字典里面拿东西，这种解释非常形象，但不完全严谨，首先attention是连续的，其次这个取出过程是有连锁反应的，比如我取了A，那么根据Attention的形式，我一定会取和A很接近的B（度量由参数定义的空间决定），同样就无法取出和A相反的C。所以其实attention获取信息不是独立的，是有一定关联效应的。</translation>
     </message>
     <message>
-        <source>The keys the current query sees, ranked by score: the weight each gets (blue) and the cosine of each key to the best-scoring key (orange). Keys like the best one share its weight.</source>
-        <translation>当前查询能看到的键，按得分排序：每个键得到的权重（蓝色），以及每个键与得分最高的键的余弦相似度（橙色）。与最佳键相似的键会分走它的权重。</translation>
+        <source>The keys the current query sees, ranked by score: the weight each gets (blue) and the cosine of each key to the best-scoring key (orange). Whether keys more like the best one get more weight varies from row to row; this model names no built-in task, so there is no test split to count how often.</source>
+        <translation>当前查询能看到的键，按得分排序：每个键得到的权重（蓝色），以及每个键与得分最高的键的余弦相似度（橙色）。与最佳键越相似的键是否得到越多的权重，因行而异；这个模型没有指明内置任务，因此没有测试集可以统计这种情况有多常见。</translation>
+    </message>
+    <message>
+        <source>The keys the current query sees, ranked by score: the weight each gets (blue) and the cosine of each key to the best-scoring key (orange). How often keys more like the best one get more weight is being counted over the test split (the bar below).</source>
+        <translation>当前查询能看到的键，按得分排序：每个键得到的权重（蓝色），以及每个键与得分最高的键的余弦相似度（橙色）。正在测试集上统计与最佳键越相似的键得到越多权重的情况有多常见（见下方进度条）。</translation>
+    </message>
+    <message>
+        <source>The keys the current query sees, ranked by score: the weight each gets (blue) and the cosine of each key to the best-scoring key (orange). Keys more like the best one get more weight in {0:.0%} of this head&apos;s {1} query rows over the test split (rank correlation above 0 among the other keys; mean {2:.2f}).</source>
+        <translation>当前查询能看到的键，按得分排序：每个键得到的权重（蓝色），以及每个键与得分最高的键的余弦相似度（橙色）。在测试集上，这个头的 {1} 个查询行中有 {0:.0%} 的行里，与最佳键越相似的键得到越多的权重（其余键之间的秩相关大于 0；平均 {2:.2f}）。</translation>
+    </message>
+    <message>
+        <source>The row shown has fewer than {0} other keys to rank.</source>
+        <translation>所示的行中其余的键少于 {0} 个，无法排序比较。</translation>
+    </message>
+    <message>
+        <source>In the row shown it is {0:+.2f}: here keys more like the best one do not get more weight.</source>
+        <translation>所示的行中秩相关为 {0:+.2f}：这里与最佳键越相似的键并没有得到越多的权重。</translation>
+    </message>
+    <message>
+        <source>In the row shown it is {0:+.2f}.</source>
+        <translation>所示的行中秩相关为 {0:+.2f}。</translation>
+    </message>
+    <message>
+        <source>Test sentence {0} of {1}</source>
+        <translation>测试句子 {0} / {1}</translation>
     </message>
     <message>
         <source>attention weight</source>
