@@ -2937,12 +2937,12 @@ S 是经过 d_k 维的乘积：它至多有 d_k = {5} 个正特征值、至多 d
         <translation>{0}：{2} 个头中有 {1} 个可以关闭，损失不到一个百分点（没有两个头同样重要）</translation>
     </message>
     <message>
-        <source>{0}: {1} of {2} heads can be switched off losing less than one point, in each of {3} orders of the {4} equally important heads</source>
-        <translation>{0}：{2} 个头中有 {1} 个可以关闭，损失不到一个百分点；{4} 个同样重要的头按 {3} 种顺序排列，结果都一样</translation>
+        <source>{0}: {1} of {2} heads can be switched off losing less than one point, in each of {3} orders of the {4} heads whose importance ties with another&apos;s</source>
+        <translation>{0}：{2} 个头中有 {1} 个可以关闭，损失不到一个百分点；{4} 个重要性与别的头相同的头按 {3} 种顺序排列，结果都一样</translation>
     </message>
     <message>
-        <source>{0}: {1} to {2} of {3} heads can be switched off losing less than one point, depending on the order of the {4} equally important heads ({5} orders tried; the curve&apos;s, layer and head order, gives {6})</source>
-        <translation>{0}：{3} 个头中有 {1} 到 {2} 个可以关闭，损失不到一个百分点，取决于 {4} 个同样重要的头的先后顺序（试了 {5} 种顺序；曲线所用的按层和头编号的顺序得到 {6} 个）</translation>
+        <source>{0}: {1} to {2} of {3} heads can be switched off losing less than one point, depending on the order of the {4} heads whose importance ties with another&apos;s ({5} orders tried; the curve&apos;s, layer and head order, gives {6})</source>
+        <translation>{0}：{3} 个头中有 {1} 到 {2} 个可以关闭，损失不到一个百分点，取决于 {4} 个重要性与别的头相同的头的先后顺序（试了 {5} 种顺序；曲线所用的按层和头编号的顺序得到 {6} 个）</translation>
     </message>
     <message>
         <source>{0}, layer {1}, head {2} is switched off in the explorer</source>

@@ -119,11 +119,12 @@ def test_how_many_heads_can_go_is_given_with_its_spread_over_tie_orders(panel, q
         name = panel._kind_name(kind)
         if min(counts) < max(counts):
             assert line == (f"{name}: {min(counts)} to {max(counts)} of 12 heads can be switched off losing less "
-                            f"than one point, depending on the order of the {tied} equally important heads "
+                            f"than one point, depending on the order of the {tied} heads whose importance ties with "
+                            f"another's "
                             f"({len(counts)} orders tried; the curve's, layer and head order, gives {counts[0]})")
         elif tied:
             assert line.startswith(f"{name}: {counts[0]} of 12 heads can be switched off losing less than one "
-                                   f"point, in each of {len(counts)} orders of the {tied} equally"), line
+                                   f"point, in each of {len(counts)} orders of the {tied} heads whose"), line
         else:
             assert "no two heads are equally important" in line
         for c in shuffled:  # shuffled within ties only

@@ -276,11 +276,12 @@ class HeadsPanel(Retranslated, PlotPanel):
                            "are equally important)").format(name, count, total)
         if min(counts) == max(counts):
             return self.tr("{0}: {1} of {2} heads can be switched off losing less than one point, in each of "
-                           "{3} orders of the {4} equally important heads").format(
+                           "{3} orders of the {4} heads whose importance ties with another's").format(
                 name, count, total, len(counts), tied)
         return self.tr("{0}: {1} to {2} of {3} heads can be switched off losing less than one point, depending on "
-                       "the order of the {4} equally important heads ({5} orders tried; the curve's, layer and head "
-                       "order, gives {6})").format(name, min(counts), max(counts), total, tied, len(counts), count)
+                       "the order of the {4} heads whose importance ties with another's ({5} orders tried; the "
+                       "curve's, layer and head order, gives {6})").format(
+            name, min(counts), max(counts), total, tied, len(counts), count)
 
     def switch_off(self, kind: Kind, layer: int, head: int) -> None:
         """Switch that head off in the explorer (once) and show it there."""
