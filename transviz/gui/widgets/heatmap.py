@@ -312,16 +312,17 @@ class TokenAxis(pg.AxisItem):
 
     def _update_rotation(self, force: bool = False) -> None:
         view = self.linkedView()
-        rotated = False
+        rotated, widest = False, 0.0
         if self.orientation == "bottom" and self._labels and view is not None:
             units_per_pixel = view.viewPixelSize()[0]
             cell_pixels = 1.0 / units_per_pixel if units_per_pixel > 0 else math.inf
             spacing = min((b - a for a, b in pairwise(self._shown)), default=1)
-            rotated = self._widest_label() > 0.9 * cell_pixels * spacing
+            widest = self._widest_label()
+            rotated = widest > 0.9 * cell_pixels * spacing
         slant = math.radians(self.ANGLE)
         # turned labels run down to the left of their ticks: the first one reaches past the axis's
         # left end, into the empty corner under the left axis (it was cut there)
-        reach = self._widest_label() * math.cos(slant) + self._metrics().height() * math.sin(slant) if rotated else 0.0
+        reach = widest * math.cos(slant) + self._metrics().height() * math.sin(slant) if rotated else 0.0
         if reach != self._reach:
             self.prepareGeometryChange()  # the bounding rectangle follows
             self._reach = reach
@@ -329,7 +330,7 @@ class TokenAxis(pg.AxisItem):
             return
         self._rotated = rotated
         if rotated:
-            text = self._widest_label() * math.sin(slant) + self._metrics().height() * math.cos(slant)
+            text = widest * math.sin(slant) + self._metrics().height() * math.cos(slant)
             label = self.label.boundingRect().height() if self.label.isVisible() else 0.0
             self.setHeight(int(text + max(0, self.style["tickLength"]) + self.style["tickTextOffset"][1] + label + 4))
         else:

@@ -278,7 +278,9 @@ class SourceBox(Retranslated, QWidget):
         """Teacher forcing: tokens matched, mean loss and the probability of each gold token so far."""
         session = self.controller.session
         self.summary.setVisible(session is not None and session.teacher_forcing)  # from the start: no jump
-        summary = TeacherForcingSummary.of(session.history) if session is not None else None
+        if session is None or not session.teacher_forcing:
+            return
+        summary = TeacherForcingSummary.of(session.history)
         if summary is None:  # a line already, so that the first step moves nothing
             self.summary.setText(self.tr("Teacher forcing: each step feeds the reference's next token and shows "
                                          "what the model predicted instead."))
