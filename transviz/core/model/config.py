@@ -107,6 +107,9 @@ class ModelConfig:
     embedding_norm: bool = False  # a LayerNorm after embeddings + positions, one per stack (BART)
     bias: bool = True  # additive biases in attention, feed-forward and LayerNorm (nn.Transformer(bias=False))
     layer_norm: LayerNormKind = "standard"  # how every LayerNorm normalises (see LayerNormKind)
+    # 0: self-attention sees every key it may; w: only keys fewer than w positions away (a sliding
+    # window; in the decoder, with the causal mask, the last w keys, itself included)
+    attention_window: int = 0
 
     def __post_init__(self) -> None:
         for name, high in MAX_SIZES.items():
@@ -139,6 +142,7 @@ class ModelConfig:
                                                              "{0} tokens, target {1}"),
                               self.src_vocab_size, self.tgt_vocab_size)
         _check_integer("pad_id", self.pad_id, 0, MAX_SIZES["src_vocab_size"])
+        _check_integer("attention_window", self.attention_window, 0, MAX_SIZES["max_len"])
         if self.pad_id >= min(self.src_vocab_size, self.tgt_vocab_size):
             raise ConfigError(translate_noop("CoreMessages", "pad_id {0} is outside the vocabularies"), self.pad_id)
         if not self.layer_norm_eps > 0:
@@ -176,10 +180,11 @@ class ModelConfig:
         return math.sqrt(self.d_model) if self.scale_embeddings else 1.0
 
     def to_dict(self) -> dict[str, Any]:
-        """Every setting, less the imported models' switches left at their defaults: a transviz
-        model's checkpoint stays what it was before they existed (and what older transviz reads)."""
+        """Every setting, less the switches added since the first checkpoints (imported models' and
+        the variants') left at their defaults: a checkpoint records only the options it uses, and a
+        transviz model's stays what it was before they existed (and what older transviz reads)."""
         data = dataclasses.asdict(self)
-        for name, default in IMPORT_DEFAULTS.items():
+        for name, default in LATER_DEFAULTS.items():
             if data[name] == default:
                 del data[name]
         return data
@@ -189,8 +194,9 @@ class ModelConfig:
         return _from_dict(cls, data, Message(translate_noop("CoreMessages", "model")))
 
 
-IMPORT_DEFAULTS: dict[str, object] = {"final_norm": None, "scale_embeddings": True, "positional": "sinusoidal",
-                                      "embedding_norm": False, "bias": True, "layer_norm": "standard"}
+LATER_DEFAULTS: dict[str, object] = {"final_norm": None, "scale_embeddings": True, "positional": "sinusoidal",
+                                     "embedding_norm": False, "bias": True, "layer_norm": "standard",
+                                     "attention_window": 0}
 
 
 Schedule = Literal["constant", "warmup", "warmup-decay", "noam"]

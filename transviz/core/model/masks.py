@@ -10,6 +10,8 @@ shaped to broadcast against attention scores ``(batch, heads, query_len, key_len
 * :func:`causal_mask` -> ``(1, 1, T, T)``: lower triangle including the diagonal, so query
   ``t`` sees keys ``0..t`` and nothing after it (the sequence mask).
 * :func:`combine` -> the logical AND, broadcast to ``(batch, 1, T, T)``.
+* :func:`window_mask` -> ``(1, 1, Q, K)``: keys fewer than ``w`` positions from the query (a
+  sliding window, ``ModelConfig.attention_window``); :func:`windowed` adds it to another mask.
 
 The seed tutorial describes the sequence mask as an upper-triangular matrix of 1s that marks
 what to hide; that is the complement of :func:`causal_mask` (see :func:`hidden_positions`).
@@ -46,6 +48,30 @@ def combine(*masks: torch.Tensor) -> torch.Tensor:
 def decoder_self_mask(tgt_tokens: torch.Tensor, pad_id: int) -> torch.Tensor:
     """The mask decoder self-attention uses: causal AND target padding, ``(batch, 1, T, T)``."""
     return combine(padding_mask(tgt_tokens, pad_id), causal_mask(tgt_tokens.shape[1], tgt_tokens.device))
+
+
+def window_mask(queries: int, keys: int, window: int, first_query: int = 0,
+                device: torch.device | str | None = None) -> torch.Tensor:
+    """``(1, 1, queries, keys)``, ``True`` where the key is fewer than ``window`` positions from the
+    query (query ``i`` stands at position ``first_query + i``): a sliding window of attention."""
+    if window < 1:
+        raise ValueError(f"window must be >= 1, got {window}")
+    positions = torch.arange(first_query, first_query + queries, device=device)
+    distance = positions[:, None] - torch.arange(keys, device=device)
+    return (distance.abs() < window)[None, None]
+
+
+def windowed(mask: torch.Tensor, queries: int, window: int, first_query: int = 0) -> torch.Tensor:
+    """``mask`` AND a sliding window of ``window`` (:func:`window_mask`), ``(batch, 1, queries, keys)``;
+    a window of 0 leaves ``mask`` as it is. A padded query whose window holds only padding keeps its
+    own key: an empty row would make its softmax NaN, and a NaN value vector spoils every row that
+    gives it weight 0 (a padded position's output is never read)."""
+    if not window:
+        return mask
+    keys = mask.shape[-1]
+    allowed = mask & window_mask(queries, keys, window, first_query, mask.device)
+    own = window_mask(queries, keys, 1, first_query, mask.device)
+    return allowed | (own & ~allowed.any(dim=-1, keepdim=True))
 
 
 def hidden_positions(mask: torch.Tensor) -> torch.Tensor:

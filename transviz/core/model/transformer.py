@@ -32,7 +32,7 @@ from ..base.errors import InputError
 from ..base.messages import Message, translate_noop
 from .config import ModelConfig
 from .kv_cache import Growing, KeyValue, KVBuffer
-from .masks import decoder_self_mask, padding_mask
+from .masks import decoder_self_mask, padding_mask, window_mask, windowed
 from .positional import sine_table
 from .row_blocks import Linear, linear
 from .sites import STACKS, Kind, Place, Site, Sites, Stack, untapped
@@ -387,9 +387,10 @@ class Transformer(nn.Module):
             if not bool(mask.any(dim=-1).all()):
                 raise InputError(translate_noop("CoreMessages", "a source sentence holds only padding"))
             x = self._embed(src, self.src_embed, "encoder")
+            self_mask = windowed(mask, src.shape[1], self.config.attention_window)
             maps = []
             for layer in self.encoder_layers:
-                x, weights = layer(x, mask, return_attention)
+                x, weights = layer(x, self_mask, return_attention)
                 maps.append(weights)
             return Encoded(self.encoder_norm(x), mask, tuple(maps) if return_attention else None)
 
@@ -401,7 +402,7 @@ class Transformer(nn.Module):
         """``tgt`` (B, T) decoder inputs (start token first) -> logits (B, T, V) and optional maps."""
         self._check_tokens(tgt, self.config.tgt_vocab_size, Message(translate_noop("CoreMessages", "target")))
         with computing(self.work(tgt.numel())):
-            self_mask = decoder_self_mask(tgt, self.config.pad_id)
+            self_mask = windowed(decoder_self_mask(tgt, self.config.pad_id), tgt.shape[1], self.config.attention_window)
             x = self._embed(tgt, self.tgt_embed, "decoder")
             self_maps, cross_maps = [], []
             for layer, kv in zip(self.decoder_layers, self.memory_kv(encoded), strict=True):
@@ -447,8 +448,10 @@ class Transformer(nn.Module):
                       for past, buffer in zip(state.self_kv or (None,) * layers, state.buffers or (None,) * layers,
                                               strict=True)]
             new_kv, self_rows, cross_rows = [], [], []
+            window = self.config.attention_window  # the new query sees every cached key, or the last w
+            self_mask = window_mask(1, state.length + 1, window, state.length, x.device) if window else None
             for layer, memory_kv, cache in zip(self.decoder_layers, state.memory_kv, caches, strict=True):
-                out = layer(x, memory_kv, None, state.memory_mask, need_weights=return_attention, growing=cache)
+                out = layer(x, memory_kv, self_mask, state.memory_mask, need_weights=return_attention, growing=cache)
                 x = out.x
                 new_kv.append(out.self_kv)
                 self_rows.append(out.self_weights)
