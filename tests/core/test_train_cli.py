@@ -8,6 +8,7 @@ import sys
 import time
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 import transviz
@@ -33,6 +34,18 @@ def test_train_command_trains_saves_and_summarises(tmp_path, capsys):
     assert model.facts["steps"] == 12 and model.facts["train_config"]["warmup_steps"] == 4
     assert model.config.n_encoder_layers == model.config.n_decoder_layers == 1 and model.config.d_model == 16
     assert [s.step for s in load_snapshots(out)] == [0, 4, 8, 12]
+
+
+def test_a_windowed_model_trains_saves_and_decodes_as_saved(tmp_path, capsys):
+    out = tmp_path / "w.safetensors"
+    assert main(["train", "--task", "copy", *TINY, "--window", "2", "--steps", "6", "--batch-size", "8",
+                 "--eval-every", "0", "--eval-limit", "5", "--snapshot-every", "0", "--out", str(out)]) == 0
+    model = transviz.load_model(str(out))
+    assert model.config.attention_window == 2
+    trace = transviz.teacher_force(model, "a b c d", "a b c d")
+    for maps in (trace.encoder_self_attention, trace.decoder_self_attention):  # (layers, heads, L, L)
+        far = np.array([[abs(i - j) >= 2 for j in range(maps.shape[-1])] for i in range(maps.shape[-2])])
+        assert (maps[..., far] == 0).all()
 
 
 def test_train_command_errors_are_one_line(tmp_path, capsys):

@@ -26,7 +26,7 @@ if TYPE_CHECKING:
 MODEL_FLAGS = {  # flag dest -> ModelConfig field(s)
     "layers": ("n_encoder_layers", "n_decoder_layers"), "heads": ("n_heads",), "d_model": ("d_model",),
     "d_ff": ("d_ff",), "dropout": ("dropout",), "norm": ("norm",), "activation": ("activation",),
-    "share_embeddings": ("share_embeddings",), "tie_output": ("tie_output",),
+    "share_embeddings": ("share_embeddings",), "tie_output": ("tie_output",), "window": ("attention_window",),
 }
 TRAIN_FLAGS = {  # flag dest -> TrainConfig field
     "steps": "steps", "batch_size": "batch_size", "lr": "lr", "schedule": "schedule", "warmup": "warmup_steps",
@@ -54,6 +54,8 @@ def register(commands: argparse._SubParsersAction) -> None:
     model.add_argument("--activation", choices=("relu", "gelu"))
     model.add_argument("--share-embeddings", action="store_true", default=None, help="one joint vocabulary and table")
     model.add_argument("--tie-output", action="store_true", default=None, help="output layer = target embedding")
+    model.add_argument("--window", type=int, metavar="W",
+                       help="sliding-window self-attention: keys fewer than W positions away (default 0: all)")
     train = p.add_argument_group("training")
     train.add_argument("--steps", type=int, help="optimiser updates (default 4000)")
     train.add_argument("--batch-size", "--batch", type=int, help="sentences per batch (default 64)")
