@@ -3,6 +3,8 @@ with numpy from the padded ids, their invariants, and the greedy translations ag
 loop of full forward passes (no key/value cache, no decoding session)."""
 from __future__ import annotations
 
+import dataclasses
+
 import numpy as np
 import pytest
 import torch
@@ -218,3 +220,23 @@ def test_masks_of_random_batches(tiny, source_lengths, target_length, translatio
     assert batch.complete and batch.untranslated == []
     assert len(batch.decoder.tokens) == len(sentences)
     check_invariants(batch, tiny.config.pad_id)
+
+
+def test_a_windowed_models_combined_mask_has_its_window(model):
+    """A model with attention_window = 2: query q sees keys q-1 and q, unless they are padding (a
+    padded query with nothing left keeps its own key, as the model does)."""
+    config = dataclasses.replace(model.config, attention_window=2)
+    net = Transformer(config)
+    net.load_state_dict(model.net.state_dict())
+    windowed_model = dataclasses.replace(model, net=net)
+    batch = mask_batch(SENTENCES, "i want", windowed_model, translate(windowed_model, SENTENCES[1:]))
+    ids = batch.decoder.ids.numpy()
+    length = ids.shape[1]
+    near = np.abs(np.arange(length)[:, None] - np.arange(length)[None, :]) < 2
+    expected = combined_reference(ids, model.config.pad_id) & near[None]
+    for row in expected:
+        for query in range(length):
+            if not row[query].any():
+                row[query, query] = True
+    np.testing.assert_array_equal(batch.decoder.combined[:, 0].numpy(), expected)
+    assert not (batch.decoder.combined[:, 0].numpy() == combined_reference(ids, model.config.pad_id)).all()

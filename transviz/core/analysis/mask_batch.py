@@ -27,7 +27,7 @@ import torch
 from ..data.batches import pad
 from ..decoding.inference import decode
 from ..model.bundle import Model
-from ..model.masks import causal_mask, decoder_self_mask, padding_mask
+from ..model.masks import causal_mask, decoder_self_mask, padding_mask, windowed
 from ..model.vocab import BOS, EOS, PAD, Vocab
 from .walkthrough import decoder_inputs
 
@@ -60,8 +60,8 @@ class DecoderBatch:
     Shape:
         ``tokens``: (B, T_max) strings, PAD after each shorter row; ``ids``: (B, T_max) long;
         ``causal``: (1, 1, T, T) bool over row 0's T inputs, unpadded (the sequence mask);
-        ``combined``: (B, 1, T_max, T_max) bool, padding AND causal: what decoder
-        self-attention uses.
+        ``combined``: (B, 1, T_max, T_max) bool, padding AND causal (AND the model's sliding
+        window, when it has one): what decoder self-attention uses.
     """
 
     tokens: list[list[str]]
@@ -115,16 +115,19 @@ def source_batch(sentences: Sequence[str], vocab: Vocab, pad_id: int) -> SourceB
     return SourceBatch(list(sentences), tokens, ids, padding_mask(ids, pad_id), [e.unknown for e in encodings])
 
 
-def decoder_batch(inputs: Sequence[TokensAndIds], pad_id: int) -> DecoderBatch:
+def decoder_batch(inputs: Sequence[TokensAndIds], pad_id: int, window: int = 0) -> DecoderBatch:
     """Pad the decoder inputs (row 0 first) and build the masks decoder self-attention uses.
 
     Args:
         inputs: each row's decoder inputs, start token first; row 0 is the one the causal mask
             is drawn for.
         pad_id: the target vocabulary's padding id.
+        window: the model's sliding window (``ModelConfig.attention_window``; 0: none), part of
+            the combined mask as the model builds it.
     """
     ids, tokens = padded(inputs, pad_id)
-    return DecoderBatch(tokens, ids, causal_mask(len(inputs[0][1])), decoder_self_mask(ids, pad_id))
+    combined = windowed(decoder_self_mask(ids, pad_id), ids.shape[1], window)
+    return DecoderBatch(tokens, ids, causal_mask(len(inputs[0][1])), combined)
 
 
 def translated_inputs(model: Model, sentence: str, max_len: int = TRANSLATION_MAX_LEN) -> TokensAndIds:
@@ -181,4 +184,4 @@ def mask_batch(sentences: Sequence[str], target: str, model: Model | None = None
     known = translations or {}
     missing = [s for s in dict.fromkeys(others) if s not in known]
     rows = [chosen] if missing else [chosen, *(known[s] for s in others)]
-    return MaskBatch(source, decoder_batch(rows, pad_id), missing)
+    return MaskBatch(source, decoder_batch(rows, pad_id, model.config.attention_window), missing)
