@@ -76,6 +76,15 @@ def test_masks_slide_takes_sentence_kind_layer_head_target(show, make_model):
     assert panel.softmax_view.row_labels() == ["<s>", "i"] and panel.softmax_view.column_labels() == ["ein", "bier"]
 
 
+def test_a_masks_slide_of_a_model_with_examples_keeps_its_own_sentence(show):
+    """The shipped models open on their first example, which the tab followed once it was shown."""
+    panel = build(Slide("masks", "ein bier bitte", transviz.load_model("default"), kind="decoder_self",
+                        target="a beer"))
+    show(panel, 1200, 800)
+    assert (panel.sentence.text(), panel.target.text()) == ("ein bier bitte", "a beer")
+    assert panel.softmax_view.row_labels() == ["<s>", "a", "beer"]
+
+
 @pytest.mark.parametrize("view", ["grid", "head", "window", "positional", "masks"])
 def test_every_view_renders_to_png_and_svg(tmp_path, model_file, view):
     for suffix in (".png", ".svg"):

@@ -97,6 +97,7 @@ def _masks(slide: Slide) -> MasksPanel:
         raise InputError(f"the masks walkthrough shows one head: --head takes a number, not {slide.head!r}")
     masks = MasksPanel(_workspace(slide.model))
     with _disposed_on_error(masks):
+        masks.following.setChecked(False)  # the slide's sentence, not the model's first example, once shown
         masks.sentence.setText(slide.sentence)
         if slide.target is not None:
             masks.target.setText(slide.target)
