@@ -3913,6 +3913,10 @@ Nothing in the window changed.</source>
         <translation>解码器输入：</translation>
     </message>
     <message>
+        <source>Decoder self-attention&apos;s mask, padding AND causal AND a window of {2} keys: shape {0}; sentence {1}</source>
+        <translation>解码器自注意力的掩码，填充 且 因果 且 {2} 个键的窗口：形状 {0}；句子 {1}</translation>
+    </message>
+    <message>
         <source>Decoder self-attention&apos;s mask, padding AND causal: shape {0}; sentence {1}</source>
         <translation>解码器自注意力的掩码，填充 且 因果：形状 {0}；句子 {1}</translation>
     </message>

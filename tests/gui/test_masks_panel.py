@@ -2,6 +2,7 @@
 of one head, compared with the model's own attention."""
 from __future__ import annotations
 
+import dataclasses
 import math
 import threading
 
@@ -14,6 +15,7 @@ import transviz
 from transviz.core.analysis.mask_batch import translate, translated_inputs
 from transviz.core.analysis.walkthrough import KINDS, walkthrough
 from transviz.core.model.masks import causal_mask, decoder_self_mask
+from transviz.core.model.transformer import Transformer
 from transviz.core.teaching.workspace import Workspace
 from transviz.gui.panels.masks import DEFAULT_SENTENCE, MasksPanel
 from transviz.gui.services import batch_translator
@@ -124,6 +126,17 @@ def test_combined_mask_is_the_decoder_self_mask_of_the_batch(panel, default_mode
         assert f"{row + 1}: " + " ".join(padded) in panel.decoder_tokens.text()
     assert "(1, 1, 5, 5)" in title(panel.causal_view)  # the causal mask stays the target so far's
     assert "(3, 1, 1, 5)" in title(panel.padding_view)  # the source batch: "ich mochte ein bier bitte" is longest
+
+
+def test_a_windowed_models_combined_mask_says_so_and_shows_it(panel, default_model, qtbot):
+    net = Transformer(dataclasses.replace(default_model.config, attention_window=2))
+    net.load_state_dict(default_model.net.state_dict())
+    own_batch_with(qtbot, panel, dataclasses.replace(default_model, net=net))
+    shown = mask_shown(panel.combined_view)  # sentence 1, "<s> i want a beer": no padding
+    length = shown.shape[0]
+    near = [[1.0 if 0 <= i - j < 2 else 0.0 for j in range(length)] for i in range(length)]
+    np.testing.assert_array_equal(shown, np.array(near))
+    assert "padding AND causal AND a window of 2 keys" in title(panel.combined_view)
 
 
 def test_causal_mask_follows_the_explorer_as_it_steps(stepped_window):

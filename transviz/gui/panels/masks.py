@@ -467,8 +467,15 @@ class MasksPanel(Retranslated, PlotPanel):
         tokens = decoder.tokens[row]
         self.combined_view.set_data(drawn_mask(decoder.combined[row, 0]), tokens, tokens)
         self.combined_view.setMinimumHeight(labelled_height(self.combined_view, len(tokens)))
-        self.combined_view.set_title(self.tr("Decoder self-attention's mask, padding AND causal: "
-                                             "shape {0}; sentence {1}").format(shape_text(decoder.combined), row + 1))
+        model = self.workspace.model
+        window = model.config.attention_window if model is not None else 0
+        if window:
+            title = self.tr("Decoder self-attention's mask, padding AND causal AND a window of {2} keys: shape "
+                            "{0}; sentence {1}").format(shape_text(decoder.combined), row + 1, window)
+        else:
+            title = self.tr("Decoder self-attention's mask, padding AND causal: shape {0}; sentence {1}").format(
+                shape_text(decoder.combined), row + 1)
+        self.combined_view.set_title(title)
 
     @staticmethod
     def _short(sentences: list[str], width: int = 18) -> list[str]:
