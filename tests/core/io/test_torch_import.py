@@ -308,8 +308,9 @@ def test_new_config_switches_keep_transviz_models_and_their_files_as_they_were()
         assert names == list(Transformer(imported).state_dict())  # the final norms of a post-norm model
     with pytest.raises(transviz.ConfigError, match="final_norm must be true or false"):
         ModelConfig(10, 12, final_norm="yes")
-    with pytest.raises(transviz.ConfigError, match="layer_norm must be one of standard, unbiased-std, got 'rms'"):
-        ModelConfig(10, 12, layer_norm="rms")
+    refused = "layer_norm must be one of standard, unbiased-std, rms, got 'batch'"
+    with pytest.raises(transviz.ConfigError, match=refused):
+        ModelConfig(10, 12, layer_norm="batch")
 
 
 def broken(data: dict, path: str, value: object = None, delete: bool = False) -> dict:

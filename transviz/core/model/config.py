@@ -22,9 +22,10 @@ ACTIVATIONS: tuple[str, ...] = ("relu", "gelu", "silu")  # silu: Marian's "swish
 Positional = Literal["sinusoidal", "sinusoidal-halves", "sinusoidal-fairseq", "learned"]
 POSITIONALS: tuple[str, ...] = ("sinusoidal", "sinusoidal-halves", "sinusoidal-fairseq", "learned")
 # standard: torch.nn.LayerNorm, (x - mean) / sqrt(variance + eps); unbiased-std: the Annotated Transformer's,
-# (x - mean) / (std + eps) with the unbiased standard deviation (see transformer.StdLayerNorm)
-LayerNormKind = Literal["standard", "unbiased-std"]
-LAYER_NORMS: tuple[str, ...] = ("standard", "unbiased-std")
+# (x - mean) / (std + eps) with the unbiased standard deviation (see transformer.StdLayerNorm); rms:
+# RMSNorm, x / sqrt(mean(x^2) + eps) times a weight, no mean taken away and no bias (today's models)
+LayerNormKind = Literal["standard", "unbiased-std", "rms"]
+LAYER_NORMS: tuple[str, ...] = ("standard", "unbiased-std", "rms")
 
 # Settings that break one of these rules are named in the message, with the value given ({0}, {1}).
 POSITIVE_INTEGER = translate_noop("CoreMessages", "{0} must be a positive integer, got {1}")

@@ -38,13 +38,16 @@ class Sizes(Protocol):
     def has_final_norm(self) -> bool: ...
     @property
     def bias(self) -> bool: ...
+    @property
+    def layer_norm(self) -> str: ...
 
 Shape = tuple[int, ...]
 Entry = tuple[tuple[str, ...], Shape]  # one tensor: the state-dict names it goes by (2 or 3 when tied), its shape
 
 
-def _norm(prefix: str, d: int) -> dict[str, Shape]:
-    return {f"{prefix}.weight": (d,), f"{prefix}.bias": (d,)}
+def _norm(prefix: str, d: int, rms: bool = False) -> dict[str, Shape]:
+    """A LayerNorm's weight and bias; an RMSNorm's weight alone."""
+    return {f"{prefix}.weight": (d,)} if rms else {f"{prefix}.weight": (d,), f"{prefix}.bias": (d,)}
 
 
 def _attention(prefix: str, d: int) -> dict[str, Shape]:
@@ -58,18 +61,18 @@ def _feed_forward(prefix: str, d: int, d_ff: int) -> dict[str, Shape]:
 
 
 def _layers(config: Sizes) -> dict[str, Shape]:
-    d, d_ff = config.d_model, config.d_ff
+    d, d_ff, rms = config.d_model, config.d_ff, config.layer_norm == "rms"
     shapes: dict[str, Shape] = {}
     for i in range(config.n_encoder_layers):
         shapes |= _attention(f"encoder_layers.{i}.self_attn", d) | _feed_forward(f"encoder_layers.{i}.ffn", d, d_ff)
-        shapes |= _norm(f"encoder_layers.{i}.norm1", d) | _norm(f"encoder_layers.{i}.norm2", d)
+        shapes |= _norm(f"encoder_layers.{i}.norm1", d, rms) | _norm(f"encoder_layers.{i}.norm2", d, rms)
     for i in range(config.n_decoder_layers):
         shapes |= _attention(f"decoder_layers.{i}.self_attn", d) | _attention(f"decoder_layers.{i}.cross_attn", d)
         shapes |= _feed_forward(f"decoder_layers.{i}.ffn", d, d_ff)
-        shapes |= _norm(f"decoder_layers.{i}.norm1", d) | _norm(f"decoder_layers.{i}.norm2", d)
-        shapes |= _norm(f"decoder_layers.{i}.norm3", d)
+        shapes |= _norm(f"decoder_layers.{i}.norm1", d, rms) | _norm(f"decoder_layers.{i}.norm2", d, rms)
+        shapes |= _norm(f"decoder_layers.{i}.norm3", d, rms)
     if config.has_final_norm:  # Pre-LN (and torch.nn.Transformer) ends each stack with a LayerNorm
-        shapes |= _norm("encoder_norm", d) | _norm("decoder_norm", d)
+        shapes |= _norm("encoder_norm", d, rms) | _norm("decoder_norm", d, rms)
     return _biases_kept(shapes, config.bias)
 
 
@@ -94,7 +97,8 @@ def tensor_layout(config: Sizes) -> list[Entry]:
         entries.append((tuple(tgt), (config.tgt_vocab_size, d)))
     if config.embedding_norm:
         entries += [((name,), shape) for name, shape in
-                    _biases_kept(_norm("encoder_embed_norm", d) | _norm("decoder_embed_norm", d), config.bias).items()]
+                    _biases_kept(_norm("encoder_embed_norm", d, config.layer_norm == "rms")
+                                 | _norm("decoder_embed_norm", d, config.layer_norm == "rms"), config.bias).items()]
     entries += [((name,), shape) for name, shape in _layers(config).items()]
     if not config.tie_output:
         entries.append((("generator.weight",), (config.tgt_vocab_size, d)))

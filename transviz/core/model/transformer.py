@@ -149,10 +149,13 @@ class StdLayerNorm(nn.Module):
 
 
 def layer_norm(config: ModelConfig) -> nn.Module:
-    """One LayerNorm of the kind ``config.layer_norm`` names, with a bias when ``config.bias``."""
+    """One LayerNorm of the kind ``config.layer_norm`` names, with a bias when ``config.bias`` (never
+    for RMSNorm, which has none)."""
     d, eps = config.d_model, config.layer_norm_eps
     if config.layer_norm == "unbiased-std":
         return StdLayerNorm(d, eps, bias=config.bias)
+    if config.layer_norm == "rms":
+        return nn.RMSNorm(d, eps=eps)
     return nn.LayerNorm(d, eps=eps, bias=config.bias)
 
 
