@@ -48,6 +48,15 @@ def test_a_windowed_model_trains_saves_and_decodes_as_saved(tmp_path, capsys):
         assert (maps[..., far] == 0).all()
 
 
+def test_an_rms_norm_model_trains_and_saves(tmp_path):
+    out = tmp_path / "r.safetensors"
+    assert main(["train", "--task", "copy", *TINY, "--norm", "pre", "--layer-norm", "rms", "--steps", "4",
+                 "--batch-size", "8", "--eval-every", "0", "--eval-limit", "5", "--snapshot-every", "0",
+                 "--out", str(out)]) == 0
+    config = transviz.load_model(str(out)).config
+    assert (config.layer_norm, config.norm) == ("rms", "pre")
+
+
 def test_train_command_errors_are_one_line(tmp_path, capsys):
     for argv, words in [
         (["train", "--task", "nope"], "no task called 'nope'"),

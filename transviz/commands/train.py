@@ -27,6 +27,7 @@ MODEL_FLAGS = {  # flag dest -> ModelConfig field(s)
     "layers": ("n_encoder_layers", "n_decoder_layers"), "heads": ("n_heads",), "d_model": ("d_model",),
     "d_ff": ("d_ff",), "dropout": ("dropout",), "norm": ("norm",), "activation": ("activation",),
     "share_embeddings": ("share_embeddings",), "tie_output": ("tie_output",), "window": ("attention_window",),
+    "layer_norm": ("layer_norm",),
 }
 TRAIN_FLAGS = {  # flag dest -> TrainConfig field
     "steps": "steps", "batch_size": "batch_size", "lr": "lr", "schedule": "schedule", "warmup": "warmup_steps",
@@ -51,6 +52,8 @@ def register(commands: argparse._SubParsersAction) -> None:
     model.add_argument("--d-ff", type=int, help="feed-forward width (default 512)")
     model.add_argument("--dropout", type=float, help="dropout (default 0.1)")
     model.add_argument("--norm", choices=("post", "pre"), help="LayerNorm after (paper) or before sublayers")
+    model.add_argument("--layer-norm", choices=("standard", "rms"),
+                       help="LayerNorm (the paper's, default) or RMSNorm (no mean taken away, no bias)")
     model.add_argument("--activation", choices=("relu", "gelu"))
     model.add_argument("--share-embeddings", action="store_true", default=None, help="one joint vocabulary and table")
     model.add_argument("--tie-output", action="store_true", default=None, help="output layer = target embedding")
