@@ -5117,6 +5117,22 @@ Why positions: &apos;Shuffle the source words&apos; puts the sentence&apos;s tok
         <translation>前置 LN（训练更稳定）</translation>
     </message>
     <message>
+        <source>LayerNorm (the paper)</source>
+        <translation>层归一化（论文中的）</translation>
+    </message>
+    <message>
+        <source>RMSNorm (no mean taken away, no bias)</source>
+        <translation>RMSNorm（不减去均值，没有偏置）</translation>
+    </message>
+    <message>
+        <source>every key</source>
+        <translation>所有键</translation>
+    </message>
+    <message>
+        <source>Sliding-window self-attention: a query sees only keys fewer than this many positions away (in the decoder the last ones, itself included)</source>
+        <translation>滑动窗口自注意力：查询只能看到距离小于这个位置数的键（在解码器中是最近的这些键，包括它自己）</translation>
+    </message>
+    <message>
         <source>one embedding table for both sides</source>
         <translation>两侧共用一张嵌入表</translation>
     </message>
@@ -5153,8 +5169,16 @@ Why positions: &apos;Shuffle the source words&apos; puts the sentence&apos;s tok
         <translation>Dropout</translation>
     </message>
     <message>
-        <source>LayerNorm</source>
-        <translation>层归一化</translation>
+        <source>Norm placement</source>
+        <translation>归一化位置</translation>
+    </message>
+    <message>
+        <source>Norm kind</source>
+        <translation>归一化方式</translation>
+    </message>
+    <message>
+        <source>Attention window</source>
+        <translation>注意力窗口</translation>
     </message>
     <message>
         <source>Weight sharing</source>

@@ -67,6 +67,19 @@ def run(panel, qtbot, timeout=60000):
     return signal.args[0]
 
 
+def test_the_form_trains_a_windowed_rms_norm_variant(panel, qtbot):
+    configure(panel.form, steps=4, snapshot_every=2, eval_every=4)
+    form = panel.form
+    form.norm.setCurrentIndex(form.norm.findData("pre"))
+    form.layer_norm.setCurrentIndex(form.layer_norm.findData("rms"))
+    form.attention_window.setValue(2)
+    assert form.attention_window.text() == "2" and form.valid
+    config = run(panel, qtbot).model.config
+    assert (config.norm, config.layer_norm, config.attention_window) == ("pre", "rms", 2)
+    form.attention_window.setValue(0)
+    assert form.attention_window.text() == "every key"  # 0: full attention, said in words
+
+
 def test_a_short_run_reaches_finished_through_signals_and_the_plots_hold_every_step(panel, qtbot):
     configure(panel.form, steps=30, eval_every=10)
     spy = Spy(panel)
@@ -370,7 +383,8 @@ def test_the_form_starts_at_the_toy_de_en_recipe_and_offers_the_devices_found():
     shipped = recipe("toy-de-en")
     assert form.task.currentData() == "toy-de-en" and form.valid
     assert form.model_settings() == {**shipped.model, "n_encoder_layers": 3, "n_decoder_layers": 3,
-                                     "norm": "post", "share_embeddings": False, "tie_output": False}
+                                     "norm": "post", "layer_norm": "standard", "attention_window": 0,
+                                     "share_embeddings": False, "tie_output": False}
     assert dataclasses.replace(form.train_config(), device=shipped.train.device) == shipped.train
     devices = [form.device.itemData(i) for i in range(form.device.count())]
     assert devices == ["auto"] + [d.name for d in available_devices()]

@@ -168,6 +168,16 @@ class TrainingForm(Retranslated, QWidget):
         self.norm.addItem("", "pre")
         self.bind_text(lambda texts: set_items_by_data(self.norm, texts), lambda: {
             "post": self.tr("post-LN (the paper)"), "pre": self.tr("pre-LN (steadier training)")})
+        self.layer_norm = QComboBox()
+        self.layer_norm.addItem("", "standard")
+        self.layer_norm.addItem("", "rms")
+        self.bind_text(lambda texts: set_items_by_data(self.layer_norm, texts), lambda: {
+            "standard": self.tr("LayerNorm (the paper)"), "rms": self.tr("RMSNorm (no mean taken away, no bias)")})
+        self.attention_window = _spin(0, 512)
+        self.bind_text(self.attention_window.setSpecialValueText, lambda: self.tr("every key"))
+        self.bind_text(self.attention_window.setToolTip, lambda: self.tr(
+            "Sliding-window self-attention: a query sees only keys fewer than this many positions away (in the "
+            "decoder the last ones, itself included)"))
         self.share_embeddings = QCheckBox()
         self.bind_text(self.share_embeddings.setText, lambda: self.tr("one embedding table for both sides"))
         self.bind_text(self.share_embeddings.setToolTip,
@@ -180,7 +190,9 @@ class TrainingForm(Retranslated, QWidget):
             (lambda: self.tr("d_model"), self.d_model),
             (lambda: self.tr("d_ff"), self.d_ff),
             (lambda: self.tr("Dropout"), self.dropout),
-            (lambda: self.tr("LayerNorm"), self.norm),
+            (lambda: self.tr("Norm placement"), self.norm),
+            (lambda: self.tr("Norm kind"), self.layer_norm),
+            (lambda: self.tr("Attention window"), self.attention_window),
             (lambda: self.tr("Weight sharing"), self.share_embeddings),
             (None, self.tie_output),
         ])
@@ -262,6 +274,8 @@ class TrainingForm(Retranslated, QWidget):
         self.d_ff.setValue(model["d_ff"])
         self.dropout.setValue(model["dropout"])
         self.norm.setCurrentIndex(self.norm.findData(model["norm"]))
+        self.layer_norm.setCurrentIndex(max(0, self.layer_norm.findData(model.get("layer_norm", "standard"))))
+        self.attention_window.setValue(model.get("attention_window", 0))
         self.share_embeddings.setChecked(model["share_embeddings"])
         self.tie_output.setChecked(model["tie_output"])
         self.lr.setText(f"{config.lr:g}")
@@ -312,7 +326,8 @@ class TrainingForm(Retranslated, QWidget):
         layers = self.layers.value()
         return dict(n_encoder_layers=layers, n_decoder_layers=layers, n_heads=self.heads.value(),
                     d_model=self.d_model.value(), d_ff=self.d_ff.value(), dropout=round(self.dropout.value(), 4),
-                    norm=self.norm.currentData(), share_embeddings=self.share_embeddings.isChecked(),
+                    norm=self.norm.currentData(), layer_norm=self.layer_norm.currentData(),
+                    attention_window=self.attention_window.value(), share_embeddings=self.share_embeddings.isChecked(),
                     tie_output=self.tie_output.isChecked())
 
     def _number(self, edit: QLineEdit, what: str) -> float:
