@@ -1036,6 +1036,10 @@ S 是经过 d_k 维的乘积：它至多有 d_k = {5} 个正特征值、至多 d
         <translation>share_embeddings 需要一个共用词表：源语言有 {0} 个词元，目标语言有 {1} 个</translation>
     </message>
     <message>
+        <source>n_kv_heads ({0}) must divide n_heads ({1}): each key/value head serves the same number of query heads</source>
+        <translation>n_kv_heads（{0}）必须整除 n_heads（{1}）：每个键/值头服务同样多的查询头</translation>
+    </message>
+    <message>
         <source>pad_id {0} is outside the vocabularies</source>
         <translation>pad_id {0} 超出了词表范围</translation>
     </message>
@@ -5117,6 +5121,14 @@ Why positions: &apos;Shuffle the source words&apos; puts the sentence&apos;s tok
         <translation>前置 LN（训练更稳定）</translation>
     </message>
     <message>
+        <source>one per head</source>
+        <translation>每个头一个</translation>
+    </message>
+    <message>
+        <source>Heads of keys and values, each shared by a group of query heads: 1 is multi-query attention, fewer than the heads grouped-query; the KV cache shrinks by the same factor</source>
+        <translation>键和值的头数，每个由一组查询头共享：1 是多查询注意力（MQA），少于头数是分组查询注意力（GQA）；KV 缓存按同样的倍数缩小</translation>
+    </message>
+    <message>
         <source>LayerNorm (the paper)</source>
         <translation>层归一化（论文中的）</translation>
     </message>
@@ -5155,6 +5167,10 @@ Why positions: &apos;Shuffle the source words&apos; puts the sentence&apos;s tok
     <message>
         <source>Heads</source>
         <translation>头数</translation>
+    </message>
+    <message>
+        <source>Key/value heads</source>
+        <translation>键/值头数</translation>
     </message>
     <message>
         <source>d_model</source>

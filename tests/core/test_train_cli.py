@@ -57,12 +57,25 @@ def test_an_rms_norm_model_trains_and_saves(tmp_path):
     assert (config.layer_norm, config.norm) == ("rms", "pre")
 
 
+def test_a_grouped_query_model_trains_and_caches_its_shared_heads(tmp_path):
+    out = tmp_path / "g.safetensors"
+    assert main(["train", "--task", "copy", *TINY, "--kv-heads", "1", "--steps", "4", "--batch-size", "8",
+                 "--eval-every", "0", "--eval-limit", "5", "--snapshot-every", "0", "--out", str(out)]) == 0
+    model = transviz.load_model(str(out))
+    assert model.config.n_kv_heads == 1
+    layer = model.net.decoder_layers[0].self_attn
+    assert layer.in_proj_weight.shape == (model.config.d_model + 2 * model.config.d_k, model.config.d_model)
+    trace = transviz.decode(model, "a b c")
+    assert trace.decoder_self_attention.shape[1] == trace.cross_attention.shape[1] == 2  # a map per query head
+
+
 def test_train_command_errors_are_one_line(tmp_path, capsys):
     for argv, words in [
         (["train", "--task", "nope"], "no task called 'nope'"),
         (["train"], "--task NAME"),
         (["train", "--task", "copy", "--device", "cuda:63"], "not available"),
         (["train", "--task", "copy", "--heads", "3", "--d-model", "16"], "divisible"),
+        (["train", "--task", "copy", "--heads", "4", "--kv-heads", "3"], "must divide"),
         (["train", "--task", "copy", "--lr", "0"], "lr must be positive"),
         (["train", "--task", "copy", "--data", "x.tsv"], "not both"),
     ]:

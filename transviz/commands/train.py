@@ -27,7 +27,7 @@ MODEL_FLAGS = {  # flag dest -> ModelConfig field(s)
     "layers": ("n_encoder_layers", "n_decoder_layers"), "heads": ("n_heads",), "d_model": ("d_model",),
     "d_ff": ("d_ff",), "dropout": ("dropout",), "norm": ("norm",), "activation": ("activation",),
     "share_embeddings": ("share_embeddings",), "tie_output": ("tie_output",), "window": ("attention_window",),
-    "layer_norm": ("layer_norm",),
+    "layer_norm": ("layer_norm",), "kv_heads": ("n_kv_heads",),
 }
 TRAIN_FLAGS = {  # flag dest -> TrainConfig field
     "steps": "steps", "batch_size": "batch_size", "lr": "lr", "schedule": "schedule", "warmup": "warmup_steps",
@@ -48,6 +48,9 @@ def register(commands: argparse._SubParsersAction) -> None:
     model = p.add_argument_group("model")
     model.add_argument("--layers", type=int, help="encoder and decoder layers each (default 2)")
     model.add_argument("--heads", type=int, help="attention heads (default 4)")
+    model.add_argument("--kv-heads", type=int, metavar="N",
+                       help="key/value heads shared by the query heads: 1 = multi-query, fewer than --heads = "
+                            "grouped-query (default: one per head)")
     model.add_argument("--d-model", type=int, help="model width (default 128)")
     model.add_argument("--d-ff", type=int, help="feed-forward width (default 512)")
     model.add_argument("--dropout", type=float, help="dropout (default 0.1)")

@@ -426,9 +426,8 @@ def _replaced(q: Tensor, heads: list[int], by: Tensor) -> Tensor:
 
 
 def _key_projection(module: MultiHeadAttention, x: Tensor) -> Tensor:
-    """``x`` (B, L, d) projected with W_K and its bias, split into heads (B, H, L, d_k)."""
-    d = module.d_model
-    return module.split_heads(module.in_projection(x, slice(d, 2 * d)))
+    """``x`` (B, L, d) projected with W_K and its bias, one per query head (B, H, L, d_k)."""
+    return module.per_query_head(module.split_heads(module.in_projection(x, module.rows("k"))))
 
 
 EDITED_ROW_TOO_LONG = translate_noop("CoreMessages", "an edited attention row has {0} weights, but query {1} sees "

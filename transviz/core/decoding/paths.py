@@ -136,7 +136,7 @@ def rebuild_cache(start: DecoderState, paths: list[PathNode | None]) -> DecoderS
         return state
     self_kv = []
     for layer in range(len(start.memory_kv)):
-        # (B, H, t, d_k)
+        # (B, n_kv_heads, t, d_k)
         keys = torch.cat([torch.cat([n.key_values[layer][0] for n in nodes], dim=2) for nodes in walks])
         values = torch.cat([torch.cat([n.key_values[layer][1] for n in nodes], dim=2) for nodes in walks])
         self_kv.append((keys, values))

@@ -111,6 +111,9 @@ class ModelConfig:
     # 0: self-attention sees every key it may; w: only keys fewer than w positions away (a sliding
     # window; in the decoder, with the causal mask, the last w keys, itself included)
     attention_window: int = 0
+    # Heads of keys and values: 0 gives each query head its own (multi-head attention); fewer, dividing
+    # n_heads, share each between n_heads / n_kv_heads query heads (grouped-query; 1: multi-query)
+    n_kv_heads: int = 0
 
     def __post_init__(self) -> None:
         for name, high in MAX_SIZES.items():
@@ -144,6 +147,11 @@ class ModelConfig:
                               self.src_vocab_size, self.tgt_vocab_size)
         _check_integer("pad_id", self.pad_id, 0, MAX_SIZES["src_vocab_size"])
         _check_integer("attention_window", self.attention_window, 0, MAX_SIZES["max_len"])
+        _check_integer("n_kv_heads", self.n_kv_heads, 0, self.n_heads)
+        if self.n_heads % self.kv_heads:
+            raise ConfigError(translate_noop("CoreMessages", "n_kv_heads ({0}) must divide n_heads ({1}): each "
+                                                             "key/value head serves the same number of query heads"),
+                              self.n_kv_heads, self.n_heads)
         if self.pad_id >= min(self.src_vocab_size, self.tgt_vocab_size):
             raise ConfigError(translate_noop("CoreMessages", "pad_id {0} is outside the vocabularies"), self.pad_id)
         if not self.layer_norm_eps > 0:
@@ -169,6 +177,16 @@ class ModelConfig:
     def d_k(self) -> int:
         """Dimensions per head (queries, keys and values alike)."""
         return self.d_model // self.n_heads
+
+    @property
+    def kv_heads(self) -> int:
+        """Heads of keys and values (n_heads unless shared, see n_kv_heads)."""
+        return self.n_kv_heads or self.n_heads
+
+    def kv_cache_bytes_per_token(self, element_size: int = 4) -> int:
+        """What each decoded token adds to the KV cache: a key and a value of d_k numbers per key/value
+        head in every decoder layer, ``element_size`` bytes each (4: float32)."""
+        return 2 * self.n_decoder_layers * self.kv_heads * self.d_k * element_size
 
     @property
     def has_final_norm(self) -> bool:
@@ -197,7 +215,7 @@ class ModelConfig:
 
 LATER_DEFAULTS: dict[str, object] = {"final_norm": None, "scale_embeddings": True, "positional": "sinusoidal",
                                      "embedding_norm": False, "bias": True, "layer_norm": "standard",
-                                     "attention_window": 0}
+                                     "attention_window": 0, "n_kv_heads": 0}
 
 
 Schedule = Literal["constant", "warmup", "warmup-decay", "noam"]

@@ -39,6 +39,10 @@ class Sizes(Protocol):
     @property
     def bias(self) -> bool: ...
     @property
+    def n_heads(self) -> int: ...
+    @property
+    def kv_heads(self) -> int: ...
+    @property
     def layer_norm(self) -> str: ...
 
 Shape = tuple[int, ...]
@@ -50,8 +54,10 @@ def _norm(prefix: str, d: int, rms: bool = False) -> dict[str, Shape]:
     return {f"{prefix}.weight": (d,)} if rms else {f"{prefix}.weight": (d,), f"{prefix}.bias": (d,)}
 
 
-def _attention(prefix: str, d: int) -> dict[str, Shape]:
-    return {f"{prefix}.in_proj_weight": (3 * d, d), f"{prefix}.in_proj_bias": (3 * d,),  # W_Q | W_K | W_V
+def _attention(prefix: str, d: int, kv: int) -> dict[str, Shape]:
+    """``kv``: the width of keys and of values (d, or less when heads share them)."""
+    rows = d + 2 * kv  # W_Q | W_K | W_V
+    return {f"{prefix}.in_proj_weight": (rows, d), f"{prefix}.in_proj_bias": (rows,),
             f"{prefix}.out_proj.weight": (d, d), f"{prefix}.out_proj.bias": (d,)}
 
 
@@ -62,12 +68,14 @@ def _feed_forward(prefix: str, d: int, d_ff: int) -> dict[str, Shape]:
 
 def _layers(config: Sizes) -> dict[str, Shape]:
     d, d_ff, rms = config.d_model, config.d_ff, config.layer_norm == "rms"
+    kv = d // config.n_heads * config.kv_heads
     shapes: dict[str, Shape] = {}
     for i in range(config.n_encoder_layers):
-        shapes |= _attention(f"encoder_layers.{i}.self_attn", d) | _feed_forward(f"encoder_layers.{i}.ffn", d, d_ff)
+        shapes |= _attention(f"encoder_layers.{i}.self_attn", d, kv) | _feed_forward(f"encoder_layers.{i}.ffn", d, d_ff)
         shapes |= _norm(f"encoder_layers.{i}.norm1", d, rms) | _norm(f"encoder_layers.{i}.norm2", d, rms)
     for i in range(config.n_decoder_layers):
-        shapes |= _attention(f"decoder_layers.{i}.self_attn", d) | _attention(f"decoder_layers.{i}.cross_attn", d)
+        shapes |= _attention(f"decoder_layers.{i}.self_attn", d, kv)
+        shapes |= _attention(f"decoder_layers.{i}.cross_attn", d, kv)
         shapes |= _feed_forward(f"decoder_layers.{i}.ffn", d, d_ff)
         shapes |= _norm(f"decoder_layers.{i}.norm1", d, rms) | _norm(f"decoder_layers.{i}.norm2", d, rms)
         shapes |= _norm(f"decoder_layers.{i}.norm3", d, rms)

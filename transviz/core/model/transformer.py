@@ -39,22 +39,28 @@ from .sites import STACKS, Kind, Place, Site, Sites, Stack, untapped
 
 
 class MultiHeadAttention(nn.Module):
-    """Multi-head scaled dot-product attention.
+    """Multi-head scaled dot-product attention, with keys and values shared between query heads
+    when ``n_kv_heads`` is below ``n_heads`` (grouped-query; multi-query with one).
 
     Parameters are laid out like ``torch.nn.MultiheadAttention`` (one packed ``in_proj`` for
     Q, K and V, then ``out_proj``) so that self-attention projects with a single matmul. Each
     value on the way is a named site (:class:`~transviz.core.model.sites.Site`) that taps can see.
+    Keys and values are projected (and cached) once per key/value head; the sites, the maps and the
+    walkthrough see them repeated for each query head, so there is still one map per query head.
     """
 
     row_blocks = False  # one-row projections in row blocks (Transformer.use_row_blocks)
     in_proj_bias: nn.Parameter | None  # None without biases (ModelConfig.bias)
 
-    def __init__(self, d_model: int, n_heads: int, dropout: float, bias: bool = True) -> None:
+    def __init__(self, d_model: int, n_heads: int, dropout: float, bias: bool = True, n_kv_heads: int = 0) -> None:
         super().__init__()
         self.d_model, self.n_heads, self.d_k = d_model, n_heads, d_model // n_heads
+        self.n_kv_heads = n_kv_heads or n_heads
+        self.kv_width = self.n_kv_heads * self.d_k  # rows of W_K, and of W_V
         self.dropout = dropout
-        self.in_proj_weight = nn.Parameter(torch.empty(3 * d_model, d_model))  # rows: W_Q | W_K | W_V
-        self.register_parameter("in_proj_bias", nn.Parameter(torch.zeros(3 * d_model)) if bias else None)
+        rows = d_model + 2 * self.kv_width
+        self.in_proj_weight = nn.Parameter(torch.empty(rows, d_model))  # rows: W_Q | W_K | W_V
+        self.register_parameter("in_proj_bias", nn.Parameter(torch.zeros(rows)) if bias else None)
         self.out_proj = Linear(d_model, d_model, bias=bias)
         nn.init.xavier_uniform_(self.in_proj_weight)
         if self.out_proj.bias is not None:
@@ -62,39 +68,59 @@ class MultiHeadAttention(nn.Module):
         self.sites = Sites()  # the taps on this module's sites, per thread (transviz.core.model.sites)
 
     def split_heads(self, x: Tensor) -> Tensor:
-        """``x`` (B, L, d) as each head's slice of the width."""
-        batch, length, _ = x.shape
-        return x.view(batch, length, self.n_heads, self.d_k).transpose(1, 2)  # (B, H, L, d_k)
+        """``x`` (B, L, heads x d_k) as each head's slice of the width: (B, heads, L, d_k)."""
+        batch, length, width = x.shape
+        return x.view(batch, length, width // self.d_k, self.d_k).transpose(1, 2)
 
     def in_projection(self, x: Tensor, rows: slice) -> Tensor:
-        """``x W^T + b`` with ``rows`` of the packed weight: [0, d) W_Q, [d, 2d) W_K, [2d, 3d) W_V."""
+        """``x W^T + b`` with ``rows`` of the packed weight (see :meth:`rows`)."""
         product = linear if self.row_blocks else F.linear
         bias = None if self.in_proj_bias is None else self.in_proj_bias[rows]
         return product(x, self.in_proj_weight[rows], bias)
+
+    def rows(self, part: str, head: int | None = None) -> slice:
+        """Rows of the packed projection for ``part`` ("q", "k" or "v"): all of them, or those of
+        query ``head`` (for keys and values, the key/value head it reads)."""
+        d, kv = self.d_model, self.kv_width
+        start, width = {"q": (0, d), "k": (d, kv), "v": (d + kv, kv)}[part]
+        if head is None:
+            return slice(start, start + width)
+        if part != "q":
+            head //= self.n_heads // self.n_kv_heads
+        return slice(start + head * self.d_k, start + (head + 1) * self.d_k)
 
     def project_qkv(self, x: Tensor) -> tuple[Tensor, Tensor, Tensor]:
         """Self-attention projections of ``x`` (B, L, d), one matmul for all three."""
         self.sites.record(Site.QUERY_INPUT, x)
         self.sites.record(Site.KEY_INPUT, x)
-        q, k, v = self.in_projection(x, slice(None)).chunk(3, dim=-1)
+        q, k, v = self.in_projection(x, slice(None)).split((self.d_model, self.kv_width, self.kv_width), dim=-1)
         return self.split_heads(q), self.split_heads(k), self.split_heads(v)
 
     def project_q(self, x: Tensor) -> Tensor:
         self.sites.record(Site.QUERY_INPUT, x)
-        return self.split_heads(self.in_projection(x, slice(None, self.d_model)))
+        return self.split_heads(self.in_projection(x, self.rows("q")))
 
     def project_kv(self, x: Tensor) -> KeyValue:
-        """Keys and values of ``x`` (B, L, d); cross-attention computes these once per sentence."""
+        """Keys and values of ``x`` (B, L, d), (B, n_kv_heads, L, d_k) each; cross-attention computes
+        these once per sentence."""
         self.sites.record(Site.KEY_INPUT, x)
         k, v = self.in_projection(x, slice(self.d_model, None)).chunk(2, dim=-1)
         return self.split_heads(k), self.split_heads(v)
 
+    def per_query_head(self, x: Tensor) -> Tensor:
+        """Keys or values ``x`` (B, n_kv_heads, L, d_k) repeated for the query heads that share
+        them: (B, n_heads, L, d_k), query head h reading key/value head h // (n_heads / n_kv_heads)."""
+        group = self.n_heads // self.n_kv_heads
+        return x if group == 1 else x.repeat_interleave(group, dim=1)
+
     def attend(
         self, q: Tensor, k: Tensor, v: Tensor, mask: Tensor | None, need_weights: bool, first_query: int = 0
     ) -> tuple[Tensor, Tensor | None]:
-        """``q`` (B, H, Lq, d_k), ``k``/``v`` (B, H, Lk, d_k) -> output (B, Lq, d), weights (B, H, Lq, Lk).
-        ``first_query`` is the position of the first query in its sentence (a tap may need it)."""
+        """``q`` (B, H, Lq, d_k), ``k``/``v`` (B, n_kv_heads, Lk, d_k) -> output (B, Lq, d), weights
+        (B, H, Lq, Lk). ``first_query`` is the position of the first query in its sentence (a tap may
+        need it)."""
         dropout = self.dropout if self.training else 0.0
+        k, v = self.per_query_head(k), self.per_query_head(v)
         at = self.sites.call(first_query, mask, q, k, v) or untapped  # this thread's taps here, if any
         weights = None
         if at is untapped and not need_weights:
@@ -166,7 +192,7 @@ class EncoderLayer(nn.Module):
         super().__init__()
         d, bias = config.d_model, config.bias
         self.pre_norm = config.norm == "pre"
-        self.self_attn = MultiHeadAttention(d, config.n_heads, config.dropout, bias)
+        self.self_attn = MultiHeadAttention(d, config.n_heads, config.dropout, bias, config.kv_heads)
         self.ffn = FeedForward(d, config.d_ff, config.dropout, config.activation, bias)
         self.norm1, self.norm2 = layer_norm(config), layer_norm(config)
         self.dropout1, self.dropout2 = nn.Dropout(config.dropout), nn.Dropout(config.dropout)
@@ -199,8 +225,8 @@ class DecoderLayer(nn.Module):
         super().__init__()
         d, bias = config.d_model, config.bias
         self.pre_norm = config.norm == "pre"
-        self.self_attn = MultiHeadAttention(d, config.n_heads, config.dropout, bias)
-        self.cross_attn = MultiHeadAttention(d, config.n_heads, config.dropout, bias)
+        self.self_attn = MultiHeadAttention(d, config.n_heads, config.dropout, bias, config.kv_heads)
+        self.cross_attn = MultiHeadAttention(d, config.n_heads, config.dropout, bias, config.kv_heads)
         self.ffn = FeedForward(d, config.d_ff, config.dropout, config.activation, bias)
         self.norm1, self.norm2, self.norm3 = (layer_norm(config) for _ in range(3))
         self.dropout1, self.dropout2, self.dropout3 = (nn.Dropout(config.dropout) for _ in range(3))
@@ -220,7 +246,7 @@ class DecoderLayer(nn.Module):
         h = self.norm1(x) if self.pre_norm else x
         q, k, v = self.self_attn.project_qkv(h)
         if growing is not None:
-            k, v = growing.grow(k, v)  # (B, H, t, d_k)
+            k, v = growing.grow(k, v)  # (B, n_kv_heads, t, d_k)
         first = k.shape[2] - q.shape[2]  # the new queries come last
         attn, self_weights = self.self_attn.attend(q, k, v, self_mask, need_weights, first)
         x = x + self.dropout1(attn)
@@ -279,7 +305,7 @@ class DecoderState:
 
     memory_kv: tuple[KeyValue, ...]  # per layer, computed once from the encoder output
     memory_mask: Tensor  # (B, 1, 1, S)
-    self_kv: tuple[KeyValue, ...] | None  # per layer (B, H, t, d_k); None before the first step
+    self_kv: tuple[KeyValue, ...] | None  # per layer (B, n_kv_heads, t, d_k); None before the first step
     length: int  # tokens fed so far = position of the next one
     # where self_kv sits, with room for the next columns (kv_cache); a stale one is never written to
     buffers: tuple[KVBuffer | None, ...] | None = None

@@ -168,6 +168,11 @@ class TrainingForm(Retranslated, QWidget):
         self.norm.addItem("", "pre")
         self.bind_text(lambda texts: set_items_by_data(self.norm, texts), lambda: {
             "post": self.tr("post-LN (the paper)"), "pre": self.tr("pre-LN (steadier training)")})
+        self.kv_heads = _spin(0, 32)
+        self.bind_text(self.kv_heads.setSpecialValueText, lambda: self.tr("one per head"))
+        self.bind_text(self.kv_heads.setToolTip, lambda: self.tr(
+            "Heads of keys and values, each shared by a group of query heads: 1 is multi-query attention, "
+            "fewer than the heads grouped-query; the KV cache shrinks by the same factor"))
         self.layer_norm = QComboBox()
         self.layer_norm.addItem("", "standard")
         self.layer_norm.addItem("", "rms")
@@ -187,6 +192,7 @@ class TrainingForm(Retranslated, QWidget):
         return self._group(lambda: self.tr("Model"), [
             (lambda: self.tr("Layers (each side)"), self.layers),
             (lambda: self.tr("Heads"), self.heads),
+            (lambda: self.tr("Key/value heads"), self.kv_heads),
             (lambda: self.tr("d_model"), self.d_model),
             (lambda: self.tr("d_ff"), self.d_ff),
             (lambda: self.tr("Dropout"), self.dropout),
@@ -270,6 +276,7 @@ class TrainingForm(Retranslated, QWidget):
         """Fill the model (ModelConfig fields) and training settings in."""
         self.layers.setValue(model["n_encoder_layers"])
         self.heads.setValue(model["n_heads"])
+        self.kv_heads.setValue(model.get("n_kv_heads", 0))
         self.d_model.setValue(model["d_model"])
         self.d_ff.setValue(model["d_ff"])
         self.dropout.setValue(model["dropout"])
@@ -325,6 +332,7 @@ class TrainingForm(Retranslated, QWidget):
     def model_settings(self) -> dict[str, Any]:
         layers = self.layers.value()
         return dict(n_encoder_layers=layers, n_decoder_layers=layers, n_heads=self.heads.value(),
+                    n_kv_heads=self.kv_heads.value(),
                     d_model=self.d_model.value(), d_ff=self.d_ff.value(), dropout=round(self.dropout.value(), 4),
                     norm=self.norm.currentData(), layer_norm=self.layer_norm.currentData(),
                     attention_window=self.attention_window.value(), share_embeddings=self.share_embeddings.isChecked(),

@@ -64,6 +64,18 @@ def test_a_bigger_random_model_matches_torchs_counter():
     assert_close(config, Transformer(config), 23, 17)
 
 
+@pytest.mark.parametrize("kv_heads", [1, 2])
+def test_a_model_whose_heads_share_keys_and_values_matches_torchs_counter(kv_heads):
+    config = ModelConfig(src_vocab_size=300, tgt_vocab_size=300, d_model=128, n_heads=8, n_kv_heads=kv_heads,
+                         n_encoder_layers=2, n_decoder_layers=3, d_ff=256)
+    torch.manual_seed(1)
+    assert_close(config, Transformer(config), 11, 9)
+    full = concepts.flops(dataclasses.replace(config, n_kv_heads=0), 11, 9)["qkv"]
+    assert concepts.flops(config, 11, 9)["qkv"] < full  # keys and values kv_heads/8 as wide
+    widths = flops_by_width(config, [128], 11, 9)
+    assert widths[0]["qkv"] == concepts.flops(config, 11, 9)["qkv"]  # the width curve keeps the share
+
+
 def test_wider_models_spend_less_on_the_attention_products_and_longer_sentences_more():
     """Seed 001's claims, by the formulas: with d_ff = 4 d_model the FFN keeps over half of the
     FLOPs as the model widens while the n x m x l products' share falls; it rises with length."""

@@ -110,13 +110,14 @@ def _head_weights(attention: MultiHeadAttention, head: int) -> _Weights:
 
 def head_matrix(attention: MultiHeadAttention, head: int) -> np.ndarray:
     """W_Z of ``head`` with the biases: [[W_Q^T W_K, W_Q^T b_K], [b_Q^T W_K, b_Q . b_K]] where
-    W_Q, W_K are the head's (d_k, d_model) rows of the packed projection."""
-    d, rows = attention.d_model, slice(head * attention.d_k, (head + 1) * attention.d_k)
+    W_Q, W_K are the head's (d_k, d_model) rows of the packed projection (W_K those of the key
+    head it reads, when heads share keys)."""
     weight = attention.in_proj_weight.detach().double().cpu().numpy()
     packed = attention.in_proj_bias
-    bias = np.zeros(3 * d) if packed is None else packed.detach().double().cpu().numpy()  # a model without biases
-    query = np.vstack([weight[:d][rows].T, bias[:d][rows]])  # (d + 1, d_k): [x, 1] @ this = q
-    key = np.vstack([weight[d:2 * d][rows].T, bias[d:2 * d][rows]])
+    bias = np.zeros(len(weight)) if packed is None else packed.detach().double().cpu().numpy()  # no biases
+    query_rows, key_rows = attention.rows("q", head), attention.rows("k", head)
+    query = np.vstack([weight[query_rows].T, bias[query_rows]])  # (d + 1, d_k): [x, 1] @ this = q
+    key = np.vstack([weight[key_rows].T, bias[key_rows]])
     return np.asarray(query @ key.T)
 
 

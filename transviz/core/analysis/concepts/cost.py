@@ -26,11 +26,12 @@ def matmul(m: int, k: int, n: int) -> int:
     return 2 * m * k * n
 
 
-def _attention(d: int, queries: int, keys: int, projected_keys: int) -> dict[str, int]:
+def _attention(d: int, kv: int, queries: int, keys: int, projected_keys: int) -> dict[str, int]:
     """One multi-head attention block: ``queries`` rows attend over ``keys`` rows, and
-    ``projected_keys`` rows get keys and values projected (cross-attention projects the source's).
-    The heads split d into H slices of d/H, so the head count cancels out of every product."""
-    return {"qkv": matmul(queries, d, d) + matmul(projected_keys, d, 2 * d),
+    ``projected_keys`` rows get keys and values ``kv`` wide projected (cross-attention projects the
+    source's; ``kv`` is below d when query heads share keys and values). The heads split d into H
+    slices of d/H, so the head count cancels out of every other product."""
+    return {"qkv": matmul(queries, d, d) + matmul(projected_keys, d, 2 * kv),
             "scores": matmul(queries, d, keys),  # per head (n, l) @ (l, m), summed over the heads
             "softmax": 0,
             "weights_v": matmul(queries, keys, d),
@@ -41,12 +42,17 @@ def flops(config: ModelConfig, source_len: int, target_len: int) -> dict[str, in
     """FLOPs per component (:data:`COMPONENTS`) of one teacher-forced forward pass of one
     sentence: ``source_len`` source tokens and ``target_len`` decoder inputs (start token included).
     Every decoder query is computed, masked or not, as the model does."""
+    return _flops(config, config.kv_heads * config.d_k, source_len, target_len)
+
+
+def _flops(config: ModelConfig, kv: int, source_len: int, target_len: int) -> dict[str, int]:
+    """:func:`flops` with keys and values ``kv`` wide."""
     d, s, t = config.d_model, source_len, target_len
     total = dict.fromkeys(COMPONENTS, 0)
     blocks = ([(s, s, s)] * config.n_encoder_layers  # encoder self-attention
               + [(t, t, t), (t, s, s)] * config.n_decoder_layers)  # decoder self- and cross-attention
     for queries, keys, projected in blocks:
-        for part, count in _attention(d, queries, keys, projected).items():
+        for part, count in _attention(d, kv, queries, keys, projected).items():
             total[part] += count
     ffn = matmul(1, d, config.d_ff) + matmul(1, config.d_ff, d)  # per token
     total["ffn"] = ffn * (s * config.n_encoder_layers + t * config.n_decoder_layers)
@@ -67,9 +73,10 @@ def ffn_share(config: ModelConfig, source_len: int, target_len: int) -> float:
 def flops_by_width(config: ModelConfig, widths: Sequence[int], source_len: int, target_len: int,
                    ratio: int = 4) -> list[dict[str, int]]:
     """:func:`flops` for ``config`` made ``d_model`` wide for each of ``widths``, d_ff = ``ratio``
-    x d_model (layers and vocabularies kept; the head count does not change a product's size)."""
-    return [flops(replace(config, d_model=width, d_ff=ratio * width, n_heads=1), source_len, target_len)
-            for width in widths]
+    x d_model (layers, vocabularies and the keys' and values' share of the width kept; the head count
+    changes no product's size)."""
+    return [_flops(replace(config, d_model=width, d_ff=ratio * width, n_heads=1, n_kv_heads=0),
+                   width * config.kv_heads // config.n_heads, source_len, target_len) for width in widths]
 
 
 def flops_by_length(config: ModelConfig, lengths: Sequence[int]) -> list[dict[str, int]]:
