@@ -100,8 +100,9 @@ def test_a_session_saved_and_reopened_is_the_same(shipped_window, fresh_window, 
 def test_a_sampled_session_keeps_its_seed(shipped_window, fresh_window, tmp_path: Path) -> None:
     controller = shipped_window.panels["explorer"].controller
     controller.set_strategy(Sampling(temperature=1.5))  # a random seed, drawn by the session
-    for _ in range(3):
-        assert controller.step()
+    assert controller.step()
+    for _ in range(2):
+        controller.step()  # False once the seed has sampled the end token: chance, not a defect
     path = shipped_window.sessions.save(tmp_path / "s.transviz")
     other = fresh_window()
     other.sessions.open(path)
