@@ -1032,6 +1032,10 @@ S 是经过 d_k 维的乘积：它至多有 d_k = {5} 个正特征值、至多 d
         <translation>位置编码 {0} 需要 d_model &gt;= 4，实际为 {1}</translation>
     </message>
     <message>
+        <source>rotary positions need an even number of dimensions per head, got d_model / n_heads = {0}</source>
+        <translation>旋转位置编码需要每个头的维数为偶数，而 d_model / n_heads = {0}</translation>
+    </message>
+    <message>
         <source>share_embeddings needs one joint vocabulary: source has {0} tokens, target {1}</source>
         <translation>share_embeddings 需要一个共用词表：源语言有 {0} 个词元，目标语言有 {1} 个</translation>
     </message>
@@ -1644,6 +1648,10 @@ S 是经过 d_k 维的乘积：它至多有 d_k = {5} 个正特征值、至多 d
         <translation>{0} 含有词元编号 {1}，超出了大小为 {2} 的词表</translation>
     </message>
     <message>
+        <source>this model adds no positional table to its embeddings (its positions: {0})</source>
+        <translation>这个模型不在嵌入上加位置编码表（它的位置方式：{0}）</translation>
+    </message>
+    <message>
         <source>source</source>
         <translation>源句</translation>
     </message>
@@ -2026,6 +2034,10 @@ S 是经过 d_k 维的乘积：它至多有 d_k = {5} 个正特征值、至多 d
     <message>
         <source>positions can be left out of the encoder, the decoder or both, got {0}</source>
         <translation>可以去掉位置编码的是 &apos;encoder&apos;、&apos;decoder&apos; 或 &apos;both&apos;，收到的是 {0}</translation>
+    </message>
+    <message>
+        <source>this model has no positions to leave out</source>
+        <translation>这个模型没有可以去掉的位置信息</translation>
     </message>
     <message>
         <source>no positions: {0}</source>
@@ -3929,8 +3941,16 @@ Nothing in the window changed.</source>
         <translation>逐步演示：{0}</translation>
     </message>
     <message>
+        <source>1. raw scores Q Kᵀ, Q and K turned by their positions (RoPE)</source>
+        <translation>1. 原始分数 Q Kᵀ，Q 和 K 已按各自位置旋转（RoPE）</translation>
+    </message>
+    <message>
         <source>2. scaled by 1/sqrt(d_k) = 1/sqrt({0})</source>
         <translation>2. 乘以 1/sqrt(d_k) = 1/sqrt({0}) 缩放</translation>
+    </message>
+    <message>
+        <source>3. plus ALiBi&apos;s bias -{0:.4g} x distance, then -inf where blocked</source>
+        <translation>3. 加上 ALiBi 偏置 -{0:.4g} × 距离，再在被屏蔽处设为 -inf</translation>
     </message>
     <message>
         <source>Query &apos;{0}&apos;: softmax weights {1} (sum {2:.3f}). Blocked keys: {3}. The output row is these weights times the rows of V: this head&apos;s {4} numbers for &apos;{0}&apos;.</source>
@@ -4266,6 +4286,18 @@ Nothing in the window changed.</source>
     <message>
         <source>This model learns a table of positions for each stack (BART): it is no sine table, so this tab shows the formula&apos;s</source>
         <translation>此模型为编码器和解码器各学习一张位置表（BART）：它不是正弦表，因此本页显示公式的表</translation>
+    </message>
+    <message>
+        <source>This model adds no table to its embeddings: it turns each self-attention query and key by angles that grow with its position (RoPE), so this tab shows the formula&apos;s</source>
+        <translation>这个模型不在嵌入上加位置编码表：它把每个自注意力的查询和键按随位置增大的角度旋转（RoPE），所以本页显示公式的表</translation>
+    </message>
+    <message>
+        <source>This model adds no table to its embeddings: each self-attention score loses a slope times the distance between query and key (ALiBi), so this tab shows the formula&apos;s</source>
+        <translation>这个模型不在嵌入上加位置编码表：每个自注意力分数减去斜率乘以查询与键之间的距离（ALiBi），所以本页显示公式的表</translation>
+    </message>
+    <message>
+        <source>This model has no positions at all: only the decoder&apos;s causal mask tells it order, so this tab shows the formula&apos;s</source>
+        <translation>这个模型完全没有位置信息：只有解码器的因果掩码告诉它顺序，所以本页显示公式的表</translation>
     </message>
     <message>
         <source>No model loaded: Model &gt; Open</source>
@@ -5129,6 +5161,30 @@ Why positions: &apos;Shuffle the source words&apos; puts the sentence&apos;s tok
         <translation>键和值的头数，每个由一组查询头共享：1 是多查询注意力（MQA），少于头数是分组查询注意力（GQA）；KV 缓存按同样的倍数缩小</translation>
     </message>
     <message>
+        <source>sine table (the paper)</source>
+        <translation>正弦表（论文中的）</translation>
+    </message>
+    <message>
+        <source>learned table</source>
+        <translation>学习得到的表</translation>
+    </message>
+    <message>
+        <source>rotary (RoPE)</source>
+        <translation>旋转位置编码（RoPE）</translation>
+    </message>
+    <message>
+        <source>ALiBi distance bias</source>
+        <translation>ALiBi 距离偏置</translation>
+    </message>
+    <message>
+        <source>none</source>
+        <translation>无</translation>
+    </message>
+    <message>
+        <source>How the model knows word order: a table added to the embeddings, or inside self-attention (rotary turns queries and keys by their position; ALiBi subtracts a slope times the distance from each score)</source>
+        <translation>模型如何知道词序：在嵌入上加一张表，或者在自注意力内部（旋转位置编码按位置旋转查询和键；ALiBi 从每个分数中减去斜率乘以距离）</translation>
+    </message>
+    <message>
         <source>LayerNorm (the paper)</source>
         <translation>层归一化（论文中的）</translation>
     </message>
@@ -5191,6 +5247,10 @@ Why positions: &apos;Shuffle the source words&apos; puts the sentence&apos;s tok
     <message>
         <source>Norm kind</source>
         <translation>归一化方式</translation>
+    </message>
+    <message>
+        <source>Positions</source>
+        <translation>位置编码</translation>
     </message>
     <message>
         <source>Attention window</source>

@@ -69,6 +69,14 @@ def test_a_grouped_query_model_trains_and_caches_its_shared_heads(tmp_path):
     assert trace.decoder_self_attention.shape[1] == trace.cross_attention.shape[1] == 2  # a map per query head
 
 
+@pytest.mark.parametrize("positions", ["rotary", "alibi", "none"])
+def test_a_model_with_positions_in_attention_trains_and_saves(tmp_path, positions):
+    out = tmp_path / "p.safetensors"
+    assert main(["train", "--task", "copy", *TINY, "--positions", positions, "--steps", "3", "--batch-size", "8",
+                 "--eval-every", "0", "--eval-limit", "5", "--snapshot-every", "0", "--out", str(out)]) == 0
+    assert transviz.load_model(str(out)).config.positional == positions
+
+
 def test_train_command_errors_are_one_line(tmp_path, capsys):
     for argv, words in [
         (["train", "--task", "nope"], "no task called 'nope'"),

@@ -14,6 +14,7 @@ from PySide6.QtCore import QPointF, Qt, QThread, QTimer
 import transviz
 from transviz.core.analysis.mask_batch import translate, translated_inputs
 from transviz.core.analysis.walkthrough import KINDS, walkthrough
+from transviz.core.model.bundle import Model
 from transviz.core.model.masks import causal_mask, decoder_self_mask
 from transviz.core.model.transformer import Transformer
 from transviz.core.teaching.workspace import Workspace
@@ -353,6 +354,30 @@ def test_walkthrough_shows_the_models_own_attention(panel, make_model, kind):
     np.testing.assert_allclose(panel.scaled_view.displayed_image(), steps.scores / math.sqrt(steps.d_k), atol=1e-6)
     np.testing.assert_array_equal(panel.value_view.displayed_image(), steps.values)
     np.testing.assert_array_equal(panel.output_view.displayed_image(), steps.output)
+
+
+@pytest.mark.parametrize("positional", ["rotary", "alibi"])
+def test_the_walkthrough_of_a_variant_names_its_positions_and_ends_in_its_maps(panel, make_model, positional):
+    base = make_model(seed=5, layers=2, heads=2)
+    net = Transformer(dataclasses.replace(base.config, positional=positional)).eval()
+    model = Model(net, base.src_vocab, base.tgt_vocab)
+    panel.workspace.set_model(model)
+    panel.kind.setCurrentIndex(KINDS.index("decoder_self"))
+    panel.layer.setValue(1)
+    panel.head.setValue(1)
+    reference = model_maps(model, DEFAULT_SENTENCE, "i want a beer").decoder_self[1][0, 1].numpy()
+    np.testing.assert_allclose(panel.softmax_view.displayed_image(), reference, atol=1e-6)
+    scores, masked = title(panel.score_view), title(panel.masked_view)
+    if positional == "rotary":
+        assert "RoPE" in scores and "ALiBi" not in masked
+    else:  # two heads: slopes 2^-4 and 2^-8; the masked step is scaled - slope x |i - j| where visible
+        assert "RoPE" not in scores and "ALiBi's bias -0.003906 x distance" in masked
+        distance = np.abs(np.arange(5)[:, None] - np.arange(5)[None, :])
+        visible = np.tril(np.ones((5, 5), dtype=bool))
+        np.testing.assert_allclose(panel.masked_view.data[visible],
+                                   (panel.scaled_view.data - 2.0 ** -8 * distance)[visible], atol=1e-6)
+    panel.kind.setCurrentIndex(KINDS.index("cross"))  # no positions in cross-attention
+    assert "RoPE" not in title(panel.score_view) and "ALiBi" not in title(panel.masked_view)
 
 
 def test_masked_step_shows_minus_infinity_above_the_diagonal(panel, make_model):

@@ -15,6 +15,7 @@ from transviz.core.model.positional import sinusoidal_table
 from transviz.core.model.transformer import Transformer
 from transviz.core.teaching.workspace import Workspace
 from transviz.gui.panels.positional import HALVES, INTERLEAVED, MODEL, PositionalPanel, parse_dimensions
+from transviz.gui.services.language import CHINESE, ENGLISH, set_language
 
 
 @pytest.fixture
@@ -210,3 +211,20 @@ def test_fairseqs_table_is_shown_in_the_formulas_columns_and_named_as_its_own(pa
     assert "fairseq" in panel.layout_note.text() and "10000^(i/(d_model/2 - 1))" in panel.layout_note.text()
     panel.workspace.set_model(make_model())
     assert "fairseq" not in panel.layout_note.text()
+
+
+@pytest.mark.parametrize(("positional", "words"), [("rotary", "RoPE"), ("alibi", "ALiBi"), ("none", "no positions"),
+                                                   ("learned", "BART")])
+def test_a_model_without_a_sine_table_says_why_in_both_languages(panel, make_model, qtbot, positional, words):
+    base = make_model()
+    config = dataclasses.replace(base.config, positional=positional)
+    panel.workspace.set_model(Model(Transformer(config).eval(), base.src_vocab, base.tgt_vocab))
+    item = panel.source.model().item(MODEL)
+    english = item.toolTip()
+    assert not item.isEnabled() and words in english and panel.source.currentIndex() != MODEL
+    set_language(CHINESE)
+    try:  # retranslating must not switch the model's entry back on
+        qtbot.waitUntil(lambda: item.toolTip() != english, timeout=5000)
+        assert not item.isEnabled() and "公式" in item.toolTip()
+    finally:
+        set_language(ENGLISH)

@@ -80,7 +80,7 @@ def test_the_form_trains_a_windowed_rms_norm_variant(panel, qtbot):
     assert form.attention_window.text() == "every key"  # 0: full attention, said in words
 
 
-def test_the_form_trains_grouped_query_attention_and_says_what_does_not_divide(panel, qtbot):
+def test_the_form_trains_rotary_grouped_query_attention_and_says_what_does_not_divide(panel, qtbot):
     configure(panel.form, steps=4, snapshot_every=2, eval_every=4)
     form = panel.form
     assert form.kv_heads.text() == "one per head"
@@ -89,9 +89,10 @@ def test_the_form_trains_grouped_query_attention_and_says_what_does_not_divide(p
     assert not form.valid and "n_kv_heads (3) must divide n_heads (4)" in form.error.text()
     assert not panel.start_button.isEnabled()
     form.kv_heads.setValue(2)
-    assert form.valid
+    form.positions.setCurrentIndex(form.positions.findData("rotary"))
+    assert form.valid and form.positions.currentText() == "rotary (RoPE)"
     config = run(panel, qtbot).model.config
-    assert (config.n_heads, config.n_kv_heads) == (4, 2)
+    assert (config.n_heads, config.n_kv_heads, config.positional) == (4, 2, "rotary")
 
 
 def test_a_short_run_reaches_finished_through_signals_and_the_plots_hold_every_step(panel, qtbot):
@@ -398,6 +399,7 @@ def test_the_form_starts_at_the_toy_de_en_recipe_and_offers_the_devices_found():
     assert form.task.currentData() == "toy-de-en" and form.valid
     assert form.model_settings() == {**shipped.model, "n_encoder_layers": 3, "n_decoder_layers": 3,
                                      "norm": "post", "layer_norm": "standard", "attention_window": 0, "n_kv_heads": 0,
+                                     "positional": "sinusoidal",
                                      "share_embeddings": False, "tie_output": False}
     assert dataclasses.replace(form.train_config(), device=shipped.train.device) == shipped.train
     devices = [form.device.itemData(i) for i in range(form.device.count())]

@@ -18,7 +18,7 @@ from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any
 
 from ..core.base.errors import InputError
-from ..core.model.config import SCHEDULES, TrainConfig
+from ..core.model.config import SCHEDULES, TRAINED_POSITIONALS, TrainConfig
 
 if TYPE_CHECKING:
     from ..core.training.distributed import World
@@ -27,7 +27,7 @@ MODEL_FLAGS = {  # flag dest -> ModelConfig field(s)
     "layers": ("n_encoder_layers", "n_decoder_layers"), "heads": ("n_heads",), "d_model": ("d_model",),
     "d_ff": ("d_ff",), "dropout": ("dropout",), "norm": ("norm",), "activation": ("activation",),
     "share_embeddings": ("share_embeddings",), "tie_output": ("tie_output",), "window": ("attention_window",),
-    "layer_norm": ("layer_norm",), "kv_heads": ("n_kv_heads",),
+    "layer_norm": ("layer_norm",), "kv_heads": ("n_kv_heads",), "positions": ("positional",),
 }
 TRAIN_FLAGS = {  # flag dest -> TrainConfig field
     "steps": "steps", "batch_size": "batch_size", "lr": "lr", "schedule": "schedule", "warmup": "warmup_steps",
@@ -60,6 +60,9 @@ def register(commands: argparse._SubParsersAction) -> None:
     model.add_argument("--activation", choices=("relu", "gelu"))
     model.add_argument("--share-embeddings", action="store_true", default=None, help="one joint vocabulary and table")
     model.add_argument("--tie-output", action="store_true", default=None, help="output layer = target embedding")
+    model.add_argument("--positions", choices=TRAINED_POSITIONALS,
+                       help="sine table added to the embeddings (the paper's, default), a learned table, rotary "
+                            "queries and keys (RoPE), ALiBi's distance bias on the scores, or none")
     model.add_argument("--window", type=int, metavar="W",
                        help="sliding-window self-attention: keys fewer than W positions away (default 0: all)")
     train = p.add_argument_group("training")

@@ -24,7 +24,7 @@ from transviz.core.model.transformer import Transformer
 from transviz.core.model.vocab import Vocab
 
 SOURCE, TARGET = "ich mochte ein bier bitte", "i want a"
-ATTENTION_SITES = [site for site in Site if site is not Site.POSITIONS]
+ATTENTION_SITES = [site for site in Site if site not in (Site.POSITIONS, Site.BIASED)]  # BIASED: ALiBi models only
 
 
 def make_model(seed: int = 0) -> transviz.Model:

@@ -5,7 +5,8 @@ each of them for one head of one attention layer, for every query of a sentence:
 
 1. raw scores ``Q K^T``,
 2. scaled by ``1 / sqrt(d_k)``,
-3. masked: ``-inf`` where the query may not see the key (padding, or the future),
+3. masked: ``-inf`` where the query may not see the key (padding, or the future); a model with
+   ALiBi positions adds its bias to the scaled scores first,
 4. softmax over the keys, then the weighted sum of the values ``V``.
 
 The queries, keys and values are the ones the model itself used: a teacher-forced forward pass
@@ -13,6 +14,7 @@ records what reaches the chosen attention layer, so the walkthrough cannot drift
 """
 from __future__ import annotations
 
+import dataclasses
 import math
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -59,6 +61,7 @@ class Walkthrough:
     masked: np.ndarray  # step 3: -inf where the mask blocks
     weights: np.ndarray  # step 4: softmax over keys, each row sums to 1
     output: np.ndarray  # step 4: weights @ V, this head's slice of the attention output
+    position_bias: np.ndarray | None = None  # ALiBi's -slope x distance, added before the mask; None: no bias
 
 
 @contextmanager
@@ -123,10 +126,13 @@ def walkthrough(model: Model, source: str, target_prefix: str, kind: Kind, layer
     mask = calls[0][3]  # (1, 1, 1 or Q, K): the same for every head
     scores = q @ k.T  # (Q, K)
     scaled = scores / math.sqrt(attention.d_k)
+    bias = None if attention.alibi is None else attention.alibi(0, *scores.shape)[head]
     visible = torch.ones_like(scores, dtype=torch.bool) if mask is None else mask[0, 0].expand_as(scores)
-    masked = scaled.masked_fill(~visible, float("-inf"))
+    masked = (scaled if bias is None else scaled + bias).masked_fill(~visible, float("-inf"))
     weights = torch.softmax(masked, dim=-1)
     query_tokens = encoding.tokens if kind == "encoder_self" else target_tokens
     key_tokens = target_tokens if kind == "decoder_self" else encoding.tokens
     arrays = [t.cpu().numpy() for t in (q, k, v, scores, scaled, visible, masked, weights, weights @ v)]
-    return Walkthrough(kind, layer, head, list(query_tokens), list(key_tokens), attention.d_k, *arrays)
+    return dataclasses.replace(
+        Walkthrough(kind, layer, head, list(query_tokens), list(key_tokens), attention.d_k, *arrays),
+        position_bias=None if bias is None else bias.cpu().numpy())

@@ -343,10 +343,21 @@ class NoPositions(Intervention):
                                                              "or both, got {0}"), repr(self.side))
 
     def taps(self, model: Model) -> list[Tap]:
-        def nothing(positions: Tensor, call: Call) -> Tensor:
-            return torch.zeros_like(positions)
         stacks: tuple[Stack, ...] = STACKS if self.side == "both" else (self.side,)
-        return [Tap(Address(stack, None, Site.POSITIONS), nothing) for stack in stacks]
+        positional = model.config.positional
+        if model.config.adds_positions:
+            def nothing(positions: Tensor, call: Call) -> Tensor:
+                return torch.zeros_like(positions)
+            return [Tap(Address(stack, None, Site.POSITIONS), nothing) for stack in stacks]
+        if positional == "none":
+            raise InputError(translate_noop("CoreMessages", "this model has no positions to leave out"))
+        kinds = {"encoder": "encoder_self", "decoder": "decoder_self"}
+        places = [(kind, layer) for kind, layer in model.net.attention_modules() if kind in
+                  {kinds[stack] for stack in stacks}]
+        if positional == "alibi":  # the scores without the bias
+            return [Tap(Address(kind, layer, Site.BIASED), _unbiased) for kind, layer in places]
+        return [Tap(Address(kind, layer, site), _turned_back(model.net.attention_modules()[kind, layer], site))
+                for kind, layer in places for site in (Site.QUERIES, Site.KEYS)]
 
     def describe(self) -> Message:
         return Message(translate_noop("CoreMessages", "no positions: {0}"), self.side)
@@ -415,6 +426,21 @@ def _spread(head: int) -> TapFunction:
         weights = weights.clone()
         weights[:, head] = visible / visible.sum(dim=-1, keepdim=True)
         return weights
+    return edit
+
+
+def _unbiased(biased: Tensor, call: Call) -> Tensor:
+    return call.seen[Site.SCALED].expand_as(biased)
+
+
+def _turned_back(module: MultiHeadAttention, site: Site) -> TapFunction:
+    """Rotary queries (or keys) turned back to the projections, as if no position had turned them."""
+    assert module.rotary is not None
+    rotary = module.rotary
+
+    def edit(x: Tensor, call: Call) -> Tensor:
+        turned: Tensor = rotary(x, call.first_query if site is Site.QUERIES else 0, back=True)
+        return turned
     return edit
 
 

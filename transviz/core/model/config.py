@@ -18,9 +18,16 @@ Activation = Literal["relu", "gelu", "silu"]
 ACTIVATIONS: tuple[str, ...] = ("relu", "gelu", "silu")  # silu: Marian's "swish"
 # sinusoidal: the paper's table, sin and cos columns interleaved; sinusoidal-halves: the same table with
 # all sin columns first (Marian, Pegasus); sinusoidal-fairseq: fairseq's variant (M2M100, FSMT: other
-# rates, positions counted from 2); learned: one trained table per stack (BART)
-Positional = Literal["sinusoidal", "sinusoidal-halves", "sinusoidal-fairseq", "learned"]
-POSITIONALS: tuple[str, ...] = ("sinusoidal", "sinusoidal-halves", "sinusoidal-fairseq", "learned")
+# rates, positions counted from 2); learned: one trained table per stack (BART). The kinds after these
+# add nothing to the embeddings: rotary turns each self-attention query and key by angles that grow with
+# its position (RoPE), alibi adds -slope x distance to each self-attention score (a slope per head), none
+# gives the model no positions at all (the decoder's causal mask is all it has).
+Positional = Literal["sinusoidal", "sinusoidal-halves", "sinusoidal-fairseq", "learned", "rotary", "alibi", "none"]
+POSITIONALS: tuple[str, ...] = ("sinusoidal", "sinusoidal-halves", "sinusoidal-fairseq", "learned", "rotary",
+                                "alibi", "none")
+IN_ATTENTION = ("rotary", "alibi", "none")  # the kinds that add no table to the embeddings
+# what transviz trains with (the sine-table layouts of Marian and fairseq are for their own weights)
+TRAINED_POSITIONALS: tuple[str, ...] = ("sinusoidal", "learned", "rotary", "alibi", "none")
 # standard: torch.nn.LayerNorm, (x - mean) / sqrt(variance + eps); unbiased-std: the Annotated Transformer's,
 # (x - mean) / (std + eps) with the unbiased standard deviation (see transformer.StdLayerNorm); rms:
 # RMSNorm, x / sqrt(mean(x^2) + eps) times a weight, no mean taken away and no bias (today's models)
@@ -139,6 +146,9 @@ class ModelConfig:
         if self.positional == "sinusoidal-fairseq" and self.d_model < 4:  # its rates divide by d_model / 2 - 1
             raise ConfigError(translate_noop("CoreMessages", "positional {0} needs d_model >= 4, got {1}"),
                               self.positional, self.d_model)
+        if self.positional == "rotary" and self.d_k % 2:  # it turns pairs of a head's dimensions
+            raise ConfigError(translate_noop("CoreMessages", "rotary positions need an even number of dimensions per "
+                                                             "head, got d_model / n_heads = {0}"), self.d_k)
         if self.layer_norm not in LAYER_NORMS:
             raise ConfigError(ONE_OF, "layer_norm", ", ".join(LAYER_NORMS), repr(self.layer_norm))
         if self.share_embeddings and self.src_vocab_size != self.tgt_vocab_size:
@@ -182,6 +192,12 @@ class ModelConfig:
     def kv_heads(self) -> int:
         """Heads of keys and values (n_heads unless shared, see n_kv_heads)."""
         return self.n_kv_heads or self.n_heads
+
+    @property
+    def adds_positions(self) -> bool:
+        """Whether the stacks add a positional table to their embeddings (else positions, if any, are
+        in attention: rotary, alibi)."""
+        return self.positional not in IN_ATTENTION
 
     def kv_cache_bytes_per_token(self, element_size: int = 4) -> int:
         """What each decoded token adds to the KV cache: a key and a value of d_k numbers per key/value

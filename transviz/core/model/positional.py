@@ -70,3 +70,31 @@ def interleave(table: torch.Tensor) -> torch.Tensor:
 def similarity(table: torch.Tensor) -> torch.Tensor:
     """``PE @ PE.T``: dot products between positions; each entry depends only on their offset."""
     return table @ table.transpose(-1, -2)
+
+
+# -- positions inside attention (ModelConfig.positional "rotary" and "alibi") ------------------------
+ROTARY_BASE = 10000.0  # RoFormer's, and Llama's default
+
+
+def rotary_angles(length: int, d_k: int, first: int = 0) -> torch.Tensor:
+    """RoPE's angles, ``(length, d_k / 2)`` in float64: position ``first + p`` times the rate
+    ``ROTARY_BASE^(-2i/d_k)`` of pair i, which turns dimensions i and i + d_k/2 of a head together
+    (the "rotate half" pairing of GPT-NeoX and Llama)."""
+    rate = ROTARY_BASE ** (-torch.arange(0, d_k, 2, dtype=torch.float64) / d_k)
+    return torch.arange(first, first + length, dtype=torch.float64)[:, None] * rate[None, :]
+
+
+def rotate(x: torch.Tensor, cos: torch.Tensor, sin: torch.Tensor) -> torch.Tensor:
+    """``x`` (..., L, d_k) turned by the angles whose cosines and sines are ``cos``, ``sin`` (L, d_k/2):
+    each pair (x_i, x_{i+d_k/2}) becomes (x_i cos - x_{i+d_k/2} sin, x_i sin + x_{i+d_k/2} cos)."""
+    first, second = x.chunk(2, dim=-1)
+    return torch.cat([first * cos - second * sin, first * sin + second * cos], dim=-1)
+
+
+def alibi_slopes(heads: int) -> torch.Tensor:
+    """ALiBi's slope of each head (Press et al. 2022): for a power of two n, 2^(-8h/n) for h = 1..n;
+    otherwise the slopes of the power of two below, then every other slope of the one above."""
+    below = 2 ** math.floor(math.log2(heads))
+    slopes = [2 ** (-8 * h / below) for h in range(1, below + 1)]
+    slopes += [2 ** (-8 * h / (2 * below)) for h in range(1, 2 * below + 1, 2)][: heads - below]
+    return torch.tensor(slopes, dtype=torch.float64)

@@ -47,6 +47,7 @@ class Site(Enum):
     VALUES = "values"  # (B, H, Lk, d_k): V
     SCORES = "scores"  # (B, H, Lq, Lk): Q K^T
     SCALED = "scaled"  # (B, H, Lq, Lk): Q K^T / sqrt(d_k)
+    BIASED = "biased"  # (B, H, Lq, Lk): scaled scores plus a position bias (ALiBi); only where a model has one
     MASKED = "masked"  # (B, H, Lq, Lk): -inf where the query may not see the key
     WEIGHTS = "weights"  # (B, H, Lq, Lk): softmax over the keys, each row sums to 1
     HEAD_OUTPUT = "head_output"  # (B, H, Lq, d_k): weights @ V, each head's output

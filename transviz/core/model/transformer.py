@@ -33,9 +33,47 @@ from ..base.messages import Message, translate_noop
 from .config import ModelConfig
 from .kv_cache import Growing, KeyValue, KVBuffer
 from .masks import decoder_self_mask, padding_mask, window_mask, windowed
-from .positional import sine_table
+from .positional import alibi_slopes, rotary_angles, rotate, sine_table
 from .row_blocks import Linear, linear
 from .sites import STACKS, Kind, Place, Site, Sites, Stack, untapped
+
+
+class Rotary(nn.Module):
+    """RoPE: turns a head's queries or keys by angles that grow with their position, so that a score
+    depends on the distance between query and key (:func:`.positional.rotary_angles`). One table of
+    cosines and sines for every position the model reads, shared by its self-attention modules."""
+
+    cos: Tensor  # (max_len, d_k / 2)
+    sin: Tensor
+
+    def __init__(self, max_len: int, d_k: int) -> None:
+        super().__init__()
+        angles = rotary_angles(max_len, d_k)
+        self.register_buffer("cos", angles.cos().float(), persistent=False)
+        self.register_buffer("sin", angles.sin().float(), persistent=False)
+
+    def forward(self, x: Tensor, first: int, back: bool = False) -> Tensor:
+        """``x`` (B, heads, L, d_k) at positions ``first``.. turned (``back``: turned back)."""
+        rows = slice(first, first + x.shape[-2])
+        return rotate(x, self.cos[rows], -self.sin[rows] if back else self.sin[rows])
+
+
+class ALiBi(nn.Module):
+    """ALiBi: each head adds -slope x |query position - key position| to its scaled scores, so that
+    far keys weigh less, by a slope of its own (:func:`.positional.alibi_slopes`)."""
+
+    slopes: Tensor  # (H,)
+
+    def __init__(self, heads: int) -> None:
+        super().__init__()
+        self.register_buffer("slopes", alibi_slopes(heads).float(), persistent=False)
+
+    def forward(self, first: int, queries: int, keys: int) -> Tensor:
+        """The bias of queries at positions ``first``.. over keys at 0.., (H, queries, keys)."""
+        device = self.slopes.device
+        distance = (torch.arange(first, first + queries, device=device)[:, None]
+                    - torch.arange(keys, device=device)[None, :]).abs()
+        return -self.slopes[:, None, None] * distance
 
 
 class MultiHeadAttention(nn.Module):
@@ -51,6 +89,9 @@ class MultiHeadAttention(nn.Module):
 
     row_blocks = False  # one-row projections in row blocks (Transformer.use_row_blocks)
     in_proj_bias: nn.Parameter | None  # None without biases (ModelConfig.bias)
+    # positions inside attention, set on self-attention modules by the Transformer (ModelConfig.positional)
+    rotary: Rotary | None
+    alibi: ALiBi | None
 
     def __init__(self, d_model: int, n_heads: int, dropout: float, bias: bool = True, n_kv_heads: int = 0) -> None:
         super().__init__()
@@ -66,6 +107,7 @@ class MultiHeadAttention(nn.Module):
         if self.out_proj.bias is not None:
             nn.init.zeros_(self.out_proj.bias)
         self.sites = Sites()  # the taps on this module's sites, per thread (transviz.core.model.sites)
+        self.rotary = self.alibi = None
 
     def split_heads(self, x: Tensor) -> Tensor:
         """``x`` (B, L, heads x d_k) as each head's slice of the width: (B, heads, L, d_k)."""
@@ -120,15 +162,22 @@ class MultiHeadAttention(nn.Module):
         (B, H, Lq, Lk). ``first_query`` is the position of the first query in its sentence (a tap may
         need it)."""
         dropout = self.dropout if self.training else 0.0
+        if self.rotary is not None:  # self-attention: the keys from position 0, cached ones included
+            q, k = self.rotary(q, first_query), self.rotary(k, 0)
         k, v = self.per_query_head(k), self.per_query_head(v)
+        bias = None if self.alibi is None else self.alibi(first_query, q.shape[2], k.shape[2])  # (H, Lq, Lk)
         at = self.sites.call(first_query, mask, q, k, v) or untapped  # this thread's taps here, if any
         weights = None
         if at is untapped and not need_weights:
-            out = F.scaled_dot_product_attention(q, k, v, attn_mask=mask, dropout_p=dropout)  # (B, H, Lq, d_k)
+            scores_added = bias if mask is None or bias is None else bias.masked_fill(~mask, float("-inf"))
+            out = F.scaled_dot_product_attention(q, k, v, attn_mask=mask if bias is None else scores_added,
+                                                 dropout_p=dropout)  # (B, H, Lq, d_k)
         else:
             q, k, v = at(Site.QUERIES, q), at(Site.KEYS, k), at(Site.VALUES, v)
             scores = at(Site.SCORES, q @ k.transpose(-2, -1))  # (B, H, Lq, Lk)
             scores = at(Site.SCALED, scores / math.sqrt(self.d_k))
+            if bias is not None:
+                scores = at(Site.BIASED, scores + bias)
             if mask is not None:
                 scores = scores.masked_fill(~mask, float("-inf"))
             weights = at(Site.WEIGHTS, torch.softmax(at(Site.MASKED, scores), dim=-1))
@@ -347,7 +396,7 @@ class Transformer(nn.Module):
         if config.positional == "learned":  # BART: one trained table per stack
             self.encoder_positions = nn.Parameter(torch.zeros(config.max_len, d))
             self.decoder_positions = nn.Parameter(torch.zeros(config.max_len, d))
-        else:
+        elif config.adds_positions:
             self.register_buffer("positional", sine_table(config.positional, config.max_len, d), persistent=False)
         if config.embedding_norm:  # BART normalises embeddings + positions before the first layer
             self.encoder_embed_norm = layer_norm(config)
@@ -356,6 +405,7 @@ class Transformer(nn.Module):
         self.position_sites = {stack: Sites() for stack in STACKS}  # taps on each stack's positional term
         self.encoder_layers = nn.ModuleList(EncoderLayer(config) for _ in range(config.n_encoder_layers))
         self.decoder_layers = nn.ModuleList(DecoderLayer(config) for _ in range(config.n_decoder_layers))
+        self._place_positions_in_attention()
         # Pre-LN leaves the residual stream un-normalised, so each stack ends with a LayerNorm
         # (torch.nn.Transformer has one whatever its norm: config.final_norm says so).
         final = config.has_final_norm
@@ -367,6 +417,21 @@ class Transformer(nn.Module):
             nn.init.normal_(table.weight, std=d**-0.5)
         if config.tie_output:
             self.generator.weight = self.tgt_embed.weight
+
+    def _place_positions_in_attention(self) -> None:
+        """Rotary and ALiBi positions act in self-attention (cross-attention compares positions of two
+        sentences, so it gets none); one shared module for every layer."""
+        cfg = self.config
+        module: nn.Module
+        if cfg.positional == "rotary":
+            module = Rotary(cfg.max_len, cfg.d_k)
+        elif cfg.positional == "alibi":
+            module = ALiBi(cfg.n_heads)
+        else:
+            return
+        for (kind, _), attention in self.attention_modules().items():
+            if kind != "cross":
+                setattr(attention, cfg.positional, module)
 
     # -- inputs -------------------------------------------------------------------------------
     def _check_tokens(self, tokens: Tensor, vocab_size: int, what: Message) -> None:
@@ -386,7 +451,11 @@ class Transformer(nn.Module):
                              what, low if low < 0 else high, vocab_size)
 
     def position_table(self, stack: str) -> Tensor:
-        """``(max_len, d_model)``: what the ``stack`` ("encoder" or "decoder") adds to its embeddings."""
+        """``(max_len, d_model)``: what the ``stack`` ("encoder" or "decoder") adds to its embeddings
+        (InputError for a model that adds none: ModelConfig.adds_positions)."""
+        if not self.config.adds_positions:
+            raise InputError(translate_noop("CoreMessages", "this model adds no positional table to its embeddings "
+                                                            "(its positions: {0})"), self.config.positional)
         if self.config.positional == "learned":
             return self.encoder_positions if stack == "encoder" else self.decoder_positions
         return self.positional
@@ -394,8 +463,9 @@ class Transformer(nn.Module):
     def _embed(self, tokens: Tensor, table: nn.Embedding, stack: Stack, offset: int = 0) -> Tensor:
         length = tokens.shape[1]
         x: Tensor = table(tokens) * self.config.embedding_scale
-        positions = self.position_table(stack)[offset : offset + length]  # (L, d)
-        x = x + self.position_sites[stack].through(Site.POSITIONS, positions)
+        if self.config.adds_positions:
+            positions = self.position_table(stack)[offset : offset + length]  # (L, d)
+            x = x + self.position_sites[stack].through(Site.POSITIONS, positions)
         if self.config.embedding_norm:
             x = (self.encoder_embed_norm if stack == "encoder" else self.decoder_embed_norm)(x)
         out: Tensor = self.embed_dropout(x)

@@ -34,7 +34,7 @@ from PySide6.QtWidgets import (
 )
 
 from ...core.analysis.mask_batch import DecoderBatch, SourceBatch, TokensAndIds, mask_batch, split_sentences
-from ...core.analysis.walkthrough import KINDS, Kind, Walkthrough, walkthrough
+from ...core.analysis.walkthrough import KINDS, Kind, Walkthrough, attention_module, walkthrough
 from ...core.base.errors import InputError
 from ...core.model.bundle import Model
 from ...core.model.vocab import UNK
@@ -230,9 +230,7 @@ class MasksPanel(Retranslated, PlotPanel):
             controls.addWidget(widget, 2 if widget is self.target else 0)
         (self.score_view, self.scaled_view, self.masked_view, self.softmax_view, self.value_view,
          self.output_view) = (HeatmapWidget(value_format="{:.3f}") for _ in range(6))
-        for view, title in ((self.score_view, lambda: self.tr("1. raw scores Q Kᵀ")),
-                            (self.masked_view, lambda: self.tr("3. masked: -inf where blocked")),
-                            (self.softmax_view, lambda: self.tr("4. softmax over keys: each row sums to 1")),
+        for view, title in ((self.softmax_view, lambda: self.tr("4. softmax over keys: each row sums to 1")),
                             (self.value_view, lambda: self.tr("V: one value vector per key")),
                             (self.output_view, lambda: self.tr("5. output = weights x V"))):
             self.bind_text(view.set_title, title)
@@ -511,7 +509,7 @@ class MasksPanel(Retranslated, PlotPanel):
         scaled_levels = symmetric_levels(steps.scaled)
         value_levels = symmetric_levels(steps.values, steps.output)
         self.score_view.set_data(steps.scores, queries, keys, levels=score_levels)
-        self.scaled_view.set_title(self.tr("2. scaled by 1/sqrt(d_k) = 1/sqrt({0})").format(steps.d_k))
+        self._title_steps(steps)
         self.scaled_view.set_data(steps.scaled, queries, keys, levels=scaled_levels)
         self.masked_view.set_data(steps.masked, queries, keys, levels=scaled_levels)
         self.softmax_view.set_data(steps.weights, queries, keys, levels=(0.0, 1.0))
@@ -525,6 +523,23 @@ class MasksPanel(Retranslated, PlotPanel):
         self.query.setCurrentIndex(previous if 0 <= previous < len(queries) else len(queries) - 1)
         self.query.blockSignals(False)
         self._show_query()
+
+    def _title_steps(self, steps: Walkthrough) -> None:
+        """The titles of steps 1 to 3, with the positions a variant puts inside attention."""
+        positional = self.model.config.positional if self.model is not None else ""
+        rotary = positional == "rotary" and steps.kind != "cross"
+        self.score_view.set_title(self.tr("1. raw scores Q Kᵀ, Q and K turned by their positions (RoPE)") if rotary
+                                  else self.tr("1. raw scores Q Kᵀ"))
+        self.scaled_view.set_title(self.tr("2. scaled by 1/sqrt(d_k) = 1/sqrt({0})").format(steps.d_k))
+        if steps.position_bias is None:
+            self.masked_view.set_title(self.tr("3. masked: -inf where blocked"))
+            return
+        assert self.model is not None  # a walkthrough was computed from it
+        alibi = attention_module(self.model, steps.kind, steps.layer).alibi
+        assert alibi is not None  # the walkthrough found its bias
+        slope = alibi.slopes[steps.head]
+        self.masked_view.set_title(self.tr("3. plus ALiBi's bias -{0:.4g} x distance, then -inf where blocked")
+                                   .format(float(slope)))
 
     def _show_query(self) -> None:
         steps, row = self.steps, self.query.currentIndex()

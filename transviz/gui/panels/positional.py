@@ -71,7 +71,7 @@ class PositionalPanel(Retranslated, PlotPanel):
 
     def retranslate(self) -> None:
         super().retranslate()
-        self._enable_model_source(self.model is not None)
+        self._enable_model_source(self.model)
         self.refresh()  # the table's title, the layout note, the curves' names
 
     # -- construction --------------------------------------------------------------------------
@@ -149,15 +149,14 @@ class PositionalPanel(Retranslated, PlotPanel):
         self.layout_choice.currentIndexChanged.connect(self.refresh)
         self.dimensions.textChanged.connect(self.refresh)
         self.seed_figure.clicked.connect(self.show_seed_figure)
-        self._enable_model_source(False)
+        self._enable_model_source(None)
 
 
     # -- model -----------------------------------------------------------------------------------
     def set_model(self, model: Model | None) -> None:
         """A new model opens on its own table: its d_model, all the positions it can read."""
-        learned = model is not None and model.config.positional == "learned"
-        self._enable_model_source(model is not None and not learned, learned)
-        if model is not None and not learned:
+        if self._enable_model_source(model):
+            assert model is not None
             self._show(MODEL, model.config.max_len, model.config.d_model)
         elif self.source.currentIndex() == MODEL:
             self.source.setCurrentIndex(FORMULA)  # refreshes
@@ -179,15 +178,27 @@ class PositionalPanel(Retranslated, PlotPanel):
             widget.blockSignals(False)
         self._on_source_changed()
 
-    def _enable_model_source(self, enabled: bool, learned: bool = False) -> None:
-        """The model's table as a choice; ``learned``: the model has one, but it is no sine table."""
+    def _enable_model_source(self, model: Model | None) -> bool:
+        """The model's table as a choice; off, with the reason, without a model or a sine table. Returns
+        whether it is on."""
+        positional = None if model is None else model.config.positional
+        enabled = model is not None and model.config.adds_positions and positional != "learned"
         entries = self.source.model()
         assert isinstance(entries, QStandardItemModel)  # a combo box's own model
         item = entries.item(MODEL)
         item.setEnabled(enabled)
-        why = self.tr("This model learns a table of positions for each stack (BART): it is no sine table, so this "
-                      "tab shows the formula's") if learned else self.tr("No model loaded: Model > Open")
+        reasons = {
+            "learned": self.tr("This model learns a table of positions for each stack (BART): it is no sine table, "
+                               "so this tab shows the formula's"),
+            "rotary": self.tr("This model adds no table to its embeddings: it turns each self-attention query and key "
+                              "by angles that grow with its position (RoPE), so this tab shows the formula's"),
+            "alibi": self.tr("This model adds no table to its embeddings: each self-attention score loses a slope "
+                             "times the distance between query and key (ALiBi), so this tab shows the formula's"),
+            "none": self.tr("This model has no positions at all: only the decoder's causal mask tells it order, so "
+                            "this tab shows the formula's")}
+        why = reasons.get(positional or "", self.tr("No model loaded: Model > Open"))
         item.setToolTip("" if enabled else why)
+        return enabled
 
     def _on_source_changed(self) -> None:
         from_model = self.source.currentIndex() == MODEL and self.model is not None

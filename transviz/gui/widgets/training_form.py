@@ -29,7 +29,7 @@ from PySide6.QtWidgets import (
 from ...core.base.errors import ConfigError, TransvizError
 from ...core.base.messages import Message
 from ...core.data.tasks import TASK_TITLES, TASKS, describe_task
-from ...core.model.config import SCHEDULES, ModelConfig, TrainConfig
+from ...core.model.config import SCHEDULES, TRAINED_POSITIONALS, ModelConfig, TrainConfig
 from ...core.model.init import DEFAULT_VALUES, SCHEMES, TITLES
 from ...core.training.devices import available_devices
 from ...core.training.recipes import recipe
@@ -173,6 +173,15 @@ class TrainingForm(Retranslated, QWidget):
         self.bind_text(self.kv_heads.setToolTip, lambda: self.tr(
             "Heads of keys and values, each shared by a group of query heads: 1 is multi-query attention, "
             "fewer than the heads grouped-query; the KV cache shrinks by the same factor"))
+        self.positions = QComboBox()
+        for kind in TRAINED_POSITIONALS:
+            self.positions.addItem("", kind)
+        self.bind_text(lambda texts: set_items_by_data(self.positions, texts), lambda: {
+            "sinusoidal": self.tr("sine table (the paper)"), "learned": self.tr("learned table"),
+            "rotary": self.tr("rotary (RoPE)"), "alibi": self.tr("ALiBi distance bias"), "none": self.tr("none")})
+        self.bind_text(self.positions.setToolTip, lambda: self.tr(
+            "How the model knows word order: a table added to the embeddings, or inside self-attention (rotary "
+            "turns queries and keys by their position; ALiBi subtracts a slope times the distance from each score)"))
         self.layer_norm = QComboBox()
         self.layer_norm.addItem("", "standard")
         self.layer_norm.addItem("", "rms")
@@ -198,6 +207,7 @@ class TrainingForm(Retranslated, QWidget):
             (lambda: self.tr("Dropout"), self.dropout),
             (lambda: self.tr("Norm placement"), self.norm),
             (lambda: self.tr("Norm kind"), self.layer_norm),
+            (lambda: self.tr("Positions"), self.positions),
             (lambda: self.tr("Attention window"), self.attention_window),
             (lambda: self.tr("Weight sharing"), self.share_embeddings),
             (None, self.tie_output),
@@ -283,6 +293,7 @@ class TrainingForm(Retranslated, QWidget):
         self.norm.setCurrentIndex(self.norm.findData(model["norm"]))
         self.layer_norm.setCurrentIndex(max(0, self.layer_norm.findData(model.get("layer_norm", "standard"))))
         self.attention_window.setValue(model.get("attention_window", 0))
+        self.positions.setCurrentIndex(max(0, self.positions.findData(model.get("positional", "sinusoidal"))))
         self.share_embeddings.setChecked(model["share_embeddings"])
         self.tie_output.setChecked(model["tie_output"])
         self.lr.setText(f"{config.lr:g}")
@@ -335,8 +346,8 @@ class TrainingForm(Retranslated, QWidget):
                     n_kv_heads=self.kv_heads.value(),
                     d_model=self.d_model.value(), d_ff=self.d_ff.value(), dropout=round(self.dropout.value(), 4),
                     norm=self.norm.currentData(), layer_norm=self.layer_norm.currentData(),
-                    attention_window=self.attention_window.value(), share_embeddings=self.share_embeddings.isChecked(),
-                    tie_output=self.tie_output.isChecked())
+                    attention_window=self.attention_window.value(), positional=self.positions.currentData(),
+                    share_embeddings=self.share_embeddings.isChecked(), tie_output=self.tie_output.isChecked())
 
     def _number(self, edit: QLineEdit, what: str) -> float:
         try:
