@@ -3950,7 +3950,7 @@ Nothing in the window changed.</source>
     </message>
     <message>
         <source>3. plus ALiBi&apos;s bias -{0:.4g} x distance, then -inf where blocked</source>
-        <translation>3. 加上 ALiBi 偏置 -{0:.4g} × 距离，再在被屏蔽处设为 -inf</translation>
+        <translation>3. 加上 ALiBi 偏置 -{0:.4g} × 距离，再在被掩码处设为 -inf</translation>
     </message>
     <message>
         <source>Query &apos;{0}&apos;: softmax weights {1} (sum {2:.3f}). Blocked keys: {3}. The output row is these weights times the rows of V: this head&apos;s {4} numbers for &apos;{0}&apos;.</source>
