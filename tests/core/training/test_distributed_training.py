@@ -163,6 +163,33 @@ def test_a_diverging_run_ends_every_process(tmp_path):
     assert "saved: m.safetensors" in stdout  # rank 0 saved the last finite weights before any process ended
     assert transviz.load_model(str(tmp_path / "m.safetensors")).facts["status"] == "diverged"
 
+# Every sibling recipe's change (transviz.core.training.recipes.SIBLING_CHANGES), in two runs: rotary and
+# ALiBi exclude each other. Heads 2 of 8 dimensions: rotary needs an even width per head.
+VARIANTS = {"rotary-gqa": ["--heads", "2", "--kv-heads", "1", "--positions", "rotary"],
+            "alibi-window-pre-norm": ["--kv-heads", "1", "--positions", "alibi", "--window", "3", "--norm", "pre",
+                                      "--layer-norm", "rms", "--schedule", "constant", "--warmup", "0"]}
+
+
+@pytest.mark.process
+@pytest.mark.training
+@pytest.mark.parametrize("variant", list(VARIANTS))
+def test_the_variants_train_under_torchrun_as_in_one_process(tmp_path, variant):
+    corpus = copy_corpus(tmp_path / "copy.tsv")
+    (tmp_path / "together").mkdir()
+    args = [*ARGS, *VARIANTS[variant], "--eval-every", "0", "--snapshot-every", "0", "--data", str(corpus)]
+    proc = torchrun([*args, "--out", "m.safetensors"], tmp_path / "together")
+    assert main([*args, "--out", str(tmp_path / "alone.safetensors")]) == 0
+    _, stderr = proc.communicate(timeout=180)
+    assert proc.returncode == 0, stderr
+    one, two = load_curves(tmp_path / "alone.safetensors"), load_curves(tmp_path / "together" / "m.safetensors")
+    assert one is not None and two is not None and one.steps == two.steps
+    loss_one, loss_two = torch.tensor(one.loss), torch.tensor(two.loss)
+    assert loss_one[-1] < 0.9 * loss_one[0]
+    assert ((loss_two - loss_one).abs() / loss_one).max().item() < RELATIVE
+    config = transviz.load_model(str(tmp_path / "together" / "m.safetensors")).config
+    assert config.n_kv_heads == 1 and config.positional == VARIANTS[variant][VARIANTS[variant].index("--positions") + 1]
+
+
 def test_torchrun_environment_names_the_process():
     assert from_environment({}) is ALONE and from_environment({"WORLD_SIZE": "1", "RANK": "0"}) is ALONE
     world = from_environment({"WORLD_SIZE": "4", "RANK": "5", "LOCAL_RANK": "1"})

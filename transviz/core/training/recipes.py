@@ -2,7 +2,7 @@
 --recipe NAME``, and the ``train_toy_de_en_to_95_s`` figure of ``transviz bench``)."""
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from ..base.errors import InputError
@@ -49,6 +49,22 @@ RECIPES: dict[str, Recipe] = {
                     label_smoothing=0.1, clip_norm=1.0, eval_every=500, snapshot_every=50),
     ),
 }
+
+
+# The siblings of the shipped default: toy-de-en with one change each (same data, seed and steps), so
+# that a class can set today's variants of attention side by side (docs/models/variants.md).
+SIBLING_CHANGES: dict[str, tuple[dict[str, Any], dict[str, Any]]] = {  # name: (model settings, training settings)
+    "gqa": ({"n_kv_heads": 2}, {}),  # grouped-query: 2 key/value heads for 4 query heads
+    "mqa": ({"n_kv_heads": 1}, {}),  # multi-query: one
+    "rope": ({"positional": "rotary"}, {}),
+    "alibi": ({"positional": "alibi"}, {}),
+    "window": ({"attention_window": 3}, {}),  # self-attention sees keys fewer than 3 positions away
+    # today's normalisation, and the seed's question: pre-norm trains without warm-up
+    "pre-norm": ({"norm": "pre", "layer_norm": "rms"}, {"schedule": "constant", "warmup_steps": 0}),
+}
+_DEFAULT = RECIPES["toy-de-en"]
+RECIPES.update({name: Recipe(_DEFAULT.task, {**_DEFAULT.model, **model}, replace(_DEFAULT.train, **train))
+                for name, (model, train) in SIBLING_CHANGES.items()})
 
 
 def recipe(name: str) -> Recipe:
