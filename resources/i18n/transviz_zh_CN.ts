@@ -1200,6 +1200,22 @@ S 是经过 d_k 维的乘积：它至多有 d_k = {5} 个正特征值、至多 d
         <translation>lr=1e-3，无预热，批大小 64</translation>
     </message>
     <message>
+        <source>post-LN, lr=1e-3, no warm-up</source>
+        <translation>后置 LN，lr=1e-3，无预热</translation>
+    </message>
+    <message>
+        <source>post-LN, lr=1e-3, 1% warm-up</source>
+        <translation>后置 LN，lr=1e-3，1% 预热</translation>
+    </message>
+    <message>
+        <source>pre-LN, lr=1e-3, no warm-up</source>
+        <translation>前置 LN，lr=1e-3，无预热</translation>
+    </message>
+    <message>
+        <source>pre-LN, lr=1e-3, 1% warm-up</source>
+        <translation>前置 LN，lr=1e-3，1% 预热</translation>
+    </message>
+    <message>
         <source>no table called {0}; the seed&apos;s tables: {1}</source>
         <translation>没有名为 {0} 的表；教程中的表：{1}</translation>
     </message>
@@ -3201,6 +3217,10 @@ S 是经过 d_k 维的乘积：它至多有 d_k = {5} 个正特征值、至多 d
     <message>
         <source>learning rate x warm-up (the tutorial&apos;s first table)</source>
         <translation>学习率 x 预热（教程的第一张表）</translation>
+    </message>
+    <message>
+        <source>post-LN or pre-LN, with and without warm-up (beyond the tutorial)</source>
+        <translation>后置 LN 或前置 LN，有无预热（超出教程）</translation>
     </message>
     <message>
         <source>The tutorial&apos;s setting</source>

@@ -143,6 +143,10 @@ def test_the_seed_tables_and_the_quick_preset_say_what_they_are(lab):
     assert lab.is_seed_length()
     lab.table_choice.setCurrentIndex(lab.table_choice.findData("init"))
     assert len(lab.planned_rows()) == 11 and lab.planned_rows()[5].settings.init == "normal:0.1"
+    lab.table_choice.setCurrentIndex(lab.table_choice.findData("norm"))  # the seed's warm-up rows, pre-LN too
+    assert [(r.settings.norm, r.settings.warmup_steps, r.published) for r in lab.planned_rows()] == [
+        ("post", 0, 3.37), ("post", 100, 0.10), ("pre", 0, None), ("pre", 100, None)]
+    assert [cells(lab, line)[2] for line in range(lab.table.rowCount())] == ["3.37", "0.1", "-", "-"]
 
 
 @pytest.mark.parametrize("vary,values,message", [

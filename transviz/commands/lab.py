@@ -8,7 +8,7 @@ import sys
 from collections.abc import Callable
 from typing import Any
 
-LAB_FLAGS = ("lr", "warmup", "init", "layers", "batch", "steps", "test_batches", "seed", "device", "attend")
+LAB_FLAGS = ("lr", "warmup", "init", "layers", "batch", "steps", "test_batches", "seed", "device", "attend", "norm")
 
 
 def register(commands: argparse._SubParsersAction) -> None:
@@ -31,9 +31,15 @@ def register(commands: argparse._SubParsersAction) -> None:
     p.add_argument("--device", help="auto, cpu, cuda, cuda:N, mps")
     p.add_argument("--attend", choices=("batch", "sequence"),
                    help="attention across the batch as in the seed's script (default), or over the sequence")
+    p.add_argument("--norm", choices=("post", "pre"),
+                   help="LayerNorm after each sub-layer as in the seed (default), or before it (pre-LN)")
+    p.add_argument("--seeds", type=int, default=1, metavar="N",
+                   help="run a table N times, with seeds --seed, --seed + 1, ...; prints each run and the mean")
     p.add_argument("--quick", action="store_true",
                    help="300 steps, 200 test batches: fast on a CPU, but NOT the seed's setting")
-    p.add_argument("--sweep", metavar="TABLE", help="run one of the seed's tables: lr, init, depth, batch")
+    p.add_argument("--sweep", metavar="TABLE",
+                   help="run one of the seed's tables: lr, init, depth, batch; or norm: its warm-up rows post-LN "
+                        "and pre-LN")
     p.set_defaults(func=run)
 
 
@@ -51,9 +57,7 @@ def run(args: argparse.Namespace) -> int:
             from ..core.base.errors import InputError
 
             raise InputError(f"no table called {args.sweep!r}; the seed's tables: {', '.join(lab.SWEEPS)}")
-        print(f"{'setting':36} {'test MSE':>9} {'seed':>6}  {'time':>6}", flush=True)
-        lab.run_sweep(args.sweep, settings, on_row=lambda row, result: print(_row(row.label, result, row.published),
-                                                                             flush=True))
+        _sweep(args.sweep, settings, args.seeds)
         return 0
     print(f"running: {settings.describe()}", flush=True)
     result = lab.run_lab(settings, on_step=_progress(settings.steps))
@@ -62,6 +66,28 @@ def run(args: argparse.Namespace) -> int:
           else f"test MSE {result.test_mse:.3f} (the seed has no value for this setting)")
     print(f"{result.seconds:.0f} s" + (f"; {result.mark}" if result.mark else ""))
     return 0
+
+
+def _sweep(table: str, settings: Any, seeds: int) -> None:
+    """Each row of ``table`` for each of ``seeds`` seeds from ``settings.seed``, then the mean of each row."""
+    from ..core.base.errors import InputError
+    from ..core.training import lab
+
+    if not 1 <= seeds <= 100:
+        raise InputError(f"--seeds must be between 1 and 100, got {seeds}")
+    print(f"{'setting':36} {'test MSE':>9} {'seed':>6}  {'time':>6}", flush=True)
+    results: dict[str, list[float]] = {}
+    for offset in range(seeds):
+        if seeds > 1:
+            print(f"random seed {settings.seed + offset}:", flush=True)
+        for row, result in lab.run_sweep(table, dataclasses.replace(settings, seed=settings.seed + offset),
+                                         on_row=lambda row, result: print(_row(row.label, result, row.published),
+                                                                          flush=True)):
+            results.setdefault(row.label, []).append(result.test_mse)
+    if seeds > 1:
+        print(f"mean of {seeds} seeds (lowest - highest):", flush=True)
+        for label, values in results.items():
+            print(f"{label:36} {sum(values) / len(values):9.3f}  ({min(values):.3f} - {max(values):.3f})", flush=True)
 
 
 def _progress(steps: int) -> Callable[[int, float, float], None]:

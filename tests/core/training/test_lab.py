@@ -76,6 +76,27 @@ def test_our_lab_model_computes_what_the_seeds_torch_code_computes(attend):
     assert torch.allclose(alone, ours(x)[:1], atol=1e-5) == (attend == "sequence")
 
 
+def test_the_pre_ln_lab_model_is_torchs_norm_first_encoder_with_a_final_norm():
+    settings = replace(SEED, layers=2, dropout=0.0, attend="sequence", norm="pre")
+    torch.manual_seed(1)
+    ours = LabModel(settings).eval()
+    for p in ours.parameters():
+        p.data.add_(0.05 * torch.randn_like(p))
+    layer = nn.TransformerEncoderLayer(256, 4, 2048, 0.0, batch_first=True, norm_first=True)
+    ref = SeedTrans(settings, batch_first=True)
+    ref.trans = nn.TransformerEncoder(layer, 2, norm=nn.LayerNorm(256), enable_nested_tensor=False)
+    copy_into_seed(ours, ref)
+    with torch.no_grad():
+        ref.trans.norm.weight.copy_(ours.final_norm.weight)
+        ref.trans.norm.bias.copy_(ours.final_norm.bias)
+    x, _ = lab_batch(4, torch.Generator().manual_seed(2), torch.device("cpu"))
+    with torch.no_grad():
+        torch.testing.assert_close(ours(x), ref.eval()(x), atol=1e-4, rtol=0)
+        post = LabModel(replace(settings, norm="post")).eval()
+        post.load_state_dict({k: v for k, v in ours.state_dict().items() if not k.startswith("final_norm")})
+        assert not torch.allclose(post(x), ours(x), atol=1e-2)  # the norm's place matters
+
+
 def test_default_init_starts_with_identical_layers_like_nn_transformer_encoder():
     torch.manual_seed(0)
     model = LabModel(replace(SEED, layers=3))
@@ -157,7 +178,9 @@ def test_published_values_and_table_shapes():
     assert published(replace(SEED, warmup=0.01, init="kaiming_normal")) == 3.50
     assert published(replace(SEED, layers=2, lr=1e-4)) == 0.614
     assert published(replace(SEED, layers=3)) is None
-    assert {name: len(rows) for name, rows in SWEEPS.items()} == {"lr": 4, "init": 11, "depth": 7, "batch": 1}
+    assert {name: len(rows) for name, rows in SWEEPS.items()} == {"lr": 4, "init": 11, "depth": 7, "batch": 1,
+                                                                   "norm": 4}
+    assert [row.published for row in SWEEPS["norm"]] == [3.37, 0.10, None, None]  # the seed tried post-LN only
 
 
 @pytest.mark.parametrize("changes", [{"warmup": 1.5}, {"steps": 0}, {"init": "he"}, {"attend": "time"},
@@ -170,7 +193,7 @@ def test_impossible_lab_settings_are_config_errors(changes):
 def test_lab_command_prints_the_result_beside_the_seed(capsys):
     assert main(["lab", "--steps", "2", "--test-batches", "1", "--layers", "1", "--device", "cpu"]) == 0
     out = capsys.readouterr().out
-    assert "running: lr=0.001, no warm-up, init default, 1 layers, batch 16, 2 steps" in out
+    assert "running: lr=0.001, no warm-up, post-LN, init default, 1 layers, batch 16, 2 steps" in out
     assert main(["lab", "--steps", "2", "--test-batches", "1", "--layers", "1", "--warmup", "0.01",
                  "--device", "cpu"]) == 0
     assert "lr=0.001, 1% warm-up (100 steps)" in capsys.readouterr().out
@@ -190,3 +213,20 @@ def test_lab_sweep_command_prints_a_row_per_setting_beside_the_seed(capsys):
     assert lines[0].split() == ["setting", "test", "MSE", "seed", "time"]
     assert [line[:36].strip() for line in lines[1:]] == ["lr=1e-3, no warm-up batch_size 64"]
     assert float(lines[1][46:53]) == 0.037
+
+
+def test_the_norm_table_runs_each_row_for_each_seed_and_prints_the_means(capsys):
+    assert main(["lab", "--sweep", "norm", "--seeds", "2", "--steps", "1", "--test-batches", "1",
+                 "--device", "cpu"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[1] == "random seed 0:" and lines[6] == "random seed 1:"
+    labels = ["post-LN, lr=1e-3, no warm-up", "post-LN, lr=1e-3, 1% warm-up", "pre-LN, lr=1e-3, no warm-up",
+              "pre-LN, lr=1e-3, 1% warm-up"]
+    assert [line[:36].strip() for line in lines[2:6]] == labels == [line[:36].strip() for line in lines[7:11]]
+    assert lines[2][46:53].strip() == "3.370" and lines[4][46:53].strip() == "-"  # the seed tried post-LN only
+    assert lines[11] == "mean of 2 seeds (lowest - highest):"
+    for label, line, first, second in zip(labels, lines[12:16], lines[2:6], lines[7:11], strict=True):
+        runs = float(first[36:46]), float(second[36:46])
+        assert line.startswith(label) and float(line[36:46]) == pytest.approx(sum(runs) / 2, abs=1e-3)
+    assert main(["lab", "--sweep", "norm", "--seeds", "0"]) == 1
+    assert "--seeds must be between 1 and 100" in capsys.readouterr().err

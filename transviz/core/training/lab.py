@@ -46,7 +46,7 @@ from torch import Tensor, nn
 from ..base.cores import computing
 from ..base.errors import ConfigError
 from ..base.messages import translate_noop
-from ..model.config import ONE_OF_TWO, POSITIVE, POSITIVE_INTEGER, ModelConfig
+from ..model.config import ONE_OF_TWO, POSITIVE, POSITIVE_INTEGER, ModelConfig, Norm
 from ..model.init import InitScheme, initialize
 from ..model.transformer import EncoderLayer
 from .devices import resolve_device
@@ -79,6 +79,7 @@ class LabSettings:
     heads: int = 4
     d_ff: int = 2048
     dropout: float = 0.1
+    norm: Norm = "post"  # the seed's post-LN, or pre-LN (each sub-layer normalises first; a final norm)
 
     def __post_init__(self) -> None:
         for name in ("layers", "batch", "steps", "test_batches", "d_model", "heads", "d_ff"):
@@ -91,6 +92,8 @@ class LabSettings:
             raise ConfigError(
                 translate_noop("CoreMessages", "warmup is the share of lr added per step, between 0 and 1; got {0}"),
                 repr(self.warmup))
+        if self.norm not in ("post", "pre"):
+            raise ConfigError(ONE_OF_TWO, "norm", "post", "pre", repr(self.norm))
         if self.attend not in ("batch", "sequence"):
             raise ConfigError(ONE_OF_TWO, "attend", "batch", "sequence", repr(self.attend))
         InitScheme.parse(self.init)
@@ -98,7 +101,8 @@ class LabSettings:
 
     def layer_config(self) -> ModelConfig:
         # Vocabulary sizes are unused by an encoder layer; 1 satisfies the validation.
-        return ModelConfig(1, 1, d_model=self.d_model, n_heads=self.heads, d_ff=self.d_ff, dropout=self.dropout)
+        return ModelConfig(1, 1, d_model=self.d_model, n_heads=self.heads, d_ff=self.d_ff, dropout=self.dropout,
+                           norm=self.norm)
 
     @property
     def warmup_steps(self) -> int:
@@ -107,7 +111,7 @@ class LabSettings:
 
     def describe(self) -> str:
         warm = f"{self.warmup:.0%} warm-up ({self.warmup_steps} steps)" if self.warmup else "no warm-up"
-        return (f"lr={self.lr:g}, {warm}, init {self.init}, {self.layers} layers, batch {self.batch}, "
+        return (f"lr={self.lr:g}, {warm}, {self.norm}-LN, init {self.init}, {self.layers} layers, batch {self.batch}, "
                 f"{self.steps} steps, test on {self.test_batches} batches")
 
 
@@ -128,6 +132,8 @@ class LabModel(nn.Module):
         self.in_fc = nn.Linear(2 * IN_DIM, settings.d_model)
         layer = EncoderLayer(settings.layer_config())
         self.layers = nn.ModuleList(copy.deepcopy(layer) for _ in range(settings.layers))
+        # pre-LN leaves the residual stream un-normalised: the stack ends with a LayerNorm, as transviz's models do
+        self.final_norm = nn.LayerNorm(settings.d_model) if settings.norm == "pre" else nn.Identity()
         self.out_fc = nn.Linear(settings.d_model, IN_DIM)
 
     def forward(self, x: Tensor) -> Tensor:
@@ -139,7 +145,7 @@ class LabModel(nn.Module):
                 h, _ = layer(h, None)
             if self.attend == "batch":
                 h = h.transpose(0, 1)  # (B, L, d)
-            out: torch.Tensor = self.out_fc(h)
+            out: torch.Tensor = self.out_fc(self.final_norm(h))
             return out
 
 
@@ -240,10 +246,10 @@ class SweepRow:
 
     label: str  # a template of the core's messages: the GUI shows it translated
     changes: dict[str, Any]
-    published: float
+    published: float | None  # None: a row the seed has no number for
 
 
-def _rows(*rows: tuple[str, dict[str, Any], float]) -> tuple[SweepRow, ...]:
+def _rows(*rows: tuple[str, dict[str, Any], float | None]) -> tuple[SweepRow, ...]:
     return tuple(SweepRow(*row) for row in rows)
 
 
@@ -285,8 +291,17 @@ SWEEPS: dict[str, tuple[SweepRow, ...]] = {
     "batch": _rows(
         (translate_noop("CoreMessages", "lr=1e-3, no warm-up batch_size 64"), {"lr": 1e-3, "batch": 64}, 0.037),
     ),
+    # The seed's warm-up rows again, post-LN (its own) and pre-LN (which it does not try): does
+    # normalising first make the warm-up unnecessary?
+    "norm": _rows(
+        (translate_noop("CoreMessages", "post-LN, lr=1e-3, no warm-up"), {"lr": 1e-3}, 3.37),
+        (translate_noop("CoreMessages", "post-LN, lr=1e-3, 1% warm-up"), {"lr": 1e-3, "warmup": 0.01}, 0.10),
+        (translate_noop("CoreMessages", "pre-LN, lr=1e-3, no warm-up"), {"lr": 1e-3, "norm": "pre"}, None),
+        (translate_noop("CoreMessages", "pre-LN, lr=1e-3, 1% warm-up"), {"lr": 1e-3, "warmup": 0.01, "norm": "pre"},
+         None),
+    ),
 }
-TABLE_SETTINGS = ("lr", "warmup", "init", "layers", "batch")  # what the rows change; the rest comes from the base
+TABLE_SETTINGS = ("lr", "warmup", "init", "layers", "batch", "norm")  # what the rows change; the rest from the base
 
 
 def sweep_settings(row: SweepRow, base: LabSettings = SEED) -> LabSettings:

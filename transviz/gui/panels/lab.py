@@ -88,12 +88,14 @@ class LabPanel(Retranslated, PlotPanel):
     # -- construction --------------------------------------------------------------------------
     def _build(self) -> None:
         self.table_choice = QComboBox()
-        for key in ("lr", "init", "depth", "batch", CUSTOM):
+        for key in ("lr", "init", "depth", "batch", "norm", CUSTOM):
             self.table_choice.addItem("", key)
         self.bind_text(lambda texts: set_items_by_data(self.table_choice, texts), lambda: {
             "lr": self.tr("learning rate x warm-up (the tutorial's first table)"),
             "init": self.tr("initialisation (6 layers, 1% warm-up)"), "depth": self.tr("depth: 2 layers"),
-            "batch": self.tr("batch size 64"), CUSTOM: self.tr("custom sweep")})
+            "batch": self.tr("batch size 64"),
+            "norm": self.tr("post-LN or pre-LN, with and without warm-up (beyond the tutorial)"),
+            CUSTOM: self.tr("custom sweep")})
         self.table_choice.currentIndexChanged.connect(self._on_table_changed)
         self.run_button, self.cancel_button, self.csv_button = QPushButton(), QPushButton(), QPushButton()
         self.png_button, self.svg_button = QPushButton(), QPushButton()
