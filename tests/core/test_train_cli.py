@@ -10,6 +10,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+import torch
 
 import transviz
 from transviz.cli import main
@@ -75,6 +76,33 @@ def test_a_model_with_positions_in_attention_trains_and_saves(tmp_path, position
     assert main(["train", "--task", "copy", *TINY, "--positions", positions, "--steps", "3", "--batch-size", "8",
                  "--eval-every", "0", "--eval-limit", "5", "--snapshot-every", "0", "--out", str(out)]) == 0
     assert transviz.load_model(str(out)).config.positional == positions
+
+
+def test_half_stores_float16_weights_and_tests_the_stored_model(tmp_path, capsys):
+    from safetensors import safe_open
+
+    from transviz.core.data.tasks import load_task
+    from transviz.core.training.evaluate import evaluate
+
+    args = ["train", "--task", "copy", *TINY, "--steps", "30", "--batch-size", "16", "--lr", "3e-3",
+            "--eval-every", "0", "--snapshot-every", "0", "--checkpoint-every", "0"]
+    assert main([*args, "--out", str(tmp_path / "full.safetensors")]) == 0
+    capsys.readouterr()
+    assert main([*args, "--half", "--out", str(tmp_path / "half.safetensors")]) == 0
+    printed = capsys.readouterr().out
+    full, half = transviz.load_model(str(tmp_path / "full.safetensors")), transviz.load_model(
+        str(tmp_path / "half.safetensors"))
+    with safe_open(str(tmp_path / "half.safetensors"), framework="pt") as f:
+        assert {f.get_slice(name).get_dtype() for name in f.keys() if not name.startswith("extra.")} == {"F16"}
+    for (name, a), b in zip(full.net.state_dict().items(), half.net.state_dict().values(), strict=True):
+        assert b.dtype == torch.float32, name  # computing in float32
+        torch.testing.assert_close(b, a.half().float(), atol=0, rtol=0, msg=name)  # the same run, rounded
+    assert (tmp_path / "half.safetensors").stat().st_size < 0.6 * (tmp_path / "full.safetensors").stat().st_size
+    task = load_task("copy")
+    longest = max(len(half.tgt_vocab.tokenize(p.target)) for p in task.train) + 10  # the trainer's limit
+    test = evaluate(half, task.test, longest)  # what was stored, tested here again
+    assert f"test exact match: {100 * test.exact_match:.1f}%" in printed
+    assert half.facts["test"]["exact_match"] == pytest.approx(test.exact_match)
 
 
 def test_train_command_errors_are_one_line(tmp_path, capsys):

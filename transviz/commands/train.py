@@ -86,6 +86,9 @@ def register(commands: argparse._SubParsersAction) -> None:
     train.add_argument("--probe", help="sentence whose attention is snapshotted (default: the task's first example)")
     train.add_argument("--max-output-len", type=int, help="decoding limit in evaluation")
     p.add_argument("--out", default="model.safetensors", help="where to save (default model.safetensors)")
+    p.add_argument("--half", action="store_true",
+                   help="store the weights in float16: half the file; the model still computes in float32, and the "
+                        "final test is the stored model's")
     p.add_argument("--force", action="store_true",
                    help="let --out replace an existing file that is not a transviz checkpoint")
     p.set_defaults(func=run)
@@ -160,7 +163,7 @@ def _train(args: argparse.Namespace, dataset: Any, model_settings: dict[str, Any
     model = build_model(dataset, config, **model_settings)  # the same seed, so the same weights, everywhere
     progress = _Progress(config.steps) if world.leader else None  # only rank 0 prints
     trainer = Trainer(model, dataset, config, progress, checkpoint_path=args.out,  # type: ignore[arg-type]  # see _Progress
-                      world=world)
+                      world=world, half=args.half)
     try:
         with _ctrl_c_stops(trainer):
             if world.leader:

@@ -49,8 +49,9 @@ def _tied_groups(net: torch.nn.Module) -> list[list[str]]:
     return list(groups.values())
 
 
-def save(model: Model, path: str | Path, extras: Mapping[str, torch.Tensor] | None = None) -> Path:
+def save(model: Model, path: str | Path, extras: Mapping[str, torch.Tensor] | None = None, half: bool = False) -> Path:
     """Write ``model`` (and ``extras``) to ``path`` atomically: a temporary file, then a rename.
+    ``half`` stores the weights in float16, half the bytes (loading turns them back into float32).
     CheckpointError when the file cannot be written (the folder is read-only, the disk full...)."""
     path = Path(path)
     if getattr(model.src_vocab, "tokenizer", None) is not None:  # a Hugging Face model (core.io.hf_vocab)
@@ -58,6 +59,8 @@ def save(model: Model, path: str | Path, extras: Mapping[str, torch.Tensor] | No
                                                              "checkpoint cannot hold its tokenizer"))
     state = model.net.state_dict()
     tensors = {group[0]: state[group[0]].detach().cpu().contiguous() for group in _tied_groups(model.net)}
+    if half:
+        tensors = {name: t.half() if t.is_floating_point() else t for name, t in tensors.items()}
     tensors.update({EXTRA + k: v.detach().cpu().contiguous() for k, v in (extras or {}).items()})
     metadata = {
         "format": FORMAT, "format_version": VERSION,

@@ -91,10 +91,11 @@ def from_extras(extras: Mapping[str, torch.Tensor]) -> list[Snapshot]:
 
 
 def save_with_snapshots(model: Model, path: str | Path, snapshots: Sequence[Snapshot],
-                        curves: Curves | None = None) -> Path:
-    """Write ``model``, its training ``snapshots`` and the run's ``curves`` to one checkpoint (atomically)."""
+                        curves: Curves | None = None, half: bool = False) -> Path:
+    """Write ``model``, its training ``snapshots`` and the run's ``curves`` to one checkpoint (atomically);
+    ``half``: the weights in float16 (:func:`~transviz.core.io.checkpoint.save`)."""
     extras = {**(to_extras(snapshots) if snapshots else {}), **(curves.to_extras() if curves is not None else {})}
-    return checkpoint.save(model, path, extras=extras or None)
+    return checkpoint.save(model, path, extras=extras or None, half=half)
 
 
 def load_snapshots(path: str | Path) -> list[Snapshot]:

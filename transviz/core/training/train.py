@@ -158,8 +158,9 @@ class Trainer:
 
     def __init__(self, model: Model, dataset: Dataset, config: TrainConfig,
                  observer: TrainObserver | None = None, checkpoint_path: str | Path | None = None,
-                 world: World = ALONE) -> None:
+                 world: World = ALONE, half: bool = False) -> None:
         self.model, self.dataset, self.config, self.world = model, dataset, config, world
+        self.half = half  # store the weights in float16, and test the model as stored
         self.observer = observer or TrainObserver()
         self.checkpoint_path = Path(checkpoint_path) if checkpoint_path is not None and world.leader else None
         if self.checkpoint_path is not None:
@@ -354,6 +355,10 @@ class Trainer:
     def _finish(self, status: Status, message: Message) -> TrainResult:
         test = None
         if status == "finished":
+            if self.half:  # the figures below are then the stored model's
+                with torch.no_grad():
+                    for parameter in self.model.net.parameters():
+                        parameter.copy_(parameter.half())
             try:
                 self._snapshot()
             except _Diverged as exc:
@@ -392,4 +397,4 @@ class Trainer:
         if not all(bool(torch.isfinite(p).all()) for p in self.model.net.parameters()):
             log.warning("not writing %s: the weights hold NaN or infinite values", self.checkpoint_path)
             return None
-        return save_with_snapshots(self.model, self.checkpoint_path, self.snapshots, self.curves)
+        return save_with_snapshots(self.model, self.checkpoint_path, self.snapshots, self.curves, self.half)
