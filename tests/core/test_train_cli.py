@@ -105,6 +105,32 @@ def test_half_stores_float16_weights_and_tests_the_stored_model(tmp_path, capsys
     assert half.facts["test"]["exact_match"] == pytest.approx(test.exact_match)
 
 
+def test_convert_half_stores_a_checkpoint_again_and_tests_it_as_stored(tmp_path, capsys):
+    from transviz.core.data.tasks import load_task
+    from transviz.core.training.evaluate import evaluate
+    from transviz.core.training.snapshots import load_snapshots
+
+    full = tmp_path / "full.safetensors"
+    assert main(["train", "--task", "copy", *TINY, "--steps", "20", "--batch-size", "16", "--lr", "3e-3",
+                 "--eval-every", "0", "--snapshot-every", "10", "--out", str(full)]) == 0
+    capsys.readouterr()
+    assert main(["convert", str(full), str(tmp_path / "half.safetensors"), "--half"]) == 0
+    printed = capsys.readouterr().out
+    before, after = transviz.load_model(str(full)), transviz.load_model(str(tmp_path / "half.safetensors"))
+    for a, b in zip(before.net.state_dict().values(), after.net.state_dict().values(), strict=True):
+        torch.testing.assert_close(b, a.half().float(), atol=0, rtol=0)
+    task = load_task("copy")
+    longest = max(len(after.tgt_vocab.tokenize(p.target)) for p in task.train) + 10
+    test = evaluate(after, task.test, longest)
+    assert after.facts["test"]["exact_match"] == pytest.approx(test.exact_match)
+    assert f"test exact match as stored: {test.exact_match:.1%}" in printed
+    assert [s.step for s in load_snapshots(tmp_path / "half.safetensors")] == [0, 10, 20]  # the timeline kept
+    assert after.facts["train_config"] == before.facts["train_config"]
+    (tmp_path / "other.safetensors").write_bytes(b"not a checkpoint")
+    assert main(["convert", str(tmp_path / "other.safetensors"), str(tmp_path / "x.safetensors"), "--half"]) == 1
+    assert "x.safetensors" not in {p.name for p in tmp_path.iterdir()}
+
+
 def test_train_command_errors_are_one_line(tmp_path, capsys):
     for argv, words in [
         (["train", "--task", "nope"], "no task called 'nope'"),

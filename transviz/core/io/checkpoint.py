@@ -49,6 +49,14 @@ def _tied_groups(net: torch.nn.Module) -> list[list[str]]:
     return list(groups.values())
 
 
+def round_to_half(net: torch.nn.Module) -> None:
+    """Round every parameter to the nearest float16 value, in place: the model as a half checkpoint
+    stores it (:func:`save` with ``half``), so that it can be tested as it will be loaded."""
+    with torch.no_grad():
+        for parameter in net.parameters():
+            parameter.copy_(parameter.half())
+
+
 def save(model: Model, path: str | Path, extras: Mapping[str, torch.Tensor] | None = None, half: bool = False) -> Path:
     """Write ``model`` (and ``extras``) to ``path`` atomically: a temporary file, then a rename.
     ``half`` stores the weights in float16, half the bytes (loading turns them back into float32).

@@ -32,7 +32,7 @@ from ..base.cores import computing
 from ..base.messages import Message
 from ..data.batches import Batch, bucketed, encode_pairs, make_batch
 from ..data.tasks import Dataset
-from ..io.checkpoint import check_writable
+from ..io.checkpoint import check_writable, round_to_half
 from ..io.endings import FINISHED, GRADIENT_NORM, LOSS, PARTS, PROBE_SCORES, RUNNING, STOPPED, diverged
 from ..io.weights_check import NonFiniteScores
 from ..model.bundle import Model
@@ -80,6 +80,11 @@ def build_model(dataset: Dataset, config: TrainConfig | None = None, **settings:
     net = Transformer(model_config)
     initialize(net, config.init)
     return Model(net, src_vocab, tgt_vocab, {"task": dataset.name})
+
+
+def output_limit(model: Model, dataset: Dataset) -> int:
+    """How long greedy outputs may grow when a run is evaluated: the longest training target and 10."""
+    return max(len(model.tgt_vocab.tokenize(p.target)) for p in dataset.train) + 10
 
 
 @dataclass(frozen=True)
@@ -171,8 +176,7 @@ class Trainer:
         model.encode_source(self.probe)  # an unusable probe fails now, not mid-run
         gold = {p.source: p.target for p in dataset.train + dataset.valid + dataset.test}
         self.probe_gold = gold.get(self.probe)
-        longest = max(len(model.tgt_vocab.tokenize(p.target)) for p in dataset.train) + 10
-        self.max_output_len = config.max_output_len or longest
+        self.max_output_len = config.max_output_len or output_limit(model, dataset)
         self._go = threading.Event()  # set = running, clear = paused
         self._go.set()
         self._stop = threading.Event()
@@ -356,9 +360,7 @@ class Trainer:
         test = None
         if status == "finished":
             if self.half:  # the figures below are then the stored model's
-                with torch.no_grad():
-                    for parameter in self.model.net.parameters():
-                        parameter.copy_(parameter.half())
+                round_to_half(self.model.net)
             try:
                 self._snapshot()
             except _Diverged as exc:
