@@ -36,6 +36,11 @@ def rewrite(tmp_path, source=SHIPPED, config=None, metadata=None, tensors=None):
     return bad
 
 
+def as_float32(state):
+    """The shipped file's weights (float16) as float32: a file that can hold a huge finite weight."""
+    state.update({name: tensor.float() for name, tensor in state.items()})
+
+
 def refused(path, match):
     start = time.perf_counter()
     with pytest.raises(transviz.CheckpointError, match=match):
@@ -118,6 +123,7 @@ def test_a_tied_output_with_its_own_weights_in_the_file_is_refused(tmp_path):
                                   "decoder_layers.2.ffn.linear2.bias"])
 def test_huge_but_finite_weights_are_refused_naming_them(tmp_path, name):
     def flip(state):
+        as_float32(state)
         state[name][0] = 5e36
 
     with pytest.raises(transviz.CheckpointError, match="NaN, infinite or absurdly large") as error:
@@ -127,6 +133,7 @@ def test_huge_but_finite_weights_are_refused_naming_them(tmp_path, name):
 
 def test_a_huge_embedding_row_no_probe_reads_is_refused(tmp_path):
     def flip(state):
+        as_float32(state)
         state["tgt_embed.weight"][200, 0] = 5e36
 
     refused(rewrite(tmp_path, tensors=flip), "largest weights: tgt_embed.weight")
@@ -136,6 +143,7 @@ def test_a_huge_weight_the_probe_leaves_closed_is_refused(tmp_path):
     """An FFN unit whose weights turn hugely negative on the probe: ReLU closes it there, so the
     probe computes finite values, while a sentence that opens it overflows."""
     def flip(state):
+        as_float32(state)
         state["decoder_layers.0.ffn.linear1.weight"][7] *= 2.0**100
 
     refused(rewrite(tmp_path, tensors=flip), "largest weights: decoder_layers.0.ffn.linear1.weight")

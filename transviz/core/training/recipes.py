@@ -34,7 +34,7 @@ RECIPES: dict[str, Recipe] = {
         TrainConfig(steps=1200, batch_size=64, lr=1e-3, schedule="warmup", warmup_steps=200,
                     label_smoothing=0.1, clip_norm=1.0, eval_every=250, snapshot_every=50),
     ),
-    # Chinese characters -> English words (the seed's "我爱中国"): sized like toy-de-en, ~6 MB.
+    # Chinese characters -> English words (the seed's "我爱中国"): sized like toy-de-en.
     "zh-en": Recipe(
         "toy-zh-en",
         dict(d_model=128, n_heads=4, n_encoder_layers=3, n_decoder_layers=3, d_ff=512, dropout=0.1),
