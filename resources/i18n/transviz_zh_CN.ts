@@ -1688,6 +1688,30 @@ S 是经过 d_k 维的乘积：它至多有 d_k = {5} 个正特征值、至多 d
         <translation>解码器词元</translation>
     </message>
     <message>
+        <source>grouped-query attention, 2 key/value heads</source>
+        <translation>分组查询注意力，2 个键/值头</translation>
+    </message>
+    <message>
+        <source>multi-query attention, 1 key/value head</source>
+        <translation>多查询注意力，1 个键/值头</translation>
+    </message>
+    <message>
+        <source>rotary positions (RoPE)</source>
+        <translation>旋转位置编码（RoPE）</translation>
+    </message>
+    <message>
+        <source>ALiBi positions</source>
+        <translation>ALiBi 位置偏置</translation>
+    </message>
+    <message>
+        <source>sliding window of 3 keys</source>
+        <translation>3 个键的滑动窗口</translation>
+    </message>
+    <message>
+        <source>pre-LN with RMSNorm, no warm-up</source>
+        <translation>前置 LN 加 RMSNorm，无预热</translation>
+    </message>
+    <message>
         <source>no recipe called {0}; recipes: {1}</source>
         <translation>没有名为 {0} 的配方；可用的配方：{1}</translation>
     </message>
@@ -3700,6 +3724,10 @@ The lesson file was not changed.</source>
     <message>
         <source>&amp;About transviz</source>
         <translation>关于 transviz(&amp;A)</translation>
+    </message>
+    <message>
+        <source>Variants of attention: the default with one change</source>
+        <translation>注意力的变体：在默认模型上只改一处</translation>
     </message>
     <message>
         <source>(none installed)</source>

@@ -178,7 +178,15 @@ def test_export_current_plot(window, tmp_path):
 def test_shipped_models_menu_lists_names_and_loads(window, qtbot, model_file):
     # each named with what it translates, read from the file's header
     assert [a.text() for a in window.menus.shipped_menu.actions()] == [
-        "dates: dates → YYYY-MM-DD", "default: German → English", "zh-en: Chinese → English"]
+        "dates: dates → YYYY-MM-DD", "default: German → English", "zh-en: Chinese → English",
+        "Variants of attention: the default with one change",  # a section, then the siblings in the recipes' order
+        "gqa: grouped-query attention, 2 key/value heads", "mqa: multi-query attention, 1 key/value head",
+        "rope: rotary positions (RoPE)", "alibi: ALiBi positions", "window: sliding window of 3 keys",
+        "pre-norm: pre-LN with RMSNorm, no warm-up"]
+    assert window.menus.shipped_menu.actions()[3].isSeparator()
+    with qtbot.waitSignal(window.model_changed, timeout=10000):
+        window.menus.shipped_menu.actions()[5].trigger()
+    assert window.workspace.model.config.n_kv_heads == 1
     window.menus.populate_shipped_menu({})
     texts = [a.text() for a in window.menus.shipped_menu.actions()]
     assert texts == ["(none installed)"] and not window.menus.shipped_menu.actions()[0].isEnabled()

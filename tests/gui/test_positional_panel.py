@@ -222,9 +222,10 @@ def test_a_model_without_a_sine_table_says_why_in_both_languages(panel, make_mod
     item = panel.source.model().item(MODEL)
     english = item.toolTip()
     assert not item.isEnabled() and words in english and panel.source.currentIndex() != MODEL
+    assert panel.layout_note.text().startswith(english)  # said under the table, not only on hover
     set_language(CHINESE)
     try:  # retranslating must not switch the model's entry back on
         qtbot.waitUntil(lambda: item.toolTip() != english, timeout=5000)
-        assert not item.isEnabled() and "公式" in item.toolTip()
+        assert not item.isEnabled() and "公式" in item.toolTip() and panel.layout_note.text().startswith(item.toolTip())
     finally:
         set_language(ENGLISH)

@@ -129,7 +129,8 @@ def test_what_the_app_never_uses_is_left_out(bundle):
     assert not (internal / "torch" / "test").exists()
     assert [p.name for p in (internal / "torch" / "bin").iterdir()] == ["torch_shm_manager"]
     assert not list((internal / "torch" / "lib").glob("*test*"))
-    for package in ("lxml", "hypothesis", "pytest", "_pytest", "tkinter", "setuptools"):
+    assert not list(internal.glob("libssl*")) and not list(internal.glob("libcrypto*"))  # never online
+    for package in ("lxml", "hypothesis", "pytest", "_pytest", "tkinter", "setuptools", "requests", "certifi"):
         assert not (internal / package).exists(), package
     assert not [p for p in internal.rglob("*") if p.is_symlink() and not p.exists()], "dangling links"
     assert not list(internal.glob("imageio_ffmpeg/binaries/ffmpeg*"))

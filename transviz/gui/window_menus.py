@@ -17,6 +17,7 @@ from ..core.data.tasks import TASK_PAIRS, TASK_TITLES
 from ..core.io.checkpoint import recorded_task
 from ..core.io.resources import shipped_models
 from ..core.teaching.workspace import Workspace
+from ..core.training.recipes import SIBLING_TITLES
 from .animations import AnimationExport
 from .lesson_files import LessonFiles
 from .lesson_mode import populate_lessons_menu
@@ -130,11 +131,21 @@ class WindowMenus(Retranslated):
         """List the shipped models by name (Model > Shipped models)."""
         self._shipped = dict(models)
         self.shipped_menu.clear()
+        siblings = [name for name in SIBLING_TITLES if name in models]  # the variants, after the others
         for name, path in models.items():  # a model's name is its file's: not translated
-            self.shipped_menu.addAction(shipped_label(name, path)).triggered.connect(
-                lambda _=False, p=path: self.window.files.open(p))
+            if name not in siblings:
+                self._add_shipped(shipped_label(name, path), path)
+        if siblings:
+            self.shipped_menu.addSection(QCoreApplication.translate("MainWindow", "Variants of attention: the "
+                                                                                  "default with one change"))
+        for name in siblings:
+            self._add_shipped(QCoreApplication.translate("MainWindow", "{0}: {1}").format(
+                name, translated(Message(SIBLING_TITLES[name]))), models[name])
         if not models:
             self.shipped_menu.addAction(QCoreApplication.translate("MainWindow", "(none installed)")).setEnabled(False)
+
+    def _add_shipped(self, text: str, path: Path) -> None:
+        self.shipped_menu.addAction(text).triggered.connect(lambda _=False: self.window.files.open(path))
 
     def follow(self, workspace: Workspace) -> None:
         """Enable the entries that need a model, or a decoded sentence, when there is one."""

@@ -62,6 +62,15 @@ SIBLING_CHANGES: dict[str, tuple[dict[str, Any], dict[str, Any]]] = {  # name: (
     # today's normalisation, and the seed's question: pre-norm trains without warm-up
     "pre-norm": ({"norm": "pre", "layer_norm": "rms"}, {"schedule": "constant", "warmup_steps": 0}),
 }
+# What each sibling changes, in the words of a menu entry.
+SIBLING_TITLES = {
+    "gqa": translate_noop("CoreMessages", "grouped-query attention, 2 key/value heads"),
+    "mqa": translate_noop("CoreMessages", "multi-query attention, 1 key/value head"),
+    "rope": translate_noop("CoreMessages", "rotary positions (RoPE)"),
+    "alibi": translate_noop("CoreMessages", "ALiBi positions"),
+    "window": translate_noop("CoreMessages", "sliding window of 3 keys"),
+    "pre-norm": translate_noop("CoreMessages", "pre-LN with RMSNorm, no warm-up"),
+}
 _DEFAULT = RECIPES["toy-de-en"]
 RECIPES.update({name: Recipe(_DEFAULT.task, {**_DEFAULT.model, **model}, replace(_DEFAULT.train, **train))
                 for name, (model, train) in SIBLING_CHANGES.items()})

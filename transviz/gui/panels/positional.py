@@ -66,6 +66,7 @@ class PositionalPanel(Retranslated, PlotPanel):
     def __init__(self, workspace: Workspace, parent: QWidget | None = None) -> None:
         super().__init__(workspace, parent)
         self._table = np.zeros((0, 0), np.float32)  # (positions, d_model), interleaved
+        self._no_table = ""  # why a loaded model has no sine table to show (then the formula's is shown)
         self._build()
         self.watch_model()
 
@@ -198,6 +199,7 @@ class PositionalPanel(Retranslated, PlotPanel):
                             "this tab shows the formula's")}
         why = reasons.get(positional or "", self.tr("No model loaded: Model > Open"))
         item.setToolTip("" if enabled else why)
+        self._no_table = reasons.get(positional or "", "")  # said under the table too, not only on hover
         return enabled
 
     def _on_source_changed(self) -> None:
@@ -245,7 +247,8 @@ class PositionalPanel(Retranslated, PlotPanel):
         source = self.tr("the loaded model") if from_model else self.tr("the formula")
         self.table_view.set_title(self.tr("Positional encoding PE: {0} positions x {1} dimensions, from {2}")
                                   .format(length, d_model, source))
-        self.layout_note.setText(self._layout_note(halves, from_model))
+        note = self._layout_note(halves, from_model)
+        self.layout_note.setText(f"{self._no_table}. {note}" if self._no_table else note)
         sims = similarity(torch.from_numpy(self._table).double()).float().numpy()
         self.similarity_view.set_data(sims, positions, positions, levels=(float(sims.min()), float(sims.max())))
         self._draw_curves()
