@@ -20,7 +20,7 @@ from transviz.core.decoding.interventions import NoPositions, intervening
 from transviz.core.io import checkpoint
 from transviz.core.model.config import ModelConfig
 from transviz.core.model.layout import tensor_layout
-from transviz.core.model.positional import alibi_slopes, rotary_angles, rotate
+from transviz.core.model.positional import alibi_slopes, rotary_angles
 from transviz.core.model.transformer import ALiBi, MultiHeadAttention, Rotary, Transformer
 
 D, H = 24, 4
@@ -38,9 +38,9 @@ def rope_numpy(x: np.ndarray, positions: np.ndarray) -> np.ndarray:
 
 def test_the_rotation_is_ropes_complex_multiplication():
     x = torch.randn(2, 3, 7, 8, dtype=torch.float64)
-    angles = rotary_angles(7, 8, first=5)
     expected = rope_numpy(x.numpy(), np.arange(5, 12, dtype=np.float64))
-    np.testing.assert_allclose(rotate(x, angles.cos(), angles.sin()).numpy(), expected, atol=1e-12)
+    np.testing.assert_allclose(rotary_angles(7, 8, first=5).numpy(),
+                               np.arange(5, 12)[:, None] * 10000.0 ** (-np.arange(0, 8, 2) / 8)[None], rtol=1e-12)
     turned = Rotary(32, 8)(x.float(), 5)
     np.testing.assert_allclose(turned.numpy(), expected, atol=1e-5)
     torch.testing.assert_close(Rotary(32, 8)(turned, 5, back=True), x.float(), atol=1e-5, rtol=0)
@@ -60,14 +60,14 @@ def test_the_rotation_is_transformers_llama_rotation():
 
 
 def test_a_score_depends_only_on_the_distance():
-    q, k = torch.randn(D_K, dtype=torch.float64), torch.randn(D_K, dtype=torch.float64)
+    rotary = Rotary(64, D_K)
+    q, k = torch.randn(1, 1, 1, D_K), torch.randn(1, 1, 1, D_K)
 
-    def at(x: torch.Tensor, position: int) -> torch.Tensor:
-        angles = rotary_angles(1, D_K, first=position)
-        return rotate(x[None], angles.cos(), angles.sin())[0]
-    scores = [float(at(q, m) @ at(k, n)) for m, n in ((7, 3), (17, 13), (40, 36))]
-    assert scores == pytest.approx([scores[0]] * 3, abs=1e-9)
-    assert float(at(q, 7) @ at(k, 2)) != pytest.approx(scores[0], abs=1e-6)
+    def score(m: int, n: int) -> float:
+        return float((rotary(q, m) * rotary(k, n)).sum())
+    scores = [score(m, n) for m, n in ((7, 3), (17, 13), (40, 36))]
+    assert scores == pytest.approx([scores[0]] * 3, abs=1e-5)
+    assert score(7, 2) != pytest.approx(scores[0], abs=1e-3)
 
 
 def test_alibi_slopes_are_the_papers_and_transformers_blooms():

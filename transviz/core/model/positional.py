@@ -79,16 +79,10 @@ ROTARY_BASE = 10000.0  # RoFormer's, and Llama's default
 def rotary_angles(length: int, d_k: int, first: int = 0) -> torch.Tensor:
     """RoPE's angles, ``(length, d_k / 2)`` in float64: position ``first + p`` times the rate
     ``ROTARY_BASE^(-2i/d_k)`` of pair i, which turns dimensions i and i + d_k/2 of a head together
-    (the "rotate half" pairing of GPT-NeoX and Llama)."""
+    (the "rotate half" pairing of GPT-NeoX and Llama): (x_i, x_{i+d_k/2}) becomes
+    (x_i cos - x_{i+d_k/2} sin, x_i sin + x_{i+d_k/2} cos)."""
     rate = ROTARY_BASE ** (-torch.arange(0, d_k, 2, dtype=torch.float64) / d_k)
     return torch.arange(first, first + length, dtype=torch.float64)[:, None] * rate[None, :]
-
-
-def rotate(x: torch.Tensor, cos: torch.Tensor, sin: torch.Tensor) -> torch.Tensor:
-    """``x`` (..., L, d_k) turned by the angles whose cosines and sines are ``cos``, ``sin`` (L, d_k/2):
-    each pair (x_i, x_{i+d_k/2}) becomes (x_i cos - x_{i+d_k/2} sin, x_i sin + x_{i+d_k/2} cos)."""
-    first, second = x.chunk(2, dim=-1)
-    return torch.cat([first * cos - second * sin, first * sin + second * cos], dim=-1)
 
 
 def alibi_slopes(heads: int) -> torch.Tensor:

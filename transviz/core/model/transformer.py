@@ -33,7 +33,7 @@ from ..base.messages import Message, translate_noop
 from .config import ModelConfig
 from .kv_cache import Growing, KeyValue, KVBuffer
 from .masks import decoder_self_mask, padding_mask, window_mask, windowed
-from .positional import alibi_slopes, rotary_angles, rotate, sine_table
+from .positional import alibi_slopes, rotary_angles, sine_table
 from .row_blocks import Linear, linear
 from .sites import STACKS, Kind, Place, Site, Sites, Stack, untapped
 
@@ -41,21 +41,24 @@ from .sites import STACKS, Kind, Place, Site, Sites, Stack, untapped
 class Rotary(nn.Module):
     """RoPE: turns a head's queries or keys by angles that grow with their position, so that a score
     depends on the distance between query and key (:func:`.positional.rotary_angles`). One table of
-    cosines and sines for every position the model reads, shared by its self-attention modules."""
+    cosines and sines for every position the model reads, shared by its self-attention modules; each
+    is laid out for :func:`.positional.rotate`'s pairs, so that turning takes three operations."""
 
-    cos: Tensor  # (max_len, d_k / 2)
-    sin: Tensor
+    cos: Tensor  # (max_len, d_k): cos of pair i's angle in columns i and i + d_k/2
+    sin: Tensor  # (max_len, d_k): -sin in column i, sin in column i + d_k/2
 
     def __init__(self, max_len: int, d_k: int) -> None:
         super().__init__()
         angles = rotary_angles(max_len, d_k)
-        self.register_buffer("cos", angles.cos().float(), persistent=False)
-        self.register_buffer("sin", angles.sin().float(), persistent=False)
+        self.register_buffer("cos", angles.cos().repeat(1, 2).float(), persistent=False)
+        self.register_buffer("sin", torch.cat([-angles.sin(), angles.sin()], dim=-1).float(), persistent=False)
 
     def forward(self, x: Tensor, first: int, back: bool = False) -> Tensor:
         """``x`` (B, heads, L, d_k) at positions ``first``.. turned (``back``: turned back)."""
         rows = slice(first, first + x.shape[-2])
-        return rotate(x, self.cos[rows], -self.sin[rows] if back else self.sin[rows])
+        first_half, second_half = x.chunk(2, dim=-1)
+        swapped = torch.cat([second_half, first_half], dim=-1)  # (x_{i+d_k/2}, x_i) beside (x_i, x_{i+d_k/2})
+        return torch.addcmul(x * self.cos[rows], swapped, -self.sin[rows] if back else self.sin[rows])
 
 
 class ALiBi(nn.Module):
@@ -67,13 +70,34 @@ class ALiBi(nn.Module):
     def __init__(self, heads: int) -> None:
         super().__init__()
         self.register_buffer("slopes", alibi_slopes(heads).float(), persistent=False)
+        # the last bias made: every layer of a pass asks for the same one
+        self._last: tuple[tuple[object, ...], Tensor] | None = None
 
     def forward(self, first: int, queries: int, keys: int) -> Tensor:
         """The bias of queries at positions ``first``.. over keys at 0.., (H, queries, keys)."""
-        device = self.slopes.device
-        distance = (torch.arange(first, first + queries, device=device)[:, None]
-                    - torch.arange(keys, device=device)[None, :]).abs()
-        return -self.slopes[:, None, None] * distance
+        slopes = self.slopes
+        wanted = (first, queries, keys, slopes.device, slopes.dtype)
+        last = self._last
+        if last is not None and last[0] == wanted:
+            return last[1]
+        distance = (torch.arange(first, first + queries, device=slopes.device)[:, None]
+                    - torch.arange(keys, device=slopes.device)[None, :]).abs()
+        bias = -slopes[:, None, None] * distance
+        self._last = wanted, bias
+        return bias
+
+
+def per_group(a: Tensor, b: Tensor) -> Tensor:
+    """``a @ b`` where ``a`` has a head dimension (1) of H query heads and ``b`` of H or of fewer
+    shared heads, each serving H / those consecutive query heads: grouped-query attention's
+    products, without copying ``b`` for every query head."""
+    batch, heads, rows, _ = a.shape
+    shared = b.shape[1]
+    if heads == shared:
+        return torch.matmul(a, b)
+    # a group's query heads are consecutive: their rows stacked make one product with their shared head
+    stacked = torch.matmul(a.reshape(batch, shared, heads // shared * rows, -1), b)
+    return stacked.view(batch, heads, rows, -1)
 
 
 class MultiHeadAttention(nn.Module):
@@ -164,24 +188,27 @@ class MultiHeadAttention(nn.Module):
         dropout = self.dropout if self.training else 0.0
         if self.rotary is not None:  # self-attention: the keys from position 0, cached ones included
             q, k = self.rotary(q, first_query), self.rotary(k, 0)
-        k, v = self.per_query_head(k), self.per_query_head(v)
         bias = None if self.alibi is None else self.alibi(first_query, q.shape[2], k.shape[2])  # (H, Lq, Lk)
-        at = self.sites.call(first_query, mask, q, k, v) or untapped  # this thread's taps here, if any
+        tapped = self.sites.call(first_query, mask)  # this thread's taps here, if any
+        at = tapped or untapped
         weights = None
-        if at is untapped and not need_weights:
+        if tapped is not None:  # taps see (and may change) the keys and values of each query head
+            k, v = self.per_query_head(k), self.per_query_head(v)
+            tapped.seen.update({Site.QUERIES: q, Site.KEYS: k, Site.VALUES: v})
+        elif not need_weights:
             scores_added = bias if mask is None or bias is None else bias.masked_fill(~mask, float("-inf"))
             out = F.scaled_dot_product_attention(q, k, v, attn_mask=mask if bias is None else scores_added,
-                                                 dropout_p=dropout)  # (B, H, Lq, d_k)
-        else:
+                                                 dropout_p=dropout, enable_gqa=self.n_kv_heads != self.n_heads)
+        if tapped is not None or need_weights:
             q, k, v = at(Site.QUERIES, q), at(Site.KEYS, k), at(Site.VALUES, v)
-            scores = at(Site.SCORES, q @ k.transpose(-2, -1))  # (B, H, Lq, Lk)
+            scores = at(Site.SCORES, per_group(q, k.transpose(-2, -1)))  # (B, H, Lq, Lk)
             scores = at(Site.SCALED, scores / math.sqrt(self.d_k))
             if bias is not None:
                 scores = at(Site.BIASED, scores + bias)
             if mask is not None:
                 scores = scores.masked_fill(~mask, float("-inf"))
             weights = at(Site.WEIGHTS, torch.softmax(at(Site.MASKED, scores), dim=-1))
-            out = at(Site.HEAD_OUTPUT, F.dropout(weights, dropout, self.training) @ v)  # (B, H, Lq, d_k)
+            out = at(Site.HEAD_OUTPUT, per_group(F.dropout(weights, dropout, self.training), v))  # (B, H, Lq, d_k)
         batch, _, length, _ = out.shape
         mixed = at(Site.MIXED, out.transpose(1, 2).reshape(batch, length, self.d_model))  # (B, Lq, d)
         return self.out_proj(mixed), weights if need_weights else None
