@@ -2503,6 +2503,10 @@ S 是经过 d_k 维的乘积：它至多有 d_k = {5} 个正特征值、至多 d
         <source>layer {0} does not exist: the {1} attention of this model has layers 0..{2}</source>
         <translation>第 {0} 层不存在：这个模型的 {1} 注意力只有第 0..{2} 层</translation>
     </message>
+    <message>
+        <source>with rotary positions a self-attention score is a different bilinear form for each distance between query and key, not one W_Z: choose cross-attention, which has no positions</source>
+        <translation>使用旋转位置编码时，自注意力分数对查询与键之间的每个距离都是不同的双线性型，而不是一个 W_Z：请选择交叉注意力，它没有位置信息</translation>
+    </message>
 </context>
 <context>
     <name>CostView</name>

@@ -139,6 +139,20 @@ def test_the_fit_to_a_real_head_keeps_its_mask_and_reproduces_its_scores(model, 
     assert all(s > 0 for s in found.dot_seconds + found.additive_seconds)
 
 
+def test_with_alibi_the_fit_is_to_the_scores_the_softmax_reads():
+    """The distance bias is part of what the softmax reads: fitted without it, the weights would miss."""
+    model = transviz.load_model("alibi")
+    found = additive(model, LONG, "encoder_self", 1, 0)
+    walk = walkthrough(model, LONG.source, "i want a beer and", "encoder_self", 1, 0)
+    assert walk.position_bias is not None and np.abs(walk.position_bias).max() > 1
+    np.testing.assert_array_equal(found.dot_weights, walk.weights)
+    logs = np.log(np.where(walk.mask, found.additive_weights, 1.0).astype(np.float64))
+    read = (walk.scaled + walk.position_bias).astype(np.float64)
+    assert numpy_residual(logs, read, walk.mask) < numpy_residual(logs, walk.scaled.astype(np.float64), walk.mask)
+    assert found.largest_difference == pytest.approx(
+        np.abs(found.additive_weights.astype(np.float64) - walk.weights).max(), abs=1e-7)
+
+
 def test_a_kept_fit_is_the_fresh_fit_and_a_step_starts_from_it():
     """The first fit of a head equals a fit with nothing kept (a new model object: nothing to reuse),
     drawing it again returns the same numbers, and the next step's fit, started from the kept

@@ -140,3 +140,24 @@ def test_with_the_keys_weights_the_queries_s_has_no_negative_eigenvalue(model):
         attention.in_proj_weight[d:2 * d] = attention.in_proj_weight[:d]
     shown = bilinear(Model(net, model.src_vocab, model.tgt_vocab), SENTENCE, "encoder_self", 0, 1)
     assert shown.inertia == (attention.d_k, 0, d + 1 - attention.d_k)
+
+
+@pytest.mark.parametrize("name", ["gqa", "mqa", "alibi"])
+def test_shared_keys_and_a_distance_bias_keep_the_form_exact(name):
+    """A head reads its group's shared key rows; ALiBi adds its bias after the form, so the form
+    still gives the scaled scores."""
+    model = transviz.load_model(name)
+    for kind in KINDS:
+        for head in range(model.config.n_heads):
+            shown = bilinear(model, SENTENCE, kind, 1, head)
+            walk = walkthrough(model, SENTENCE.source, "i want a", kind, 1, head)
+            np.testing.assert_allclose(shown.form, walk.scaled, atol=1e-4)
+
+
+def test_rotary_self_attention_has_no_single_form_and_says_so():
+    model = transviz.load_model("rope")
+    with pytest.raises(transviz.InputError, match="a different bilinear form for each distance"):
+        bilinear(model, SENTENCE, "encoder_self", 0, 0)
+    shown = bilinear(model, SENTENCE, "cross", 0, 0)  # cross-attention has no positions: one form
+    np.testing.assert_allclose(shown.form, walkthrough(model, SENTENCE.source, "i want a", "cross", 0, 0).scaled,
+                               atol=1e-4)

@@ -46,6 +46,9 @@ def shipped_inputs(model: transviz.Model) -> Inputs:
     {},  # the shipped model's layout: post-LN, ReLU
     {"d_model": 48, "n_heads": 3, "d_ff": 96, "n_encoder_layers": 2, "n_decoder_layers": 1, "norm": "pre",
      "activation": "gelu", "dropout": 0.3},
+    # today's variants: shared keys and values, positions inside attention, a window, RMSNorm
+    {"n_kv_heads": 2, "positional": "rotary", "attention_window": 3},
+    {"n_kv_heads": 1, "positional": "alibi", "norm": "pre", "layer_norm": "rms"},
 ])
 def test_the_timed_pieces_recompose_the_models_logits(shipped, sizes):
     model = shipped if not sizes else random_model(**sizes)

@@ -341,7 +341,9 @@ def additive(model: Model, sentence: Sentence, kind: Kind, layer: int, head: int
              mode: Mode = "fitted") -> Additive:
     """Additive attention beside ``head`` of ``layer`` for ``sentence``: fitted to it, or random."""
     walk = head_attention(model, sentence, kind, layer, head)
-    queries, keys, scores = (torch.from_numpy(a.astype(np.float64)) for a in (walk.queries, walk.keys, walk.scaled))
+    # the scores the head's softmax reads: ALiBi's distance bias included, where the model has one
+    before_mask = walk.scaled if walk.position_bias is None else walk.scaled + walk.position_bias
+    queries, keys, scores = (torch.from_numpy(a.astype(np.float64)) for a in (walk.queries, walk.keys, before_mask))
     mask = torch.from_numpy(walk.mask)
     seconds, steps = 0.0, 0
     if mode == "random":

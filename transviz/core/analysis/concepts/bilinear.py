@@ -16,6 +16,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from ...base.errors import InputError
+from ...base.messages import translate_noop
 from ...model.bundle import Model
 from ...model.sites import Address, Site, recording
 from ...model.transformer import MultiHeadAttention
@@ -123,8 +125,12 @@ def head_matrix(attention: MultiHeadAttention, head: int) -> np.ndarray:
 
 def bilinear(model: Model, sentence: Sentence, kind: Kind, layer: int, head: int) -> Bilinear:
     """W_Z of ``head`` in ``layer`` and the check that it gives the model's scaled scores
-    (InputError for a layer or head the model lacks)."""
+    (InputError for a layer or head the model lacks, or for rotary self-attention)."""
     attention = attention_module(model, kind, layer)  # validates kind and layer
+    if attention.rotary is not None:
+        raise InputError(translate_noop("CoreMessages", "with rotary positions a self-attention score is a different "
+                                                        "bilinear form for each distance between query and key, not "
+                                                        "one W_Z: choose cross-attention, which has no positions"))
     inputs = [Address(kind, layer, Site.QUERY_INPUT), Address(kind, layer, Site.KEY_INPUT)]
     with recording(model.net, inputs) as seen:  # the walkthrough's own pass, which validates the head
         walk = head_attention(model, sentence, kind, layer, head)

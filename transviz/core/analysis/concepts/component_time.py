@@ -24,8 +24,8 @@ import torch
 from torch import Tensor
 
 from ...model.bundle import Model, evaluating
-from ...model.masks import decoder_self_mask, padding_mask
-from ...model.transformer import DecoderLayer, EncoderLayer, MultiHeadAttention, Transformer
+from ...model.masks import decoder_self_mask, padding_mask, windowed
+from ...model.transformer import DecoderLayer, EncoderLayer, MultiHeadAttention, Transformer, per_group
 from .cost import COMPONENTS
 from .forward import Inputs
 from .timing import one_thread
@@ -74,13 +74,14 @@ class ComponentTimes:
 def timed_forward(net: Transformer, src: Tensor, tgt: Tensor, clock: Clock) -> Tensor:
     """The logits of ``net(src, tgt)`` (B, T, V), computed piece by piece, each piece timed by
     ``clock``. Call in eval mode without autograd (dropout is skipped as eval mode skips it)."""
-    pad = net.config.pad_id
+    pad, window = net.config.pad_id, net.config.attention_window
     memory_mask = clock("other", padding_mask, src, pad)
+    source_mask = clock("other", windowed, memory_mask, src.shape[1], window)
     x = clock("embeddings", net._embed, src, net.src_embed, "encoder")
     for layer in net.encoder_layers:
-        x = _encoder_layer(cast(EncoderLayer, layer), x, memory_mask, clock)
+        x = _encoder_layer(cast(EncoderLayer, layer), x, source_mask, clock)
     memory = clock("other", net.encoder_norm, x)
-    self_mask = clock("other", decoder_self_mask, tgt, pad)
+    self_mask = clock("other", windowed, clock("other", decoder_self_mask, tgt, pad), tgt.shape[1], window)
     y = clock("embeddings", net._embed, tgt, net.tgt_embed, "decoder")
     for layer in net.decoder_layers:
         y = _decoder_layer(cast(DecoderLayer, layer), y, memory, self_mask, memory_mask, clock)
@@ -89,15 +90,21 @@ def timed_forward(net: Transformer, src: Tensor, tgt: Tensor, clock: Clock) -> T
 
 
 def _attend(attn: MultiHeadAttention, q: Tensor, kv: tuple[Tensor, Tensor], mask: Tensor, clock: Clock) -> Tensor:
-    """:meth:`MultiHeadAttention.attend`'s explicit path, one timed piece per product."""
-    scores = clock("scores", _scores, q, kv[0], mask)
+    """:meth:`MultiHeadAttention.attend`'s explicit path, one timed piece per product; turning
+    queries and keys by their positions (rotary) counts as "other", as it multiplies no matrices."""
+    k, v = kv
+    if attn.rotary is not None:
+        q, k = clock("other", attn.rotary, q, 0), clock("other", attn.rotary, k, 0)
+    scores = clock("scores", _scores, attn, q, k, mask)
     weights = clock("softmax", torch.softmax, scores, -1)
-    out = clock("weights_v", torch.matmul, weights, kv[1])  # (B, H, Lq, d_k)
+    out = clock("weights_v", per_group, weights, v)  # (B, H, Lq, d_k)
     return clock("out_proj", _merged, attn, out)
 
 
-def _scores(q: Tensor, k: Tensor, mask: Tensor) -> Tensor:
-    scores = q @ k.transpose(-2, -1) / math.sqrt(q.shape[-1])  # (B, H, Lq, Lk)
+def _scores(attn: MultiHeadAttention, q: Tensor, k: Tensor, mask: Tensor) -> Tensor:
+    scores = per_group(q, k.transpose(-2, -1)) / math.sqrt(q.shape[-1])  # (B, H, Lq, Lk)
+    if attn.alibi is not None:
+        scores = scores + attn.alibi(0, q.shape[2], k.shape[2])
     return scores.masked_fill(~mask, float("-inf"))
 
 
