@@ -283,6 +283,7 @@ def test_closing_mid_translation_stops_the_thread_and_draws_nothing(show, defaul
     calls = HeldTranslations(monkeypatch, held=1)
     panel.workspace.set_model(default_model)
     assert panel.translator.is_busy()
+    qtbot.waitUntil(lambda: bool(calls.threads), timeout=10000)  # mid-translation: the worker is in the call
     threading.Timer(0.2, calls.release).start()  # the worker is held: closing waits for it to let go
     panel.close()
     assert calls.threads[0].isFinished() and not panel.translator.is_busy()
