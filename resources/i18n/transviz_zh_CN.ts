@@ -1700,8 +1700,40 @@ S 是经过 d_k 维的乘积：它至多有 d_k = {5} 个正特征值、至多 d
         <translation>旋转位置编码（RoPE）</translation>
     </message>
     <message>
+        <source>learned positions</source>
+        <translation>学习得到的位置编码</translation>
+    </message>
+    <message>
+        <source>rotary positions</source>
+        <translation>旋转位置编码</translation>
+    </message>
+    <message>
         <source>ALiBi positions</source>
         <translation>ALiBi 位置偏置</translation>
+    </message>
+    <message>
+        <source>no positions</source>
+        <translation>无位置编码</translation>
+    </message>
+    <message>
+        <source>multi-query attention</source>
+        <translation>多查询注意力</translation>
+    </message>
+    <message>
+        <source>grouped-query attention, {0} key/value heads</source>
+        <translation>分组查询注意力，{0} 个键/值头</translation>
+    </message>
+    <message>
+        <source>a window of {0} keys</source>
+        <translation>{0} 个键的窗口</translation>
+    </message>
+    <message>
+        <source>pre-LN</source>
+        <translation>前置 LN</translation>
+    </message>
+    <message>
+        <source>RMSNorm</source>
+        <translation>RMSNorm</translation>
     </message>
     <message>
         <source>sliding window of 3 keys</source>
@@ -3750,12 +3782,20 @@ The lesson file was not changed.</source>
         <translation>transviz：未加载模型</translation>
     </message>
     <message>
-        <source>Model: {0} ({1:,} parameters, {2} layers, {3} heads)</source>
-        <translation>模型：{0}（{1:,} 个参数，{2} 层，{3} 个头）</translation>
+        <source>; {0}</source>
+        <translation>；{0}</translation>
     </message>
     <message>
-        <source>Model: {0} ({1:,} parameters, {2} encoder and {3} decoder layers, {4} heads)</source>
-        <translation>模型：{0}（{1:,} 个参数，编码器 {2} 层、解码器 {3} 层，{4} 个头）</translation>
+        <source>, </source>
+        <translation>，</translation>
+    </message>
+    <message>
+        <source>Model: {0} ({1:,} parameters, {2} layers, {3} heads{4})</source>
+        <translation>模型：{0}（{1:,} 个参数，{2} 层，{3} 个头{4}）</translation>
+    </message>
+    <message>
+        <source>Model: {0} ({1:,} parameters, {2} encoder and {3} decoder layers, {4} heads{5})</source>
+        <translation>模型：{0}（{1:,} 个参数，编码器 {2} 层、解码器 {3} 层，{4} 个头{5}）</translation>
     </message>
     <message>
         <source>transviz: {0}</source>

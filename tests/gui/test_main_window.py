@@ -187,6 +187,7 @@ def test_shipped_models_menu_lists_names_and_loads(window, qtbot, model_file):
     with qtbot.waitSignal(window.model_changed, timeout=10000):
         window.menus.shipped_menu.actions()[5].trigger()
     assert window.workspace.model.config.n_kv_heads == 1
+    assert window.model_label.text() == "Model: mqa (1,304,286 parameters, 3 layers, 4 heads; multi-query attention)"
     window.menus.populate_shipped_menu({})
     texts = [a.text() for a in window.menus.shipped_menu.actions()]
     assert texts == ["(none installed)"] and not window.menus.shipped_menu.actions()[0].isEnabled()

@@ -19,6 +19,7 @@ from PySide6.QtWidgets import QMainWindow, QMessageBox, QProgressBar, QTabWidget
 from .. import __version__
 from ..core.base.errors import TransvizError
 from ..core.model.bundle import Model
+from ..core.model.variants import variant_parts
 from ..core.teaching.lesson import read as read_lesson
 from ..core.teaching.workspace import Workspace
 from .animations import AnimationExport
@@ -176,13 +177,16 @@ class MainWindow(Retranslated, QMainWindow):
         else:
             config = model.config
             name, parameters = model_name(model), model.net.parameter_count()
+            parts = [translated(part) for part in variant_parts(config)]  # a sibling says which it is
+            variants = self.tr("; {0}").format(self.tr(", ").join(parts)) if parts else ""
             if config.n_encoder_layers == config.n_decoder_layers:
-                self.model_label.setText(self.tr("Model: {0} ({1:,} parameters, {2} layers, {3} heads)").format(
-                    name, parameters, config.n_encoder_layers, config.n_heads))
+                self.model_label.setText(self.tr("Model: {0} ({1:,} parameters, {2} layers, {3} heads{4})").format(
+                    name, parameters, config.n_encoder_layers, config.n_heads, variants))
             else:  # an imported model's stacks may differ: one count would misname the other
                 self.model_label.setText(self.tr("Model: {0} ({1:,} parameters, {2} encoder and {3} decoder layers, "
-                                                 "{4} heads)").format(name, parameters, config.n_encoder_layers,
-                                                                      config.n_decoder_layers, config.n_heads))
+                                                 "{4} heads{5})").format(name, parameters, config.n_encoder_layers,
+                                                                         config.n_decoder_layers, config.n_heads,
+                                                                         variants))
             self.setWindowTitle(self.tr("transviz: {0}").format(model_name(model)))
         self.menus.follow(self.workspace)
 
