@@ -22,8 +22,9 @@ def variant_parts(config: ModelConfig) -> list[Message]:
     elif config.n_kv_heads and config.n_kv_heads < config.n_heads:
         parts.append(Message(translate_noop("CoreMessages", "grouped-query attention, {0} key/value heads"),
                              config.n_kv_heads))
-    if config.positional in POSITIONS:
-        parts.append(Message(POSITIONS[config.positional]))
+    positions = POSITIONS.get(config.positional)  # a template marked above
+    if positions is not None:
+        parts.append(Message(positions))
     if config.attention_window:
         parts.append(Message(translate_noop("CoreMessages", "a window of {0} keys"), config.attention_window))
     if config.norm == "pre":
