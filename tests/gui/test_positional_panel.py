@@ -219,13 +219,17 @@ def test_a_model_without_a_sine_table_says_why_in_both_languages(panel, make_mod
     base = make_model()
     config = dataclasses.replace(base.config, positional=positional)
     panel.workspace.set_model(Model(Transformer(config).eval(), base.src_vocab, base.tgt_vocab))
-    item = panel.source.model().item(MODEL)
-    english = item.toolTip()
-    assert not item.isEnabled() and words in english and panel.source.currentIndex() != MODEL
+
+    def entry():  # fetched each time: no wrapper of the item is held while the language changes
+        return panel.source.model().item(MODEL)
+
+    english = entry().toolTip()
+    assert not entry().isEnabled() and words in english and panel.source.currentIndex() != MODEL
     assert panel.layout_note.text().startswith(english)  # said under the table, not only on hover
     set_language(CHINESE)
     try:  # retranslating must not switch the model's entry back on
-        qtbot.waitUntil(lambda: item.toolTip() != english, timeout=5000)
-        assert not item.isEnabled() and "公式" in item.toolTip() and panel.layout_note.text().startswith(item.toolTip())
+        qtbot.waitUntil(lambda: entry().toolTip() != english, timeout=5000)
+        assert not entry().isEnabled() and "公式" in entry().toolTip()
+        assert panel.layout_note.text().startswith(entry().toolTip())
     finally:
         set_language(ENGLISH)
