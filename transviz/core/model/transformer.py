@@ -41,8 +41,8 @@ from .sites import STACKS, Kind, Place, Site, Sites, Stack, untapped
 class Rotary(nn.Module):
     """RoPE: turns a head's queries or keys by angles that grow with their position, so that a score
     depends on the distance between query and key (:func:`.positional.rotary_angles`). One table of
-    cosines and sines for every position the model reads, shared by its self-attention modules; each
-    is laid out for :func:`.positional.rotate`'s pairs, so that turning takes three operations."""
+    cosines and sines for every position the model reads, shared by its self-attention modules, laid
+    out over the pairs (i, i + d_k/2) so that turning takes three operations."""
 
     cos: Tensor  # (max_len, d_k): cos of pair i's angle in columns i and i + d_k/2
     sin: Tensor  # (max_len, d_k): -sin in column i, sin in column i + d_k/2
