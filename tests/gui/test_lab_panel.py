@@ -14,6 +14,7 @@ from transviz.core.base.cores import fixed_threads
 from transviz.core.teaching.workspace import Workspace
 from transviz.core.training.lab import run_lab
 from transviz.gui.panels.lab import FAILED_FILL, LabPanel
+from transviz.gui.services.lab_runs import VARIED
 from transviz.gui.services.theme import apply_appearance, restyle, with_changes
 
 # the seed's five tables, as its text prints them (000_d44500b147c75d2f.txt)
@@ -157,6 +158,7 @@ def test_the_seed_tables_and_the_quick_preset_say_what_they_are(lab):
     ("layers", "0", "layers must be a positive integer"),
 ])
 def test_a_bad_custom_sweep_is_explained_inline(lab, vary, values, message):
+    assert [lab.vary.itemData(i) for i in range(lab.vary.count())] == list(VARIED)  # what a custom sweep may vary
     lab.table_choice.setCurrentIndex(lab.table_choice.findData("custom"))
     lab.vary.setCurrentIndex(lab.vary.findData(vary))
     lab.values.setText(values)

@@ -15,6 +15,7 @@ from PySide6.QtWidgets import QApplication, QMessageBox
 
 import transviz
 from transviz.core.data.tasks import task_examples
+from transviz.core.model.config import SCHEDULES, TRAINED_POSITIONALS
 from transviz.core.teaching.workspace import Workspace
 from transviz.core.training.schedules import learning_rate
 from transviz.core.training.snapshots import load_snapshots
@@ -402,6 +403,8 @@ def test_the_form_starts_at_the_toy_de_en_recipe_and_offers_the_devices_found():
                                      "positional": "sinusoidal",
                                      "share_embeddings": False, "tie_output": False}
     assert dataclasses.replace(form.train_config(), device=shipped.train.device) == shipped.train
+    entries = {combo: [combo.itemData(i) for i in range(combo.count())] for combo in (form.positions, form.schedule)}
+    assert entries[form.positions] == list(TRAINED_POSITIONALS) and entries[form.schedule] == list(SCHEDULES)
     devices = [form.device.itemData(i) for i in range(form.device.count())]
     assert devices == ["auto"] + [d.name for d in available_devices()]
     form.init.setCurrentIndex(form.init.findData("normal"))

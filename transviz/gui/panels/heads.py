@@ -15,7 +15,7 @@ import numpy as np
 import pyqtgraph as pg
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QColor
-from PySide6.QtWidgets import QComboBox, QGridLayout, QHBoxLayout, QProgressBar, QPushButton, QWidget
+from PySide6.QtWidgets import QGridLayout, QHBoxLayout, QProgressBar, QPushButton, QWidget
 
 from ...core.analysis.head_importance import Metric, PruneCurve, Stopped, head_importance, prune_curves, tied_heads
 from ...core.base.errors import TransvizError
@@ -23,7 +23,7 @@ from ...core.decoding.interventions import KINDS, AblateHead, Kind
 from ...core.model.bundle import Model, decoding_copy
 from ...core.teaching.workspace import Workspace
 from ..services.core_messages import translated
-from ..services.language import Retranslated, set_items_by_data
+from ..services.language import Retranslated
 from ..services.workers import TaskRunner, TaskState
 from ..style import BLUE, GREEN, VERMILLION, plain_axes
 from ..widgets.heatmap import AxisNames, HeatmapWidget
@@ -70,10 +70,7 @@ class HeadsPanel(Retranslated, PlotPanel):
 
     # -- construction --------------------------------------------------------------------------
     def _build(self) -> None:
-        self.score_choice = QComboBox()
-        for key in ("exact_match", "logprob"):
-            self.score_choice.addItem("", key)
-        self.bind_text(lambda texts: set_items_by_data(self.score_choice, texts), lambda: {
+        self.score_choice = self.choice_box(lambda: {
             "exact_match": self.tr("exact match (greedy output = reference)"),
             "logprob": self.tr("log-probability of the reference tokens")})
         self.score_choice.currentIndexChanged.connect(self._forget)

@@ -19,7 +19,6 @@ from PySide6.QtCore import Qt, Slot
 from PySide6.QtGui import QBrush, QColor, QIcon, QPixmap, QShowEvent
 from PySide6.QtWidgets import (
     QAbstractItemView,
-    QComboBox,
     QFileDialog,
     QFormLayout,
     QGroupBox,
@@ -42,8 +41,8 @@ from ...core.teaching.workspace import Workspace
 from ...core.training.lab import MEAN_PREDICTOR_MSE, QUICK, SEED, LabResult, LabSettings, cost_units, estimate_seconds
 from ..services.core_messages import translated
 from ..services.export import export_with_dialog, save_picture
-from ..services.lab_runs import VARIED, LabRow, LabWorker, custom_rows, row_label, seed_rows, write_csv
-from ..services.language import Retranslated, set_items_by_data
+from ..services.lab_runs import LabRow, LabWorker, custom_rows, row_label, seed_rows, write_csv
+from ..services.language import Retranslated
 from ..style import PALETTE, plot_style
 from ..widgets.labels import bound_label, duration_text, error_label, plain_label, show_error
 from ..widgets.plots import BELOW, FrameClock, LivePlot, Series
@@ -87,10 +86,7 @@ class LabPanel(Retranslated, PlotPanel):
 
     # -- construction --------------------------------------------------------------------------
     def _build(self) -> None:
-        self.table_choice = QComboBox()
-        for key in ("lr", "init", "depth", "batch", "norm", CUSTOM):
-            self.table_choice.addItem("", key)
-        self.bind_text(lambda texts: set_items_by_data(self.table_choice, texts), lambda: {
+        self.table_choice = self.choice_box(lambda: {
             "lr": self.tr("learning rate x warm-up (the tutorial's first table)"),
             "init": self.tr("initialisation (6 layers, 1% warm-up)"), "depth": self.tr("depth: 2 layers"),
             "batch": self.tr("batch size 64"),
@@ -200,10 +196,7 @@ class LabPanel(Retranslated, PlotPanel):
             "is how hard the stack is to optimise.")
 
     def _build_custom(self) -> QGroupBox:
-        self.vary = QComboBox()
-        for name in VARIED:
-            self.vary.addItem("", name)
-        self.bind_text(lambda texts: set_items_by_data(self.vary, texts), lambda: {
+        self.vary = self.choice_box(lambda: {
             "lr": self.tr("learning rate"), "warmup": self.tr("warm-up (share of lr added per step)"),
             "init": self.tr("initialisation"), "layers": self.tr("layers"), "batch": self.tr("batch size")})
         self.values = QLineEdit("1e-3, 1e-4")

@@ -91,6 +91,15 @@ class Retranslated:
         bound = self.__dict__.setdefault("_bound_texts", [])
         bound.append((setter, text))
 
+    def choice_box(self, texts: Callable[[], Mapping[Any, str]]) -> QComboBox:
+        """A combo box with an entry for each key of ``texts()`` (the entry's item data), named by
+        its value in the language in use, again after each change."""
+        combo = QComboBox()
+        for data in texts():
+            combo.addItem("", data)
+        self.bind_text(lambda names: set_items_by_data(combo, names), texts)
+        return combo
+
     def retranslate(self) -> None:
         for setter, text in self.__dict__.get("_bound_texts", []):
             setter(text())

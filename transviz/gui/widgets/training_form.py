@@ -29,7 +29,7 @@ from PySide6.QtWidgets import (
 from ...core.base.errors import ConfigError, TransvizError
 from ...core.base.messages import Message
 from ...core.data.tasks import TASK_TITLES, TASKS, describe_task
-from ...core.model.config import SCHEDULES, TRAINED_POSITIONALS, ModelConfig, TrainConfig
+from ...core.model.config import ModelConfig, TrainConfig
 from ...core.model.init import DEFAULT_VALUES, SCHEMES, TITLES
 from ...core.training.devices import available_devices
 from ...core.training.recipes import recipe
@@ -163,29 +163,20 @@ class TrainingForm(Retranslated, QWidget):
         self.layers, self.heads = _spin(1, 12), _spin(1, 32)
         self.d_model, self.d_ff = _spin(2, 2048, 8), _spin(2, 8192, 64)
         self.dropout = _fraction(0.9, 0.05)
-        self.norm = QComboBox()
-        self.norm.addItem("", "post")
-        self.norm.addItem("", "pre")
-        self.bind_text(lambda texts: set_items_by_data(self.norm, texts), lambda: {
+        self.norm = self.choice_box(lambda: {
             "post": self.tr("post-LN (the paper)"), "pre": self.tr("pre-LN (steadier training)")})
         self.kv_heads = _spin(0, 32)
         self.bind_text(self.kv_heads.setSpecialValueText, lambda: self.tr("one per head"))
         self.bind_text(self.kv_heads.setToolTip, lambda: self.tr(
             "Heads of keys and values, each shared by a group of query heads: 1 is multi-query attention, "
             "fewer than the heads grouped-query; the KV cache shrinks by the same factor"))
-        self.positions = QComboBox()
-        for kind in TRAINED_POSITIONALS:
-            self.positions.addItem("", kind)
-        self.bind_text(lambda texts: set_items_by_data(self.positions, texts), lambda: {
+        self.positions = self.choice_box(lambda: {  # the kinds transviz trains with (TRAINED_POSITIONALS)
             "sinusoidal": self.tr("sine table (the paper)"), "learned": self.tr("learned table"),
             "rotary": self.tr("rotary (RoPE)"), "alibi": self.tr("ALiBi distance bias"), "none": self.tr("none")})
         self.bind_text(self.positions.setToolTip, lambda: self.tr(
             "How the model knows word order: a table added to the embeddings, or inside self-attention (rotary "
             "turns queries and keys by their position; ALiBi subtracts a slope times the distance from each score)"))
-        self.layer_norm = QComboBox()
-        self.layer_norm.addItem("", "standard")
-        self.layer_norm.addItem("", "rms")
-        self.bind_text(lambda texts: set_items_by_data(self.layer_norm, texts), lambda: {
+        self.layer_norm = self.choice_box(lambda: {
             "standard": self.tr("LayerNorm (the paper)"), "rms": self.tr("RMSNorm (no mean taken away, no bias)")})
         self.attention_window = _spin(0, 512)
         self.bind_text(self.attention_window.setSpecialValueText, lambda: self.tr("every key"))
@@ -215,10 +206,7 @@ class TrainingForm(Retranslated, QWidget):
 
     def _optimiser_box(self) -> QGroupBox:
         self.lr = QLineEdit()
-        self.schedule = QComboBox()
-        for schedule in SCHEDULES:
-            self.schedule.addItem("", schedule)
-        self.bind_text(lambda texts: set_items_by_data(self.schedule, texts), lambda: {
+        self.schedule = self.choice_box(lambda: {
             "constant": self.tr("constant"), "warmup": self.tr("linear warm-up, then constant"),
             "warmup-decay": self.tr("warm-up, then linear decay to 0"),
             "noam": self.tr("noam (the paper; lr is a scale factor)")})
@@ -226,11 +214,7 @@ class TrainingForm(Retranslated, QWidget):
         self.label_smoothing = _fraction(0.5, 0.05)
         self.batch_size = _spin(1, 4096, 8)
         self.steps = _spin(1, 10_000_000, 100)
-        self.init = QComboBox()
-        for name in SCHEMES:
-            self.init.addItem("", name)
-        self.bind_text(lambda texts: set_items_by_data(self.init, texts),
-                       lambda: {name: translated(Message(TITLES.get(name, name))) for name in SCHEMES})
+        self.init = self.choice_box(lambda: {name: translated(Message(TITLES.get(name, name))) for name in SCHEMES})
         self.init_scale = QLineEdit()
         self.bind_text(self.init_scale.setPlaceholderText, lambda: self.tr("std or half-width"))
         self.init.currentIndexChanged.connect(self._on_init_changed)
