@@ -8,6 +8,7 @@ import dataclasses
 
 import numpy as np
 import pytest
+from concept_views import concept_head
 
 import transviz
 from transviz.core.analysis.concepts.additive import random_params
@@ -21,12 +22,7 @@ def window(open_window):
 
 
 def test_the_view_shows_the_heads_weights_and_a_close_additive_fit(window):
-    panel = window.panels["concepts"]
-    window.tabs.setCurrentWidget(panel)
-    panel.select("additive")
-    panel.kind.setCurrentIndex(KINDS.index("encoder_self"))
-    panel.layer.setValue(1)
-    panel.head.setValue(3)
+    panel = concept_head(window, "additive", "encoder_self", 1, 3)
     view = panel.current
     walk = walkthrough(window.workspace.decoding_model, "ich mochte ein bier", "", "encoder_self", 1, 3)
     np.testing.assert_array_equal(view.dot.data, walk.weights)

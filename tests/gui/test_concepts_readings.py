@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from concept_views import concept_head
 
 from transviz.core.analysis.concepts.bilinear import bilinear
 from transviz.core.analysis.concepts.forward import Sentence
@@ -67,12 +68,7 @@ def test_the_bilinear_map_draws_w_z_or_its_symmetric_and_antisymmetric_parts(shi
 def test_the_bilinear_caption_counts_the_signs_of_s_eigenvalues(shipped_window, shipped_model):
     """The tutorial's "inner product with W_Z as its metric" does not hold: the caption says how many
     eigenvalues of S are positive and negative, counted here with numpy from the raw weights."""
-    panel = shipped_window.panels["concepts"]
-    shipped_window.tabs.setCurrentWidget(panel)
-    panel.select("bilinear")
-    panel.kind.setCurrentIndex(KINDS.index("cross"))
-    panel.layer.setValue(2)
-    panel.head.setValue(1)
+    panel = concept_head(shipped_window, "bilinear", "cross", 2, 1)
     attention = shipped_model.net.decoder_layers[2].cross_attn
     d, d_k = attention.d_model, attention.d_k
     weight = attention.in_proj_weight.detach().double().numpy()
@@ -96,12 +92,7 @@ def test_the_lookup_caption_gives_how_often_the_reading_holds_over_the_test_spli
     """"Keys like the best one share its weight" is a tendency: the caption first says the split is
     being counted (off the window's thread), then gives the share of the head's rows where it holds
     and the rank correlation of the row shown, recomputed here from the picture's own numbers."""
-    panel = shipped_window.panels["concepts"]
-    shipped_window.tabs.setCurrentWidget(panel)
-    panel.select("lookup")
-    panel.kind.setCurrentIndex(KINDS.index("cross"))
-    panel.layer.setValue(1)
-    panel.head.setValue(3)
+    panel = concept_head(shipped_window, "lookup", "cross", 1, 3)
     view = panel.current
     assert "being counted over the test split" in panel.caption.text() and view.background.bar.isVisible()
     qtbot.waitUntil(lambda: "over the test split (rank" in panel.caption.text(), timeout=120_000)
