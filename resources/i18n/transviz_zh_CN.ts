@@ -279,6 +279,14 @@
         <translation>交叉注意力</translation>
     </message>
     <message>
+        <source>decoder-only: the source&apos;s rows of its one self-attention map</source>
+        <translation>仅解码器：其唯一自注意力图中源句的行</translation>
+    </message>
+    <message>
+        <source>decoder-only: the output rows of one map, over the source and the output; a row&apos;s two parts sum to 1 together</source>
+        <translation>仅解码器：同一张图中输出的行，覆盖源句和输出；一行的两部分合起来和为 1</translation>
+    </message>
+    <message>
         <source>queries: source tokens (rows)</source>
         <translation>查询：源语言词元（行）</translation>
     </message>
@@ -429,6 +437,10 @@
     <message>
         <source>{0}, layer {1}: {2}</source>
         <translation>{0}，第 {1} 层：{2}</translation>
+    </message>
+    <message>
+        <source>{0} ({1})</source>
+        <translation>{0}（{1}）</translation>
     </message>
     <message>
         <source>{0} (edited: {1})</source>
@@ -1052,6 +1064,14 @@ S 是经过 d_k 维的乘积：它至多有 d_k = {5} 个正特征值、至多 d
         <translation>该模型将有 {0} 个参数；transviz 最多构建 {1} 个</translation>
     </message>
     <message>
+        <source>a {0} model reads its source with its decoder&apos;s layers: n_encoder_layers ({1}) must equal n_decoder_layers ({2})</source>
+        <translation>{0} 模型用解码器的层读取源句：n_encoder_layers（{1}）必须等于 n_decoder_layers（{2}）</translation>
+    </message>
+    <message>
+        <source>a {0} model cannot have {1}</source>
+        <translation>{0} 模型不能使用 {1}</translation>
+    </message>
+    <message>
         <source>model</source>
         <translation>模型</translation>
     </message>
@@ -1668,6 +1688,10 @@ S 是经过 d_k 维的乘积：它至多有 d_k = {5} 个正特征值、至多 d
         <translation>这个模型不在嵌入上加位置编码表（它的位置方式：{0}）</translation>
     </message>
     <message>
+        <source>source and output together reach this model&apos;s limit of {0} tokens</source>
+        <translation>源句和输出合起来达到了此模型 {0} 个词元的上限</translation>
+    </message>
+    <message>
         <source>source</source>
         <translation>源句</translation>
     </message>
@@ -1716,6 +1740,14 @@ S 是经过 d_k 维的乘积：它至多有 d_k = {5} 个正特征值、至多 d
         <translation>无位置编码</translation>
     </message>
     <message>
+        <source>decoder-only, a prefix LM</source>
+        <translation>仅解码器，前缀语言模型</translation>
+    </message>
+    <message>
+        <source>decoder-only, causal</source>
+        <translation>仅解码器，因果</translation>
+    </message>
+    <message>
         <source>multi-query attention</source>
         <translation>多查询注意力</translation>
     </message>
@@ -1742,6 +1774,10 @@ S 是经过 d_k 维的乘积：它至多有 d_k = {5} 个正特征值、至多 d
     <message>
         <source>pre-LN with RMSNorm, no warm-up</source>
         <translation>前置 LN 加 RMSNorm，无预热</translation>
+    </message>
+    <message>
+        <source>one stack reads source and output, a prefix LM</source>
+        <translation>一个层栈读取源句和输出，前缀语言模型</translation>
     </message>
     <message>
         <source>no recipe called {0}; recipes: {1}</source>
@@ -2122,6 +2158,10 @@ S 是经过 d_k 维的乘积：它至多有 d_k = {5} 个正特征值、至多 d
     <message>
         <source>{0} row {1} painted</source>
         <translation>{0} 第 {1} 行已手绘</translation>
+    </message>
+    <message>
+        <source>a decoder-only model has no cross-attention of its own: its output attends to the source inside its self-attention, so choose decoder_self (its rows cover the source and the output)</source>
+        <translation>仅解码器模型没有独立的交叉注意力：它的输出在自注意力中关注源句，请选择 decoder_self（它的行覆盖源句和输出）</translation>
     </message>
     <message>
         <source>no layer {0}: the {1} attention has layers 0 to {2}</source>
@@ -5285,6 +5325,22 @@ Why positions: &apos;Shuffle the source words&apos; puts the sentence&apos;s tok
         <translation>RMSNorm（不减去均值，没有偏置）</translation>
     </message>
     <message>
+        <source>encoder and decoder (the paper)</source>
+        <translation>编码器和解码器（论文）</translation>
+    </message>
+    <message>
+        <source>decoder-only, prefix LM</source>
+        <translation>仅解码器，前缀语言模型</translation>
+    </message>
+    <message>
+        <source>decoder-only, causal</source>
+        <translation>仅解码器，因果</translation>
+    </message>
+    <message>
+        <source>Decoder-only: one stack reads the source, the start token and the translation as one stream and translates by continuing it; in a prefix LM the source&apos;s words see each other both ways</source>
+        <translation>仅解码器：一个层栈把源句、起始词元和译文当作一条序列读取，通过续写来翻译；在前缀语言模型中，源句的词彼此双向可见</translation>
+    </message>
+    <message>
         <source>every key</source>
         <translation>所有键</translation>
     </message>
@@ -5307,6 +5363,10 @@ Why positions: &apos;Shuffle the source words&apos; puts the sentence&apos;s tok
     <message>
         <source>Model</source>
         <translation>模型</translation>
+    </message>
+    <message>
+        <source>Architecture</source>
+        <translation>架构</translation>
     </message>
     <message>
         <source>Layers (each side)</source>

@@ -13,7 +13,7 @@ from transviz.core.training.recipes import recipe
 
 SIBLINGS = {"gqa": {"n_kv_heads": 2}, "mqa": {"n_kv_heads": 1}, "rope": {"positional": "rotary"},
             "alibi": {"positional": "alibi"}, "window": {"attention_window": 3},
-            "pre-norm": {"norm": "pre", "layer_norm": "rms"}}
+            "pre-norm": {"norm": "pre", "layer_norm": "rms"}, "decoder-only": {"architecture": "prefix-lm"}}
 SHIPPED = {"default": "toy-de-en", "dates": "dates", "zh-en": "toy-zh-en", **dict.fromkeys(SIBLINGS, "toy-de-en")}
 
 

@@ -182,7 +182,7 @@ def test_shipped_models_menu_lists_names_and_loads(window, qtbot, model_file):
         "Variants of attention: the default with one change",  # a section, then the siblings in the recipes' order
         "gqa: grouped-query attention, 2 key/value heads", "mqa: multi-query attention, 1 key/value head",
         "rope: rotary positions (RoPE)", "alibi: ALiBi positions", "window: sliding window of 3 keys",
-        "pre-norm: pre-LN with RMSNorm, no warm-up"]
+        "pre-norm: pre-LN with RMSNorm, no warm-up", "decoder-only: one stack reads source and output, a prefix LM"]
     assert window.menus.shipped_menu.actions()[3].isSeparator()
     with qtbot.waitSignal(window.model_changed, timeout=10000):
         window.menus.shipped_menu.actions()[5].trigger()

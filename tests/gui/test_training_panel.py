@@ -400,7 +400,7 @@ def test_the_form_starts_at_the_toy_de_en_recipe_and_offers_the_devices_found():
     assert form.task.currentData() == "toy-de-en" and form.valid
     assert form.model_settings() == {**shipped.model, "n_encoder_layers": 3, "n_decoder_layers": 3,
                                      "norm": "post", "layer_norm": "standard", "attention_window": 0, "n_kv_heads": 0,
-                                     "positional": "sinusoidal",
+                                     "positional": "sinusoidal", "architecture": "encoder-decoder",
                                      "share_embeddings": False, "tie_output": False}
     assert dataclasses.replace(form.train_config(), device=shipped.train.device) == shipped.train
     entries = {combo: [combo.itemData(i) for i in range(combo.count())] for combo in (form.positions, form.schedule)}

@@ -18,7 +18,7 @@ from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any
 
 from ..core.base.errors import InputError
-from ..core.model.config import SCHEDULES, TRAINED_POSITIONALS, TrainConfig
+from ..core.model.config import ARCHITECTURES, SCHEDULES, TRAINED_POSITIONALS, TrainConfig
 
 if TYPE_CHECKING:
     from ..core.training.distributed import World
@@ -28,6 +28,7 @@ MODEL_FLAGS = {  # flag dest -> ModelConfig field(s)
     "d_ff": ("d_ff",), "dropout": ("dropout",), "norm": ("norm",), "activation": ("activation",),
     "share_embeddings": ("share_embeddings",), "tie_output": ("tie_output",), "window": ("attention_window",),
     "layer_norm": ("layer_norm",), "kv_heads": ("n_kv_heads",), "positions": ("positional",),
+    "architecture": ("architecture",),
 }
 TRAIN_FLAGS = {  # flag dest -> TrainConfig field
     "steps": "steps", "batch_size": "batch_size", "lr": "lr", "schedule": "schedule", "warmup": "warmup_steps",
@@ -63,6 +64,10 @@ def register(commands: argparse._SubParsersAction) -> None:
     model.add_argument("--positions", choices=TRAINED_POSITIONALS,
                        help="sine table added to the embeddings (the paper's, default), a learned table, rotary "
                             "queries and keys (RoPE), ALiBi's distance bias on the scores, or none")
+    model.add_argument("--architecture", choices=ARCHITECTURES,
+                       help="encoder and decoder (the paper, default), or one decoder-only stack reading source, "
+                            "start token and target as one stream: prefix-lm sees the whole source from every "
+                            "source position, decoder-only only what came before")
     model.add_argument("--window", type=int, metavar="W",
                        help="sliding-window self-attention: keys fewer than W positions away (default 0: all)")
     train = p.add_argument_group("training")

@@ -39,7 +39,8 @@ def test_without_interventions_nothing_changes_and_after_them_the_model_is_as_it
     before = transviz.decode(model, source)
     state = {k: v.clone() for k, v in model.net.state_dict().items()}
     assert same_trace(transviz.decode(model, source, interventions=[]), before)
-    changed = transviz.decode(model, source, interventions=[AblateHead("cross", 0, 0), ScaleScores(3.0),
+    cross = "decoder_self" if model.config.decoder_only else "cross"  # a decoder-only model's output reads its source
+    changed = transviz.decode(model, source, interventions=[AblateHead(cross, 0, 0), ScaleScores(3.0),
                                                             TieQueryKey("decoder_self", 0), NoPositions()])
     assert changed.interventions and not same_trace(changed, before)
     assert same_trace(transviz.decode(model, source), before)

@@ -15,6 +15,7 @@ EXPECTED = {  # what each sibling changes, written out here rather than read bac
     "rope": ({"positional": "rotary"}, {}), "alibi": ({"positional": "alibi"}, {}),
     "window": ({"attention_window": 3}, {}),
     "pre-norm": ({"norm": "pre", "layer_norm": "rms"}, {"schedule": "constant", "warmup_steps": 0}),
+    "decoder-only": ({"architecture": "prefix-lm"}, {}),
 }
 
 

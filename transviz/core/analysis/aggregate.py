@@ -106,6 +106,34 @@ def cross_rollout(decoder_self: np.ndarray, cross: np.ndarray, encoder_self: np.
     return out
 
 
+def stream_rollout(encoder_self: np.ndarray, decoder_self: np.ndarray, cross: np.ndarray) -> np.ndarray:
+    """A decoder-only model's rollout through its one stream (source, then output): the three views
+    of each layer's one map, ``(L, H, S, S)``, ``(L, H, T, T)`` and ``(L, H, T, S)``, put back together
+    (a source row sees no output) -> ``(L, S+T, S+T)``, each entry :func:`rollout` through layers 0..l."""
+    encoder_self, decoder_self, cross = _check(encoder_self), _check(decoder_self), _check(cross)
+    layers, heads, sources, _ = encoder_self.shape
+    targets = decoder_self.shape[2]
+    if decoder_self.shape[:2] != (layers, heads) or cross.shape != (layers, heads, targets, sources):
+        raise InputError(translate_noop("CoreMessages", "decoder rollout needs maps of one sentence: decoder {0}, "
+                                                        "cross {1}, encoder {2}"),
+                         str(decoder_self.shape), str(cross.shape), str(encoder_self.shape))
+    stream = np.zeros((layers, heads, sources + targets, sources + targets))
+    stream[:, :, :sources, :sources] = encoder_self
+    stream[:, :, sources:, :sources] = cross
+    stream[:, :, sources:, sources:] = decoder_self
+    return rollout(stream)
+
+
+def stream_part(rolled: np.ndarray, kind: str, sources: int) -> np.ndarray:
+    """The ``kind`` view of a :func:`stream_rollout`, ``(L, Q, K)``: an output row's part renormalised
+    to 1, as :func:`cross_rollout` does (of what reached the query from that side, each token's share)."""
+    rows = slice(None, sources) if kind == "encoder_self" else slice(sources, None)
+    columns = slice(sources, None) if kind == "decoder_self" else slice(None, sources)
+    part = rolled[:, rows, columns].astype(np.float64)
+    total = part.sum(axis=-1, keepdims=True)
+    return (part / np.where(total > 0, total, 1.0)).astype(np.float32)
+
+
 SUMMARIES = ("mean", "max", "rollout")
 
 
@@ -117,3 +145,17 @@ def summarise(summary: str, maps: np.ndarray, decoder_self: np.ndarray | None = 
     if summary == "rollout" and decoder_self is not None and encoder_self is not None:
         return cross_rollout(decoder_self, maps, encoder_self)
     return {"mean": mean_over_heads, "max": max_over_heads, "rollout": rollout}[summary](maps)
+
+
+def summarise_view(summary: str, kind: str, encoder_self: np.ndarray, decoder_self: np.ndarray, cross: np.ndarray,
+                   one_stream: bool = False) -> np.ndarray:
+    """:func:`summarise` of the ``kind`` view of one sentence's maps; a decoder-only model's
+    (``one_stream``) rollout follows its one stream (:func:`stream_rollout`)."""
+    maps = {"encoder_self": encoder_self, "decoder_self": decoder_self, "cross": cross}[kind]
+    if summary != "rollout":
+        return summarise(summary, maps)
+    if one_stream:
+        return stream_part(stream_rollout(encoder_self, decoder_self, cross), kind, encoder_self.shape[2])
+    if kind == "cross":
+        return cross_rollout(decoder_self, cross, encoder_self)
+    return rollout(maps)

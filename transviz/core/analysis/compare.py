@@ -20,7 +20,7 @@ from ..base.errors import InputError
 from ..base.messages import translate_noop
 from ..decoding.trace import query_labels
 from ..training.snapshots import Snapshot
-from .aggregate import SUMMARIES, summarise
+from .aggregate import SUMMARIES, summarise_view
 from .walkthrough import KINDS, Kind
 
 Head = int | Literal["mean", "max", "rollout"]
@@ -44,6 +44,8 @@ class Run(Protocol):
     def decoder_self_attention(self) -> np.ndarray: ...  # (layers, heads, T, T)
     @property
     def cross_attention(self) -> np.ndarray: ...  # (layers, heads, T, S)
+    @property
+    def one_stream(self) -> bool: ...  # a decoder-only model's: the three maps are views of one
 
 
 @dataclass(frozen=True)
@@ -58,6 +60,7 @@ class SnapshotRun:
     encoder_self_attention: np.ndarray
     decoder_self_attention: np.ndarray
     cross_attention: np.ndarray
+    one_stream: bool = False
 
     @property
     def query_labels(self) -> list[str]:
@@ -156,8 +159,8 @@ def head_map(trace: Run, kind: Kind, layer: int, head: Head) -> Side:
 def _pick(trace: Run, kind: Kind, maps: np.ndarray, layer: int, head: Head) -> np.ndarray:
     if isinstance(head, int):
         return np.asarray(maps[layer, head], dtype=np.float32)
-    rolled_through = (trace.decoder_self_attention, trace.encoder_self_attention) if kind == "cross" else ()
-    summary = summarise(head, maps, *rolled_through)
+    summary = summarise_view(head, kind, trace.encoder_self_attention, trace.decoder_self_attention,
+                             trace.cross_attention, trace.one_stream)
     return np.asarray(summary[layer], dtype=np.float32)
 
 

@@ -27,7 +27,7 @@ from ..base.messages import translate_noop
 from ..data.batches import Row, encode_pairs, make_batch, pad
 from ..data.dataset import Pair
 from ..data.held_out import held_out_pairs
-from ..decoding.interventions import Kind, check_kind
+from ..decoding.interventions import Kind, check_kind, check_kind_in
 from ..model.bundle import Model, evaluating
 from ..model.sites import Address, Call, Site, Tap, tapping
 from ..training.evaluate import greedy_ids
@@ -122,6 +122,7 @@ def tied_heads(importance: np.ndarray) -> int:
 
 def _heads(model: Model, kind: Kind, metric: str) -> list[Head]:
     check_kind(kind)
+    check_kind_in(model.net, kind)
     if metric not in METRICS:
         raise ConfigError(translate_noop("CoreMessages", "the metric must be exact_match or logprob, got {0}"),
                           repr(metric))

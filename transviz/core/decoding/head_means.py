@@ -8,14 +8,13 @@ model as it is. Means are kept per model until one of its weights changes.
 from __future__ import annotations
 
 import weakref
-from collections.abc import Callable
 
-import torch
 from torch import Tensor
 
 from ..data.batches import encode_pairs, make_batch
 from ..data.held_out import held_out_pairs
 from ..model.bundle import Model, evaluating
+from ..model.sites import KINDS, Address, Call, Site, Tap, tapping
 from ..model.transformer import Transformer
 
 BATCH = 256
@@ -47,24 +46,19 @@ def _measure(model: Model) -> Means:
     counts: dict[tuple[str, int], int] = {}
     real: dict[str, Tensor] = {}  # "src" / "tgt": (B, L) true at real query positions of this batch
 
-    def adder(key: tuple[str, int], side: str) -> Callable[[torch.nn.Module, tuple[Tensor, ...]], None]:
-        def hook(module: torch.nn.Module, args: tuple[Tensor, ...]) -> None:
+    def adder(key: tuple[str, int], side: str) -> Tap:
+        def add(mixed: Tensor, call: Call) -> None:  # (B, Lq, d): the heads' outputs side by side
             mask = real[side]
-            sums[key] = sums.get(key, 0) + args[0][mask].double().sum(dim=0)  # (d,)
+            sums[key] = sums.get(key, 0) + mixed[mask].double().sum(dim=0)  # (d,)
             counts[key] = counts.get(key, 0) + int(mask.sum())
-        return hook
+        return Tap(Address(key[0], key[1], Site.MIXED), add)  # type: ignore[arg-type]  # key[0] is a Kind
 
-    modules = net.attention_modules()
-    handles = [module.out_proj.register_forward_pre_hook(adder(key, "src" if key[0] == "encoder_self" else "tgt"))
-               for key, module in modules.items()]
-    try:
-        with evaluating(model):
-            for start in range(0, len(rows), BATCH):
-                batch = make_batch(rows[start : start + BATCH], pad_id, model.device)
-                real["src"], real["tgt"] = batch.src != pad_id, batch.tgt_in != pad_id
-                net(batch.src, batch.tgt_in)
-    finally:
-        for handle in handles:
-            handle.remove()
+    # taps, not hooks on the modules: a decoder-only model's one module runs the source's pass and the output's
+    keys = [(kind, layer) for kind, layer in net.places() if kind in KINDS and layer is not None]
+    with evaluating(model), tapping(net, [adder(key, "src" if key[0] == "encoder_self" else "tgt") for key in keys]):
+        for start in range(0, len(rows), BATCH):
+            batch = make_batch(rows[start : start + BATCH], pad_id, model.device)
+            real["src"], real["tgt"] = batch.src != pad_id, batch.tgt_in != pad_id
+            net(batch.src, batch.tgt_in)
     heads, d_k = model.config.n_heads, model.config.d_model // model.config.n_heads
-    return {key: (sums[key] / counts[key]).to(next(net.parameters()).dtype).view(heads, d_k) for key in modules}
+    return {key: (sums[key] / counts[key]).to(next(net.parameters()).dtype).view(heads, d_k) for key in keys}

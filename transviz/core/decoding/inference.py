@@ -76,4 +76,5 @@ def teacher_force(model: Model, source: str, target: str, interventions: Iterabl
         stop_reason=None,
         translation=vocab.detokenize(vocab.tokens_of(gold)),
         interventions=interventions,
+        one_stream=net.config.decoder_only,
     )

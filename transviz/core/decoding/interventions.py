@@ -217,8 +217,10 @@ class ScaleScores(Intervention):
     def taps(self, model: Model) -> list[Tap]:
         if self.kind is not None and self.layer is not None:
             _check_fits(model.net, self.kind, self.layer, None)
+        if self.kind is not None:
+            check_kind_in(model.net, self.kind)
         return [Tap(Address(kind, layer, Site.SCALED), _Scale(self.factor))
-                for kind, layer in model.net.attention_modules()
+                for kind, layer in model.net.places() if kind in KINDS
                 if self.kind in (None, kind) and self.layer in (None, layer)]
 
     def describe(self) -> Message:
@@ -389,16 +391,22 @@ class EditAttention(Intervention):
         object.__setattr__(self, "weights", tuple(float(w) for w in weights))
 
     def taps(self, model: Model) -> list[Tap]:
-        _check_fits(model.net, self.kind, self.layer, self.head)
+        # a decoder-only model's output rows attend to the source, then the output, in one pass
+        stream = model.config.decoder_only and self.kind != "encoder_self"
+        _check_fits(model.net, "decoder_self" if stream else self.kind, self.layer, self.head)
 
         def paint(weights: Tensor, call: Call) -> Tensor | None:
             index = self.query - call.first_query
             if not 0 <= index < weights.shape[2]:
                 return None  # not a row of this pass (a decoding step computes one)
+            keys = range(weights.shape[-1])
+            if stream:  # the row of one view: the source's keys (cross), or the output's after them
+                source = weights.shape[-1] - (call.first_query + weights.shape[2])
+                keys = range(source) if self.kind == "cross" else range(source, weights.shape[-1])
             weights = weights.clone()
-            _set_row(weights, call.seen[Site.MASKED], self, index)
+            _set_row(weights, call.seen[Site.MASKED], self, index, keys)
             return weights
-        return [Tap(Address(self.kind, self.layer, Site.WEIGHTS), paint, PAINT)]
+        return [Tap(Address("decoder_self" if stream else self.kind, self.layer, Site.WEIGHTS), paint, PAINT)]
 
     def describe(self) -> Message:
         return Message(translate_noop("CoreMessages", "{0} row {1} painted"),
@@ -439,7 +447,11 @@ def _turned_back(module: MultiHeadAttention, site: Site) -> TapFunction:
     rotary = module.rotary
 
     def edit(x: Tensor, call: Call) -> Tensor:
-        turned: Tensor = rotary(x, call.first_query if site is Site.QUERIES else 0, back=True)
+        if call.positions is not None:  # each row's own positions (a decoder-only model's output)
+            at: int | Tensor = call.positions.queries if site is Site.QUERIES else call.positions.keys
+        else:
+            at = call.first_query if site is Site.QUERIES else 0
+        turned: Tensor = rotary(x, at, back=True)
         return turned
     return edit
 
@@ -462,14 +474,13 @@ EDITED_ROW_HIDDEN = translate_noop("CoreMessages", "an edited attention row of q
                                                    "that query may not see")
 
 
-def _set_row(weights: Tensor, scores: Tensor, row: EditAttention, index: int) -> None:
-    """Row ``index`` of ``row.head`` in ``weights`` (B, H, Lq, Lk, a copy) set to ``row.weights``,
-    keys the masked ``scores`` hide left at 0, summing to 1."""
-    keys = weights.shape[-1]
-    if len(row.weights) > keys:
-        raise InputError(EDITED_ROW_TOO_LONG, len(row.weights), row.query, keys)
-    wanted = torch.zeros(keys, dtype=weights.dtype, device=weights.device)
-    wanted[: len(row.weights)] = torch.tensor(row.weights, dtype=weights.dtype)
+def _set_row(weights: Tensor, scores: Tensor, row: EditAttention, index: int, keys: range) -> None:
+    """Row ``index`` of ``row.head`` in ``weights`` (B, H, Lq, Lk, a copy) set to ``row.weights``
+    over ``keys`` (0 elsewhere), keys the masked ``scores`` hide left at 0, summing to 1."""
+    if len(row.weights) > len(keys):
+        raise InputError(EDITED_ROW_TOO_LONG, len(row.weights), row.query, len(keys))
+    wanted = torch.zeros(weights.shape[-1], dtype=weights.dtype, device=weights.device)
+    wanted[keys.start : keys.start + len(row.weights)] = torch.tensor(row.weights, dtype=weights.dtype)
     wanted = wanted * (scores[:, row.head, index] > float("-inf")).to(weights.dtype)  # (B, Lk)
     total = wanted.sum(dim=-1, keepdim=True)
     if bool((total == 0).any()):
@@ -479,8 +490,21 @@ def _set_row(weights: Tensor, scores: Tensor, row: EditAttention, index: int) ->
 
 # -- running a model with interventions ------------------------------------------------------------
 
+CROSS_IN_STREAM = translate_noop("CoreMessages", "a decoder-only model has no cross-attention of its own: its output "
+                                                 "attends to the source inside its self-attention, so choose "
+                                                 "decoder_self (its rows cover the source and the output)")
+
+
+def check_kind_in(net: Transformer, kind: Kind) -> None:
+    """InputError when ``net`` runs no attention of ``kind`` that a head can be changed in alone (the
+    cross view of a decoder-only model is a part of its self-attention's rows)."""
+    if kind == "cross" and net.config.decoder_only:
+        raise InputError(CROSS_IN_STREAM)
+
+
 def _check_fits(net: Transformer, kind: Kind, layer: int, head: int | None) -> None:
     """InputError unless ``net`` has that layer (and head) of that kind."""
+    check_kind_in(net, kind)
     cfg = net.config
     layers = cfg.layer_count(kind)
     if layer >= layers:

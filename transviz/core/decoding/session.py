@@ -740,4 +740,5 @@ class DecodingSession:
             stop_reason=stop,
             translation=self._vocab.detokenize(outputs),
             interventions=self._interventions,
+            one_stream=self.model.config.decoder_only,
         )

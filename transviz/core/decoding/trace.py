@@ -28,6 +28,8 @@ class Trace:
     stop_reason: str | None  # "end" (end token), "max_len" (length limit), None (not stopped / teacher forcing)
     translation: str  # the output tokens as text
     interventions: tuple[Intervention, ...] = ()  # what changed how attention ran (core.decoding.interventions)
+    # a decoder-only model's: the three maps are views of its one self-attention (ModelConfig.decoder_only)
+    one_stream: bool = False
 
     @property
     def query_labels(self) -> list[str]:

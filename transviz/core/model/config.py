@@ -33,6 +33,11 @@ TRAINED_POSITIONALS: tuple[str, ...] = ("sinusoidal", "learned", "rotary", "alib
 # RMSNorm, x / sqrt(mean(x^2) + eps) times a weight, no mean taken away and no bias (today's models)
 LayerNormKind = Literal["standard", "unbiased-std", "rms"]
 LAYER_NORMS: tuple[str, ...] = ("standard", "unbiased-std", "rms")
+# encoder-decoder: the paper's two stacks. The decoder-only kinds read one stream, the source, the start
+# token as the separator, then the target, through one stack of self-attention layers: prefix-lm lets
+# the source positions see each other both ways (a prefix LM), decoder-only masks them causally too.
+Architecture = Literal["encoder-decoder", "prefix-lm", "decoder-only"]
+ARCHITECTURES: tuple[str, ...] = ("encoder-decoder", "prefix-lm", "decoder-only")
 
 # Settings that break one of these rules are named in the message, with the value given ({0}, {1}).
 POSITIVE_INTEGER = translate_noop("CoreMessages", "{0} must be a positive integer, got {1}")
@@ -121,6 +126,7 @@ class ModelConfig:
     # Heads of keys and values: 0 gives each query head its own (multi-head attention); fewer, dividing
     # n_heads, share each between n_heads / n_kv_heads query heads (grouped-query; 1: multi-query)
     n_kv_heads: int = 0
+    architecture: Architecture = "encoder-decoder"
 
     def __post_init__(self) -> None:
         for name, high in MAX_SIZES.items():
@@ -162,6 +168,7 @@ class ModelConfig:
             raise ConfigError(translate_noop("CoreMessages", "n_kv_heads ({0}) must divide n_heads ({1}): each "
                                                              "key/value head serves the same number of query heads"),
                               self.n_kv_heads, self.n_heads)
+        self._check_architecture()
         if self.pad_id >= min(self.src_vocab_size, self.tgt_vocab_size):
             raise ConfigError(translate_noop("CoreMessages", "pad_id {0} is outside the vocabularies"), self.pad_id)
         if not self.layer_norm_eps > 0:
@@ -173,6 +180,20 @@ class ModelConfig:
                                                              "at most {1}"),
                               f"{self.parameter_count():,}", f"{MAX_PARAMETERS:,}")
 
+    def _check_architecture(self) -> None:
+        if self.architecture not in ARCHITECTURES:
+            raise ConfigError(ONE_OF, "architecture", ", ".join(ARCHITECTURES), repr(self.architecture))
+        if not self.decoder_only:
+            return
+        if self.n_encoder_layers != self.n_decoder_layers:  # the source runs through the decoder's layers
+            raise ConfigError(translate_noop("CoreMessages", "a {0} model reads its source with its decoder's "
+                                                             "layers: n_encoder_layers ({1}) must equal "
+                                                             "n_decoder_layers ({2})"),
+                              self.architecture, self.n_encoder_layers, self.n_decoder_layers)
+        if self.embedding_norm or self.positional in ("sinusoidal-halves", "sinusoidal-fairseq"):
+            raise ConfigError(translate_noop("CoreMessages", "a {0} model cannot have {1}"), self.architecture,
+                              "embedding_norm" if self.embedding_norm else self.positional)
+
     def parameter_count(self) -> int:
         """Distinct trainable parameters of the network built from this config (a tied table counts
         once), computed without building it."""
@@ -182,6 +203,11 @@ class ModelConfig:
         """How many layers have the ``kind`` attention (encoder_self: the encoder's; decoder_self and
         cross: the decoder's): an encoder and a decoder may differ in depth."""
         return self.n_encoder_layers if kind == "encoder_self" else self.n_decoder_layers
+
+    @property
+    def decoder_only(self) -> bool:
+        """Whether source and target are one stream through one stack (no encoder, no cross-attention)."""
+        return self.architecture != "encoder-decoder"
 
     @property
     def d_k(self) -> int:
@@ -231,7 +257,7 @@ class ModelConfig:
 
 LATER_DEFAULTS: dict[str, object] = {"final_norm": None, "scale_embeddings": True, "positional": "sinusoidal",
                                      "embedding_norm": False, "bias": True, "layer_norm": "standard",
-                                     "attention_window": 0, "n_kv_heads": 0}
+                                     "attention_window": 0, "n_kv_heads": 0, "architecture": "encoder-decoder"}
 
 
 Schedule = Literal["constant", "warmup", "warmup-decay", "noam"]

@@ -44,6 +44,8 @@ class Sizes(Protocol):
     def kv_heads(self) -> int: ...
     @property
     def layer_norm(self) -> str: ...
+    @property
+    def decoder_only(self) -> bool: ...
 
 Shape = tuple[int, ...]
 Entry = tuple[tuple[str, ...], Shape]  # one tensor: the state-dict names it goes by (2 or 3 when tied), its shape
@@ -70,6 +72,8 @@ def _layers(config: Sizes) -> dict[str, Shape]:
     d, d_ff, rms = config.d_model, config.d_ff, config.layer_norm == "rms"
     kv = d // config.n_heads * config.kv_heads
     shapes: dict[str, Shape] = {}
+    if config.decoder_only:
+        return _biases_kept(_stream_layers(config), config.bias)
     for i in range(config.n_encoder_layers):
         shapes |= _attention(f"encoder_layers.{i}.self_attn", d, kv) | _feed_forward(f"encoder_layers.{i}.ffn", d, d_ff)
         shapes |= _norm(f"encoder_layers.{i}.norm1", d, rms) | _norm(f"encoder_layers.{i}.norm2", d, rms)
@@ -82,6 +86,19 @@ def _layers(config: Sizes) -> dict[str, Shape]:
     if config.has_final_norm:  # Pre-LN (and torch.nn.Transformer) ends each stack with a LayerNorm
         shapes |= _norm("encoder_norm", d, rms) | _norm("decoder_norm", d, rms)
     return _biases_kept(shapes, config.bias)
+
+
+def _stream_layers(config: Sizes) -> dict[str, Shape]:
+    """A decoder-only model's layers: self-attention and feed-forward, one final norm."""
+    d, d_ff, rms = config.d_model, config.d_ff, config.layer_norm == "rms"
+    kv = d // config.n_heads * config.kv_heads
+    shapes: dict[str, Shape] = {}
+    for i in range(config.n_decoder_layers):
+        shapes |= _attention(f"decoder_layers.{i}.self_attn", d, kv) | _feed_forward(f"decoder_layers.{i}.ffn", d, d_ff)
+        shapes |= _norm(f"decoder_layers.{i}.norm1", d, rms) | _norm(f"decoder_layers.{i}.norm2", d, rms)
+    if config.has_final_norm:
+        shapes |= _norm("decoder_norm", d, rms)
+    return shapes
 
 
 def _biases_kept(shapes: dict[str, Shape], bias: bool) -> dict[str, Shape]:
@@ -99,7 +116,9 @@ def tensor_layout(config: Sizes) -> list[Entry]:
         tgt.append("generator.weight")
     entries: list[Entry] = []
     if config.positional == "learned":  # the network's own parameters come before its modules'
-        entries += [(("encoder_positions",), (config.max_len, d)), (("decoder_positions",), (config.max_len, d))]
+        if not config.decoder_only:  # one stream, one table
+            entries.append((("encoder_positions",), (config.max_len, d)))
+        entries.append((("decoder_positions",), (config.max_len, d)))
     entries.append((tuple(src), (config.src_vocab_size, d)))
     if not config.share_embeddings:
         entries.append((tuple(tgt), (config.tgt_vocab_size, d)))

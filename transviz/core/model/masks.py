@@ -74,6 +74,16 @@ def windowed(mask: torch.Tensor, queries: int, window: int, first_query: int = 0
     return allowed | (own & ~allowed.any(dim=-1, keepdim=True))
 
 
+def within_window(mask: torch.Tensor, queries: torch.Tensor, keys: torch.Tensor, window: int) -> torch.Tensor:
+    """``mask`` (B, 1, Lq, Lk) AND a sliding window of ``window`` between queries and keys standing at
+    the positions ``queries`` (B, Lq) and ``keys`` (B, Lk) of each row (a decoder-only model's target
+    after its source). A row whose window holds none of its keys keeps ``mask``'s, as in :func:`windowed`."""
+    if window < 1:
+        raise ValueError(f"window must be >= 1, got {window}")
+    allowed = mask & ((queries[:, :, None] - keys[:, None, :]).abs() < window)[:, None]
+    return allowed | (mask & ~allowed.any(dim=-1, keepdim=True))
+
+
 def hidden_positions(mask: torch.Tensor) -> torch.Tensor:
     """The complement of a mask: ``True`` where attention is blocked (the seed's 0/1 picture)."""
     return ~mask

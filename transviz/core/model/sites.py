@@ -77,16 +77,26 @@ class Address:
         return self.kind, self.layer
 
 
+@dataclass(frozen=True)
+class Positions:
+    """Where each query and key of one attention call stands in its sentence, per row: (B or 1, Lq)
+    and (B or 1, Lk). Decoder-only models need them: a target's positions follow its own source's."""
+
+    queries: Tensor
+    keys: Tensor
+
+
 class Call:
     """One pass through a tapped place, as its taps see it: the position of the first query in its
     sentence, the attention mask (``True`` = may attend; None: every key), and ``seen``, the values
     of this pass's sites so far (in attention the queries, keys and values from the start)."""
 
-    __slots__ = ("first_query", "mask", "seen", "_taps")
+    __slots__ = ("first_query", "mask", "seen", "positions", "_taps")
 
     def __init__(self, taps: Mapping[Site, tuple[Tap, ...]], first_query: int, mask: Tensor | None,
-                 seen: dict[Site, Tensor]) -> None:
+                 seen: dict[Site, Tensor], positions: Positions | None = None) -> None:
         self._taps, self.first_query, self.mask, self.seen = taps, first_query, mask, seen
+        self.positions = positions  # every row's query and key positions, where they are not 0.. (Positions)
 
     def __call__(self, site: Site, value: Tensor) -> Tensor:
         """``value`` after this thread's taps at ``site``, run in their order."""
@@ -130,7 +140,8 @@ class Sites:
         self._by_thread: dict[int, dict[Site, tuple[Tap, ...]]] = {}
 
     def call(self, first_query: int = 0, mask: Tensor | None = None, queries: Tensor | None = None,
-             keys: Tensor | None = None, values: Tensor | None = None) -> Call | None:
+             keys: Tensor | None = None, values: Tensor | None = None,
+             positions: Positions | None = None) -> Call | None:
         """A pass with this thread's taps here, or None when it has none."""
         if not self._by_thread:  # the common case: nothing to look up
             return None
@@ -139,7 +150,7 @@ class Sites:
             return None
         seen = {site: t for site, t in ((Site.QUERIES, queries), (Site.KEYS, keys), (Site.VALUES, values))
                 if t is not None}
-        return Call(taps, first_query, mask, seen)
+        return Call(taps, first_query, mask, seen, positions)
 
     def through(self, site: Site, value: Tensor) -> Tensor:
         """``value`` after this thread's taps at ``site`` (a place's only site in this pass)."""

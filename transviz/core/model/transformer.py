@@ -21,7 +21,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable
 from dataclasses import dataclass, replace
-from typing import cast
+from typing import TypeVar, cast
 
 import torch
 import torch.nn.functional as F
@@ -32,10 +32,12 @@ from ..base.errors import InputError
 from ..base.messages import Message, translate_noop
 from .config import ModelConfig
 from .kv_cache import Growing, KeyValue, KVBuffer
-from .masks import decoder_self_mask, padding_mask, window_mask, windowed
+from .masks import causal_mask, combine, decoder_self_mask, padding_mask, window_mask, windowed, within_window
 from .positional import alibi_slopes, rotary_angles, sine_table
 from .row_blocks import Linear, linear
-from .sites import STACKS, Kind, Place, Site, Sites, Stack, untapped
+from .sites import KINDS, STACKS, Kind, Place, Positions, Site, Sites, Stack, untapped
+
+Found = TypeVar("Found")  # what an attention call hands back besides its output
 
 
 class Rotary(nn.Module):
@@ -53,12 +55,17 @@ class Rotary(nn.Module):
         self.register_buffer("cos", angles.cos().repeat(1, 2).float(), persistent=False)
         self.register_buffer("sin", torch.cat([-angles.sin(), angles.sin()], dim=-1).float(), persistent=False)
 
-    def forward(self, x: Tensor, first: int, back: bool = False) -> Tensor:
-        """``x`` (B, heads, L, d_k) at positions ``first``.. turned (``back``: turned back)."""
-        rows = slice(first, first + x.shape[-2])
+    def forward(self, x: Tensor, first: int | Tensor, back: bool = False) -> Tensor:
+        """``x`` (B, heads, L, d_k) at positions ``first``.. turned (``back``: turned back); ``first``
+        may instead be every row's positions, (B or 1, L)."""
+        if isinstance(first, Tensor):
+            cos, sin = self.cos[first][:, None], self.sin[first][:, None]  # (B, 1, L, d_k)
+        else:
+            rows = slice(first, first + x.shape[-2])
+            cos, sin = self.cos[rows], self.sin[rows]
         first_half, second_half = x.chunk(2, dim=-1)
         swapped = torch.cat([second_half, first_half], dim=-1)  # (x_{i+d_k/2}, x_i) beside (x_i, x_{i+d_k/2})
-        return torch.addcmul(x * self.cos[rows], swapped, -self.sin[rows] if back else self.sin[rows])
+        return torch.addcmul(x * cos, swapped, -sin if back else sin)
 
 
 class ALiBi(nn.Module):
@@ -85,6 +92,11 @@ class ALiBi(nn.Module):
         bias = -slopes[:, None, None] * distance
         self._last = wanted, bias
         return bias
+
+    def between(self, queries: Tensor, keys: Tensor) -> Tensor:
+        """The bias of queries at positions ``queries`` (B, Lq) over keys at ``keys`` (B, Lk): (B, H, Lq, Lk)."""
+        distance = (queries[:, :, None] - keys[:, None, :]).abs()  # (B, Lq, Lk)
+        return -self.slopes[None, :, None, None] * distance[:, None]
 
 
 def per_group(a: Tensor, b: Tensor) -> Tensor:
@@ -180,16 +192,23 @@ class MultiHeadAttention(nn.Module):
         return x if group == 1 else x.repeat_interleave(group, dim=1)
 
     def attend(
-        self, q: Tensor, k: Tensor, v: Tensor, mask: Tensor | None, need_weights: bool, first_query: int = 0
+        self, q: Tensor, k: Tensor, v: Tensor, mask: Tensor | None, need_weights: bool, first_query: int = 0,
+        positions: Positions | None = None, sites: Sites | None = None,
     ) -> tuple[Tensor, Tensor | None]:
         """``q`` (B, H, Lq, d_k), ``k``/``v`` (B, n_kv_heads, Lk, d_k) -> output (B, Lq, d), weights
-        (B, H, Lq, Lk). ``first_query`` is the position of the first query in its sentence (a tap may
-        need it)."""
+        (B, H, Lq, Lk). ``first_query`` is the index of the first query among its pass's (a tap may
+        need it); queries stand at positions ``first_query``.. and keys at 0.., unless ``positions``
+        gives each row's (a decoder-only model's target, after its source). ``sites``: the taps of
+        this pass (a decoder-only model's source has its own)."""
         dropout = self.dropout if self.training else 0.0
-        if self.rotary is not None:  # self-attention: the keys from position 0, cached ones included
-            q, k = self.rotary(q, first_query), self.rotary(k, 0)
-        bias = None if self.alibi is None else self.alibi(first_query, q.shape[2], k.shape[2])  # (H, Lq, Lk)
-        tapped = self.sites.call(first_query, mask)  # this thread's taps here, if any
+        if self.rotary is not None:  # self-attention: every key turned by its position, cached ones included
+            q, k = (self.rotary(q, first_query), self.rotary(k, 0)) if positions is None else \
+                (self.rotary(q, positions.queries), self.rotary(k, positions.keys))
+        bias = None
+        if self.alibi is not None:  # (H or B x H, Lq, Lk)
+            bias = self.alibi(first_query, q.shape[2], k.shape[2]) if positions is None else \
+                self.alibi.between(positions.queries, positions.keys)
+        tapped = (sites or self.sites).call(first_query, mask, positions=positions)  # this thread's taps, if any
         at = tapped or untapped
         weights = None
         if tapped is not None:  # taps see (and may change) the keys and values of each query head
@@ -274,8 +293,14 @@ class EncoderLayer(nn.Module):
         self.dropout1, self.dropout2 = nn.Dropout(config.dropout), nn.Dropout(config.dropout)
 
     def forward(self, x: Tensor, mask: Tensor | None, need_weights: bool = False) -> tuple[Tensor, Tensor | None]:
+        return self.around_attention(x, lambda h: self.self_attn.attend(*self.self_attn.project_qkv(h), mask,
+                                                                        need_weights))
+
+    def around_attention(self, x: Tensor, attention: Callable[[Tensor], tuple[Tensor, Found]]) -> tuple[Tensor, Found]:
+        """``x`` through ``attention`` (of the normed or plain input: its output, and what else it
+        found) and the FFN, each in its residual and LayerNorm; the output, and what attention found."""
         h = self.norm1(x) if self.pre_norm else x
-        attn, weights = self.self_attn.attend(*self.self_attn.project_qkv(h), mask, need_weights)
+        attn, found = attention(h)
         x = x + self.dropout1(attn)
         if not self.pre_norm:
             x = self.norm1(x)
@@ -283,7 +308,48 @@ class EncoderLayer(nn.Module):
         x = x + self.dropout2(self.ffn(h))
         if not self.pre_norm:
             x = self.norm2(x)
-        return x, weights
+        return x, found
+
+
+class StreamLayer(EncoderLayer):
+    """A decoder-only layer: self-attention over the stream so far, then FFN. The source passes
+    through it once (:meth:`prefix`), leaving its keys and values; the target's positions attend to
+    those and to their own with one softmax (:meth:`target`), so a target row's weights over source
+    and target keys sum to 1 together."""
+
+    def __init__(self, config: ModelConfig) -> None:
+        super().__init__(config)
+        self.prefix_sites = Sites()  # taps on the source's pass (its "encoder_self" view)
+
+    def prefix(self, x: Tensor, mask: Tensor, need_weights: bool) -> tuple[Tensor, Tensor | None, KeyValue]:
+        """The source ``x`` (B, S, d) -> its output, weights (B, H, S, S) and keys and values."""
+        def attention(h: Tensor) -> tuple[Tensor, tuple[Tensor | None, KeyValue]]:
+            q, k, v = self.self_attn.project_qkv(h)
+            out, weights = self.self_attn.attend(q, k, v, mask, need_weights, sites=self.prefix_sites)
+            return out, (weights, (k, v))
+
+        x, (weights, kv) = self.around_attention(x, attention)
+        return x, weights, kv
+
+    def target(self, x: Tensor, source_kv: KeyValue, mask: Tensor | None, positions: Positions, need_weights: bool,
+               growing: Growing | None = None) -> DecoderLayerOutput:
+        """The target ``x`` (B, T, d) after the source's keys and values (B, n_kv_heads, S, d_k); the
+        weights come split at the source's end: over the target keys, and over the source's."""
+        def attention(h: Tensor) -> tuple[Tensor, tuple[Tensor | None, KeyValue]]:
+            q, k, v = self.self_attn.project_qkv(h)
+            if growing is not None:
+                k, v = growing.grow(k, v)
+            # (B, n_kv_heads, S + t, d_k): the source's keys, then the target's
+            keys, values = torch.cat([source_kv[0], k], dim=2), torch.cat([source_kv[1], v], dim=2)
+            out, weights = self.self_attn.attend(q, keys, values, mask, need_weights, k.shape[2] - q.shape[2],
+                                                 positions)
+            return out, (weights, (k, v))
+
+        x, (weights, kv) = self.around_attention(x, attention)
+        source = source_kv[0].shape[2]
+        if weights is None:
+            return DecoderLayerOutput(x, kv, None, None)
+        return DecoderLayerOutput(x, kv, weights[..., source:], weights[..., :source])
 
 
 @dataclass(frozen=True)
@@ -350,6 +416,8 @@ class Encoded:
     memory: Tensor  # (B, S, d)
     mask: Tensor  # (B, 1, 1, S) padding mask of the source keys
     attention: tuple[Tensor, ...] | None  # per layer (B, H, S, S), when asked for
+    # decoder-only: each layer's keys and values of the source, what the target attends to besides itself
+    source_kv: tuple[KeyValue, ...] | None = None
 
 
 @dataclass(frozen=True)
@@ -395,6 +463,11 @@ class StepOutput:
     cross_attention: tuple[Tensor, ...] | None  # per layer (B, H, 1, S)
 
 
+def _asked(maps: list[Tensor | None]) -> tuple[Tensor, ...]:
+    """The maps of a pass that asked for them: every layer returned one."""
+    return tuple(cast(Tensor, weights) for weights in maps)
+
+
 class Transformer(nn.Module):
     """Encoder-decoder Transformer with sinusoidal positions and optional weight sharing.
 
@@ -420,8 +493,9 @@ class Transformer(nn.Module):
         d = config.d_model
         self.src_embed = nn.Embedding(config.src_vocab_size, d)
         self.tgt_embed = self.src_embed if config.share_embeddings else nn.Embedding(config.tgt_vocab_size, d)
-        if config.positional == "learned":  # BART: one trained table per stack
-            self.encoder_positions = nn.Parameter(torch.zeros(config.max_len, d))
+        if config.positional == "learned":  # BART: one trained table per stack; a decoder-only model's one stream, one
+            if not config.decoder_only:
+                self.encoder_positions = nn.Parameter(torch.zeros(config.max_len, d))
             self.decoder_positions = nn.Parameter(torch.zeros(config.max_len, d))
         elif config.adds_positions:
             self.register_buffer("positional", sine_table(config.positional, config.max_len, d), persistent=False)
@@ -430,13 +504,15 @@ class Transformer(nn.Module):
             self.decoder_embed_norm = layer_norm(config)
         self.embed_dropout = nn.Dropout(config.dropout)
         self.position_sites = {stack: Sites() for stack in STACKS}  # taps on each stack's positional term
-        self.encoder_layers = nn.ModuleList(EncoderLayer(config) for _ in range(config.n_encoder_layers))
-        self.decoder_layers = nn.ModuleList(DecoderLayer(config) for _ in range(config.n_decoder_layers))
+        layer = StreamLayer if config.decoder_only else DecoderLayer
+        self.encoder_layers = nn.ModuleList(EncoderLayer(config) for _ in range(0 if config.decoder_only
+                                                                                else config.n_encoder_layers))
+        self.decoder_layers = nn.ModuleList(layer(config) for _ in range(config.n_decoder_layers))
         self._place_positions_in_attention()
         # Pre-LN leaves the residual stream un-normalised, so each stack ends with a LayerNorm
         # (torch.nn.Transformer has one whatever its norm: config.final_norm says so).
         final = config.has_final_norm
-        self.encoder_norm = layer_norm(config) if final else nn.Identity()
+        self.encoder_norm = layer_norm(config) if final and not config.decoder_only else nn.Identity()
         self.decoder_norm = layer_norm(config) if final else nn.Identity()
         self.generator = Linear(d, config.tgt_vocab_size)
         for table in {id(self.src_embed): self.src_embed, id(self.tgt_embed): self.tgt_embed}.values():
@@ -484,14 +560,18 @@ class Transformer(nn.Module):
             raise InputError(translate_noop("CoreMessages", "this model adds no positional table to its embeddings "
                                                             "(its positions: {0})"), self.config.positional)
         if self.config.positional == "learned":
-            return self.encoder_positions if stack == "encoder" else self.decoder_positions
+            return self.encoder_positions if stack == "encoder" and not self.config.decoder_only else \
+                self.decoder_positions
         return self.positional
 
-    def _embed(self, tokens: Tensor, table: nn.Embedding, stack: Stack, offset: int = 0) -> Tensor:
+    def _embed(self, tokens: Tensor, table: nn.Embedding, stack: Stack, offset: int | Tensor = 0) -> Tensor:
+        """Token embeddings plus the positions from ``offset`` on, or at ``offset`` (B, L) per row."""
         length = tokens.shape[1]
         x: Tensor = table(tokens) * self.config.embedding_scale
         if self.config.adds_positions:
-            positions = self.position_table(stack)[offset : offset + length]  # (L, d)
+            table_rows = self.position_table(stack)
+            # (L, d), or (B, L, d) where each row has its own positions
+            positions = table_rows[offset] if isinstance(offset, Tensor) else table_rows[offset : offset + length]
             x = x + self.position_sites[stack].through(Site.POSITIONS, positions)
         if self.config.embedding_norm:
             x = (self.encoder_embed_norm if stack == "encoder" else self.decoder_embed_norm)(x)
@@ -512,6 +592,8 @@ class Transformer(nn.Module):
             mask = padding_mask(src, self.config.pad_id)
             if not bool(mask.any(dim=-1).all()):
                 raise InputError(translate_noop("CoreMessages", "a source sentence holds only padding"))
+            if self.config.decoder_only:
+                return self._read_source(src, mask, return_attention)
             x = self._embed(src, self.src_embed, "encoder")
             self_mask = windowed(mask, src.shape[1], self.config.attention_window)
             maps = []
@@ -520,13 +602,60 @@ class Transformer(nn.Module):
                 maps.append(weights)
             return Encoded(self.encoder_norm(x), mask, tuple(maps) if return_attention else None)
 
+    def _read_source(self, src: Tensor, mask: Tensor, return_attention: bool) -> Encoded:
+        """A decoder-only model's source through its layers, keeping each layer's keys and values."""
+        self_mask = mask if self.config.architecture == "prefix-lm" else combine(mask, causal_mask(src.shape[1],
+                                                                                                  src.device))
+        self_mask = windowed(self_mask, src.shape[1], self.config.attention_window)
+        x = self._embed(src, self.src_embed, "encoder")
+        maps, kvs = [], []
+        for layer in self.decoder_layers:
+            x, weights, kv = cast(StreamLayer, layer).prefix(x, self_mask, return_attention)
+            maps.append(weights)
+            kvs.append(kv)
+        return Encoded(self.decoder_norm(x), mask, _asked(maps) if return_attention else None, tuple(kvs))
+
     # -- decoder, all positions at once (teacher forcing) --------------------------------------
     def memory_kv(self, encoded: Encoded) -> tuple[KeyValue, ...]:
+        """What the decoder attends to in the source, per layer: cross-attention's keys and values of
+        the encoder output, or a decoder-only model's source keys and values."""
+        if encoded.source_kv is not None:
+            return encoded.source_kv
         return tuple(cast(DecoderLayer, layer).cross_attn.project_kv(encoded.memory) for layer in self.decoder_layers)
+
+    def _target_positions(self, source_mask: Tensor, first: int, queries: int) -> Positions:
+        """A decoder-only model's target queries ``first``.. of each row stand after its own source;
+        the keys are the source's (positions 0..) and the target's so far."""
+        lengths = source_mask.sum(dim=-1).view(-1, 1)  # (B, 1): each sentence's source tokens
+        if int(lengths.max()) + first + queries > self.config.max_len:
+            raise InputError(translate_noop("CoreMessages", "source and output together reach this model's limit of "
+                                                            "{0} tokens"), self.config.max_len)
+        source = torch.arange(source_mask.shape[-1], device=lengths.device).expand(lengths.shape[0], -1)
+        target = lengths + torch.arange(first + queries, device=lengths.device)  # (B, first + queries)
+        return Positions(target[:, first:], torch.cat([source, target], dim=1))
+
+    def _stream_mask(self, source_mask: Tensor, target_mask: Tensor | None, positions: Positions) -> Tensor | None:
+        """What a decoder-only model's target queries may see: the source's tokens beside
+        ``target_mask`` (None: every target key), within the sliding window if the model has one."""
+        window = self.config.attention_window
+        if target_mask is None and not window and bool(source_mask.all()):
+            return None  # every key, as the fast path takes it
+        rows = positions.queries.shape[1]
+        batch = source_mask.shape[0]
+        target_mask = torch.ones(1, 1, 1, 1, dtype=torch.bool, device=source_mask.device) if target_mask is None \
+            else target_mask
+        target_keys = positions.keys.shape[1] - source_mask.shape[-1]
+        mask = torch.cat([source_mask.expand(batch, 1, rows, -1),
+                          target_mask.expand(batch, 1, rows, target_keys)], dim=-1)  # (B, 1, Lq, S + t)
+        if not window:
+            return mask
+        return within_window(mask, positions.queries, positions.keys, window)
 
     def decode(self, tgt: Tensor, encoded: Encoded, return_attention: bool = False) -> Decoded:
         """``tgt`` (B, T) decoder inputs (start token first) -> logits (B, T, V) and optional maps."""
         self._check_tokens(tgt, self.config.tgt_vocab_size, Message(translate_noop("CoreMessages", "target")))
+        if self.config.decoder_only:
+            return self._decode_stream(tgt, encoded, return_attention)
         with computing(self.work(tgt.numel())):
             self_mask = windowed(decoder_self_mask(tgt, self.config.pad_id), tgt.shape[1], self.config.attention_window)
             x = self._embed(tgt, self.tgt_embed, "decoder")
@@ -540,6 +669,23 @@ class Transformer(nn.Module):
             if not return_attention:
                 return Decoded(logits, None, None)
             return Decoded(logits, tuple(self_maps), tuple(cross_maps))
+
+    def _decode_stream(self, tgt: Tensor, encoded: Encoded, return_attention: bool) -> Decoded:
+        """A decoder-only model's target after its source, every position at once."""
+        with computing(self.work(tgt.numel())):
+            positions = self._target_positions(encoded.mask, 0, tgt.shape[1])
+            mask = self._stream_mask(encoded.mask, decoder_self_mask(tgt, self.config.pad_id), positions)
+            x = self._embed(tgt, self.tgt_embed, "decoder", offset=positions.queries)
+            self_maps, cross_maps = [], []
+            for layer, kv in zip(self.decoder_layers, self.memory_kv(encoded), strict=True):
+                out = cast(StreamLayer, layer).target(x, kv, mask, positions, return_attention)
+                x = out.x
+                self_maps.append(out.self_weights)
+                cross_maps.append(out.cross_weights)
+            logits = self.generator(self.decoder_norm(x))
+            if not return_attention:
+                return Decoded(logits, None, None)
+            return Decoded(logits, _asked(self_maps), _asked(cross_maps))
 
     def forward(self, src: Tensor, tgt: Tensor, return_attention: bool = False) -> ForwardOutput:
         encoded = self.encode(src, return_attention)
@@ -568,16 +714,26 @@ class Transformer(nn.Module):
         tokens = tokens.reshape(-1, 1)
         self._check_tokens(tokens, self.config.tgt_vocab_size, Message(translate_noop("CoreMessages", "decoder token")))
         with computing(self.work(tokens.numel())):
-            x = self._embed(tokens, self.tgt_embed, "decoder", offset=state.length)  # (B, 1, d)
             layers = len(self.decoder_layers)
             caches = [Growing(past, buffer, self.config.max_len)
                       for past, buffer in zip(state.self_kv or (None,) * layers, state.buffers or (None,) * layers,
                                               strict=True)]
             new_kv, self_rows, cross_rows = [], [], []
             window = self.config.attention_window  # the new query sees every cached key, or the last w
-            self_mask = window_mask(1, state.length + 1, window, state.length, x.device) if window else None
+            run: Callable[[nn.Module, Tensor, KeyValue, Growing], DecoderLayerOutput]
+            if self.config.decoder_only:
+                positions = self._target_positions(state.memory_mask, state.length, 1)
+                x = self._embed(tokens, self.tgt_embed, "decoder", offset=positions.queries)  # (B, 1, d)
+                stream_mask = self._stream_mask(state.memory_mask, None, positions)
+                run = lambda layer, x, kv, cache: cast(StreamLayer, layer).target(  # noqa: E731
+                    x, kv, stream_mask, positions, return_attention, cache)
+            else:
+                x = self._embed(tokens, self.tgt_embed, "decoder", offset=state.length)  # (B, 1, d)
+                self_mask = window_mask(1, state.length + 1, window, state.length, x.device) if window else None
+                run = lambda layer, x, kv, cache: layer(  # noqa: E731
+                    x, kv, self_mask, state.memory_mask, need_weights=return_attention, growing=cache)
             for layer, memory_kv, cache in zip(self.decoder_layers, state.memory_kv, caches, strict=True):
-                out = layer(x, memory_kv, self_mask, state.memory_mask, need_weights=return_attention, growing=cache)
+                out = run(layer, x, memory_kv, cache)
                 x = out.x
                 new_kv.append(out.self_kv)
                 self_rows.append(out.self_weights)
@@ -587,11 +743,16 @@ class Transformer(nn.Module):
             new_state = replace(state, self_kv=tuple(new_kv), length=state.length + 1, buffers=buffers)
             if not return_attention:
                 return StepOutput(logits, new_state, None, None)
-            return StepOutput(logits, new_state, tuple(self_rows), tuple(cross_rows))
+            return StepOutput(logits, new_state, _asked(self_rows), _asked(cross_rows))
 
     def attention_modules(self) -> dict[tuple[Kind, int], MultiHeadAttention]:
         """Every attention module by (kind, layer), kinds named as in traces."""
         found: dict[tuple[Kind, int], MultiHeadAttention] = {}
+        if self.config.decoder_only:  # one module per layer, for the source's pass and the target's
+            for i, layer in enumerate(self.decoder_layers):
+                for kind in KINDS:
+                    found[kind, i] = cast(MultiHeadAttention, layer.self_attn)
+            return found
         for i, layer in enumerate(self.encoder_layers):
             found["encoder_self", i] = cast(MultiHeadAttention, layer.self_attn)
         for i, layer in enumerate(self.decoder_layers):
@@ -603,6 +764,11 @@ class Transformer(nn.Module):
         """Where taps attach (:func:`transviz.core.model.sites.tapping`): each attention module by
         (kind, layer), each stack's positional term by (stack, None)."""
         found: dict[Place, Sites] = {key: module.sites for key, module in self.attention_modules().items()}
+        if self.config.decoder_only:  # its cross-attention is part of the target's self-attention: no place of its own
+            found = {("encoder_self", i): cast(StreamLayer, layer).prefix_sites
+                     for i, layer in enumerate(self.decoder_layers)}
+            found.update((("decoder_self", i), cast(StreamLayer, layer).self_attn.sites)
+                         for i, layer in enumerate(self.decoder_layers))
         found.update(((stack, None), sites) for stack, sites in self.position_sites.items())
         return found
 

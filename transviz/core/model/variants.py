@@ -13,10 +13,19 @@ POSITIONS = {
 }
 
 
+ARCHITECTURES = {
+    "prefix-lm": translate_noop("CoreMessages", "decoder-only, a prefix LM"),
+    "decoder-only": translate_noop("CoreMessages", "decoder-only, causal"),
+}
+
+
 def variant_parts(config: ModelConfig) -> list[Message]:
     """One phrase per way ``config`` differs from the paper's attention and normalisation; none for
     the paper's own layout."""
     parts = []
+    architecture = ARCHITECTURES.get(config.architecture)  # a template marked above
+    if architecture is not None:
+        parts.append(Message(architecture))
     if config.n_kv_heads == 1 < config.n_heads:
         parts.append(Message(translate_noop("CoreMessages", "multi-query attention")))
     elif config.n_kv_heads and config.n_kv_heads < config.n_heads:

@@ -61,6 +61,8 @@ SIBLING_CHANGES: dict[str, tuple[dict[str, Any], dict[str, Any]]] = {  # name: (
     "window": ({"attention_window": 3}, {}),  # self-attention sees keys fewer than 3 positions away
     # today's normalisation, and the seed's question: pre-norm trains without warm-up
     "pre-norm": ({"norm": "pre", "layer_norm": "rms"}, {"schedule": "constant", "warmup_steps": 0}),
+    # one stack reads source, start token and target as one stream; the source sees itself both ways
+    "decoder-only": ({"architecture": "prefix-lm"}, {}),
 }
 # What each sibling changes, in the words of a menu entry.
 SIBLING_TITLES = {
@@ -70,6 +72,7 @@ SIBLING_TITLES = {
     "alibi": translate_noop("CoreMessages", "ALiBi positions"),
     "window": translate_noop("CoreMessages", "sliding window of 3 keys"),
     "pre-norm": translate_noop("CoreMessages", "pre-LN with RMSNorm, no warm-up"),
+    "decoder-only": translate_noop("CoreMessages", "one stack reads source and output, a prefix LM"),
 }
 _DEFAULT = RECIPES["toy-de-en"]
 RECIPES.update({name: Recipe(_DEFAULT.task, {**_DEFAULT.model, **model}, replace(_DEFAULT.train, **train))

@@ -13,7 +13,7 @@ import numpy as np
 from PySide6.QtCore import QCoreApplication, QSignalBlocker, Qt, Signal
 from PySide6.QtWidgets import QCheckBox, QComboBox, QHBoxLayout, QSplitter, QStackedWidget, QVBoxLayout, QWidget
 
-from ...core.analysis.aggregate import summarise
+from ...core.analysis.aggregate import summarise, summarise_view
 from ...core.analysis.walkthrough import KINDS, Kind
 from ...core.decoding.interventions import EditAttention
 from ...core.decoding.session import DecodingSession
@@ -40,6 +40,15 @@ def kind_names() -> dict[Kind, str]:
     return {"encoder_self": translate("AttentionView", "encoder self-attention"),
             "decoder_self": translate("AttentionView", "decoder masked self-attention"),
             "cross": translate("AttentionView", "cross-attention")}
+
+
+def one_stream_note(kind: Kind) -> str:
+    """What a view of a decoder-only model's one self-attention map is (ModelConfig.decoder_only)."""
+    translate = QCoreApplication.translate
+    if kind == "encoder_self":
+        return translate("AttentionView", "decoder-only: the source's rows of its one self-attention map")
+    return translate("AttentionView", "decoder-only: the output rows of one map, over the source and the output; "
+                                      "a row's two parts sum to 1 together")
 
 
 def kind_axes(kind: Kind) -> AxisNames:
@@ -104,8 +113,11 @@ def hidden_name(label: str) -> str:
 def _summarised(session: DecodingSession, kind: Kind, summary: str, maps: np.ndarray) -> np.ndarray:
     if not maps.shape[2]:
         return np.zeros((maps.shape[0], 0, maps.shape[3]), np.float32)
-    if kind == "cross" and summary == "rollout":  # through the decoder into the encoder's rollout
-        return summarise(summary, maps, session.decoder_self_attention(), session.encoder_attention)
+    one_stream = session.model.config.decoder_only
+    # cross: through the decoder into the encoder's rollout; a decoder-only model's: through its stream
+    if summary == "rollout" and (kind == "cross" or one_stream):
+        return summarise_view(summary, kind, session.encoder_attention, session.decoder_self_attention(),
+                              session.cross_attention(), one_stream)
     return summarise(summary, maps)
 
 
@@ -428,6 +440,9 @@ class AttentionView(Retranslated, QWidget):
         self.large.set_colorbar_title(self._colorbar_title(head == SUMMARY_COLUMN))
         self.large.set_highlighted_row(shown.query)
         title = self.tr("{0}, layer {1}: {2}").format(kind_names()[shown.kind], layer, self._head_name(head, layer))
+        session = self.controller.session
+        if session is not None and session.model.config.decoder_only:
+            title = self.tr("{0} ({1})").format(title, one_stream_note(shown.kind))
         edits = [describe(item) for item in self.controller.interventions.items
                  if (layer, head) in edited_heads([item], shown.kind, *shown.maps.shape[:2])]
         self.large.set_title(title if not edits else self.tr("{0} (edited: {1})").format(title, "; ".join(edits)))

@@ -178,6 +178,12 @@ class TrainingForm(Retranslated, QWidget):
             "turns queries and keys by their position; ALiBi subtracts a slope times the distance from each score)"))
         self.layer_norm = self.choice_box(lambda: {
             "standard": self.tr("LayerNorm (the paper)"), "rms": self.tr("RMSNorm (no mean taken away, no bias)")})
+        self.architecture = self.choice_box(lambda: {
+            "encoder-decoder": self.tr("encoder and decoder (the paper)"),
+            "prefix-lm": self.tr("decoder-only, prefix LM"), "decoder-only": self.tr("decoder-only, causal")})
+        self.bind_text(self.architecture.setToolTip, lambda: self.tr(
+            "Decoder-only: one stack reads the source, the start token and the translation as one stream and "
+            "translates by continuing it; in a prefix LM the source's words see each other both ways"))
         self.attention_window = _spin(0, 512)
         self.bind_text(self.attention_window.setSpecialValueText, lambda: self.tr("every key"))
         self.bind_text(self.attention_window.setToolTip, lambda: self.tr(
@@ -190,6 +196,7 @@ class TrainingForm(Retranslated, QWidget):
         self.tie_output = QCheckBox()
         self.bind_text(self.tie_output.setText, lambda: self.tr("output layer = target embedding"))
         return self._group(lambda: self.tr("Model"), [
+            (lambda: self.tr("Architecture"), self.architecture),
             (lambda: self.tr("Layers (each side)"), self.layers),
             (lambda: self.tr("Heads"), self.heads),
             (lambda: self.tr("Key/value heads"), self.kv_heads),
@@ -277,6 +284,8 @@ class TrainingForm(Retranslated, QWidget):
         self.norm.setCurrentIndex(self.norm.findData(model["norm"]))
         self.layer_norm.setCurrentIndex(max(0, self.layer_norm.findData(model.get("layer_norm", "standard"))))
         self.attention_window.setValue(model.get("attention_window", 0))
+        self.architecture.setCurrentIndex(max(0, self.architecture.findData(model.get("architecture",
+                                                                                      "encoder-decoder"))))
         self.positions.setCurrentIndex(max(0, self.positions.findData(model.get("positional", "sinusoidal"))))
         self.share_embeddings.setChecked(model["share_embeddings"])
         self.tie_output.setChecked(model["tie_output"])
@@ -331,6 +340,7 @@ class TrainingForm(Retranslated, QWidget):
                     d_model=self.d_model.value(), d_ff=self.d_ff.value(), dropout=round(self.dropout.value(), 4),
                     norm=self.norm.currentData(), layer_norm=self.layer_norm.currentData(),
                     attention_window=self.attention_window.value(), positional=self.positions.currentData(),
+                    architecture=self.architecture.currentData(),
                     share_embeddings=self.share_embeddings.isChecked(), tie_output=self.tie_output.isChecked())
 
     def _number(self, edit: QLineEdit, what: str) -> float:
