@@ -18,10 +18,12 @@ from torch import nn
 import transviz
 from transviz.core.analysis.aggregate import stream_rollout, summarise_view
 from transviz.core.analysis.head_importance import head_importance
+from transviz.core.analysis.walkthrough import walkthrough
 from transviz.core.base.errors import ConfigError, InputError
 from transviz.core.data.batches import encode_pairs, make_batch
 from transviz.core.data.held_out import held_out_pairs
 from transviz.core.decoding.head_means import BATCH, output_means
+from transviz.core.decoding.inference import teacher_force
 from transviz.core.decoding.interventions import (
     AblateHead,
     EditAttention,
@@ -339,3 +341,20 @@ def test_the_rollout_of_a_decoder_only_model_follows_its_one_stream():
     np.testing.assert_allclose(cross, joint[s:, :s] / joint[s:, :s].sum(-1, keepdims=True), atol=1e-5)
     np.testing.assert_allclose(summarise_view("rollout", "encoder_self", *views, one_stream=True)[-1], joint[:s, :s],
                                atol=1e-5)
+
+
+@pytest.mark.parametrize("positional", ["sinusoidal", "alibi", "rotary"])
+def test_the_walkthrough_of_a_decoder_only_output_row_ends_in_the_models_two_views(positional):
+    shipped = transviz.load_model("decoder-only")
+    net = Transformer(dataclasses.replace(shipped.config, positional=positional, dropout=0.0))
+    randomize_(net, 11)
+    model = transviz.Model(net.eval(), shipped.src_vocab, shipped.tgt_vocab)
+    trace = teacher_force(model, SENTENCE, "i want a beer")
+    source = len(trace.source_tokens)
+    for kind in ("cross", "decoder_self"):
+        steps = walkthrough(model, SENTENCE, "i want", kind, 1, 2)
+        assert steps.key_tokens == trace.source_tokens + ["<s>", "i", "want"]
+        np.testing.assert_allclose(steps.weights[:, :source], trace.cross_attention[1, 2, :3], atol=1e-5)
+        np.testing.assert_allclose(steps.weights[:, source:], trace.decoder_self_attention[1, 2, :3, :3], atol=1e-5)
+    steps = walkthrough(model, SENTENCE, "", "encoder_self", 2, 1)
+    np.testing.assert_allclose(steps.weights, trace.encoder_self_attention[2, 1], atol=1e-5)

@@ -28,12 +28,13 @@ from ..base.errors import InputError
 from ..base.messages import translate_noop
 from ..model.bundle import Model, evaluating
 from ..model.sites import KINDS as KINDS
-from ..model.sites import Address, Call, Site, Tap, tapping
+from ..model.sites import Address, Call, Positions, Site, Tap, tapping
 from ..model.sites import Kind as Kind
 from ..model.transformer import MultiHeadAttention
 from ..model.vocab import BOS, Vocab
 
-_Call = tuple[Tensor, Tensor, Tensor, Tensor | None]  # q, k, v (B, H, L, d_k) and the mask
+# q, k, v (B, H, L, d_k), the mask, and each row's positions where they are not 0.. (a decoder-only model's output)
+_Call = tuple[Tensor, Tensor, Tensor, Tensor | None, Positions | None]
 
 
 @dataclass(frozen=True)
@@ -71,7 +72,7 @@ def _recording(model: Model, kind: Kind, layer: int) -> Iterator[list[_Call]]:
     calls: list[_Call] = []
 
     def record(values: Tensor, call: Call) -> None:
-        calls.append((call.seen[Site.QUERIES], call.seen[Site.KEYS], values, call.mask))
+        calls.append((call.seen[Site.QUERIES], call.seen[Site.KEYS], values, call.mask, call.positions))
 
     with tapping(model.net, [Tap(Address(kind, layer, Site.VALUES), record)]):
         yield calls
@@ -82,13 +83,11 @@ def attention_module(model: Model, kind: Kind, layer: int) -> MultiHeadAttention
     if kind not in KINDS:
         raise InputError(translate_noop("CoreMessages", "unknown attention kind {0}; choose one of {1}"), repr(kind),
                          ", ".join(KINDS))
-    net = model.net
-    stack = net.encoder_layers if kind == "encoder_self" else net.decoder_layers
-    if not 0 <= layer < len(stack):
+    layers = model.config.layer_count(kind)
+    if not 0 <= layer < layers:
         raise InputError(translate_noop("CoreMessages", "layer {0} does not exist: this model's {1} stack has layers "
-                                                        "0..{2}"), layer, kind, len(stack) - 1)
-    module = getattr(stack[layer], "cross_attn" if kind == "cross" else "self_attn")
-    return module  # type: ignore[no-any-return]  # getattr on a layer: a MultiHeadAttention by construction
+                                                        "0..{2}"), layer, kind, layers - 1)
+    return model.net.attention_modules()[kind, layer]
 
 
 def decoder_inputs(vocab: Vocab, target_prefix: str, max_len: int | None = None) -> tuple[list[str], list[int]]:
@@ -111,6 +110,8 @@ def walkthrough(model: Model, source: str, target_prefix: str, kind: Kind, layer
     Args:
         kind: ``"encoder_self"`` (queries and keys: source tokens), ``"decoder_self"``
             (both: target tokens) or ``"cross"`` (queries: target tokens, keys: source tokens).
+            In a decoder-only model both of the last show the output's rows over its one stream:
+            the source's keys, then the output's (their one softmax).
 
     Raises InputError for an empty or too long sentence, or a layer or head the model lacks.
     """
@@ -120,18 +121,24 @@ def walkthrough(model: Model, source: str, target_prefix: str, kind: Kind, layer
                          attention.n_heads - 1)
     encoding = model.encode_source(source)
     target_tokens, target_ids = decoder_inputs(model.tgt_vocab, target_prefix, model.config.max_len)
-    with evaluating(model), _recording(model, kind, layer) as calls:
+    stream = model.config.decoder_only and kind != "encoder_self"
+    with evaluating(model), _recording(model, "decoder_self" if stream else kind, layer) as calls:
         model.net(model.source_tensor(encoding), torch.tensor([target_ids], device=model.device))
     q, k, v = (t[0, head].float() for t in calls[0][:3])  # (L, d_k)
-    mask = calls[0][3]  # (1, 1, 1 or Q, K): the same for every head
+    mask, positions = calls[0][3:]  # mask (1, 1, 1 or Q, K): the same for every head
     scores = q @ k.T  # (Q, K)
     scaled = scores / math.sqrt(attention.d_k)
-    bias = None if attention.alibi is None else attention.alibi(0, *scores.shape)[head]
+    bias = None
+    if attention.alibi is not None:
+        bias = attention.alibi(0, *scores.shape)[head] if positions is None else \
+            attention.alibi.between(positions.queries, positions.keys)[0, head]
     visible = torch.ones_like(scores, dtype=torch.bool) if mask is None else mask[0, 0].expand_as(scores)
     masked = (scaled if bias is None else scaled + bias).masked_fill(~visible, float("-inf"))
     weights = torch.softmax(masked, dim=-1)
     query_tokens = encoding.tokens if kind == "encoder_self" else target_tokens
     key_tokens = target_tokens if kind == "decoder_self" else encoding.tokens
+    if stream:
+        key_tokens = encoding.tokens + target_tokens
     arrays = [t.cpu().numpy() for t in (q, k, v, scores, scaled, visible, masked, weights, weights @ v)]
     return dataclasses.replace(
         Walkthrough(kind, layer, head, list(query_tokens), list(key_tokens), attention.d_k, *arrays),

@@ -14,7 +14,7 @@ from torch import Tensor
 from ..data.batches import encode_pairs, make_batch
 from ..data.held_out import held_out_pairs
 from ..model.bundle import Model, evaluating
-from ..model.sites import KINDS, Address, Call, Site, Tap, tapping
+from ..model.sites import Address, Call, Kind, Site, Tap, tapping
 from ..model.transformer import Transformer
 
 BATCH = 256
@@ -46,15 +46,15 @@ def _measure(model: Model) -> Means:
     counts: dict[tuple[str, int], int] = {}
     real: dict[str, Tensor] = {}  # "src" / "tgt": (B, L) true at real query positions of this batch
 
-    def adder(key: tuple[str, int], side: str) -> Tap:
+    def adder(key: tuple[Kind, int], side: str) -> Tap:
         def add(mixed: Tensor, call: Call) -> None:  # (B, Lq, d): the heads' outputs side by side
             mask = real[side]
             sums[key] = sums.get(key, 0) + mixed[mask].double().sum(dim=0)  # (d,)
             counts[key] = counts.get(key, 0) + int(mask.sum())
-        return Tap(Address(key[0], key[1], Site.MIXED), add)  # type: ignore[arg-type]  # key[0] is a Kind
+        return Tap(Address(key[0], key[1], Site.MIXED), add)
 
     # taps, not hooks on the modules: a decoder-only model's one module runs the source's pass and the output's
-    keys = [(kind, layer) for kind, layer in net.places() if kind in KINDS and layer is not None]
+    keys = net.attention_passes()
     with evaluating(model), tapping(net, [adder(key, "src" if key[0] == "encoder_self" else "tgt") for key in keys]):
         for start in range(0, len(rows), BATCH):
             batch = make_batch(rows[start : start + BATCH], pad_id, model.device)

@@ -220,7 +220,7 @@ class ScaleScores(Intervention):
         if self.kind is not None:
             check_kind_in(model.net, self.kind)
         return [Tap(Address(kind, layer, Site.SCALED), _Scale(self.factor))
-                for kind, layer in model.net.places() if kind in KINDS
+                for kind, layer in model.net.attention_passes()
                 if self.kind in (None, kind) and self.layer in (None, layer)]
 
     def describe(self) -> Message:

@@ -764,13 +764,18 @@ class Transformer(nn.Module):
         """Where taps attach (:func:`transviz.core.model.sites.tapping`): each attention module by
         (kind, layer), each stack's positional term by (stack, None)."""
         found: dict[Place, Sites] = {key: module.sites for key, module in self.attention_modules().items()}
-        if self.config.decoder_only:  # its cross-attention is part of the target's self-attention: no place of its own
-            found = {("encoder_self", i): cast(StreamLayer, layer).prefix_sites
-                     for i, layer in enumerate(self.decoder_layers)}
-            found.update((("decoder_self", i), cast(StreamLayer, layer).self_attn.sites)
-                         for i, layer in enumerate(self.decoder_layers))
+        if self.config.decoder_only:  # the source's pass, and the output's: its cross view is part of that one
+            found = {}
+            for i, layer in enumerate(self.decoder_layers):
+                found["encoder_self", i] = cast(StreamLayer, layer).prefix_sites
+                found["decoder_self", i] = found["cross", i] = cast(StreamLayer, layer).self_attn.sites
         found.update(((stack, None), sites) for stack, sites in self.position_sites.items())
         return found
+
+    def attention_passes(self) -> list[tuple[Kind, int]]:
+        """The (kind, layer) of every distinct pass through attention: all of :meth:`attention_modules`'
+        keys, less a decoder-only model's cross views (part of its output's pass)."""
+        return [key for key in self.attention_modules() if not (self.config.decoder_only and key[0] == "cross")]
 
     def use_row_blocks(self) -> Transformer:
         """Compute one-row products in row blocks from now on (:mod:`transviz.core.model.row_blocks`);

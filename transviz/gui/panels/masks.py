@@ -484,8 +484,9 @@ class MasksPanel(Retranslated, PlotPanel):
         """The walkthrough's axis labels, source words the model reads as <unk> marked."""
         assert self.model is not None
         unknown = self.model.encode_source(self.sentence.text()).unknown
+        source_keys = kind != "decoder_self" or self.model.config.decoder_only  # a decoder-only row: source first
         return (flag_unknown(queries, unknown) if kind == "encoder_self" else queries,
-                keys if kind == "decoder_self" else flag_unknown(keys, unknown))
+                flag_unknown(keys, unknown) if source_keys else keys)
 
     def refresh_walkthrough(self) -> None:
         """Run the walkthrough (a forward pass of the model) now if the tab shows, else when it is shown."""
