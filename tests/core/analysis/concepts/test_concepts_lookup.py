@@ -14,9 +14,10 @@ from transviz.core.data.held_out import held_out_pairs
 SENTENCE = Sentence("ich mochte ein bier", ("i", "want"))
 
 
-@pytest.fixture(scope="module")
-def model():
-    return transviz.load_model("default")
+@pytest.fixture(scope="module", params=["default", "decoder-only"])
+def model(request):
+    """The default, and a decoder-only model, whose output rows see the source's keys, then the output's."""
+    return transviz.load_model(request.param)
 
 
 @pytest.mark.parametrize("kind", KINDS)
@@ -49,7 +50,9 @@ def test_the_lookup_is_softmax_cosines_and_weights_at_v(model, kind, layer, head
 
 def test_before_a_step_the_decoder_query_is_the_start_token(model):
     shown = lookup(model, Sentence("ein bier"), "decoder_self", 0, 1)
-    assert shown.query_token == "<s>" and shown.key_tokens == ["<s>"] and shown.weights == pytest.approx([1.0])
+    source = ["ein", "bier"] if model.config.decoder_only else []  # a decoder-only model's row sees its source first
+    assert shown.query_token == "<s>" and shown.key_tokens == source + ["<s>"]
+    assert sum(shown.weights) == pytest.approx(1.0) and (source or shown.weights == pytest.approx([1.0]))
 
 
 def mean_ranks(values) -> list[float]:

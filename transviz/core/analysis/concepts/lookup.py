@@ -158,7 +158,7 @@ def measure_agreement(model: Model, kind: Kind, progress: Callable[[int, int], N
         batch = make_batch(chunk, cfg.pad_id, model.device)
         with evaluating(model), torch.no_grad(), recording(model.net, sites) as seen:
             model.net(batch.src, batch.tgt_in)
-        visible = _visible(kind, [len(r[0]) for r in chunk], [len(r[1]) - 1 for r in chunk])
+        visible = _visible(kind, [len(r[0]) for r in chunk], [len(r[1]) - 1 for r in chunk], cfg.architecture)
         for layer in range(layers):
             keys = seen[Address(kind, layer, Site.KEYS)].double().cpu().numpy()  # (B, H, Lk, d_k)
             scaled = seen[Address(kind, layer, Site.SCALED)].double().cpu().numpy()  # (B, H, Lq, Lk)
@@ -172,9 +172,15 @@ def measure_agreement(model: Model, kind: Kind, progress: Callable[[int, int], N
         return Agreement(kind, len(pairs), counted.astype(np.int64), positive / counted, summed / counted)
 
 
-def _visible(kind: Kind, sources: list[int], targets: list[int]) -> np.ndarray:
+def _visible(kind: Kind, sources: list[int], targets: list[int], architecture: str = "encoder-decoder") -> np.ndarray:
     """(B, Lq, Lk) True where a real query row sees a real key: padding sees and is seen by
-    nothing, and a decoder row sees itself and the rows before it."""
+    nothing, and a decoder row sees itself and the rows before it. A decoder-only model's output
+    rows see its source's keys, then the output's; its source rows, causal ones, only the earlier."""
+    if architecture != "encoder-decoder" and kind != "encoder_self":
+        return np.concatenate([_visible("cross", sources, targets), _visible("decoder_self", sources, targets)],
+                              axis=-1)
+    if architecture == "decoder-only" and kind == "encoder_self":
+        return _visible("decoder_self", targets, sources)  # causal over the source
     queries = sources if kind == "encoder_self" else targets
     keys = targets if kind == "decoder_self" else sources
     q, k = np.arange(max(queries)), np.arange(max(keys))
