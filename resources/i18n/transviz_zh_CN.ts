@@ -1065,7 +1065,7 @@ S 是经过 d_k 维的乘积：它至多有 d_k = {5} 个正特征值、至多 d
     </message>
     <message>
         <source>a {0} model reads its source with its decoder&apos;s layers: n_encoder_layers ({1}) must equal n_decoder_layers ({2})</source>
-        <translation>{0} 模型用解码器的层读取源句：n_encoder_layers（{1}）必须等于 n_decoder_layers（{2}）</translation>
+        <translation>{0} 模型用解码器的层读取源句：`n_encoder_layers`（{1}）必须等于 `n_decoder_layers`（{2}）</translation>
     </message>
     <message>
         <source>a {0} model cannot have {1}</source>
@@ -2161,7 +2161,7 @@ S 是经过 d_k 维的乘积：它至多有 d_k = {5} 个正特征值、至多 d
     </message>
     <message>
         <source>a decoder-only model has no cross-attention of its own: its output attends to the source inside its self-attention, so choose decoder_self (its rows cover the source and the output)</source>
-        <translation>仅解码器模型没有独立的交叉注意力：它的输出在自注意力中关注源句，请选择 decoder_self（它的行覆盖源句和输出）</translation>
+        <translation>仅解码器模型没有独立的交叉注意力：它的输出在自注意力中关注源句，请选择 `decoder_self`（它的行覆盖源句和输出）</translation>
     </message>
     <message>
         <source>no layer {0}: the {1} attention has layers 0 to {2}</source>
