@@ -170,6 +170,29 @@ def pegasus_folder(folder: Path, seed: int = 0, *, d_model: int = 32, heads: int
     return folder
 
 
+def t5_folder(folder: Path, seed: int = 0, *, d_model: int = 32, heads: int = 4, layers: int = 2,
+              decoder_layers: int | None = None, ffn: int = 64, vocab: int = 100, eos_bias: float = 0.0,
+              gated: bool = False, tied: bool = True, buckets: int = 8, max_distance: int = 20) -> Path:
+    """A random T5 model with its tokenizer (tokenizer.json): ``gated`` and ``tied=False`` make it a
+    T5 v1.1 (gated-GELU feed-forward, its own output layer)."""
+    from transformers import T5Config, T5ForConditionalGeneration, T5Tokenizer
+
+    folder.mkdir(parents=True, exist_ok=True)
+    pieces = _scored_pieces(folder, "sp.model", SENTENCES + ENGLISH_SENTENCES, vocab)
+    (folder / "sp.model").unlink()
+    specials = [(t, 0.0) for t in ("<pad>", "</s>", "<unk>")]
+    tokenizer = T5Tokenizer(vocab=[*specials, *pieces], extra_ids=4)  # T5's sentinels come after the pieces
+    tokenizer.save_pretrained(folder)
+    config = T5Config(vocab_size=len(tokenizer), d_model=d_model, d_kv=d_model // heads, num_heads=heads,
+                      num_layers=layers, num_decoder_layers=decoder_layers or layers, d_ff=ffn,
+                      relative_attention_num_buckets=buckets, relative_attention_max_distance=max_distance,
+                      feed_forward_proj="gated-gelu" if gated else "relu", dropout_rate=0.0,
+                      tie_word_embeddings=tied, pad_token_id=0, eos_token_id=1, decoder_start_token_id=0)
+    model = T5ForConditionalGeneration(config)
+    _save(model, folder, seed, eos_bias)
+    return folder
+
+
 FAIRSEQ_SPECIALS = ("<s>", "<pad>", "</s>", "<unk>")  # fairseq's dictionaries begin so
 
 

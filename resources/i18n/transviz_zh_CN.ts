@@ -1056,6 +1056,10 @@ S 是经过 d_k 维的乘积：它至多有 d_k = {5} 个正特征值、至多 d
         <translation>n_kv_heads（{0}）必须整除 n_heads（{1}）：每个键/值头服务同样多的查询头</translation>
     </message>
     <message>
+        <source>relative_max_distance ({0}) must be above half of relative_buckets ({1}): one bucket per offset reaches that far</source>
+        <translation>`relative_max_distance`（{0}）必须大于 `relative_buckets`（{1}）的一半：每个偏移一个桶的范围就到那里</translation>
+    </message>
+    <message>
         <source>pad_id {0} is outside the vocabularies</source>
         <translation>pad_id {0} 超出了词表范围</translation>
     </message>
@@ -1740,6 +1744,10 @@ S 是经过 d_k 维的乘积：它至多有 d_k = {5} 个正特征值、至多 d
         <translation>无位置编码</translation>
     </message>
     <message>
+        <source>T5&apos;s relative positions</source>
+        <translation>T5 的相对位置</translation>
+    </message>
+    <message>
         <source>decoder-only, a prefix LM</source>
         <translation>仅解码器，前缀语言模型</translation>
     </message>
@@ -1758,6 +1766,14 @@ S 是经过 d_k 维的乘积：它至多有 d_k = {5} 个正特征值、至多 d
     <message>
         <source>a window of {0} keys</source>
         <translation>{0} 个键的窗口</translation>
+    </message>
+    <message>
+        <source>unscaled scores</source>
+        <translation>未缩放的分数</translation>
+    </message>
+    <message>
+        <source>gated feed-forward</source>
+        <translation>门控前馈层</translation>
     </message>
     <message>
         <source>pre-LN</source>
@@ -2408,10 +2424,6 @@ S 是经过 d_k 维的乘积：它至多有 d_k = {5} 个正特征值、至多 d
         <translation>{0}：transviz 不读取模型类型 {1}（它读取 {2}）</translation>
     </message>
     <message>
-        <source>{0} is a T5 model: T5 adds learned relative-position buckets to every attention score and normalises with RMSNorm (no mean, no bias); transviz&apos;s model has absolute positions and LayerNorm, so it cannot show T5&apos;s attention without drawing it wrong</source>
-        <translation>{0} 是 T5 模型：T5 在每个注意力分数上加上学习得到的相对位置分桶，并用 RMSNorm 归一化（不减均值、没有偏置）；transviz 的模型使用绝对位置和 LayerNorm，因此无法如实显示 T5 的注意力，只会画错</translation>
-    </message>
-    <message>
         <source>{0} is a BlenderbotSmall model: its decoder normalises the token embeddings before it adds the positions (its encoder after); transviz&apos;s model normalises both stacks after</source>
         <translation>{0} 是 BlenderbotSmall 模型：它的解码器在加上位置之前就对词元嵌入做归一化（编码器则在之后）；transviz 的模型在两个堆栈中都在之后归一化</translation>
     </message>
@@ -2434,6 +2446,14 @@ S 是经过 d_k 维的乘积：它至多有 d_k = {5} 个正特征值、至多 d
     <message>
         <source>{0} is a mixture-of-experts model: it sends each token to one of several feed-forward networks; transviz&apos;s layers have one</source>
         <translation>{0} 是混合专家模型：它把每个词元送到几个前馈网络中的一个；transviz 的每层只有一个前馈网络</translation>
+    </message>
+    <message>
+        <source>{0} is a UMT5 model: each of its layers learns its own relative-position buckets; transviz&apos;s T5 layers share one table per stack, as T5&apos;s do</source>
+        <translation>{0} 是 UMT5 模型：它的每一层学习自己的相对位置桶；transviz 的 T5 层像 T5 一样每个层栈共用一张表</translation>
+    </message>
+    <message>
+        <source>{0} is a LongT5 model: its encoder attends within local blocks plus transient global tokens; transviz&apos;s attention reads every position</source>
+        <translation>{0} 是 LongT5 模型：它的编码器在局部块内并借助临时全局词元计算注意力；transviz 的注意力读取每个位置</translation>
     </message>
     <message>
         <source>{0} joins two separately built models (an EncoderDecoderModel); transviz reads encoder-decoders built as one</source>
@@ -2578,6 +2598,10 @@ S 是经过 d_k 维的乘积：它至多有 d_k = {5} 个正特征值、至多 d
     <message>
         <source>with rotary positions a self-attention score is a different bilinear form for each distance between query and key, not one W_Z: choose cross-attention, which has no positions</source>
         <translation>使用旋转位置编码时，自注意力分数对查询与键之间的每个距离都是不同的双线性型，而不是一个 W_Z：请选择交叉注意力，它没有位置信息</translation>
+    </message>
+    <message>
+        <source>{0}: its {1} heads of {2} dimensions make {3}, not its width {4}; transviz&apos;s heads split the width</source>
+        <translation>{0}：它的 {1} 个 {2} 维的头合起来是 {3}，而不是它的宽度 {4}；transviz 的头平分宽度</translation>
     </message>
 </context>
 <context>
@@ -4081,6 +4105,14 @@ Nothing in the window changed.</source>
         <translation>2. 乘以 1/sqrt(d_k) = 1/sqrt({0}) 缩放</translation>
     </message>
     <message>
+        <source>2. not scaled: this model leaves Q Kᵀ as it is (T5)</source>
+        <translation>2. 不缩放：此模型保持 Q Kᵀ 不变（T5）</translation>
+    </message>
+    <message>
+        <source>3. plus T5&apos;s learned bias of each offset&apos;s bucket, then -inf where blocked</source>
+        <translation>3. 加上 T5 为每个偏移所在桶学到的偏置，再在被掩码处置为 -inf</translation>
+    </message>
+    <message>
         <source>3. plus ALiBi&apos;s bias -{0:.4g} x distance, then -inf where blocked</source>
         <translation>3. 加上 ALiBi 偏置 -{0:.4g} × 距离，再在被掩码处设为 -inf</translation>
     </message>
@@ -5311,6 +5343,10 @@ Why positions: &apos;Shuffle the source words&apos; puts the sentence&apos;s tok
     <message>
         <source>none</source>
         <translation>无</translation>
+    </message>
+    <message>
+        <source>T5&apos;s relative buckets</source>
+        <translation>T5 的相对位置桶</translation>
     </message>
     <message>
         <source>How the model knows word order: a table added to the embeddings, or inside self-attention (rotary turns queries and keys by their position; ALiBi subtracts a slope times the distance from each score)</source>

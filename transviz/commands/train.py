@@ -63,7 +63,8 @@ def register(commands: argparse._SubParsersAction) -> None:
     model.add_argument("--tie-output", action="store_true", default=None, help="output layer = target embedding")
     model.add_argument("--positions", choices=TRAINED_POSITIONALS,
                        help="sine table added to the embeddings (the paper's, default), a learned table, rotary "
-                            "queries and keys (RoPE), ALiBi's distance bias on the scores, or none")
+                            "queries and keys (RoPE), ALiBi's distance bias on the scores, T5's learned bias per "
+                            "bucket of offsets, or none")
     model.add_argument("--architecture", choices=ARCHITECTURES,
                        help="encoder and decoder (the paper, default), or one decoder-only stack reading source, "
                             "start token and target as one stream: prefix-lm sees the whole source from every "

@@ -25,7 +25,7 @@ pytest.importorskip("sentencepiece")
 pytest.importorskip("sacremoses")
 
 import transviz
-from hf_folders import bart_folder, fsmt_folder, m2m100_folder, marian_folder, mbart_folder, pegasus_folder
+from hf_folders import bart_folder, fsmt_folder, m2m100_folder, marian_folder, mbart_folder, pegasus_folder, t5_folder
 from transviz.core.data.dataset import Pair
 from transviz.core.decoding.session import DecodingSession
 from transviz.core.decoding.strategies import Beam
@@ -70,6 +70,9 @@ CONFIGURATIONS: dict[str, tuple[Callable[..., Path], dict[str, Any]]] = {
     "nllb": (m2m100_folder, {"nllb": True}),
     "fsmt": (fsmt_folder, {}),
     "fsmt-tied-uneven": (fsmt_folder, {"tied": True, "layers": 1, "decoder_layers": 2}),
+    "t5": (t5_folder, {"eos_bias": 2.0}),
+    # even depths: transformers' generate() sizes a T5's cache by its encoder (a test below takes uneven ones)
+    "t5-v1.1": (t5_folder, {"gated": True, "tied": False}),
 }
 
 
@@ -109,7 +112,10 @@ def _labels(tokenizer: Any, folder: Path, text: str) -> list[int]:
 
 def _shifted(reference: Any, labels: list[int]) -> torch.Tensor:
     """The decoder's inputs for ``labels``, by the model's own module's shift_tokens_right (mBART's
-    and FSMT's move the last token to the front; the others put decoder_start_token_id there)."""
+    and FSMT's move the last token to the front; the others put decoder_start_token_id there); T5's
+    model shifts them itself."""
+    if hasattr(reference, "_shift_right"):
+        return reference._shift_right(torch.tensor([labels]))
     shift = sys.modules[type(reference).__module__].shift_tokens_right
     config = reference.config
     starts = (config.decoder_start_token_id,) if len(inspect.signature(shift).parameters) == 3 else ()
@@ -153,8 +159,9 @@ def test_teacher_forced_maps_and_probabilities_equal_transformers(pair: tuple[Mo
     trace = transviz.teacher_force(model, source, TARGET)
     rows = len(trace.output_tokens)  # the target and its end; mBART's labels add the language after
     assert [*_theirs(model, trace.output_tokens[:-1]), reference.config.eos_token_id] == labels[:rows]
-    assert trace.encoder_self_attention.shape[0] == reference.config.encoder_layers
-    assert trace.cross_attention.shape[0] == reference.config.decoder_layers
+    config = reference.config  # T5 names its depths num_layers and num_decoder_layers
+    assert trace.encoder_self_attention.shape[0] == (getattr(config, "encoder_layers", None) or config.num_layers)
+    assert trace.cross_attention.shape[0] == (getattr(config, "decoder_layers", None) or config.num_decoder_layers)
     np.testing.assert_allclose(trace.encoder_self_attention, _stacked(out.encoder_attentions, len(source_ids)),
                                atol=ATOL, rtol=0)
     decoder_self = torch.stack([m[0, :, :rows, :rows] for m in out.decoder_attentions]).numpy()
@@ -162,6 +169,24 @@ def test_teacher_forced_maps_and_probabilities_equal_transformers(pair: tuple[Mo
     np.testing.assert_allclose(trace.cross_attention, _stacked(out.cross_attentions, rows), atol=ATOL, rtol=0)
     probabilities = torch.softmax(out.logits[0, :rows], -1)[torch.arange(rows), labels[:rows]].numpy()
     np.testing.assert_allclose(trace.output_probabilities, probabilities, atol=ATOL, rtol=0)
+
+
+def test_a_t5_of_uneven_depths_draws_transformers_maps(tmp_path: Path) -> None:
+    from transformers import AutoModelForSeq2SeqLM, AutoTokenizer
+
+    folder = t5_folder(tmp_path / "t5", seed=3, gated=True, layers=1, decoder_layers=3)
+    model = transviz.load_model(str(folder))
+    reference = AutoModelForSeq2SeqLM.from_pretrained(folder, local_files_only=True, attn_implementation="eager")
+    tokenizer = AutoTokenizer.from_pretrained(folder, local_files_only=True)
+    labels = _labels(tokenizer, folder, TARGET)
+    with torch.no_grad():
+        out = _forward(reference.eval(), list(tokenizer(SOURCES[0])["input_ids"]), _shifted(reference, labels))
+    trace = transviz.teacher_force(model, SOURCES[0], TARGET)
+    rows = len(trace.output_tokens)
+    assert trace.encoder_self_attention.shape[0] == 1 and trace.cross_attention.shape[0] == 3
+    np.testing.assert_allclose(trace.cross_attention, _stacked(out.cross_attentions, rows), atol=ATOL, rtol=0)
+    decoder_self = torch.stack([m[0, :, :rows, :rows] for m in out.decoder_attentions]).numpy()
+    np.testing.assert_allclose(trace.decoder_self_attention, decoder_self, atol=ATOL, rtol=0)
 
 
 def _generate(reference: Any, tokenizer: Any, source: str, beams: int) -> list[int]:

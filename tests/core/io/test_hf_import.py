@@ -16,7 +16,7 @@ pytest.importorskip("transformers")
 pytest.importorskip("sentencepiece")
 
 import transviz
-from hf_folders import bart_folder, marian_folder
+from hf_folders import bart_folder, marian_folder, t5_folder
 from transviz.core.decoding.strategies import Beam
 from transviz.core.io.hf_vocab import TokenizerVocab
 from transviz.core.model.bundle import Model
@@ -134,13 +134,12 @@ def test_pickled_weights_are_refused_with_the_way_out(tmp_path: Path) -> None:
         transviz.load_model(str(folder))
 
 
-def test_t5_is_refused_saying_what_it_needs(tmp_path: Path) -> None:
-    from transformers import T5Config, T5ForConditionalGeneration
-
-    T5ForConditionalGeneration(T5Config(vocab_size=40, d_model=16, d_ff=32, num_layers=1, num_heads=2, d_kv=8)
-                               ).save_pretrained(tmp_path)
-    with pytest.raises(transviz.CheckpointError, match="relative-position buckets.*RMSNorm"):
-        transviz.load_model(str(tmp_path))
+def test_a_t5_whose_heads_do_not_split_its_width_is_refused_saying_so(tmp_path: Path) -> None:
+    folder = t5_folder(tmp_path / "t5", d_model=32, heads=4)
+    config = json.loads((folder / "config.json").read_text(encoding="utf-8"))
+    (folder / "config.json").write_text(json.dumps(config | {"d_kv": 4}), encoding="utf-8")
+    with pytest.raises(transviz.CheckpointError, match="its 4 heads of 4 dimensions make 16, not its width 32"):
+        transviz.load_model(str(folder))
 
 
 def test_without_transformers_the_message_says_how_to_install(tmp_path: Path,
@@ -380,7 +379,8 @@ def test_a_model_type_that_is_not_text_is_named_as_the_file_has_it(marian: Path,
     ("blenderbot-small", "normalises the token embeddings before it adds the positions"),
     ("led", "sliding window"), ("bigbird_pegasus", "random, window and global blocks"),
     ("pegasus_x", "staggered blocks"), ("prophetnet", "several future tokens"),
-    ("nllb-moe", "one of several feed-forward networks"), ("switch_transformers", "relative-position buckets"),
+    ("nllb-moe", "one of several feed-forward networks"), ("switch_transformers", "one of several feed-forward"),
+    ("umt5", "each of its layers learns its own relative-position buckets"), ("longt5", "local blocks"),
     ("encoder-decoder", "two separately built models")])
 def test_a_refused_family_says_why_in_one_line(tmp_path: Path, model_type: str, reason: str) -> None:
     (tmp_path / "config.json").write_text(json.dumps({"model_type": model_type}), encoding="utf-8")

@@ -83,7 +83,10 @@ def test_alibi_slopes_are_the_papers_and_transformers_blooms():
 def test_self_attention_is_sdpa_on_turned_or_biased_inputs(positional, need_weights):
     module = MultiHeadAttention(D, H, 0.0)
     randomize_(module, 3)
-    setattr(module, positional, Rotary(32, D_K) if positional == "rotary" else ALiBi(H))
+    if positional == "rotary":
+        module.rotary = Rotary(32, D_K)
+    else:
+        module.set_position_bias(ALiBi(H))
     module.eval()
     x = torch.randn(2, 6, D)
     mask = torch.ones(2, 1, 1, 6, dtype=torch.bool)

@@ -15,7 +15,6 @@ records what reaches the chosen attention layer, so the walkthrough cannot drift
 from __future__ import annotations
 
 import dataclasses
-import math
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -127,11 +126,11 @@ def walkthrough(model: Model, source: str, target_prefix: str, kind: Kind, layer
     q, k, v = (t[0, head].float() for t in calls[0][:3])  # (L, d_k)
     mask, positions = calls[0][3:]  # mask (1, 1, 1 or Q, K): the same for every head
     scores = q @ k.T  # (Q, K)
-    scaled = scores / math.sqrt(attention.d_k)
-    bias = None
-    if attention.alibi is not None:
-        bias = attention.alibi(0, *scores.shape)[head] if positions is None else \
-            attention.alibi.between(positions.queries, positions.keys)[0, head]
+    scaled = scores * attention.scale  # 1/sqrt(d_k), or 1 for a model that leaves scores unscaled (T5)
+    bias, position_bias = None, attention.position_bias
+    if position_bias is not None:
+        bias = position_bias(0, *scores.shape)[head] if positions is None else \
+            position_bias.between(positions.queries, positions.keys)[0, head]
     visible = torch.ones_like(scores, dtype=torch.bool) if mask is None else mask[0, 0].expand_as(scores)
     masked = (scaled if bias is None else scaled + bias).masked_fill(~visible, float("-inf"))
     weights = torch.softmax(masked, dim=-1)

@@ -35,16 +35,21 @@ FAMILIES = {
     "m2m_100": Family((("tokenizer.json", "sentencepiece.bpe.model"),), norm="pre",
                       positional="sinusoidal-fairseq", final_norm=True),
     "fsmt": Family((("vocab-src.json",), ("vocab-tgt.json",), ("merges.txt",)), positional="sinusoidal-fairseq"),
+    # read by hf_t5: relative buckets, RMSNorm, no biases, unscaled scores
+    "t5": Family((("tokenizer.json", "spiece.model"),), norm="pre", positional="t5", final_norm=True),
+    "mt5": Family((("tokenizer.json", "spiece.model"),), norm="pre", positional="t5", final_norm=True),
 }
 LEARNED_OFFSET = 2  # BART's and mBART's position tables start two rows in
 
 # What each refused model type does that transviz's model cannot show honestly, in one line.
-T5_FAMILY = ("t5", "mt5", "umt5", "longt5", "switch_transformers")
-T5_REFUSED = translate_noop("CoreMessages", "{0} is a T5 model: T5 adds learned relative-position buckets to every "
-                                            "attention score and normalises with RMSNorm (no mean, no bias); "
-                                            "transviz's model has absolute positions and LayerNorm, so it cannot show "
-                                            "T5's attention without drawing it wrong")
-REFUSED = {kind: T5_REFUSED for kind in T5_FAMILY} | {
+REFUSED = {
+    "umt5": translate_noop("CoreMessages", "{0} is a UMT5 model: each of its layers learns its own relative-position "
+                                           "buckets; transviz's T5 layers share one table per stack, as T5's do"),
+    "longt5": translate_noop("CoreMessages", "{0} is a LongT5 model: its encoder attends within local blocks plus "
+                                             "transient global tokens; transviz's attention reads every position"),
+    "switch_transformers": translate_noop("CoreMessages", "{0} is a mixture-of-experts model: it sends each token to "
+                                                          "one of several feed-forward networks; transviz's layers "
+                                                          "have one"),
     "blenderbot-small": translate_noop("CoreMessages", "{0} is a BlenderbotSmall model: its decoder normalises the "
                                                        "token embeddings before it adds the positions (its encoder "
                                                        "after); transviz's model normalises both stacks after"),

@@ -40,6 +40,7 @@ from ..model.vocab import SPECIALS
 from .checkpoint_file import json_object
 from .hf_families import ACTIVATIONS, FAMILIES, LEARNED_OFFSET, REFUSED, hf_names, table_names
 from .hf_generation import not_applied, read_settings, rules
+from .hf_t5 import T5_TYPES, output_scale, t5_config, t5_names, t5_tables
 from .hf_vocab import TokenizerVocab, side_vocab
 from .torch_import import read_safetensors
 from .weights_check import check_finite_forward
@@ -109,7 +110,9 @@ SIZES = {"d_model": "d_model", "encoder_attention_heads": "n_heads", "decoder_at
          "encoder_layers": "n_encoder_layers", "decoder_layers": "n_decoder_layers", "encoder_ffn_dim": "d_ff",
          "decoder_ffn_dim": "d_ff", "max_position_embeddings": "max_len", "vocab_size": "src_vocab_size",
          "decoder_vocab_size": "tgt_vocab_size", "src_vocab_size": "src_vocab_size",
-         "tgt_vocab_size": "tgt_vocab_size"}
+         "tgt_vocab_size": "tgt_vocab_size",
+         "num_layers": "n_encoder_layers", "num_decoder_layers": "n_decoder_layers", "num_heads": "n_heads",
+         "d_ff": "d_ff"}  # T5's names
 
 
 def _check_sizes(path: Path, data: dict[str, Any]) -> None:
@@ -261,10 +264,11 @@ def _tensor(tensors: dict[str, Tensor], name: str, weights: Path, shape: tuple[i
     return tensor.float()
 
 
-def _check_depth(config: ModelConfig, tensors: dict[str, Tensor], weights: Path) -> None:
-    """CheckpointError if the weights hold a layer deeper than config.json gives (it would be left out)."""
+def _check_depth(config: ModelConfig, tensors: dict[str, Tensor], weights: Path, layers: str) -> None:
+    """CheckpointError if the weights hold a layer deeper than config.json gives (it would be left
+    out); ``layers`` names a stack's layers ("model.{stack}.layers.", T5's "{stack}.block.")."""
     for stack, count in (("encoder", config.n_encoder_layers), ("decoder", config.n_decoder_layers)):
-        prefix = f"model.{stack}.layers."
+        prefix = layers.format(stack=stack)
         found = {name[len(prefix):].split(".", 1)[0] for name in tensors if name.startswith(prefix)}
         deeper = sorted(int(i) for i in found if i.isdigit() and int(i) >= count)
         if deeper:
@@ -289,23 +293,41 @@ def _check_sine_table(config: ModelConfig, tensors: dict[str, Tensor], weights: 
                                       name)
 
 
+@dataclass(frozen=True)
+class Naming:
+    """Where a family keeps its tensors: transviz's name -> theirs for the stacks, the three tables
+    (source, target, output), how its layers are named, and what its decoder's output is multiplied
+    by before the output layer."""
+
+    stacks: dict[str, list[str]]
+    tables: tuple[str, str, str]
+    layers: str = "model.{stack}.layers."
+    output_scale: float = 1.0
+
+
+def _naming(config: ModelConfig, hf: Any, tensors: dict[str, Tensor]) -> Naming:
+    if hf.model_type in T5_TYPES:
+        return Naming(t5_names(config), t5_tables(tensors), "{stack}.block.", output_scale(hf))
+    return Naming(hf_names(config), table_names(hf))
+
+
 def _mapped_state(config: ModelConfig, tensors: dict[str, Tensor], orders: tuple[list[int], list[int]],
-                  weights: Path, hf: Any) -> dict[str, Tensor]:
+                  weights: Path, naming: Naming) -> dict[str, Tensor]:
     """transviz's state dict from the Hugging Face ``tensors``; rows of each vocabulary follow its
     ``orders`` (source, target). Every tensor is checked against the config before use."""
-    _check_depth(config, tensors, weights)
+    _check_depth(config, tensors, weights, naming.layers)
     layout = {names[0]: shape for names, shape in tensor_layout(config)}
     state = {ours: torch.cat([_tensor(tensors, name, weights, (layout[ours][0] // len(theirs), *layout[ours][1:]))
                               for name in theirs])
-             for ours, theirs in hf_names(config).items()}
+             for ours, theirs in naming.stacks.items()}
     source_rows, target_rows = (torch.tensor(order) for order in orders)
     sizes, d = (len(orders[0]) - 1, len(orders[1]) - 1), config.d_model  # an order lists the start twice
-    source, target, output = table_names(hf)
+    source, target, output = naming.tables
     state["src_embed.weight"] = _tensor(tensors, source, weights, (sizes[0], d))[source_rows]
     state["tgt_embed.weight"] = _tensor(tensors, target, weights, (sizes[1], d))[target_rows]
     bias = (_tensor(tensors, "final_logits_bias", weights, (1, sizes[1])) if "final_logits_bias" in tensors
             else torch.zeros(1, sizes[1])).reshape(-1)
-    state["generator.weight"] = _tensor(tensors, output, weights, (sizes[1], d))[target_rows].clone()
+    state["generator.weight"] = _tensor(tensors, output, weights, (sizes[1], d))[target_rows] * naming.output_scale
     state["generator.bias"] = bias[target_rows].clone()
     # id 1 is a copy of the start token's input row: it is never an output
     state["generator.weight"][1], state["generator.bias"][1] = 0.0, UNPREDICTED_BIAS
@@ -313,7 +335,7 @@ def _mapped_state(config: ModelConfig, tensors: dict[str, Tensor], orders: tuple
         for stack in ("encoder", "decoder"):
             state[f"{stack}_positions"] = _tensor(tensors, f"model.{stack}.embed_positions.weight", weights,
                                                   (config.max_len + LEARNED_OFFSET, d))[LEARNED_OFFSET:]
-    else:
+    elif config.adds_positions:
         _check_sine_table(config, tensors, weights)
     return state
 
@@ -365,14 +387,19 @@ def load(path: str | Path, device: str = "cpu") -> Model:
     _check_tokenizer_files(folder, kind)
     transformers = _transformers()
     hf, source_tokenizer, target_tokenizer = _tokenizers(folder, kind, transformers)
-    shared = table_names(hf)[0] == table_names(hf)[1]
+    t5 = kind in T5_TYPES
+    shared = t5 or table_names(hf)[0] == table_names(hf)[1]  # T5's stacks read one table
     sides = _sides(hf, source_tokenizer, target_tokenizer)
     _check_tokenizer_ids(folder, sides)
     _check_fairseq_padding(folder, hf)
-    orders = tuple(_specials(folder, hf, side).order(side.size) for side in sides)
-    config = _model_config(folder, hf, (len(orders[0]), len(orders[1])), shared)
+    source_order, target_order = (_specials(folder, hf, side).order(side.size) for side in sides)
+    orders = source_order, target_order
+    sizes = (len(source_order), len(target_order))
+    config = t5_config(folder, hf, sizes, shared) if t5 else _model_config(folder, hf, sizes, shared)
     net = Transformer(config)
-    net.load_state_dict(_mapped_state(config, _read_weights(files), orders, files[0], hf))  # type: ignore[arg-type]
+    tensors = _read_weights(files)
+    state = _mapped_state(config, tensors, orders, files[0], _naming(config, hf, tensors))
+    net.load_state_dict(state)
     check_finite_forward(net.eval(), files[0].name)
     ids = [_ids_of(order) for order in orders]
     start = {i: piece for piece, i in sides[1].pieces.items()}.get(orders[1][1])  # the decoder's first input

@@ -14,20 +14,22 @@ from .layout import tensor_layout
 from .vocab import MAX_TOKENS, SPECIALS
 
 Norm = Literal["post", "pre"]
-Activation = Literal["relu", "gelu", "silu"]
-ACTIVATIONS: tuple[str, ...] = ("relu", "gelu", "silu")  # silu: Marian's "swish"
+Activation = Literal["relu", "gelu", "silu", "gelu-tanh"]
+ACTIVATIONS: tuple[str, ...] = ("relu", "gelu", "silu", "gelu-tanh")  # silu: Marian's "swish"; gelu-tanh: gelu_new
 # sinusoidal: the paper's table, sin and cos columns interleaved; sinusoidal-halves: the same table with
 # all sin columns first (Marian, Pegasus); sinusoidal-fairseq: fairseq's variant (M2M100, FSMT: other
 # rates, positions counted from 2); learned: one trained table per stack (BART). The kinds after these
 # add nothing to the embeddings: rotary turns each self-attention query and key by angles that grow with
 # its position (RoPE), alibi adds -slope x distance to each self-attention score (a slope per head), none
-# gives the model no positions at all (the decoder's causal mask is all it has).
-Positional = Literal["sinusoidal", "sinusoidal-halves", "sinusoidal-fairseq", "learned", "rotary", "alibi", "none"]
+# gives the model no positions at all (the decoder's causal mask is all it has); t5 adds a learned bias
+# per head to each self-attention score, one for each bucket of query-key offsets (T5's relative positions).
+Positional = Literal["sinusoidal", "sinusoidal-halves", "sinusoidal-fairseq", "learned", "rotary", "alibi", "none",
+                     "t5"]
 POSITIONALS: tuple[str, ...] = ("sinusoidal", "sinusoidal-halves", "sinusoidal-fairseq", "learned", "rotary",
-                                "alibi", "none")
-IN_ATTENTION = ("rotary", "alibi", "none")  # the kinds that add no table to the embeddings
+                                "alibi", "none", "t5")
+IN_ATTENTION = ("rotary", "alibi", "none", "t5")  # the kinds that add no table to the embeddings
 # what transviz trains with (the sine-table layouts of Marian and fairseq are for their own weights)
-TRAINED_POSITIONALS: tuple[str, ...] = ("sinusoidal", "learned", "rotary", "alibi", "none")
+TRAINED_POSITIONALS: tuple[str, ...] = ("sinusoidal", "learned", "rotary", "alibi", "t5", "none")
 # standard: torch.nn.LayerNorm, (x - mean) / sqrt(variance + eps); unbiased-std: the Annotated Transformer's,
 # (x - mean) / (std + eps) with the unbiased standard deviation (see transformer.StdLayerNorm); rms:
 # RMSNorm, x / sqrt(mean(x^2) + eps) times a weight, no mean taken away and no bias (today's models)
@@ -127,13 +129,20 @@ class ModelConfig:
     # n_heads, share each between n_heads / n_kv_heads query heads (grouped-query; 1: multi-query)
     n_kv_heads: int = 0
     architecture: Architecture = "encoder-decoder"
+    # T5's relative positions (positional "t5"): buckets of offsets, and the offset from which all share the last
+    relative_buckets: int = 32
+    relative_max_distance: int = 128
+    scale_scores: bool = True  # Q K^T / sqrt(d_k) (the paper); T5 leaves the scores as they are
+    # a gated feed-forward layer (GLU, as T5 v1.1 and Llama): W_2 (act(x W_1) * x W_3)
+    gated_ffn: bool = False
 
     def __post_init__(self) -> None:
         for name, high in MAX_SIZES.items():
             _check_integer(name, getattr(self, name), 1, high)
         _check_number("dropout", self.dropout)
         _check_number("layer_norm_eps", self.layer_norm_eps)
-        for name in ("share_embeddings", "tie_output", "scale_embeddings", "embedding_norm", "bias"):
+        for name in ("share_embeddings", "tie_output", "scale_embeddings", "embedding_norm", "bias", "scale_scores",
+                     "gated_ffn"):
             _check_bool(name, getattr(self, name))
         if self.final_norm is not None:
             _check_bool("final_norm", self.final_norm)
@@ -169,6 +178,13 @@ class ModelConfig:
                                                              "key/value head serves the same number of query heads"),
                               self.n_kv_heads, self.n_heads)
         self._check_architecture()
+        _check_integer("relative_buckets", self.relative_buckets, 2, 1024)
+        _check_integer("relative_max_distance", self.relative_max_distance, 1, MAX_SIZES["max_len"])
+        if self.positional == "t5" and self.relative_max_distance <= self.relative_buckets // 2:
+            raise ConfigError(translate_noop("CoreMessages", "relative_max_distance ({0}) must be above half of "
+                                                             "relative_buckets ({1}): one bucket per offset reaches "
+                                                             "that far"),
+                              self.relative_max_distance, self.relative_buckets)
         if self.pad_id >= min(self.src_vocab_size, self.tgt_vocab_size):
             raise ConfigError(translate_noop("CoreMessages", "pad_id {0} is outside the vocabularies"), self.pad_id)
         if not self.layer_norm_eps > 0:
@@ -190,7 +206,7 @@ class ModelConfig:
                                                              "layers: n_encoder_layers ({1}) must equal "
                                                              "n_decoder_layers ({2})"),
                               self.architecture, self.n_encoder_layers, self.n_decoder_layers)
-        if self.embedding_norm or self.positional in ("sinusoidal-halves", "sinusoidal-fairseq"):
+        if self.embedding_norm or self.positional in ("sinusoidal-halves", "sinusoidal-fairseq", "t5"):
             raise ConfigError(translate_noop("CoreMessages", "a {0} model cannot have {1}"), self.architecture,
                               "embedding_norm" if self.embedding_norm else self.positional)
 
@@ -257,7 +273,9 @@ class ModelConfig:
 
 LATER_DEFAULTS: dict[str, object] = {"final_norm": None, "scale_embeddings": True, "positional": "sinusoidal",
                                      "embedding_norm": False, "bias": True, "layer_norm": "standard",
-                                     "attention_window": 0, "n_kv_heads": 0, "architecture": "encoder-decoder"}
+                                     "attention_window": 0, "n_kv_heads": 0, "architecture": "encoder-decoder",
+                                     "relative_buckets": 32, "relative_max_distance": 128, "scale_scores": True,
+                                     "gated_ffn": False}
 
 
 Schedule = Literal["constant", "warmup", "warmup-decay", "noam"]

@@ -46,6 +46,10 @@ class Sizes(Protocol):
     def layer_norm(self) -> str: ...
     @property
     def decoder_only(self) -> bool: ...
+    @property
+    def gated_ffn(self) -> bool: ...
+    @property
+    def relative_buckets(self) -> int: ...
 
 Shape = tuple[int, ...]
 Entry = tuple[tuple[str, ...], Shape]  # one tensor: the state-dict names it goes by (2 or 3 when tied), its shape
@@ -63,9 +67,12 @@ def _attention(prefix: str, d: int, kv: int) -> dict[str, Shape]:
             f"{prefix}.out_proj.weight": (d, d), f"{prefix}.out_proj.bias": (d,)}
 
 
-def _feed_forward(prefix: str, d: int, d_ff: int) -> dict[str, Shape]:
-    return {f"{prefix}.linear1.weight": (d_ff, d), f"{prefix}.linear1.bias": (d_ff,),
-            f"{prefix}.linear2.weight": (d, d_ff), f"{prefix}.linear2.bias": (d,)}
+def _feed_forward(prefix: str, d: int, d_ff: int, gated: bool = False) -> dict[str, Shape]:
+    shapes = {f"{prefix}.linear1.weight": (d_ff, d), f"{prefix}.linear1.bias": (d_ff,),
+              f"{prefix}.linear2.weight": (d, d_ff), f"{prefix}.linear2.bias": (d,)}
+    if gated:  # the linear half of a GLU
+        shapes |= {f"{prefix}.linear3.weight": (d_ff, d), f"{prefix}.linear3.bias": (d_ff,)}
+    return shapes
 
 
 def _layers(config: Sizes) -> dict[str, Shape]:
@@ -75,12 +82,13 @@ def _layers(config: Sizes) -> dict[str, Shape]:
     if config.decoder_only:
         return _biases_kept(_stream_layers(config), config.bias)
     for i in range(config.n_encoder_layers):
-        shapes |= _attention(f"encoder_layers.{i}.self_attn", d, kv) | _feed_forward(f"encoder_layers.{i}.ffn", d, d_ff)
+        shapes |= _attention(f"encoder_layers.{i}.self_attn", d, kv)
+        shapes |= _feed_forward(f"encoder_layers.{i}.ffn", d, d_ff, config.gated_ffn)
         shapes |= _norm(f"encoder_layers.{i}.norm1", d, rms) | _norm(f"encoder_layers.{i}.norm2", d, rms)
     for i in range(config.n_decoder_layers):
         shapes |= _attention(f"decoder_layers.{i}.self_attn", d, kv)
         shapes |= _attention(f"decoder_layers.{i}.cross_attn", d, kv)
-        shapes |= _feed_forward(f"decoder_layers.{i}.ffn", d, d_ff)
+        shapes |= _feed_forward(f"decoder_layers.{i}.ffn", d, d_ff, config.gated_ffn)
         shapes |= _norm(f"decoder_layers.{i}.norm1", d, rms) | _norm(f"decoder_layers.{i}.norm2", d, rms)
         shapes |= _norm(f"decoder_layers.{i}.norm3", d, rms)
     if config.has_final_norm:  # Pre-LN (and torch.nn.Transformer) ends each stack with a LayerNorm
@@ -94,7 +102,8 @@ def _stream_layers(config: Sizes) -> dict[str, Shape]:
     kv = d // config.n_heads * config.kv_heads
     shapes: dict[str, Shape] = {}
     for i in range(config.n_decoder_layers):
-        shapes |= _attention(f"decoder_layers.{i}.self_attn", d, kv) | _feed_forward(f"decoder_layers.{i}.ffn", d, d_ff)
+        shapes |= _attention(f"decoder_layers.{i}.self_attn", d, kv)
+        shapes |= _feed_forward(f"decoder_layers.{i}.ffn", d, d_ff, config.gated_ffn)
         shapes |= _norm(f"decoder_layers.{i}.norm1", d, rms) | _norm(f"decoder_layers.{i}.norm2", d, rms)
     if config.has_final_norm:
         shapes |= _norm("decoder_norm", d, rms)
@@ -119,6 +128,9 @@ def tensor_layout(config: Sizes) -> list[Entry]:
         if not config.decoder_only:  # one stream, one table
             entries.append((("encoder_positions",), (config.max_len, d)))
         entries.append((("decoder_positions",), (config.max_len, d)))
+    if config.positional == "t5":  # a learned bias per bucket and head, one table per stack
+        entries += [(("encoder_relative_bias.table.weight",), (config.relative_buckets, config.n_heads)),
+                    (("decoder_relative_bias.table.weight",), (config.relative_buckets, config.n_heads))]
     entries.append((tuple(src), (config.src_vocab_size, d)))
     if not config.share_embeddings:
         entries.append((tuple(tgt), (config.tgt_vocab_size, d)))

@@ -92,3 +92,22 @@ def alibi_slopes(heads: int) -> torch.Tensor:
     slopes = [2 ** (-8 * h / below) for h in range(1, below + 1)]
     slopes += [2 ** (-8 * h / (2 * below)) for h in range(1, 2 * below + 1, 2)][: heads - below]
     return torch.tensor(slopes, dtype=torch.float64)
+
+
+def relative_bucket(relative: torch.Tensor, bidirectional: bool, buckets: int, max_distance: int) -> torch.Tensor:
+    """T5's bucket of each offset ``relative`` = key position - query position (Raffel et al. 2020):
+    bidirectional (the encoder) gives half the buckets to keys after the query; a causal stack (the
+    decoder) reads only keys before it. Of a side's buckets, offsets below half get one each, the
+    rest share buckets whose width grows logarithmically up to ``max_distance``; farther offsets
+    fall in the last."""
+    bucket = torch.zeros_like(relative)
+    if bidirectional:
+        buckets //= 2
+        bucket = bucket + (relative > 0).long() * buckets
+        distance = relative.abs()
+    else:
+        distance = (-relative).clamp(min=0)
+    exact = buckets // 2
+    far = exact + (torch.log(distance.float().clamp(min=1) / exact) / math.log(max_distance / exact)
+                   * (buckets - exact)).long()
+    return bucket + torch.where(distance < exact, distance, far.clamp(max=buckets - 1))

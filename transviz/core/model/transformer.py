@@ -18,7 +18,6 @@ CPU fast path for one-row products (:meth:`Transformer.use_row_blocks`, :mod:`.r
 """
 from __future__ import annotations
 
-import math
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import TypeVar, cast
@@ -33,7 +32,7 @@ from ..base.messages import Message, translate_noop
 from .config import ModelConfig
 from .kv_cache import Growing, KeyValue, KVBuffer
 from .masks import causal_mask, combine, decoder_self_mask, padding_mask, window_mask, windowed, within_window
-from .positional import alibi_slopes, rotary_angles, sine_table
+from .positional import alibi_slopes, relative_bucket, rotary_angles, sine_table
 from .row_blocks import Linear, linear
 from .sites import KINDS, STACKS, Kind, Place, Positions, Site, Sites, Stack, untapped
 
@@ -99,6 +98,34 @@ class ALiBi(nn.Module):
         return -self.slopes[None, :, None, None] * distance[:, None]
 
 
+class RelativeBuckets(nn.Module):
+    """T5's relative positions: each head adds a learned bias to its scores, one per bucket of the
+    offset between key and query (:func:`.positional.relative_bucket`); one table per stack, shared
+    by its layers. The encoder's buckets tell keys before the query from keys after it; the
+    decoder's see only keys before."""
+
+    def __init__(self, heads: int, buckets: int, max_distance: int, bidirectional: bool) -> None:
+        super().__init__()
+        self.buckets, self.max_distance, self.bidirectional = buckets, max_distance, bidirectional
+        self.table = nn.Embedding(buckets, heads)  # (buckets, H): each bucket's bias, per head
+
+    def forward(self, first: int, queries: int, keys: int) -> Tensor:
+        """The bias of queries at positions ``first``.. over keys at 0.., (H, queries, keys)."""
+        device = self.table.weight.device
+        queried = torch.arange(first, first + queries, device=device)
+        relative = torch.arange(keys, device=device)[None, :] - queried[:, None]  # (Lq, Lk): key - query
+        bucket = relative_bucket(relative, self.bidirectional, self.buckets, self.max_distance)  # (Lq, Lk)
+        out: Tensor = self.table(bucket).permute(2, 0, 1)
+        return out
+
+    def between(self, queries: Tensor, keys: Tensor) -> Tensor:
+        """The bias of queries at positions ``queries`` (B, Lq) over keys at ``keys`` (B, Lk): (B, H, Lq, Lk)."""
+        bucket = relative_bucket(keys[:, None, :] - queries[:, :, None], self.bidirectional, self.buckets,
+                                 self.max_distance)
+        out: Tensor = self.table(bucket).permute(0, 3, 1, 2)
+        return out
+
+
 def per_group(a: Tensor, b: Tensor) -> Tensor:
     """``a @ b`` where ``a`` has a head dimension (1) of H query heads and ``b`` of H or of fewer
     shared heads, each serving H / those consecutive query heads: grouped-query attention's
@@ -125,9 +152,11 @@ class MultiHeadAttention(nn.Module):
 
     row_blocks = False  # one-row projections in row blocks (Transformer.use_row_blocks)
     in_proj_bias: nn.Parameter | None  # None without biases (ModelConfig.bias)
-    # positions inside attention, set on self-attention modules by the Transformer (ModelConfig.positional)
+    # positions inside attention, set on self-attention modules by the Transformer (ModelConfig.positional):
+    # queries and keys turned, or a bias added to the scaled scores (ALiBi's, or T5's learned one)
     rotary: Rotary | None
-    alibi: ALiBi | None
+    position_bias: ALiBi | RelativeBuckets | None
+    scale: float  # what Q K^T is multiplied by: 1/sqrt(d_k), or 1 (ModelConfig.scale_scores)
 
     def __init__(self, d_model: int, n_heads: int, dropout: float, bias: bool = True, n_kv_heads: int = 0) -> None:
         super().__init__()
@@ -143,7 +172,14 @@ class MultiHeadAttention(nn.Module):
         if self.out_proj.bias is not None:
             nn.init.zeros_(self.out_proj.bias)
         self.sites = Sites()  # the taps on this module's sites, per thread (transviz.core.model.sites)
-        self.rotary = self.alibi = None
+        self.rotary = None
+        self.set_position_bias(None)
+        self.scale = self.d_k ** -0.5
+
+    def set_position_bias(self, bias: ALiBi | RelativeBuckets | None) -> None:
+        """Add ``bias``'s (H, Lq, Lk) to the scaled scores from now on. It is shared, not a submodule
+        of this one: its owner (the Transformer) keeps one state-dict name for a learned table."""
+        self.__dict__["position_bias"] = bias
 
     def split_heads(self, x: Tensor) -> Tensor:
         """``x`` (B, L, heads x d_k) as each head's slice of the width: (B, heads, L, d_k)."""
@@ -205,9 +241,9 @@ class MultiHeadAttention(nn.Module):
             q, k = (self.rotary(q, first_query), self.rotary(k, 0)) if positions is None else \
                 (self.rotary(q, positions.queries), self.rotary(k, positions.keys))
         bias = None
-        if self.alibi is not None:  # (H or B x H, Lq, Lk)
-            bias = self.alibi(first_query, q.shape[2], k.shape[2]) if positions is None else \
-                self.alibi.between(positions.queries, positions.keys)
+        if self.position_bias is not None:  # (H or B x H, Lq, Lk)
+            bias = self.position_bias(first_query, q.shape[2], k.shape[2]) if positions is None else \
+                self.position_bias.between(positions.queries, positions.keys)
         tapped = (sites or self.sites).call(first_query, mask, positions=positions)  # this thread's taps, if any
         at = tapped or untapped
         weights = None
@@ -217,11 +253,12 @@ class MultiHeadAttention(nn.Module):
         elif not need_weights:
             scores_added = bias if mask is None or bias is None else bias.masked_fill(~mask, float("-inf"))
             out = F.scaled_dot_product_attention(q, k, v, attn_mask=mask if bias is None else scores_added,
-                                                 dropout_p=dropout, enable_gqa=self.n_kv_heads != self.n_heads)
+                                                 dropout_p=dropout, scale=self.scale,
+                                                 enable_gqa=self.n_kv_heads != self.n_heads)
         if tapped is not None or need_weights:
             q, k, v = at(Site.QUERIES, q), at(Site.KEYS, k), at(Site.VALUES, v)
             scores = at(Site.SCORES, per_group(q, k.transpose(-2, -1)))  # (B, H, Lq, Lk)
-            scores = at(Site.SCALED, scores / math.sqrt(self.d_k))
+            scores = at(Site.SCALED, scores * self.scale)
             if bias is not None:
                 scores = at(Site.BIASED, scores + bias)
             if mask is not None:
@@ -233,19 +270,32 @@ class MultiHeadAttention(nn.Module):
         return self.out_proj(mixed), weights if need_weights else None
 
 
-class FeedForward(nn.Module):
-    """Position-wise FFN: d_model -> d_ff -> d_model (the seed's two 1x1 convolutions)."""
+def _gelu_tanh(x: Tensor) -> Tensor:
+    return F.gelu(x, approximate="tanh")
 
-    def __init__(self, d_model: int, d_ff: int, dropout: float, activation: str, bias: bool = True) -> None:
+
+class FeedForward(nn.Module):
+    """Position-wise FFN: d_model -> d_ff -> d_model (the seed's two 1x1 convolutions); gated (a GLU,
+    as T5 v1.1 and Llama), the activated product is multiplied by a second, linear one."""
+
+    linear3: Linear | None
+
+    def __init__(self, d_model: int, d_ff: int, dropout: float, activation: str, bias: bool = True,
+                 gated: bool = False) -> None:
         super().__init__()
         self.linear1 = Linear(d_model, d_ff, bias=bias)
         self.linear2 = Linear(d_ff, d_model, bias=bias)
+        self.linear3 = Linear(d_model, d_ff, bias=bias) if gated else None
         self.dropout = nn.Dropout(dropout)
-        functions: dict[str, Callable[[Tensor], Tensor]] = {"gelu": F.gelu, "silu": F.silu, "relu": F.relu}
+        functions: dict[str, Callable[[Tensor], Tensor]] = {"gelu": F.gelu, "silu": F.silu, "relu": F.relu,
+                                                            "gelu-tanh": _gelu_tanh}
         self.activation = functions[activation]
 
     def forward(self, x: Tensor) -> Tensor:
-        out: Tensor = self.linear2(self.dropout(self.activation(self.linear1(x))))
+        hidden = self.activation(self.linear1(x))
+        if self.linear3 is not None:
+            hidden = hidden * self.linear3(x)
+        out: Tensor = self.linear2(self.dropout(hidden))
         return out
 
 
@@ -288,7 +338,7 @@ class EncoderLayer(nn.Module):
         d, bias = config.d_model, config.bias
         self.pre_norm = config.norm == "pre"
         self.self_attn = MultiHeadAttention(d, config.n_heads, config.dropout, bias, config.kv_heads)
-        self.ffn = FeedForward(d, config.d_ff, config.dropout, config.activation, bias)
+        self.ffn = FeedForward(d, config.d_ff, config.dropout, config.activation, bias, config.gated_ffn)
         self.norm1, self.norm2 = layer_norm(config), layer_norm(config)
         self.dropout1, self.dropout2 = nn.Dropout(config.dropout), nn.Dropout(config.dropout)
 
@@ -369,7 +419,7 @@ class DecoderLayer(nn.Module):
         self.pre_norm = config.norm == "pre"
         self.self_attn = MultiHeadAttention(d, config.n_heads, config.dropout, bias, config.kv_heads)
         self.cross_attn = MultiHeadAttention(d, config.n_heads, config.dropout, bias, config.kv_heads)
-        self.ffn = FeedForward(d, config.d_ff, config.dropout, config.activation, bias)
+        self.ffn = FeedForward(d, config.d_ff, config.dropout, config.activation, bias, config.gated_ffn)
         self.norm1, self.norm2, self.norm3 = (layer_norm(config) for _ in range(3))
         self.dropout1, self.dropout2, self.dropout3 = (nn.Dropout(config.dropout) for _ in range(3))
 
@@ -499,6 +549,10 @@ class Transformer(nn.Module):
             self.decoder_positions = nn.Parameter(torch.zeros(config.max_len, d))
         elif config.adds_positions:
             self.register_buffer("positional", sine_table(config.positional, config.max_len, d), persistent=False)
+        if config.positional == "t5":  # the encoder's buckets tell before from after; the decoder's see before
+            self.encoder_relative_bias, self.decoder_relative_bias = (
+                RelativeBuckets(config.n_heads, config.relative_buckets, config.relative_max_distance, both_ways)
+                for both_ways in (True, False))
         if config.embedding_norm:  # BART normalises embeddings + positions before the first layer
             self.encoder_embed_norm = layer_norm(config)
             self.decoder_embed_norm = layer_norm(config)
@@ -522,19 +576,24 @@ class Transformer(nn.Module):
             self.generator.weight = self.tgt_embed.weight
 
     def _place_positions_in_attention(self) -> None:
-        """Rotary and ALiBi positions act in self-attention (cross-attention compares positions of two
-        sentences, so it gets none); one shared module for every layer."""
+        """Every attention module's score scale; rotary, ALiBi and T5's positions act in
+        self-attention (cross-attention compares positions of two sentences, so it gets none), one
+        shared module for every layer (T5's, one per stack)."""
         cfg = self.config
-        module: nn.Module
-        if cfg.positional == "rotary":
-            module = Rotary(cfg.max_len, cfg.d_k)
-        elif cfg.positional == "alibi":
-            module = ALiBi(cfg.n_heads)
-        else:
-            return
+        rotary = Rotary(cfg.max_len, cfg.d_k) if cfg.positional == "rotary" else None
+        if cfg.positional == "alibi":  # owned here, so that it moves with the model
+            self.alibi = ALiBi(cfg.n_heads)
         for (kind, _), attention in self.attention_modules().items():
-            if kind != "cross":
-                setattr(attention, cfg.positional, module)
+            attention.scale = cfg.d_k ** -0.5 if cfg.scale_scores else 1.0
+            if kind == "cross":
+                continue
+            if rotary is not None:
+                attention.rotary = rotary
+            if cfg.positional == "t5":
+                attention.set_position_bias(self.encoder_relative_bias if kind == "encoder_self"
+                                            else self.decoder_relative_bias)
+            elif cfg.positional == "alibi":
+                attention.set_position_bias(self.alibi)
 
     # -- inputs -------------------------------------------------------------------------------
     def _check_tokens(self, tokens: Tensor, vocab_size: int, what: Message) -> None:

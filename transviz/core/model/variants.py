@@ -10,6 +10,7 @@ POSITIONS = {
     "rotary": translate_noop("CoreMessages", "rotary positions"),
     "alibi": translate_noop("CoreMessages", "ALiBi positions"),
     "none": translate_noop("CoreMessages", "no positions"),
+    "t5": translate_noop("CoreMessages", "T5's relative positions"),
 }
 
 
@@ -36,6 +37,10 @@ def variant_parts(config: ModelConfig) -> list[Message]:
         parts.append(Message(positions))
     if config.attention_window:
         parts.append(Message(translate_noop("CoreMessages", "a window of {0} keys"), config.attention_window))
+    if not config.scale_scores:
+        parts.append(Message(translate_noop("CoreMessages", "unscaled scores")))
+    if config.gated_ffn:
+        parts.append(Message(translate_noop("CoreMessages", "gated feed-forward")))
     if config.norm == "pre":
         parts.append(Message(translate_noop("CoreMessages", "pre-LN")))
     if config.layer_norm == "rms":

@@ -37,6 +37,7 @@ from ...core.analysis.mask_batch import DecoderBatch, SourceBatch, TokensAndIds,
 from ...core.analysis.walkthrough import KINDS, Kind, Walkthrough, attention_module, walkthrough
 from ...core.base.errors import InputError
 from ...core.model.bundle import Model
+from ...core.model.transformer import ALiBi
 from ...core.model.vocab import UNK
 from ...core.teaching.workspace import Explanation, Workspace
 from ..services.batch_translator import BatchTranslator
@@ -531,16 +532,20 @@ class MasksPanel(Retranslated, PlotPanel):
         rotary = positional == "rotary" and steps.kind != "cross"
         self.score_view.set_title(self.tr("1. raw scores Q Kᵀ, Q and K turned by their positions (RoPE)") if rotary
                                   else self.tr("1. raw scores Q Kᵀ"))
-        self.scaled_view.set_title(self.tr("2. scaled by 1/sqrt(d_k) = 1/sqrt({0})").format(steps.d_k))
+        scaled = self.model is None or self.model.config.scale_scores
+        self.scaled_view.set_title(self.tr("2. scaled by 1/sqrt(d_k) = 1/sqrt({0})").format(steps.d_k) if scaled
+                                   else self.tr("2. not scaled: this model leaves Q Kᵀ as it is (T5)"))
         if steps.position_bias is None:
             self.masked_view.set_title(self.tr("3. masked: -inf where blocked"))
             return
         assert self.model is not None  # a walkthrough was computed from it
-        alibi = attention_module(self.model, steps.kind, steps.layer).alibi
-        assert alibi is not None  # the walkthrough found its bias
-        slope = alibi.slopes[steps.head]
+        bias = attention_module(self.model, steps.kind, steps.layer).position_bias
+        if not isinstance(bias, ALiBi):
+            self.masked_view.set_title(self.tr("3. plus T5's learned bias of each offset's bucket, then -inf where "
+                                               "blocked"))
+            return
         self.masked_view.set_title(self.tr("3. plus ALiBi's bias -{0:.4g} x distance, then -inf where blocked")
-                                   .format(float(slope)))
+                                   .format(float(bias.slopes[steps.head])))
 
     def _show_query(self) -> None:
         steps, row = self.steps, self.query.currentIndex()

@@ -172,7 +172,8 @@ class TrainingForm(Retranslated, QWidget):
             "fewer than the heads grouped-query; the KV cache shrinks by the same factor"))
         self.positions = self.choice_box(lambda: {  # the kinds transviz trains with (TRAINED_POSITIONALS)
             "sinusoidal": self.tr("sine table (the paper)"), "learned": self.tr("learned table"),
-            "rotary": self.tr("rotary (RoPE)"), "alibi": self.tr("ALiBi distance bias"), "none": self.tr("none")})
+            "rotary": self.tr("rotary (RoPE)"), "alibi": self.tr("ALiBi distance bias"),
+            "t5": self.tr("T5's relative buckets"), "none": self.tr("none")})
         self.bind_text(self.positions.setToolTip, lambda: self.tr(
             "How the model knows word order: a table added to the embeddings, or inside self-attention (rotary "
             "turns queries and keys by their position; ALiBi subtracts a slope times the distance from each score)"))

@@ -13,7 +13,6 @@ Python and dispatch overhead, so time is not where the FLOPs are.
 """
 from __future__ import annotations
 
-import math
 import statistics
 import time
 from collections.abc import Callable
@@ -102,9 +101,9 @@ def _attend(attn: MultiHeadAttention, q: Tensor, kv: tuple[Tensor, Tensor], mask
 
 
 def _scores(attn: MultiHeadAttention, q: Tensor, k: Tensor, mask: Tensor) -> Tensor:
-    scores = per_group(q, k.transpose(-2, -1)) / math.sqrt(q.shape[-1])  # (B, H, Lq, Lk)
-    if attn.alibi is not None:
-        scores = scores + attn.alibi(0, q.shape[2], k.shape[2])
+    scores = per_group(q, k.transpose(-2, -1)) * attn.scale  # (B, H, Lq, Lk)
+    if attn.position_bias is not None:
+        scores = scores + attn.position_bias(0, q.shape[2], k.shape[2])
     return scores.masked_fill(~mask, float("-inf"))
 
 
