@@ -164,8 +164,10 @@ def test_a_diverging_run_ends_every_process(tmp_path):
     assert transviz.load_model(str(tmp_path / "m.safetensors")).facts["status"] == "diverged"
 
 # Every sibling recipe's change (transviz.core.training.recipes.SIBLING_CHANGES), in two runs: rotary and
-# ALiBi exclude each other. Heads 2 of 8 dimensions: rotary needs an even width per head.
-VARIANTS = {"rotary-gqa": ["--heads", "2", "--kv-heads", "1", "--positions", "rotary"],
+# ALiBi exclude each other. Heads 2 of 8 dimensions: rotary needs an even width per head. The decoder-only
+# run turns each sentence by its own positions (its target's follow its source's).
+VARIANTS = {"rotary-gqa-decoder-only": ["--heads", "2", "--kv-heads", "1", "--positions", "rotary",
+                                        "--architecture", "prefix-lm"],
             "alibi-window-pre-norm": ["--kv-heads", "1", "--positions", "alibi", "--window", "3", "--norm", "pre",
                                       "--layer-norm", "rms", "--schedule", "constant", "--warmup", "0"]}
 
