@@ -20,7 +20,7 @@ from transviz.core.decoding.interventions import NoPositions, intervening
 from transviz.core.io import checkpoint
 from transviz.core.model.config import ModelConfig
 from transviz.core.model.layout import tensor_layout
-from transviz.core.model.positional import alibi_slopes, rotary_angles
+from transviz.core.model.positional import alibi_slopes, relative_bucket, rotary_angles
 from transviz.core.model.transformer import ALiBi, MultiHeadAttention, Rotary, Transformer
 
 D, H = 24, 4
@@ -187,10 +187,12 @@ def test_rotary_positions_need_an_even_head_width():
     assert ModelConfig(20, 20, d_model=16, n_heads=4, positional="rotary").to_dict()["positional"] == "rotary"
 
 
-@pytest.mark.parametrize("positional", ["rotary", "alibi"])
+@pytest.mark.parametrize("positional", ["rotary", "alibi", "t5"])
 def test_the_walkthrough_ends_in_the_models_own_maps(positional):
     shipped = transviz.load_model("default")
-    net = Transformer(dataclasses.replace(shipped.config, positional=positional, dropout=0.0))
+    unscaled = positional == "t5"  # T5's scores are not scaled: the walkthrough's step 2 multiplies by 1
+    net = Transformer(dataclasses.replace(shipped.config, positional=positional, dropout=0.0,
+                                          scale_scores=not unscaled))
     randomize_(net, 9)
     model = transviz.Model(net.eval(), shipped.src_vocab, shipped.tgt_vocab)
     trace = transviz.teacher_force(model, "ich mochte ein bier", "i want a beer")
@@ -200,5 +202,11 @@ def test_the_walkthrough_ends_in_the_models_own_maps(positional):
         if positional == "alibi":  # the bias shown is the formula's: -slope x |i - j|, slope 2^(-8 x 3/4) for head 2
             distance = np.abs(np.arange(len(walk.query_tokens))[:, None] - np.arange(len(walk.key_tokens))[None])
             np.testing.assert_allclose(walk.position_bias, -(2.0 ** -6) * distance, rtol=1e-6)
+        elif unscaled:  # T5's bias of each (query, key) is its bucket's learned value for this head
+            table = (net.encoder_relative_bias if kind == "encoder_self" else net.decoder_relative_bias)
+            offsets = np.arange(len(walk.key_tokens))[None] - np.arange(len(walk.query_tokens))[:, None]
+            buckets = relative_bucket(torch.from_numpy(offsets), kind == "encoder_self", 32, 128)
+            np.testing.assert_allclose(walk.position_bias, table.table.weight.detach()[buckets, 2].numpy(), rtol=1e-6)
+            np.testing.assert_allclose(walk.scaled, walk.scores, rtol=0)
         else:
             assert walk.position_bias is None

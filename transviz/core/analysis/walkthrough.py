@@ -121,10 +121,17 @@ def walkthrough(model: Model, source: str, target_prefix: str, kind: Kind, layer
     encoding = model.encode_source(source)
     target_tokens, target_ids = decoder_inputs(model.tgt_vocab, target_prefix, model.config.max_len)
     stream = model.config.decoder_only and kind != "encoder_self"
-    with evaluating(model), _recording(model, "decoder_self" if stream else kind, layer) as calls:
+    with evaluating(model), torch.no_grad(), _recording(model, "decoder_self" if stream else kind, layer) as calls:
         model.net(model.source_tensor(encoding), torch.tensor([target_ids], device=model.device))
-    q, k, v = (t[0, head].float() for t in calls[0][:3])  # (L, d_k)
-    mask, positions = calls[0][3:]  # mask (1, 1, 1 or Q, K): the same for every head
+        return _steps(model, encoding.tokens, target_tokens, stream, kind, layer, head, calls[0])
+
+
+def _steps(model: Model, source_tokens: list[str], target_tokens: list[str], stream: bool, kind: Kind, layer: int,
+           head: int, call: _Call) -> Walkthrough:
+    """The walkthrough's steps, from the queries, keys, values and mask one pass recorded."""
+    attention = attention_module(model, kind, layer)
+    q, k, v = (t[0, head].float() for t in call[:3])  # (L, d_k)
+    mask, positions = call[3:]  # mask (1, 1, 1 or Q, K): the same for every head
     scores = q @ k.T  # (Q, K)
     scaled = scores * attention.scale  # 1/sqrt(d_k), or 1 for a model that leaves scores unscaled (T5)
     bias, position_bias = None, attention.position_bias
@@ -134,10 +141,10 @@ def walkthrough(model: Model, source: str, target_prefix: str, kind: Kind, layer
     visible = torch.ones_like(scores, dtype=torch.bool) if mask is None else mask[0, 0].expand_as(scores)
     masked = (scaled if bias is None else scaled + bias).masked_fill(~visible, float("-inf"))
     weights = torch.softmax(masked, dim=-1)
-    query_tokens = encoding.tokens if kind == "encoder_self" else target_tokens
-    key_tokens = target_tokens if kind == "decoder_self" else encoding.tokens
+    query_tokens = source_tokens if kind == "encoder_self" else target_tokens
+    key_tokens = target_tokens if kind == "decoder_self" else source_tokens
     if stream:
-        key_tokens = encoding.tokens + target_tokens
+        key_tokens = source_tokens + target_tokens
     arrays = [t.cpu().numpy() for t in (q, k, v, scores, scaled, visible, masked, weights, weights @ v)]
     return dataclasses.replace(
         Walkthrough(kind, layer, head, list(query_tokens), list(key_tokens), attention.d_k, *arrays),
