@@ -841,6 +841,10 @@ S 是经过 d_k 维的乘积：它至多有 d_k = {5} 个正特征值、至多 d
         <translation>教程中说：{0}</translation>
     </message>
     <message>
+        <source>Beyond the tutorials: {0}</source>
+        <translation>教程之外：{0}</translation>
+    </message>
+    <message>
         <source>Type a sentence in the Explorer tab to see it here.</source>
         <translation>请在探索页输入一个句子，在这里查看。</translation>
     </message>
@@ -2603,6 +2607,10 @@ S 是经过 d_k 维的乘积：它至多有 d_k = {5} 个正特征值、至多 d
         <source>{0}: its {1} heads of {2} dimensions make {3}, not its width {4}; transviz&apos;s heads split the width</source>
         <translation>{0}：它的 {1} 个 {2} 维的头合起来是 {3}，而不是它的宽度 {4}；transviz 的头平分宽度</translation>
     </message>
+    <message>
+        <source>a block holds 1 to {0} keys, got {1}</source>
+        <translation>一个块含 1 到 {0} 个键，得到的是 {1}</translation>
+    </message>
 </context>
 <context>
     <name>CostView</name>
@@ -2965,6 +2973,77 @@ S 是经过 d_k 维的乘积：它至多有 d_k = {5} 个正特征值、至多 d
     <message>
         <source>Strongest units per token:</source>
         <translation>每个词元最强的单元：</translation>
+    </message>
+</context>
+<context>
+    <name>FlashView</name>
+    <message>
+        <source>after</source>
+        <translation>之后</translation>
+    </message>
+    <message>
+        <source>dimension</source>
+        <translation>维度</translation>
+    </message>
+    <message>
+        <source>the output after each block of keys (rows; last: softmax @ V)</source>
+        <translation>每个键块之后的输出（行；最后一行：softmax @ V）</translation>
+    </message>
+    <message>
+        <source>dimensions of d_k (columns)</source>
+        <translation>d_k 的维度（列）</translation>
+    </message>
+    <message>
+        <source>{row_name} {row}, {column_name} {column}: {value}</source>
+        <translation>{row_name} {row}，{column_name} {column}：{value}</translation>
+    </message>
+    <message>
+        <source>Keys per block: a fused kernel&apos;s tile of keys</source>
+        <translation>每块的键数：融合内核一次处理的一块键</translation>
+    </message>
+    <message>
+        <source>Keys per block:</source>
+        <translation>每块的键数：</translation>
+    </message>
+    <message>
+        <source>Attention without its weights (FlashAttention)</source>
+        <translation>不存权重的注意力（FlashAttention）</translation>
+    </message>
+    <message>
+        <source>Fused attention kernels (FlashAttention, torch&apos;s scaled_dot_product_attention) never hold a row of weights: they read the keys block by block and keep only the largest score so far, the sum of exponentials below it and the weighted sum of values, rescaling both when a larger score arrives. The output is exactly softmax(QK^T) V, but a tool that runs them has no attention map to show unless it computes QK^T and the softmax again, as transviz does.</source>
+        <translation>融合注意力内核（FlashAttention、torch 的 scaled_dot_product_attention）从不保存一行权重：它们一块一块地读取键，只保留目前最大的分数、以它为基准的指数和，以及值的加权和，遇到更大的分数时把两者重新缩放。输出恰好是 softmax(QK^T) V，但运行这些内核的工具没有注意力图可画，除非像 transviz 这样重新计算 QK^T 和 softmax。</translation>
+    </message>
+    <message>
+        <source>The current query&apos;s output after each block of keys, and the running maximum and sum.</source>
+        <translation>当前查询在每个键块之后的输出，以及累计最大值和累计和。</translation>
+    </message>
+    <message>
+        <source>Query &apos;{0}&apos;: its output after each block of {1} keys (rows), the last row softmax(row) @ V computed the ordinary way; the blocks&apos; final output differs from it by {2:.1e}. Right: the running maximum (blue) and the running sum of exp(score - maximum) (orange) after each block.</source>
+        <translation>查询“{0}”：每个含 {1} 个键的块之后的输出（行），最后一行是用普通方法计算的 softmax(行) @ V；各块最终的输出与它相差 {2:.1e}。右：每块之后的累计最大值（蓝色）和 exp(分数 - 最大值) 的累计和（橙色）。</translation>
+    </message>
+    <message>
+        <source>keys 1-{0}</source>
+        <translation>键 1-{0}</translation>
+    </message>
+    <message>
+        <source>softmax @ V</source>
+        <translation>softmax @ V</translation>
+    </message>
+    <message>
+        <source>Head {0}, query &apos;{1}&apos;: the output as the blocks arrive</source>
+        <translation>头 {0}，查询“{1}”：随着各块到来的输出</translation>
+    </message>
+    <message>
+        <source>after block</source>
+        <translation>块之后</translation>
+    </message>
+    <message>
+        <source>running maximum (blue) and sum (orange)</source>
+        <translation>累计最大值（蓝色）和累计和（橙色）</translation>
+    </message>
+    <message>
+        <source>{0} keys in {1} blocks. After the last block the output equals softmax(row) @ V within {2:.1e}; the weights themselves, which a map would draw, were never formed.</source>
+        <translation>{0} 个键分成 {1} 块。最后一块之后，输出与 softmax(行) @ V 的差在 {2:.1e} 以内；注意力图要画的权重本身从未形成。</translation>
     </message>
 </context>
 <context>

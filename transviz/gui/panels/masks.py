@@ -46,7 +46,7 @@ from ..services.language import Retranslated, set_items
 from ..services.observe import subscribe
 from ..style import plot_font
 from ..widgets.attention_view import flag_unknown
-from ..widgets.heatmap import AxisNames, HeatmapWidget
+from ..widgets.heatmap import AxisNames, HeatmapWidget, symmetric_levels
 from ..widgets.labels import bound_label, error_label, plain_label, show_error
 from .base import PlotPanel, VerticalScroll
 
@@ -89,13 +89,6 @@ class MaskView(HeatmapWidget):
 
     def hasHeightForWidth(self) -> bool:
         return False  # its wrapped title would make the plot's own wish its height: the minimum has room for it
-
-
-def symmetric_levels(*arrays: np.ndarray) -> tuple[float, float]:
-    """Levels centred on 0 that cover every finite value (scores and values are signed)."""
-    finite = [np.abs(a[np.isfinite(a)]) for a in arrays]
-    high = max((float(f.max()) for f in finite if f.size), default=1.0)
-    return (-high, high) if high > 0 else (-1.0, 1.0)
 
 
 class MasksPanel(Retranslated, PlotPanel):

@@ -362,6 +362,13 @@ class TokenAxis(pg.AxisItem):
             p.restore()
 
 
+def symmetric_levels(*arrays: np.ndarray) -> tuple[float, float]:
+    """Levels centred on 0 that cover every finite value (scores and values are signed)."""
+    finite = [np.abs(a[np.isfinite(a)]) for a in arrays]
+    high = max((float(f.max()) for f in finite if f.size), default=1.0)
+    return (-high, high) if high > 0 else (-1.0, 1.0)
+
+
 @dataclass(frozen=True)
 class AxisNames:
     """What the rows and columns of a heatmap are, for its axis titles and read-out."""

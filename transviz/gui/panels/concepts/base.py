@@ -81,6 +81,7 @@ class ConceptView(Retranslated, QWidget):
     uses_layer: ClassVar[bool] = True  # False: the tab hides its kind, layer and head choosers
     uses_head: ClassVar[bool] = True
     uses_kind: ClassVar[bool] = False  # with uses_layer False: the tab still shows the kind chooser
+    from_tutorial: ClassVar[bool] = True  # False: the claim is today's practice, not the tutorials' words
 
     def title(self) -> str:
         raise NotImplementedError

@@ -9,6 +9,7 @@ from .base import ConceptView
 from .bilinear import BilinearView
 from .cost import CostView
 from .ffn import FfnView
+from .flash import FlashView
 from .hull import HullView
 from .lookup import LookupView
 from .parallel import ParallelView
@@ -26,4 +27,5 @@ CONCEPT_VIEWS: tuple[type[ConceptView], ...] = (
     ParallelView,
     SharingView,
     AttributionView,
+    FlashView,
 )

@@ -143,7 +143,8 @@ class ConceptsPanel(Retranslated, PlotPanel):
 
     def _describe(self) -> None:
         view = self.current
-        self.claim.setText(self.tr("The tutorial says: {0}").format(view.claim()))
+        said = self.tr("The tutorial says: {0}") if view.from_tutorial else self.tr("Beyond the tutorials: {0}")
+        self.claim.setText(said.format(view.claim()))
         self.caption.setText(view.caption())
         self.chooser.setVisible(view.uses_layer or view.uses_kind)
         self.layer.setVisible(view.uses_layer)
