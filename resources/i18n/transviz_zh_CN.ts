@@ -4144,6 +4144,10 @@ Nothing in the window changed.</source>
         <translation>形状为（批次, 头, 查询, 键）。填充掩码标出源句子批次中的填充：编码器自注意力和交叉注意力使用它，对每个头和每个查询都相同。解码器自注意力在解码器输入上使用组合掩码（句子 1：&lt;s&gt; 加上目前的目标序列；其他句子：&lt;s&gt; 加上模型的贪心翻译）：它们的填充 且 因果掩码，因果掩码让输入 t 只能看到输入 0..t，永远看不到未来。彩色格：可以关注（True）；灰色斜线格：被掩码（False），其分数在 softmax 之前变为 -inf，与所有注意力图中的斜线格相同。</translation>
     </message>
     <message>
+        <source>This model is decoder-only: one stack reads each sentence&apos;s source, then its decoder inputs, as one stream, so its last picture is one mask over both, built from the same padding and causal masks.</source>
+        <translation>此模型是仅解码器模型：一个层栈把每个句子的源句和随后的解码器输入当作一条序列读取，所以最后一张图是覆盖两者的一个掩码，由同样的填充掩码和因果掩码组成。</translation>
+    </message>
+    <message>
         <source>sentence {0}: &apos;{1}&apos; is not in the vocabulary (read as {2}): its translation is a guess</source>
         <translation>句子 {0}：“{1}”不在词表中（读作 {2}）：它的翻译只是猜测</translation>
     </message>
@@ -4170,6 +4174,18 @@ Nothing in the window changed.</source>
     <message>
         <source>Decoder self-attention&apos;s mask, padding AND causal: shape {0}; sentence {1}</source>
         <translation>解码器自注意力的掩码，填充 且 因果：形状 {0}；句子 {1}</translation>
+    </message>
+    <message>
+        <source>A prefix LM&apos;s one mask (decoder-only): the source&apos;s words see each other both ways, the decoder inputs see the source and the inputs up to their own; shape {0}; sentence {1}</source>
+        <translation>前缀语言模型的唯一掩码（仅解码器）：源句的词彼此双向可见，解码器输入看到源句以及直到自身的输入；形状 {0}；句子 {1}</translation>
+    </message>
+    <message>
+        <source>A decoder-only model&apos;s one mask: every position sees those up to its own, the source&apos;s first; shape {0}; sentence {1}</source>
+        <translation>仅解码器模型的唯一掩码：每个位置看到直到自身的位置，源句在前；形状 {0}；句子 {1}</translation>
+    </message>
+    <message>
+        <source>{0}; within a window of {1} keys</source>
+        <translation>{0}；限于 {1} 个键的窗口内</translation>
     </message>
     <message>
         <source>Walkthrough: {0}</source>

@@ -140,6 +140,26 @@ def test_a_windowed_models_combined_mask_says_so_and_shows_it(panel, default_mod
     assert "padding AND causal AND a window of 2 keys" in title(panel.combined_view)
 
 
+def test_a_prefix_lms_combined_mask_is_its_one_stream(panel, qtbot):
+    model = transviz.load_model("decoder-only")
+    own_batch_with(qtbot, panel, model)
+    panel.combined_sentence.setCurrentIndex(1)  # "ein bier": 2 source words, then its decoder inputs
+    source = panel.batch.tokens[1]
+    inputs = panel.decoder.tokens[1]
+    assert panel.combined_view.row_labels() == source + inputs
+    s, t = 2, inputs.index("<pad>") if "<pad>" in inputs else len(inputs)
+    expected = np.zeros((len(source) + len(inputs),) * 2)
+    expected[:s, :s] = 1.0  # the source's words see each other both ways
+    for q in range(t):  # an input sees the whole source and the inputs up to its own
+        expected[len(source) + q, :s] = 1.0
+        expected[len(source) + q, len(source) : len(source) + q + 1] = 1.0
+    shown = mask_shown(panel.combined_view)
+    real = [*range(s), *range(len(source), len(source) + t)]
+    np.testing.assert_array_equal(shown[real][:, real], expected[real][:, real])
+    assert "prefix LM's one mask" in title(panel.combined_view)
+    assert "decoder-only" in panel.shapes.text()
+
+
 def test_causal_mask_follows_the_explorer_as_it_steps(stepped_window):
     window = stepped_window(0)
     controller = window.panels["explorer"].controller

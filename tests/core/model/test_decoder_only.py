@@ -36,6 +36,7 @@ from transviz.core.decoding.session import DecodingSession
 from transviz.core.io import checkpoint
 from transviz.core.model.config import ModelConfig
 from transviz.core.model.layout import tensor_layout
+from transviz.core.model.masks import stream_mask
 from transviz.core.model.transformer import Transformer
 
 D, H, DFF, LAYERS = 24, 4, 40, 2
@@ -358,3 +359,22 @@ def test_the_walkthrough_of_a_decoder_only_output_row_ends_in_the_models_two_vie
         np.testing.assert_allclose(steps.weights[:, source:], trace.decoder_self_attention[1, 2, :3, :3], atol=1e-5)
     steps = walkthrough(model, SENTENCE, "", "encoder_self", 2, 1)
     np.testing.assert_allclose(steps.weights, trace.encoder_self_attention[2, 1], atol=1e-5)
+
+
+@pytest.mark.parametrize("architecture", ["prefix-lm", "decoder-only"])
+@pytest.mark.parametrize("window", [0, 2])
+def test_the_stream_mask_is_each_sentences_own_without_its_padding(architecture, window):
+    source = torch.tensor([SRC, [11, 12, 2, 0, 0]])
+    target = torch.tensor([TGT, [1, 13, 0, 0]])
+    mask = stream_mask(source, target, 0, architecture == "decoder-only", window)
+    assert mask.shape == (2, 1, 9, 9)
+    for row, (s, t) in enumerate([(5, 4), (3, 2)]):
+        real = [*range(s), *range(5, 5 + t)]  # the sentence's own positions, its padding left out
+        drawn = mask[row, 0][real][:, real].numpy()
+        np.testing.assert_array_equal(drawn, allowed(s, t, architecture == "prefix-lm", window))
+    net = model(architecture, 12, attention_window=window)  # and the model attends as drawn
+    with torch.no_grad():
+        out = net(source, target, return_attention=True).attention
+    assert out is not None
+    whole = torch.cat([out.cross[0], out.decoder_self[0]], dim=-1)  # (B, H, T, S + T): the output rows
+    assert (whole[~mask[:, :, 5:].expand_as(whole)] == 0).all()  # no weight where the mask blocks

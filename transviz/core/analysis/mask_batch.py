@@ -27,7 +27,7 @@ import torch
 from ..data.batches import pad
 from ..decoding.inference import decode
 from ..model.bundle import Model
-from ..model.masks import causal_mask, decoder_self_mask, padding_mask, windowed
+from ..model.masks import causal_mask, decoder_self_mask, padding_mask, stream_mask, windowed
 from ..model.vocab import BOS, EOS, PAD, Vocab
 from .walkthrough import decoder_inputs
 
@@ -78,6 +78,9 @@ class MaskBatch:
     source: SourceBatch
     decoder: DecoderBatch
     untranslated: list[str]
+    # a decoder-only model's one mask over each row's stream, source then decoder inputs:
+    # (B_decoder, 1, S + T, S + T) (:func:`transviz.core.model.masks.stream_mask`); None for an encoder-decoder
+    stream: torch.Tensor | None = None
 
     @property
     def complete(self) -> bool:
@@ -184,4 +187,10 @@ def mask_batch(sentences: Sequence[str], target: str, model: Model | None = None
     known = translations or {}
     missing = [s for s in dict.fromkeys(others) if s not in known]
     rows = [chosen] if missing else [chosen, *(known[s] for s in others)]
-    return MaskBatch(source, decoder_batch(rows, pad_id, model.config.attention_window), missing)
+    config = model.config
+    decoder = decoder_batch(rows, pad_id, config.attention_window)
+    stream = None
+    if config.decoder_only:
+        stream = stream_mask(source.ids[: len(rows)], decoder.ids, pad_id, config.architecture == "decoder-only",
+                             config.attention_window)
+    return MaskBatch(source, decoder, missing, stream)

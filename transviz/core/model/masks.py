@@ -84,6 +84,50 @@ def within_window(mask: torch.Tensor, queries: torch.Tensor, keys: torch.Tensor,
     return allowed | (mask & ~allowed.any(dim=-1, keepdim=True))
 
 
+def source_rows_mask(padding: torch.Tensor, causal: bool, window: int = 0) -> torch.Tensor:
+    """What a decoder-only model's source positions may see, ``(batch, 1, 1 or S, S)``: every source
+    token (a prefix LM) or those up to their own (``causal``), within the window if there is one."""
+    length = padding.shape[-1]
+    mask = combine(padding, causal_mask(length, padding.device)) if causal else padding
+    return windowed(mask, length, window)
+
+
+def output_rows_mask(padding: torch.Tensor, target_mask: torch.Tensor, queries: torch.Tensor, keys: torch.Tensor,
+                     window: int = 0) -> torch.Tensor:
+    """What a decoder-only model's output positions may see, ``(batch, 1, Lq, S + t)``: the source's
+    tokens (``padding`` (B, 1, 1, S)), then the output's as ``target_mask`` (B or 1, 1, 1 or Lq, t)
+    allows, within the window between the positions ``queries`` (B, Lq) and ``keys`` (B, S + t)."""
+    batch, rows = padding.shape[0], queries.shape[1]
+    mask = torch.cat([padding.expand(batch, 1, rows, -1),
+                      target_mask.expand(batch, 1, rows, keys.shape[1] - padding.shape[-1])], dim=-1)
+    return within_window(mask, queries, keys, window) if window else mask
+
+
+def stream_positions(padding: torch.Tensor, first: int, queries: int) -> tuple[torch.Tensor, torch.Tensor]:
+    """Where a decoder-only model's output queries ``first``.. stand, (B, queries), each sentence's
+    right after its own source, and where the keys stand, (B, S + first + queries): the source's at
+    0.., then the output's so far."""
+    lengths = padding.sum(dim=-1).view(-1, 1)  # (B, 1): each sentence's source tokens
+    source = torch.arange(padding.shape[-1], device=padding.device).expand(lengths.shape[0], -1)
+    target = lengths + torch.arange(first + queries, device=padding.device)  # (B, first + queries)
+    return target[:, first:], torch.cat([source, target], dim=1)
+
+
+def stream_mask(source: torch.Tensor, target: torch.Tensor, pad_id: int, causal_source: bool,
+                window: int = 0) -> torch.Tensor:
+    """A decoder-only model's one mask over its stream, ``(batch, 1, S + T, S + T)``: ``source``
+    (B, S) and ``target`` (B, T) token ids, rows and columns the source's positions, then the
+    output's. Source rows see no output; the model itself builds the two halves apart
+    (:func:`source_rows_mask`, :func:`output_rows_mask`)."""
+    padding = padding_mask(source, pad_id)
+    length, batch = source.shape[1], source.shape[0]
+    top = source_rows_mask(padding, causal_source, window).expand(batch, 1, length, length)
+    queries, keys = stream_positions(padding, 0, target.shape[1])
+    bottom = output_rows_mask(padding, decoder_self_mask(target, pad_id), queries, keys, window)
+    hidden = torch.zeros(batch, 1, length, target.shape[1], dtype=torch.bool, device=source.device)
+    return torch.cat([torch.cat([top, hidden], dim=-1), bottom], dim=2)
+
+
 def hidden_positions(mask: torch.Tensor) -> torch.Tensor:
     """The complement of a mask: ``True`` where attention is blocked (the seed's 0/1 picture)."""
     return ~mask

@@ -31,7 +31,15 @@ from ..base.errors import InputError
 from ..base.messages import Message, translate_noop
 from .config import ModelConfig
 from .kv_cache import Growing, KeyValue, KVBuffer
-from .masks import causal_mask, combine, decoder_self_mask, padding_mask, window_mask, windowed, within_window
+from .masks import (
+    decoder_self_mask,
+    output_rows_mask,
+    padding_mask,
+    source_rows_mask,
+    stream_positions,
+    window_mask,
+    windowed,
+)
 from .positional import alibi_slopes, relative_bucket, rotary_angles, sine_table
 from .row_blocks import Linear, linear
 from .sites import KINDS, STACKS, Kind, Place, Positions, Site, Sites, Stack, untapped
@@ -663,9 +671,7 @@ class Transformer(nn.Module):
 
     def _read_source(self, src: Tensor, mask: Tensor, return_attention: bool) -> Encoded:
         """A decoder-only model's source through its layers, keeping each layer's keys and values."""
-        self_mask = mask if self.config.architecture == "prefix-lm" else combine(mask, causal_mask(src.shape[1],
-                                                                                                  src.device))
-        self_mask = windowed(self_mask, src.shape[1], self.config.attention_window)
+        self_mask = source_rows_mask(mask, self.config.architecture != "prefix-lm", self.config.attention_window)
         x = self._embed(src, self.src_embed, "encoder")
         maps, kvs = [], []
         for layer in self.decoder_layers:
@@ -683,32 +689,21 @@ class Transformer(nn.Module):
         return tuple(cast(DecoderLayer, layer).cross_attn.project_kv(encoded.memory) for layer in self.decoder_layers)
 
     def _target_positions(self, source_mask: Tensor, first: int, queries: int) -> Positions:
-        """A decoder-only model's target queries ``first``.. of each row stand after its own source;
-        the keys are the source's (positions 0..) and the target's so far."""
-        lengths = source_mask.sum(dim=-1).view(-1, 1)  # (B, 1): each sentence's source tokens
-        if int(lengths.max()) + first + queries > self.config.max_len:
+        """A decoder-only model's target queries ``first``.. after each sentence's own source, and its keys."""
+        if int(source_mask.sum(dim=-1).max()) + first + queries > self.config.max_len:
             raise InputError(translate_noop("CoreMessages", "source and output together reach this model's limit of "
                                                             "{0} tokens"), self.config.max_len)
-        source = torch.arange(source_mask.shape[-1], device=lengths.device).expand(lengths.shape[0], -1)
-        target = lengths + torch.arange(first + queries, device=lengths.device)  # (B, first + queries)
-        return Positions(target[:, first:], torch.cat([source, target], dim=1))
+        return Positions(*stream_positions(source_mask, first, queries))
 
     def _stream_mask(self, source_mask: Tensor, target_mask: Tensor | None, positions: Positions) -> Tensor | None:
-        """What a decoder-only model's target queries may see: the source's tokens beside
-        ``target_mask`` (None: every target key), within the sliding window if the model has one."""
+        """What a decoder-only model's target queries may see (:func:`.masks.output_rows_mask`);
+        None where that is every key (``target_mask`` None: every target key), as the fast path takes it."""
         window = self.config.attention_window
         if target_mask is None and not window and bool(source_mask.all()):
-            return None  # every key, as the fast path takes it
-        rows = positions.queries.shape[1]
-        batch = source_mask.shape[0]
-        target_mask = torch.ones(1, 1, 1, 1, dtype=torch.bool, device=source_mask.device) if target_mask is None \
-            else target_mask
-        target_keys = positions.keys.shape[1] - source_mask.shape[-1]
-        mask = torch.cat([source_mask.expand(batch, 1, rows, -1),
-                          target_mask.expand(batch, 1, rows, target_keys)], dim=-1)  # (B, 1, Lq, S + t)
-        if not window:
-            return mask
-        return within_window(mask, positions.queries, positions.keys, window)
+            return None
+        if target_mask is None:
+            target_mask = torch.ones(1, 1, 1, 1, dtype=torch.bool, device=source_mask.device)
+        return output_rows_mask(source_mask, target_mask, positions.queries, positions.keys, window)
 
     def decode(self, tgt: Tensor, encoded: Encoded, return_attention: bool = False) -> Decoded:
         """``tgt`` (B, T) decoder inputs (start token first) -> logits (B, T, V) and optional maps."""

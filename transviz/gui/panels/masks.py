@@ -99,6 +99,7 @@ class MasksPanel(Retranslated, PlotPanel):
         super().__init__(workspace, parent)
         self.batch: SourceBatch | None = None
         self.decoder: DecoderBatch | None = None  # row 0 alone while the others are translated
+        self.stream: torch.Tensor | None = None  # a decoder-only model's one mask per row (MaskBatch.stream)
         self._untranslated: list[str] = []  # the other sentences not in self.decoder yet
         self._translations: dict[str, TokensAndIds] = {}  # of the loaded model, by sentence
         self.translator = BatchTranslator(self)
@@ -392,6 +393,7 @@ class MasksPanel(Retranslated, PlotPanel):
             return
         show_error(self.mask_error, None)
         self.batch, self.decoder, self._untranslated = batch.source, batch.decoder, batch.untranslated
+        self.stream = batch.stream
         self._draw_padding(batch.source)
         self._draw_causal(batch.decoder)
         self.shapes.setText(self.tr(
@@ -400,7 +402,10 @@ class MasksPanel(Retranslated, PlotPanel):
             "self-attention uses the combined mask on the decoder inputs (sentence 1: <s> and the target so far; "
             "the others: <s> and the model's greedy translation): their padding AND the causal mask, which lets "
             "input t see inputs 0..t, never the future. Coloured cells: may attend (True); grey hatched cells: "
-            "blocked (False), whose scores become -inf before the softmax, hatched as in every attention plot."))
+            "blocked (False), whose scores become -inf before the softmax, hatched as in every attention plot.")
+            + ("" if batch.stream is None else " " + self.tr(
+                "This model is decoder-only: one stack reads each sentence's source, then its decoder inputs, as one "
+                "stream, so its last picture is one mask over both, built from the same padding and causal masks.")))
         rows = len(batch.decoder.tokens)
         self.combined_sentence.blockSignals(True)
         self.combined_sentence.clear()
@@ -456,6 +461,9 @@ class MasksPanel(Retranslated, PlotPanel):
         decoder, row = self.decoder, self.combined_sentence.currentIndex()
         if decoder is None or row < 0:
             return
+        if self.stream is not None and self.batch is not None:
+            self._draw_stream(self.stream, self.batch.tokens[row] + decoder.tokens[row], row)
+            return
         tokens = decoder.tokens[row]
         self.combined_view.set_data(drawn_mask(decoder.combined[row, 0]), tokens, tokens)
         self.combined_view.setMinimumHeight(labelled_height(self.combined_view, len(tokens)))
@@ -468,6 +476,24 @@ class MasksPanel(Retranslated, PlotPanel):
             title = self.tr("Decoder self-attention's mask, padding AND causal: shape {0}; sentence {1}").format(
                 shape_text(decoder.combined), row + 1)
         self.combined_view.set_title(title)
+
+    def _draw_stream(self, stream: torch.Tensor, tokens: list[str], row: int) -> None:
+        """A decoder-only model's one mask: its source rows, then its decoder inputs' rows."""
+        self.combined_view.set_data(drawn_mask(stream[row, 0]), tokens, tokens)
+        self.combined_view.setMinimumHeight(labelled_height(self.combined_view, len(tokens)))
+        model = self.workspace.model
+        prefix = model is not None and model.config.architecture == "prefix-lm"
+        window = model.config.attention_window if model is not None else 0
+        shape = shape_text(stream)
+        if prefix:
+            title = self.tr("A prefix LM's one mask (decoder-only): the source's words see each other both ways, the "
+                            "decoder inputs see the source and the inputs up to their own; shape {0}; sentence {1}")
+        else:
+            title = self.tr("A decoder-only model's one mask: every position sees those up to its own, the source's "
+                            "first; shape {0}; sentence {1}")
+        if window:
+            title = self.tr("{0}; within a window of {1} keys").format(title, window)
+        self.combined_view.set_title(title.format(shape, row + 1))
 
     @staticmethod
     def _short(sentences: list[str], width: int = 18) -> list[str]:
