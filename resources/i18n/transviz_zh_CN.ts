@@ -2611,6 +2611,14 @@ S 是经过 d_k 维的乘积：它至多有 d_k = {5} 个正特征值、至多 d
         <source>a block holds 1 to {0} keys, got {1}</source>
         <translation>一个块含 1 到 {0} 个键，得到的是 {1}</translation>
     </message>
+    <message>
+        <source>this model&apos;s positions are {0}, not {1}</source>
+        <translation>此模型的位置是 {0}，不是 {1}</translation>
+    </message>
+    <message>
+        <source>positions must be 1 to {0}, this model&apos;s limit; got {1}</source>
+        <translation>位置数必须在 1 到 {0}（此模型的上限）之间；得到的是 {1}</translation>
+    </message>
 </context>
 <context>
     <name>CostView</name>
@@ -3006,8 +3014,8 @@ S 是经过 d_k 维的乘积：它至多有 d_k = {5} 个正特征值、至多 d
         <translation>每块的键数：</translation>
     </message>
     <message>
-        <source>Attention without its weights (FlashAttention)</source>
-        <translation>不存权重的注意力（FlashAttention）</translation>
+        <source>The online softmax (FlashAttention)</source>
+        <translation>在线 softmax（FlashAttention）</translation>
     </message>
     <message>
         <source>Fused attention kernels (FlashAttention, torch&apos;s scaled_dot_product_attention) never hold a row of weights: they read the keys block by block and keep only the largest score so far, the sum of exponentials below it and the weighted sum of values, rescaling both when a larger score arrives. The output is exactly softmax(QK^T) V, but a tool that runs them has no attention map to show unless it computes QK^T and the softmax again, as transviz does.</source>

@@ -42,8 +42,8 @@ class FlashView(ConceptView):
         self.bind_text(self.block.setToolTip, lambda: self.tr("Keys per block: a fused kernel's tile of keys"))
         self.block.valueChanged.connect(lambda _: self._context is not None and self.draw(self._context))
         self.running = curve_plot()
-        self._max = self.running.plot([], [], pen=pg.mkPen(BLUE, width=2), symbol="o", symbolBrush=BLUE)
-        self._sum = self.running.plot([], [], pen=pg.mkPen(ORANGE, width=2), symbol="s", symbolBrush=ORANGE)
+        self._max = self.running.plot([], [], pen=pg.mkPen(BLUE, width=2))
+        self._sum = self.running.plot([], [], pen=pg.mkPen(ORANGE, width=2))
         self.summary = plain_label(wrap=True)
         choice = QHBoxLayout()
         choice.addWidget(bound_label(self, lambda: self.tr("Keys per block:")))
@@ -59,7 +59,7 @@ class FlashView(ConceptView):
         layout.addLayout(side, 2)
 
     def title(self) -> str:
-        return self.tr("Attention without its weights (FlashAttention)")
+        return self.tr("The online softmax (FlashAttention)")
 
     def claim(self) -> str:
         return self.tr("Fused attention kernels (FlashAttention, torch's scaled_dot_product_attention) never hold a "

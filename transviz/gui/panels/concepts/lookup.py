@@ -40,7 +40,16 @@ class LookupView(ConceptView):
         self._split = True  # the model names a built-in task, whose test split can be counted
         self.bars = curve_plot()
         self.bars.setYRange(-1, 1.45, padding=0.02)  # room at the top for the legend
-        self.bars.addLegend(offset=(-10, 10))
+        legend = self.bars.addLegend(offset=(-10, 10))
+        # made once, given new bars per draw: a legend refilled at each draw is laid out again after it is drawn
+        self._weight_bars = pg.BarGraphItem(x=[], height=[], width=BAR, brush=BLUE, pen=None)
+        self._cosine_bars = pg.BarGraphItem(x=[], height=[], width=BAR, brush=ORANGE, pen=None)
+        for bars, name in ((self._weight_bars, lambda: self.tr("attention weight")),
+                           (self._cosine_bars, lambda: self.tr("cosine to the best key"))):
+            self.bars.addItem(bars)
+            legend.addItem(bars, name())
+            self.bind_text(legend.getLabel(bars).setText, name)
+        self.bars.addItem(pg.InfiniteLine(pos=0, angle=0, pen=pg.mkPen("#9a9a9a")))
         self.summary = plain_label(wrap=True)
         self.hidden = plain_label(wrap=True)  # instead of the picture while a quiz's question is open
         self.hidden.setVisible(False)
@@ -134,19 +143,16 @@ class LookupView(ConceptView):
         self.summary.setVisible(not concealed)
         if concealed:
             self.shown = None
-            self.bars.clear()
+            for bars in (self._weight_bars, self._cosine_bars):
+                bars.setOpts(x=[], height=[])
             self.hidden.setText(hidden_message())
             return
         shown = lookup(context.model, context.sentence, context.kind, context.layer, context.head)
         self.shown = shown
         plot = self.bars
-        plot.clear()
         x = np.arange(len(shown.key_tokens))
-        plot.addItem(pg.BarGraphItem(x=x - BAR / 2, height=shown.weights, width=BAR, brush=BLUE, pen=None,
-                                     name=self.tr("attention weight")))
-        plot.addItem(pg.BarGraphItem(x=x + BAR / 2, height=shown.key_cosine, width=BAR, brush=ORANGE, pen=None,
-                                     name=self.tr("cosine to the best key")))
-        plot.addItem(pg.InfiniteLine(pos=0, angle=0, pen=pg.mkPen("#9a9a9a")))
+        self._weight_bars.setOpts(x=x - BAR / 2, height=shown.weights)
+        self._cosine_bars.setOpts(x=x + BAR / 2, height=shown.key_cosine)
         plot.getAxis("bottom").setTicks([list(enumerate(shown.key_tokens))])
         plot.setXRange(-0.6, len(x) - 0.4, padding=0)
         plot.setTitle(self.tr("Query '{0}' looks up its keys (ranked by score)").format(escape(shown.query_token)))
