@@ -4487,6 +4487,14 @@ Nothing in the window changed.</source>
         <translation>前半 sin | 后半 cos（教程中的图）</translation>
     </message>
     <message>
+        <source>encoder (keys before and after)</source>
+        <translation>编码器（前后的键）</translation>
+    </message>
+    <message>
+        <source>decoder (keys before)</source>
+        <translation>解码器（之前的键）</translation>
+    </message>
+    <message>
         <source>Table from</source>
         <translation>编码表来自</translation>
     </message>
@@ -4505,6 +4513,14 @@ Nothing in the window changed.</source>
     <message>
         <source>curves of dimensions</source>
         <translation>曲线所示维度</translation>
+    </message>
+    <message>
+        <source>head</source>
+        <translation>头</translation>
+    </message>
+    <message>
+        <source>stack</source>
+        <translation>层栈</translation>
     </message>
     <message>
         <source>The seed&apos;s figure: 20 x 512</source>
@@ -4551,18 +4567,6 @@ Nothing in the window changed.</source>
         <translation>{row_name} {row} · {column_name} {column}：{value}</translation>
     </message>
     <message>
-        <source>This model learns a table of positions for each stack (BART): it is no sine table, so this tab shows the formula&apos;s</source>
-        <translation>此模型为编码器和解码器各学习一张位置表（BART）：它不是正弦表，因此本页显示公式的表</translation>
-    </message>
-    <message>
-        <source>This model adds no table to its embeddings: it turns each self-attention query and key by angles that grow with its position (RoPE), so this tab shows the formula&apos;s</source>
-        <translation>这个模型不在嵌入上加位置编码表：它把每个自注意力的查询和键按随位置增大的角度旋转（RoPE），所以本页显示公式的表</translation>
-    </message>
-    <message>
-        <source>This model adds no table to its embeddings: each self-attention score loses a slope times the distance between query and key (ALiBi), so this tab shows the formula&apos;s</source>
-        <translation>这个模型不在嵌入上加位置编码表：每个自注意力分数减去斜率乘以查询与键之间的距离（ALiBi），所以本页显示公式的表</translation>
-    </message>
-    <message>
         <source>This model has no positions at all: only the decoder&apos;s causal mask tells it order, so this tab shows the formula&apos;s</source>
         <translation>这个模型完全没有位置信息：只有解码器的因果掩码告诉它顺序，所以本页显示公式的表</translation>
     </message>
@@ -4577,6 +4581,94 @@ Nothing in the window changed.</source>
     <message>
         <source>Positional encoding PE: {0} positions x {1} dimensions, from {2}</source>
         <translation>位置编码 PE：{0} 个位置 × {1} 个维度，来自{2}</translation>
+    </message>
+    <message>
+        <source>Similarity PE · PEᵀ of the learned table</source>
+        <translation>学到的表的相似度 PE · PEᵀ</translation>
+    </message>
+    <message>
+        <source>query position</source>
+        <translation>查询位置</translation>
+    </message>
+    <message>
+        <source>key position</source>
+        <translation>键位置</translation>
+    </message>
+    <message>
+        <source>the query&apos;s position (rows)</source>
+        <translation>查询的位置（行）</translation>
+    </message>
+    <message>
+        <source>the key&apos;s position (columns)</source>
+        <translation>键的位置（列）</translation>
+    </message>
+    <message>
+        <source>RoPE, encoder layer 0, head {0}: the score of the query of &apos;{1}&apos; turned to position m (rows) over the key of &apos;{2}&apos; turned to position n (columns). Every diagonal holds one value: the score depends on n - m alone</source>
+        <translation>RoPE，编码器第 0 层，头 {0}：“{1}”的查询转到位置 m（行）时对“{2}”的键转到位置 n（列）的分数。每条对角线上只有一个值：分数只取决于 n - m</translation>
+    </message>
+    <message>
+        <source>The query&apos;s pair of dimensions 0 and d_k/2, position by position</source>
+        <translation>查询的第 0 维和第 d_k/2 维这一对，逐个位置</translation>
+    </message>
+    <message>
+        <source>dimension 0</source>
+        <translation>第 0 维</translation>
+    </message>
+    <message>
+        <source>dimension d_k/2</source>
+        <translation>第 d_k/2 维</translation>
+    </message>
+    <message>
+        <source>RoPE turns each pair of a head&apos;s dimensions by an angle that grows with the position: q_m = R(m θ) q and k_n = R(n θ) k, so q_m · k_n = q · R((n - m) θ) k. Why: the order a translation needs is relative, and the embeddings stay free of positions.</source>
+        <translation>RoPE 把一个头的每对维度旋转一个随位置增长的角度：q_m = R(m θ) q，k_n = R(n θ) k，所以 q_m · k_n = q · R((n - m) θ) k。为什么：翻译需要的顺序是相对的，而且嵌入中不必加入位置。</translation>
+    </message>
+    <message>
+        <source>ALiBi, head {0}: -{1:.4g} x |query position - key position|, added to every scaled score</source>
+        <translation>ALiBi，头 {0}：-{1:.4g} x |查询位置 - 键位置|，加到每个缩放后的分数上</translation>
+    </message>
+    <message>
+        <source>ALiBi adds -m_h |i - j| to head h&apos;s scores, slopes m_h = 2^(-8h/H): nothing is learned. Why: nearer words weigh more, by a different amount in each head, and the model reads longer sentences than it trained on.</source>
+        <translation>ALiBi 给头 h 的分数加上 -m_h |i - j|，斜率 m_h = 2^(-8h/H)：没有要学的参数。为什么：越近的词权重越大，每个头的程度不同，而且模型能读比训练时更长的句子。</translation>
+    </message>
+    <message>
+        <source>the decoder&apos;s: keys before the query</source>
+        <translation>解码器的：查询之前的键</translation>
+    </message>
+    <message>
+        <source>the encoder&apos;s: keys before and after the query apart</source>
+        <translation>编码器的：分开查询之前和之后的键</translation>
+    </message>
+    <message>
+        <source>T5: the bucket of every offset, {0}</source>
+        <translation>T5：每个偏移所在的桶，{0}</translation>
+    </message>
+    <message>
+        <source>T5, head {0}: the learned bias of each (query, key)&apos;s bucket</source>
+        <translation>T5，头 {0}：每个（查询，键）所在桶学到的偏置</translation>
+    </message>
+    <message>
+        <source>T5 adds b_h(bucket(j - i)) to head h&apos;s scores: one learned number per head and bucket. Offsets below {0} get a bucket each, farther ones share buckets that widen logarithmically up to {1}. Why: relative positions, learned, one table per stack shared by its layers.</source>
+        <translation>T5 给头 h 的分数加上 b_h(bucket(j - i))：每个头每个桶学一个数。小于 {0} 的偏移各占一个桶，更远的共用按对数变宽的桶，直到 {1}。为什么：学到的相对位置，每个层栈一张表，由它的各层共用。</translation>
+    </message>
+    <message>
+        <source>head {0}</source>
+        <translation>头 {0}</translation>
+    </message>
+    <message>
+        <source>Each head&apos;s bias against the offset (key - query)</source>
+        <translation>每个头的偏置随偏移（键 - 查询）的变化</translation>
+    </message>
+    <message>
+        <source>offset: key position - query position</source>
+        <translation>偏移：键位置 - 查询位置</translation>
+    </message>
+    <message>
+        <source>bias added to the score</source>
+        <translation>加到分数上的偏置</translation>
+    </message>
+    <message>
+        <source>A learned table (this model&apos;s): each position&apos;s row was trained, no formula made it, so PE · PEᵀ need not depend on the offset alone as a sine table&apos;s does.</source>
+        <translation>学到的表（此模型的）：每个位置的行都是训练出来的，不是公式算出的，所以 PE · PEᵀ 不像正弦表那样只取决于偏移。</translation>
     </message>
     <message>
         <source>fairseq&apos;s table (this model&apos;s): dimension 2i holds sin((pos + 2) / 10000^(i/(d_model/2 - 1))), dimension 2i+1 the cos of the same angle: fairseq counts positions from 2.</source>

@@ -1,5 +1,6 @@
 """The positional tab draws the sinusoidal table (both layouts), the chosen dimensions, the
-similarity PE·PEᵀ, and a loaded model's own table."""
+similarity PE·PEᵀ, a loaded model's own table (sine or learned), and what positions inside
+attention do: ALiBi's bias (the paper's slopes), T5's buckets and learned bias, RoPE's score."""
 from __future__ import annotations
 
 import dataclasses
@@ -8,13 +9,23 @@ import math
 import numpy as np
 import pyqtgraph as pg
 import pytest
+import torch
 from PySide6.QtCore import Qt
 
+import transviz
+from transviz.core.analysis.positions_inside import position_bias, rotary_scores
 from transviz.core.model.bundle import Model
 from transviz.core.model.positional import sinusoidal_table
 from transviz.core.model.transformer import Transformer
 from transviz.core.teaching.workspace import Workspace
-from transviz.gui.panels.positional import HALVES, INTERLEAVED, MODEL, PositionalPanel, parse_dimensions
+from transviz.gui.panels.positional import (
+    HALVES,
+    INTERLEAVED,
+    MODEL,
+    SAMPLE_SENTENCE,
+    PositionalPanel,
+    parse_dimensions,
+)
 from transviz.gui.services.language import CHINESE, ENGLISH, set_language
 
 
@@ -213,9 +224,8 @@ def test_fairseqs_table_is_shown_in_the_formulas_columns_and_named_as_its_own(pa
     assert "fairseq" not in panel.layout_note.text()
 
 
-@pytest.mark.parametrize(("positional", "words"), [("rotary", "RoPE"), ("alibi", "ALiBi"), ("none", "no positions"),
-                                                   ("learned", "BART")])
-def test_a_model_without_a_sine_table_says_why_in_both_languages(panel, make_model, qtbot, positional, words):
+@pytest.mark.parametrize(("positional", "words"), [("none", "no positions")])
+def test_a_model_without_positions_says_why_in_both_languages(panel, make_model, qtbot, positional, words):
     base = make_model()
     config = dataclasses.replace(base.config, positional=positional)
     panel.workspace.set_model(Model(Transformer(config).eval(), base.src_vocab, base.tgt_vocab))
@@ -233,3 +243,55 @@ def test_a_model_without_a_sine_table_says_why_in_both_languages(panel, make_mod
         assert panel.layout_note.text().startswith(entry().toolTip())
     finally:
         set_language(ENGLISH)
+
+
+def variant(make_model, **changes):
+    """A tiny model with ``changes``, its weights spread (a learned table starts at 0)."""
+    base = make_model()
+    net = Transformer(dataclasses.replace(base.config, **changes))
+    generator = torch.Generator().manual_seed(3)
+    with torch.no_grad():
+        for parameter in net.parameters():
+            parameter.copy_(0.3 * torch.randn(parameter.shape, generator=generator))
+    return Model(net.eval(), base.src_vocab, base.tgt_vocab)
+
+
+def test_a_learned_table_is_drawn_as_the_model_holds_it(panel, make_model):
+    model = variant(make_model, positional="learned")
+    panel.workspace.set_model(model)
+    assert panel.source.currentIndex() == MODEL
+    table = model.net.position_table("encoder").detach().numpy()
+    np.testing.assert_allclose(panel.table_view.displayed_image(), table[: panel.length.value()], atol=1e-6)
+    assert "learned table" in panel.layout_note.text() and "learned" in panel.similarity_view.title
+
+
+def test_alibis_bias_of_the_chosen_head_is_drawn_with_every_heads_slope(panel, make_model):
+    model = variant(make_model, positional="alibi")
+    panel.workspace.set_model(model)
+    assert panel.length.value() == 20 and panel.head.isVisibleTo(panel) and not panel.stack.isVisibleTo(panel)
+    panel.head.setValue(1)
+    heads = model.config.n_heads
+    slope = 2.0 ** (-8.0 * 2 / heads)  # head 1's: 2^(-8h/H), h counted from 1
+    distance = np.abs(np.arange(20)[:, None] - np.arange(20)[None])
+    np.testing.assert_allclose(panel.table_view.displayed_image(), -slope * distance, rtol=1e-6)
+    assert len(panel.curves.getPlotItem().listDataItems()) == heads and "ALiBi" in panel.layout_note.text()
+
+
+def test_t5s_buckets_and_the_heads_learned_bias_are_drawn_for_either_stack(panel, make_model):
+    model = variant(make_model, positional="t5", scale_scores=False)
+    panel.workspace.set_model(model)
+    panel.head.setValue(1)
+    for stack, shown in enumerate(("encoder_self", "decoder_self")):
+        panel.stack.setCurrentIndex(stack)
+        expected = position_bias(model, 20, shown)
+        np.testing.assert_array_equal(panel.table_view.displayed_image(), expected.buckets)
+        np.testing.assert_allclose(panel.similarity_view.displayed_image(), expected.bias[1], rtol=1e-6)
+    assert panel.stack.isVisibleTo(panel) and not panel.layout_choice.isVisibleTo(panel)
+
+
+def test_ropes_score_is_drawn_over_every_pair_of_positions(panel):
+    model = transviz.load_model("rope")
+    panel.workspace.set_model(model)
+    shown = rotary_scores(model, SAMPLE_SENTENCE, 0, 0, 20)
+    np.testing.assert_allclose(panel.table_view.displayed_image(), shown.scores, rtol=1e-5)
+    assert "depends on n - m alone" in panel.table_view.title and "RoPE" in panel.layout_note.text()
