@@ -75,13 +75,14 @@ def test_a_folder_missing_its_weights_says_which_file(window, qtbot, folder, tmp
     assert "model.safetensors" in signal.args[0]
 
 
-def test_a_learned_position_table_is_not_shown_as_a_sine_table(window, qtbot, tmp_path) -> None:
+def test_a_learned_position_table_is_shown_as_learned_not_as_a_sine_table(window, qtbot, tmp_path) -> None:
     from hf_folders import bart_folder
 
     with qtbot.waitSignal(window.model_changed, timeout=20000):
         window.files.open(str(bart_folder(tmp_path / "bart")))
     positional = window.panels["positional"]
-    item = positional.source.model().item(1)  # the loaded model's table
-    assert not item.isEnabled() and "learns a table of positions" in item.toolTip()
-    assert positional.source.currentIndex() == 0  # the formula's table, said so in its title
-    assert "from the formula" in positional.table_view.title
+    assert positional.source.currentIndex() == 1 and "from the loaded model" in positional.table_view.title
+    table = window.workspace.model.net.position_table("encoder").detach().numpy()  # BART's, two rows in
+    shown = positional.table_view.displayed_image()
+    np.testing.assert_allclose(shown, table[: shown.shape[0]], atol=1e-6)
+    assert "learned table" in positional.layout_note.text() and "learned" in positional.similarity_view.title
