@@ -3333,6 +3333,77 @@ S 是经过 d_k 维的乘积：它至多有 d_k = {5} 个正特征值、至多 d
     </message>
 </context>
 <context>
+    <name>KVCacheView</name>
+    <message>
+        <source>cached row</source>
+        <translation>缓存的行</translation>
+    </message>
+    <message>
+        <source>dimension</source>
+        <translation>维度</translation>
+    </message>
+    <message>
+        <source>rows: the source&apos;s (computed once), then one per decoder input</source>
+        <translation>行：先是源句的（只算一次），然后每个解码器输入一行</translation>
+    </message>
+    <message>
+        <source>dimensions of d_k (columns)</source>
+        <translation>d_k 的维度（列）</translation>
+    </message>
+    <message>
+        <source>{row_name} &apos;{row}&apos;, {column_name} {column}: {value}</source>
+        <translation>{row_name}“{row}”，{column_name} {column}：{value}</translation>
+    </message>
+    <message>
+        <source>The KV cache</source>
+        <translation>KV 缓存</translation>
+    </message>
+    <message>
+        <source>Decoding one token at a time, a Transformer keeps every layer&apos;s keys and values: those of the source are computed once per sentence, and each decoder input adds one row of its own, so a step computes only its new position. Grouped-query and multi-query attention share keys and values between query heads, and the cache shrinks by the same factor.</source>
+        <translation>逐个词元解码时，Transformer 保存每一层的键和值：源句的每句只算一次，每个解码器输入再添一行自己的，所以每一步只计算新的位置。分组查询和多查询注意力让多个查询头共用键和值，缓存也按同样的比例缩小。</translation>
+    </message>
+    <message>
+        <source>The cached keys of the chosen layer and head, and the cache&apos;s bytes.</source>
+        <translation>所选层和头缓存的键，以及缓存的字节数。</translation>
+    </message>
+    <message>
+        <source>After {0} decoder inputs the cache holds {1:,} bytes of the decoder&apos;s own keys and values ({2:,.0f} per input) and {3:,} bytes from the source, computed once. The cached step&apos;s logits equal a full recomputation&apos;s within {4:.1e}.</source>
+        <translation>读入 {0} 个解码器输入后，缓存中解码器自己的键和值有 {1:,} 字节（每个输入 {2:,.0f}），来自源句的有 {3:,} 字节，只算一次。缓存计算的这一步的 logits 与完整重算的相差在 {4:.1e} 以内。</translation>
+    </message>
+    <message>
+        <source>source: {0}</source>
+        <translation>源句：{0}</translation>
+    </message>
+    <message>
+        <source>shared by query heads {0}-{1}</source>
+        <translation>由查询头 {0}-{1} 共用</translation>
+    </message>
+    <message>
+        <source>query head {0}&apos;s own</source>
+        <translation>查询头 {0} 自己的</translation>
+    </message>
+    <message>
+        <source>Decoder layer {0}, key/value head {1} ({2}): its cached keys</source>
+        <translation>解码器第 {0} 层，键/值头 {1}（{2}）：它缓存的键</translation>
+    </message>
+    <message>
+        <source>this model</source>
+        <translation>此模型</translation>
+    </message>
+    <message>
+        <source>bytes per decoder input</source>
+        <translation>每个解码器输入的字节数</translation>
+    </message>
+    <message>
+        <source>Bytes each decoder input adds to the cache</source>
+        <translation>每个解码器输入给缓存增加的字节数</translation>
+    </message>
+    <message>
+        <source>Measured from the caches&apos; own tensors for this sentence: multi-head (default) {0}, grouped-query (gqa, 2 key/value heads) {1}, multi-query (mqa, 1) {2} bytes per token.</source>
+        <translation>按这句话从各缓存自身的张量量得：多头（default）每个词元 {0} 字节，分组查询（gqa，2 个键/值头）{1} 字节，多查询（mqa，1 个）{2} 字节。</translation>
+    </message>
+</context>
+<context>
     <name>KnownWords</name>
     <message>
         <source>Words this model knows</source>

@@ -11,6 +11,7 @@ from .cost import CostView
 from .ffn import FfnView
 from .flash import FlashView
 from .hull import HullView
+from .kv_cache import KVCacheView
 from .lookup import LookupView
 from .parallel import ParallelView
 from .sharing import SharingView
@@ -28,4 +29,5 @@ CONCEPT_VIEWS: tuple[type[ConceptView], ...] = (
     SharingView,
     AttributionView,
     FlashView,
+    KVCacheView,
 )
