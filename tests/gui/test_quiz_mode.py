@@ -233,3 +233,18 @@ def test_a_concepts_slide_with_a_quiz_stays_on_concepts_with_the_answer_hidden(o
         assert lookup.name == "lookup" and lookup.hidden.isVisibleTo(concepts) and lookup.shown is None
     finally:
         window.lesson_mode.stop()
+
+
+def test_a_question_asked_while_the_sentence_box_has_the_keyboard_takes_the_digits(shipped_window, qtbot) -> None:
+    """A class answers with 1-9 and Enter: a question asked while the sentence box has the focus
+    (where the window opens, and where a lesson's slides leave it) moves the keyboard to the explorer."""
+    explorer = shipped_window.panels["explorer"]
+    edit = explorer.source.sentence
+    edit.setFocus()
+    qtbot.waitUntil(edit.hasFocus)
+    explorer.quiz_action.trigger()
+    target = shipped_window.focusWidget()
+    assert target is not edit
+    qtbot.keyClick(target, Qt.Key.Key_2)
+    qtbot.keyClick(target, Qt.Key.Key_Return)
+    assert edit.text() == "ich mochte ein bier" and explorer.quiz.revealed and explorer.quiz.choice == 1

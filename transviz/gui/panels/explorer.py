@@ -212,6 +212,8 @@ class ExplorerPanel(Retranslated, PlotPanel):
             self.show_panel.emit("explorer")
         for shortcut in self.quiz_keys:
             shortcut.setEnabled(on)
+        if on and isinstance(self.focusWidget(), (QLineEdit, QAbstractSpinBox)):
+            self.take_keyboard()  # a text box would take the class's digits and Enter as typing
         self.quiz.restart()
         session = self.controller.session
         if on and session is not None and session.cant_step() is None:
