@@ -412,3 +412,17 @@ def test_a_folder_without_weights_names_both_ways_to_save_them(tmp_path: Path) -
     (folder / "model.safetensors").unlink()
     with pytest.raises(transviz.CheckpointError, match=r"neither model\.safetensors nor model\.safetensors\.index"):
         transviz.load_model(str(folder))
+
+
+def test_the_walkthrough_and_the_mask_batch_name_the_decoders_first_input_as_the_model_does(tmp_path: Path) -> None:
+    from transviz.core.analysis.mask_batch import mask_batch, translated_inputs
+    from transviz.core.analysis.walkthrough import walkthrough
+
+    model = transviz.load_model(str(t5_folder(tmp_path / "t5")))  # T5's decoder starts with <pad>
+    assert model.tgt_vocab.start_token == "<pad>"
+    steps = walkthrough(model, "der hund ist klein.", "the", "decoder_self", 0, 0)
+    assert steps.query_tokens[0] == steps.key_tokens[0] == "<pad>"
+    tokens, ids = translated_inputs(model, "der hund ist klein.")
+    assert tokens[0] == "<pad>" and ids[0] == model.tgt_vocab.bos_id != model.config.pad_id  # named, not padding
+    batch = mask_batch(["der hund ist klein.", "wir lesen."], "the", model, {"wir lesen.": (tokens, ids)})
+    assert batch.decoder.tokens[0][0] == "<pad>" and bool(batch.decoder.combined[0, 0, 0, 0])  # it sees itself

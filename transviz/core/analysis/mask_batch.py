@@ -28,7 +28,7 @@ from ..data.batches import pad
 from ..decoding.inference import decode
 from ..model.bundle import Model
 from ..model.masks import causal_mask, decoder_self_mask, padding_mask, stream_mask, windowed
-from ..model.vocab import BOS, EOS, PAD, Vocab
+from ..model.vocab import EOS, PAD, Vocab
 from .walkthrough import decoder_inputs
 
 TRANSLATION_MAX_LEN = 12  # the other sentences' greedy translations: enough to show target padding
@@ -137,9 +137,9 @@ def translated_inputs(model: Model, sentence: str, max_len: int = TRANSLATION_MA
     """The start token and ``model``'s greedy translation of ``sentence`` (its end token left
     out): what the decoder reads for this sentence in a batch. Runs the model; InputError for a
     sentence it cannot read."""
-    outputs = decode(model, sentence, "greedy", max_len=max_len).output_tokens
-    tokens = [BOS] + [token for token in outputs if token != EOS]
-    return tokens, [model.tgt_vocab.id_of(token) for token in tokens]
+    outputs = [token for token in decode(model, sentence, "greedy", max_len=max_len).output_tokens if token != EOS]
+    vocab = model.tgt_vocab  # the start token named as the model names it (an imported model's: its own)
+    return [vocab.start_token, *outputs], [vocab.bos_id, *(vocab.id_of(token) for token in outputs)]
 
 
 def translate(model: Model, sentences: Sequence[str],

@@ -30,7 +30,7 @@ from ..model.sites import KINDS as KINDS
 from ..model.sites import Address, Call, Positions, Site, Tap, tapping
 from ..model.sites import Kind as Kind
 from ..model.transformer import MultiHeadAttention
-from ..model.vocab import BOS, Vocab
+from ..model.vocab import Vocab
 
 # q, k, v (B, H, L, d_k), the mask, and each row's positions where they are not 0.. (a decoder-only model's output)
 _Call = tuple[Tensor, Tensor, Tensor, Tensor | None, Positions | None]
@@ -93,7 +93,7 @@ def decoder_inputs(vocab: Vocab, target_prefix: str, max_len: int | None = None)
     """Tokens (as typed) and ids of the decoder inputs: the start token, then the prefix (may be empty).
     InputError if there are more than ``max_len`` (the model's limit; None: no limit)."""
     prefix = vocab.encode(target_prefix) if target_prefix.strip() else None
-    tokens = [BOS] + (prefix.tokens if prefix else [])
+    tokens = [vocab.start_token] + (prefix.tokens if prefix else [])  # named as the model names it
     ids = [vocab.bos_id] + (prefix.ids if prefix else [])
     if max_len is not None and len(ids) > max_len:
         raise InputError(
