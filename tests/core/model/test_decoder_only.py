@@ -302,12 +302,19 @@ def test_a_mean_ablation_of_a_decoder_only_head_uses_its_mean_over_the_output_po
         torch.testing.assert_close(means[kind, 1].double(), expected, atol=1e-6, rtol=0)
 
 
+def shipped_variant(seed: int, **changes: object) -> transviz.Model:
+    """The shipped decoder-only sibling's vocabularies around a model of its size with ``changes``,
+    its weights spread at random."""
+    shipped = transviz.load_model("decoder-only")
+    net = Transformer(dataclasses.replace(shipped.config, dropout=0.0, **changes))  # type: ignore[arg-type]
+    randomize_(net, seed)
+    return transviz.Model(net.eval(), shipped.src_vocab, shipped.tgt_vocab)
+
+
 @pytest.mark.parametrize("positional", ["rotary", "alibi", "sinusoidal"])
 def test_leaving_the_positions_out_of_a_decoder_only_model_is_the_model_without_them(positional):
-    shipped = transviz.load_model("decoder-only")
-    net = Transformer(dataclasses.replace(shipped.config, positional=positional, dropout=0.0))
-    randomize_(net, 9)
-    model = transviz.Model(net.eval(), shipped.src_vocab, shipped.tgt_vocab)
+    model = shipped_variant(9, positional=positional)
+    net = model.net
     plain = Transformer(dataclasses.replace(net.config, positional="none")).eval()
     plain.load_state_dict(net.state_dict())
     src, tgt = torch.tensor([[4, 5, 6, 7, 2], [8, 9, 2, 0, 0]]), torch.tensor([[1, 7, 8, 9], [1, 5, 6, 0]])
@@ -346,10 +353,7 @@ def test_the_rollout_of_a_decoder_only_model_follows_its_one_stream():
 
 @pytest.mark.parametrize("positional", ["sinusoidal", "alibi", "rotary"])
 def test_the_walkthrough_of_a_decoder_only_output_row_ends_in_the_models_two_views(positional):
-    shipped = transviz.load_model("decoder-only")
-    net = Transformer(dataclasses.replace(shipped.config, positional=positional, dropout=0.0))
-    randomize_(net, 11)
-    model = transviz.Model(net.eval(), shipped.src_vocab, shipped.tgt_vocab)
+    model = shipped_variant(11, positional=positional)
     trace = teacher_force(model, SENTENCE, "i want a beer")
     source = len(trace.source_tokens)
     for kind in ("cross", "decoder_self"):

@@ -64,6 +64,10 @@ def rollout(maps: np.ndarray) -> np.ndarray:
     return out
 
 
+NOT_ONE_SENTENCE = translate_noop("CoreMessages", "decoder rollout needs maps of one sentence: decoder {0}, "
+                                                   "cross {1}, encoder {2}")
+
+
 def cross_rollout(decoder_self: np.ndarray, cross: np.ndarray, encoder_self: np.ndarray) -> np.ndarray:
     """Rollout through the decoder to the source tokens: ``(L, H, T, T)`` decoder self-attention,
     ``(L, H, T, S)`` cross-attention and ``(L_enc, H, S, S)`` encoder self-attention ->
@@ -87,8 +91,7 @@ def cross_rollout(decoder_self: np.ndarray, cross: np.ndarray, encoder_self: np.
     layers, _, targets, sources = cross.shape
     if decoder_self.shape[0] != layers or decoder_self.shape[2:] != (targets, targets) \
             or encoder_self.shape[2:] != (sources, sources):
-        raise InputError(translate_noop("CoreMessages", "decoder rollout needs maps of one sentence: decoder {0}, "
-                                                        "cross {1}, encoder {2}"),
+        raise InputError(NOT_ONE_SENTENCE,
                          str(decoder_self.shape), str(cross.shape), str(encoder_self.shape))
     memory = rollout(encoder_self)[-1].astype(np.float64)  # (S, S): source tokens in each memory row
     identity = np.eye(targets)
@@ -114,8 +117,7 @@ def stream_rollout(encoder_self: np.ndarray, decoder_self: np.ndarray, cross: np
     layers, heads, sources, _ = encoder_self.shape
     targets = decoder_self.shape[2]
     if decoder_self.shape[:2] != (layers, heads) or cross.shape != (layers, heads, targets, sources):
-        raise InputError(translate_noop("CoreMessages", "decoder rollout needs maps of one sentence: decoder {0}, "
-                                                        "cross {1}, encoder {2}"),
+        raise InputError(NOT_ONE_SENTENCE,
                          str(decoder_self.shape), str(cross.shape), str(encoder_self.shape))
     stream = np.zeros((layers, heads, sources + targets, sources + targets))
     stream[:, :, :sources, :sources] = encoder_self

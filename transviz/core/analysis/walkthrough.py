@@ -123,13 +123,13 @@ def walkthrough(model: Model, source: str, target_prefix: str, kind: Kind, layer
     stream = model.config.decoder_only and kind != "encoder_self"
     with evaluating(model), torch.no_grad(), _recording(model, "decoder_self" if stream else kind, layer) as calls:
         model.net(model.source_tensor(encoding), torch.tensor([target_ids], device=model.device))
-        return _steps(model, encoding.tokens, target_tokens, stream, kind, layer, head, calls[0])
+        return _steps(attention, source_tokens=encoding.tokens, target_tokens=target_tokens, stream=stream,
+                      kind=kind, layer=layer, head=head, call=calls[0])
 
 
-def _steps(model: Model, source_tokens: list[str], target_tokens: list[str], stream: bool, kind: Kind, layer: int,
-           head: int, call: _Call) -> Walkthrough:
-    """The walkthrough's steps, from the queries, keys, values and mask one pass recorded."""
-    attention = attention_module(model, kind, layer)
+def _steps(attention: MultiHeadAttention, source_tokens: list[str], target_tokens: list[str], stream: bool,
+           kind: Kind, layer: int, head: int, call: _Call) -> Walkthrough:
+    """The walkthrough's steps in ``attention``, from the queries, keys, values and mask one pass recorded."""
     q, k, v = (t[0, head].float() for t in call[:3])  # (L, d_k)
     mask, positions = call[3:]  # mask (1, 1, 1 or Q, K): the same for every head
     scores = q @ k.T  # (Q, K)

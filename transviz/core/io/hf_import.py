@@ -388,7 +388,8 @@ def load(path: str | Path, device: str = "cpu") -> Model:
     transformers = _transformers()
     hf, source_tokenizer, target_tokenizer = _tokenizers(folder, kind, transformers)
     t5 = kind in T5_TYPES
-    shared = t5 or table_names(hf)[0] == table_names(hf)[1]  # T5's stacks read one table
+    source_table, target_table, _ = table_names(hf)
+    shared = t5 or source_table == target_table  # T5's stacks read one table
     sides = _sides(hf, source_tokenizer, target_tokenizer)
     _check_tokenizer_ids(folder, sides)
     _check_fairseq_padding(folder, hf)

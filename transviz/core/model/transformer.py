@@ -708,31 +708,23 @@ class Transformer(nn.Module):
     def decode(self, tgt: Tensor, encoded: Encoded, return_attention: bool = False) -> Decoded:
         """``tgt`` (B, T) decoder inputs (start token first) -> logits (B, T, V) and optional maps."""
         self._check_tokens(tgt, self.config.tgt_vocab_size, Message(translate_noop("CoreMessages", "target")))
-        if self.config.decoder_only:
-            return self._decode_stream(tgt, encoded, return_attention)
         with computing(self.work(tgt.numel())):
-            self_mask = windowed(decoder_self_mask(tgt, self.config.pad_id), tgt.shape[1], self.config.attention_window)
-            x = self._embed(tgt, self.tgt_embed, "decoder")
+            target_mask = decoder_self_mask(tgt, self.config.pad_id)
+            run: Callable[[nn.Module, Tensor, KeyValue], DecoderLayerOutput]
+            if self.config.decoder_only:  # the target after its own source, in one stream
+                positions = self._target_positions(encoded.mask, 0, tgt.shape[1])
+                stream_mask = self._stream_mask(encoded.mask, target_mask, positions)
+                x = self._embed(tgt, self.tgt_embed, "decoder", offset=positions.queries)
+                run = lambda layer, x, kv: cast(StreamLayer, layer).target(  # noqa: E731
+                    x, kv, stream_mask, positions, return_attention)
+            else:
+                self_mask = windowed(target_mask, tgt.shape[1], self.config.attention_window)
+                x = self._embed(tgt, self.tgt_embed, "decoder")
+                run = lambda layer, x, kv: layer(  # noqa: E731
+                    x, kv, self_mask, encoded.mask, need_weights=return_attention)
             self_maps, cross_maps = [], []
             for layer, kv in zip(self.decoder_layers, self.memory_kv(encoded), strict=True):
-                out = layer(x, kv, self_mask, encoded.mask, need_weights=return_attention)
-                x = out.x
-                self_maps.append(out.self_weights)
-                cross_maps.append(out.cross_weights)
-            logits = self.generator(self.decoder_norm(x))
-            if not return_attention:
-                return Decoded(logits, None, None)
-            return Decoded(logits, tuple(self_maps), tuple(cross_maps))
-
-    def _decode_stream(self, tgt: Tensor, encoded: Encoded, return_attention: bool) -> Decoded:
-        """A decoder-only model's target after its source, every position at once."""
-        with computing(self.work(tgt.numel())):
-            positions = self._target_positions(encoded.mask, 0, tgt.shape[1])
-            mask = self._stream_mask(encoded.mask, decoder_self_mask(tgt, self.config.pad_id), positions)
-            x = self._embed(tgt, self.tgt_embed, "decoder", offset=positions.queries)
-            self_maps, cross_maps = [], []
-            for layer, kv in zip(self.decoder_layers, self.memory_kv(encoded), strict=True):
-                out = cast(StreamLayer, layer).target(x, kv, mask, positions, return_attention)
+                out = run(layer, x, kv)
                 x = out.x
                 self_maps.append(out.self_weights)
                 cross_maps.append(out.cross_weights)
