@@ -3399,8 +3399,8 @@ S 是经过 d_k 维的乘积：它至多有 d_k = {5} 个正特征值、至多 d
         <translation>每个解码器输入给缓存增加的字节数</translation>
     </message>
     <message>
-        <source>Measured from the caches&apos; own tensors for this sentence: multi-head (default) {0}, grouped-query (gqa, 2 key/value heads) {1}, multi-query (mqa, 1) {2} bytes per token.</source>
-        <translation>按这句话从各缓存自身的张量量得：多头（default）每个词元 {0} 字节，分组查询（gqa，2 个键/值头）{1} 字节，多查询（mqa，1 个）{2} 字节。</translation>
+        <source>Measured from the caches&apos; own tensors: multi-head (default) {0}, grouped-query (gqa, 2 key/value heads) {1}, multi-query (mqa, 1) {2} bytes per token.</source>
+        <translation>从各缓存自身的张量量得：多头（default）每个词元 {0} 字节，分组查询（gqa，2 个键/值头）{1} 字节，多查询（mqa，1 个）{2} 字节。</translation>
     </message>
 </context>
 <context>

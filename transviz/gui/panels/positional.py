@@ -106,7 +106,8 @@ class PositionalPanel(Retranslated, PlotPanel):
             self.tr("encoder (keys before and after)"), self.tr("decoder (keys before)")])
         self.error = error_label()
         controls = QHBoxLayout()
-        self._inside_controls: list[QWidget] = []
+        self._head_controls: list[QWidget] = []  # shown while positions inside attention are drawn
+        self._stack_controls: list[QWidget] = []  # and these for T5's, whose stacks differ
         self._table_controls: list[QWidget] = []  # hidden while positions inside attention are drawn
         for text, widget in ((lambda: self.tr("Table from"), self.source),
                              (lambda: self.tr("positions"), self.length), (lambda: self.tr("d_model"), self.d_model),
@@ -116,8 +117,10 @@ class PositionalPanel(Retranslated, PlotPanel):
             label = bound_label(self, text)
             controls.addWidget(label)
             controls.addWidget(widget)
-            if widget in (self.head, self.stack):
-                self._inside_controls += [label, widget]
+            if widget is self.head:
+                self._head_controls += [label, widget]
+            elif widget is self.stack:
+                self._stack_controls += [label, widget]
             elif widget in (self.d_model, self.layout_choice, self.dimensions):
                 self._table_controls += [label, widget]
         self.seed_figure = QPushButton()
@@ -261,8 +264,10 @@ class PositionalPanel(Retranslated, PlotPanel):
         for control in self._table_controls:
             control.setVisible(inside is None)
         self.seed_figure.setEnabled(inside is None)
-        for control in self._inside_controls:
-            control.setVisible(inside is not None and (inside == "t5" or control not in self._stack_controls()))
+        for control in self._head_controls:
+            control.setVisible(inside is not None)
+        for control in self._stack_controls:
+            control.setVisible(inside == "t5")
         self.similarity_view.setVisible(inside in (None, "t5"))
         if inside is not None:
             self._draw_inside(inside)
@@ -300,9 +305,6 @@ class PositionalPanel(Retranslated, PlotPanel):
     def _similarity_axes(self) -> AxisNames:
         return AxisNames(self.tr("position"), self.tr("position"), self.tr("positions"), self.tr("positions"),
                          self.tr("{row_name} {row} . {column_name} {column}: {value}"))
-
-    def _stack_controls(self) -> list[QWidget]:
-        return self._inside_controls[2:]  # the stack's label and box, after the head's
 
     # -- positions inside attention ----------------------------------------------------------------
     def _draw_inside(self, positional: str) -> None:

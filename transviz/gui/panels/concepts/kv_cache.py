@@ -11,10 +11,10 @@ import pyqtgraph as pg
 from PySide6.QtCore import QCoreApplication
 from PySide6.QtWidgets import QHBoxLayout, QVBoxLayout, QWidget
 
+from ....core.analysis.concepts.forward import Sentence
 from ....core.analysis.concepts.kv_cache import CacheContents, cache_contents
 from ....core.io import checkpoint
 from ....core.io.resources import shipped_models
-from ....core.model.bundle import Model
 from ...style import BLUE, GREY, ORANGE
 from ...widgets.heatmap import AxisNames, HeatmapWidget, symmetric_levels
 from ...widgets.labels import plain_label
@@ -22,13 +22,15 @@ from ...widgets.plots import curve_plot
 from .base import ConceptContext, ConceptView
 
 SIBLINGS = ("default", "gqa", "mqa")  # multi-head, grouped-query and multi-query, otherwise alike
+SIBLING_SENTENCE = Sentence("ich mochte ein bier", ("i", "want"))  # what the siblings' caches are measured on
 
 
 @functools.cache
-def _sibling(name: str) -> Model | None:
-    """A shipped sibling, read once (None where it is not shipped)."""
+def sibling_bytes_per_token(name: str) -> float | None:
+    """What each decoder input adds to a shipped sibling's cache, counted from its tensors once: it
+    does not depend on the sentence (None where the sibling is not shipped)."""
     path = shipped_models().get(name)
-    return checkpoint.load(path) if path else None
+    return None if path is None else cache_contents(checkpoint.load(path), SIBLING_SENTENCE).bytes_per_token
 
 
 def cache_axes() -> AxisNames:
@@ -96,16 +98,16 @@ class KVCacheView(ConceptView):
             if group > 1 else self.tr("query head {0}'s own").format(context.head)
         self.keys.set_title(self.tr("Decoder layer {0}, key/value head {1} ({2}): its cached keys").format(
             layer, kv_head, sharing))
-        self._draw_bytes(context, shown)
+        self._draw_bytes(shown)
 
-    def _draw_bytes(self, context: ConceptContext, shown: CacheContents) -> None:
+    def _draw_bytes(self, shown: CacheContents) -> None:
         """Bytes per decoder input: this model's and the shipped siblings', from their own caches."""
         names, values = [self.tr("this model")], [shown.bytes_per_token]
         for name in SIBLINGS:
-            sibling = _sibling(name)
-            if sibling is not None:
+            measured = sibling_bytes_per_token(name)
+            if measured is not None:
                 names.append(name)
-                values.append(cache_contents(sibling, context.sentence).bytes_per_token)
+                values.append(measured)
         self.siblings = dict(zip(names[1:], values[1:], strict=True))
         plot = self.bytes
         plot.clear()
@@ -117,6 +119,6 @@ class KVCacheView(ConceptView):
         plot.setLabel("left", self.tr("bytes per decoder input"))
         plot.setTitle(self.tr("Bytes each decoder input adds to the cache"))
         self.summary.setText(self.tr(
-            "Measured from the caches' own tensors for this sentence: multi-head (default) {0}, grouped-query "
+            "Measured from the caches' own tensors: multi-head (default) {0}, grouped-query "
             "(gqa, 2 key/value heads) {1}, multi-query (mqa, 1) {2} bytes per token.").format(
                 *(f"{self.siblings.get(name, float('nan')):,.0f}" for name in SIBLINGS)))
