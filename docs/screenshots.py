@@ -59,6 +59,7 @@ SHOTS: dict[str, Shot] = {
     "masks-walkthrough-cross": Shot(GERMAN + 'steps = 3\ntab = "masks"\nview = { kind = "cross" }'),
     "masks-walkthrough-decoder-self": Shot(GERMAN + 'steps = 3\ntab = "masks"\nview = { kind = "decoder_self" }'),
     "compare": Shot(GERMAN + 'tab = "compare"'),
+    "variants": Shot(GERMAN + 'steps = 4\ntab = "variants"', act="four_variants"),
     "heads-importance": Shot(GERMAN + 'tab = "heads"', act="measure_heads"),
     "training-finished": Shot(GERMAN + 'tab = "training"', act="train"),
     "training-timeline-scrubbed": Shot(GERMAN + 'tab = "training"', act="scrub_timeline"),
@@ -99,6 +100,10 @@ def where_quiz(window, name: str) -> None:
     slides = read(path).slides
     window.open_lesson(path)
     window.lesson_mode.go(next(i for i, s in enumerate(slides) if s.quiz is not None and s.quiz.ask == "where"))
+
+
+def four_variants(window, name: str) -> None:
+    window.panels["variants"].count.setValue(4)
 
 
 def concept(window, name: str) -> None:

@@ -775,22 +775,6 @@ S 是经过 d_k 维的乘积：它至多有 d_k = {5} 个正特征值、至多 d
         <translation>回答前隐藏：探索页中有一道测验题尚未回答，把两次运行解码到底会泄露答案。在那里揭晓答案（Enter）后即可看到比较。</translation>
     </message>
     <message>
-        <source>head {0}</source>
-        <translation>头 {0}</translation>
-    </message>
-    <message>
-        <source>mean of heads</source>
-        <translation>各头平均</translation>
-    </message>
-    <message>
-        <source>max of heads</source>
-        <translation>各头最大值</translation>
-    </message>
-    <message>
-        <source>rollout</source>
-        <translation>注意力展开</translation>
-    </message>
-    <message>
         <source>Open a model first.</source>
         <translation>请先打开一个模型。</translation>
     </message>
@@ -2619,6 +2603,18 @@ S 是经过 d_k 维的乘积：它至多有 d_k = {5} 个正特征值、至多 d
         <source>positions must be 1 to {0}, this model&apos;s limit; got {1}</source>
         <translation>位置数必须在 1 到 {0}（此模型的上限）之间；得到的是 {1}</translation>
     </message>
+    <message>
+        <source>choose {0} to {1} models to decode side by side, not {2}</source>
+        <translation>请选择 {0} 到 {1} 个模型并排解码，而不是 {2} 个</translation>
+    </message>
+    <message>
+        <source>{0} cannot decode this sentence: {1}</source>
+        <translation>{0} 无法解码这个句子：{1}</translation>
+    </message>
+    <message>
+        <source>{0}: {1}</source>
+        <translation>{0}：{1}</translation>
+    </message>
 </context>
 <context>
     <name>CostView</name>
@@ -3052,6 +3048,25 @@ S 是经过 d_k 维的乘积：它至多有 d_k = {5} 个正特征值、至多 d
     <message>
         <source>{0} keys in {1} blocks. After the last block the output equals softmax(row) @ V within {2:.1e}; the weights themselves, which a map would draw, were never formed.</source>
         <translation>{0} 个键分成 {1} 块。最后一块之后，输出与 softmax(行) @ V 的差在 {2:.1e} 以内；注意力图要画的权重本身从未形成。</translation>
+    </message>
+</context>
+<context>
+    <name>HeadGroups</name>
+    <message>
+        <source>Heads:</source>
+        <translation>头：</translation>
+    </message>
+    <message>
+        <source>The query heads, framed by the keys and values they share: a frame holds the heads of one key/value head</source>
+        <translation>查询头按共享的键和值加框：一个框里是共用同一个键/值头的查询头</translation>
+    </message>
+    <message>
+        <source>Query heads {0} read key/value head {1}</source>
+        <translation>查询头 {0} 共用键/值头 {1}</translation>
+    </message>
+    <message>
+        <source>Query head {0} has key/value head {1} to itself</source>
+        <translation>查询头 {0} 独占键/值头 {1}</translation>
     </message>
 </context>
 <context>
@@ -3876,6 +3891,10 @@ The lesson file was not changed.</source>
         <translation>比较</translation>
     </message>
     <message>
+        <source>Variants</source>
+        <translation>变体</translation>
+    </message>
+    <message>
         <source>Training</source>
         <translation>训练</translation>
     </message>
@@ -4297,6 +4316,49 @@ Nothing in the window changed.</source>
     <message>
         <source>none</source>
         <translation>无</translation>
+    </message>
+</context>
+<context>
+    <name>ModelColumn</name>
+    <message>
+        <source>Open...</source>
+        <translation>打开...</translation>
+    </message>
+    <message>
+        <source>Checkpoint file...</source>
+        <translation>检查点文件...</translation>
+    </message>
+    <message>
+        <source>Hugging Face folder...</source>
+        <translation>Hugging Face 文件夹...</translation>
+    </message>
+    <message>
+        <source>loaded model</source>
+        <translation>已加载的模型</translation>
+    </message>
+    <message>
+        <source>loaded: {0}</source>
+        <translation>已加载：{0}</translation>
+    </message>
+    <message>
+        <source>Open a checkpoint</source>
+        <translation>打开检查点</translation>
+    </message>
+    <message>
+        <source>Checkpoints (*{0})</source>
+        <translation>检查点 (*{0})</translation>
+    </message>
+    <message>
+        <source>Open a Hugging Face model folder</source>
+        <translation>打开 Hugging Face 模型文件夹</translation>
+    </message>
+    <message>
+        <source>not recorded</source>
+        <translation>未记录</translation>
+    </message>
+    <message>
+        <source>{0:,} parameters · KV cache {1:,} bytes now, {2:,} more per token · test exact match {3}</source>
+        <translation>{0:,} 个参数 · KV 缓存现有 {1:,} 字节，每个词元再增加 {2:,} 字节 · 测试集完全匹配率 {3}</translation>
     </message>
 </context>
 <context>
@@ -5520,6 +5582,10 @@ Click a head to switch it off in the explorer, and watch what changes in its tra
         <translation>并排比较两次解码：一对最小差异的句子（&quot;ich möchte ein bier&quot; 和 &quot;ich möchte ein bier trinken&quot;），或同一个句子经过两个模型（已加载的模型、随附的模型，或一个检查点文件，例如训练早期保存的那个）。每次解码都用贪心策略一直解码到结束。选择注意力类型、层，以及一个头或该层各头的汇总。两张图形状相同时，第三张图是 B − A，用以 0 为中心的蓝-白-红色标绘制，标题中写明其范围；形状不同时，它会说明原因。下方是两个输出的词元级差异。</translation>
     </message>
     <message>
+        <source>Two to four models decode one sentence side by side, a step at a time: Space steps every model that has not ended, Left goes back, Home starts again, End decodes to the end. The shipped siblings were trained on the same task as the 2017 default, each with one change: grouped-query (gqa) or multi-query (mqa) attention, rotary (rope) or ALiBi positions, a sliding window, pre-norm, or one decoder-only stack. Each model shows the same attention kind, layer and head on one colour scale, with its parameters, the bytes its KV cache holds now and adds per token, and its test exact match. The head buttons are framed by the keys and values they share: one frame per head for multi-head attention, one frame around all for multi-query. A decoder-only model has one self-attention map: its output rows are drawn whole, the source part left of the dashed line. Outputs that differ from the first model&apos;s are marked as in the Compare tab.</source>
+        <translation>两到四个模型并排解码同一个句子，每次一步：空格让每个尚未结束的模型前进一步，← 后退，Home 从头开始，End 解码到底。随附的兄弟模型与 2017 年的默认模型在同一任务上训练，各自只改一处：分组查询（gqa）或多查询（mqa）注意力、旋转（rope）或 ALiBi 位置、滑动窗口、前置归一化（pre-norm），或只用一个解码器堆栈。每个模型用同一个色标显示同一种注意力、同一层和同一个头，并列出它的参数量、KV 缓存现有的字节数和每个词元增加的字节数，以及它在测试集上的完全匹配率。头按钮按共享的键和值加框：多头注意力每个头一个框，多查询注意力所有头一个框。仅解码器模型只有一张自注意力图：它的输出行整行画出，虚线左边是源句部分。与第一个模型输出不同的地方，按比较页的方式标出。</translation>
+    </message>
+    <message>
         <source>Two claims of the tutorial, computed live.
 
 Why scale by 1/√d_k: q and k are random vectors of d_k entries drawn from N(0, 1). Their dot product q·k adds up d_k products, so its spread (standard deviation) grows as √d_k: the first plot. Fed to the softmax unscaled, such large scores give one key almost all the weight: the row&apos;s entropy falls towards 0 bits, and the softmax&apos;s gradient, the norm of its Jacobian diag(p) − ppᵀ, falls towards 0, so training can hardly change the scores. Divided by √d_k, the scores keep a spread of 1 at every d_k, and entropy and gradient stay. The curves are medians over many random rows; the circles mark the slider&apos;s d_k. On the right, the loaded model&apos;s real attention for one query with its scaling multiplied by a factor in one layer: 0 makes the row uniform, √d_k removes the 1/√d_k.
@@ -6078,6 +6144,73 @@ The model trained so far will be saved to:
     <message>
         <source>Stopping the training and saving to {0}...</source>
         <translation>正在停止训练并保存到 {0}…</translation>
+    </message>
+</context>
+<context>
+    <name>VariantsPanel</name>
+    <message>
+        <source>Reset (Home)</source>
+        <translation>重置（Home）</translation>
+    </message>
+    <message>
+        <source>Back (←)</source>
+        <translation>后退（←）</translation>
+    </message>
+    <message>
+        <source>Step all (Space)</source>
+        <translation>全部单步（空格）</translation>
+    </message>
+    <message>
+        <source>To the end (End)</source>
+        <translation>到结尾（End）</translation>
+    </message>
+    <message>
+        <source>Sentence:</source>
+        <translation>句子：</translation>
+    </message>
+    <message>
+        <source>Models:</source>
+        <translation>模型数：</translation>
+    </message>
+    <message>
+        <source>Attention:</source>
+        <translation>注意力：</translation>
+    </message>
+    <message>
+        <source>Layer:</source>
+        <translation>层：</translation>
+    </message>
+    <message>
+        <source>Head:</source>
+        <translation>头：</translation>
+    </message>
+    <message>
+        <source>Hidden until you answer: a quiz&apos;s question is open in the Explorer, and stepping here would give the answer away. Reveal it there (Enter) to see the models side by side.</source>
+        <translation>回答前隐藏：探索页中有一道测验题尚未回答，在这里单步会泄露答案。在那里揭晓答案（Enter）后即可看到并排的模型。</translation>
+    </message>
+    <message>
+        <source>Step {0}. One colour scale for every model: 0 to {1:.2f}, the largest weight shown.</source>
+        <translation>第 {0} 步。所有模型共用一个色标：0 到 {1:.2f}，即图中最大的权重。</translation>
+    </message>
+    <message>
+        <source>The decoder has not run yet: press Step all (Space).</source>
+        <translation>解码器还没有运行：请按“全部单步（空格）”。</translation>
+    </message>
+    <message>
+        <source>keys: source tokens, then the output&apos;s (columns)</source>
+        <translation>键：先是源语言词元，再是输出的词元（列）</translation>
+    </message>
+    <message>
+        <source>{0}: one map, source | output</source>
+        <translation>{0}：同一张图，源句 | 输出</translation>
+    </message>
+    <message>
+        <source>{0} ({1})</source>
+        <translation>{0}（{1}）</translation>
+    </message>
+    <message>
+        <source> (ended)</source>
+        <translation>（已结束）</translation>
     </message>
 </context>
 <context>

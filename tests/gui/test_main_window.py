@@ -33,7 +33,8 @@ def test_opens_without_a_model(window):
     assert window.workspace.model is None
     assert "No model loaded: Model > Open" in window.model_label.text()
     assert [window.tabs.tabText(i) for i in range(window.tabs.count())] == [
-        "Explorer", "Positional encoding", "Masks", "Heads", "Why", "Concepts", "Compare", "Training", "Lab"]
+        "Explorer", "Positional encoding", "Masks", "Heads", "Why", "Concepts", "Compare", "Variants", "Training",
+        "Lab"]
     assert window.panels["explorer"].pages.currentWidget() is window.panels["explorer"].no_model
     assert window.panels["masks"].walk_pages.currentWidget() is window.panels["masks"].no_model
     window.tabs.setCurrentWidget(window.panels["why"])

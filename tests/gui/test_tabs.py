@@ -29,7 +29,8 @@ def test_the_window_shows_the_declared_tabs(qtbot):
         assert [type(panel) for panel in panels] == [spec.panel_class() for spec in PANELS]
         view = window.menus.view.actions()[:len(TABS)]  # View > a tab, by its title, Ctrl+1 to Ctrl+9
         assert [a.text() for a in view] == [spec.shown_title() for spec in PANELS]
-        assert [a.shortcut().toString() for a in view] == [f"Ctrl+{i}" for i in range(1, len(TABS) + 1)]
+        keys = [f"Ctrl+{i}" if i < 10 else "" for i in range(1, len(TABS) + 1)]  # Ctrl+0 resets the zoom
+        assert [a.shortcut().toString() for a in view] == keys
     finally:
         window.shutdown()
 

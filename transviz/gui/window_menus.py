@@ -103,9 +103,9 @@ class WindowMenus(Retranslated):
         self.info_action = bound_action(self, model, lambda: translate("MainWindow", "&Info..."),
                                         window.show_model_info, "Ctrl+I")
         self.view = bound_menu(self, bar, lambda: translate("MainWindow", "&View"))
-        for index, spec in enumerate(PANELS):
+        for index, spec in enumerate(PANELS):  # Ctrl+1 to Ctrl+9 (Ctrl+0 resets the zoom); Ctrl+Tab reaches all
             bound_action(self, self.view, spec.shown_title, lambda *_, i=index: window.tabs.setCurrentIndex(i),
-                         f"Ctrl+{index + 1}")
+                         f"Ctrl+{index + 1}" if index < 9 else None)
         self.view.addSeparator()
         # the tabs built with the window: the others' own entries would be missing until they are
         # built, so they have none (tests/gui/test_lazy_tabs.py checks)

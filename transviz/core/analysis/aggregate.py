@@ -13,6 +13,8 @@ follows the decoder instead, through its self-attention and its cross-attention 
 """
 from __future__ import annotations
 
+from typing import Literal, get_args
+
 import numpy as np
 
 from ..base.errors import InputError
@@ -136,7 +138,8 @@ def stream_part(rolled: np.ndarray, kind: str, sources: int) -> np.ndarray:
     return (part / np.where(total > 0, total, 1.0)).astype(np.float32)
 
 
-SUMMARIES = ("mean", "max", "rollout")
+Summary = Literal["mean", "max", "rollout"]
+SUMMARIES: tuple[Summary, ...] = get_args(Summary)
 
 
 def summarise(summary: str, maps: np.ndarray, decoder_self: np.ndarray | None = None,

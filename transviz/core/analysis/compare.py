@@ -20,10 +20,10 @@ from ..base.errors import InputError
 from ..base.messages import translate_noop
 from ..decoding.trace import query_labels
 from ..training.snapshots import Snapshot
-from .aggregate import SUMMARIES, summarise_view
+from .aggregate import SUMMARIES, Summary, summarise_view
 from .walkthrough import KINDS, Kind
 
-Head = int | Literal["mean", "max", "rollout"]
+Head = int | Summary
 Change = Literal["equal", "replace", "insert", "delete"]
 
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Literal, get_args
 
-Tab = Literal["explorer", "positional", "masks", "heads", "why", "concepts", "compare", "training", "lab"]
+Tab = Literal["explorer", "positional", "masks", "heads", "why", "concepts", "compare", "variants", "training", "lab"]
 TABS: tuple[Tab, ...] = get_args(Tab)
 # The pages of a tab that has several, which a lesson slide may open (``page = "positions"``)
 TAB_PAGES: dict[str, tuple[str, ...]] = {"why": ("scale", "positions")}

@@ -29,8 +29,7 @@ from PySide6.QtWidgets import (
 )
 
 from ... import load_model
-from ...core.analysis.aggregate import SUMMARIES
-from ...core.analysis.compare import Comparison, Head, Run, Side, TokenChange, compare, minimal_partner, snapshot_run
+from ...core.analysis.compare import Comparison, Head, Run, Side, compare, minimal_partner, snapshot_run
 from ...core.analysis.walkthrough import KINDS, Kind
 from ...core.base.errors import TransvizError
 from ...core.decoding.inference import decode
@@ -42,37 +41,21 @@ from ...core.training.snapshots import Snapshot, load_snapshots, snapshot_at
 from ..services.core_messages import translated
 from ..services.language import Retranslated, set_items
 from ..services.observe import subscribe
-from ..widgets.attention_view import kind_axes, kind_names
+from ..widgets.attention_view import chosen_head, future_masked, kind_axes, kind_names, set_head_items
 from ..widgets.heatmap import HeatmapWidget
 from ..widgets.labels import bound_label, error_label, plain_label, show_error
+from ..widgets.output_diff import diff_html
 from .base import PlotPanel
 
 LOADED = ""  # a run's model entry: the workspace's model
 SENTENCE = -1  # a run's step entry: decode the sentence (any other entry: the snapshot at that step)
-INSERTED, DELETED = "#1a7f37", "#cf222e"  # the output diff's colours (GitHub's, readable on white)
 
 
 def hatched(side: Side, kind: Kind) -> np.ndarray:
     """A decoder self-attention map with the causally masked keys NaN, hatched like the explorer's."""
     if kind != "decoder_self":
         return side.map
-    rows, columns = side.map.shape
-    return np.where(np.triu(np.ones((rows, columns), bool), k=1), np.nan, side.map).astype(np.float32)
-
-
-def diff_html(changes: list[TokenChange]) -> str:
-    """The output diff as rich text: kept tokens plain, A's replaced or deleted tokens struck out
-    in red, B's replacing or inserted tokens underlined in green."""
-    parts = []
-    for change in changes:
-        if change.change == "equal":
-            parts.append(html.escape(" ".join(change.a)))
-            continue
-        if change.a:
-            parts.append(f'<s style="color:{DELETED}">{html.escape(" ".join(change.a))}</s>')
-        if change.b:
-            parts.append(f'<u style="color:{INSERTED}">{html.escape(" ".join(change.b))}</u>')
-    return " ".join(parts)
+    return future_masked(side.map)
 
 
 class RunChooser(Retranslated, QWidget):
@@ -284,22 +267,13 @@ class ComparePanel(Retranslated, PlotPanel):
                 run.sentence.setText(text)
 
     def _name_heads(self) -> None:
-        model = self.model
-        heads = model.config.n_heads if model is not None else 0
-        names = [self.tr("head {0}").format(h) for h in range(heads)]
-        summaries = {"mean": self.tr("mean of heads"), "max": self.tr("max of heads"),
-                     "rollout": self.tr("rollout")}
-        if self.head.count() != heads + len(SUMMARIES):
-            self.head.blockSignals(True)
-            self.head.clear()
-            self.head.blockSignals(False)
-        set_items(self.head, names + [summaries[s] for s in SUMMARIES])
+        set_head_items(self.head, self._heads())
+
+    def _heads(self) -> int:
+        return self.model.config.n_heads if self.model is not None else 0
 
     def current_head(self) -> Head:
-        index = self.head.currentIndex()
-        model = self.model
-        heads = model.config.n_heads if model is not None else 0
-        return index if index < heads else SUMMARIES[index - heads]  # type: ignore[return-value]
+        return chosen_head(self.head, self._heads())
 
     def current_kind(self) -> Kind:
         return KINDS[max(self.kind.currentIndex(), 0)]

@@ -51,6 +51,7 @@ PANELS = (
     PanelSpec("why", str(QT_TRANSLATE_NOOP("MainWindow", "Why")), ".why", "WhyPanel"),
     PanelSpec("concepts", str(QT_TRANSLATE_NOOP("MainWindow", "Concepts")), ".concepts.panel", "ConceptsPanel"),
     PanelSpec("compare", str(QT_TRANSLATE_NOOP("MainWindow", "Compare")), ".compare", "ComparePanel"),
+    PanelSpec("variants", str(QT_TRANSLATE_NOOP("MainWindow", "Variants")), ".variants", "VariantsPanel"),
     PanelSpec("training", str(QT_TRANSLATE_NOOP("MainWindow", "Training")), ".training", "TrainingPanel"),
     PanelSpec("lab", str(QT_TRANSLATE_NOOP("MainWindow", "Lab")), ".lab", "LabPanel"),
 )

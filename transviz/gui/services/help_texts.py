@@ -166,6 +166,18 @@ def tab_texts() -> dict[Tab, str]:
             "Choose the attention kind, the layer and a head or a summary of the layer's heads. Where the two maps "
             "have the same shape, the third map is B − A on a blue-white-red scale centred at 0, its range stated "
             "in its title; where they do not, it says why. Below, the two outputs as a token diff."),
+        "variants": translate(
+            "TabHelp",
+            "Two to four models decode one sentence side by side, a step at a time: Space steps every model that "
+            "has not ended, Left goes back, Home starts again, End decodes to the end. The shipped siblings were "
+            "trained on the same task as the 2017 default, each with one change: grouped-query (gqa) or "
+            "multi-query (mqa) attention, rotary (rope) or ALiBi positions, a sliding window, pre-norm, or one "
+            "decoder-only stack. Each model shows the same attention kind, layer and head on one colour scale, "
+            "with its parameters, the bytes its KV cache holds now and adds per token, and its test exact match. "
+            "The head buttons are framed by the keys and values they share: one frame per head for multi-head "
+            "attention, one frame around all for multi-query. A decoder-only model has one self-attention map: "
+            "its output rows are drawn whole, the source part left of the dashed line. Outputs that differ from "
+            "the first model's are marked as in the Compare tab."),
         "why": translate(
             "TabHelp",
             "Two claims of the tutorial, computed live.\n\n"

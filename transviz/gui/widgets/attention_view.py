@@ -13,7 +13,9 @@ import numpy as np
 from PySide6.QtCore import QCoreApplication, QSignalBlocker, Qt, Signal
 from PySide6.QtWidgets import QCheckBox, QComboBox, QHBoxLayout, QSplitter, QStackedWidget, QVBoxLayout, QWidget
 
+from ...core.analysis.aggregate import SUMMARIES as COMPARED_SUMMARIES
 from ...core.analysis.aggregate import summarise, summarise_view
+from ...core.analysis.compare import Head
 from ...core.analysis.walkthrough import KINDS, Kind
 from ...core.decoding.interventions import EditAttention
 from ...core.decoding.session import DecodingSession
@@ -49,6 +51,34 @@ def one_stream_note(kind: Kind) -> str:
         return translate("AttentionView", "decoder-only: the source's rows of its one self-attention map")
     return translate("AttentionView", "decoder-only: the output rows of one map, over the source and the output; "
                                       "a row's two parts sum to 1 together")
+
+
+def set_head_items(box: QComboBox, heads: int) -> None:
+    """Fill ``box`` with ``heads`` heads, then the summaries of a layer's heads, in the language in use
+    (refilled without signals when the number of heads changes; :func:`chosen_head` reads it)."""
+    translate = QCoreApplication.translate  # literal arguments, so that lupdate finds them
+    names = [translate("AttentionView", "head {0}").format(h) for h in range(heads)]
+    summaries = {"mean": translate("AttentionView", "mean of heads"), "max": translate("AttentionView", "max of heads"),
+                 "rollout": translate("AttentionView", "rollout")}
+    if box.count() != heads + len(COMPARED_SUMMARIES):
+        with QSignalBlocker(box):
+            box.clear()
+    set_items(box, names + [summaries[s] for s in COMPARED_SUMMARIES])
+
+
+def chosen_head(box: QComboBox, heads: int) -> Head:
+    """The head or summary chosen in a box :func:`set_head_items` filled for ``heads`` heads."""
+    index = max(box.currentIndex(), 0)
+    return index if index < heads else COMPARED_SUMMARIES[index - heads]
+
+
+def future_masked(weights: np.ndarray, first_column: int = 0) -> np.ndarray:
+    """Decoder rows' map with the causally masked keys NaN (drawn hatched, as the explorer draws
+    them): column ``first_column + t`` is the future of row t for every column after it."""
+    rows, columns = weights.shape
+    future = np.zeros((rows, columns), bool)
+    future[:, first_column:] = np.triu(np.ones((rows, columns - first_column), bool), k=1)
+    return np.where(future, np.nan, weights).astype(np.float32)
 
 
 def kind_axes(kind: Kind) -> AxisNames:

@@ -497,6 +497,10 @@ class HeatmapWidget(Retranslated, QWidget):
         self._highlight.setZValue(10)
         self._highlight.setVisible(False)
         box.addItem(self._highlight)
+        self._divider = pg.InfiniteLine(angle=90, pen=pg.mkPen(HIGHLIGHT, width=3, style=Qt.PenStyle.DashLine))
+        self._divider.setZValue(11)
+        self._divider.setVisible(False)
+        box.addItem(self._divider, ignoreBounds=True)
         self._colorbar: pg.ColorBarItem | None = None
         if colorbar:
             self._colorbar = pg.ColorBarItem(values=self._levels, colorMap=self._colormap(), interactive=False,
@@ -651,6 +655,16 @@ class HeatmapWidget(Retranslated, QWidget):
         if self._colorbar is not None:
             self._colorbar.setLevels(self._levels)
             self._fit_colorbar_labels()
+
+    def set_column_divider(self, column: int | None) -> None:
+        """Draw a line before ``column``, between two parts of the keys (None: no line)."""
+        self._divider.setVisible(column is not None)
+        if column is not None:
+            self._divider.setValue(column)
+
+    @property
+    def column_divider(self) -> int | None:
+        return int(self._divider.value()) if self._divider.isVisible() else None
 
     def set_highlighted_row(self, row: int | None) -> None:
         """Outline one row (the current query), or none."""
