@@ -16,6 +16,10 @@ Special tokens move to ids 0-3 as in every transviz vocabulary: <pad>, the decod
 id too: id 1 is a copy of its embedding with an output row no one predicts (weight 0, bias -1e4:
 its probability is 0 in float32, as transviz never outputs the start token).
 
+GPT-2 and the Llama family (Llama, Mistral) load as decoder-only models (:mod:`.hf_decoder`): one
+vocabulary with new rows for padding and the start token, the prompt's last token the first input
+of the output.
+
 The tokenizer (``transformers.AutoTokenizer``) needs the ``hf`` extra: ``pip install 'transviz[hf]'``.
 """
 from __future__ import annotations
