@@ -328,3 +328,64 @@ def _save(model: torch.nn.Module, folder: Path, seed: int, eos_bias: float, shar
             bias[0, model.config.pad_token_id] = pad_bias
             bias[0, model.config.eos_token_id] += eos_bias
     model.eval().save_pretrained(folder, max_shard_size="40KB" if shards else "50GB")
+
+
+def gpt2_folder(folder: Path, seed: int = 0, *, d_model: int = 32, heads: int = 4, layers: int = 2,
+                vocab: int = 300, eos_bias: float = 0.0, tied: bool = True, **options: object) -> Path:
+    """A random GPT-2 with a byte-level BPE tokenizer (vocab.json + merges.txt) whose one special
+    token, <|endoftext|>, is its start, end and unknown token; ``options`` go to GPT2Config."""
+    from tokenizers import ByteLevelBPETokenizer
+    from transformers import GPT2Config, GPT2LMHeadModel, GPT2Tokenizer
+
+    folder.mkdir(parents=True, exist_ok=True)
+    bpe = ByteLevelBPETokenizer()
+    bpe.train_from_iterator(ENGLISH_SENTENCES, vocab_size=vocab, min_frequency=1, show_progress=False,
+                            special_tokens=["<|endoftext|>"])
+    bpe.save_model(str(folder))
+    GPT2Tokenizer(str(folder / "vocab.json"), str(folder / "merges.txt")).save_pretrained(folder)
+    size = len(json.loads((folder / "vocab.json").read_text(encoding="utf-8")))
+    config = GPT2Config(vocab_size=size, n_embd=d_model, n_head=heads, n_layer=layers, n_positions=64,
+                        resid_pdrop=0.0, embd_pdrop=0.0, attn_pdrop=0.0, bos_token_id=0, eos_token_id=0,
+                        tie_word_embeddings=tied, **options)
+    _save_decoder(GPT2LMHeadModel(config), folder, seed, 0, eos_bias)
+    return folder
+
+
+def llama_folder(folder: Path, seed: int = 0, *, d_model: int = 32, heads: int = 4, kv_heads: int = 2,
+                 layers: int = 2, ffn: int = 48, eos_bias: float = 0.0, tied: bool = False, kind: str = "llama",
+                 **options: object) -> Path:
+    """A random Llama (``kind`` "mistral": a Mistral) with grouped-query attention (``kv_heads``)
+    and its tokenizer (tokenizer.json: BPE over characters and word-initial ones, <unk> 0, <s> 1,
+    </s> 2), which puts <s> before every prompt; ``options`` go to the config (rope_theta,
+    attention_bias, mlp_bias, sliding_window ...)."""
+    from transformers import LlamaConfig, LlamaForCausalLM, LlamaTokenizer, MistralConfig, MistralForCausalLM
+
+    folder.mkdir(parents=True, exist_ok=True)
+    chars = sorted({c for s in ENGLISH_SENTENCES for c in s.replace(" ", "")})
+    table = {t: i for i, t in enumerate(("<unk>", "<s>", "</s>"))}
+    for piece in ["▁", *chars, *("▁" + c for c in chars)]:
+        table.setdefault(piece, len(table))
+    tokenizer = LlamaTokenizer(vocab=table, merges=[("▁", c) for c in chars], add_bos_token=True)
+    tokenizer.save_pretrained(folder)
+    build, model = (MistralConfig, MistralForCausalLM) if kind == "mistral" else (LlamaConfig, LlamaForCausalLM)
+    config = build(vocab_size=len(table), hidden_size=d_model, intermediate_size=ffn, num_hidden_layers=layers,
+                   num_attention_heads=heads, num_key_value_heads=kv_heads, max_position_embeddings=64,
+                   bos_token_id=1, eos_token_id=2, pad_token_id=None, tie_word_embeddings=tied, **options)
+    _save_decoder(model(config), folder, seed, 2, eos_bias)
+    return folder
+
+
+def _save_decoder(model: torch.nn.Module, folder: Path, seed: int, eos: int, eos_bias: float) -> None:
+    """Random weights with a spread that makes every map and choice count, the end token's output
+    raised by ``eos_bias`` (through its output row: these models have no output bias), then
+    ``save_pretrained`` (safetensors)."""
+    gen = torch.Generator().manual_seed(seed)
+    with torch.no_grad():
+        for name, p in model.named_parameters():
+            if "norm" in name or name.endswith(("ln_1.weight", "ln_2.weight", "ln_f.weight")):
+                p.copy_(1.0 + 0.1 * torch.randn(p.shape, generator=gen))
+            else:
+                p.copy_(0.3 * torch.randn(p.shape, generator=gen))
+        output = model.get_output_embeddings().weight
+        output[eos] *= 1.0 + eos_bias
+    model.eval().save_pretrained(folder)

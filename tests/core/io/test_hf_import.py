@@ -381,7 +381,10 @@ def test_a_model_type_that_is_not_text_is_named_as_the_file_has_it(marian: Path,
     ("pegasus_x", "staggered blocks"), ("prophetnet", "several future tokens"),
     ("nllb-moe", "one of several feed-forward networks"), ("switch_transformers", "one of several feed-forward"),
     ("umt5", "each of its layers learns its own relative-position buckets"), ("longt5", "local blocks"),
-    ("encoder-decoder", "two separately built models")])
+    ("encoder-decoder", "two separately built models"),
+    ("gpt_neo", "alternate attention over every position with attention within a window"),
+    ("gpt_neox", "run side by side on one input"), ("gptj", "rotary positions on interleaved pairs"),
+    ("falcon", "run side by side on one input")])
 def test_a_refused_family_says_why_in_one_line(tmp_path: Path, model_type: str, reason: str) -> None:
     (tmp_path / "config.json").write_text(json.dumps({"model_type": model_type}), encoding="utf-8")
     with pytest.raises(transviz.CheckpointError, match=reason) as caught:

@@ -28,7 +28,7 @@ from ..data.batches import pad
 from ..decoding.inference import decode
 from ..model.bundle import Model
 from ..model.masks import causal_mask, decoder_self_mask, padding_mask, stream_mask, windowed
-from ..model.vocab import EOS, PAD, Vocab
+from ..model.vocab import EOS, PAD, Encoding, Vocab
 from .walkthrough import decoder_inputs
 
 TRANSLATION_MAX_LEN = 12  # the other sentences' greedy translations: enough to show target padding
@@ -107,13 +107,15 @@ def padded(sequences: Sequence[TokensAndIds], pad_id: int) -> tuple[torch.Tensor
     return ids, [tokens + [PAD] * (ids.shape[1] - len(tokens)) for tokens, _ in sequences]
 
 
-def source_batch(sentences: Sequence[str], vocab: Vocab, pad_id: int) -> SourceBatch:
-    """Tokenize ``sentences`` with ``vocab``, pad them and build their padding mask.
+def source_batch(sentences: Sequence[str], vocab: Vocab, pad_id: int,
+                 encode: Callable[[str], Encoding] | None = None) -> SourceBatch:
+    """Tokenize ``sentences`` with ``vocab`` (or ``encode``: a model's, whose source may be a prompt
+    less its last token), pad them and build their padding mask.
 
     Raises InputError for an empty sentence (the vocabulary's message). Unknown words stay one
     token each, shown as typed, and are listed in ``unknown``.
     """
-    encodings = [vocab.encode(sentence) for sentence in sentences]
+    encodings = [(encode or vocab.encode)(sentence) for sentence in sentences]
     ids, tokens = padded([(e.tokens, e.ids) for e in encodings], pad_id)
     return SourceBatch(list(sentences), tokens, ids, padding_mask(ids, pad_id), [e.unknown for e in encodings])
 
@@ -139,7 +141,8 @@ def translated_inputs(model: Model, sentence: str, max_len: int = TRANSLATION_MA
     sentence it cannot read."""
     outputs = [token for token in decode(model, sentence, "greedy", max_len=max_len).output_tokens if token != EOS]
     vocab = model.tgt_vocab  # the start token named as the model names it (an imported model's: its own)
-    return [vocab.start_token, *outputs], [vocab.bos_id, *(vocab.id_of(token) for token in outputs)]
+    start = model.start_token(model.encode_source(sentence))
+    return [start, *outputs], [vocab.bos_id, *(vocab.id_of(token) for token in outputs)]
 
 
 def translate(model: Model, sentences: Sequence[str],
@@ -182,8 +185,9 @@ def mask_batch(sentences: Sequence[str], target: str, model: Model | None = None
         source = source_batch(sentences, Vocab.build(sentences), pad_id)
         return MaskBatch(source, decoder_batch([decoder_inputs(Vocab.build([target]), target)], pad_id), others)
     pad_id = model.config.pad_id
-    source = source_batch(sentences, model.src_vocab, pad_id)
-    chosen = decoder_inputs(model.tgt_vocab, target, model.config.max_len)
+    source = source_batch(sentences, model.src_vocab, pad_id, model.encode_source)
+    chosen = decoder_inputs(model.tgt_vocab, target, model.config.max_len,
+                            model.start_token(model.encode_source(sentences[0])))
     known = translations or {}
     missing = [s for s in dict.fromkeys(others) if s not in known]
     rows = [chosen] if missing else [chosen, *(known[s] for s in others)]

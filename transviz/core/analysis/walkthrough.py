@@ -89,11 +89,13 @@ def attention_module(model: Model, kind: Kind, layer: int) -> MultiHeadAttention
     return model.net.attention_modules()[kind, layer]
 
 
-def decoder_inputs(vocab: Vocab, target_prefix: str, max_len: int | None = None) -> tuple[list[str], list[int]]:
-    """Tokens (as typed) and ids of the decoder inputs: the start token, then the prefix (may be empty).
-    InputError if there are more than ``max_len`` (the model's limit; None: no limit)."""
+def decoder_inputs(vocab: Vocab, target_prefix: str, max_len: int | None = None,
+                   start: str | None = None) -> tuple[list[str], list[int]]:
+    """Tokens (as typed) and ids of the decoder inputs: the start token (named ``start``, the
+    sentence's own: :meth:`Model.start_token`), then the prefix (may be empty). InputError if there
+    are more than ``max_len`` (the model's limit; None: no limit)."""
     prefix = vocab.encode(target_prefix) if target_prefix.strip() else None
-    tokens = [vocab.start_token] + (prefix.tokens if prefix else [])  # named as the model names it
+    tokens = [start or vocab.start_token] + (prefix.tokens if prefix else [])  # named as the model names it
     ids = [vocab.bos_id] + (prefix.ids if prefix else [])
     if max_len is not None and len(ids) > max_len:
         raise InputError(
@@ -119,7 +121,8 @@ def walkthrough(model: Model, source: str, target_prefix: str, kind: Kind, layer
         raise InputError(translate_noop("CoreMessages", "head {0} does not exist: this model has heads 0..{1}"), head,
                          attention.n_heads - 1)
     encoding = model.encode_source(source)
-    target_tokens, target_ids = decoder_inputs(model.tgt_vocab, target_prefix, model.config.max_len)
+    target_tokens, target_ids = decoder_inputs(model.tgt_vocab, target_prefix, model.config.max_len,
+                                               model.start_token(encoding))
     stream = model.config.decoder_only and kind != "encoder_self"
     with evaluating(model), torch.no_grad(), _recording(model, "decoder_self" if stream else kind, layer) as calls:
         model.net(model.source_tensor(encoding), torch.tensor([target_ids], device=model.device))

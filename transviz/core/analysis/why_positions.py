@@ -101,7 +101,8 @@ def positions_demo(model: Model, sentence: str, permutation: Sequence[int] | Non
     for name, ids, items in (("original", encoding.ids, ()), ("shuffled", shuffled_ids, ()),
                              ("original_unpositioned", encoding.ids, (NoPositions("encoder"),)),
                              ("shuffled_unpositioned", shuffled_ids, (NoPositions("encoder"),))):
-        maps[name] = encoder_maps(model, ids, items)
+        # a model that starts from the prompt's last token reads it after the (shuffled) source
+        maps[name] = encoder_maps(model, [*ids, encoding.start[1]] if encoding.start else ids, items)
 
     def difference(original: np.ndarray, shuffled: np.ndarray) -> float:
         return float(np.abs(shuffled - permuted(original, order)).max())

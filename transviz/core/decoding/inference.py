@@ -64,7 +64,7 @@ def teacher_force(model: Model, source: str, target: str, interventions: Iterabl
     maps = out.attention
     return Trace(
         source_tokens=encoding.tokens,
-        target_tokens=vocab.tokens_of(inputs),
+        target_tokens=[model.start_token(encoding), *vocab.tokens_of(inputs[1:])],
         output_tokens=vocab.tokens_of(gold),
         predicted_tokens=vocab.tokens_of(p.argmax(-1).tolist()),
         output_probabilities=p.gather(1, gold_t[:, None])[:, 0].cpu().numpy().astype(np.float32),

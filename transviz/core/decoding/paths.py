@@ -67,7 +67,9 @@ def cross_attention(nodes: list[PathNode], layers: int, heads: int, source_len: 
 def with_batch(state: DecoderState, size: int) -> DecoderState:
     """``state`` with the encoder keys/values and mask viewed (not copied) for ``size`` rows."""
     memory_kv = tuple((k[:1].expand(size, -1, -1, -1), v[:1].expand(size, -1, -1, -1)) for k, v in state.memory_kv)
-    return replace(state, memory_kv=memory_kv, memory_mask=state.memory_mask[:1].expand(size, -1, -1, -1))
+    first = None if state.first is None else state.first[:1].expand(size)
+    return replace(state, memory_kv=memory_kv, memory_mask=state.memory_mask[:1].expand(size, -1, -1, -1),
+                   first=first)
 
 
 def select_rows(state: DecoderState, rows: list[int]) -> DecoderState:

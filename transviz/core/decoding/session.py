@@ -268,6 +268,7 @@ class DecodingSession:
         encoding = encode_source(model, source)
         self.source = source
         self.source_tokens: list[str] = encoding.tokens
+        self.start_token = model.start_token(encoding)  # the decoder's first input, as the model names it
         self.unknown_tokens: list[tuple[int, str]] = encoding.unknown
         self.reference_tokens: list[str] | None = None  # the gold outputs, end token included
         self.reference_unknown_tokens: list[tuple[int, str]] = []
@@ -340,7 +341,7 @@ class DecodingSession:
     def target_tokens(self) -> list[str]:
         """The decoder inputs that produced ``output_tokens``: the start token, then all but the last output."""
         outputs = self.output_tokens
-        return [self._vocab.start_token] + outputs[:-1] if outputs else []
+        return [self.start_token] + outputs[:-1] if outputs else []
 
     @property
     def query_labels(self) -> list[str]:
@@ -728,7 +729,7 @@ class DecodingSession:
         stop = "end" if hypothesis.finished else ("max_len" if self.position >= self.max_len else None)
         return Trace(
             source_tokens=list(self.source_tokens),
-            target_tokens=[self._vocab.start_token] + outputs[:-1] if outputs else [],
+            target_tokens=[self.start_token] + outputs[:-1] if outputs else [],
             output_tokens=outputs,
             predicted_tokens=self._vocab.tokens_of(n.predicted_id for n in nodes),
             output_probabilities=np.array([n.probability for n in nodes], dtype=np.float32),

@@ -16,6 +16,10 @@ Special tokens move to ids 0-3 as in every transviz vocabulary: <pad>, the decod
 id too: id 1 is a copy of its embedding with an output row no one predicts (weight 0, bias -1e4:
 its probability is 0 in float32, as transviz never outputs the start token).
 
+GPT-2 and the Llama family (Llama, Mistral) load as decoder-only models (:mod:`.hf_decoder`): one
+vocabulary with new rows for padding and the start token, the prompt's last token the first input
+of the output.
+
 The tokenizer (``transformers.AutoTokenizer``) needs the ``hf`` extra: ``pip install 'transviz[hf]'``.
 """
 from __future__ import annotations
@@ -37,7 +41,9 @@ from ..model.layout import tensor_layout
 from ..model.positional import FAIRSEQ_FIRST_POSITION, sine_table
 from ..model.transformer import Transformer
 from ..model.vocab import SPECIALS
+from . import hf_decoder
 from .checkpoint_file import json_object
+from .hf_decoder import DECODER_TYPES, REFUSED_DECODERS
 from .hf_families import ACTIVATIONS, FAMILIES, LEARNED_OFFSET, REFUSED, hf_names, table_names
 from .hf_generation import not_applied, read_settings, rules
 from .hf_t5 import T5_TYPES, output_scale, t5_config, t5_names, t5_tables
@@ -129,13 +135,14 @@ def _check_sizes(path: Path, data: dict[str, Any]) -> None:
 
 def _check_type(folder: Path, data: dict[str, Any]) -> str:
     kind = data.get("model_type")
+    read = ", ".join([*FAMILIES, *DECODER_TYPES])
     if not isinstance(kind, str):  # null, a number or a list: named as the file has it
-        raise CheckpointError(NOT_SUPPORTED, str(folder), json.dumps(kind), ", ".join(FAMILIES))
-    why = REFUSED.get(kind)  # a template naming the folder ({0}) and saying why
+        raise CheckpointError(NOT_SUPPORTED, str(folder), json.dumps(kind), read)
+    why = REFUSED.get(kind) or REFUSED_DECODERS.get(kind)  # a template naming the folder ({0}) and saying why
     if why is not None:
         raise CheckpointError(why, str(folder))
-    if kind not in FAMILIES:
-        raise CheckpointError(NOT_SUPPORTED, str(folder), json.dumps(kind), ", ".join(FAMILIES))
+    if kind not in FAMILIES and kind not in DECODER_TYPES:
+        raise CheckpointError(NOT_SUPPORTED, str(folder), json.dumps(kind), read)
     return str(kind)
 
 
@@ -174,7 +181,8 @@ def _shards(folder: Path) -> list[Path]:
 
 
 def _check_tokenizer_files(folder: Path, kind: str) -> None:
-    for choices in FAMILIES[kind].tokenizer_files:
+    files = hf_decoder.TOKENIZER_FILES[kind] if kind in DECODER_TYPES else FAMILIES[kind].tokenizer_files
+    for choices in files:
         if not any((folder / name).is_file() for name in choices):
             raise CheckpointError(MISSING_FILE, str(folder), choices[-1])
 
@@ -340,7 +348,7 @@ def _mapped_state(config: ModelConfig, tensors: dict[str, Tensor], orders: tuple
     return state
 
 
-def _check_tokenizer_ids(folder: Path, sides: tuple[Side, Side]) -> None:
+def _check_tokenizer_ids(folder: Path, sides: tuple[Side, ...]) -> None:
     """CheckpointError if a tokenizer gives ids the model has no row for."""
     for side in sides:
         ids = max(side.pieces.values(), default=-1) + 1
@@ -382,11 +390,17 @@ def load(path: str | Path, device: str = "cpu") -> Model:
     folder = Path(path)
     data = _read_config(folder)
     kind = _check_type(folder, data)
-    _check_sizes(folder / CONFIG, data)
+    if kind in DECODER_TYPES:
+        hf_decoder.check_sizes(folder / CONFIG, data)
+        hf_decoder.check_refusals(folder, data)
+    else:
+        _check_sizes(folder / CONFIG, data)
     files = _weights(folder)
     _check_tokenizer_files(folder, kind)
     transformers = _transformers()
     hf, source_tokenizer, target_tokenizer = _tokenizers(folder, kind, transformers)
+    if kind in DECODER_TYPES:
+        return _load_decoder(folder, hf, source_tokenizer, files, transformers.__version__, device)
     t5 = kind in T5_TYPES
     source_table, target_table, _ = table_names(hf)
     shared = t5 or source_table == target_table  # T5's stacks read one table
@@ -414,6 +428,61 @@ def load(path: str | Path, device: str = "cpu") -> Model:
     if not_applied(settings):
         facts["generation_not_applied"] = not_applied(settings)
     return Model(net.to(device), vocabs[0], vocabs[1], facts, str(folder), generation)
+
+
+def _facts(folder: Path, hf: Any, version: str, settings: dict[str, Any]) -> dict[str, Any]:
+    facts = {"imported": f"Hugging Face {type(hf).__name__.removesuffix('Config')} ({folder.name})",
+             "hf_model_type": hf.model_type, "transformers_version": version}
+    if not_applied(settings):
+        facts["generation_not_applied"] = not_applied(settings)
+    return facts
+
+
+def _load_decoder(folder: Path, hf: Any, tokenizer: Any, files: list[Path], version: str, device: str) -> Model:
+    """A GPT-2 or Llama-family folder (:mod:`.hf_decoder`): one vocabulary, one stack, the prompt's
+    last token the first input of the output."""
+    eos = hf_decoder.end_id(folder, hf)
+    side = Side(tokenizer, hf.vocab_size, False, side_vocab(tokenizer, False))
+    _check_tokenizer_ids(folder, (side,))
+    unknown = side.pieces.get(str(tokenizer.unk_token), tokenizer.unk_token_id)
+    if not isinstance(eos, int) or not 0 <= eos < side.size:
+        raise CheckpointError(translate_noop("CoreMessages", "{0}: the {1} token id is {2}, outside the vocabulary of "
+                                                             "{3}"), str(folder), "eos", repr(eos), side.size)
+    order = hf_decoder.order(eos, unknown if isinstance(unknown, int) else None, side.size)
+    config = hf_decoder.decoder_config(folder, hf, len(order))
+    net = Transformer(config)
+    tensors = _read_weights(files)
+    weights = files[0]
+    _check_decoder_depth(config, tensors, weights, hf_decoder.layers_prefix(hf))
+    state = hf_decoder.stack_state(config, hf, lambda name, shape: _tensor(tensors, name, weights, shape))
+    embedding, output = hf_decoder.tables(hf, set(tensors))
+    rows = [i if i is not None else 0 for i in order]
+    new = torch.tensor([i is None for i in order])  # rows no token of the tokenizer has: never fed, never written
+    d = config.d_model
+    table = _tensor(tensors, embedding, weights, (side.size, d))[rows].masked_fill(new[:, None], 0.0)
+    state["src_embed.weight"] = state["tgt_embed.weight"] = table
+    state["generator.weight"] = _tensor(tensors, output, weights, (side.size, d))[rows].masked_fill(new[:, None], 0.0)
+    state["generator.bias"] = torch.zeros(len(order)).masked_fill(new, UNPREDICTED_BIAS)
+    net.load_state_dict(state)
+    check_finite_forward(net.eval(), weights.name)
+    ids = {theirs: mine for mine, theirs in enumerate(order) if theirs is not None}
+    names = _names(side, [i if i is not None else -1 for i in order])
+    own_unknown = order[3]
+    vocabs = [TokenizerVocab(names, tokenizer, ids, target, pieces=side.pieces, end=eos,
+                             unknown=own_unknown if own_unknown is not None else -1, continues=True)
+              for target in (False, True)]
+    settings = read_settings(folder)
+    generation = rules(folder, settings, tokenizer, side.size, ids, eos)
+    return Model(net.to(device), vocabs[0], vocabs[1], _facts(folder, hf, version, settings), str(folder), generation)
+
+
+def _check_decoder_depth(config: ModelConfig, tensors: dict[str, Tensor], weights: Path, prefix: str) -> None:
+    """CheckpointError if the weights hold a layer deeper than config.json gives (it would be left out)."""
+    found = {name[len(prefix):].split(".", 1)[0] for name in tensors if name.startswith(prefix)}
+    deeper = sorted(int(i) for i in found if i.isdigit() and int(i) >= config.n_decoder_layers)
+    if deeper:
+        raise CheckpointError(translate_noop("CoreMessages", "{0} holds layer {1}, but config.json gives {2} layers"),
+                              weights.name, deeper[0], config.n_decoder_layers)
 
 
 def _check_fairseq_padding(folder: Path, hf: Any) -> None:

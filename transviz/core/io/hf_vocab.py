@@ -54,10 +54,15 @@ class TokenizerVocab(Vocab):
         pieces: this side's pieces -> the tokenizer's ids (default: :func:`side_vocab`).
         end: the tokenizer's id of the end token (default: its ``eos_token_id``; FSMT's has none).
         start: the tokenizer's name of the decoder's first input (Marian's <pad>, BART's </s>).
+        unknown: the tokenizer's id of the unknown token (default: its unk token's; -1: none, as
+            GPT-2's, whose unk token is its end token and never stands for an unknown piece).
+        continues: a decoder-only model's: the target continues the prompt, so it is split as
+            plain text without special tokens (Llama's tokenizer would put <s> first).
     """
 
     def __init__(self, tokens: list[str], tokenizer: Any, ours: dict[int, int], target: bool,
-                 pieces: dict[str, int] | None = None, end: int | None = None, start: str | None = None) -> None:
+                 pieces: dict[str, int] | None = None, end: int | None = None, start: str | None = None,
+                 unknown: int | None = None, continues: bool = False) -> None:
         super().__init__(tokens[len(SPECIALS):], "word", lowercase=False)
         self.tokenizer, self.ours, self.target = tokenizer, ours, target
         self.theirs = {mine: theirs for theirs, mine in ours.items()}  # transviz id -> tokenizer id
@@ -65,7 +70,9 @@ class TokenizerVocab(Vocab):
         self.piece_names = {i: piece for piece, i in self.pieces.items()}
         # FSMT's tokenizer cannot encode with the target vocabulary: its pieces are looked up here
         self.looks_up = target and encodes_only_sources(tokenizer)
-        self.unknown_id = self.pieces.get(str(tokenizer.unk_token), tokenizer.unk_token_id)
+        self.unknown_id = self.pieces.get(str(tokenizer.unk_token), tokenizer.unk_token_id) if unknown is None \
+            else unknown
+        self.continues = target and continues
         self.end = tokenizer.eos_token_id if end is None else end
         self._start = start
 
@@ -79,6 +86,8 @@ class TokenizerVocab(Vocab):
         if self.looks_up:
             found = [self.pieces.get(piece, self.unknown_id) for piece in self._split(text)]
             return [*found, self.end] if special else found
+        if self.continues:
+            return list(self.tokenizer(text, add_special_tokens=False)["input_ids"])
         side = "text_target" if self.target else "text"
         ids: list[int] = self.tokenizer(**{side: text}, add_special_tokens=special)["input_ids"]
         return ids
@@ -86,7 +95,7 @@ class TokenizerVocab(Vocab):
     def _split(self, text: str) -> list[str]:
         """The pieces of ``text`` as written, before unknown ones become <unk>."""
         tok = self.tokenizer
-        if not (self.target and hasattr(tok, "_switch_to_target_mode")):
+        if self.continues or not (self.target and hasattr(tok, "_switch_to_target_mode")):
             return list(tok.tokenize(text))
         # tokenize() has no target argument: Marian splits with the side its mode names, and every
         # call of the tokenizer itself switches back to the source side

@@ -15,6 +15,9 @@ from .config import ModelConfig
 from .transformer import Transformer
 from .vocab import PAD, Encoding, Vocab
 
+PROMPT_TOO_SHORT = translate_noop("CoreMessages", "the prompt {0} is {1} token: this model continues a prompt from "
+                                                   "its last token and needs at least one more before it")
+
 
 @dataclass(frozen=True)
 class Generation:
@@ -83,16 +86,32 @@ class Model:
         return tuple(p._version for p in self.net.parameters())
 
     def encode_source(self, text: str) -> Encoding:
-        """Tokenize a source sentence; InputError if it is empty or longer than the model reads."""
+        """Tokenize a source sentence; InputError if it is empty or longer than the model reads. A
+        model that starts from its prompt's last token (``start_from_prompt``: GPT-2, Llama) gets the
+        prompt less that token, which becomes ``start``; InputError for a prompt of one token."""
         encoding = self.src_vocab.encode(text)
         if len(encoding.ids) > self.config.max_len:
             raise InputError(
                 translate_noop("CoreMessages", "the sentence has {0} tokens; this model reads at most {1}"),
                 len(encoding.ids), self.config.max_len)
-        return encoding
+        if not self.config.start_from_prompt:
+            return encoding
+        if len(encoding.ids) < 2:
+            raise InputError(PROMPT_TOO_SHORT, repr(text), len(encoding.ids))
+        source = len(encoding.ids) - 1
+        return Encoding(encoding.tokens[:source], encoding.ids[:source],
+                        [(i, token) for i, token in encoding.unknown if i < source],
+                        (encoding.tokens[source], encoding.ids[source]))
 
     def source_tensor(self, encoding: Encoding) -> torch.Tensor:
-        return torch.tensor([encoding.ids], dtype=torch.long, device=self.device)  # (1, S)
+        """``(1, S)``: what :meth:`Transformer.encode` reads, a prompt's last token included."""
+        ids = encoding.ids if encoding.start is None else [*encoding.ids, encoding.start[1]]
+        return torch.tensor([ids], dtype=torch.long, device=self.device)
+
+    def start_token(self, encoding: Encoding | None = None) -> str:
+        """The decoder's first input for the sentence ``encoding`` as the model names it: its
+        prompt's last token, or the start token of the target vocabulary."""
+        return self.tgt_vocab.start_token if encoding is None or encoding.start is None else encoding.start[0]
 
 
 def check_parts(config: ModelConfig, src_vocab: Vocab, tgt_vocab: Vocab) -> None:

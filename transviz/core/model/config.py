@@ -135,14 +135,22 @@ class ModelConfig:
     scale_scores: bool = True  # Q K^T / sqrt(d_k) (the paper); T5 leaves the scores as they are
     # a gated feed-forward layer (GLU, as T5 v1.1 and Llama): W_2 (act(x W_1) * x W_3)
     gated_ffn: bool = False
+    rotary_base: float = 10000.0  # RoPE's base: pair i turns at base^(-2i/d_k) per position (Llama's rope_theta)
+    # decoder-only: the first input after the source is the prompt's last token, not a start token (a GPT-2
+    # or Llama prompt has no separator): the source is the prompt less that token (Transformer.encode)
+    start_from_prompt: bool = False
 
     def __post_init__(self) -> None:
         for name, high in MAX_SIZES.items():
             _check_integer(name, getattr(self, name), 1, high)
         _check_number("dropout", self.dropout)
         _check_number("layer_norm_eps", self.layer_norm_eps)
+        _check_number("rotary_base", self.rotary_base)
+        if not self.rotary_base > 1:  # a base of 1 or less turns every pair alike, or backwards
+            raise ConfigError(translate_noop("CoreMessages", "{0} must be above 1, got {1}"), "rotary_base",
+                              repr(self.rotary_base))
         for name in ("share_embeddings", "tie_output", "scale_embeddings", "embedding_norm", "bias", "scale_scores",
-                     "gated_ffn"):
+                     "gated_ffn", "start_from_prompt"):
             _check_bool(name, getattr(self, name))
         if self.final_norm is not None:
             _check_bool("final_norm", self.final_norm)
@@ -199,6 +207,9 @@ class ModelConfig:
     def _check_architecture(self) -> None:
         if self.architecture not in ARCHITECTURES:
             raise ConfigError(ONE_OF, "architecture", ", ".join(ARCHITECTURES), repr(self.architecture))
+        if self.start_from_prompt and not self.decoder_only:  # an encoder-decoder's decoder has its own start
+            raise ConfigError(translate_noop("CoreMessages", "start_from_prompt needs a decoder-only model, not "
+                                                             "{0}"), self.architecture)
         if not self.decoder_only:
             return
         if self.n_encoder_layers != self.n_decoder_layers:  # the source runs through the decoder's layers
@@ -275,7 +286,7 @@ LATER_DEFAULTS: dict[str, object] = {"final_norm": None, "scale_embeddings": Tru
                                      "embedding_norm": False, "bias": True, "layer_norm": "standard",
                                      "attention_window": 0, "n_kv_heads": 0, "architecture": "encoder-decoder",
                                      "relative_buckets": 32, "relative_max_distance": 128, "scale_scores": True,
-                                     "gated_ffn": False}
+                                     "gated_ffn": False, "rotary_base": 10000.0, "start_from_prompt": False}
 
 
 Schedule = Literal["constant", "warmup", "warmup-decay", "noam"]

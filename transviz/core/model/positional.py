@@ -76,12 +76,12 @@ def similarity(table: torch.Tensor) -> torch.Tensor:
 ROTARY_BASE = 10000.0  # RoFormer's, and Llama's default
 
 
-def rotary_angles(length: int, d_k: int, first: int = 0) -> torch.Tensor:
+def rotary_angles(length: int, d_k: int, first: int = 0, base: float = ROTARY_BASE) -> torch.Tensor:
     """RoPE's angles, ``(length, d_k / 2)`` in float64: position ``first + p`` times the rate
-    ``ROTARY_BASE^(-2i/d_k)`` of pair i, which turns dimensions i and i + d_k/2 of a head together
-    (the "rotate half" pairing of GPT-NeoX and Llama): (x_i, x_{i+d_k/2}) becomes
-    (x_i cos - x_{i+d_k/2} sin, x_i sin + x_{i+d_k/2} cos)."""
-    rate = ROTARY_BASE ** (-torch.arange(0, d_k, 2, dtype=torch.float64) / d_k)
+    ``base^(-2i/d_k)`` of pair i (``ModelConfig.rotary_base``, Llama's ``rope_theta``), which turns
+    dimensions i and i + d_k/2 of a head together (the "rotate half" pairing of GPT-NeoX and Llama):
+    (x_i, x_{i+d_k/2}) becomes (x_i cos - x_{i+d_k/2} sin, x_i sin + x_{i+d_k/2} cos)."""
+    rate = base ** (-torch.arange(0, d_k, 2, dtype=torch.float64) / d_k)
     return torch.arange(first, first + length, dtype=torch.float64)[:, None] * rate[None, :]
 
 

@@ -40,11 +40,13 @@ from .masks import (
     window_mask,
     windowed,
 )
-from .positional import alibi_slopes, relative_bucket, rotary_angles, sine_table
+from .positional import ROTARY_BASE, alibi_slopes, relative_bucket, rotary_angles, sine_table
 from .row_blocks import Linear, linear
 from .sites import KINDS, STACKS, Kind, Place, Positions, Site, Sites, Stack, untapped
+from .vocab import Vocab
 
 Found = TypeVar("Found")  # what an attention call hands back besides its output
+START_ID = Vocab.bos_id  # the decoder's start token in every vocabulary
 
 
 class Rotary(nn.Module):
@@ -56,9 +58,9 @@ class Rotary(nn.Module):
     cos: Tensor  # (max_len, d_k): cos of pair i's angle in columns i and i + d_k/2
     sin: Tensor  # (max_len, d_k): -sin in column i, sin in column i + d_k/2
 
-    def __init__(self, max_len: int, d_k: int) -> None:
+    def __init__(self, max_len: int, d_k: int, base: float = ROTARY_BASE) -> None:
         super().__init__()
-        angles = rotary_angles(max_len, d_k)
+        angles = rotary_angles(max_len, d_k, base=base)
         self.register_buffer("cos", angles.cos().repeat(1, 2).float(), persistent=False)
         self.register_buffer("sin", torch.cat([-angles.sin(), angles.sin()], dim=-1).float(), persistent=False)
 
@@ -476,6 +478,8 @@ class Encoded:
     attention: tuple[Tensor, ...] | None  # per layer (B, H, S, S), when asked for
     # decoder-only: each layer's keys and values of the source, what the target attends to besides itself
     source_kv: tuple[KeyValue, ...] | None = None
+    # ModelConfig.start_from_prompt: each sentence's first decoder input (B,), its prompt's last token
+    first: Tensor | None = None
 
 
 @dataclass(frozen=True)
@@ -511,6 +515,7 @@ class DecoderState:
     length: int  # tokens fed so far = position of the next one
     # where self_kv sits, with room for the next columns (kv_cache); a stale one is never written to
     buffers: tuple[KVBuffer | None, ...] | None = None
+    first: Tensor | None = None  # (B,): what the start token stands for (Encoded.first)
 
 
 @dataclass(frozen=True)
@@ -519,6 +524,31 @@ class StepOutput:
     state: DecoderState
     self_attention: tuple[Tensor, ...] | None  # per layer (B, H, 1, t): the new query row
     cross_attention: tuple[Tensor, ...] | None  # per layer (B, H, 1, S)
+
+
+def split_prompt(src: Tensor, mask: Tensor, pad_id: int) -> tuple[Tensor, Tensor, Tensor]:
+    """A prompt ``src`` (B, P) with its padding ``mask`` (B, 1, 1, P) as a source and a first decoder
+    input (ModelConfig.start_from_prompt): each row less its last real token, (B, P - 1), that mask,
+    and those tokens, (B,). The tokens keep their positions: the first input stands where the prompt
+    put it, right after the source. InputError for a prompt of one token (nothing is left to read)."""
+    lengths = mask.view(mask.shape[0], -1).sum(dim=-1)  # (B,)
+    if int(lengths.min()) < 2:
+        raise InputError(translate_noop("CoreMessages", "this model continues a prompt: give it at least two tokens "
+                                                        "(its last one is the first input of the output)"))
+    last = (lengths - 1)[:, None]  # (B, 1)
+    first = src.gather(1, last).view(-1)
+    columns = torch.arange(src.shape[1], device=src.device)[None, :]
+    source = src.masked_fill(columns == last, pad_id)[:, : int(lengths.max()) - 1]
+    return source, padding_mask(source, pad_id), first
+
+
+def started(tokens: Tensor, first: Tensor | None) -> Tensor:
+    """Decoder inputs ``tokens`` (B, T) whose start token at position 0 becomes ``first`` (B,), each
+    sentence's own (ModelConfig.start_from_prompt); as they are without one."""
+    if first is None:
+        return tokens
+    column = torch.where(tokens[:, 0] == START_ID, first.to(tokens.device).expand(tokens.shape[0]), tokens[:, 0])
+    return torch.cat([column[:, None], tokens[:, 1:]], dim=1)
 
 
 def _asked(maps: list[Tensor | None]) -> tuple[Tensor, ...]:
@@ -588,7 +618,7 @@ class Transformer(nn.Module):
         self-attention (cross-attention compares positions of two sentences, so it gets none), one
         shared module for every layer (T5's, one per stack)."""
         cfg = self.config
-        rotary = Rotary(cfg.max_len, cfg.d_k) if cfg.positional == "rotary" else None
+        rotary = Rotary(cfg.max_len, cfg.d_k, cfg.rotary_base) if cfg.positional == "rotary" else None
         if cfg.positional == "alibi":  # owned here, so that it moves with the model
             self.alibi = ALiBi(cfg.n_heads)
         for (kind, _), attention in self.attention_modules().items():
@@ -660,6 +690,9 @@ class Transformer(nn.Module):
             if not bool(mask.any(dim=-1).all()):
                 raise InputError(translate_noop("CoreMessages", "a source sentence holds only padding"))
             if self.config.decoder_only:
+                if self.config.start_from_prompt:
+                    src, mask, first = split_prompt(src, mask, self.config.pad_id)
+                    return replace(self._read_source(src, mask, return_attention), first=first)
                 return self._read_source(src, mask, return_attention)
             x = self._embed(src, self.src_embed, "encoder")
             self_mask = windowed(mask, src.shape[1], self.config.attention_window)
@@ -708,6 +741,7 @@ class Transformer(nn.Module):
     def decode(self, tgt: Tensor, encoded: Encoded, return_attention: bool = False) -> Decoded:
         """``tgt`` (B, T) decoder inputs (start token first) -> logits (B, T, V) and optional maps."""
         self._check_tokens(tgt, self.config.tgt_vocab_size, Message(translate_noop("CoreMessages", "target")))
+        tgt = started(tgt, encoded.first)
         with computing(self.work(tgt.numel())):
             target_mask = decoder_self_mask(tgt, self.config.pad_id)
             run: Callable[[nn.Module, Tensor, KeyValue], DecoderLayerOutput]
@@ -746,7 +780,7 @@ class Transformer(nn.Module):
     # -- decoder, one position at a time (inference) --------------------------------------------
     def start(self, encoded: Encoded) -> DecoderState:
         """The empty cache for decoding after :meth:`encode`: cross-attention keys/values once."""
-        return DecoderState(self.memory_kv(encoded), encoded.mask, None, 0)
+        return DecoderState(self.memory_kv(encoded), encoded.mask, None, 0, first=encoded.first)
 
     def step(self, tokens: Tensor, state: DecoderState, return_attention: bool = True) -> StepOutput:
         """Feed one token per sentence, ``tokens`` (B,), and get the logits for the next one.
@@ -759,6 +793,8 @@ class Transformer(nn.Module):
                              self.config.max_len)
         tokens = tokens.reshape(-1, 1)
         self._check_tokens(tokens, self.config.tgt_vocab_size, Message(translate_noop("CoreMessages", "decoder token")))
+        if state.length == 0:
+            tokens = started(tokens, state.first)
         with computing(self.work(tokens.numel())):
             layers = len(self.decoder_layers)
             caches = [Growing(past, buffer, self.config.max_len)

@@ -64,6 +64,9 @@ class Encoding:
     tokens: list[str]
     ids: list[int]
     unknown: list[tuple[int, str]]  # (position, token) of every token mapped to <unk>
+    # a prompt's last token and its id, when the model starts its output from it (ModelConfig.start_from_prompt):
+    # then tokens and ids are the source, the prompt less that token (Model.encode_source)
+    start: tuple[str, int] | None = None
 
 
 

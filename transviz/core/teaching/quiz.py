@@ -134,7 +134,7 @@ def question_keys(session: DecodingSession, spec: QuizSpec, record: StepRecord) 
     if spec.kind == "cross":
         return list(session.source_tokens)
     vocab = session.model.tgt_vocab  # the inputs of the record's own hypothesis (beam search has several)
-    return [vocab.start_token, *vocab.tokens_of([node.token_id for node in walk(record.path)[:-1]])]
+    return [session.start_token, *vocab.tokens_of([node.token_id for node in walk(record.path)[:-1]])]
 
 
 def ask(session: DecodingSession, spec: QuizSpec, seed: int = 0) -> Question | None:

@@ -67,7 +67,7 @@ def greedy_batch(model: Model, sources: Sequence[str], max_len: int = 50, batch_
     """
     if max_len < 1:
         raise InputError(translate_noop("CoreMessages", "{0} must be at least 1, got {1}"), "max_len", str(max_len))
-    ids = [model.encode_source(s).ids for s in sources]
+    ids = [model.source_tensor(model.encode_source(s))[0].tolist() for s in sources]  # a prompt's last token too
     steps = min(max_len, model.config.max_len)
     order = sorted(range(len(ids)), key=lambda i: len(ids[i]))
     out: list[list[str]] = [[] for _ in ids]

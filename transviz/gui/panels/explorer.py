@@ -333,7 +333,7 @@ class ExplorerPanel(Retranslated, PlotPanel):
         go_back = self.tr("click to go back to here")
         # in teacher forcing every chip has two lines, the start token an empty second one: the strip
         # has its height before the first step, and the maps below it do not jump at that step
-        chips = [Chip(session.model.tgt_vocab.start_token, self.tr("the start token: {0}").format(go_back),
+        chips = [Chip(session.start_token, self.tr("the start token: {0}").format(go_back),
                       current=not tokens, below="" if session.teacher_forcing else None)]
         compared = self.controller.comparison()  # empty without interventions
         # strict=False: in beam search the best hypothesis may have ended steps before the search did
@@ -374,4 +374,4 @@ class ExplorerPanel(Retranslated, PlotPanel):
         self.beam_tree.setVisible(beam_search)
         if isinstance(strategy, Beam) and beam_search and session is not None:
             self.beam_tree.show_history(session.beam_history, strategy.width, strategy.length_penalty,
-                                        session.model.tgt_vocab.start_token)
+                                        session.start_token)

@@ -36,5 +36,6 @@ def model_inputs(model: Model, sentence: Sentence) -> Inputs:
     vocab = model.tgt_vocab
     tokens = [BOS, *sentence.target][: model.config.max_len]
     ids = [vocab.stoi.get(token, vocab.unk_id) for token in tokens]
+    tokens[0] = model.start_token(encoding)  # named as the model names it; its id stays the start token's
     return Inputs(list(encoding.tokens), tokens, model.source_tensor(encoding),
                   torch.tensor([ids], dtype=torch.long, device=model.device))

@@ -72,8 +72,10 @@ def cache_contents(model: Model, sentence: Sentence) -> CacheContents:
     ``sentence.target``), each fed as one cached step, and the same last step recomputed in full."""
     net = model.net
     prefix = model.tgt_vocab.detokenize(list(sentence.target))
-    target_tokens, target_ids = decoder_inputs(model.tgt_vocab, prefix, model.config.max_len)
-    src = model.source_tensor(model.encode_source(sentence.source))
+    encoding = model.encode_source(sentence.source)
+    target_tokens, target_ids = decoder_inputs(model.tgt_vocab, prefix, model.config.max_len,
+                                               model.start_token(encoding))
+    src = model.source_tensor(encoding)
     tgt = torch.tensor([target_ids], device=model.device)
     with evaluating(model), torch.no_grad():
         encoded = net.encode(src)
@@ -89,6 +91,5 @@ def cache_contents(model: Model, sentence: Sentence) -> CacheContents:
 
     layers = [CachedLayer(rows(sk), rows(sv), rows(ok), rows(ov))
               for (sk, sv), (ok, ov) in zip(state.memory_kv, state.self_kv, strict=True)]
-    source_tokens = model.encode_source(sentence.source).tokens
-    return CacheContents(source_tokens, target_tokens, layers, model.config.n_heads,
+    return CacheContents(encoding.tokens, target_tokens, layers, model.config.n_heads,
                          out.logits[0].float().cpu().numpy(), recomputed.float().cpu().numpy())
