@@ -916,6 +916,10 @@ S 是经过 d_k 维的乘积：它至多有 d_k = {5} 个正特征值、至多 d
         <translation>词表两次列出了词元 {0}</translation>
     </message>
     <message>
+        <source>the prompt {0} is {1} token: this model continues a prompt from its last token and needs at least one more before it</source>
+        <translation>提示 {0} 只有 {1} 个词元：这个模型从提示的最后一个词元接着往下写，在它之前至少还需要一个词元</translation>
+    </message>
+    <message>
         <source>the sentence has {0} tokens; this model reads at most {1}</source>
         <translation>句子有 {0} 个词元；这个模型最多读入 {1} 个</translation>
     </message>
@@ -1024,6 +1028,10 @@ S 是经过 d_k 维的乘积：它至多有 d_k = {5} 个正特征值、至多 d
         <translation>{0} 必须是文本，实际为 {1}</translation>
     </message>
     <message>
+        <source>{0} must be above 1, got {1}</source>
+        <translation>{0} 必须大于 1，得到的是 {1}</translation>
+    </message>
+    <message>
         <source>d_model ({0}) must be divisible by n_heads ({1}): each head gets d_model / n_heads dimensions</source>
         <translation>d_model（{0}）必须能被 n_heads（{1}）整除：每个头分到 d_model / n_heads 维</translation>
     </message>
@@ -1054,6 +1062,10 @@ S 是经过 d_k 维的乘积：它至多有 d_k = {5} 个正特征值、至多 d
     <message>
         <source>this model would have {0} parameters; transviz builds at most {1}</source>
         <translation>该模型将有 {0} 个参数；transviz 最多构建 {1} 个</translation>
+    </message>
+    <message>
+        <source>start_from_prompt needs a decoder-only model, not {0}</source>
+        <translation>start_from_prompt 需要仅解码器模型，而不是 {0}</translation>
     </message>
     <message>
         <source>a {0} model reads its source with its decoder&apos;s layers: n_encoder_layers ({1}) must equal n_decoder_layers ({2})</source>
@@ -1302,6 +1314,42 @@ S 是经过 d_k 维的乘积：它至多有 d_k = {5} 个正特征值、至多 d
     <message>
         <source>the lesson has {0} slides; a lesson has at most {1}</source>
         <translation>这个课程有 {0} 张幻灯片；一个课程最多 {1} 张</translation>
+    </message>
+    <message>
+        <source>{0} is a GPT-Neo model: its layers alternate attention over every position with attention within a window, and leave the scores unscaled; transviz&apos;s layers attend alike</source>
+        <translation>{0} 是 GPT-Neo 模型：它的层交替使用覆盖所有位置的注意力和窗口内的注意力，而且分数不缩放；transviz 的各层注意力方式相同</translation>
+    </message>
+    <message>
+        <source>{0} is a GPT-NeoX model: its attention and feed-forward layers run side by side on one input, with rotary positions on part of each head; transviz&apos;s run one after the other</source>
+        <translation>{0} 是 GPT-NeoX 模型：它的注意力层和前馈层在同一个输入上并行运行，旋转位置只作用于每个头的一部分维度；transviz 的两者先后运行</translation>
+    </message>
+    <message>
+        <source>{0} is a GPT-J model: its attention and feed-forward layers run side by side on one input, with rotary positions on interleaved pairs; transviz&apos;s run one after the other</source>
+        <translation>{0} 是 GPT-J 模型：它的注意力层和前馈层在同一个输入上并行运行，旋转位置作用于交错的维度对；transviz 的两者先后运行</translation>
+    </message>
+    <message>
+        <source>{0} is a Falcon model: its attention and feed-forward layers run side by side on one input; transviz&apos;s run one after the other</source>
+        <translation>{0} 是 Falcon 模型：它的注意力层和前馈层在同一个输入上并行运行；transviz 的两者先后运行</translation>
+    </message>
+    <message>
+        <source>{0}: scale_attn_by_inverse_layer_idx divides each layer&apos;s scores by its number too; transviz scales every layer&apos;s scores alike</source>
+        <translation>{0}：scale_attn_by_inverse_layer_idx 还会把每层的分数除以该层的序号；transviz 对每层分数的缩放相同</translation>
+    </message>
+    <message>
+        <source>{0}: reorder_and_upcast_attn computes the scores in another order in float32; transviz computes them as the model does without it</source>
+        <translation>{0}：reorder_and_upcast_attn 以另一种顺序用 float32 计算分数；transviz 按不开这个选项时的方式计算</translation>
+    </message>
+    <message>
+        <source>{0}: its rotary positions are scaled ({1}); transviz turns queries and keys by the plain RoPE angles</source>
+        <translation>{0}：它的旋转位置经过缩放（{1}）；transviz 按普通 RoPE 的角度旋转查询和键</translation>
+    </message>
+    <message>
+        <source>{0}: {1} is {2}; transviz reads it as true or false</source>
+        <translation>{0}：{1} 是 {2}；transviz 只把它读作 true 或 false</translation>
+    </message>
+    <message>
+        <source>{0}: eos_token_id names several end tokens ({1}); transviz stops at one</source>
+        <translation>{0}：eos_token_id 给出了多个结束词元（{1}）；transviz 只在一个结束词元处停止</translation>
     </message>
     <message>
         <source>{0}: {1} must be a whole number from 1 to {2}, got {3}</source>
@@ -1654,6 +1702,10 @@ S 是经过 d_k 维的乘积：它至多有 d_k = {5} 个正特征值、至多 d
     <message>
         <source>an edited attention row of query {0} puts all its weight on keys that query may not see</source>
         <translation>查询 {0} 的手工注意力行把全部权重放在了这个查询看不到的键上</translation>
+    </message>
+    <message>
+        <source>this model continues a prompt: give it at least two tokens (its last one is the first input of the output)</source>
+        <translation>这个模型接着提示往下写：请至少给两个词元（最后一个是输出的第一个输入）</translation>
     </message>
     <message>
         <source>{0} must be a (batch, length) tensor of token ids</source>
@@ -2550,6 +2602,10 @@ S 是经过 d_k 维的乘积：它至多有 d_k = {5} 个正特征值、至多 d
     <message>
         <source>{0}: transformers could not read it ({1})</source>
         <translation>{0}：transformers 无法读取它（{1}）</translation>
+    </message>
+    <message>
+        <source>{0} holds layer {1}, but config.json gives {2} layers</source>
+        <translation>{0} 含有第 {1} 层，但 config.json 只给出 {2} 层</translation>
     </message>
     <message>
         <source>{0} is {1} GB; transviz reads models far smaller</source>
