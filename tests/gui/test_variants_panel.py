@@ -178,3 +178,21 @@ def test_a_lessons_slide_shows_the_siblings_at_its_step(open_window, qtbot):
         assert all(column.map.data.shape[0] == 4 for column in columns(variants))
     finally:
         window.lesson_mode.stop()
+
+
+def test_a_hugging_face_decoder_only_folder_is_a_column(panel, qtbot, tmp_path):
+    pytest.importorskip("transformers")
+    from hf_folders import llama_folder
+
+    folder = llama_folder(tmp_path / "llama", heads=4, kv_heads=2)
+    panel.count.setValue(2)
+    columns(panel)[1].choose(str(folder))
+    press(qtbot, panel, Qt.Key.Key_Space, 2)
+    llama = columns(panel)[1]
+    alone = transviz.decode(transviz.load_model(folder), SENTENCE, max_len=2)
+    source = len(alone.source_tokens)
+    shown = llama.map.data
+    np.testing.assert_allclose(shown[:, :source], alone.cross_attention[0, 0], atol=1e-6)
+    np.testing.assert_allclose(shown[1, source:], alone.decoder_self_attention[0, 0, 1], atol=1e-6)
+    assert llama.map.column_divider == source and llama.groups.groups == [[0, 1], [2, 3]]
+    assert llama.facts.text().endswith("test exact match not recorded")
