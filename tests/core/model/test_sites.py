@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import ast
 import copy
+import dataclasses
 import math
 import threading
 from pathlib import Path
@@ -24,7 +25,8 @@ from transviz.core.model.transformer import Transformer
 from transviz.core.model.vocab import Vocab
 
 SOURCE, TARGET = "ich mochte ein bier bitte", "i want a"
-ATTENTION_SITES = [site for site in Site if site not in (Site.POSITIONS, Site.BIASED)]  # BIASED: ALiBi models only
+# BIASED: ALiBi models only; POSITIONS and RESIDUAL are a stack's
+ATTENTION_SITES = [site for site in Site if site not in (Site.POSITIONS, Site.RESIDUAL, Site.BIASED)]
 
 
 def make_model(seed: int = 0) -> transviz.Model:
@@ -201,6 +203,8 @@ def test_taps_never_outlive_their_block_even_when_it_raises(model):
             for (kind, layer) in net.attention_modules() for site in ATTENTION_SITES]
     taps += [Tap(Address(stack, None, Site.POSITIONS), lambda value, call: seen.append(value))
              for stack in ("encoder", "decoder")]
+    taps += [Tap(Address(stack, layer, Site.RESIDUAL), lambda value, call: seen.append(value))
+             for stack in ("encoder", "decoder") for layer in range(2)]
     with torch.no_grad():
         with tapping(net, taps):
             assert all(sites.attached() for sites in net.places().values())
@@ -373,3 +377,67 @@ def test_the_model_file_names_no_intervention():
                                   "def f(x):\n    '''see AblateHead'''", "x = self.edit.ScaleScores"])
 def test_the_check_of_the_model_file_catches_a_name(line):
     assert names_in(line) & intervention_names()
+
+
+# -- the residual stream after each layer ------------------------------------------------------------
+
+def _layer_outputs(net, module_list):
+    """Each layer's output as plain torch forward hooks see it (the reference)."""
+    seen = []
+
+    def hook(module, inputs, output):
+        seen.append(output.x if hasattr(output, "x") else output[0])  # a decoder layer's record, an encoder's tuple
+    handles = [layer.register_forward_hook(hook) for layer in module_list]
+    return seen, handles
+
+
+def test_the_residual_sites_hold_each_layers_output_and_the_last_gives_the_logits(model):
+    net = model.net
+    src, tgt = batch(model)
+    addresses = [Address(stack, layer, Site.RESIDUAL) for stack in ("encoder", "decoder") for layer in range(2)]
+    encoder_seen, handles = _layer_outputs(net, net.encoder_layers)
+    decoder_seen, more = _layer_outputs(net, net.decoder_layers)
+    try:
+        with torch.no_grad(), recording(net, addresses) as seen:
+            out = net(src, tgt)
+    finally:
+        for handle in handles + more:
+            handle.remove()
+    for layer in range(2):
+        torch.testing.assert_close(seen[Address("encoder", layer, Site.RESIDUAL)], encoder_seen[layer])
+        torch.testing.assert_close(seen[Address("decoder", layer, Site.RESIDUAL)], decoder_seen[layer])
+    last = seen[Address("decoder", 1, Site.RESIDUAL)]
+    torch.testing.assert_close(net.generator(net.decoder_norm(last)), out.logits)
+
+
+def test_a_residual_tap_in_a_cached_step_knows_its_position_and_an_edit_equals_a_torch_hooks(model):
+    net = model.net
+    src, tgt = batch(model)
+    src, tgt = src[:1], tgt[:1]
+    position = 2
+
+    def zero_row(value, call):
+        rows = torch.arange(value.shape[1]) + call.first_query
+        return value.masked_fill((rows == position)[None, :, None], 0.0)
+
+    def zero_row_hook(module, inputs, output):  # the reference: a plain torch hook on the layer
+        x = output.x.clone()
+        x[:, position] = 0.0
+        return dataclasses.replace(output, x=x)
+
+    with torch.no_grad():
+        handle = net.decoder_layers[0].register_forward_hook(zero_row_hook)
+        try:
+            expected = net(src, tgt).logits
+        finally:
+            handle.remove()
+        with tapping(net, [Tap(Address("decoder", 0, Site.RESIDUAL), zero_row)]):
+            full = net(src, tgt).logits
+            state, stepped = net.start(net.encode(src)), []
+            for t in range(tgt.shape[1]):
+                out = net.step(tgt[:, t], state, return_attention=False)
+                state = out.state
+                stepped.append(out.logits)
+    torch.testing.assert_close(full, expected)
+    torch.testing.assert_close(torch.stack(stepped, dim=1), expected, atol=1e-5, rtol=1e-5)
+    assert not torch.allclose(expected, net(src, tgt).logits)  # the edit changed something

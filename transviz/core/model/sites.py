@@ -53,23 +53,26 @@ class Site(Enum):
     HEAD_OUTPUT = "head_output"  # (B, H, Lq, d_k): weights @ V, each head's output
     MIXED = "mixed"  # (B, Lq, d): the heads' outputs side by side, the input of W_O
     POSITIONS = "positions"  # (L, d): the positional term a stack adds to its embeddings
+    RESIDUAL = "residual"  # (B, L, d): a stack's residual stream after a layer (a final norm not yet applied)
 
 
 RECORD_ONLY = frozenset({Site.QUERY_INPUT, Site.KEY_INPUT})  # one input feeds one packed projection
+STACK_SITES = frozenset({Site.POSITIONS, Site.RESIDUAL})  # a stack's, not an attention module's
 
 
 @dataclass(frozen=True)
 class Address:
-    """Where a tap attaches: ``site`` of the ``kind`` attention in ``layer`` (from 0); for
-    :attr:`Site.POSITIONS`, ``kind`` is the stack ("encoder" or "decoder") and ``layer`` None."""
+    """Where a tap attaches: ``site`` of the ``kind`` attention in ``layer`` (from 0); for a stack's
+    sites ``kind`` is the stack ("encoder" or "decoder"): :attr:`Site.RESIDUAL` after ``layer``,
+    :attr:`Site.POSITIONS` with ``layer`` None. A decoder-only model's "encoder" is its source's pass."""
 
     kind: Kind | Stack
     layer: int | None
     site: Site
 
     def __post_init__(self) -> None:
-        stack = self.site is Site.POSITIONS
-        if stack != (self.kind in STACKS) or stack != (self.layer is None):
+        stack = self.site in STACK_SITES
+        if stack != (self.kind in STACKS) or (self.site is Site.POSITIONS) != (self.layer is None):
             raise ValueError(f"no site {self.site.name} at {self.kind} layer {self.layer}")
 
     @property
@@ -152,9 +155,10 @@ class Sites:
                 if t is not None}
         return Call(taps, first_query, mask, seen, positions)
 
-    def through(self, site: Site, value: Tensor) -> Tensor:
-        """``value`` after this thread's taps at ``site`` (a place's only site in this pass)."""
-        call = self.call()
+    def through(self, site: Site, value: Tensor, first_query: int = 0) -> Tensor:
+        """``value`` after this thread's taps at ``site`` (a place's only site in this pass), whose
+        first row stands at position ``first_query`` of its sentence."""
+        call = self.call(first_query)
         return value if call is None else call(site, value)
 
     def record(self, site: Site, value: Tensor) -> None:

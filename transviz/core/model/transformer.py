@@ -596,6 +596,10 @@ class Transformer(nn.Module):
             self.decoder_embed_norm = layer_norm(config)
         self.embed_dropout = nn.Dropout(config.dropout)
         self.position_sites = {stack: Sites() for stack in STACKS}  # taps on each stack's positional term
+        # taps on each stack's residual stream after each of its layers
+        self.residual_sites: dict[Place, Sites] = {
+            (stack, i): Sites() for stack in STACKS
+            for i in range(config.layer_count("encoder_self" if stack == "encoder" else "cross"))}
         layer = StreamLayer if config.decoder_only else DecoderLayer
         self.encoder_layers = nn.ModuleList(EncoderLayer(config) for _ in range(0 if config.decoder_only
                                                                                 else config.n_encoder_layers))
@@ -697,8 +701,9 @@ class Transformer(nn.Module):
             x = self._embed(src, self.src_embed, "encoder")
             self_mask = windowed(mask, src.shape[1], self.config.attention_window)
             maps = []
-            for layer in self.encoder_layers:
+            for i, layer in enumerate(self.encoder_layers):
                 x, weights = layer(x, self_mask, return_attention)
+                x = self.residual_sites["encoder", i].through(Site.RESIDUAL, x)
                 maps.append(weights)
             return Encoded(self.encoder_norm(x), mask, tuple(maps) if return_attention else None)
 
@@ -707,8 +712,9 @@ class Transformer(nn.Module):
         self_mask = source_rows_mask(mask, self.config.architecture != "prefix-lm", self.config.attention_window)
         x = self._embed(src, self.src_embed, "encoder")
         maps, kvs = [], []
-        for layer in self.decoder_layers:
+        for i, layer in enumerate(self.decoder_layers):
             x, weights, kv = cast(StreamLayer, layer).prefix(x, self_mask, return_attention)
+            x = self.residual_sites["encoder", i].through(Site.RESIDUAL, x)
             maps.append(weights)
             kvs.append(kv)
         return Encoded(self.decoder_norm(x), mask, _asked(maps) if return_attention else None, tuple(kvs))
@@ -757,9 +763,9 @@ class Transformer(nn.Module):
                 run = lambda layer, x, kv: layer(  # noqa: E731
                     x, kv, self_mask, encoded.mask, need_weights=return_attention)
             self_maps, cross_maps = [], []
-            for layer, kv in zip(self.decoder_layers, self.memory_kv(encoded), strict=True):
+            for i, (layer, kv) in enumerate(zip(self.decoder_layers, self.memory_kv(encoded), strict=True)):
                 out = run(layer, x, kv)
-                x = out.x
+                x = self.residual_sites["decoder", i].through(Site.RESIDUAL, out.x)
                 self_maps.append(out.self_weights)
                 cross_maps.append(out.cross_weights)
             logits = self.generator(self.decoder_norm(x))
@@ -814,9 +820,10 @@ class Transformer(nn.Module):
                 self_mask = window_mask(1, state.length + 1, window, state.length, x.device) if window else None
                 run = lambda layer, x, kv, cache: layer(  # noqa: E731
                     x, kv, self_mask, state.memory_mask, need_weights=return_attention, growing=cache)
-            for layer, memory_kv, cache in zip(self.decoder_layers, state.memory_kv, caches, strict=True):
+            for i, (layer, memory_kv, cache) in enumerate(zip(self.decoder_layers, state.memory_kv, caches,
+                                                              strict=True)):
                 out = run(layer, x, memory_kv, cache)
-                x = out.x
+                x = self.residual_sites["decoder", i].through(Site.RESIDUAL, out.x, state.length)
                 new_kv.append(out.self_kv)
                 self_rows.append(out.self_weights)
                 cross_rows.append(out.cross_weights)
@@ -844,7 +851,8 @@ class Transformer(nn.Module):
 
     def places(self) -> dict[Place, Sites]:
         """Where taps attach (:func:`transviz.core.model.sites.tapping`): each attention module by
-        (kind, layer), each stack's positional term by (stack, None)."""
+        (kind, layer), each stack's positional term by (stack, None), its residual stream after each
+        layer by (stack, layer)."""
         found: dict[Place, Sites] = {key: module.sites for key, module in self.attention_modules().items()}
         if self.config.decoder_only:  # the source's pass, and the output's: its cross view is part of that one
             found = {}
@@ -852,6 +860,7 @@ class Transformer(nn.Module):
                 found["encoder_self", i] = cast(StreamLayer, layer).prefix_sites
                 found["decoder_self", i] = found["cross", i] = cast(StreamLayer, layer).self_attn.sites
         found.update(((stack, None), sites) for stack, sites in self.position_sites.items())
+        found.update(self.residual_sites)
         return found
 
     def attention_passes(self) -> list[tuple[Kind, int]]:
