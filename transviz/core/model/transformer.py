@@ -679,6 +679,11 @@ class Transformer(nn.Module):
         out: Tensor = self.embed_dropout(x)
         return out  # (B, L, d)
 
+    def embed(self, tokens: Tensor, stack: Stack, offset: int | Tensor = 0) -> Tensor:
+        """What ``stack``'s first layer reads: ``tokens`` (B, L) embedded, with the positions from
+        ``offset`` on (or at ``offset``, (B, L) per row) where the model adds them."""
+        return self._embed(tokens, self.src_embed if stack == "encoder" else self.tgt_embed, stack, offset)
+
     def work(self, positions: int) -> int:
         """Multiply-adds per layer for ``positions`` token positions, roughly: what decides how
         many threads they are worth (core.base.cores)."""
