@@ -2671,6 +2671,10 @@ S 是经过 d_k 维的乘积：它至多有 d_k = {5} 个正特征值、至多 d
         <source>{0}: {1}</source>
         <translation>{0}：{1}</translation>
     </message>
+    <message>
+        <source>nothing is written yet: step once to see what each layer would write</source>
+        <translation>还没有写出任何词元：先单步一次，再看每一层会写什么</translation>
+    </message>
 </context>
 <context>
     <name>CostView</name>
@@ -3766,6 +3770,97 @@ S 是经过 d_k 维的乘积：它至多有 d_k = {5} 个正特征值、至多 d
     <message>
         <source>Could not write {0}: {1}</source>
         <translation>无法写入 {0}：{1}</translation>
+    </message>
+</context>
+<context>
+    <name>LensView</name>
+    <message>
+        <source>layer</source>
+        <translation>层</translation>
+    </message>
+    <message>
+        <source>token</source>
+        <translation>词元</translation>
+    </message>
+    <message>
+        <source>decoder layers (rows), each read as if it were the last</source>
+        <translation>解码器各层（行），每层都当作最后一层来读</translation>
+    </message>
+    <message>
+        <source>the model&apos;s most probable next tokens (columns)</source>
+        <translation>模型最可能的下一个词元（列）</translation>
+    </message>
+    <message>
+        <source>{row_name} {row}, {column_name} &apos;{column}&apos;: p = {value}</source>
+        <translation>{row_name} {row}，{column_name}“{column}”：p = {value}</translation>
+    </message>
+    <message>
+        <source>head</source>
+        <translation>头</translation>
+    </message>
+    <message>
+        <source>decoder layers (rows)</source>
+        <translation>解码器各层（行）</translation>
+    </message>
+    <message>
+        <source>cross-attention heads (columns)</source>
+        <translation>交叉注意力头（列）</translation>
+    </message>
+    <message>
+        <source>{row_name} {row}, {column_name} {column}: {value} of the logit</source>
+        <translation>{row_name} {row}，{column_name} {column}：占 logit 的 {value}</translation>
+    </message>
+    <message>
+        <source>p over the row&apos;s largest</source>
+        <translation>p 与该行最大值之比</translation>
+    </message>
+    <message>
+        <source>The logit lens: what each layer would write</source>
+        <translation>logit 透镜：每一层会写什么</translation>
+    </message>
+    <message>
+        <source>The decoder&apos;s residual stream carries the next token&apos;s prediction before the last layer: sent through the final norm and the output layer, each layer&apos;s stream already ranks the candidates, and the last layer&apos;s ranking is the model&apos;s own. The written token&apos;s logit is a sum of direct terms, one of them each cross-attention head&apos;s output on its way along the residual path.</source>
+        <translation>在最后一层之前，解码器的残差流就已经带着对下一个词元的预测：把每一层的残差流送进最后的归一化和输出层，它已经给候选词元排好了顺序，而最后一层的排序就是模型自己的。写出的词元的 logit 是若干直接项之和，其中每个交叉注意力头的输出沿残差路径贡献一项。</translation>
+    </message>
+    <message>
+        <source>Each decoder layer&apos;s guess at the next token, and each cross-attention head&apos;s direct share of the written token&apos;s logit.</source>
+        <translation>每个解码器层对下一个词元的猜测，以及每个交叉注意力头在写出词元的 logit 中的直接份额。</translation>
+    </message>
+    <message>
+        <source>from layer {0} on, every layer ranks &apos;{1}&apos; first</source>
+        <translation>从第 {0} 层起，每一层都把“{1}”排在第一</translation>
+    </message>
+    <message>
+        <source>no layer but the last ranks &apos;{0}&apos; first</source>
+        <translation>除了最后一层，没有哪一层把“{0}”排在第一</translation>
+    </message>
+    <message>
+        <source>The model wrote &apos;{0}&apos; (p = {1:.3f}): {2}. Left: the probability each layer&apos;s stream gives the model&apos;s final candidates.</source>
+        <translation>模型写出了“{0}”（p = {1:.3f}）：{2}。左图：每一层的残差流给模型最终候选词元的概率。</translation>
+    </message>
+    <message>
+        <source>Step in the explorer first: the lens reads the decoder at the step that wrote a token.</source>
+        <translation>请先在探索页单步：透镜读取的是写出一个词元的那一步的解码器。</translation>
+    </message>
+    <message>
+        <source>layer {0}: &apos;{1}&apos;</source>
+        <translation>第 {0} 层：“{1}”</translation>
+    </message>
+    <message>
+        <source>What each layer would write after &apos;{0}&apos; (its own top token in the row&apos;s name; each row coloured to its largest value)</source>
+        <translation>在“{0}”之后每一层会写什么（行名里是该层自己排第一的词元；每一行按其最大值着色）</translation>
+    </message>
+    <message>
+        <source>Not for this variant: a decoder-only model&apos;s cross-attention is the output rows&apos; share of its one self-attention, whose heads read the source and the output at once; there is no cross-attention head to split off.</source>
+        <translation>不适用于这个变体：仅解码器模型的交叉注意力只是它唯一的自注意力中输出行的那一部分，它的头同时读取源句和输出；没有可以单独拆出的交叉注意力头。</translation>
+    </message>
+    <message>
+        <source>Each cross-attention head&apos;s direct share of the logit of &apos;{0}&apos;</source>
+        <translation>每个交叉注意力头在“{0}”的 logit 中的直接份额</translation>
+    </message>
+    <message>
+        <source>The logit of &apos;{0}&apos; is {1:.2f}: the cross-attention heads add {2:+.2f} directly, the largest layer {3} head {4} ({5:+.2f}); the rest is the embedding, self-attention, the feed-forward networks and the biases ({6:+.2f}). Terms and logit agree within {7:.0e}.</source>
+        <translation>“{0}”的 logit 是 {1:.2f}：交叉注意力头直接贡献 {2:+.2f}，最大的是第 {3} 层头 {4}（{5:+.2f}）；其余来自嵌入、自注意力、前馈网络和偏置（{6:+.2f}）。各项之和与 logit 相差不超过 {7:.0e}。</translation>
     </message>
 </context>
 <context>

@@ -9,6 +9,7 @@ from PySide6.QtCore import QCoreApplication, Qt
 import transviz
 from transviz.core.decoding.session import DecodingSession
 from transviz.core.teaching.quiz import QuizSpec
+from transviz.gui.panels.concepts.base import hidden_message
 
 SENTENCE = "ich mochte ein bier"
 
@@ -198,6 +199,10 @@ def test_concepts_views_hide_the_open_question(shipped_window, qtbot) -> None:
         assert HIDDEN_WORDS in views["hull"].plane.getPlotItem().titleLabel.text
         concepts.kind.setCurrentIndex(0)  # encoder self-attention: its rows are the source, nothing to hide
         assert views["hull"].plane.getPlotItem().titleLabel.text.endswith("(red)")
+        concepts.select("lens")  # it names the written token: the answer itself
+        lens = views["lens"]
+        assert lens.shown is None and lens.guesses.data.size == 0 and lens.summary.text() == hidden_message()
+        assert outputs[1] not in concepts.caption.text()
         concepts.select("attribution")
         explorer.quiz.reveal()
         assert attribution.attribution.row_labels() == outputs[:2] and attribution.attribution.hidden_rows == []

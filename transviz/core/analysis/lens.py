@@ -38,11 +38,12 @@ NOTHING_WRITTEN = translate_noop("CoreMessages", "nothing is written yet: step o
 @dataclass(frozen=True)
 class LayerGuess:
     """What one decoder layer's residual stream would write: the ``tokens`` it finds most probable,
-    their ``probabilities``, and the probability of the token the model wrote."""
+    their ``probabilities``, the probability of the token the model wrote, and every token's."""
 
     tokens: list[str]
     probabilities: np.ndarray  # (k,) float64
     written: float
+    distribution: np.ndarray  # (V,) float64
 
 
 @dataclass(frozen=True)
@@ -111,7 +112,8 @@ def _guess(net: Transformer, names: Callable[[Sequence[int]], list[str]], stream
         logits = net.generator(net.decoder_norm(stream.to(net.generator.weight.dtype))).double()
     probabilities = torch.softmax(logits, -1)
     top = torch.topk(probabilities, min(k, probabilities.numel()))
-    return LayerGuess(names(top.indices.tolist()), top.values.numpy(), float(probabilities[token]))
+    return LayerGuess(names(top.indices.tolist()), top.values.numpy(), float(probabilities[token]),
+                      probabilities.numpy())
 
 
 # -- direct contributions ---------------------------------------------------------------------------

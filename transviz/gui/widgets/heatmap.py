@@ -604,8 +604,11 @@ class HeatmapWidget(Retranslated, QWidget):
         finite = np.isfinite(data)
         coloured = data if colours is None else np.asarray(colours, dtype=np.float32)
         display = np.ascontiguousarray(np.where(finite, coloured, np.nan), dtype=np.float32)  # NaN: transparent
-        self._image.setImage(display, levels=self._levels, lut=self._lookup_table(), autoLevels=False)
-        self._image.setRect(QRectF(0, 0, columns, rows))
+        if data.size:
+            self._image.setImage(display, levels=self._levels, lut=self._lookup_table(), autoLevels=False)
+            self._image.setRect(QRectF(0, 0, columns, rows))
+        else:  # nothing to show (yet): pyqtgraph cannot scale an empty image
+            self._image.clear()
         masked = ~finite
         masked[self._hidden_rows] = False
         self._masked.setPath(hatching(masked))

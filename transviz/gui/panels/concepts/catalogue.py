@@ -12,6 +12,7 @@ from .ffn import FfnView
 from .flash import FlashView
 from .hull import HullView
 from .kv_cache import KVCacheView
+from .lens import LensView
 from .lookup import LookupView
 from .parallel import ParallelView
 from .sharing import SharingView
@@ -30,4 +31,5 @@ CONCEPT_VIEWS: tuple[type[ConceptView], ...] = (
     AttributionView,
     FlashView,
     KVCacheView,
+    LensView,
 )
