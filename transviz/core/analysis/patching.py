@@ -54,7 +54,7 @@ LENGTHS_DIFFER = translate_noop("CoreMessages", "A has {0} source tokens and B {
                                                 "head or the decoder")
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)  # arrays inside: compare fields, not results
 class Patching:
     """How much patching each cell of A's run into B's moves B's output towards A's at ``step``.
 
@@ -223,6 +223,8 @@ def _runs(model: Model, pair: _Pair, step: int, kind: str,
     layers = _grid(model, pair, kind)[0]
     addresses = [_address(kind, layer) for layer in range(layers)]
     net = model.net
+    # A's whole output: later rows cannot reach the step's (the decoder is causal), and B's own rows
+    # name the steps where the two runs differ
     tgt = torch.tensor([pair.inputs], device=model.device)  # (1, T)
     with evaluating(model):
         with recording(net, addresses) as seen:
