@@ -114,3 +114,31 @@ def test_the_closest_example_within_two_tokens_makes_the_pair():
     assert minimal_partner("a b c d", examples, str.split) == "a b x d"  # one edit, the first such
     assert minimal_partner("a b c", ["a b c d e f"], str.split) is None  # three tokens apart
     assert minimal_partner("q r s t", ["a b c d"], str.split) is None
+
+
+def test_the_patching_page_patches_a_into_b_at_the_first_step_they_differ(panel, shipped_model):
+    from transviz.core.analysis.patching import activation_patching
+
+    run(panel, A, B_SAME_LENGTH)
+    panel.pages.setCurrentIndex(1)
+    patching = panel.patching
+    a, b = transviz.decode(shipped_model, A).output_tokens, transviz.decode(shipped_model, B_SAME_LENGTH).output_tokens
+    first = next(i for i, (x, y) in enumerate(zip(a, b)) if x != y)
+    assert patching.step.value() == first and patching.step.maximum() == len(a) - 1
+    expected = activation_patching(shipped_model, A, B_SAME_LENGTH, first, "encoder")
+    np.testing.assert_allclose(patching.map.data, expected.scores, atol=1e-6)
+    assert patching.map.column_labels() == list(expected.columns)
+    patching.kind.setCurrentIndex(1)  # one cross-attention head at the step
+    heads = activation_patching(shipped_model, A, B_SAME_LENGTH, first, "cross_head")
+    np.testing.assert_allclose(patching.map.data, heads.scores, atol=1e-6)
+    assert f"'{heads.token_a}'" in patching.map.title and patching.error.isHidden()
+
+
+def test_patching_refuses_what_it_cannot_patch_and_says_why(panel, model_file):
+    run(panel, A, B_LONGER)  # sources of other lengths: positions do not match
+    assert "source tokens" in panel.patching.error.text() and not panel.patching.map.isVisibleTo(panel)
+    panel.patching.kind.setCurrentIndex(2)  # the decoder's stream: any lengths
+    assert panel.patching.error.isHidden() and panel.patching.shown.kind == "decoder"
+    panel.run_b.add_file(str(model_file))
+    run(panel, A, B_SAME_LENGTH)
+    assert "choose the same model" in panel.patching.error.text()

@@ -24,6 +24,7 @@ from PySide6.QtWidgets import (
     QPushButton,
     QSpinBox,
     QSplitter,
+    QTabWidget,
     QVBoxLayout,
     QWidget,
 )
@@ -46,6 +47,7 @@ from ..widgets.heatmap import HeatmapWidget
 from ..widgets.labels import bound_label, error_label, plain_label, show_error
 from ..widgets.output_diff import diff_html
 from .base import PlotPanel
+from .patching_view import PatchingView
 
 LOADED = ""  # a run's model entry: the workspace's model
 SENTENCE = -1  # a run's step entry: decode the sentence (any other entry: the snapshot at that step)
@@ -225,13 +227,23 @@ class ComparePanel(Retranslated, PlotPanel):
             "would give the answer away. Reveal it there (Enter) to see the comparison."))
         self.hidden_note.setVisible(False)
         self.maps = maps
+        attention = QWidget()
+        grid = QGridLayout(attention)
+        grid.setContentsMargins(0, 0, 0, 0)
+        grid.addWidget(maps, 0, 0)
+        grid.addWidget(self.outputs, 1, 0)
+        grid.setRowStretch(0, 1)
+        self.patching = PatchingView()
+        self.pages = QTabWidget()
+        self.pages.addTab(attention, "")
+        self.pages.addTab(self.patching, "")
+        self.bind_text(lambda text: self.pages.setTabText(0, text), lambda: self.tr("Attention maps"))
+        self.bind_text(lambda text: self.pages.setTabText(1, text), lambda: self.tr("Activation patching"))
         body = QGridLayout()
-        body.addWidget(maps, 0, 0)
+        body.addWidget(self.pages, 0, 0)
         body.addWidget(self.hidden_note, 0, 0)
-        body.addWidget(self.outputs, 1, 0)
-        body.setRowStretch(0, 1)
         self.arrange(controls, self.error, body)
-        self.track(self.map_a, self.map_b, self.difference)
+        self.track(self.map_a, self.map_b, self.difference, self.patching.map)
         self.retranslate()
         self.kind.setCurrentIndex(KINDS.index("cross"))  # where a minimal pair differs most visibly
 
@@ -304,6 +316,19 @@ class ComparePanel(Retranslated, PlotPanel):
             return
         self._traces = traces
         self._redraw()
+        self._patch(traces)
+
+    def _patch(self, traces: list[Run]) -> None:
+        """The patching page: sentence A's activations into B's run, when one model decoded both."""
+        if any(run.chosen_step() is not None for run in (self.run_a, self.run_b)):
+            self.patching.refuse(self.tr("Patching runs two sentences through one model: a training snapshot "
+                                         "is a recorded run, not a model to run again."))
+        elif self._model_of(self.run_a) is not self._model_of(self.run_b):
+            self.patching.refuse(self.tr("Patching runs two sentences through one model: choose the same model "
+                                         "for A and B."))
+        else:
+            self.patching.show_pair(self._model_of(self.run_a), self.run_a.sentence.text(),
+                                    self.run_b.sentence.text(), (traces[0].output_tokens, traces[1].output_tokens))
 
     def _run_of(self, run: RunChooser) -> Run:
         step = run.chosen_step()
@@ -387,8 +412,7 @@ class ComparePanel(Retranslated, PlotPanel):
     def _draw(self) -> None:
         hidden = self.workspace.hidden_step is not None
         self.hidden_note.setVisible(hidden)
-        self.maps.setVisible(not hidden)
-        self.outputs.setVisible(not hidden)
+        self.pages.setVisible(not hidden)
         shown = self.comparison
         for widget in (self.map_a, self.map_b, self.difference):
             widget.setVisible(shown is not None)
