@@ -18,6 +18,7 @@ Face model's) is refused. Pairs run in batches, one forward pass each with every
 """
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
@@ -68,6 +69,9 @@ class HeadAlignment:
     steps: int  # target tokens with a gold link (the accuracy's denominator)
     tokens: int  # target tokens, the end token left out (|A| for a head that never looks at a special)
     sure_links: int  # |S|
+    # the AER of a perfect head, whose argmax is a gold source for each gold-linked target token: one
+    # link a target token cannot match several gold ones (中 and 国 -> "china"), so it is above 0 then
+    aer_floor: float
     example: ExampleAlignment | None  # the chosen sentence under the best head
 
     @property
@@ -155,7 +159,7 @@ class _Tally:
     def __init__(self, layers: int, heads: int) -> None:
         shape = (layers, heads)
         self.hits, self.a, self.a_sure, self.a_possible = (np.zeros(shape, dtype=np.int64) for _ in range(4))
-        self.steps = self.tokens = self.sure = 0
+        self.steps = self.tokens = self.sure = self.sure_steps = 0
 
     def add(self, rows: np.ndarray, sources: int, gold: Alignment) -> None:
         """``rows`` (layers, heads, targets): the argmax source token of the rows that write the
@@ -173,6 +177,7 @@ class _Tally:
         self.a_sure += in_sure.sum(axis=-1)
         self.a_possible += in_possible.sum(axis=-1)
         self.steps += int(linked.sum())
+        self.sure_steps += int(sure.any(axis=0).sum())
         self.tokens += targets
         self.sure += len(gold.sure)
 
@@ -182,8 +187,9 @@ class _Tally:
         heads = accuracy.shape[1] - 1
         ranking = tuple(sorted(((layer, head) for layer in range(accuracy.shape[0]) for head in range(heads)),
                                key=lambda h: (-accuracy[h], aer[h], h)))
+        floor = 1.0 - (self.steps + self.sure_steps) / max(self.tokens + self.sure, 1)
         return HeadAlignment(accuracy[:, :heads], aer[:, :heads], accuracy[:, heads], aer[:, heads], ranking,
-                             sentences, self.steps, self.tokens, self.sure, None)
+                             sentences, self.steps, self.tokens, self.sure, floor, None)
 
 
 def _mask(links: frozenset[Link], sources: int, targets: int) -> np.ndarray:
@@ -201,5 +207,4 @@ def _with_example(result: HeadAlignment, model: Model, item: tuple[Pair, Alignme
     predicted = tuple((int(i), j) for j, i in enumerate(argmax[layer, head]) if 0 <= i < len(source))
     example = ExampleAlignment(tuple(source), tuple(target), result.best, predicted, tuple(sorted(gold.sure)),
                                tuple(sorted(gold.possible)))
-    return HeadAlignment(result.accuracy, result.aer, result.layer_accuracy, result.layer_aer, result.ranking,
-                         result.sentences, result.steps, result.tokens, result.sure_links, example)
+    return dataclasses.replace(result, example=example)
