@@ -71,6 +71,33 @@ def load_tsv(path: str | os.PathLike[str], seed: int = 0, level: Level = "word",
                    tuple(p.source for p in train[:examples]), lowercase, description)
 
 
+def pairs_in_order(path: str | os.PathLike[str], level: Level = "word",
+                   lowercase: bool = False) -> tuple[list[tuple[int, Pair]], int]:
+    """Every pair of a ``source<TAB>target`` file with its line number, in file order, repeats
+    kept (a file of alignments goes with it line by line), and how many lines the file has;
+    checked as :func:`load_tsv` checks a corpus, except that repeats and few pairs are fine."""
+    file = Path(path)
+    tokenizer = Vocab((), level, lowercase)
+    found: list[tuple[int, Pair]] = []
+    number = 0
+    with _open(file) as stream:
+        while raw := stream.readline(MAX_LINE_BYTES + 2):
+            number += 1
+            if number > MAX_LINES:
+                raise InputError(translate_noop("CoreMessages", "{0} has more than {1} lines; transviz reads corpora "
+                                                                "up to that many (split it or keep a sample)"),
+                                 file.name, f"{MAX_LINES:,}")
+            parsed = _parse(raw, number, file.name, tokenizer)
+            if parsed is not None:
+                found.append((number, parsed[0]))
+    return found, number
+
+
+def open_corpus(file: Path) -> BinaryIO:
+    """``file`` opened for reading, refused (InputError) as a corpus is: not a regular file, or too big."""
+    return _open(file)
+
+
 def _open(file: Path) -> BinaryIO:
     """``file`` opened for reading once it is known to be a regular file of at most :data:`MAX_BYTES`
     (a named pipe is never opened: reading one would wait for a writer)."""

@@ -14,6 +14,7 @@ from ..base.messages import Message, translate_noop
 from ..model.vocab import Level, Vocab
 
 SEEN_PATTERNS = "seen-patterns"
+Link = tuple[int, int]  # (source token, target token), both counted from 0
 
 
 @dataclass(frozen=True)
@@ -21,6 +22,9 @@ class Pair:
     source: str
     target: str
     group: str = SEEN_PATTERNS  # reported separately in evaluation (test split)
+    # gold alignment, where the task knows it: which source token each target token translates
+    # (a target token in no link translates nothing, like English "do" in "do you drink")
+    alignment: tuple[Link, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -74,3 +78,9 @@ def split(pairs: Iterable[Pair], seed: int, valid: int, test: int) -> tuple[tupl
             len(unique))
     random.Random(seed).shuffle(unique)
     return tuple(unique[valid + test :]), tuple(unique[:valid]), tuple(unique[valid : valid + test])
+
+
+def links(pharaoh: str) -> tuple[Link, ...]:
+    """``"0-0 2-1"`` -> ``((0, 0), (2, 1))``: an alignment written in the code in the common format
+    (sure links only; files of alignments are read by :mod:`transviz.core.data.alignments`)."""
+    return tuple((int(i), int(j)) for i, j in (link.split("-") for link in pharaoh.split()))

@@ -36,11 +36,19 @@ ALGORITHMIC_EXAMPLES = ("3a7f19c", "0123456789", "jihgf", "b4b4b4")
 
 def _algorithmic(name: str, transform: Callable[[str], str], description: str) -> Callable[[int], Dataset]:
     def make(seed: int = 0) -> Dataset:
-        pairs = [Pair(s, transform(s)) for s in _sequences(seed, 9000)]
+        pairs = [_algorithmic_pair(name, s, transform) for s in _sequences(seed, 9000)]
         train, valid, test = split(pairs, seed, 500, 500)
         return Dataset(name, "char", "char", train, valid, test, ALGORITHMIC_EXAMPLES, description=description)
 
     return make
+
+
+def _algorithmic_pair(name: str, source: str, transform: Callable[[str], str]) -> Pair:
+    """A pair with its alignment where it is plain: copy's diagonal, reverse's anti-diagonal (sort's
+    is left out: which of two equal characters a sorted one came from is anyone's guess)."""
+    n = len(source)
+    alignment = {"copy": tuple((i, i) for i in range(n)), "reverse": tuple((n - 1 - j, j) for j in range(n))}
+    return Pair(source, transform(source), alignment=alignment.get(name, ()))
 
 
 DESCRIPTIONS: dict[str, str] = {
@@ -83,16 +91,16 @@ TASKS: dict[str, Callable[[int], Dataset]] = {
 }
 
 
-def _algorithmic_examples(transform: Callable[[str], str]) -> tuple[Pair, ...]:
-    return tuple(Pair(s, transform(s)) for s in ALGORITHMIC_EXAMPLES)
+def _algorithmic_examples(name: str, transform: Callable[[str], str]) -> tuple[Pair, ...]:
+    return tuple(_algorithmic_pair(name, s, transform) for s in ALGORITHMIC_EXAMPLES)
 
 
 # The examples of each task as pairs, without generating the task (menus list them at once)
 _EXAMPLES: dict[str, Callable[[], tuple[Pair, ...]]] = {
-    toy_de_en.NAME: lambda: tuple(Pair(s, t) for s, t in toy_de_en.EXAMPLES),
+    toy_de_en.NAME: toy_de_en.example_pairs,
     dates.NAME: lambda: tuple(Pair(s, dates.EXAMPLE_DATE.isoformat()) for s in dates.examples()),
-    toy_zh_en.NAME: lambda: tuple(Pair(s, t) for s, t in toy_zh_en.EXAMPLES),
-    **{name: functools.partial(_algorithmic_examples, transform) for name, transform in TRANSFORMS.items()},
+    toy_zh_en.NAME: toy_zh_en.example_pairs,
+    **{name: functools.partial(_algorithmic_examples, name, transform) for name, transform in TRANSFORMS.items()},
 }
 
 

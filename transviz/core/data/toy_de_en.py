@@ -16,9 +16,16 @@ The grammar is regular and each translation depends only on the sentence, so a s
 learn the mapping. The held-out combinations (an adjective never seen with a noun, a verb never
 seen with an object) are chosen from the seed and kept out of training entirely; test sentences
 with them form the group ``novel-combinations``, the rest ``seen-patterns``.
+
+Every pair carries its gold alignment (:attr:`Pair.alignment`): the grammar knows which German
+word each English word translates. Words that translate nothing stay unaligned: English "do",
+"does" and "to" ("do you drink", "want to drink"), the German comma before "dass". A German word
+may translate several English words ("keinen" -> "not" and "a", "sucht" -> "looks for"), and an
+English word several German ones ("calls" <- "ruft" and "an", "cannot" <- "kann" and "nicht").
 """
 from __future__ import annotations
 
+import dataclasses
 import functools
 import itertools
 import random
@@ -26,7 +33,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Literal
 
-from .dataset import Dataset, Pair
+from .dataset import Dataset, Link, Pair, links
 from .toy_de_en_lexicon import (
     ADJECTIVES,
     ADVERBS,
@@ -45,6 +52,7 @@ from .toy_de_en_lexicon import (
     Adjective,
     Case,
     Determiner,
+    Modal,
     Noun,
     Person,
     Subject,
@@ -73,6 +81,19 @@ EXAMPLES = (
     ("sie kauft einen großen hund", "she buys a big dog"),
     ("ich glaube , dass sie eine große katze hat", "i think that she has a big cat"),
 )
+# The gold alignment of each example, (German word)-(English word), written by hand
+EXAMPLE_ALIGNMENTS = tuple(links(a) for a in (
+    "0-0 1-1 2-2 3-3",
+    "0-0 1-1 2-2 3-3",
+    "0-0 1-1 4-3 2-4 3-5",  # "to" translates nothing
+    "0-0 1-1 2-2 3-3 4-4 5-5 6-6 8-7 7-8",
+    "0-0 1-1 4-1 2-2 3-3",  # ruft ... an -> calls
+    "1-1 0-2 2-3 3-4 4-5",  # "do" translates nothing
+    "0-0 2-2 1-3 2-4 3-5",  # keinen -> not, a
+    "0-0 4-2 1-3 2-4 3-5",  # nicht -> not
+    "0-0 1-1 2-2 3-3 4-4",
+    "0-0 1-1 3-2 4-3 8-4 5-5 6-6 7-7",  # the comma translates nothing
+))
 SEEN_SIZE, HELD_OUT_SIZE = 250, 250  # per group, in each of valid and test
 TRAIN_SIZE = 10_000
 MAX_TOKENS = 14
@@ -100,22 +121,77 @@ class Combination:
         return self.noun in tokens and not _VERB_FORMS[self.head].isdisjoint(tokens)
 
 
+Tags = frozenset[str]
+_NONE: Tags = frozenset()
+
+
 @dataclass(frozen=True)
 class Phrase:
-    """German and English words plus the direct links among them; phrases concatenate with ``+``."""
+    """German and English words plus the direct links among them; phrases concatenate with ``+``.
+
+    ``alignment`` links German to English words within the phrase. A word far from its translation
+    (a final infinitive, a separable verb's particle) carries a tag instead, and :meth:`resolved`
+    links the German and English words of a clause that share one.
+    """
 
     german: tuple[str, ...] = ()
     english: tuple[str, ...] = ()
     links: frozenset[Combination] = frozenset()
+    alignment: tuple[Link, ...] = ()  # (German word, English word)
+    german_tags: tuple[Tags, ...] = ()  # one per German word
+    english_tags: tuple[Tags, ...] = ()  # one per English word
 
     def __add__(self, other: Phrase) -> Phrase:
         links = self.links | other.links if other.links else self.links
-        return Phrase(self.german + other.german, self.english + other.english, links)
+        shifted = tuple((i + len(self.german), j + len(self.english)) for i, j in other.alignment)
+        return Phrase(self.german + other.german, self.english + other.english, links, self.alignment + shifted,
+                      self.german_tags + other.german_tags, self.english_tags + other.english_tags)
+
+    def resolved(self) -> Phrase:
+        """The phrase with its tags turned into links (done per clause: two clauses reuse tags)."""
+        tagged = tuple((i, j) for i, g in enumerate(self.german_tags) for j, e in enumerate(self.english_tags)
+                       if g & e)
+        return Phrase(self.german, self.english, self.links, tuple(sorted(set(self.alignment + tagged))),
+                      (_NONE,) * len(self.german), (_NONE,) * len(self.english))
 
 
 @functools.lru_cache(maxsize=4096)  # the same few thousand words, asked for ~100,000 times
 def _words(german: str = "", english: str = "") -> Phrase:
-    return Phrase(tuple(german.split()), tuple(english.split()))
+    """Words of both sides; ``word@tag`` links a word to the other side's words of that tag in
+    its clause, ``word@`` to nothing. The untagged words link among themselves: one word to all of
+    the other side's, or equally many one to one (anything else is a grammar bug)."""
+    german_words, german_tags = _split_tags(german)
+    english_words, english_tags = _split_tags(english)
+    free_german = [i for i, t in enumerate(german_tags) if t is None]
+    free_english = [j for j, t in enumerate(english_tags) if t is None]
+    if len(free_german) == 1 or len(free_english) == 1:
+        alignment = tuple((i, j) for i in free_german for j in free_english)
+    elif len(free_german) == len(free_english):
+        alignment = tuple(zip(free_german, free_english, strict=True))
+    else:
+        raise ValueError(f"grammar bug: which of {german!r} translates which of {english!r}?")
+    return Phrase(german_words, english_words, alignment=alignment, german_tags=tuple(t or _NONE for t in german_tags),
+                  english_tags=tuple(t or _NONE for t in english_tags))
+
+
+def _split_tags(text: str) -> tuple[tuple[str, ...], tuple[Tags | None, ...]]:
+    """``"trinken@verb ?"`` -> the words and their tags (None: untagged)."""
+    words = [w.split("@") for w in text.split()]
+    return tuple(w[0] for w in words), tuple(frozenset(t for t in w[1:] if t) if len(w) > 1 else None for w in words)
+
+
+def _tag(text: str, tag: str) -> str:
+    """Every word of ``text`` tagged ``tag`` (``""``: translating nothing)."""
+    return " ".join(f"{word}@{tag}" for word in text.split())
+
+
+def _modal_english(text: str) -> str:
+    """A modal's English tagged: "do not want to" -> do and to translate nothing, not is the
+    negation's, want the modal's; the "to" of "have to" is the modal's too."""
+    words = text.split()
+    tags = {"do": "", "does": "", "not": "neg", "cannot": "modal@neg"}
+    return " ".join(f"{w}@{'' if w == 'to' and i and words[i - 1] in ('want', 'wants') else tags.get(w, 'modal')}"
+                    for i, w in enumerate(words))
 
 
 _ADJECTIVE_FORMS = {a.german: frozenset(a.stem + e for e in ("e", "er", "en", "es")) for a in ADJECTIVES}
@@ -138,8 +214,13 @@ def _noun_phrase(rng: random.Random, noun: Noun, case: Case, determiner: Determi
     if determiner == "possessive":
         possessive, english = rng.choice(POSSESSIVES)
     links = frozenset({Combination("adjective", adjective.german, noun.german)} if adjective else ())
-    return Phrase(tuple(german_noun_phrase(determiner, case, noun, adjective, possessive)),
-                   tuple(english_noun_phrase(english, noun, adjective)), links)
+    german = tuple(german_noun_phrase(determiner, case, noun, adjective, possessive))
+    english_words = tuple(english_noun_phrase(english, noun, adjective))
+    # determiner -> determiner, adjective -> adjective, noun -> the noun's words; "keinen" is "not" too
+    alignment = ((0, 0), *(((1, 1),) if adjective else ()),
+                 *((len(german) - 1, j) for j in range(len(german) - 1, len(english_words))))
+    german_tags = (frozenset({"neg"}) if determiner == "negative" else _NONE,) + (_NONE,) * (len(german) - 1)
+    return Phrase(german, english_words, links, alignment, german_tags, (_NONE,) * len(english_words))
 
 
 def _object(rng: random.Random, verb: Verb, determiners: tuple[Determiner, ...],
@@ -167,7 +248,12 @@ def _do(person: Person) -> str:
 
 
 def _particle(verb: Verb) -> Phrase:
-    return _words(verb.particle)
+    return _words(_tag(verb.particle, "verb"))
+
+
+def _verb(verb: Verb, person: Person) -> Phrase:
+    """The finite verb and its English, linked through the tag "verb" (a particle may follow)."""
+    return _words(_tag(verb.finite(person), "verb"), _tag(verb.english_form(person), "verb"))
 
 
 # -- clauses ----------------------------------------------------------------------------------
@@ -183,14 +269,16 @@ def _statement(rng: random.Random) -> Phrase:
     """er trinkt ein bier -> he drinks a beer; er ruft seine mutter an -> he calls his mother."""
     subject, person = _subject(rng)
     verb = rng.choice(_TRANSITIVE)
-    finite, obj = _words(verb.finite(person), verb.english_form(person)), _object(rng, verb, _ANY)
+    finite, obj = _verb(verb, person), _object(rng, verb, _ANY)
     if verb.particle or rng.random() < 0.7:
         return subject + finite + obj + _particle(verb)
     adverb, english = rng.choice(ADVERBS)
     if rng.random() < 0.5:  # heute trinkt er ein bier -> today he drinks a beer (the verb stays second)
-        verb_words = _words(verb.finite(person)) + subject + _words("", verb.english_form(person))
+        verb_words = (_words(_tag(verb.finite(person), "verb")) + subject
+                      + _words("", _tag(verb.english_form(person), "verb")))
         return _words(adverb, english) + verb_words + obj
-    return subject + finite + _words(adverb) + obj + _words("", english)  # -> he drinks a beer today
+    return (subject + finite + _words(_tag(adverb, "adverb")) + obj
+            + _words("", _tag(english, "adverb")))  # -> he drinks a beer today
 
 
 def _modal_clause(rng: random.Random) -> Phrase:
@@ -198,8 +286,12 @@ def _modal_clause(rng: random.Random) -> Phrase:
     subject, person = _subject(rng)
     modal, verb = rng.choice(MODALS), rng.choice(_INFINITIVES)
     obj = _object(rng, verb, _ANY)
-    return (subject + _words(modal.finite(person), modal.pick(modal.affirmative, person)) + _words("", verb.english[0])
-            + obj + _words(verb.infinitive))
+    return (subject + _modal(modal, person, modal.affirmative) + _words("", _tag(verb.english[0], "infinitive"))
+            + obj + _words(_tag(verb.infinitive, "infinitive")))
+
+
+def _modal(modal: Modal, person: Person, english: tuple[str, str]) -> Phrase:
+    return _words(_tag(modal.finite(person), "modal"), _modal_english(modal.pick(english, person)))
 
 
 def _negation(rng: random.Random) -> Phrase:
@@ -208,12 +300,12 @@ def _negation(rng: random.Random) -> Phrase:
     with_modal, with_kein = rng.random() < 0.35, rng.random() < 0.5
     verb = rng.choice(_INFINITIVES if with_modal else _TRANSITIVE)
     obj = _object(rng, verb, ("negative",) if with_kein else _KNOWN)
-    nicht = Phrase() if with_kein else _words("nicht")
+    nicht = Phrase() if with_kein else _words("nicht@neg")
     if with_modal:
         modal = rng.choice(MODALS)
-        return (subject + _words(modal.finite(person), modal.pick(modal.negated, person))
-                + _words("", verb.english[0]) + obj + nicht + _words(verb.infinitive))
-    negated = _words(verb.finite(person), f"{_do(person)} not {verb.english[0]}")
+        return (subject + _modal(modal, person, modal.negated) + _words("", _tag(verb.english[0], "infinitive"))
+                + obj + nicht + _words(_tag(verb.infinitive, "infinitive")))
+    negated = _words(_tag(verb.finite(person), "verb"), f"{_do(person)}@ not@neg {_tag(verb.english[0], 'verb')}")
     return subject + negated + obj + nicht + _particle(verb)
 
 
@@ -238,10 +330,11 @@ def _question(rng: random.Random) -> Phrase:
     obj = _object(rng, verb, _ANY)
     if kind < 0.5:
         modal = rng.choice(MODALS)
-        return (_words(modal.finite(person), modal.pick(modal.question, person)) + subject
-                + _words("", f"{modal.after_subject} {verb.english[0]}") + obj + _words(f"{verb.infinitive} ?", "?"))
-    return (_words(verb.finite(person), _do(person)) + subject + _words("", verb.english[0])
-            + obj + _words(f"{verb.particle} ?", "?"))
+        after = f"{_modal_english(modal.after_subject)} {_tag(verb.english[0], 'infinitive')}"
+        return (_modal(modal, person, modal.question) + subject + _words("", after) + obj
+                + _words(f"{_tag(verb.infinitive, 'infinitive')} ?", "?"))
+    return (_words(_tag(verb.finite(person), "verb"), f"{_do(person)}@") + subject
+            + _words("", _tag(verb.english[0], "verb")) + obj + _words(f"{_tag(verb.particle, 'verb')} ?", "?"))
 
 
 def _subordinate(rng: random.Random) -> Phrase:
@@ -250,15 +343,18 @@ def _subordinate(rng: random.Random) -> Phrase:
     kind = rng.random()
     if kind < 0.3:
         state, english = rng.choice(STATES)
-        return subject + _words(state) + _words(COPULA[person], f"{ENGLISH_COPULA[person]} {english}")
+        return (subject + _words(f"{state}@state")
+                + _words(f"{COPULA[person]}@copula", f"{ENGLISH_COPULA[person]}@copula {english}@state"))
     verb = rng.choice(_INFINITIVES if kind < 0.5 else _TRANSITIVE)
     if kind < 0.5:
         modal = rng.choice(MODALS)
-        english = f"{modal.pick(modal.affirmative, person)} {verb.english[0]}"
+        english = f"{_modal_english(modal.pick(modal.affirmative, person))} {_tag(verb.english[0], 'infinitive')}"
         obj = _object(rng, verb, _ANY, 0.25)
-        return subject + _words("", english) + obj + _words(f"{verb.infinitive} {modal.finite(person)}")
+        return (subject + _words("", english) + obj
+                + _words(f"{_tag(verb.infinitive, 'infinitive')} {_tag(modal.finite(person), 'modal')}"))
     obj = _object(rng, verb, _ANY, 0.25)
-    return subject + _words("", verb.english_form(person)) + obj + _words(verb.final(person))
+    return (subject + _words("", _tag(verb.english_form(person), "verb")) + obj
+            + _words(_tag(verb.final(person), "verb")))
 
 
 def _short_main(rng: random.Random) -> Phrase:
@@ -267,20 +363,21 @@ def _short_main(rng: random.Random) -> Phrase:
     subject, person = _subject(rng, noun_phrases=False)
     verb = rng.choice(_TRANSITIVE)
     obj = _object(rng, verb, _ANY, 0.0)
-    return subject + _words(verb.finite(person), verb.english_form(person)) + obj + _particle(verb)
+    return subject + _verb(verb, person) + obj + _particle(verb)
 
 
 def _because(rng: random.Random) -> Phrase:
     """er trinkt ein bier , weil er müde ist -> he drinks a beer , because he is tired."""
     german, english = rng.choice(CONJUNCTIONS)
-    return _short_main(rng) + _words(f", {german}", f", {english}") + _subordinate(rng)
+    return _short_main(rng).resolved() + _words(f", {german}", f", {english}") + _subordinate(rng).resolved()
 
 
 def _that(rng: random.Random) -> Phrase:
     """ich glaube , dass er müde ist -> i think that he is tired."""
     subject, person = _subject(rng, noun_phrases=False)
     verb = rng.choice(THAT_VERBS)
-    return subject + _words(f"{verb.finite(person)} , dass", f"{verb.english_form(person)} that") + _subordinate(rng)
+    main = subject + _verb(verb, person) + _words(", dass@that", "that@that")  # the comma translates nothing
+    return main.resolved() + _subordinate(rng).resolved()
 
 
 _TEMPLATES: tuple[tuple[Callable[[random.Random], Phrase], float], ...] = (
@@ -298,7 +395,7 @@ def sentence(rng: random.Random) -> Phrase:
         if len(phrase.german) <= MAX_TOKENS and len(phrase.english) <= MAX_TOKENS:
             german = tuple(_umlaut_less(w) if w in _MOECHTEN and rng.random() < UMLAUT_LESS_RATE else w
                            for w in phrase.german)
-            return Phrase(german, phrase.english, phrase.links)
+            return dataclasses.replace(phrase, german=german).resolved()
 
 
 _MOECHTEN = frozenset(("möchte", "möchtest", "möchten"))
@@ -346,7 +443,7 @@ def make(seed: int = 0) -> Dataset:
     seen, novel = _generate(random.Random(f"{NAME}-{seed}"), held_out)
     random.Random(f"{NAME}-split-{seed}").shuffle(seen)
     reserve = 2 * SEEN_SIZE + _MARGIN
-    train = tuple(Pair(s, t) for s, t in EXAMPLES) + tuple(seen[reserve:])
+    train = example_pairs() + tuple(seen[reserve:])
     known = {word for pair in train for side in (pair.source, pair.target) for word in side.split()}
 
     def usable(pairs: list[Pair], size: int) -> list[Pair]:
@@ -364,6 +461,11 @@ def make(seed: int = 0) -> Dataset:
 _MARGIN = 50  # spare held-out sentences, for those with a word training lacks
 
 
+def example_pairs() -> tuple[Pair, ...]:
+    """The examples as pairs with their hand-written alignments, in order."""
+    return tuple(Pair(s, t, alignment=a) for (s, t), a in zip(EXAMPLES, EXAMPLE_ALIGNMENTS, strict=True))
+
+
 def _generate(rng: random.Random, held_out: tuple[Combination, ...]) -> tuple[list[Pair], list[Pair]]:
     """Distinct pairs until there are enough of each group, the examples excluded. A sentence that
     touches a held-out combination other than through a direct link is dropped (it is neither)."""
@@ -372,22 +474,24 @@ def _generate(rng: random.Random, held_out: tuple[Combination, ...]) -> tuple[li
     by_noun: dict[str, list[Combination]] = {}
     for combination in held_out:
         by_noun.setdefault(combination.noun, []).append(combination)
-    targets: dict[str, str] = dict(EXAMPLES)
+    known = {p.source: p for p in example_pairs()}
     seen: list[Pair] = []
     novel: list[Pair] = []
     for _ in range(20 * (wanted_seen + wanted_novel)):
         if len(seen) >= wanted_seen and len(novel) >= wanted_novel:
             return seen, novel
-        pair = sentence(rng)
-        source, target = " ".join(pair.german), " ".join(pair.english)
-        if source in targets:  # a repeat, or an example
-            if targets[source] != target:
-                raise RuntimeError(f"grammar bug: {source!r} -> {targets[source]!r} and {target!r}")
+        phrase = sentence(rng)
+        pair = Pair(" ".join(phrase.german), " ".join(phrase.english), alignment=phrase.alignment)
+        if pair.source in known:  # a repeat, or an example (whose alignment was written by hand)
+            earlier = known[pair.source]
+            if (earlier.target, set(earlier.alignment)) != (pair.target, set(pair.alignment)):
+                raise RuntimeError(f"grammar bug: {pair!r} and {earlier!r}")
             continue
-        targets[source] = target
-        touched = {c for noun in by_noun.keys() & set(pair.german) for c in by_noun[noun] if c.occurs_in(pair.german)}
+        known[pair.source] = pair
+        touched = {c for noun in by_noun.keys() & set(phrase.german) for c in by_noun[noun]
+                   if c.occurs_in(phrase.german)}
         if not touched and len(seen) < wanted_seen:
-            seen.append(Pair(source, target))
-        elif touched & pair.links and len(novel) < wanted_novel:
-            novel.append(Pair(source, target, NOVEL))
+            seen.append(pair)
+        elif touched & phrase.links and len(novel) < wanted_novel:
+            novel.append(dataclasses.replace(pair, group=NOVEL))
     raise RuntimeError("the toy-de-en grammar yields too few distinct sentences")
