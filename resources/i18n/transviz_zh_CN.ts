@@ -775,8 +775,24 @@ S 是经过 d_k 维的乘积：它至多有 d_k = {5} 个正特征值、至多 d
         <translation>回答前隐藏：探索页中有一道测验题尚未回答，把两次运行解码到底会泄露答案。在那里揭晓答案（Enter）后即可看到比较。</translation>
     </message>
     <message>
+        <source>Attention maps</source>
+        <translation>注意力图</translation>
+    </message>
+    <message>
+        <source>Activation patching</source>
+        <translation>激活修补</translation>
+    </message>
+    <message>
         <source>Open a model first.</source>
         <translation>请先打开一个模型。</translation>
+    </message>
+    <message>
+        <source>Patching runs two sentences through one model: a training snapshot is a recorded run, not a model to run again.</source>
+        <translation>修补要让两个句子通过同一个模型：训练快照只是记录下来的一次运行，不是可以再运行的模型。</translation>
+    </message>
+    <message>
+        <source>Patching runs two sentences through one model: choose the same model for A and B.</source>
+        <translation>修补要让两个句子通过同一个模型：请为 A 和 B 选择同一个模型。</translation>
     </message>
     <message>
         <source>B - A, named as A (blue: A larger, red: B larger; scale ±{0:.3f})</source>
@@ -1684,8 +1700,24 @@ S 是经过 d_k 维的乘积：它至多有 d_k = {5} 个正特征值、至多 d
         <translation>只有 {0} 个不同的句对：太少，无法分成训练集、验证集和测试集</translation>
     </message>
     <message>
+        <source>a corpus of your own needs its file of alignments beside it (one line of links like 0-0 1-2 per sentence pair)</source>
+        <translation>你自己的语料需要配一个对齐文件（每个句对一行链接，如 0-0 1-2）</translation>
+    </message>
+    <message>
+        <source>the task {0} has no gold alignments: give a corpus and its file of alignments</source>
+        <translation>任务 {0} 没有标准对齐：请给出语料及其对齐文件</translation>
+    </message>
+    <message>
         <source>there are no pairs to evaluate</source>
         <translation>没有可评估的句对</translation>
+    </message>
+    <message>
+        <source>{0} must be from {1} to {2}, got {3}</source>
+        <translation>{0} 必须在 {1} 到 {2} 之间，得到的是 {3}</translation>
+    </message>
+    <message>
+        <source>scoring alignments needs a model whose tokens are words or characters; this model splits words into subword pieces, which alignments of words do not count</source>
+        <translation>给对齐打分需要以词或字为词元的模型；这个模型把词切成子词片段，而词的对齐不计算子词</translation>
     </message>
     <message>
         <source>the target has {0} tokens; this model reads at most {1}</source>
@@ -2674,6 +2706,70 @@ S 是经过 d_k 维的乘积：它至多有 d_k = {5} 个正特征值、至多 d
     <message>
         <source>nothing is written yet: step once to see what each layer would write</source>
         <translation>还没有写出任何词元：先单步一次，再看每一层会写什么</translation>
+    </message>
+    <message>
+        <source>{0} and {1} go together: a corpus and its file of alignments</source>
+        <translation>{0} 和 {1} 要一起给出：语料和它的对齐文件</translation>
+    </message>
+    <message>
+        <source>the two sentences give the same token ({0}) at step {1}: nothing to move; after A&apos;s output they differ at steps {2}</source>
+        <translation>两个句子在第 {1} 步给出同一个词元（{0}）：没有可移动的差别；沿着 A 的输出，它们在第 {2} 步不同</translation>
+    </message>
+    <message>
+        <source>the two sentences give the same token ({0}) at step {1}: nothing to move; after A&apos;s output they give the same token at every step</source>
+        <translation>两个句子在第 {1} 步给出同一个词元（{0}）：没有可移动的差别；沿着 A 的输出，它们每一步都给出同一个词元</translation>
+    </message>
+    <message>
+        <source>A has {0} source tokens and B {1}: a position of one is not a position of the other; choose sentences of one length, or patch a head or the decoder</source>
+        <translation>A 有 {0} 个源语言词元，B 有 {1} 个：一个句子的位置不是另一个句子的位置；请选择长度相同的句子，或者修补一个头或解码器</translation>
+    </message>
+    <message>
+        <source>no cell ({0}, {1}) to patch: layers 0 to {2}, columns 0 to {3}</source>
+        <translation>没有可修补的单元格（{0}, {1}）：层为 0 到 {2}，列为 0 到 {3}</translation>
+    </message>
+    <message>
+        <source>unknown patch kind {0}; choose one of {1}</source>
+        <translation>未知的修补类型 {0}；请选择 {1} 之一</translation>
+    </message>
+    <message>
+        <source>sentence {0} is empty: patching needs two sentences</source>
+        <translation>句子 {0} 是空的：修补需要两个句子</translation>
+    </message>
+    <message>
+        <source>step {0} is beyond A&apos;s output: it wrote {1} tokens (steps 0 to {2})</source>
+        <translation>第 {0} 步超出了 A 的输出：它写了 {1} 个词元（第 0 到 {2} 步）</translation>
+    </message>
+    <message>
+        <source>line {0} of {1}: {2} is not a link; write pairs of token numbers counted from 0, source-target, like 0-0 1-2 (0p1 or 0?1 for a possible link)</source>
+        <translation>{1} 的第 {0} 行：{2} 不是一个链接；请写从 0 数起的词元编号对，源-目标，如 0-0 1-2（可能的链接写 0p1 或 0?1）</translation>
+    </message>
+    <message>
+        <source>line {0} of {1}: the link {2} names token {3}; a sentence holds at most {4} tokens</source>
+        <translation>{1} 的第 {0} 行：链接 {2} 指向词元 {3}；一个句子最多有 {4} 个词元</translation>
+    </message>
+    <message>
+        <source>{0} has more than {1} lines; transviz reads alignments of up to that many sentences</source>
+        <translation>{0} 超过 {1} 行；transviz 最多读取这么多句子的对齐</translation>
+    </message>
+    <message>
+        <source>line {0} of {1} is longer than {2} MB: no sentence pair has that many links</source>
+        <translation>{1} 的第 {0} 行超过 {2} MB：没有哪个句对有这么多链接</translation>
+    </message>
+    <message>
+        <source>line {0} of {1}: byte {2} is not text ({3}); a file of alignments holds links like 0-0 1-2</source>
+        <translation>{1} 的第 {0} 行：字节 {2} 不是文本（{3}）；对齐文件里应是 0-0 1-2 这样的链接</translation>
+    </message>
+    <message>
+        <source>line {0} of {1} holds control characters ({2}); a file of alignments holds links like 0-0 1-2</source>
+        <translation>{1} 的第 {0} 行含有控制字符（{2}）；对齐文件里应是 0-0 1-2 这样的链接</translation>
+    </message>
+    <message>
+        <source>{0} has {1} lines but {2} has {3}: each line of the corpus needs its line of alignments (an empty one for none)</source>
+        <translation>{0} 有 {1} 行，但 {2} 有 {3} 行：语料的每一行都需要对应的一行对齐（没有对齐就留空行）</translation>
+    </message>
+    <message>
+        <source>line {0} of {1}: the link {2}-{3} is past its sentence, whose source has {4} tokens and target {5} (counted from 0: the last are {6}-{7})</source>
+        <translation>{1} 的第 {0} 行：链接 {2}-{3} 超出了句子范围，其源句有 {4} 个词元、目标句有 {5} 个（从 0 数起：最后一个是 {6}-{7}）</translation>
     </message>
 </context>
 <context>
@@ -4735,6 +4831,65 @@ Nothing in the window changed.</source>
     <message>
         <source>milliseconds</source>
         <translation>毫秒</translation>
+    </message>
+</context>
+<context>
+    <name>PatchingView</name>
+    <message>
+        <source>the encoder&apos;s stream at a source position</source>
+        <translation>编码器在一个源语言位置上的残差流</translation>
+    </message>
+    <message>
+        <source>one cross-attention head at the step</source>
+        <translation>这一步的一个交叉注意力头</translation>
+    </message>
+    <message>
+        <source>the decoder&apos;s stream at the step</source>
+        <translation>解码器在这一步的残差流</translation>
+    </message>
+    <message>
+        <source>source positions (columns, A&apos;s word/B&apos;s where they differ)</source>
+        <translation>源语言位置（列，两句不同处写作 A 的词/B 的词）</translation>
+    </message>
+    <message>
+        <source>cross-attention heads (columns)</source>
+        <translation>交叉注意力头（列）</translation>
+    </message>
+    <message>
+        <source>the step&apos;s decoder input (one column)</source>
+        <translation>这一步的解码器输入（一列）</translation>
+    </message>
+    <message>
+        <source>layer</source>
+        <translation>层</translation>
+    </message>
+    <message>
+        <source>patched</source>
+        <translation>修补处</translation>
+    </message>
+    <message>
+        <source>layers (rows) of the patched stack</source>
+        <translation>被修补的堆栈的各层（行）</translation>
+    </message>
+    <message>
+        <source>{row_name} {row}, {column_name} &apos;{column}&apos;: {value}</source>
+        <translation>{row_name} {row}，{column_name}“{column}”：{value}</translation>
+    </message>
+    <message>
+        <source>Patch:</source>
+        <translation>修补：</translation>
+    </message>
+    <message>
+        <source>Output step:</source>
+        <translation>输出步：</translation>
+    </message>
+    <message>
+        <source>Step {0}: how far each patch moves B from &apos;{1}&apos; to A&apos;s &apos;{2}&apos; (0: B&apos;s own run, 1: A&apos;s)</source>
+        <translation>第 {0} 步：每次修补把 B 从“{1}”推向 A 的“{2}”多远（0：B 自己的运行，1：A 的）</translation>
+    </message>
+    <message>
+        <source>Both runs read A&apos;s output so far ({0}). A&apos;s run prefers &apos;{1}&apos; over &apos;{2}&apos; by {3:.2f} in log-probability, B&apos;s by {4:.2f}. The largest move, {5:.2f}, comes from layer {6}, &apos;{7}&apos;.</source>
+        <translation>两次运行都读取 A 到目前为止的输出（{0}）。A 的运行在对数概率上偏好“{1}”胜过“{2}”{3:.2f}，B 的运行为 {4:.2f}。最大的推动 {5:.2f} 来自第 {6} 层的“{7}”。</translation>
     </message>
 </context>
 <context>

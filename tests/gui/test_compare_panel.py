@@ -123,7 +123,7 @@ def test_the_patching_page_patches_a_into_b_at_the_first_step_they_differ(panel,
     panel.pages.setCurrentIndex(1)
     patching = panel.patching
     a, b = transviz.decode(shipped_model, A).output_tokens, transviz.decode(shipped_model, B_SAME_LENGTH).output_tokens
-    first = next(i for i, (x, y) in enumerate(zip(a, b)) if x != y)
+    first = next(i for i, (x, y) in enumerate(zip(a, b, strict=False)) if x != y)
     assert patching.step.value() == first and patching.step.maximum() == len(a) - 1
     expected = activation_patching(shipped_model, A, B_SAME_LENGTH, first, "encoder")
     np.testing.assert_allclose(patching.map.data, expected.scores, atol=1e-6)
