@@ -148,6 +148,97 @@
     </message>
 </context>
 <context>
+    <name>AlignmentView</name>
+    <message>
+        <source>layer</source>
+        <translation>层</translation>
+    </message>
+    <message>
+        <source>head</source>
+        <translation>头</translation>
+    </message>
+    <message>
+        <source>decoder layers (rows)</source>
+        <translation>解码器各层（行）</translation>
+    </message>
+    <message>
+        <source>cross-attention heads, then the layer&apos;s mean (columns)</source>
+        <translation>交叉注意力头，最后是该层的平均（列）</translation>
+    </message>
+    <message>
+        <source>{row_name} {row}, {column_name} {column}: {value} of the steps</source>
+        <translation>{row_name} {row}，{column_name} {column}：占各步的 {value}</translation>
+    </message>
+    <message>
+        <source>target</source>
+        <translation>目标</translation>
+    </message>
+    <message>
+        <source>source</source>
+        <translation>源</translation>
+    </message>
+    <message>
+        <source>target words (rows)</source>
+        <translation>目标词（行）</translation>
+    </message>
+    <message>
+        <source>source words (columns)</source>
+        <translation>源词（列）</translation>
+    </message>
+    <message>
+        <source>&apos;{row}&apos; and &apos;{column}&apos;: {value}</source>
+        <translation>“{row}”与“{column}”：{value}</translation>
+    </message>
+    <message>
+        <source>the head&apos;s choice, a gold link</source>
+        <translation>这个头的选择，是标准链接</translation>
+    </message>
+    <message>
+        <source>a gold link the head did not choose</source>
+        <translation>这个头没有选中的标准链接</translation>
+    </message>
+    <message>
+        <source>the head&apos;s choice, not a gold link</source>
+        <translation>这个头的选择，不是标准链接</translation>
+    </message>
+    <message>
+        <source>neither</source>
+        <translation>都不是</translation>
+    </message>
+    <message>
+        <source>Heads that align words</source>
+        <translation>对齐词语的头</translation>
+    </message>
+    <message>
+        <source>Cross-attention is often read as a word alignment: at each target step, the strongest source word should be the one being translated. The toy tasks know which source word each target word comes from, so every head can be scored: how often its strongest source word is a gold-aligned one, and the alignment error rate (AER) of those choices.</source>
+        <translation>交叉注意力常被当作词对齐来读：在目标的每一步，权重最大的源词应当就是正在翻译的那个词。玩具任务知道每个目标词来自哪个源词，所以可以给每个头打分：它权重最大的源词有多大比例是标准对齐的词，以及这些选择的对齐错误率（AER）。</translation>
+    </message>
+    <message>
+        <source>Each cross-attention head&apos;s share of target steps whose strongest source word is a gold link, over the test split, and the best head&apos;s alignment of one sentence.</source>
+        <translation>在测试集上，每个交叉注意力头有多大比例的目标步，其权重最大的源词是标准链接；以及最好的头对一个句子的对齐。</translation>
+    </message>
+    <message>
+        <source>Over {0} test sentences ({1} aligned target words) the best head is layer {2} head {3}: {4:.1%} of its choices are gold links, AER {5:.3f} (a perfect head&apos;s: {6:.3f}). The last column is each layer&apos;s mean of heads.</source>
+        <translation>在 {0} 个测试句子（{1} 个有对齐的目标词）上，最好的头是第 {2} 层头 {3}：它的选择中 {4:.1%} 是标准链接，AER 为 {5:.3f}（完美的头为 {6:.3f}）。最后一列是每层各头的平均。</translation>
+    </message>
+    <message>
+        <source>mean</source>
+        <translation>平均</translation>
+    </message>
+    <message>
+        <source>Share of target steps whose strongest source word is a gold link</source>
+        <translation>权重最大的源词是标准链接的目标步所占比例</translation>
+    </message>
+    <message>
+        <source>Layer {0} head {1} on a test sentence: dark red, its choice and gold; pink, gold it missed; blue, its choice, not gold</source>
+        <translation>第 {0} 层头 {1} 在一个测试句子上：深红，它的选择且是标准链接；粉色，它漏掉的标准链接；蓝色，它的选择但不是标准链接</translation>
+    </message>
+    <message>
+        <source>{0} of its {1} choices in this sentence are gold links.</source>
+        <translation>在这个句子里，它的 {1} 个选择中有 {0} 个是标准链接。</translation>
+    </message>
+</context>
+<context>
     <name>AnimationExport</name>
     <message>
         <source>Step 0 of {0}: before the first token</source>

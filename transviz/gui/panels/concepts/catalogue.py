@@ -4,6 +4,7 @@ without loading Qt)."""
 from __future__ import annotations
 
 from .additive import AdditiveView
+from .alignment import AlignmentView
 from .attribution import AttributionView
 from .base import ConceptView
 from .bilinear import BilinearView
@@ -32,4 +33,5 @@ CONCEPT_VIEWS: tuple[type[ConceptView], ...] = (
     FlashView,
     KVCacheView,
     LensView,
+    AlignmentView,
 )
