@@ -2139,8 +2139,12 @@ S 是经过 d_k 维的乘积：它至多有 d_k = {5} 个正特征值、至多 d
         <translation>{0} 需要 {1}</translation>
     </message>
     <message>
-        <source>a &quot;where&quot; question names the head: kind, layer and head</source>
-        <translation>“where”问题需要指明注意力头：kind、layer 和 head</translation>
+        <source>a &quot;{0}&quot; question names the head: kind, layer and head</source>
+        <translation>“{0}”问题要指明是哪个头：kind、layer 和 head</translation>
+    </message>
+    <message>
+        <source>an &quot;aligns&quot; question names the layer</source>
+        <translation>“aligns”问题要指明是哪一层</translation>
     </message>
     <message>
         <source>{0}, line {1}: not valid TOML: {2}</source>
@@ -2431,8 +2435,8 @@ S 是经过 d_k 维的乘积：它至多有 d_k = {5} 个正特征值、至多 d
         <translation>{0}，{1}</translation>
     </message>
     <message>
-        <source>a quiz asks &apos;token&apos; or &apos;where&apos;, not &apos;{0}&apos;</source>
-        <translation>测验只能问 &apos;token&apos; 或 &apos;where&apos;，不能是 &apos;{0}&apos;</translation>
+        <source>a quiz asks {0}, not &apos;{1}&apos;</source>
+        <translation>测验问的是 {0} 之一，而不是“{1}”</translation>
     </message>
     <message>
         <source>a quiz asks where a &apos;cross&apos; or &apos;decoder_self&apos; head looks, not a &apos;{0}&apos; head</source>
@@ -2445,6 +2449,10 @@ S 是经过 d_k 维的乘积：它至多有 d_k = {5} 个正特征值、至多 d
     <message>
         <source>this model has {0} layers of {1} heads: there is no layer {2}, head {3}</source>
         <translation>该模型有 {0} 层，每层 {1} 个头：没有第 {2} 层第 {3} 个头</translation>
+    </message>
+    <message>
+        <source>no layer ranks &apos;{0}&apos; first, not even the last: the strategy or a forced token chose it</source>
+        <translation>没有哪一层把“{0}”排在第一，最后一层也没有：它是解码策略或强制的词元选出的</translation>
     </message>
     <message>
         <source>a frame must show for 20 to 60000 ms, not {0}</source>
@@ -5312,12 +5320,56 @@ Shuffled: {1} (original positions {2})</source>
         <translation>第 {0} 步：模型接下来会写出哪个词元？按 1-{1} 选择。</translation>
     </message>
     <message>
+        <source>Step {0}: which decoder layer is the first to rank the next token first, every layer after it too? Press 1-{1} (layers from 0).</source>
+        <translation>第 {0} 步：哪个解码器层最先把下一个词元排在第一，而且之后的每一层也都这样？按 1-{1}（层从 0 数起）。</translation>
+    </message>
+    <message>
+        <source>Step {0}: does this step&apos;s row of layer {1}, head {2} in the map shown sum to 1? Press 1 (yes) or 2 (no).</source>
+        <translation>第 {0} 步：图中第 {1} 层头 {2} 在这一步的那一行和为 1 吗？按 1（是）或 2（否）。</translation>
+    </message>
+    <message>
+        <source>Which head of decoder layer {0} aligns best with the words being translated, over the test sentences? Press 1-{1} (heads from 0).</source>
+        <translation>在测试句子上，解码器第 {0} 层的哪个头与正在翻译的词对齐得最好？按 1-{1}（头从 0 数起）。</translation>
+    </message>
+    <message>
         <source>Step {0}: where will layer {1}, head {2} look? Press 1-9 or click a key in the large map.</source>
         <translation>第 {0} 步：第 {1} 层第 {2} 个头会关注哪里？按 1-9，或在大图中点击一个键。</translation>
     </message>
     <message>
+        <source>yes</source>
+        <translation>是</translation>
+    </message>
+    <message>
+        <source>no</source>
+        <translation>否</translation>
+    </message>
+    <message>
+        <source>layer {0}</source>
+        <translation>第 {0} 层</translation>
+    </message>
+    <message>
+        <source>head {0}</source>
+        <translation>头 {0}</translation>
+    </message>
+    <message>
+        <source>{0} The row sums to {1:.4f}.</source>
+        <translation>{0}这一行的和是 {1:.4f}。</translation>
+    </message>
+    <message>
         <source>The answer: &apos;{0}&apos; (p = {1:.3f}).</source>
         <translation>答案：“{0}”（p = {1:.3f}）。</translation>
+    </message>
+    <message>
+        <source>{0} gives the written token p = {1:.3f}.</source>
+        <translation>{0}给写出的词元 p = {1:.3f}。</translation>
+    </message>
+    <message>
+        <source>{0} chooses a gold-aligned word at {1:.1%} of the steps.</source>
+        <translation>{0}在 {1:.1%} 的步里选中了标准对齐的词。</translation>
+    </message>
+    <message>
+        <source>The answer: &apos;{0}&apos;.</source>
+        <translation>答案：“{0}”。</translation>
     </message>
     <message>
         <source>Right!</source>

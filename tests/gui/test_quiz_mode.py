@@ -253,3 +253,33 @@ def test_a_question_asked_while_the_sentence_box_has_the_keyboard_takes_the_digi
     qtbot.keyClick(target, Qt.Key.Key_2)
     qtbot.keyClick(target, Qt.Key.Key_Return)
     assert edit.text() == "ich mochte ein bier" and explorer.quiz.revealed and explorer.quiz.choice == 1
+
+
+def test_lesson_9_asks_about_the_inside_with_answers_from_the_model(open_window) -> None:
+    from transviz.core.io.resources import shipped_lessons
+    from transviz.core.teaching.lesson import read
+
+    path = shipped_lessons()["09-inside-a-step"]
+    slides = read(path).slides
+    window = open_window((1366, 768))
+    assert window.open_lesson(path)
+    explorer = window.panels["explorer"]
+    try:
+        expected = {"layer": "layer 1", "aligns": "head 2", "sums": None}
+        for index, slide in enumerate(slides):
+            window.lesson_mode.go(index)
+            quiz = explorer.quiz
+            question = quiz.question
+            assert question is not None and question.ask == slide.quiz.ask, index
+            assert quiz.prompt.text().startswith(("Step", "Which head"))
+            quiz.choose(0)
+            quiz.reveal()
+            shown = quiz.result.text()
+            if slide.quiz.ask == "sums":  # the decoder-only model's cross view is part of a row; the 2017 one's is not
+                yes = slide.model == "default"
+                assert question.truth_text == ("yes" if yes else "no") and "The row sums to" in shown
+                assert ("1.0000" in shown) == yes
+            else:
+                assert quiz.choice_name(question, question.truth_text) == expected[slide.quiz.ask]
+    finally:
+        window.lesson_mode.stop()

@@ -107,3 +107,67 @@ def test_where_a_head_the_model_lacks_is_refused(model: transviz.Model) -> None:
 
 def test_no_question_before_the_first_step(model: transviz.Model) -> None:
     assert ask(DecodingSession(model, SENTENCE), QuizSpec()) is None
+
+
+# -- questions on the model's inside, answered from it ---------------------------------------------
+def _stepped(model: transviz.Model, steps: int, sentence: str = "ich mochte ein bier trinken") -> DecodingSession:
+    session = DecodingSession(model, sentence)
+    for _ in range(steps):
+        session.step()
+    return session
+
+
+def test_the_layer_question_asks_where_each_layers_stream_settles_on_the_written_token(model) -> None:
+    session = _stepped(model, 4)
+    question = ask(session, QuizSpec("layer"))
+    written = session.output_tokens[-1]
+    outputs = []  # the reference: each decoder layer's output through the final norm and output layer
+    handles = [layer.register_forward_hook(lambda m, i, out: outputs.append(out.x[0, -1]))
+               for layer in model.net.decoder_layers]
+    source = model.source_tensor(encode_source(model, session.source))
+    inputs = [model.tgt_vocab.bos_id, *model.tgt_vocab.encode(" ".join(session.target_tokens[1:])).ids]
+    try:
+        with torch.no_grad():
+            model.net(source, torch.tensor([inputs]))
+            tops = [model.tgt_vocab.itos[int(model.net.generator(model.net.decoder_norm(x)).argmax())]
+                    for x in outputs]
+    finally:
+        for handle in handles:
+            handle.remove()
+    expected = next(i for i in range(len(tops)) if all(t == written for t in tops[i:]))
+    assert question.ask == "layer" and question.truth == expected
+    assert question.choices == tuple(str(i) for i in range(model.config.n_decoder_layers))
+    assert answer(question, expected).correct and not answer(question, (expected + 1) % len(tops)).correct
+
+
+@pytest.mark.parametrize(("name", "kind", "sums"), [("default", "cross", True), ("default", "decoder_self", True),
+                                                    ("decoder-only", "cross", False),
+                                                    ("decoder-only", "decoder_self", False)])
+def test_the_sums_question_is_answered_by_the_rows_own_sum(name, kind, sums) -> None:
+    chosen = transviz.load_model(name)
+    session = _stepped(chosen, 3)
+    question = ask(session, QuizSpec("sums", kind, 1, 2))
+    trace = transviz.decode(chosen, session.source, max_len=3)
+    maps = trace.cross_attention if kind == "cross" else trace.decoder_self_attention
+    total = float(maps[1, 2, 2].sum())  # the third step's row of layer 1, head 2
+    assert question.probabilities[0] == pytest.approx(total, abs=1e-5)
+    assert question.truth_text == ("yes" if sums else "no") and (abs(total - 1) < 1e-4) == sums
+
+
+def test_the_aligns_question_names_the_layers_best_aligning_head(model) -> None:
+    from transviz.core.analysis.alignment_heads import alignment_heads, gold_pairs
+
+    session = _stepped(model, 1)
+    question = ask(session, QuizSpec("aligns", layer=2))
+    scores = alignment_heads(model, gold_pairs(model)).accuracy[2]
+    assert question.choices == tuple(str(h) for h in range(model.config.n_heads))
+    assert question.truth == int(np.argmax(scores)) and question.probabilities == pytest.approx(tuple(scores))
+    with pytest.raises(InputError, match="there is no layer 5"):
+        ask(session, QuizSpec("aligns", layer=5))
+
+
+def test_a_sampled_token_no_layer_ranks_first_is_no_layer_question(model) -> None:
+    session = DecodingSession(model, "ich mochte ein bier")
+    session.force("beer")  # no layer ranks it first at the first step
+    with pytest.raises(InputError, match="no layer ranks 'beer' first"):
+        ask(session, QuizSpec("layer"))

@@ -38,7 +38,7 @@ MAX_FILE_MB = 16  # a lesson of a hundred slides is tens of KB; a session file i
 SUMMARIES = ("mean", "max", "rollout")
 SCALES = ("fixed", "map", "row")
 COLORMAPS = ("viridis", "cividis", "magma")
-ASKS = ("token", "where")
+ASKS = ("token", "where", "layer", "sums", "aligns")
 INTERVENTIONS = Intervention.TYPES  # by class name
 SUMMARY_HEAD = "summary"  # a view's head: the layer's summary shown large instead of one head
 
@@ -340,9 +340,11 @@ class _Reader:
         ask = self.one_of(data, "ask", ASKS, where="quiz")
         kind, layer = self.one_of(data, "kind", KINDS, None, "quiz"), self.whole(data, "layer", None, "quiz")
         head = self.whole(data, "head", None, "quiz")
-        if ask == "where" and None in (kind, layer, head):
-            raise self.fail("quiz", translate_noop("CoreMessages", "a \"where\" question names the head: kind, layer "
-                                                                   "and head"))
+        if ask in ("where", "sums") and None in (kind, layer, head):
+            raise self.fail("quiz", translate_noop("CoreMessages", "a \"{0}\" question names the head: kind, layer "
+                                                                   "and head"), ask)
+        if ask == "aligns" and layer is None:
+            raise self.fail("quiz", translate_noop("CoreMessages", "an \"aligns\" question names the layer"))
         return Quiz(ask, kind, layer, head, self.typed(data, "answer", str, None, "quiz"))
 
 

@@ -8,6 +8,12 @@ probability the model gave to the class's choice, and the score so far.
 
 A lesson slide's quiz is ``{ ask = "token" }`` or ``{ ask = "where", kind = "cross", layer = 0,
 head = 1 }``: :meth:`QuizSpec.of` takes exactly those fields.
+
+Three more kinds ask about the model's inside at that step, their answers computed from it, never
+typed in: ``"layer"``, which decoder layer is the first to rank the written token first (and every
+layer after it too: the logit lens); ``"sums"``, whether the head's row of the ``kind`` map sums to 1
+(a decoder-only model's cross-attention view is only part of a row); ``"aligns"``, which head of
+``layer`` aligns best with the task's gold word alignments over its test split.
 """
 from __future__ import annotations
 
@@ -16,14 +22,20 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from ..analysis.alignment_heads import HeadAlignment, alignment_heads, gold_pairs
+from ..analysis.concepts.forward import Sentence
+from ..analysis.lens import logit_lens
 from ..analysis.walkthrough import Kind
 from ..base.errors import InputError
 from ..base.messages import translate_noop
 from ..decoding.paths import walk
 from ..decoding.session import DecodingSession, StepRecord
+from ..model.bundle import Model
 
-ASKS = ("token", "where")
+ASKS = ("token", "where", "layer", "sums", "aligns")
 WHERE_KINDS: tuple[Kind, ...] = ("cross", "decoder_self")  # kinds whose query is a decoding step's
+YES, NO = "yes", "no"  # a "sums" question's choices (the window shows them translated)
+SUMS_TO_ONE = 1e-4  # a row whose weights add up to 1 within float rounding
 MAX_CHOICES = 9  # keys 1-9 choose
 
 
@@ -39,7 +51,8 @@ class QuizSpec:
 
     def __post_init__(self) -> None:
         if self.ask not in ASKS:
-            raise InputError(translate_noop("CoreMessages", "a quiz asks 'token' or 'where', not '{0}'"), self.ask)
+            raise InputError(translate_noop("CoreMessages", "a quiz asks {0}, not '{1}'"),
+                             ", ".join(repr(a) for a in ASKS), self.ask)
         if self.kind not in WHERE_KINDS:
             raise InputError(translate_noop("CoreMessages", "a quiz asks where a 'cross' or 'decoder_self' head "
                                             "looks, not a '{0}' head"), self.kind)
@@ -137,6 +150,52 @@ def question_keys(session: DecodingSession, spec: QuizSpec, record: StepRecord) 
     return [session.start_token, *vocab.tokens_of([node.token_id for node in walk(record.path)[:-1]])]
 
 
+def layer_question(session: DecodingSession, record: StepRecord) -> Question:
+    """Which decoder layer first ranks the token written at ``record``'s step first, every later
+    layer too? The choices are the layers; each one's lens probability of that token is shown."""
+    sentence = Sentence(session.source, tuple(session.target_tokens[1:record.index + 1]))
+    lens = logit_lens(session.model, sentence, record.token, interventions=session.interventions)
+    first = lens.first_layer
+    if first is None:  # a sampled or forced token that even the last layer does not rank first
+        raise InputError(translate_noop("CoreMessages", "no layer ranks '{0}' first, not even the last: the "
+                                                        "strategy or a forced token chose it"), record.token)
+    return Question("layer", record.index, tuple(str(i) for i in range(len(lens.layers))),
+                    tuple(guess.written for guess in lens.layers), first)
+
+
+def sums_question(record: StepRecord, spec: QuizSpec) -> Question:
+    """Does ``spec``'s head's row at ``record``'s step sum to 1? Both choices show the sum."""
+    total = float(where_weights(record, spec).sum())
+    return Question("sums", record.index, (YES, NO), (total, total), 0 if abs(total - 1.0) < SUMS_TO_ONE else 1)
+
+
+def aligns_question(session: DecodingSession, record: StepRecord, spec: QuizSpec) -> Question:
+    """Which cross-attention head of ``spec.layer`` aligns best with the gold word alignments over
+    the test split? Each head's share of gold-aligned choices is shown."""
+    scores = _alignment_of(session.model)
+    layers, heads = scores.accuracy.shape
+    if spec.layer >= layers:
+        raise InputError(translate_noop("CoreMessages", "this model has {0} layers of {1} heads: there is no "
+                                        "layer {2}, head {3}"), layers, heads, spec.layer, 0)
+    row = scores.accuracy[spec.layer]
+    return Question("aligns", record.index, tuple(str(h) for h in range(heads)), tuple(float(a) for a in row),
+                    int(np.argmax(row)))
+
+
+_ALIGNMENTS: dict[int, tuple[Model, tuple[int, ...], HeadAlignment]] = {}  # the last model's scores, kept
+
+
+def _alignment_of(model: Model) -> HeadAlignment:
+    """``model``'s heads scored on its test split, once while its weights stay the same: every step
+    of a quiz asks again."""
+    version = model.weights_version()
+    kept = _ALIGNMENTS.get(id(model))
+    if kept is None or kept[0] is not model or kept[1] != version:
+        _ALIGNMENTS.clear()
+        _ALIGNMENTS[id(model)] = kept = (model, version, alignment_heads(model, gold_pairs(model)))
+    return kept[2]
+
+
 def ask(session: DecodingSession, spec: QuizSpec, seed: int = 0) -> Question | None:
     """The question on the session's newest step, or None before its first."""
     if not session.history:
@@ -144,6 +203,12 @@ def ask(session: DecodingSession, spec: QuizSpec, seed: int = 0) -> Question | N
     record = session.history[-1]
     if spec.ask == "token":
         return token_question(record, seed)
+    if spec.ask == "layer":
+        return layer_question(session, record)
+    if spec.ask == "sums":
+        return sums_question(record, spec)
+    if spec.ask == "aligns":
+        return aligns_question(session, record, spec)
     return where_question(record, spec, question_keys(session, spec, record))
 
 

@@ -236,7 +236,7 @@ class ExplorerPanel(Retranslated, PlotPanel):
         if reason:
             self.status.emit(reason)
         spec = self.quiz.spec
-        if stepped and spec.ask == "where" and self.quiz.question is not None:
+        if stepped and spec.ask in ("where", "sums") and self.quiz.question is not None:
             self.attention.show_head(spec.kind, spec.layer, spec.head)
 
     def _apply_quiz(self, *_: object) -> None:

@@ -8,7 +8,7 @@ from PySide6.QtWidgets import QLabel, QPushButton, QVBoxLayout, QWidget
 
 from ...core.base.errors import InputError
 from ...core.decoding.session import DecodingSession
-from ...core.teaching.quiz import MAX_CHOICES, Answer, Question, QuizSpec, Score, answer, ask
+from ...core.teaching.quiz import MAX_CHOICES, YES, Answer, Question, QuizSpec, Score, answer, ask
 from ..services.core_messages import translated
 from ..services.language import Retranslated
 from .labels import plain_label
@@ -97,18 +97,39 @@ class QuizPanel(Retranslated, QWidget):
             self.choices_label.setText("")
             self.result.setText("")
             return
-        if question.ask == "token":
-            self.prompt.setText(self.tr("Step {0}: which token will the model write next? Press 1-{1}.").format(
-                question.step + 1, min(len(question.choices), MAX_CHOICES)))
-        else:
-            self.prompt.setText(self.tr("Step {0}: where will layer {1}, head {2} look? Press 1-9 or click a key "
-                                        "in the large map.").format(question.step + 1, self.spec.layer, self.spec.head))
+        self.prompt.setText(self.prompt_text(question))
         self.choices_label.setText(self.choices_text(question))
         self.result.setText(self.result_text(question))
 
+    def prompt_text(self, question: Question) -> str:
+        step, count, spec = question.step + 1, min(len(question.choices), MAX_CHOICES), self.spec
+        if question.ask == "token":
+            return self.tr("Step {0}: which token will the model write next? Press 1-{1}.").format(step, count)
+        if question.ask == "layer":
+            return self.tr("Step {0}: which decoder layer is the first to rank the next token first, every layer "
+                           "after it too? Press 1-{1} (layers from 0).").format(step, count)
+        if question.ask == "sums":
+            return self.tr("Step {0}: does this step's row of layer {1}, head {2} in the map shown sum to 1? Press 1 "
+                           "(yes) or 2 (no).").format(step, spec.layer, spec.head)
+        if question.ask == "aligns":
+            return self.tr("Which head of decoder layer {0} aligns best with the words being translated, over the "
+                           "test sentences? Press 1-{1} (heads from 0).").format(spec.layer, count)
+        return self.tr("Step {0}: where will layer {1}, head {2} look? Press 1-9 or click a key in the large "
+                       "map.").format(step, spec.layer, spec.head)
+
+    def choice_name(self, question: Question, text: str) -> str:
+        """A choice as shown: a layer or head by its number, yes and no in the language in use."""
+        if question.ask == "sums":
+            return self.tr("yes") if text == YES else self.tr("no")
+        if question.ask == "layer":
+            return self.tr("layer {0}").format(text)
+        if question.ask == "aligns":
+            return self.tr("head {0}").format(text)
+        return text
+
     def choices_text(self, question: Question) -> str:
         lines = []
-        for i, text in enumerate(question.choices):
+        for i, text in enumerate(self.choice_name(question, choice) for choice in question.choices):
             number = str(i + 1) if i < MAX_CHOICES else " "
             mark = "\u25b6 " if i == self.choice else "   "
             truth = "  \u2713" if self.revealed and i == question.truth else ""
@@ -118,14 +139,22 @@ class QuizPanel(Retranslated, QWidget):
     def result_text(self, question: Question) -> str:
         if not self.revealed:
             return ""
-        truth = question.truth_text
+        truth = self.choice_name(question, question.truth_text)
+        if question.ask == "sums":  # the number behind the answer, whatever was chosen
+            return self.tr("{0} The row sums to {1:.4f}.").format(self._verdict(truth), question.probabilities[0])
         if self.answer is None:
             return self.tr("The answer: '{0}' (p = {1:.3f}).").format(truth, question.probabilities[question.truth])
-        chosen = question.choices[self.answer.choice]
-        verdict = self.tr("Right!") if self.answer.correct else self.tr("Not quite: the answer is '{0}'.").format(truth)
-        given = self.tr("The model gave '{0}' p = {1:.3f}.") if question.ask == "token" else \
-            self.tr("The head gave '{0}' weight {1:.3f}.")
-        return f"{verdict} {given.format(chosen, self.answer.probability)}"
+        chosen = self.choice_name(question, question.choices[self.answer.choice])
+        given = {"token": self.tr("The model gave '{0}' p = {1:.3f}."),
+                 "layer": self.tr("{0} gives the written token p = {1:.3f}."),
+                 "aligns": self.tr("{0} chooses a gold-aligned word at {1:.1%} of the steps.")}.get(
+            question.ask, self.tr("The head gave '{0}' weight {1:.3f}."))
+        return f"{self._verdict(truth)} {given.format(chosen, self.answer.probability)}"
+
+    def _verdict(self, truth: str) -> str:
+        if self.answer is None:
+            return self.tr("The answer: '{0}'.").format(truth)
+        return self.tr("Right!") if self.answer.correct else self.tr("Not quite: the answer is '{0}'.").format(truth)
 
     # -- what is shown (tests) ---------------------------------------------------------------------
     @property
