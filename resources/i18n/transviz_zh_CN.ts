@@ -2147,6 +2147,10 @@ S 是经过 d_k 维的乘积：它至多有 d_k = {5} 个正特征值、至多 d
         <translation>“aligns”问题要指明是哪一层</translation>
     </message>
     <message>
+        <source>a &quot;queries&quot; question names the attention kind</source>
+        <translation>“queries”问题要指明注意力的种类</translation>
+    </message>
+    <message>
         <source>{0}, line {1}: not valid TOML: {2}</source>
         <translation>{0}，第 {1} 行：不是有效的 TOML：{2}</translation>
     </message>
@@ -5332,6 +5336,10 @@ Shuffled: {1} (original positions {2})</source>
         <translation>在测试句子上，解码器第 {0} 层的哪个头与正在翻译的词对齐得最好？按 1-{1}（头从 0 数起）。</translation>
     </message>
     <message>
+        <source>In {0}, whose tokens supply the queries (the rows of its maps)? Press 1 or 2.</source>
+        <translation>在{0}中，查询（图中的行）来自谁的词元？按 1 或 2。</translation>
+    </message>
+    <message>
         <source>Step {0}: where will layer {1}, head {2} look? Press 1-9 or click a key in the large map.</source>
         <translation>第 {0} 步：第 {1} 层第 {2} 个头会关注哪里？按 1-9，或在大图中点击一个键。</translation>
     </message>
@@ -5344,6 +5352,14 @@ Shuffled: {1} (original positions {2})</source>
         <translation>否</translation>
     </message>
     <message>
+        <source>the source&apos;s tokens (what the encoder reads)</source>
+        <translation>源句的词元（编码器读取的）</translation>
+    </message>
+    <message>
+        <source>the decoder&apos;s inputs (the output so far)</source>
+        <translation>解码器的输入（到目前为止的输出）</translation>
+    </message>
+    <message>
         <source>layer {0}</source>
         <translation>第 {0} 层</translation>
     </message>
@@ -5354,6 +5370,14 @@ Shuffled: {1} (original positions {2})</source>
     <message>
         <source>{0} The row sums to {1:.4f}.</source>
         <translation>{0}这一行的和是 {1:.4f}。</translation>
+    </message>
+    <message>
+        <source>{0} Its first layer projected {1:.0f} query rows here, one per decoder input.</source>
+        <translation>{0}它的第一层在这里投影出 {1:.0f} 行查询，每个解码器输入一行。</translation>
+    </message>
+    <message>
+        <source>{0} Its first layer projected {1:.0f} query rows here, one per source token.</source>
+        <translation>{0}它的第一层在这里投影出 {1:.0f} 行查询，每个源语言词元一行。</translation>
     </message>
     <message>
         <source>The answer: &apos;{0}&apos; (p = {1:.3f}).</source>

@@ -265,13 +265,14 @@ def test_lesson_9_asks_about_the_inside_with_answers_from_the_model(open_window)
     assert window.open_lesson(path)
     explorer = window.panels["explorer"]
     try:
-        expected = {"layer": "layer 1", "aligns": "head 2", "sums": None}
+        expected = {"layer": "layer 1", "aligns": "head 2", "queries": "the decoder's inputs (the output so far)",
+                    "sums": None}
         for index, slide in enumerate(slides):
             window.lesson_mode.go(index)
             quiz = explorer.quiz
             question = quiz.question
             assert question is not None and question.ask == slide.quiz.ask, index
-            assert quiz.prompt.text().startswith(("Step", "Which head"))
+            assert quiz.prompt.text().startswith(("Step", "Which head", "In cross-attention"))
             quiz.choose(0)
             quiz.reveal()
             shown = quiz.result.text()

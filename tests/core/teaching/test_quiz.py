@@ -171,3 +171,37 @@ def test_a_sampled_token_no_layer_ranks_first_is_no_layer_question(model) -> Non
     session.force("beer")  # no layer ranks it first at the first step
     with pytest.raises(InputError, match="no layer ranks 'beer' first"):
         ask(session, QuizSpec("layer"))
+
+
+@pytest.mark.parametrize(("name", "kind"), [("default", "cross"), ("default", "decoder_self"),
+                                            ("default", "encoder_self"), ("decoder-only", "cross")])
+def test_the_queries_question_reads_which_side_the_model_projects_queries_from(name, kind) -> None:
+    chosen = transviz.load_model(name)
+    session = _stepped(chosen, 2)
+    question = ask(session, QuizSpec("queries", kind))
+    # the reference: the rows attention hands W_O in the first layer, seen by a plain torch hook
+    layer = chosen.net.encoder_layers[0] if kind == "encoder_self" else chosen.net.decoder_layers[0]
+    module = layer.cross_attn if kind == "cross" and not chosen.config.decoder_only else layer.self_attn
+    rows = []
+    handle = module.out_proj.register_forward_pre_hook(lambda m, args: rows.append(args[0].shape[1]))
+    source = chosen.source_tensor(encode_source(chosen, session.source))  # 4 source tokens
+    target = torch.tensor([[chosen.tgt_vocab.bos_id, *chosen.tgt_vocab.encode("i want").ids]])  # 3 inputs
+    try:
+        with torch.no_grad():
+            chosen.net(source, target)
+    finally:
+        handle.remove()
+    seen = rows[0] if kind == "encoder_self" else rows[-1]  # a decoder-only layer runs the source, then the output
+    side = "output" if seen == target.shape[1] else "source"
+    assert seen in (source.shape[1], target.shape[1]) and side == ("source" if kind == "encoder_self" else "output")
+    assert question.choices == ("source", "output") and question.truth_text == side
+
+
+def test_a_queries_question_names_its_kind_in_a_lesson() -> None:
+    from transviz.core.teaching.lesson import LessonError, loads
+
+    head = 'format = "transviz-lesson"\nversion = 1\ntitle_en = "t"\ntitle_zh = "t"\n[[slide]]\nmodel = "default"\n'
+    with pytest.raises(LessonError, match="names the attention kind"):
+        loads(head + 'sentence = "ich mochte ein bier"\nquiz = { ask = "queries" }\n')
+    slide = loads(head + 'sentence = "ich mochte ein bier"\nquiz = { ask = "queries", kind = "cross" }\n').slides[0]
+    assert slide.quiz.ask == "queries" and slide.quiz.kind == "cross"

@@ -38,7 +38,7 @@ MAX_FILE_MB = 16  # a lesson of a hundred slides is tens of KB; a session file i
 SUMMARIES = ("mean", "max", "rollout")
 SCALES = ("fixed", "map", "row")
 COLORMAPS = ("viridis", "cividis", "magma")
-ASKS = ("token", "where", "layer", "sums", "aligns")
+ASKS = ("token", "where", "layer", "sums", "aligns", "queries")
 INTERVENTIONS = Intervention.TYPES  # by class name
 SUMMARY_HEAD = "summary"  # a view's head: the layer's summary shown large instead of one head
 
@@ -73,7 +73,8 @@ class Forced:
 class Quiz:
     """Before the slide's state is shown the class predicts: the next ``token`` (``answer``, when
     given, is the token the teacher expects), or ``where`` head (``kind``, ``layer``, ``head``)
-    will look. The truth is the model's own: its next token, the head's most attended key."""
+    will look, or something of the model's inside (``layer``, ``sums``, ``aligns``, ``queries``:
+    :mod:`transviz.core.teaching.quiz`). The truth is always the model's own."""
 
     ask: str
     kind: Kind | None = None
@@ -345,6 +346,9 @@ class _Reader:
                                                                    "and head"), ask)
         if ask == "aligns" and layer is None:
             raise self.fail("quiz", translate_noop("CoreMessages", "an \"aligns\" question names the layer"))
+        if ask == "queries" and kind is None:
+            raise self.fail("quiz", translate_noop("CoreMessages", "a \"queries\" question names the attention "
+                                                                   "kind"))
         return Quiz(ask, kind, layer, head, self.typed(data, "answer", str, None, "quiz"))
 
 

@@ -9,11 +9,12 @@ probability the model gave to the class's choice, and the score so far.
 A lesson slide's quiz is ``{ ask = "token" }`` or ``{ ask = "where", kind = "cross", layer = 0,
 head = 1 }``: :meth:`QuizSpec.of` takes exactly those fields.
 
-Three more kinds ask about the model's inside at that step, their answers computed from it, never
-typed in: ``"layer"``, which decoder layer is the first to rank the written token first (and every
-layer after it too: the logit lens); ``"sums"``, whether the head's row of the ``kind`` map sums to 1
-(a decoder-only model's cross-attention view is only part of a row); ``"aligns"``, which head of
-``layer`` aligns best with the task's gold word alignments over its test split.
+More kinds ask about the model's inside at that step, their answers computed from it, never typed
+in: ``"layer"``, which decoder layer is the first to rank the written token first (and every layer
+after it too: the logit lens); ``"sums"``, whether the head's row of the ``kind`` map sums to 1 (a
+decoder-only model's cross-attention view is only part of a row); ``"aligns"``, which head of
+``layer`` aligns best with the task's gold word alignments over its test split; ``"queries"``,
+which side supplies the ``kind`` attention's queries, read from the rows its first layer projects.
 """
 from __future__ import annotations
 
@@ -21,20 +22,23 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 import numpy as np
+import torch
 
 from ..analysis.alignment_heads import HeadAlignment, alignment_heads, gold_pairs
 from ..analysis.concepts.forward import Sentence
 from ..analysis.lens import logit_lens
-from ..analysis.walkthrough import Kind
+from ..analysis.walkthrough import KINDS, Kind
 from ..base.errors import InputError
 from ..base.messages import translate_noop
 from ..decoding.paths import walk
-from ..decoding.session import DecodingSession, StepRecord
-from ..model.bundle import Model
+from ..decoding.session import DecodingSession, StepRecord, encode_source
+from ..model.bundle import Model, evaluating
+from ..model.sites import Address, Site, recording
 
-ASKS = ("token", "where", "layer", "sums", "aligns")
+ASKS = ("token", "where", "layer", "sums", "aligns", "queries")
 WHERE_KINDS: tuple[Kind, ...] = ("cross", "decoder_self")  # kinds whose query is a decoding step's
 YES, NO = "yes", "no"  # a "sums" question's choices (the window shows them translated)
+SOURCE_SIDE, OUTPUT_SIDE = "source", "output"  # a "queries" question's choices (shown translated)
 SUMS_TO_ONE = 1e-4  # a row whose weights add up to 1 within float rounding
 MAX_CHOICES = 9  # keys 1-9 choose
 
@@ -53,7 +57,7 @@ class QuizSpec:
         if self.ask not in ASKS:
             raise InputError(translate_noop("CoreMessages", "a quiz asks {0}, not '{1}'"),
                              ", ".join(repr(a) for a in ASKS), self.ask)
-        if self.kind not in WHERE_KINDS:
+        if self.kind not in (KINDS if self.ask == "queries" else WHERE_KINDS):  # any map has queries
             raise InputError(translate_noop("CoreMessages", "a quiz asks where a 'cross' or 'decoder_self' head "
                                             "looks, not a '{0}' head"), self.kind)
         for name, value in (("layer", self.layer), ("head", self.head)):
@@ -196,6 +200,24 @@ def _alignment_of(model: Model) -> HeadAlignment:
     return kept[2]
 
 
+def queries_question(session: DecodingSession, record: StepRecord, spec: QuizSpec) -> Question:
+    """Which side's tokens supply the queries of ``spec.kind`` attention? The truth is read from the
+    model: how many rows its first layer projects into queries in a pass whose source and decoder
+    inputs differ in length. Both choices show that count."""
+    model = session.model
+    inputs = model.tgt_vocab.tokens_of([model.tgt_vocab.bos_id]) + session.output_tokens[: record.index + 1]
+    source = model.source_tensor(encode_source(model, session.source))
+    if len(inputs) == source.shape[1]:  # lengths alike would not tell the sides apart
+        inputs = inputs[:-1]
+    ids = [model.tgt_vocab.bos_id, *(model.tgt_vocab.id_of(token) for token in inputs[1:])]
+    with evaluating(model), torch.no_grad(), \
+            recording(model.net, [Address(spec.kind, 0, Site.QUERIES)]) as seen:
+        model.net(source, torch.tensor([ids], device=model.device))
+    rows = int(seen[Address(spec.kind, 0, Site.QUERIES)].shape[2])  # (B, H, rows, d_k)
+    return Question("queries", record.index, (SOURCE_SIDE, OUTPUT_SIDE), (float(rows), float(rows)),
+                    int(rows == len(ids)))
+
+
 def ask(session: DecodingSession, spec: QuizSpec, seed: int = 0) -> Question | None:
     """The question on the session's newest step, or None before its first."""
     if not session.history:
@@ -209,6 +231,8 @@ def ask(session: DecodingSession, spec: QuizSpec, seed: int = 0) -> Question | N
         return sums_question(record, spec)
     if spec.ask == "aligns":
         return aligns_question(session, record, spec)
+    if spec.ask == "queries":
+        return queries_question(session, record, spec)
     return where_question(record, spec, question_keys(session, spec, record))
 
 

@@ -8,9 +8,10 @@ from PySide6.QtWidgets import QLabel, QPushButton, QVBoxLayout, QWidget
 
 from ...core.base.errors import InputError
 from ...core.decoding.session import DecodingSession
-from ...core.teaching.quiz import MAX_CHOICES, YES, Answer, Question, QuizSpec, Score, answer, ask
+from ...core.teaching.quiz import MAX_CHOICES, SOURCE_SIDE, YES, Answer, Question, QuizSpec, Score, answer, ask
 from ..services.core_messages import translated
 from ..services.language import Retranslated
+from .attention_view import kind_names
 from .labels import plain_label
 
 
@@ -114,6 +115,9 @@ class QuizPanel(Retranslated, QWidget):
         if question.ask == "aligns":
             return self.tr("Which head of decoder layer {0} aligns best with the words being translated, over the "
                            "test sentences? Press 1-{1} (heads from 0).").format(spec.layer, count)
+        if question.ask == "queries":
+            return self.tr("In {0}, whose tokens supply the queries (the rows of its maps)? Press 1 or 2.").format(
+                kind_names()[spec.kind])
         return self.tr("Step {0}: where will layer {1}, head {2} look? Press 1-9 or click a key in the large "
                        "map.").format(step, spec.layer, spec.head)
 
@@ -121,6 +125,9 @@ class QuizPanel(Retranslated, QWidget):
         """A choice as shown: a layer or head by its number, yes and no in the language in use."""
         if question.ask == "sums":
             return self.tr("yes") if text == YES else self.tr("no")
+        if question.ask == "queries":
+            return self.tr("the source's tokens (what the encoder reads)") if text == SOURCE_SIDE else \
+                self.tr("the decoder's inputs (the output so far)")
         if question.ask == "layer":
             return self.tr("layer {0}").format(text)
         if question.ask == "aligns":
@@ -142,6 +149,11 @@ class QuizPanel(Retranslated, QWidget):
         truth = self.choice_name(question, question.truth_text)
         if question.ask == "sums":  # the number behind the answer, whatever was chosen
             return self.tr("{0} The row sums to {1:.4f}.").format(self._verdict(truth), question.probabilities[0])
+        if question.ask == "queries":
+            return self.tr("{0} Its first layer projected {1:.0f} query rows here, one per decoder input.").format(
+                self._verdict(truth), question.probabilities[0]) if question.truth else \
+                self.tr("{0} Its first layer projected {1:.0f} query rows here, one per source token.").format(
+                    self._verdict(truth), question.probabilities[0])
         if self.answer is None:
             return self.tr("The answer: '{0}' (p = {1:.3f}).").format(truth, question.probabilities[question.truth])
         chosen = self.choice_name(question, question.choices[self.answer.choice])
