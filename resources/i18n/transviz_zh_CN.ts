@@ -2148,7 +2148,7 @@ S 是经过 d_k 维的乘积：它至多有 d_k = {5} 个正特征值、至多 d
     </message>
     <message>
         <source>a &quot;queries&quot; question names the attention kind</source>
-        <translation>“queries”问题要指明注意力的种类</translation>
+        <translation>`queries` 问题要指明注意力的种类</translation>
     </message>
     <message>
         <source>{0}, line {1}: not valid TOML: {2}</source>

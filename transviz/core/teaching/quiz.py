@@ -205,10 +205,11 @@ def queries_question(session: DecodingSession, record: StepRecord, spec: QuizSpe
     model: how many rows its first layer projects into queries in a pass whose source and decoder
     inputs differ in length. Both choices show that count."""
     model = session.model
-    inputs = model.tgt_vocab.tokens_of([model.tgt_vocab.bos_id]) + session.output_tokens[: record.index + 1]
+    # the decoder inputs fed up to the step, one per row its maps have there
+    inputs = model.tgt_vocab.tokens_of([model.tgt_vocab.bos_id]) + session.output_tokens[: record.index]
     source = model.source_tensor(encode_source(model, session.source))
     if len(inputs) == source.shape[1]:  # lengths alike would not tell the sides apart
-        inputs = inputs[:-1]
+        inputs = inputs[:-1] if len(inputs) > 1 else [*inputs, session.output_tokens[record.index]]
     ids = [model.tgt_vocab.bos_id, *(model.tgt_vocab.id_of(token) for token in inputs[1:])]
     with evaluating(model), torch.no_grad(), \
             recording(model.net, [Address(spec.kind, 0, Site.QUERIES)]) as seen:
