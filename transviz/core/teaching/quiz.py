@@ -24,7 +24,7 @@ from dataclasses import dataclass
 import numpy as np
 import torch
 
-from ..analysis.alignment_heads import HeadAlignment, alignment_heads, gold_pairs
+from ..analysis.alignment_heads import test_split_alignment
 from ..analysis.concepts.forward import Sentence
 from ..analysis.lens import logit_lens
 from ..analysis.walkthrough import KINDS, Kind
@@ -32,7 +32,7 @@ from ..base.errors import InputError
 from ..base.messages import translate_noop
 from ..decoding.paths import walk
 from ..decoding.session import DecodingSession, StepRecord, encode_source
-from ..model.bundle import Model, evaluating
+from ..model.bundle import evaluating
 from ..model.sites import Address, Site, recording
 
 ASKS = ("token", "where", "layer", "sums", "aligns", "queries")
@@ -176,7 +176,7 @@ def sums_question(record: StepRecord, spec: QuizSpec) -> Question:
 def aligns_question(session: DecodingSession, record: StepRecord, spec: QuizSpec) -> Question:
     """Which cross-attention head of ``spec.layer`` aligns best with the gold word alignments over
     the test split? Each head's share of gold-aligned choices is shown."""
-    scores = _alignment_of(session.model)
+    scores = test_split_alignment(session.model)
     layers, heads = scores.accuracy.shape
     if spec.layer >= layers:
         raise InputError(translate_noop("CoreMessages", "this model has {0} layers of {1} heads: there is no "
@@ -184,20 +184,6 @@ def aligns_question(session: DecodingSession, record: StepRecord, spec: QuizSpec
     row = scores.accuracy[spec.layer]
     return Question("aligns", record.index, tuple(str(h) for h in range(heads)), tuple(float(a) for a in row),
                     int(np.argmax(row)))
-
-
-_ALIGNMENTS: dict[int, tuple[Model, tuple[int, ...], HeadAlignment]] = {}  # the last model's scores, kept
-
-
-def _alignment_of(model: Model) -> HeadAlignment:
-    """``model``'s heads scored on its test split, once while its weights stay the same: every step
-    of a quiz asks again."""
-    version = model.weights_version()
-    kept = _ALIGNMENTS.get(id(model))
-    if kept is None or kept[0] is not model or kept[1] != version:
-        _ALIGNMENTS.clear()
-        _ALIGNMENTS[id(model)] = kept = (model, version, alignment_heads(model, gold_pairs(model)))
-    return kept[2]
 
 
 def queries_question(session: DecodingSession, record: StepRecord, spec: QuizSpec) -> Question:

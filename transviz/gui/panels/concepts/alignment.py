@@ -8,8 +8,7 @@ import numpy as np
 from PySide6.QtCore import QCoreApplication
 from PySide6.QtWidgets import QHBoxLayout, QVBoxLayout, QWidget
 
-from ....core.analysis.alignment_heads import HeadAlignment, alignment_heads, gold_pairs
-from ....core.model.bundle import Model
+from ....core.analysis.alignment_heads import HeadAlignment, test_split_alignment
 from ...widgets.heatmap import AxisNames, HeatmapWidget
 from ...widgets.labels import plain_label
 from .base import ConceptContext, ConceptView
@@ -55,7 +54,6 @@ class AlignmentView(ConceptView):
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.shown: HeadAlignment | None = None
-        self._scored: tuple[Model, HeadAlignment] | None = None  # the test split scored once per model
         self.scores = HeatmapWidget(value_format="{:.1%}")
         self.bind_text(self.scores.set_axes, score_axes)
         self.example = HeatmapWidget(value_format=example_cell, diverging=True, colorbar=False)
@@ -94,9 +92,7 @@ class AlignmentView(ConceptView):
         return [self.scores, self.example]
 
     def draw(self, context: ConceptContext) -> None:
-        if self._scored is None or self._scored[0] is not context.model:
-            self._scored = (context.model, alignment_heads(context.model, gold_pairs(context.model)))
-        shown = self._scored[1]
+        shown = test_split_alignment(context.model)
         self.shown = shown
         layers, heads = shown.accuracy.shape
         data = np.column_stack([shown.accuracy, shown.layer_accuracy])
