@@ -170,6 +170,7 @@ class VariantsPanel(Retranslated, PlotPanel):
         self.watch_model()
         subscribe(self, workspace.hidden_changed, lambda _: self._draw())
         subscribe(self, workspace.session_changed, self._on_session_changed)
+        self._on_session_changed(workspace.session)  # a new model's session comes after it: none here
 
     def _build(self) -> None:
         self.sentence = QLineEdit()
@@ -258,11 +259,8 @@ class VariantsPanel(Retranslated, PlotPanel):
         self._models.clear()  # a file may have changed since; the loaded model is the workspace's
         for column in self.columns:
             column.set_loaded_name(None if model is None else model_name(model))
-        session = self.workspace.session
-        if self._typed or session is None:
+        if self._typed:  # the session that follows a new model leaves a typed sentence alone
             self.rebuild()
-        else:
-            self._on_session_changed(session)
 
     def _on_typed(self) -> None:
         self._typed = True
@@ -271,10 +269,14 @@ class VariantsPanel(Retranslated, PlotPanel):
         self._typed = False  # a slide's sentence, at its step
 
     def _on_session_changed(self, session: DecodingSession | None) -> None:
-        """The explorer's new sentence, at its step, unless one was typed here."""
-        if not self._typed and session is not None:
-            self.sentence.setText(session.source)
-            self.rebuild(session.position)
+        """The explorer's new sentence (a new model's too), at its step, unless one was typed here."""
+        if self._typed:
+            return
+        if session is None:  # no sentence of the explorer's: the models chosen, on the sentence shown
+            self.rebuild()
+            return
+        self.sentence.setText(session.source)
+        self.rebuild(session.position)
 
     def _shown_columns(self) -> list[ModelColumn]:
         return self.columns[:self.count.value()]
