@@ -24,7 +24,7 @@ from pathlib import Path
 from ..base.errors import InputError
 from ..base.messages import translate_noop
 from ..model.vocab import Vocab, code_points, control_characters
-from .corpus import MAX_BYTES, MAX_LINES, MAX_SENTENCE_TOKENS, open_corpus, pairs_in_order
+from .corpus import MAX_BYTES, MAX_LINES, MAX_SENTENCE_TOKENS, numbered_lines, open_corpus, pairs_in_order
 from .dataset import Link, Pair
 
 __all__ = ["Alignment", "MAX_BYTES", "MAX_LINES", "MAX_LINE_BYTES", "aligned_corpus", "parse_line",
@@ -75,14 +75,10 @@ def read_alignments(path: str | os.PathLike[str]) -> list[Alignment]:
     """Every line of the file ``path`` in order (see the module's docstring); InputError if any is bad."""
     file = Path(path)
     found: list[Alignment] = []
+    too_many = translate_noop("CoreMessages", "{0} has more than {1} lines; transviz reads alignments of up to that "
+                                              "many sentences")
     with open_corpus(file) as stream:
-        number = 0
-        while raw := stream.readline(MAX_LINE_BYTES + 2):  # bounded (room for "\r\n"): a huge line is not read whole
-            number += 1
-            if number > MAX_LINES:
-                raise InputError(translate_noop("CoreMessages", "{0} has more than {1} lines; transviz reads "
-                                                                "alignments of up to that many sentences"),
-                                 file.name, f"{MAX_LINES:,}")
+        for number, raw in numbered_lines(stream, file.name, too_many, MAX_LINES, MAX_LINE_BYTES):
             found.append(parse_line(_text(raw, number, file.name), number, file.name))
     return found
 

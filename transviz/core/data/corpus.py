@@ -16,6 +16,7 @@ named pipe, a device), which is never opened for reading.
 from __future__ import annotations
 
 import os
+from collections.abc import Iterator
 from pathlib import Path
 from typing import BinaryIO
 
@@ -33,6 +34,8 @@ MAX_LINE_BYTES = 2**20  # far more than two sides of MAX_SENTENCE_TOKENS words e
 MIN_PAIRS = 10  # fewer cannot give train, valid and test a pair each and still teach anything
 MAX_HELD_OUT = 500  # valid and test each take a tenth of the pairs, at most this many
 _BOM = "\ufeff"
+TOO_MANY_LINES = translate_noop("CoreMessages", "{0} has more than {1} lines; transviz reads corpora up to that many "
+                                                "(split it or keep a sample)")
 
 
 def load_tsv(path: str | os.PathLike[str], seed: int = 0, level: Level = "word", lowercase: bool = False,
@@ -81,16 +84,27 @@ def pairs_in_order(path: str | os.PathLike[str], level: Level = "word",
     found: list[tuple[int, Pair]] = []
     number = 0
     with _open(file) as stream:
-        while raw := stream.readline(MAX_LINE_BYTES + 2):
-            number += 1
-            if number > MAX_LINES:
-                raise InputError(translate_noop("CoreMessages", "{0} has more than {1} lines; transviz reads corpora "
-                                                                "up to that many (split it or keep a sample)"),
-                                 file.name, f"{MAX_LINES:,}")
+        for number, raw in numbered_lines(stream, file.name):
             parsed = _parse(raw, number, file.name, tokenizer)
             if parsed is not None:
                 found.append((number, parsed[0]))
     return found, number
+
+
+def numbered_lines(stream: BinaryIO, name: str, too_many: str = TOO_MANY_LINES, limit: int | None = None,
+                   line_bytes: int | None = None) -> Iterator[tuple[int, bytes]]:
+    """Each line of ``stream`` with its number from 1, read at most ``line_bytes`` (default
+    :data:`MAX_LINE_BYTES`) and its line end at a time, so that a huge line is never read whole;
+    InputError ``too_many`` (the file's ``name``, the limit) past ``limit`` lines (default
+    :data:`MAX_LINES`). The defaults are read at each call."""
+    limit = MAX_LINES if limit is None else limit
+    line_bytes = MAX_LINE_BYTES if line_bytes is None else line_bytes
+    number = 0
+    while raw := stream.readline(line_bytes + 2):  # room for "\r\n"
+        number += 1
+        if number > limit:
+            raise InputError(too_many, name, f"{limit:,}")
+        yield number, raw
 
 
 def open_corpus(file: Path) -> BinaryIO:
@@ -121,13 +135,7 @@ def _open(file: Path) -> BinaryIO:
 def _read_pairs(stream: BinaryIO, name: str, tokenizer: Vocab) -> list[Pair]:
     """Distinct pairs in file order; a source is the same source when it gives the same tokens."""
     first_line: dict[str, tuple[int, Pair]] = {}
-    number = 0
-    while raw := stream.readline(MAX_LINE_BYTES + 2):  # bounded (room for "\r\n"): a huge line is not read whole
-        number += 1
-        if number > MAX_LINES:
-            raise InputError(translate_noop("CoreMessages", "{0} has more than {1} lines; transviz reads corpora "
-                                                            "up to that many (split it or keep a sample)"),
-                             name, f"{MAX_LINES:,}")
+    for number, raw in numbered_lines(stream, name):
         parsed = _parse(raw, number, name, tokenizer)
         if parsed is None:
             continue
