@@ -137,12 +137,18 @@ _KEPT: dict[int, tuple[Model, tuple[int, ...], HeadAlignment]] = {}  # the last 
 def test_split_alignment(model: Model) -> HeadAlignment:
     """``model``'s heads scored on its task's test split, kept while its weights stay the same: a
     view redrawn at every step and a quiz asked at every step read the same scores."""
-    version = model.weights_version()
     kept = _KEPT.get(id(model))
-    if kept is None or kept[0] is not model or kept[1] != version:
-        _KEPT.clear()
-        _KEPT[id(model)] = kept = (model, version, alignment_heads(model, gold_pairs(model)))
+    if kept is None or kept[0] is not model or kept[1] != model.weights_version():
+        keep_test_split_alignment(model, alignment_heads(model, gold_pairs(model)))
+        kept = _KEPT[id(model)]
     return kept[2]
+
+
+def keep_test_split_alignment(model: Model, scores: HeadAlignment) -> None:
+    """Keep ``scores`` as ``model``'s, computed by a worker on a copy with the same weights: the
+    next :func:`test_split_alignment` of ``model`` reads them instead of scoring again."""
+    _KEPT.clear()
+    _KEPT[id(model)] = (model, model.weights_version(), scores)
 
 
 def _check_vocabularies(model: Model) -> None:
