@@ -142,3 +142,15 @@ def test_patching_refuses_what_it_cannot_patch_and_says_why(panel, model_file):
     panel.run_b.add_file(str(model_file))
     run(panel, A, B_SAME_LENGTH)
     assert "choose the same model" in panel.patching.error.text()
+
+
+def test_the_patching_page_says_what_comes_before_the_first_comparison(qtbot):
+    from transviz.gui.panels.patching_view import PatchingView
+
+    view = PatchingView()
+    qtbot.addWidget(view)
+    view.show()
+    assert not view.map.isVisibleTo(view) and view.shown is None
+    assert "Compare (Enter) runs sentences A and B" in view.summary.text()
+    view.refuse("two models")
+    assert view.summary.text() == "" and view.error.text() == "two models"

@@ -64,6 +64,8 @@ class PatchingView(Retranslated, QWidget):
         layout.addWidget(self.error)
         layout.addWidget(self.map, 1)
         layout.addWidget(self.summary)
+        layout.addStretch(0)  # takes the map's room while it is hidden: the lines above stay at the top
+        self._show(None)
 
     def current_kind(self) -> PatchKind:
         return PATCH_KINDS[max(self.kind.currentIndex(), 0)]
@@ -105,8 +107,10 @@ class PatchingView(Retranslated, QWidget):
 
     def _show(self, shown: Patching | None) -> None:
         self.map.setVisible(shown is not None)
-        if shown is None:
-            self.summary.setText("")
+        if shown is None:  # before the first comparison, a line on what comes here instead of empty axes
+            self.summary.setText("" if self._pair is not None or self.error.isVisibleTo(self) else self.tr(
+                "Compare (Enter) runs sentences A and B through one model; this map then shows how far A's "
+                "activations, patched into B's run one at a time, move B's output toward A's."))
             return
         self.map.set_axes(patch_axes(shown.kind))
         low, high = symmetric_levels(shown.scores)
