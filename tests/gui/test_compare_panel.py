@@ -154,3 +154,40 @@ def test_the_patching_page_says_what_comes_before_the_first_comparison(qtbot):
     assert "Compare (Enter) runs sentences A and B" in view.summary.text()
     view.refuse("two models")
     assert view.summary.text() == "" and view.error.text() == "two models"
+
+
+def test_render_draws_the_patching_view_the_core_computes(shipped_model, tmp_path):
+    from PySide6.QtGui import QImage
+
+    from transviz.core.analysis.patching import activation_patching
+    from transviz.gui.app import dispose
+    from transviz.gui.render import build
+
+    a = transviz.decode(shipped_model, A).output_tokens
+    b = transviz.decode(shipped_model, B_SAME_LENGTH).output_tokens
+    first = next(i for i, (x, y) in enumerate(zip(a, b, strict=False)) if x != y)
+    slide = Slide("patching", A, shipped_model, 900, 500, compare=B_SAME_LENGTH, patch="cross_head", patch_step=first)
+    default = Slide("patching", A, shipped_model, 900, 500, compare=B_SAME_LENGTH)
+    for shown, kind in ((slide, "cross_head"), (default, "encoder")):  # the default: the first step that differs
+        view = build(shown)
+        try:
+            assert view.step.value() == first
+            expected = activation_patching(shipped_model, A, B_SAME_LENGTH, first, kind)
+            np.testing.assert_allclose(view.map.data, expected.scores, atol=1e-6)
+        finally:
+            dispose(view)
+    assert render(slide, tmp_path / "patch.svg").read_text(encoding="utf-8").lstrip().startswith("<?xml")
+    assert QImage(str(render(default, tmp_path / "patch.png"))).width() == 900
+
+
+@pytest.mark.parametrize(("slide", "message"), [
+    (dict(compare=None), "give --compare B"),
+    (dict(compare=B_LONGER), "source tokens"),
+    (dict(compare=B_SAME_LENGTH, patch_step=99), "output step 99 does not exist"),
+    (dict(compare=B_SAME_LENGTH, patch="attention"), "--patch takes one of"),
+    (dict(compare=B_SAME_LENGTH, patch_step=0), "give the same token"),
+])
+def test_render_refuses_a_patching_view_it_cannot_draw(shipped_model, tmp_path, slide, message):
+    with pytest.raises(transviz.InputError, match=message):
+        render(Slide("patching", A, shipped_model, 600, 400, **slide), tmp_path / "patch.png")
+    assert not (tmp_path / "patch.png").exists()

@@ -133,6 +133,10 @@ def test_head_slide_of_a_summary(show, make_model):
     (["--view", "grid", "--head", "median"], "--head takes a number or one of mean, max, rollout"),
     (["--view", "masks", "--head", "mean"], "--head takes a number"),
     (["--view", "window", "--step", "-1"], "--step must be 0 or more"),
+    (["--view", "grid", "--patch", "decoder"], "--patch goes with --view patching"),
+    (["--view", "grid", "--compare", "ich mochte ein brot"], "--compare goes with --view compare or patching"),
+    (["--view", "patching"], "give --compare B"),
+    (["--view", "patching", "--compare", "ich mochte ein bier trinken"], "source tokens"),
 ])
 def test_impossible_slides_print_one_line(tmp_path, model_file, capsys, args, message):
     assert cli.main(["render", "ich mochte ein bier", "--model", str(model_file), *args,

@@ -1,4 +1,4 @@
-"""``transviz render SENTENCE --view grid|head|positional|masks|window|compare|CONCEPT [--model FILE]
+"""``transviz render SENTENCE --view grid|head|positional|masks|window|compare|patching|CONCEPT [--model FILE]
 --out slide.png|.svg``: draw a view offscreen, for slides (no window appears, no display needed).
 With ``--animate --out run.gif|run.mp4``: the decoding run, a frame per step.
 ``transviz render --view compare --snapshots STEP_A STEP_B``: two training snapshots, no sentence."""
@@ -16,6 +16,7 @@ if TYPE_CHECKING:
     from ..core.model.bundle import Model
 
 def register(commands: argparse._SubParsersAction) -> None:
+    from ..core.analysis.patching import PATCH_KINDS
     from ..core.analysis.walkthrough import KINDS
     from ..core.teaching.animation import Timing
     from ..gui import CONCEPTS, VIEWS  # Qt-free: listing the views does not load Qt
@@ -25,7 +26,8 @@ def register(commands: argparse._SubParsersAction) -> None:
                                                     "it; left out with --snapshots, whose runs show their probe)")
     parser.add_argument("--view", required=True, choices=VIEWS,
                         help="grid: every head of one attention kind; head: one head large; window: the whole "
-                             "window; positional, masks: those tabs; " + ", ".join(CONCEPTS)
+                             "window; positional, masks: those tabs; compare, patching: the Compare tab's pages "
+                             "(SENTENCE against --compare); " + ", ".join(CONCEPTS)
                              + ": the Concepts tab's views")
     parser.add_argument("--model", help="a .safetensors checkpoint or a shipped model's name (grid, head, window "
                                         "and masks default to the shipped default model; positional shows the "
@@ -41,7 +43,8 @@ def register(commands: argparse._SubParsersAction) -> None:
     parser.add_argument("--head", default="0", help="head (from 0), or mean, max or rollout of the layer's heads "
                                                     "(grid, head and window)")
     parser.add_argument("--step", type=int, help="decoding steps to take first (grid, head, window and the concept "
-                                                 "views; default 0, or with --animate: to the end)")
+                                                 "views; default 0, or with --animate: to the end); patching: the "
+                                                 "output step (default: the first where the outputs differ)")
     parser.add_argument("--animate", action="store_true",
                         help="draw the run from the first step to --step (default: to the end), a frame per step, "
                              "to a .gif or .mp4 (grid, head, window and the concept views)")
@@ -51,7 +54,12 @@ def register(commands: argparse._SubParsersAction) -> None:
                         help=f"--animate: how much longer the last step stays (default {Timing.hold_ms} ms)")
     parser.add_argument("--target", help="masks walkthrough: the target so far, after the start token")
     parser.add_argument("--compare", metavar="SENTENCE", help="compare view: run B's sentence (default: the same "
-                                                             "sentence, e.g. with --compare-model)")
+                                                             "sentence, e.g. with --compare-model); patching: the "
+                                                             "sentence B that SENTENCE's activations are patched into")
+    parser.add_argument("--patch", choices=PATCH_KINDS,
+                        help="patching view: what is patched, the encoder's stream at a source position (encoder, "
+                             "the default), one cross-attention head's output (cross_head) or the decoder's stream "
+                             "(decoder)")
     parser.add_argument("--compare-model", metavar="MODEL", help="compare view: run B's model, a .safetensors "
                                                                  "checkpoint or a shipped model's name (default: "
                                                                  "--model)")
@@ -81,16 +89,20 @@ def run(args: argparse.Namespace) -> int:
     use_offscreen_platform()
     application()
     model: Model | None
-    if (args.compare or args.compare_model) and args.view != "compare":
-        raise InputError(f"--compare and --compare-model go with --view compare, not --view {args.view}")
-    if args.view in (*EXPLORER_VIEWS, *CONCEPTS, "masks", "compare"):  # they decode or walk a head: a model
+    if args.compare_model and args.view != "compare":
+        raise InputError(f"--compare-model goes with --view compare, not --view {args.view}")
+    if args.patch and args.view != "patching":
+        raise InputError(f"--patch goes with --view patching, not --view {args.view}")
+    if args.compare and args.view not in ("compare", "patching"):
+        raise InputError(f"--compare goes with --view compare or patching, not --view {args.view}")
+    if args.view in (*EXPLORER_VIEWS, *CONCEPTS, "masks", "compare", "patching"):  # they decode or walk a head: a model
         model = model_or_default(args.model)
     else:
         model = load_model(args.model) if args.model else None
     head = int(args.head) if args.head.isdigit() else args.head
     slide = Slide(args.view, args.sentence or "", model, width, height, args.kind, args.layer, head,
                   args.target, args.step or 0, args.compare, args.compare_model,
-                  tuple(args.snapshots) if args.snapshots else None)
+                  tuple(args.snapshots) if args.snapshots else None, args.patch or "encoder", args.step)
     if timing is not None:
         print(animate(slide, args.out, to_end=args.step is None, timing=timing))
     else:

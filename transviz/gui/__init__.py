@@ -11,4 +11,5 @@ This file imports no Qt, so the command line can list the views without loading 
 # the Concepts tab's views (gui.panels.concepts.catalogue), by --view name
 CONCEPTS = ("lookup", "bilinear", "hull", "heads-similarity", "additive", "ffn", "cost", "parallel", "sharing",
             "attribution", "flash", "kv-cache", "lens", "alignment")
-VIEWS = ("grid", "head", "positional", "masks", "window", "compare", *CONCEPTS)  # what `transviz render --view` draws
+# what `transviz render --view` draws
+VIEWS = ("grid", "head", "positional", "masks", "window", "compare", "patching", *CONCEPTS)

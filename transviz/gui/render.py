@@ -3,7 +3,8 @@
 
 Views: ``grid`` (every head of one attention kind), ``head`` (one head or summary, large),
 ``window`` (the whole window, explorer tab) after ``step`` decoding steps of the sentence;
-``positional`` and ``masks`` (those tabs); each view of the Concepts tab by its name, after
+``positional`` and ``masks`` (those tabs); ``compare`` and ``patching`` (the Compare tab's two pages,
+the sentence against ``compare``); each view of the Concepts tab by its name, after
 ``step`` decoding steps. :func:`animate` draws a run of an explorer or concept view, a frame
 per step, to GIF or MP4.
 """
@@ -17,9 +18,11 @@ from pathlib import Path
 from PySide6.QtCore import QEventLoop
 from PySide6.QtWidgets import QApplication, QWidget
 
+from ..core.analysis.patching import PATCH_KINDS
 from ..core.analysis.walkthrough import KINDS, Kind
 from ..core.base.errors import InputError
 from ..core.base.messages import translate_noop
+from ..core.decoding.inference import decode
 from ..core.decoding.session import DecodingSession
 from ..core.model.bundle import Model
 from ..core.teaching.animation import Timing, check_name, write_animation
@@ -33,6 +36,7 @@ from .panels.compare import ComparePanel
 from .panels.concepts.panel import ConceptsPanel
 from .panels.explorer import ExplorerPanel
 from .panels.masks import MasksPanel
+from .panels.patching_view import PatchingView
 from .panels.positional import MODEL, PositionalPanel
 from .services.export import save_picture
 from .services.session import SessionController
@@ -52,7 +56,9 @@ class Slide:
     decoding steps taken first (explorer views); ``target``: the masks walkthrough's target;
     ``compare`` and ``compare_model``: the compare view's second run; ``snapshots``: the compare
     view's runs are the training snapshots at these two steps (A's of ``model``, B's of
-    ``compare_model`` or ``model``), the sentence their probe.
+    ``compare_model`` or ``model``), the sentence their probe; ``patch`` and ``patch_step``: what the
+    patching view patches from the sentence (A) into ``compare`` (B), and at which output step (None:
+    the first where their greedy outputs differ).
     """
 
     view: str
@@ -68,6 +74,8 @@ class Slide:
     compare: str | None = None  # the compare view's run B: its sentence (default: the same)
     compare_model: str | None = None  # and its model, a checkpoint or shipped name (default: the same)
     snapshots: tuple[int, int] | None = None  # the compare view: the training steps of runs A and B
+    patch: str = "encoder"  # the patching view: one of PATCH_KINDS
+    patch_step: int | None = None  # the patching view's output step; None: the first that differs
 
 
 def build(slide: Slide) -> QWidget:
@@ -83,6 +91,8 @@ def build(slide: Slide) -> QWidget:
         return _masks(slide)
     if slide.view == "compare":
         return _compare(slide)
+    if slide.view == "patching":
+        return _patching(slide)
     if slide.view in (*EXPLORER_VIEWS, *CONCEPTS):
         if slide.model is None:
             raise InputError(f"the {slide.view} view decodes the sentence: it needs a model (--model FILE)")
@@ -136,6 +146,27 @@ def _compare(slide: Slide) -> ComparePanel:
         if panel.comparison is None:
             raise InputError(panel.error.text())
     return panel
+
+
+def _patching(slide: Slide) -> PatchingView:
+    """The sentence's activations patched into ``slide.compare``'s run, one model, as the Compare
+    tab's patching page draws them."""
+    if slide.model is None or slide.compare is None:
+        raise InputError("the patching view patches SENTENCE (A) into another sentence (B) through one model: "
+                         "give --compare B (and --model FILE, or the default model)")
+    if slide.patch not in PATCH_KINDS:
+        raise InputError(f"--patch takes one of {', '.join(PATCH_KINDS)}, not {slide.patch!r}")
+    view = PatchingView()
+    with _disposed_on_error(view):
+        view.kind.setCurrentIndex(PATCH_KINDS.index(slide.patch))
+        outputs = (decode(slide.model, slide.sentence).output_tokens, decode(slide.model, slide.compare).output_tokens)
+        view.show_pair(slide.model, slide.sentence, slide.compare, outputs)
+        if slide.patch_step is not None:
+            _check_range("output step", slide.patch_step, view.step.maximum(), slide.model)
+            view.step.setValue(slide.patch_step)
+        if view.shown is None:
+            raise InputError(view.error.text())
+    return view
 
 
 def _attention(slide: Slide) -> AttentionView:
