@@ -12,9 +12,11 @@ every row is that head's argmax alignment, scored two ways:
 * alignment error rate of the argmax alignment A (one link per target token) against the sure
   links S and possible links P: AER = 1 - (|A∩S| + |A∩P|) / (|A| + |S|), summed over the corpus.
 
-A decoder-only model has cross maps too: its output rows over its source columns. Scoring needs
-the model's own tokens to be the words the alignments count, so a subword vocabulary (a Hugging
-Face model's) is refused. Pairs run in batches, one forward pass each with every map.
+A decoder-only model has cross maps too: its output rows over its source columns. Alignments count
+words (or a character-level model's characters). A model that splits words into pieces (a Hugging
+Face model's) is scored on words too, as word aligners read attention: a source word's weight is
+the sum of its pieces' columns, and a target word is written by the row of its first piece. Pairs
+run in batches, one forward pass each with every map.
 """
 from __future__ import annotations
 
@@ -31,7 +33,6 @@ from ..data.alignments import Alignment, aligned_corpus
 from ..data.batches import encode_pairs, make_batch
 from ..data.dataset import Link, Pair
 from ..data.held_out import SPLITS, held_out_pairs
-from ..io.hf_vocab import TokenizerVocab
 from ..model.bundle import Model, evaluating
 
 Head = tuple[int, int]  # (layer, head)
@@ -82,7 +83,6 @@ class HeadAlignment:
 def gold_pairs(model: Model, data: str = "test", alignments: str | None = None) -> list[tuple[Pair, Alignment]]:
     """The pairs to score: the ``test`` or ``valid`` split of the model's task with the task's gold
     alignments, or the ``source<TAB>target`` file ``data`` with the file ``alignments`` beside it."""
-    _check_vocabularies(model)
     if alignments is not None:
         return aligned_corpus(data, alignments, model.src_vocab, model.tgt_vocab)
     if data not in SPLITS:
@@ -100,7 +100,6 @@ def alignment_heads(model: Model, pairs: Sequence[tuple[Pair, Alignment]], examp
     """Score every cross-attention head and layer mean of ``model`` on ``pairs`` (see the module's
     docstring); ``example`` picks the pair whose best-head alignment the result shows. Raises
     :class:`Stopped` once ``cancelled()`` says so (checked between batches)."""
-    _check_vocabularies(model)
     if not pairs:
         raise InputError(translate_noop("CoreMessages", "there are no pairs to evaluate"))
     if not 0 <= example < len(pairs):
@@ -110,18 +109,15 @@ def alignment_heads(model: Model, pairs: Sequence[tuple[Pair, Alignment]], examp
     layers, heads = cfg.layer_count("cross"), cfg.n_heads
     tally = _Tally(layers, heads + 1)  # each layer's heads, then its mean map
     rows = encode_pairs(model, [p for p, _ in pairs])
-    # a vocabulary that puts <s> first shifts the columns (source) or rows (target) by one
-    source_start, target_start = int(model.src_vocab.add_start), int(model.tgt_vocab.add_start)
     chosen: np.ndarray | None = None
     with evaluating(model):
         for first in range(0, len(rows), BATCH):
             if cancelled is not None and cancelled():
                 raise Stopped
-            argmax = _argmax(model, rows[first : first + BATCH])  # (B, layers, heads + 1, T)
+            maps = _maps(model, rows[first : first + BATCH])  # (B, layers, heads + 1, T, S)
             for b, (pair, gold) in enumerate(pairs[first : first + BATCH]):
-                sources, targets = _lengths(model, pair)
-                words = argmax[b, ..., target_start : target_start + targets] - source_start
-                tally.add(words, sources, gold)
+                words = _choices(model, pair, maps[b])
+                tally.add(words, len(model.src_vocab.alignment_units(pair.source)), gold)
                 if first + b == example:
                     chosen = words
             if on_progress is not None:
@@ -151,26 +147,40 @@ def keep_test_split_alignment(model: Model, scores: HeadAlignment) -> None:
     _KEPT[id(model)] = (model, model.weights_version(), scores)
 
 
-def _check_vocabularies(model: Model) -> None:
-    if isinstance(model.src_vocab, TokenizerVocab) or isinstance(model.tgt_vocab, TokenizerVocab):
-        raise InputError(translate_noop("CoreMessages", "scoring alignments needs a model whose tokens are words or "
-                                                        "characters; this model splits words into subword pieces, "
-                                                        "which alignments of words do not count"))
-
-
-def _argmax(model: Model, rows: list[tuple[list[int], list[int]]]) -> np.ndarray:
-    """(B, layers, heads + 1, T): the strongest source column of every row of every head, and of
-    each layer's mean map, in one teacher-forced pass."""
+def _maps(model: Model, rows: list[tuple[list[int], list[int]]]) -> torch.Tensor:
+    """(B, layers, heads + 1, T, S): every head's cross-attention map and each layer's mean map, in
+    one teacher-forced pass."""
     batch = make_batch(rows, model.config.pad_id, model.device)
     out = model.net(batch.src, batch.tgt_in, return_attention=True)
     assert out.attention is not None  # asked for with return_attention
     maps = torch.stack(out.attention.cross, dim=1).float()  # (B, layers, heads, T, S)
-    maps = torch.cat([maps, maps.mean(dim=2, keepdim=True)], dim=2)  # (B, layers, heads + 1, T, S)
-    return maps.argmax(dim=-1).cpu().numpy()
+    return torch.cat([maps, maps.mean(dim=2, keepdim=True)], dim=2).cpu()
 
 
-def _lengths(model: Model, pair: Pair) -> tuple[int, int]:
-    return len(model.src_vocab.tokenize(pair.source)), len(model.tgt_vocab.tokenize(pair.target))
+def _choices(model: Model, pair: Pair, maps: torch.Tensor) -> np.ndarray:
+    """(layers, heads + 1, target words): the source word each map weighs most in the row that writes
+    each target word's first token, its pieces' columns summed; -1 where a special token's column or
+    padding weighs most. With one token per word this is each row's argmax column."""
+    source_start, target_start = int(model.src_vocab.add_start), int(model.tgt_vocab.add_start)
+    word_of_column = [-1] * maps.shape[-1]
+    for token, word in enumerate(model.src_vocab.unit_of_tokens(pair.source)):
+        if token + source_start < len(word_of_column):
+            word_of_column[token + source_start] = word
+    group_of: dict[tuple[str, int], int] = {}  # a word's columns share a group; any other column is one alone
+    groups: list[int] = []
+    names: list[int] = []  # each group's word, -1 for a column alone
+    for column, word in enumerate(word_of_column):
+        key = ("word", word) if word >= 0 else ("column", column)
+        if key not in group_of:
+            group_of[key] = len(names)
+            names.append(word)
+        groups.append(group_of[key])
+    target_units = model.tgt_vocab.unit_of_tokens(pair.target)
+    first_rows = [target_start + j for j, unit in enumerate(target_units) if unit >= 0 and unit not in target_units[:j]]
+    picked = maps[..., first_rows, :]
+    summed = torch.zeros(*picked.shape[:-1], len(names)).index_add_(-1, torch.tensor(groups), picked)
+    chosen: np.ndarray = np.asarray(names)[summed.argmax(dim=-1).numpy()]
+    return chosen
 
 
 class _Tally:
@@ -222,7 +232,7 @@ def _mask(links: frozenset[Link], sources: int, targets: int) -> np.ndarray:
 def _with_example(result: HeadAlignment, model: Model, item: tuple[Pair, Alignment],
                   argmax: np.ndarray) -> HeadAlignment:
     pair, gold = item
-    source, target = model.src_vocab.tokenize(pair.source), model.tgt_vocab.tokenize(pair.target)
+    source, target = model.src_vocab.alignment_units(pair.source), model.tgt_vocab.alignment_units(pair.target)
     layer, head = result.best
     predicted = tuple((int(i), j) for j, i in enumerate(argmax[layer, head]) if 0 <= i < len(source))
     example = ExampleAlignment(tuple(source), tuple(target), result.best, predicted, tuple(sorted(gold.sure)),

@@ -105,7 +105,7 @@ def _text(raw: bytes, number: int, name: str) -> str:
 def aligned_corpus(corpus: str | os.PathLike[str], alignments: str | os.PathLike[str], source: Vocab,
                    target: Vocab) -> list[tuple[Pair, Alignment]]:
     """The pairs of ``corpus`` in file order, each with its line of ``alignments``, checked
-    against the tokens ``source`` and ``target`` give its sides. Blank lines of the corpus are
+    against the words (or a character-level vocabulary's characters) of its sides. Blank lines of the corpus are
     skipped with their lines of alignments; the two files must have as many lines."""
     pairs, corpus_lines = pairs_in_order(corpus, source.level, source.lowercase)
     lines = read_alignments(alignments)
@@ -117,7 +117,8 @@ def aligned_corpus(corpus: str | os.PathLike[str], alignments: str | os.PathLike
     found = []
     for number, pair in pairs:
         alignment = lines[number - 1]
-        _check_range(alignment, len(source.tokenize(pair.source)), len(target.tokenize(pair.target)), number, name)
+        _check_range(alignment, len(source.alignment_units(pair.source)), len(target.alignment_units(pair.target)),
+                     number, name)
         found.append((pair, alignment))
     return found
 

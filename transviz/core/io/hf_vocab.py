@@ -123,6 +123,43 @@ class TokenizerVocab(Vocab):
     def tokenize(self, text: str) -> list[str]:
         return self._pieces(text)[0]
 
+    def alignment_units(self, text: str) -> list[str]:
+        """The words alignment files count: the sentence's whitespace-separated words."""
+        return text.split()
+
+    def unit_of_tokens(self, text: str) -> list[int]:
+        """Each piece's word: how many words the pieces up to it decode to, less one (-1 for a
+        special token). A piece that adds nothing to the text (a lone word-start marker) belongs to
+        the word the next piece begins. InputError when the pieces decode to another number of
+        words than the sentence has (a tokenizer that splits or joins words on its own)."""
+        pieces, ids = self._pieces(text)
+        special = set(self.tokenizer.all_special_ids)
+        units: list[int] = []
+        kept: list[str] = []  # strings, not ids: a source's ids may be looked up in another table (FSMT)
+        waiting: list[int] = []  # pieces that added nothing yet: they take the next piece's word
+        before = ""
+        for index, (piece, id_) in enumerate(zip(pieces, ids, strict=True)):
+            units.append(-1)
+            if id_ in special:
+                continue
+            kept.append(piece)
+            decoded = self.tokenizer.convert_tokens_to_string(kept).strip()
+            if decoded == before:
+                waiting.append(index)
+                continue
+            before = decoded
+            for piece_index in [*waiting, index]:
+                units[piece_index] = len(decoded.split()) - 1
+            waiting.clear()
+        for piece_index in waiting:  # nothing came after them: the last word's
+            units[piece_index] = max(len(before.split()) - 1, 0)
+        words = len(self.alignment_units(text))
+        if max(units, default=-1) + 1 != words:
+            raise InputError(translate_noop("CoreMessages", "the tokenizer reads {0} words in '{1}', which has {2}: "
+                                                            "its pieces cannot be matched to the words alignments "
+                                                            "count"), max(units, default=-1) + 1, text, words)
+        return units
+
     def count_tokens(self, text: str) -> int:
         return len(self._pieces(text)[0])
 

@@ -140,6 +140,16 @@ class Vocab:
             return len(text.strip())
         return sum(1 for _ in _WORD.finditer(text))
 
+    def alignment_units(self, text: str) -> list[str]:
+        """What word alignments (``0-0 1-2``) count in ``text``: this vocabulary's own tokens, words
+        or characters."""
+        return self.tokenize(text)
+
+    def unit_of_tokens(self, text: str) -> list[int]:
+        """For each token of ``tokenize(text)``, the index of the :meth:`alignment_units` unit it is
+        part of (-1 for a special token): here each token is a unit of its own."""
+        return list(range(len(self.tokenize(text))))
+
     def encode(self, text: str) -> Encoding:
         """Text -> tokens and ids (start/end tokens only with ``add_start`` / ``add_end``); raises
         InputError for empty text or text holding :func:`control_characters`."""
