@@ -199,6 +199,11 @@ class ClassServer:
         return join_url(self.url, self.code)
 
     @property
+    def socket_url(self) -> str:
+        """``ws://LAN-ADDRESS:PORT/ws``, the WebSocket students talk to."""
+        return "ws://" + self.url.split("://", 1)[1].rstrip("/") + SOCKET_PATH
+
+    @property
     def running(self) -> bool:
         return self._thread is not None and not self._stopped
 
@@ -255,13 +260,18 @@ class ClassServer:
         )
 
     def stop(self) -> None:
-        """Close every connection and stop listening; idempotent. Returns once the port is closed."""
+        """Close every connection and stop listening; idempotent. Returns once the port is closed
+        (called from ``on_event``, on the server's thread: at once, the closing goes on behind)."""
         with self._lock:
             if self._stopped:
                 return
             self._stopped = True
             loop, thread, server = self._loop, self._thread, self._server
         if loop is None or thread is None:
+            return
+        if threading.current_thread() is thread:  # from on_event: the loop cannot wait for itself
+            if server is not None:
+                loop.create_task(self._close(server)).add_done_callback(lambda _: loop.stop())
             return
         if server is not None and loop.is_running():
             future = asyncio.run_coroutine_threadsafe(self._close(server), loop)
@@ -310,9 +320,10 @@ class ClassServer:
     def remove(self, nickname: str) -> None:
         """Remove a student: their connection closes and the nickname cannot join again.
         InputError if no such student is in the class."""
-        if not self.room.remove(nickname):
+        removed = self.room.remove(nickname)
+        if removed is None:
             raise InputError("there is no student {0} in this class", nickname)
-        self._on_loop(self._removed, nickname)
+        self._on_loop(self._removed, removed)
 
     def tally(self) -> Tally:
         """The current question's tally: answered, students, counts per choice (never the answer)."""
@@ -361,6 +372,8 @@ class ClassServer:
 
     def _http(self, connection: ServerConnection, request: Request) -> Response | None:
         """A plain request for one of the page's files, or the WebSocket's opening handshake."""
+        if getattr(request, "method", "GET") != "GET":  # websockets before 16 refuses other methods itself
+            return _response(HTTPStatus.METHOD_NOT_ALLOWED, b"only GET\n", "text/plain; charset=utf-8")
         path = request.path.split("?", 1)[0]
         if path == SOCKET_PATH:
             if len(self._connections) >= MAX_CONNECTIONS or self._stopped:
