@@ -10,7 +10,7 @@ import xml.etree.ElementTree as ET
 import pytest
 
 from transviz.core.io.resources import resource_dir
-from transviz.live.address import join_url, lan_address, lan_addresses, page_url
+from transviz.live.address import join_url, lan_address, lan_addresses, page_url, ranked
 from transviz.live.qr import qr_png, qr_svg, qr_text
 from transviz.live.server import FILES, page_files
 
@@ -66,3 +66,9 @@ def test_the_address_to_show_is_one_of_this_computers_and_not_loopback_when_it_h
     assert page_url("10.0.0.7", 8338) == "http://10.0.0.7:8338/"
     assert page_url("::1", 8338) == "http://[::1]:8338/"
     assert join_url("http://10.0.0.7:8338/#OLD", "K7Q2MX") == "http://10.0.0.7:8338/#K7Q2MX"
+
+
+def test_the_classrooms_address_comes_before_loopback_containers_and_vpns():
+    interfaces = [("lo", "127.0.0.1"), ("docker0", "172.17.0.1"), ("wg0", "10.8.0.2"), ("eth1", "93.184.216.34"),
+                  ("wlan0", "192.168.1.20"), ("eth0", "169.254.3.4"), ("wlan0", "fe80::1"), ("eth2", "10.0.0.7")]
+    assert ranked(interfaces) == ["192.168.1.20", "10.0.0.7", "93.184.216.34", "172.17.0.1", "10.8.0.2"]

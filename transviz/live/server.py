@@ -145,16 +145,17 @@ class _Connection:
 
     async def send_all(self) -> None:
         """Empty the outbox as messages come, until the connection closes."""
-        while True:
-            await self.wakeup.wait()
-            self.wakeup.clear()
-            while self.outbox:
-                kind, text = self.outbox.popleft()
-                if kind == "close":
-                    code, reason = text.split(" ", 1)
-                    await self.ws.close(int(code), reason)
-                    return
-                await self.ws.send(text)
+        with contextlib.suppress(ConnectionClosed):
+            while True:
+                await self.wakeup.wait()
+                self.wakeup.clear()
+                while self.outbox:
+                    kind, text = self.outbox.popleft()
+                    if kind == "close":
+                        code, reason = text.split(" ", 1)
+                        await self.ws.close(int(code), reason)
+                        return
+                    await self.ws.send(text)
 
 
 class ClassServer:
@@ -396,7 +397,7 @@ class ClassServer:
         finally:
             self._connections.discard(connection)
             if connection.closing:  # the sender sends what is queued, then closes with its code
-                with contextlib.suppress(asyncio.TimeoutError, ConnectionClosed):
+                with contextlib.suppress(asyncio.TimeoutError):
                     await asyncio.wait_for(sender, CLOSE_TIMEOUT_S)
             sender.cancel()
             nickname = connection.nickname
