@@ -28,11 +28,13 @@ def question(id="q1", answer=1, label=None):
     return Question(id, "next", {"en": "Next?", "zh": "下一个？"}, ("i", "you", "we"), answer, label)
 
 
-def get(server, path, method="GET"):
+def get(server, path, method="GET", host=None):
     """(status, headers, body) of a request for ``path`` sent exactly as written (no normalising)."""
     connection = http.client.HTTPConnection("127.0.0.1", server.port, timeout=5)
     try:
-        connection.putrequest(method, path, skip_accept_encoding=True)
+        connection.putrequest(method, path, skip_accept_encoding=True, skip_host=host is not None)
+        if host is not None:
+            connection.putheader("Host", host)
         connection.endheaders()
         response = connection.getresponse()
         return response.status, dict(response.getheaders()), response.read()
@@ -52,6 +54,7 @@ def test_the_page_is_served_without_the_code(server, path, name):
     assert status == 200
     assert body == (resource_dir() / "class" / name).read_bytes()
     assert "script-src 'self'" in headers["Content-Security-Policy"]
+    assert f"connect-src 'self' ws://127.0.0.1:{server.port};" in headers["Content-Security-Policy"]
     assert headers["X-Content-Type-Options"] == "nosniff"
 
 
@@ -66,6 +69,13 @@ def test_nothing_else_is_served(server, path):
     status, _, body = get(server, path)
     assert status != 200
     assert b"root:" not in body and b"[project]" not in body
+
+
+@pytest.mark.parametrize("host", ["evil.example; script-src *", "a b", "x" * 300, ""])
+def test_a_forged_host_header_adds_nothing_to_the_pages_policy(server, host):
+    status, headers, _ = get(server, "/", host=host)
+    assert status == 200
+    assert "connect-src 'self';" in headers["Content-Security-Policy"] and "*" not in headers["Content-Security-Policy"]
 
 
 @pytest.mark.parametrize("method", ["POST", "PUT", "DELETE", "HEAD", "OPTIONS"])

@@ -20,6 +20,7 @@ import asyncio
 import contextlib
 import errno
 import logging
+import re
 import threading
 import time
 from collections import deque
@@ -89,11 +90,12 @@ FILES = {
     "/strings.js": ("strings.js", "text/javascript; charset=utf-8"),
     "/class.css": ("class.css", "text/css; charset=utf-8"),
 }
-# The page runs only its own scripts and styles and talks only to this server (connect-src 'self'
-# covers the WebSocket on the same host and port); no frame may hold it.
+# The page runs only its own scripts and styles and talks only to this server: connect-src names
+# the WebSocket's origin too, as older Safari's 'self' does not cover ws:. No frame may hold it.
+POLICY = ("default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'{0}; "
+          "base-uri 'none'; form-action 'none'; frame-ancestors 'none'")
+HOST_HEADER = re.compile(r"[A-Za-z0-9.-]{1,253}(:\d{1,5})?|\[[0-9A-Fa-f:.]{2,45}\](:\d{1,5})?")
 SECURITY_HEADERS = (
-    ("Content-Security-Policy", "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
-                                "connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'"),
     ("X-Content-Type-Options", "nosniff"),
     ("Referrer-Policy", "no-referrer"),
     ("Cache-Control", "no-store"),
@@ -383,7 +385,9 @@ class ClassServer:
         file = self._files.get(path)
         if file is None:
             return _response(HTTPStatus.NOT_FOUND, b"not found\n", "text/plain; charset=utf-8")
-        return _response(HTTPStatus.OK, *file)
+        host = request.headers.get("Host", "")
+        socket_origin = f" ws://{host}" if HOST_HEADER.fullmatch(host) else ""
+        return _response(HTTPStatus.OK, *file, policy=POLICY.format(socket_origin))
 
     async def _handle(self, ws: ServerConnection) -> None:
         remote = ws.remote_address
@@ -505,9 +509,9 @@ def _result_message(result: Result) -> dict[str, Any]:
             "right": result.right}
 
 
-def _response(status: HTTPStatus, body: bytes, kind: str) -> Response:
+def _response(status: HTTPStatus, body: bytes, kind: str, policy: str = POLICY.format("")) -> Response:
     headers = Headers([("Content-Type", kind), ("Content-Length", str(len(body))), ("Connection", "close"),
-                       *SECURITY_HEADERS])
+                       ("Content-Security-Policy", policy), *SECURITY_HEADERS])
     return Response(status.value, status.phrase, headers, body)
 
 
