@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import logging
 import re
 import threading
@@ -238,14 +239,13 @@ class ClassClient:
         return None, self._joined_now
 
     def _receive(self, raw: str) -> None:
-        import json
-
         try:
-            message = json.loads(raw)
-            kind = message["type"]
-        except (ValueError, KeyError, TypeError):
+            self._handle(json.loads(raw))
+        except (ValueError, KeyError, TypeError, IndexError):  # not this protocol: skipped, the class goes on
             log.warning("the class sent a message that is not one: %.80r", raw)
-            return
+
+    def _handle(self, message: dict[str, Any]) -> None:
+        kind = message["type"]
         if kind == "welcome":
             self.token, self.nickname = message["token"], message["nickname"]
             self._joined_now = True
@@ -342,8 +342,6 @@ assert set(_REFUSALS) == set(REFUSALS)
 
 
 def _json(message: dict[str, Any]) -> str:
-    import json
-
     return json.dumps(message, ensure_ascii=False, separators=(",", ":"))
 
 
