@@ -25,6 +25,7 @@ MODULES = (  # each registers its figures when imported
     "transviz.bench.core", "transviz.bench.training", "transviz.bench.session", "transviz.bench.gui",
     "transviz.bench.packaging", "transviz.bench.studio", "transviz.bench.responsive", "transviz.bench.interventions",
     "transviz.bench.concepts", "transviz.bench.hf", "transviz.bench.variants", "transviz.bench.inside",
+    "transviz.bench.live",
 )
 
 
