@@ -168,3 +168,38 @@ def test_the_masks_tab_never_shows_the_hidden_token(shipped_window, shipped_mode
     assert not shipped_window.workspace.hidden
     qtbot.waitUntil(lambda: len(masks.decoder.tokens) == 3, timeout=20000)
     assert hidden in every_text(masks).split()
+
+
+def prefix_lm_stream(source: int, inputs: int) -> np.ndarray:
+    """A prefix LM's one mask by its definition: source positions first, seeing each other both ways
+    and no input; each input sees the source and the inputs up to its own."""
+    size = source + inputs
+    query, key = np.arange(size)[:, None], np.arange(size)[None, :]
+    return (key <= query) | ((query < source) & (key < source))
+
+
+def test_a_decoder_only_models_question_is_on_its_one_stream(open_window, qtbot) -> None:
+    model = transviz.load_model("decoder-only")
+    window = open_window((1366, 768), model=model, source="decoder-only", sentence=SENTENCE)
+    masks = window.panels["masks"]
+    masks.others.setText("ich mochte ein bier bitte")  # a longer source: the batch pads sentence 1's
+    explorer = window.panels["explorer"]
+    explorer.quiz.asks.setCurrentIndex(ASKS.index("mask"))
+    explorer.quiz_action.trigger()  # the first step already has blocked cells: the source never sees the output
+    question = explorer.quiz.question
+    assert question is not None and question.step == 0 and window.tabs.currentWidget() is masks
+    combined = masks.combined_view
+    names = [*SENTENCE.split(), "<s>"]
+    assert combined.row_labels() == names == list(question.tokens)  # no padding between source and inputs
+    assert combined.title.replace("\u00a0", " ").endswith(
+        "(1, 1, 5, 5); sentence 1, alone: the quiz's positions, without the batch's padding")
+    allowed = prefix_lm_stream(4, 1)
+    assert [bool(allowed[r, c]) for r, c in question.cells].count(False) == 1
+    assert not allowed[question.cells[question.truth]]
+    row, column = question.cells[question.truth]
+    click_cell(combined, row, column)
+    qtbot.waitUntil(lambda: explorer.quiz.choice == question.truth, timeout=2000)
+    masks.quiz_view.reveal_button.click()  # asks the explorer's quiz, which reveals
+    assert explorer.quiz.answer.correct and masks.quiz_view.result.text().startswith("Right! Blocked: ")
+    shown = combined.data  # drawn now: 1 may attend, NaN blocked
+    assert all(np.isnan(shown[r, c]) == (not allowed[r, c]) for r, c in question.cells)

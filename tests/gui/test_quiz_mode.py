@@ -285,7 +285,7 @@ def test_lesson_9_asks_about_the_inside_with_answers_from_the_model(open_window)
             if slide.quiz.ask == "mask":
                 assert question.probabilities[question.truth] == 0.0 and question.probabilities.count(0.0) == 1
                 assert shown.startswith("Right!" if question.truth == 0 else "Not quite") and "Blocked: " in shown
-            elif slide.quiz.ask == "sums":  # the decoder-only model's cross view is part of a row; the 2017 one's is not
+            elif slide.quiz.ask == "sums":  # a decoder-only model's cross view is part of a row; the 2017 one's is not
                 yes = slide.model == "default"
                 assert question.truth_text == ("yes" if yes else "no") and "The row sums to" in shown
                 assert ("1.0000" in shown) == yes

@@ -21,7 +21,16 @@ from contextlib import contextmanager
 
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QAction, QKeySequence, QResizeEvent, QShortcut
-from PySide6.QtWidgets import QAbstractSpinBox, QLineEdit, QSplitter, QStackedWidget, QToolButton, QVBoxLayout, QWidget
+from PySide6.QtWidgets import (
+    QAbstractSpinBox,
+    QHBoxLayout,
+    QLineEdit,
+    QSplitter,
+    QStackedWidget,
+    QToolButton,
+    QVBoxLayout,
+    QWidget,
+)
 
 from ...core.analysis.unmodified import TokenComparison
 from ...core.analysis.walkthrough import Kind
@@ -118,8 +127,13 @@ class ExplorerPanel(Retranslated, PlotPanel):
         left = QWidget()
         column = QVBoxLayout(left)
         column.setContentsMargins(0, 0, 0, 0)
-        column.addWidget(quiz_button, 0, Qt.AlignmentFlag.AlignLeft)  # above the candidates it hides: the row
-        column.addWidget(self.quiz)                                     # of decoding controls has no room left
+        top = QHBoxLayout()  # above the candidates it hides: the row of decoding controls has no room left
+        top.addWidget(quiz_button)
+        top.addWidget(self.quiz.chooser, 1)  # what each step asks, shown in quiz mode
+        top.addStretch(0)
+        self.quiz.chooser.setVisible(False)
+        column.addLayout(top)
+        column.addWidget(self.quiz)
         column.addWidget(self.candidates, 1)
         self.beam_tree = BeamTree()
         self.attention = AttentionView(controller)
@@ -220,6 +234,7 @@ class ExplorerPanel(Retranslated, PlotPanel):
         if not on:
             self._slide_spec = None
         self.quiz.setVisible(on)
+        self.quiz.chooser.setVisible(on)
         if on and not self.isVisible() and not self._quiz_from_slide:  # from the View menu on another tab
             self.show_panel.emit("explorer")
         for shortcut in self.quiz_keys:

@@ -82,11 +82,12 @@ def drawn_mask(mask: torch.Tensor) -> np.ndarray:
 def labelled_height(view: HeatmapWidget, rows: int, numbered: bool = False) -> int:
     """The least height of a mask plot at which every row keeps its label and the rows' axis
     title is whole: a mask is read row by row. ``numbered`` cells (a quiz's) need rows as high as
-    their numbers' boxes, which must not run into each other's."""
+    their numbers' boxes, which must not run into each other's, and the title says more."""
     metrics = QFontMetricsF(plot_font())
     line = metrics.height()
     cells = max(rows * (1.7 if numbered else 1.3) * line, metrics.horizontalAdvance(view.axes.row_title) + 2 * line)
-    return math.ceil(cells + 8 * line)  # title (2 lines), column labels and title (3), read-out, margins
+    # title (2 lines, 4 numbered), column labels and title (3), read-out, margins
+    return math.ceil(cells + (10 if numbered else 8) * line)
 
 
 class MaskView(HeatmapWidget):
@@ -119,6 +120,7 @@ class MasksPanel(Retranslated, PlotPanel):
         self._wanted_query: int | None = None  # the query asked for, chosen once the walkthrough has it
         self.quiz = QuizState()  # the explorer's quiz: a mask question is answered here
         self._brought: Question | None = None  # the mask question the combined mask was scrolled to
+        self._combined_tokens: list[str] = []  # the combined mask's positions, as drawn
         self._build()
         self._add_quiz_keys()
         self.translator.translated.connect(self._on_translated)
@@ -439,23 +441,12 @@ class MasksPanel(Retranslated, PlotPanel):
         self.refresh_masks()  # hidden or shown again, numbered or not
 
     def _view_cells(self, question: Question) -> list[tuple[int, int]] | None:
-        """The question's cells where the combined mask draws them (a decoder-only model's stream has
-        the batch's source padding between the source and the inputs), or None when it draws
-        another sentence or target than the question's."""
-        if self.decoder is None or self.combined_sentence.currentIndex() != 0:
+        """The question's cells, or None when the combined mask draws another sentence or target than
+        the question's (its positions, the inputs' padding after them aside)."""
+        if self.combined_sentence.currentIndex() != 0 or self._combined_tokens[:len(question.tokens)] != list(
+                question.tokens):
             return None
-        tokens, source, shift = self.decoder.tokens[0], 0, 0
-        if self.stream is not None and self.batch is not None:
-            source = int(self.batch.padding[0].sum())
-            shift = self.batch.padding.shape[-1] - source
-            tokens = self.batch.tokens[0] + tokens
-
-        def place(index: int) -> int:
-            return index if index < source else index + shift
-
-        if any(place(i) >= len(tokens) or tokens[place(i)] != name for i, name in enumerate(question.tokens)):
-            return None
-        return [(place(row), place(column)) for row, column in question.cells]
+        return list(question.cells)
 
     def _show_marks(self) -> None:
         """Number the mask question's cells on the combined mask: the class's choice with a pointer,
@@ -605,9 +596,9 @@ class MasksPanel(Retranslated, PlotPanel):
         if decoder is None or row < 0:
             return
         if self.stream is not None and self.batch is not None:
-            self._draw_stream(self.stream, self.batch.tokens[row] + decoder.tokens[row], row)
+            self._draw_stream(self.stream, self.batch, decoder.tokens[row], row)
             return
-        tokens = decoder.tokens[row]
+        tokens = self._combined_tokens = decoder.tokens[row]
         self.combined_view.set_data(drawn_mask(decoder.combined[row, 0]), tokens, tokens,
                                     hidden_rows=range(len(tokens)) if self._asking() else ())
         self._show_marks()
@@ -623,17 +614,24 @@ class MasksPanel(Retranslated, PlotPanel):
                 shape_text(decoder.combined), row + 1)
         self.combined_view.set_title(title)
 
-    def _draw_stream(self, stream: torch.Tensor, tokens: list[str], row: int) -> None:
-        """A decoder-only model's one mask: its source rows, then its decoder inputs' rows."""
-        self.combined_view.set_data(drawn_mask(stream[row, 0]), tokens, tokens,
+    def _draw_stream(self, stream: torch.Tensor, batch: SourceBatch, inputs: list[str], row: int) -> None:
+        """A decoder-only model's one mask: its source rows, then its decoder inputs' rows. With a mask
+        question shown, the batch's padding of the source is left out: the positions are the question's."""
+        tokens, mask, shape = batch.tokens[row] + inputs, stream[row, 0], shape_text(stream)
+        alone = self._mask_question() is not None
+        if alone:
+            source = batch.padding.shape[-1]
+            keep = [i for i in range(len(tokens)) if i >= source or bool(batch.padding[row, 0, 0, i])]
+            tokens, mask = [tokens[i] for i in keep], mask[keep][:, keep]
+            shape = shape_text(mask[None, None])
+        self._combined_tokens = tokens
+        self.combined_view.set_data(drawn_mask(mask), tokens, tokens,
                                     hidden_rows=range(len(tokens)) if self._asking() else ())
         self._show_marks()
-        self.combined_view.setMinimumHeight(labelled_height(self.combined_view, len(tokens),
-                                                            self._mask_question() is not None))
+        self.combined_view.setMinimumHeight(labelled_height(self.combined_view, len(tokens), alone))
         model = self.workspace.model
         prefix = model is not None and model.config.architecture == "prefix-lm"
         window = model.config.attention_window if model is not None else 0
-        shape = shape_text(stream)
         if prefix:
             title = self.tr("A prefix LM's one mask (decoder-only): the source's words see each other both ways, the "
                             "decoder inputs see the source and the inputs up to their own; shape {0}; sentence {1}")
@@ -642,7 +640,10 @@ class MasksPanel(Retranslated, PlotPanel):
                             "first; shape {0}; sentence {1}")
         if window:
             title = self.tr("{0}; within a window of {1} keys").format(title, window)
-        self.combined_view.set_title(title.format(shape, row + 1))
+        title = title.format(shape, row + 1)
+        if alone:
+            title = self.tr("{0}, alone: the quiz's positions, without the batch's padding").format(title)
+        self.combined_view.set_title(title)
 
     @staticmethod
     def _short(sentences: list[str], width: int = 18) -> list[str]:

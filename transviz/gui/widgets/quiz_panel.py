@@ -24,7 +24,8 @@ class QuizPanel(Retranslated, QWidget):
     """What to ask, the question, its choices (1-9), Reveal (Enter), the truth and the score.
 
     Args:
-        mirror: show another panel's quiz (:meth:`show_state`): no chooser, and Reveal only asks.
+        mirror: show another panel's quiz (:meth:`show_state`): Reveal only asks. The chooser of what
+            to ask (:attr:`chooser`) is the owner's to lay out, or not (a mirror's).
 
     Signals:
         revealed_changed(bool): the step's answer is now shown (True) or hidden (False).
@@ -57,12 +58,13 @@ class QuizPanel(Retranslated, QWidget):
             "What each step asks; another kind starts a fresh score and asks about the current step"))
         self.asks.setCurrentIndex(ASKS.index(self.spec.ask))
         self.asks.currentIndexChanged.connect(lambda index: self.ask_chosen.emit(ASKS[index]))
-        chooser = QWidget()
-        row = QHBoxLayout(chooser)
+        # laid out by the panel's owner (the explorer: beside its Quiz mode button, where a line of the
+        # question's own would be lost on a small screen)
+        self.chooser = QWidget()
+        row = QHBoxLayout(self.chooser)
         row.setContentsMargins(0, 0, 0, 0)
         row.addWidget(bound_label(self, lambda: self.tr("Ask")))
         row.addWidget(self.asks, 1)
-        chooser.setVisible(not mirror)
         self.prompt = plain_label(wrap=True)
         self.choices_label = plain_label(wrap=True)
         self.reveal_button = QPushButton()
@@ -72,7 +74,7 @@ class QuizPanel(Retranslated, QWidget):
         self.score_label = QLabel()
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
-        for widget in (chooser, self.prompt, self.choices_label, self.reveal_button, self.result, self.score_label):
+        for widget in (self.prompt, self.choices_label, self.reveal_button, self.result, self.score_label):
             layout.addWidget(widget)
         self._show()
 
