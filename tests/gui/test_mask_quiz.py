@@ -146,6 +146,9 @@ def test_the_chooser_changes_what_is_asked_and_restarts_the_score(shipped_window
     explorer.move_on()
     explorer.move_on()
     assert quiz.question.ask == "mask" and shipped_window.tabs.currentWidget() is shipped_window.panels["masks"]
+    explorer.quiz_action.trigger()
+    explorer.quiz_action.trigger()  # off and on again: the kind chosen stays
+    assert quiz.chosen_ask == "mask" and quiz.question.ask == "mask"
 
 
 @pytest.mark.parametrize("question_kind", ["token", "mask"])

@@ -274,6 +274,7 @@ def test_lesson_9_asks_about_the_inside_with_answers_from_the_model(open_window)
             question = quiz.question
             assert question is not None and question.ask == slide.quiz.ask, index
             asked.add(question.ask)
+            assert quiz.chosen_ask == slide.quiz.ask  # the chooser shows what the slide asks
             assert quiz.prompt.text().startswith(("Step", "Which head", "In cross-attention"))
             if slide.quiz.ask == "mask":  # the slide's tab, its cells numbered over the hidden mask
                 masks = window.panels["masks"]
