@@ -131,7 +131,6 @@ class ExplorerPanel(Retranslated, PlotPanel):
         top.addWidget(quiz_button)
         top.addWidget(self.quiz.chooser, 1)  # what each step asks, shown in quiz mode
         top.addStretch(0)
-        self.quiz.chooser.setVisible(False)
         column.addLayout(top)
         column.addWidget(self.quiz)
         column.addWidget(self.candidates, 1)

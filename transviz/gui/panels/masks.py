@@ -616,9 +616,9 @@ class MasksPanel(Retranslated, PlotPanel):
 
     def _draw_stream(self, stream: torch.Tensor, batch: SourceBatch, inputs: list[str], row: int) -> None:
         """A decoder-only model's one mask: its source rows, then its decoder inputs' rows. With a mask
-        question shown, the batch's padding of the source is left out: the positions are the question's."""
+        question shown, sentence 1's source is drawn without the batch's padding: the question's positions."""
         tokens, mask, shape = batch.tokens[row] + inputs, stream[row, 0], shape_text(stream)
-        alone = self._mask_question() is not None
+        alone = self._mask_question() is not None and row == 0
         if alone:
             source = batch.padding.shape[-1]
             keep = [i for i in range(len(tokens)) if i >= source or bool(batch.padding[row, 0, 0, i])]

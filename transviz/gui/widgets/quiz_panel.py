@@ -42,7 +42,7 @@ class QuizPanel(Retranslated, QWidget):
     def __init__(self, spec: QuizSpec | None = None, seed: int = 0, parent: QWidget | None = None,
                  mirror: bool = False) -> None:
         super().__init__(parent)
-        self.spec, self.seed, self.mirror = spec or QuizSpec(), seed, mirror
+        self.spec, self.seed = spec or QuizSpec(), seed
         self.question: Question | None = None
         self.choice: int | None = None
         self.answer: Answer | None = None
@@ -60,11 +60,12 @@ class QuizPanel(Retranslated, QWidget):
         self.asks.currentIndexChanged.connect(lambda index: self.ask_chosen.emit(ASKS[index]))
         # laid out by the panel's owner (the explorer: beside its Quiz mode button, where a line of the
         # question's own would be lost on a small screen)
-        self.chooser = QWidget()
+        self.chooser = QWidget(self)
         row = QHBoxLayout(self.chooser)
         row.setContentsMargins(0, 0, 0, 0)
         row.addWidget(bound_label(self, lambda: self.tr("Ask")))
         row.addWidget(self.asks, 1)
+        self.chooser.setVisible(False)  # until its owner lays it out and shows it
         self.prompt = plain_label(wrap=True)
         self.choices_label = plain_label(wrap=True)
         self.reveal_button = QPushButton()
