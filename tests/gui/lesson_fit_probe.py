@@ -37,6 +37,10 @@ def problems(window: MainWindow, slide) -> list[str]:
         found.append(f"page {slide.page} not shown")
     if slide.quiz is not None:
         quiz = window.panels["explorer"].quiz
+        if slide.quiz.ask == "mask":  # answered in the masks tab, its cells numbered there
+            quiz = window.panels["masks"].quiz_view
+            if not quiz.isVisible() or len(window.panels["masks"].combined_view.cell_marks) != 4:
+                found.append("mask question not shown")
         if not quiz.isVisible() and slide.tab == "explorer":
             found.append("quiz not shown")
         elif quiz.isVisible() and (cut(quiz.choices_label) or cut(quiz.prompt)):

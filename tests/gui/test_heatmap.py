@@ -239,3 +239,27 @@ def test_labels_of_narrow_cells_are_thinned_to_what_fits(show, qtbot):
     assert stride * axis._cell_pixels() >= min(line * 1.4, axis._widest * 1.1)
     widget.resize(1400, 300)
     qtbot.waitUntil(lambda: len(axis.tick_labels()) == 32, timeout=2000)  # room again: every column
+
+
+def test_cell_marks_are_drawn_over_their_cells_and_cleared(heatmap, pixels) -> None:
+    from transviz.gui.widgets.heatmap import MARK_INK, MARK_PAPER
+
+    centre, other = heatmap.cell_position(1, 2), heatmap.cell_position(2, 1)
+    before = pixels.at(heatmap, centre)
+    assert pixels.shows(before, float(cross_map()[1, 2]))
+    heatmap.set_cell_marks({(1, 2): "1", (3, 4): "2 \u2713"})
+    assert heatmap.cell_marks == {(1, 2): "1", (3, 4): "2 \u2713"}
+    image = heatmap.grab().toImage()
+    ratio = image.devicePixelRatio()
+    patch = {image.pixelColor(int(centre.x() * ratio) + dx, int(centre.y() * ratio) + dy).getRgb()[:3]
+             for dx in range(-5, 6) for dy in range(-5, 6)}
+    assert MARK_PAPER.getRgb()[:3] in patch and MARK_INK.getRgb()[:3] in patch  # the number on its white box
+    assert pixels.shows(pixels.at(heatmap, other), float(cross_map()[2, 1]))  # an unmarked cell as it was
+    heatmap.set_data(cross_map(), QUERIES, KEYS, hidden_rows=[1, 2])  # marks stay with new data
+    assert heatmap.cell_marks == {(1, 2): "1", (3, 4): "2 \u2713"}
+    marks = [item for item in heatmap._question_marks if item.isVisible()]
+    assert len(marks) == 1  # row 1's "?" steps aside for its numbered cell; row 2 keeps its own
+    heatmap.set_cell_marks({})
+    assert heatmap.cell_marks == {} and len([item for item in heatmap._question_marks if item.isVisible()]) == 2
+    heatmap.set_data(cross_map(), QUERIES, KEYS)
+    assert pixels.shows(pixels.at(heatmap, centre), float(cross_map()[1, 2]))

@@ -266,21 +266,32 @@ def test_lesson_9_asks_about_the_inside_with_answers_from_the_model(open_window)
     explorer = window.panels["explorer"]
     try:
         expected = {"layer": "layer 1", "aligns": "head 2", "queries": "the decoder's inputs (the output so far)",
-                    "sums": None}
+                    "sums": None, "mask": None}
+        asked = set()
         for index, slide in enumerate(slides):
             window.lesson_mode.go(index)
             quiz = explorer.quiz
             question = quiz.question
             assert question is not None and question.ask == slide.quiz.ask, index
+            asked.add(question.ask)
+            assert quiz.chosen_ask == slide.quiz.ask  # the chooser shows what the slide asks
             assert quiz.prompt.text().startswith(("Step", "Which head", "In cross-attention"))
+            if slide.quiz.ask == "mask":  # the slide's tab, its cells numbered over the hidden mask
+                masks = window.panels["masks"]
+                assert window.tabs.currentWidget() is masks and len(masks.combined_view.cell_marks) == 4
+                assert masks.quiz_view.prompt.text() == quiz.prompt.text()
             quiz.choose(0)
             quiz.reveal()
             shown = quiz.result.text()
-            if slide.quiz.ask == "sums":  # the decoder-only model's cross view is part of a row; the 2017 one's is not
+            if slide.quiz.ask == "mask":
+                assert question.probabilities[question.truth] == 0.0 and question.probabilities.count(0.0) == 1
+                assert shown.startswith("Right!" if question.truth == 0 else "Not quite") and "Blocked: " in shown
+            elif slide.quiz.ask == "sums":  # a decoder-only model's cross view is part of a row; the 2017 one's is not
                 yes = slide.model == "default"
                 assert question.truth_text == ("yes" if yes else "no") and "The row sums to" in shown
                 assert ("1.0000" in shown) == yes
             else:
                 assert quiz.choice_name(question, question.truth_text) == expected[slide.quiz.ask]
+        assert asked == set(expected)
     finally:
         window.lesson_mode.stop()

@@ -205,3 +205,144 @@ def test_a_queries_question_names_its_kind_in_a_lesson() -> None:
         loads(head + 'sentence = "ich mochte ein bier"\nquiz = { ask = "queries" }\n')
     slide = loads(head + 'sentence = "ich mochte ein bier"\nquiz = { ask = "queries", kind = "cross" }\n').slides[0]
     assert slide.quiz.ask == "queries" and slide.quiz.kind == "cross"
+
+
+# -- which cell of the decoder's mask is blocked ----------------------------------------------------
+def defined_mask(source: int, inputs: int, window: int = 0, stream: str = "") -> np.ndarray:
+    """The mask from its definition, (N, N) with rows queries and columns keys: causal over the
+    decoder inputs; a decoder-only model's stream (``stream`` "prefix-lm" or "decoder-only") puts
+    ``source`` positions first, which never see the inputs and see each other both ways (prefix LM)
+    or up to their own; a window keeps keys fewer than ``window`` positions from the query."""
+    size = (source if stream else 0) + inputs
+    query, key = np.arange(size)[:, None], np.arange(size)[None, :]
+    allowed = key <= query
+    if stream == "prefix-lm":
+        allowed = allowed | ((query < source) & (key < source))
+    if window:
+        allowed = allowed & (np.abs(query - key) < window)
+    return allowed
+
+
+def decoder_only_variant(**changes: object) -> transviz.Model:
+    """The shipped decoder-only sibling (a prefix LM) with ``changes`` to its config, its own weights."""
+    import dataclasses
+
+    from transviz.core.model.transformer import Transformer
+
+    shipped = transviz.load_model("decoder-only")
+    net = Transformer(dataclasses.replace(shipped.config, **changes))  # type: ignore[arg-type]
+    net.load_state_dict(shipped.net.state_dict())
+    return transviz.Model(net.eval(), shipped.src_vocab, shipped.tgt_vocab, shipped.facts)
+
+
+MASK_MODELS = {  # name: (model, stream rule)
+    "default": (lambda: transviz.load_model("default"), ""),
+    "window": (lambda: transviz.load_model("window"), ""),
+    "prefix-lm": (lambda: transviz.load_model("decoder-only"), "prefix-lm"),
+    "decoder-only": (lambda: decoder_only_variant(architecture="decoder-only"), "decoder-only"),
+    "decoder-only-window": (lambda: decoder_only_variant(architecture="decoder-only", attention_window=3),
+                            "decoder-only"),
+}
+
+
+@pytest.mark.parametrize("name", list(MASK_MODELS))
+def test_the_mask_question_has_one_blocked_cell_by_the_masks_definition(name) -> None:
+    build, stream = MASK_MODELS[name]
+    chosen = build()
+    window = chosen.config.attention_window
+    assert (window > 0) == name.endswith("window") and chosen.config.decoder_only == bool(stream)
+    session = DecodingSession(chosen, "ich mochte ein bier trinken")
+    source = len(session.source_tokens)
+    reasons = set()
+    for step in range(6):
+        session.step()
+        if step == 0 and not stream:
+            continue  # refused: the next test
+        for seed in range(8):
+            question = ask(session, QuizSpec("mask"), seed)
+            allowed = defined_mask(source, step + 1, window, stream)
+            assert question.ask == "mask" and question.step == step and len(question.cells) == 4
+            assert len(set(question.cells)) == 4
+            shown = [bool(allowed[r, c]) for r, c in question.cells]
+            assert shown.count(False) == 1 and not shown[question.truth]
+            assert question.probabilities == tuple(1.0 if s else 0.0 for s in shown)
+            names = [*session.source_tokens] * bool(stream) + [session.start_token, *session.output_tokens[:step]]
+            assert list(question.tokens) == names
+            row, column = question.cells[question.truth]
+            assert question.choices[question.truth] == f"{row} {names[row]} -> {column} {names[column]}"
+            reason = "source" if row < source <= column and stream else "future" if column > row else "window"
+            assert question.blocked_by == reason
+            reasons.add(reason)
+            result = answer(question, question.truth)
+            assert result.correct and result.probability == 0.0
+            assert not answer(question, (question.truth + 1) % 4).correct
+    expected = {"future"} | ({"window"} if window else set()) | ({"source"} if stream else set())
+    assert reasons == expected  # every rule of this model's mask is asked about sooner or later
+
+
+@pytest.mark.parametrize("name", ["default", "window"])
+def test_the_mask_questions_blocked_cell_gets_no_weight_in_the_models_own_pass(name) -> None:
+    """The mask the question reads is the one the model attends with: in a forward pass over the
+    inputs fed up to the step, the blocked cell has weight 0 in every head, the open cells do not."""
+    chosen = transviz.load_model(name)
+    session = _stepped(chosen, 6)
+    source = chosen.source_tensor(encode_source(chosen, session.source))
+    inputs = [chosen.tgt_vocab.bos_id, *chosen.tgt_vocab.encode(" ".join(session.output_tokens[:5])).ids]
+    with torch.no_grad():
+        maps = torch.stack(chosen.net(source, torch.tensor([inputs]), return_attention=True).attention.decoder_self)
+    maps = maps[:, 0].numpy()  # (L, H, T, T)
+    blocked_by = set()
+    for seed in range(12):
+        question = ask(session, QuizSpec("mask"), seed)
+        blocked_by.add(question.blocked_by)
+        for index, (row, column) in enumerate(question.cells):
+            weights = maps[:, :, row, column]
+            assert (weights == 0).all() if index == question.truth else (weights > 0).all()
+    assert "window" in blocked_by or name == "default"
+
+
+def test_a_mask_question_is_seeded_by_seed_and_step(model: transviz.Model) -> None:
+    session = _stepped(model, 4)
+    first = ask(session, QuizSpec("mask"), seed=3)
+    assert ask(session, QuizSpec("mask"), seed=3) == first
+    again = _stepped(model, 4)
+    assert ask(again, QuizSpec("mask"), seed=3) == first
+    others = {ask(session, QuizSpec("mask"), seed=s).cells for s in range(10)}
+    assert len(others) > 5  # another seed, other cells
+    truths = {ask(session, QuizSpec("mask"), seed=s).truth for s in range(20)}
+    assert len(truths) > 2  # the blocked cell's number says nothing
+
+
+def test_the_first_step_has_no_mask_question(model: transviz.Model) -> None:
+    session = _stepped(model, 1)
+    with pytest.raises(InputError, match="at step 1 the decoder's mask has 0 blocked cells and 1 that may attend.*"
+                                         "Ask it from step 2 on"):
+        ask(session, QuizSpec("mask"))
+    assert QuizSpec.of({"ask": "mask"}) == QuizSpec("mask")
+
+
+def test_lesson_9_with_its_mask_question_passes_the_check(capsys) -> None:
+    from transviz.cli import main
+    from transviz.core.io.resources import shipped_lessons
+    from transviz.core.teaching.lesson import read
+
+    path = shipped_lessons()["09-inside-a-step"]
+    assert any(slide.quiz is not None and slide.quiz.ask == "mask" for slide in read(path).slides)
+    assert main(["lesson", "--check", str(path)]) == 0
+    assert capsys.readouterr().out.endswith("all fine\n")
+
+
+def test_a_mask_question_at_a_step_without_one_fails_the_lesson_check(tmp_path) -> None:
+    from transviz.core.teaching.lesson import LessonError, read
+    from transviz.core.teaching.lesson_run import check
+
+    path = tmp_path / "mask.toml"
+    head = 'format = "transviz-lesson"\nversion = 1\ntitle_en = "t"\ntitle_zh = "t"\n[[slide]]\nmodel = "default"\n'
+    path.write_text(head + 'sentence = "ich mochte ein bier"\nsteps = 1\ntab = "masks"\nquiz = { ask = "mask" }\n',
+                    encoding="utf-8")
+    lesson = read(path)
+    assert lesson.warnings == ()  # the masks tab is where a mask question is answered
+    with pytest.raises(LessonError, match="mask.toml, line 10: at step 1 .* Ask it from step 2 on"):
+        check(lesson)
+    path.write_text(head + 'sentence = "ich mochte ein bier"\nsteps = 2\nquiz = { ask = "mask" }\n', encoding="utf-8")
+    assert len(check(read(path))) == 1

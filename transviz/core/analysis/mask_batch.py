@@ -135,6 +135,37 @@ def decoder_batch(inputs: Sequence[TokensAndIds], pad_id: int, window: int = 0) 
     return DecoderBatch(tokens, ids, causal_mask(len(inputs[0][1])), combined)
 
 
+@dataclass(frozen=True)
+class SentenceMask:
+    """The one mask decoder self-attention uses for one sentence alone (a batch of one: no padding),
+    built as :func:`mask_batch` builds it: over the decoder inputs, or, for a decoder-only model, over
+    its one stream of source tokens, then decoder inputs.
+
+    Shape:
+        ``mask``: (N, N) bool, rows queries, columns keys, ``True`` = may attend; ``tokens``: the
+        N positions' names; ``source_length``: how many of them are the source's (0 for an
+        encoder-decoder); ``window``: the model's sliding window (0: none).
+    """
+
+    tokens: list[str]
+    mask: torch.Tensor
+    source_length: int
+    window: int
+
+
+def sentence_mask(model: Model, sentence: str, inputs: TokensAndIds) -> SentenceMask:
+    """The mask ``model`` uses on ``sentence`` with the decoder ``inputs`` (start token first)."""
+    config = model.config
+    decoder = decoder_batch([inputs], config.pad_id, config.attention_window)
+    if not config.decoder_only:
+        return SentenceMask(list(inputs[0]), decoder.combined[0, 0], 0, config.attention_window)
+    source = source_batch([sentence], model.src_vocab, config.pad_id, model.encode_source)
+    stream = stream_mask(source.ids, decoder.ids, config.pad_id, config.architecture == "decoder-only",
+                         config.attention_window)  # (1, 1, S + T, S + T)
+    return SentenceMask(source.tokens[0] + list(inputs[0]), stream[0, 0], source.ids.shape[1],
+                        config.attention_window)
+
+
 def translated_inputs(model: Model, sentence: str, max_len: int = TRANSLATION_MAX_LEN) -> TokensAndIds:
     """The start token and ``model``'s greedy translation of ``sentence`` (its end token left
     out): what the decoder reads for this sentence in a batch. Runs the model; InputError for a

@@ -38,7 +38,7 @@ MAX_FILE_MB = 16  # a lesson of a hundred slides is tens of KB; a session file i
 SUMMARIES = ("mean", "max", "rollout")
 SCALES = ("fixed", "map", "row")
 COLORMAPS = ("viridis", "cividis", "magma")
-ASKS = ("token", "where", "layer", "sums", "aligns", "queries")
+ASKS = ("token", "where", "layer", "sums", "aligns", "queries", "mask")
 INTERVENTIONS = Intervention.TYPES  # by class name
 SUMMARY_HEAD = "summary"  # a view's head: the layer's summary shown large instead of one head
 
@@ -73,8 +73,8 @@ class Forced:
 class Quiz:
     """Before the slide's state is shown the class predicts: the next ``token`` (``answer``, when
     given, is the token the teacher expects), or ``where`` head (``kind``, ``layer``, ``head``)
-    will look, or something of the model's inside (``layer``, ``sums``, ``aligns``, ``queries``:
-    :mod:`transviz.core.teaching.quiz`). The truth is always the model's own."""
+    will look, or something of the model's inside (``layer``, ``sums``, ``aligns``, ``queries``,
+    ``mask``: :mod:`transviz.core.teaching.quiz`). The truth is always the model's own."""
 
     ask: str
     kind: Kind | None = None
@@ -250,7 +250,10 @@ class _Reader:
         steps = self.whole(data, "steps", 0)
         forced = self.read_forced(data.get("forced", []), steps)
         tab = self.one_of(data, "tab", TABS, "explorer")
-        if "quiz" in data and tab in ANSWERING_TABS:  # the slide's tab stays in front, and this one shows the step
+        quiz = data.get("quiz")
+        # the slide's tab stays in front, and this one shows the step; a mask question is answered there (its
+        # masks and walkthrough are hidden until the answer is revealed)
+        if quiz is not None and tab in ANSWERING_TABS and not (isinstance(quiz, dict) and quiz.get("ask") == "mask"):
             self.warn("tab", translate_noop("CoreMessages", "tab = {0} gives the quiz's answer away: its walkthrough "
                                                             "draws the step the class is asked about"), repr(tab))
         return Slide(

@@ -16,6 +16,7 @@ from ..io.resources import shipped_models
 from ..model.bundle import Model, decoding_copy
 from ..model.config import ModelConfig
 from .lesson import Lesson, LessonError, Slide
+from .quiz import mask_question
 from .workspace import Workspace
 
 Loaded = tuple[Model, Model]  # a model and the copy its sessions decode with
@@ -79,11 +80,19 @@ def show(slide: Slide, workspace: Workspace, source: str, loaded: Loaded) -> Dec
     unless the model had to change."""
     check_places(slide, loaded[0].config)
     check_answer(slide, loaded[0])
+    move = moves(slide)
+
+    def moved(session: DecodingSession) -> None:
+        move(session)
+        check_mask_question(slide, session)
+
     try:
         if workspace.model is not loaded[0]:
             workspace.set_model(loaded[0], source, slide.sentence, decoding_model=loaded[1])
         return workspace.restore(slide.sentence, slide.reference, slide.teacher_forcing, slide.strategy,
-                                 slide.interventions, moves(slide))
+                                 slide.interventions, moved)
+    except QuizNotAskable:
+        raise  # it names the quiz's line
     except TransvizError as exc:
         raise LessonError(LINE, slide.line, exc.message) from None
 
@@ -104,6 +113,27 @@ def check_places(slide: Slide, config: ModelConfig) -> None:
             raise LessonError(translate_noop("CoreMessages", "line {0}: the {1} names head {2}, but the model has "
                                                              "heads 0 to {3}"), slide.line_of(what), what, head,
                               config.n_heads - 1)
+
+
+class QuizNotAskable(LessonError):
+    """A slide's quiz cannot be asked at the slide's step (the message names the quiz's line)."""
+
+
+def check_mask_question(slide: Slide, session: DecodingSession) -> None:
+    """LessonError, at the quiz's line, if the slide asks a mask question at a step whose mask has
+    too few blocked or open cells (the question asked in the window: about its last step, its first
+    when it takes none). Whether it can be asked depends on the step alone: a slide would open on
+    a refusal instead of its question."""
+    if slide.quiz is None or slide.quiz.ask != "mask":
+        return
+    try:
+        if session.history:
+            mask_question(session, session.history[-1])
+            return
+        with session.excursion():  # no view listens yet: the window takes this step itself
+            mask_question(session, session.step())
+    except TransvizError as exc:
+        raise QuizNotAskable(LINE, slide.line_of("quiz"), exc.message) from None
 
 
 def check_answer(slide: Slide, model: Model) -> None:

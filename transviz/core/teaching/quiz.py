@@ -14,7 +14,10 @@ in: ``"layer"``, which decoder layer is the first to rank the written token firs
 after it too: the logit lens); ``"sums"``, whether the head's row of the ``kind`` map sums to 1 (a
 decoder-only model's cross-attention view is only part of a row); ``"aligns"``, which head of
 ``layer`` aligns best with the task's gold word alignments over its test split; ``"queries"``,
-which side supplies the ``kind`` attention's queries, read from the rows its first layer projects.
+which side supplies the ``kind`` attention's queries, read from the rows its first layer projects;
+``"mask"``, which of four cells of the decoder self-attention's mask at that step is blocked (the
+model's own mask over the decoder inputs fed up to the step, or a decoder-only model's one mask over
+its source and those inputs).
 """
 from __future__ import annotations
 
@@ -27,6 +30,7 @@ import torch
 from ..analysis.alignment_heads import test_split_alignment
 from ..analysis.concepts.forward import Sentence
 from ..analysis.lens import logit_lens
+from ..analysis.mask_batch import SentenceMask, TokensAndIds, sentence_mask
 from ..analysis.walkthrough import KINDS, Kind
 from ..base.errors import InputError
 from ..base.messages import translate_noop
@@ -35,12 +39,16 @@ from ..decoding.session import DecodingSession, StepRecord, encode_source
 from ..model.bundle import evaluating
 from ..model.sites import Address, Site, recording
 
-ASKS = ("token", "where", "layer", "sums", "aligns", "queries")
+ASKS = ("token", "where", "layer", "sums", "aligns", "queries", "mask")
 WHERE_KINDS: tuple[Kind, ...] = ("cross", "decoder_self")  # kinds whose query is a decoding step's
 YES, NO = "yes", "no"  # a "sums" question's choices (the window shows them translated)
 SOURCE_SIDE, OUTPUT_SIDE = "source", "output"  # a "queries" question's choices (shown translated)
 SUMS_TO_ONE = 1e-4  # a row whose weights add up to 1 within float rounding
 MAX_CHOICES = 9  # keys 1-9 choose
+MASK_CELLS = 4  # a mask question's cells: one blocked, the others open
+# why a mask question's blocked cell is blocked: its key comes after its query, lies outside the sliding
+# window, or is an output position that a decoder-only model's source rows never see
+BLOCKED_BY = ("future", "window", "source")
 
 
 @dataclass(frozen=True)
@@ -78,13 +86,21 @@ class QuizSpec:
 class Question:
     """One question on step ``step`` (0 for the first output token): ``choices`` in the order
     shown (numbered from 1), the model's probability (token) or the head's weight (where) of
-    each, hidden until the reveal, and the index of the true answer among them."""
+    each, hidden until the reveal, and the index of the true answer among them.
+
+    A mask question's probabilities are the mask's values, 1.0 where the cell's query may attend
+    to its key and 0.0 where it is blocked; its ``cells`` are the (row, column) of each choice in
+    the mask, ``tokens`` the names of the mask's positions (rows and columns alike) and
+    ``blocked_by`` why the truth is blocked (one of :data:`BLOCKED_BY`)."""
 
     ask: str
     step: int
     choices: tuple[str, ...]
     probabilities: tuple[float, ...]
     truth: int
+    cells: tuple[tuple[int, int], ...] = ()
+    tokens: tuple[str, ...] = ()
+    blocked_by: str = ""
 
     @property
     def truth_text(self) -> str:
@@ -205,6 +221,73 @@ def queries_question(session: DecodingSession, record: StepRecord, spec: QuizSpe
                     int(rows == len(ids)))
 
 
+def mask_inputs(session: DecodingSession, record: StepRecord) -> TokensAndIds:
+    """The decoder inputs fed up to ``record``'s step: the start token and the outputs before it (of
+    the record's own hypothesis), tokens and ids."""
+    vocab = session.model.tgt_vocab
+    ids = [node.token_id for node in walk(record.path)[:-1]]
+    return [session.start_token, *vocab.tokens_of(ids)], [vocab.bos_id, *ids]
+
+
+def _counts(mask: SentenceMask) -> tuple[int, int]:
+    """(blocked, open) cells of a mask."""
+    allowed = int(mask.mask.sum())
+    return mask.mask.numel() - allowed, allowed
+
+
+def _askable(mask: SentenceMask) -> bool:
+    blocked, allowed = _counts(mask)
+    return blocked >= 1 and allowed >= MASK_CELLS - 1
+
+
+def first_mask_step(session: DecodingSession, index: int) -> int | None:
+    """The first step after ``index`` (0 for the first output) whose mask has a blocked cell and
+    enough open ones, or None within the session's length. Only the inputs' number matters (one
+    sentence has no padding): repeated start tokens stand in for outputs not written yet."""
+    model, start, bos = session.model, session.start_token, session.model.tgt_vocab.bos_id
+    for later in range(index + 1, session.max_len):
+        if _askable(sentence_mask(model, session.source, ([start] * (later + 1), [bos] * (later + 1)))):
+            return later
+    return None
+
+
+def blocked_by(mask: SentenceMask, row: int, column: int) -> str:
+    """Why query ``row`` may not attend to key ``column`` in ``mask`` (one of :data:`BLOCKED_BY`)."""
+    if row < mask.source_length <= column:
+        return "source"
+    return "future" if column > row else "window"  # one sentence alone has no padding
+
+
+def mask_question(session: DecodingSession, record: StepRecord, seed: int = 0) -> Question:
+    """Which of four cells of the decoder self-attention's mask at ``record``'s step is blocked? The
+    mask is the model's own over the inputs fed up to the step; one blocked cell and three open ones
+    are drawn from it (seeded by ``seed`` and the step), in a seeded order. InputError when the mask
+    has too few of either (the first step, for an encoder-decoder), naming the step to ask from."""
+    shown = sentence_mask(session.model, session.source, mask_inputs(session, record))
+    if not _askable(shown):
+        closed, opened = _counts(shown)
+        later = first_mask_step(session, record.index)
+        if later is None:
+            raise InputError(translate_noop("CoreMessages", "at step {0} the decoder's mask has {1} blocked cells and "
+                                            "{2} that may attend: a mask question needs at least 1 and {3}, and this "
+                                            "sentence's mask never has them"),
+                             record.index + 1, closed, opened, MASK_CELLS - 1)
+        raise InputError(translate_noop("CoreMessages", "at step {0} the decoder's mask has {1} blocked cells and {2} "
+                                        "that may attend: a mask question needs at least 1 and {3}. Ask it from step "
+                                        "{4} on"), record.index + 1, closed, opened, MASK_CELLS - 1, later + 1)
+    allowed: np.ndarray = shown.mask.cpu().numpy()
+    rng = np.random.default_rng([seed, record.index])
+    blocked_cells, open_cells = np.argwhere(~allowed), np.argwhere(allowed)  # (n, 2) cells each, row-major
+    picked = [blocked_cells[rng.integers(len(blocked_cells))],
+              *open_cells[rng.choice(len(open_cells), MASK_CELLS - 1, replace=False)]]
+    order = shuffled_order(MASK_CELLS, seed, record.index)  # the blocked cell is picked[0]
+    cells = tuple((int(picked[i][0]), int(picked[i][1])) for i in order)
+    names = shown.tokens
+    return Question("mask", record.index, tuple(f"{r} {names[r]} -> {c} {names[c]}" for r, c in cells),
+                    tuple(float(allowed[r, c]) for r, c in cells), order.index(0), cells, tuple(names),
+                    blocked_by(shown, *cells[order.index(0)]))
+
+
 def ask(session: DecodingSession, spec: QuizSpec, seed: int = 0) -> Question | None:
     """The question on the session's newest step, or None before its first."""
     if not session.history:
@@ -220,6 +303,8 @@ def ask(session: DecodingSession, spec: QuizSpec, seed: int = 0) -> Question | N
         return aligns_question(session, record, spec)
     if spec.ask == "queries":
         return queries_question(session, record, spec)
+    if spec.ask == "mask":
+        return mask_question(session, record, seed)
     return where_question(record, spec, question_keys(session, spec, record))
 
 

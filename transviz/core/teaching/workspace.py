@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from ..analysis.walkthrough import Kind
 from ..base.errors import InputError, TransvizError
@@ -21,6 +21,7 @@ from ..decoding.interventions import Intervention, taps_for
 from ..decoding.session import DecodingSession, Event
 from ..decoding.strategies import Greedy, Strategy
 from ..model.bundle import Model, decoding_copy
+from .quiz import Question, Score
 
 TOP_K = 6  # candidates each step lists: enough to see the alternatives, few enough to read
 
@@ -54,6 +55,27 @@ class Explanation:
     query: int
 
 
+@dataclass(frozen=True)
+class QuizState:
+    """The explorer's quiz as other views show it: the ``question`` asked (None: none), the class's
+    ``choice`` (an index into its choices, or None), whether the answer is ``revealed``, and the
+    ``score`` so far."""
+
+    question: Question | None = None
+    choice: int | None = None
+    revealed: bool = False
+    score: Score = field(default_factory=Score)
+
+
+@dataclass(frozen=True)
+class QuizMove:
+    """A move another view asks the quiz to make: ``"choose"`` choice ``choice`` (an index into the
+    question's choices), ``"reveal"`` the answer, or go on to the ``"next"`` step."""
+
+    action: str
+    choice: int = -1
+
+
 class Workspace:
     """The model, its source, the sentence, its reference and the explorer's session.
 
@@ -71,6 +93,10 @@ class Workspace:
             force (a new model clears them without this signal: ``model_changed`` says it).
         hidden_changed(bool): a quiz's question opened (True) or was answered or left (False):
             see :attr:`hidden`.
+        quiz_changed(QuizState): the explorer's quiz asked, was answered, revealed or left
+            (:attr:`quiz`); a view that shows a question hears it here.
+        quiz_moved(QuizMove): a view other than the explorer's asks the quiz for a move (a mask
+            question is answered in the masks tab); the explorer's quiz makes it.
     """
 
     def __init__(self, top_k: int = TOP_K) -> None:
@@ -88,12 +114,15 @@ class Workspace:
         # a quiz's question is open: every view keeps the session's newest step (the token it wrote and
         # the query row that chose it) to itself until the answer is revealed
         self.hidden = False
+        self.quiz = QuizState()  # the explorer's quiz, as the other views show it
         self.model_changed: Signal[Model | None] = Signal()
         self.session_changed: Signal[DecodingSession | None] = Signal()
         self.session_moved: Signal[Event] = Signal()
         self.explain_requested: Signal[Explanation] = Signal()
         self.interventions_changed: Signal[tuple[Intervention, ...]] = Signal()
         self.hidden_changed: Signal[bool] = Signal()
+        self.quiz_changed: Signal[QuizState] = Signal()
+        self.quiz_moved: Signal[QuizMove] = Signal()
 
     @property
     def examples(self) -> tuple[Pair, ...]:
@@ -194,6 +223,16 @@ class Workspace:
         if hidden != self.hidden:
             self.hidden = hidden
             self.hidden_changed.emit(hidden)
+
+    def show_quiz(self, state: QuizState) -> None:
+        """The explorer's quiz is now ``state`` (every view showing it hears it)."""
+        if state != self.quiz:
+            self.quiz = state
+            self.quiz_changed.emit(state)
+
+    def move_quiz(self, move: QuizMove) -> None:
+        """Ask the explorer's quiz for ``move`` (from a view that shows its question)."""
+        self.quiz_moved.emit(move)
 
     @property
     def hidden_step(self) -> int | None:

@@ -9,7 +9,10 @@ decoder.
 
 Quiz mode (Q, or the Quiz button): each step is taken hidden (its token, its candidates and the
 current query row of the maps) and the class predicts; 1-9 choose, Enter reveals, Right (or
-Space) reveals an open question, then moves on to the next step and asks again.
+Space) reveals an open question, then moves on to the next step and asks again. The quiz's chooser
+picks what each step asks; a question on a head asks about the head shown large. A mask question
+is answered in the masks tab, which the window then shows: the quiz is published through the
+workspace (``quiz_changed``) and takes the moves made there (``quiz_moved``).
 """
 from __future__ import annotations
 
@@ -18,7 +21,16 @@ from contextlib import contextmanager
 
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QAction, QKeySequence, QResizeEvent, QShortcut
-from PySide6.QtWidgets import QAbstractSpinBox, QLineEdit, QSplitter, QStackedWidget, QToolButton, QVBoxLayout, QWidget
+from PySide6.QtWidgets import (
+    QAbstractSpinBox,
+    QHBoxLayout,
+    QLineEdit,
+    QSplitter,
+    QStackedWidget,
+    QToolButton,
+    QVBoxLayout,
+    QWidget,
+)
 
 from ...core.analysis.unmodified import TokenComparison
 from ...core.analysis.walkthrough import Kind
@@ -27,9 +39,10 @@ from ...core.decoding.session import DecodingSession, Event
 from ...core.decoding.strategies import Beam
 from ...core.model.bundle import Model
 from ...core.teaching.lesson import Quiz, View
-from ...core.teaching.quiz import MAX_CHOICES, QuizSpec
-from ...core.teaching.workspace import Workspace
+from ...core.teaching.quiz import MAX_CHOICES, WHERE_KINDS, QuizSpec
+from ...core.teaching.workspace import QuizMove, QuizState, Workspace
 from ..services.language import Retranslated
+from ..services.observe import subscribe
 from ..services.session import SessionController
 from ..widgets.alignment import AlignmentLines
 from ..widgets.attention_view import AttentionView
@@ -37,6 +50,7 @@ from ..widgets.beam_tree import BeamTree
 from ..widgets.candidates import CandidatesChart
 from ..widgets.decode_controls import DecodingControls
 from ..widgets.explain_menu import ExplainMenu
+from ..widgets.grid import SUMMARY_COLUMN
 from ..widgets.intervention_menu import InterventionMenu
 from ..widgets.labels import bound_label
 from ..widgets.legend import ColourLegend
@@ -58,6 +72,7 @@ class ExplorerPanel(Retranslated, PlotPanel):
         super().__init__(workspace, parent)
         self.controller = SessionController(workspace, self)
         self._quiz_from_slide = False  # a lesson slide asks: its tab stays in front
+        self._slide_spec: QuizSpec | None = None  # a slide's question, asked until quiz mode or its kind changes
         self._build()
         self._add_shortcuts()
         self.controller.session_changed.connect(self.refresh)
@@ -71,6 +86,9 @@ class ExplorerPanel(Retranslated, PlotPanel):
         self.controller.changed.connect(self._ask)
         self.controller.session_changed.connect(self._ask)
         self.quiz.revealed_changed.connect(self._apply_quiz)
+        self.quiz.ask_chosen.connect(self._on_ask_chosen)
+        self.quiz.changed.connect(self._publish_quiz)
+        subscribe(self, workspace.quiz_moved, self._on_quiz_move)
         self.attention.large.clicked.connect(self._clicked_key)
         self.intervention_menu = InterventionMenu(lambda: self.controller.interventions.items, self)
         self.intervention_menu.chosen.connect(self.controller.toggle_intervention)
@@ -109,8 +127,12 @@ class ExplorerPanel(Retranslated, PlotPanel):
         left = QWidget()
         column = QVBoxLayout(left)
         column.setContentsMargins(0, 0, 0, 0)
-        column.addWidget(quiz_button, 0, Qt.AlignmentFlag.AlignLeft)  # above the candidates it hides: the row
-        column.addWidget(self.quiz)                                     # of decoding controls has no room left
+        top = QHBoxLayout()  # above the candidates it hides: the row of decoding controls has no room left
+        top.addWidget(quiz_button)
+        top.addWidget(self.quiz.chooser, 1)  # what each step asks, shown in quiz mode
+        top.addStretch(0)
+        column.addLayout(top)
+        column.addWidget(self.quiz)
         column.addWidget(self.candidates, 1)
         self.beam_tree = BeamTree()
         self.attention = AttentionView(controller)
@@ -200,14 +222,18 @@ class ExplorerPanel(Retranslated, PlotPanel):
         return None
 
     def set_quiz(self, on: bool, spec: QuizSpec | None = None) -> None:
-        """Turn quiz mode on (asking ``spec``'s question, default: the one asked before) or off.
+        """Turn quiz mode on (asking ``spec``'s question, default: the kind the chooser shows) or off.
         On, the explorer takes the next step hidden and asks about it."""
         if spec is not None:
-            self.quiz.spec = spec
+            self._slide_spec = spec
+            self.quiz.set_chosen_ask(spec.ask)
         if self.quiz_action.isChecked() != on:
             self.quiz_action.setChecked(on)  # toggled comes back here
             return
+        if not on:
+            self._slide_spec = None
         self.quiz.setVisible(on)
+        self.quiz.chooser.setVisible(on)
         if on and not self.isVisible() and not self._quiz_from_slide:  # from the View menu on another tab
             self.show_panel.emit("explorer")
         for shortcut in self.quiz_keys:
@@ -231,18 +257,87 @@ class ExplorerPanel(Retranslated, PlotPanel):
         """A step taken in quiz mode is asked about; any other move leaves nothing hidden."""
         if not self.quiz_on:
             return
-        stepped = isinstance(event, Event) and event.kind == "step"
-        reason = self.quiz.ask_about(self.controller.session if stepped else None)
+        if isinstance(event, Event) and event.kind == "step":
+            self._ask_newest()
+        else:
+            self.quiz.ask_about(None)
+
+    def _ask_newest(self) -> None:
+        """Ask the chosen kind of question about the session's newest step, hidden until revealed."""
+        spec, reason = self._spec_for(self.quiz.chosen_ask)
+        if spec is None:
+            self.quiz.refuse(reason)
+        else:
+            reason = self.quiz.ask_about(self.controller.session, spec) or ""
         if reason:
             self.status.emit(reason)
-        spec = self.quiz.spec
-        if stepped and spec.ask in ("where", "sums") and self.quiz.question is not None:
+        question = self.quiz.question
+        if spec is None or question is None:
+            return
+        if spec.ask in ("where", "sums"):
             self.attention.show_head(spec.kind, spec.layer, spec.head)
+        if spec.ask == "mask" and not self._quiz_from_slide:  # answered there; a slide's own tab stays
+            self.show_panel.emit("masks")
+
+    def _spec_for(self, kind: str) -> tuple[QuizSpec | None, str]:
+        """The question of ``kind`` on the head shown large (a slide's own question while it lasts),
+        or None and why that head cannot be asked about."""
+        if self._slide_spec is not None and self._slide_spec.ask == kind:
+            return self._slide_spec, ""
+        if kind in ("token", "layer", "mask"):
+            return QuizSpec(kind), ""
+        view = self.attention
+        shown_kind = view.current_kind()
+        if view.shown is None:
+            return None, ""
+        layer, head = view.selected()
+        name = self.quiz.ask_names()[kind]
+        if kind == "queries":
+            return QuizSpec(kind, shown_kind), ""
+        if kind == "aligns":
+            if shown_kind != "cross":
+                return None, self.tr("\"{0}\" asks about the heads of cross-attention: show cross-attention, with a "
+                                     "head of the layer large.").format(name)
+            return QuizSpec(kind, "cross", layer), ""
+        if shown_kind not in WHERE_KINDS:
+            return None, self.tr("\"{0}\" asks about a head of the decoder: show cross-attention or decoder "
+                                 "self-attention, with one of its heads large.").format(name)
+        if head == SUMMARY_COLUMN:
+            return None, self.tr("\"{0}\" asks about one head: click a head of the grid to show it large, not the "
+                                 "layer's summary.").format(name)
+        return QuizSpec(kind, shown_kind, layer, head), ""
+
+    def _on_ask_chosen(self, _kind: str) -> None:
+        """Another kind of question: a fresh score, and the question on the current step."""
+        self._slide_spec = None
+        if not self.quiz_on:
+            return
+        self.quiz.restart()
+        session = self.controller.session
+        if session is not None and session.history:
+            self._ask_newest()  # its answer hidden again (revealed_changed)
+        elif session is not None and session.cant_step() is None:
+            self.controller.step()  # asks (_ask)
 
     def _apply_quiz(self, *_: object) -> None:
         # through the workspace: every view that could give the answer away hears it at once
         self.workspace.hide_newest_step(self.quiz_on and not self.quiz.revealed)
         self.refresh()
+
+    def _publish_quiz(self) -> None:
+        """Tell the other views what the quiz shows (the masks tab shows a mask question)."""
+        self.workspace.show_quiz(self.quiz.state() if self.quiz_on else QuizState())
+
+    def _on_quiz_move(self, move: QuizMove) -> None:
+        """A move made in another view (the masks tab), made here."""
+        if not self.quiz_on:
+            return
+        if move.action == "choose":
+            self.quiz.choose(move.choice)
+        elif move.action == "reveal":
+            self.quiz.reveal()
+        elif move.action == "next":
+            self.move_on()
 
     def _clicked_key(self, _row: int, column: int) -> None:
         question = self.quiz.question

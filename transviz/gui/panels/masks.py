@@ -5,7 +5,12 @@ inputs, each with its true tensor shape; and a walkthrough of one head's attenti
 step by step, from the model's weights.
 
 The sentence and the target so far follow the explorer's session (:meth:`MasksPanel.follow`)
-unless "follow the explorer" is unticked; the other sentences of the batch stay editable. The
+unless "follow the explorer" is unticked; the other sentences of the batch stay editable. While a
+quiz's question is open in the explorer, the other sentences' translations are left out (they could
+name the hidden token). A mask question (which of four numbered cells is blocked?) is answered here:
+its cells are numbered on the combined mask, whose values, the sequence mask's and the walkthrough
+stay hidden until the answer is revealed; 1-4 or a click on a numbered cell choose, Enter reveals,
+Right moves on (through the workspace, to the explorer's quiz). The
 core builds the batch (:mod:`transviz.core.analysis.mask_batch`); the other sentences' decoder inputs are
 the start token and the loaded model's greedy translation, computed on a worker thread and drawn
 when they arrive.
@@ -16,9 +21,10 @@ import math
 
 import numpy as np
 import torch
-from PySide6.QtCore import QSize, Qt
-from PySide6.QtGui import QFont, QFontDatabase, QFontMetricsF, QHideEvent, QShowEvent
+from PySide6.QtCore import QSize, Qt, QTimer
+from PySide6.QtGui import QFont, QFontDatabase, QFontMetricsF, QHideEvent, QKeySequence, QShortcut, QShowEvent
 from PySide6.QtWidgets import (
+    QAbstractSpinBox,
     QCheckBox,
     QComboBox,
     QGridLayout,
@@ -39,7 +45,8 @@ from ...core.base.errors import InputError
 from ...core.model.bundle import Model
 from ...core.model.transformer import ALiBi
 from ...core.model.vocab import UNK
-from ...core.teaching.workspace import Explanation, Workspace
+from ...core.teaching.quiz import MAX_CHOICES, Question
+from ...core.teaching.workspace import Explanation, QuizMove, QuizState, Workspace
 from ..services.batch_translator import BatchTranslator
 from ..services.core_messages import translated
 from ..services.language import Retranslated, set_items
@@ -48,6 +55,7 @@ from ..style import plot_font
 from ..widgets.attention_view import flag_unknown
 from ..widgets.heatmap import AxisNames, HeatmapWidget, symmetric_levels
 from ..widgets.labels import bound_label, error_label, plain_label, show_error
+from ..widgets.quiz_panel import QuizPanel
 from .base import PlotPanel, VerticalScroll
 
 DEFAULT_SENTENCE = "ich mochte ein bier"
@@ -71,13 +79,15 @@ def drawn_mask(mask: torch.Tensor) -> np.ndarray:
     return np.where(mask.numpy(), 1.0, np.nan).astype(np.float32)
 
 
-def labelled_height(view: HeatmapWidget, rows: int) -> int:
+def labelled_height(view: HeatmapWidget, rows: int, numbered: bool = False) -> int:
     """The least height of a mask plot at which every row keeps its label and the rows' axis
-    title is whole: a mask is read row by row."""
+    title is whole: a mask is read row by row. ``numbered`` cells (a quiz's) need rows as high as
+    their numbers' boxes, which must not run into each other's, and the title says more."""
     metrics = QFontMetricsF(plot_font())
     line = metrics.height()
-    cells = max(rows * 1.3 * line, metrics.horizontalAdvance(view.axes.row_title) + 2 * line)
-    return math.ceil(cells + 8 * line)  # title (2 lines), column labels and title (3), read-out, margins
+    cells = max(rows * (1.7 if numbered else 1.3) * line, metrics.horizontalAdvance(view.axes.row_title) + 2 * line)
+    # title (2 lines, 4 numbered), column labels and title (3), read-out, margins
+    return math.ceil(cells + (10 if numbered else 8) * line)
 
 
 class MaskView(HeatmapWidget):
@@ -108,7 +118,11 @@ class MasksPanel(Retranslated, PlotPanel):
         self._followed: tuple[str, str] | None = None  # the explorer's (sentence, target) not yet shown
         self._stale = False  # what the tab shows waits until it is shown (the model's work included)
         self._wanted_query: int | None = None  # the query asked for, chosen once the walkthrough has it
+        self.quiz = QuizState()  # the explorer's quiz: a mask question is answered here
+        self._brought: Question | None = None  # the mask question the combined mask was scrolled to
+        self._combined_tokens: list[str] = []  # the combined mask's positions, as drawn
         self._build()
+        self._add_quiz_keys()
         self.translator.translated.connect(self._on_translated)
         self.translator.failed.connect(self._on_translation_failed)
         self.translator.busy_changed.connect(self._show_translation_note)
@@ -116,7 +130,10 @@ class MasksPanel(Retranslated, PlotPanel):
         subscribe(self, workspace.session_changed, self._follow_session)
         subscribe(self, workspace.session_moved, self._follow_session)
         subscribe(self, workspace.explain_requested, self.explain)
+        subscribe(self, workspace.hidden_changed, lambda _: self.refresh_masks())  # the others' translations
+        subscribe(self, workspace.quiz_changed, self.show_quiz)
         self._follow_session()  # a tab built after the explorer opened its sentence shows it too
+        self.show_quiz(workspace.quiz)  # built when a mask question opened: it shows it
 
     def retranslate(self) -> None:
         super().retranslate()
@@ -141,12 +158,14 @@ class MasksPanel(Retranslated, PlotPanel):
         inputs.addWidget(self.others, 0, 4)
         splitter = QSplitter(Qt.Orientation.Horizontal)
         splitter.setObjectName("masks_and_walkthrough")  # its sizes are restored at the next start
-        splitter.addWidget(VerticalScroll(self._build_masks()))  # four texts and three plots, one above the other
+        self.masks_column = VerticalScroll(self._build_masks())  # four texts and three plots, one above the other
+        splitter.addWidget(self.masks_column)
         splitter.addWidget(self._build_walkthrough())
         splitter.setStretchFactor(0, 1)
         splitter.setStretchFactor(1, 2)
         splitter.setSizes([450, 900])  # wrapped titles no longer widen the masks: give them a third
         self.arrange(inputs, self.mask_error, splitter)
+        self.setFocusPolicy(Qt.FocusPolicy.StrongFocus)  # a mask question's keys, away from the text boxes
         self.sentence.textChanged.connect(self.refresh)
         self.others.textChanged.connect(self.refresh_masks)  # the walkthrough reads one sentence
         self.following.toggled.connect(self._on_following_toggled)
@@ -165,6 +184,7 @@ class MasksPanel(Retranslated, PlotPanel):
         self.translation_note = bound_label(self, self._translation_note, wrap=True)
         self.combined_sentence = QComboBox()
         self.combined_sentence.currentIndexChanged.connect(self._on_combined_chosen)
+        self.combined_view.clicked.connect(self._on_combined_clicked)
         self.shapes = plain_label()
         self.shapes.setWordWrap(True)
         chooser = QHBoxLayout()
@@ -184,7 +204,11 @@ class MasksPanel(Retranslated, PlotPanel):
         return box  # each mask keeps the height its rows need; a small screen scrolls
 
     def _translation_note(self) -> str:
-        """Why the combined mask shows sentence 1 alone: no model, or the translations are under way."""
+        """Why the combined mask shows sentence 1 alone: no model, the translations are under way, or a
+        quiz's question is open."""
+        if self._withheld():
+            return self.tr("A quiz's question is open: the other sentences' translations are hidden until you "
+                           "answer (they could name its token), so the combined mask shows sentence 1 only.")
         if self.model is None:
             return self.tr("No model: the other sentences cannot be translated, so the combined mask shows "
                            "sentence 1 only.")
@@ -193,7 +217,7 @@ class MasksPanel(Retranslated, PlotPanel):
 
     def _show_translation_note(self) -> None:
         self.translation_note.setText(self._translation_note())
-        self.translation_note.setVisible(self.model is None or self.translator.is_busy())
+        self.translation_note.setVisible(self.model is None or self.translator.is_busy() or self._withheld())
 
     @staticmethod
     def _token_rows() -> QLabel:
@@ -252,9 +276,14 @@ class MasksPanel(Retranslated, PlotPanel):
         self.no_model = bound_label(self,
             lambda: self.tr("No model loaded: Model > Open a checkpoint to walk through its attention."))
         self.no_model.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        self.walk_hidden = bound_label(self, lambda: self.tr(
+            "Hidden until you answer: the walkthrough's masked scores and weights show the mask the question asks "
+            "about."), wrap=True)
+        self.walk_hidden.setAlignment(Qt.AlignmentFlag.AlignCenter)
         self.walk_pages = QStackedWidget()
         self.walk_pages.addWidget(self.no_model)
         self.walk_pages.addWidget(page)
+        self.walk_pages.addWidget(self.walk_hidden)
         box = QGroupBox()
         self.bind_text(box.setTitle, lambda: self.tr("Walkthrough: one head, one query, step by step"))
         layout = QVBoxLayout(box)
@@ -267,7 +296,18 @@ class MasksPanel(Retranslated, PlotPanel):
         self.target.textChanged.connect(self.refresh)  # the decoder inputs' masks too
         self.query.currentIndexChanged.connect(self._show_query)
         self.walk_controls.setEnabled(False)  # until a model is loaded
-        return box
+        self.quiz_view = QuizPanel(mirror=True)  # the explorer's mask question, answered here
+        self.quiz_view.reveal_requested.connect(lambda: self.workspace.move_quiz(QuizMove("reveal")))
+        self.quiz_box = QGroupBox()
+        self.bind_text(self.quiz_box.setTitle, lambda: self.tr("Quiz"))
+        QVBoxLayout(self.quiz_box).addWidget(self.quiz_view)
+        self.quiz_box.setVisible(False)
+        column = QWidget()
+        column_layout = QVBoxLayout(column)
+        column_layout.setContentsMargins(0, 0, 0, 0)
+        column_layout.addWidget(self.quiz_box)
+        column_layout.addWidget(box, 1)
+        return column
 
     # -- following the explorer ----------------------------------------------------------------------
     def _follow_session(self, *_: object) -> None:
@@ -344,12 +384,103 @@ class MasksPanel(Retranslated, PlotPanel):
         """Stop the translations' thread (quit + wait); before the window goes. Safe to call twice."""
         self.translator.shutdown()
 
+    # -- a mask question (the explorer's quiz) --------------------------------------------------------
+    def _add_quiz_keys(self) -> None:
+        """While a mask question shows here, 1-9 choose a numbered cell, Enter reveals, Right or Space
+        go on: window shortcuts, which act only while this tab shows (as the explorer's do there)."""
+        self.quiz_keys = [QShortcut(QKeySequence(str(n + 1)), self, lambda n=n: self._move("choose", n))
+                          for n in range(MAX_CHOICES)]
+        self.quiz_keys += [QShortcut(QKeySequence(key), self, lambda: self._move("reveal"))
+                           for key in (Qt.Key.Key_Return, Qt.Key.Key_Enter)]
+        self.next_keys = [QShortcut(QKeySequence(key), self, lambda: self._move("next"))
+                          for key in (Qt.Key.Key_Right, Qt.Key.Key_Space)]
+        self._enable_quiz_keys()
+
+    def _move(self, action: str, choice: int = -1) -> None:
+        self.workspace.move_quiz(QuizMove(action, choice))
+
+    def _enable_quiz_keys(self) -> None:
+        for shortcut in self.quiz_keys:
+            shortcut.setEnabled(self._asking())
+        for shortcut in self.next_keys:
+            shortcut.setEnabled(self._mask_question() is not None)
+
+    def _mask_question(self) -> Question | None:
+        """The explorer's question when it is a mask question (open or revealed), else None."""
+        question = self.quiz.question
+        return question if question is not None and question.ask == "mask" else None
+
+    def _asking(self) -> bool:
+        """Whether a mask question is open: the masks and the walkthrough keep its answer to themselves."""
+        return self._mask_question() is not None and not self.quiz.revealed
+
+    def _withheld(self) -> bool:
+        """Whether the other sentences' translations are left out: a quiz's question is open on the
+        sentence followed, and its hidden token could be among them."""
+        return self.workspace.hidden and self.following.isChecked()
+
+    def show_quiz(self, state: QuizState) -> None:
+        """Show the explorer's quiz: a mask question's cells numbered on the combined mask, its text
+        above the walkthrough; any other question leaves the tab as it is."""
+        previous = self._mask_question()
+        self.quiz = state
+        question = self._mask_question()
+        self.quiz_box.setVisible(question is not None)
+        if question is not None:
+            self.quiz_view.show_state(state)
+        self._enable_quiz_keys()
+        if question is None and previous is None:
+            return
+        if question is not None and question is not previous:  # a new question: on the explorer's sentence
+            self.following.setChecked(True)
+            self._chosen_row = 0
+            self.combined_sentence.setCurrentIndex(0 if self.combined_sentence.count() else -1)
+            if isinstance(self.focusWidget(), (QLineEdit, QAbstractSpinBox)):
+                self.setFocus(Qt.FocusReason.OtherFocusReason)  # the class's digits and Enter are answers
+        self._show_walk_page()
+        self.refresh_masks()  # hidden or shown again, numbered or not
+
+    def _view_cells(self, question: Question) -> list[tuple[int, int]] | None:
+        """The question's cells, or None when the combined mask draws another sentence or target than
+        the question's (its positions, the inputs' padding after them aside)."""
+        if self.combined_sentence.currentIndex() != 0 or self._combined_tokens[:len(question.tokens)] != list(
+                question.tokens):
+            return None
+        return list(question.cells)
+
+    def _show_marks(self) -> None:
+        """Number the mask question's cells on the combined mask: the class's choice with a pointer,
+        the blocked one with a check mark once revealed."""
+        question = self._mask_question()
+        cells = self._view_cells(question) if question is not None else None
+        if question is None or cells is None:
+            self.combined_view.set_cell_marks({})
+            return
+        marks = {}
+        for index, cell in enumerate(cells):
+            chosen = "\u25b6" if index == self.quiz.choice else ""
+            truth = " \u2713" if self.quiz.revealed and index == question.truth else ""
+            marks[cell] = f"{chosen}{index + 1}{truth}"
+        self.combined_view.set_cell_marks(marks)
+        if question is not self._brought and self.isVisible():
+            self._brought = question  # once: the class may scroll away
+            QTimer.singleShot(0, lambda: self.masks_column.ensureWidgetVisible(self.combined_view, 0, 0))
+
+    def _on_combined_clicked(self, row: int, column: int) -> None:
+        question = self._mask_question()
+        cells = self._view_cells(question) if question is not None and self._asking() else None
+        if cells is not None and (row, column) in cells:
+            self._move("choose", cells.index((row, column)))
+
+    def _show_walk_page(self) -> None:
+        self.walk_pages.setCurrentIndex(0 if self.model is None else 2 if self._asking() else 1)
+
     # -- model -----------------------------------------------------------------------------------
     def set_model(self, model: Model | None) -> None:
         self.translator.cancel()
         self._translations.clear()
         self._show_translation_note()
-        self.walk_pages.setCurrentIndex(0 if model is None else 1)
+        self._show_walk_page()
         self.walk_controls.setEnabled(model is not None)
         if model is not None:
             self.head.setMaximum(model.config.n_heads - 1)
@@ -385,8 +516,9 @@ class MasksPanel(Retranslated, PlotPanel):
             self._stale = True
             return
         sentences = [self.sentence.text(), *split_sentences(self.others.text())]
+        withheld = self._withheld()
         try:
-            batch = mask_batch(sentences, self.target.text(), self.model, self._translations)
+            batch = mask_batch(sentences, self.target.text(), self.model, {} if withheld else self._translations)
         except InputError as exc:
             self.translator.cancel()
             show_error(self.mask_error, self.tr("Masks: {0}").format(translated(exc)))
@@ -413,7 +545,8 @@ class MasksPanel(Retranslated, PlotPanel):
         self.combined_sentence.setCurrentIndex(min(self._chosen_row, rows - 1))
         self.combined_sentence.blockSignals(False)
         self._draw_combined()
-        if self.model is not None and batch.untranslated:
+        self._show_translation_note()
+        if self.model is not None and batch.untranslated and not withheld:
             self.translator.request(self.model, batch.untranslated)
         else:
             self.translator.cancel()
@@ -447,7 +580,8 @@ class MasksPanel(Retranslated, PlotPanel):
 
     def _draw_causal(self, decoder: DecoderBatch) -> None:
         inputs = decoder.tokens[0][: decoder.causal.shape[-1]]
-        self.causal_view.set_data(drawn_mask(decoder.causal[0, 0]), inputs, inputs)
+        self.causal_view.set_data(drawn_mask(decoder.causal[0, 0]), inputs, inputs,
+                                  hidden_rows=range(len(inputs)) if self._asking() else ())
         self.causal_view.setMinimumHeight(labelled_height(self.causal_view, len(inputs)))
         self.causal_view.set_title(self.tr("Sequence (causal) mask over sentence 1's decoder inputs: shape {0}")
                                    .format(shape_text(decoder.causal)))
@@ -462,11 +596,14 @@ class MasksPanel(Retranslated, PlotPanel):
         if decoder is None or row < 0:
             return
         if self.stream is not None and self.batch is not None:
-            self._draw_stream(self.stream, self.batch.tokens[row] + decoder.tokens[row], row)
+            self._draw_stream(self.stream, self.batch, decoder.tokens[row], row)
             return
-        tokens = decoder.tokens[row]
-        self.combined_view.set_data(drawn_mask(decoder.combined[row, 0]), tokens, tokens)
-        self.combined_view.setMinimumHeight(labelled_height(self.combined_view, len(tokens)))
+        tokens = self._combined_tokens = decoder.tokens[row]
+        self.combined_view.set_data(drawn_mask(decoder.combined[row, 0]), tokens, tokens,
+                                    hidden_rows=range(len(tokens)) if self._asking() else ())
+        self._show_marks()
+        self.combined_view.setMinimumHeight(labelled_height(self.combined_view, len(tokens),
+                                                            self._mask_question() is not None))
         model = self.workspace.model
         window = model.config.attention_window if model is not None else 0
         if window:
@@ -477,14 +614,24 @@ class MasksPanel(Retranslated, PlotPanel):
                 shape_text(decoder.combined), row + 1)
         self.combined_view.set_title(title)
 
-    def _draw_stream(self, stream: torch.Tensor, tokens: list[str], row: int) -> None:
-        """A decoder-only model's one mask: its source rows, then its decoder inputs' rows."""
-        self.combined_view.set_data(drawn_mask(stream[row, 0]), tokens, tokens)
-        self.combined_view.setMinimumHeight(labelled_height(self.combined_view, len(tokens)))
+    def _draw_stream(self, stream: torch.Tensor, batch: SourceBatch, inputs: list[str], row: int) -> None:
+        """A decoder-only model's one mask: its source rows, then its decoder inputs' rows. With a mask
+        question shown, sentence 1's source is drawn without the batch's padding: the question's positions."""
+        tokens, mask, shape = batch.tokens[row] + inputs, stream[row, 0], shape_text(stream)
+        alone = self._mask_question() is not None and row == 0
+        if alone:
+            source = batch.padding.shape[-1]
+            keep = [i for i in range(len(tokens)) if i >= source or bool(batch.padding[row, 0, 0, i])]
+            tokens, mask = [tokens[i] for i in keep], mask[keep][:, keep]
+            shape = shape_text(mask[None, None])
+        self._combined_tokens = tokens
+        self.combined_view.set_data(drawn_mask(mask), tokens, tokens,
+                                    hidden_rows=range(len(tokens)) if self._asking() else ())
+        self._show_marks()
+        self.combined_view.setMinimumHeight(labelled_height(self.combined_view, len(tokens), alone))
         model = self.workspace.model
         prefix = model is not None and model.config.architecture == "prefix-lm"
         window = model.config.attention_window if model is not None else 0
-        shape = shape_text(stream)
         if prefix:
             title = self.tr("A prefix LM's one mask (decoder-only): the source's words see each other both ways, the "
                             "decoder inputs see the source and the inputs up to their own; shape {0}; sentence {1}")
@@ -493,7 +640,10 @@ class MasksPanel(Retranslated, PlotPanel):
                             "first; shape {0}; sentence {1}")
         if window:
             title = self.tr("{0}; within a window of {1} keys").format(title, window)
-        self.combined_view.set_title(title.format(shape, row + 1))
+        title = title.format(shape, row + 1)
+        if alone:
+            title = self.tr("{0}, alone: the quiz's positions, without the batch's padding").format(title)
+        self.combined_view.set_title(title)
 
     @staticmethod
     def _short(sentences: list[str], width: int = 18) -> list[str]:

@@ -7,7 +7,7 @@ a matrix (row 0 at the top), and the axis titles say so.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from itertools import pairwise
 from pathlib import Path
@@ -16,13 +16,25 @@ from typing import Any
 import numpy as np
 import pyqtgraph as pg
 from PySide6.QtCore import QCoreApplication, QEvent, QObject, QPoint, QPointF, QRectF, Qt, Signal
-from PySide6.QtGui import QBrush, QColor, QFont, QFontMetricsF, QImage, QPainterPath, QPen, QTransform, QWheelEvent
+from PySide6.QtGui import (
+    QBrush,
+    QColor,
+    QFont,
+    QFontMetricsF,
+    QImage,
+    QPainter,
+    QPainterPath,
+    QPen,
+    QTransform,
+    QWheelEvent,
+)
 from PySide6.QtWidgets import (
     QGraphicsItem,
     QGraphicsPathItem,
     QGraphicsRectItem,
     QGraphicsSimpleTextItem,
     QHBoxLayout,
+    QStyleOptionGraphicsItem,
     QVBoxLayout,
     QWidget,
 )
@@ -30,7 +42,7 @@ from PySide6.QtWidgets import (
 from ...core.analysis.resample import area_average
 from ..services.export import add_export_actions, name_export_actions, plot_title, save_picture
 from ..services.language import Retranslated
-from ..style import HIGHLIGHT, colormap, diverging_colormap, diverging_lookup_table, lookup_table, plain_axes
+from ..style import HIGHLIGHT, colormap, diverging_colormap, diverging_lookup_table, lookup_table, plain_axes, plot_font
 from .labels import plain_label, unbreakable
 
 MAX_LABELS = 40  # more rows or columns than this: label every n-th one so that labels never pile up
@@ -42,6 +54,9 @@ MASKED_FILL, MASKED_LINES = QColor("#dcdcdc"), QColor("#505050")  # grey hatchin
 # a quiz's hidden row: lavender under a dashed purple frame and a "?", unlike any colormap and unlike
 # the mask's hatching (hidden is not masked: the model did attend there, the class may not see it yet)
 HIDDEN_FILL, HIDDEN_MARK = QColor("#d9cff3"), QColor("#5a4b8c")
+# a marked cell (a quiz's numbered cells): dark ink on white, readable on every colormap, the hatching and
+# the hidden fill alike
+MARK_INK, MARK_PAPER = QColor("#1a1a1a"), QColor("#ffffff")
 
 
 def hidden_word() -> str:
@@ -55,6 +70,55 @@ def hidden_band(rows: Sequence[int], columns: int) -> QPainterPath:
     for row in rows:
         path.addRect(QRectF(0, float(row), float(columns), 1))
     return path
+
+
+def cell_frames(cells: Sequence[tuple[int, int]]) -> QPainterPath:
+    """One square outline per (row, column) cell."""
+    path = QPainterPath()
+    for row, column in cells:
+        path.addRect(QRectF(float(column), float(row), 1, 1))
+    return path
+
+
+class CellMark(QGraphicsItem):
+    """A short text on a white box with a dark border, centred on its position and the same size on
+    screen at any zoom: a cell's number, readable over any colour of the map."""
+
+    PAD = 3.0  # pixels of box around the text
+
+    def __init__(self, text: str) -> None:
+        super().__init__()
+        self.setFlag(QGraphicsItem.GraphicsItemFlag.ItemIgnoresTransformations)
+        self.setAcceptedMouseButtons(Qt.MouseButton.NoButton)  # a click goes to the cell under it
+        self.setZValue(12)
+        self._text = ""
+        self.set_text(text)
+
+    @property
+    def text(self) -> str:
+        return self._text
+
+    def set_text(self, text: str) -> None:
+        self.prepareGeometryChange()
+        self._text = text
+        self._font = QFont(plot_font())
+        self._font.setBold(True)
+        metrics = QFontMetricsF(self._font)
+        width = max(metrics.horizontalAdvance(text), metrics.height() * 0.6) + 2 * self.PAD
+        height = metrics.height() + self.PAD
+        self._box = QRectF(-width / 2, -height / 2, width, height)
+        self.update()
+
+    def boundingRect(self) -> QRectF:
+        return self._box.adjusted(-1, -1, 1, 1)
+
+    def paint(self, painter: QPainter, option: QStyleOptionGraphicsItem, widget: QWidget | None = None) -> None:
+        painter.setRenderHint(QPainter.RenderHint.Antialiasing)
+        painter.setPen(QPen(MARK_INK, 1.2))
+        painter.setBrush(QBrush(MARK_PAPER))
+        painter.drawRoundedRect(self._box, 3, 3)
+        painter.setFont(self._font)
+        painter.drawText(self._box, int(Qt.AlignmentFlag.AlignCenter), self._text)
 
 
 def hatching(cells: np.ndarray) -> QPainterPath:
@@ -497,6 +561,13 @@ class HeatmapWidget(Retranslated, QWidget):
         self._highlight.setZValue(10)
         self._highlight.setVisible(False)
         box.addItem(self._highlight)
+        self._marked = QGraphicsPathItem()  # the frames of the marked cells (set_cell_marks)
+        frame = QPen(MARK_INK, 2)
+        frame.setCosmetic(True)
+        self._marked.setPen(frame)
+        self._marked.setZValue(11.5)
+        box.addItem(self._marked)
+        self._marks: dict[tuple[int, int], CellMark] = {}
         self._divider = pg.InfiniteLine(angle=90, pen=pg.mkPen(HIGHLIGHT, width=3, style=Qt.PenStyle.DashLine))
         self._divider.setZValue(11)
         self._divider.setVisible(False)
@@ -556,6 +627,8 @@ class HeatmapWidget(Retranslated, QWidget):
             self._fit_colorbar_labels()
         for axis in (self._left, self._bottom):
             axis.refit()
+        for mark in self._marks.values():
+            mark.set_text(mark.text)  # measured again in the plot font now in use
 
     def _fit_colorbar_labels(self) -> None:
         """pyqtgraph gives the colour bar's axis 45 pixels, too narrow for its labels in the large
@@ -639,8 +712,9 @@ class HeatmapWidget(Retranslated, QWidget):
             mark.setFont(font)
             box.addItem(mark)
             self._question_marks.append(mark)
+        marked_rows = {row for row, _ in self._marks}  # a marked cell's number says what is asked there
         for index, mark in enumerate(self._question_marks):
-            mark.setVisible(index < len(self._hidden_rows))
+            mark.setVisible(index < len(self._hidden_rows) and self._hidden_rows[index] not in marked_rows)
             if index < len(self._hidden_rows):
                 size = mark.boundingRect()
                 mark.setPos(columns / 2, self._hidden_rows[index] + 0.5)
@@ -650,6 +724,29 @@ class HeatmapWidget(Retranslated, QWidget):
     def hidden_rows(self) -> list[int]:
         """The rows drawn as hidden (a quiz's question)."""
         return list(self._hidden_rows)
+
+    def set_cell_marks(self, marks: Mapping[tuple[int, int], str]) -> None:
+        """Frame each (row, column) cell of ``marks`` and write its text over it (a quiz's numbered
+        cells); ``{}`` clears them. The marks stay until set again, whatever data is shown; a
+        hidden row's "?" steps aside for them."""
+        box = self._plot.getViewBox()
+        for cell in [cell for cell in self._marks if cell not in marks]:
+            box.removeItem(self._marks.pop(cell))
+        for (row, column), text in marks.items():
+            item = self._marks.get((row, column))
+            if item is None:
+                item = self._marks[row, column] = CellMark(text)
+                box.addItem(item)
+            elif item.text != text:
+                item.set_text(text)
+            item.setPos(column + 0.5, row + 0.5)
+        self._marked.setPath(cell_frames(list(marks)))
+        self._show_hidden(self._data.shape[1])
+
+    @property
+    def cell_marks(self) -> dict[tuple[int, int], str]:
+        """The marked cells and their texts (:meth:`set_cell_marks`)."""
+        return {cell: item.text for cell, item in self._marks.items()}
 
     def set_levels(self, low: float, high: float) -> None:
         """Change the values at the ends of the colormap (e.g. for raw scores or a positional table)."""
