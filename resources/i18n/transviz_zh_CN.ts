@@ -222,6 +222,14 @@
         <translation>在 {0} 个测试句子（{1} 个有对齐的目标词）上，最好的头是第 {2} 层头 {3}：它的选择中 {4:.1%} 是标准链接，AER 为 {5:.3f}（完美的头为 {6:.3f}）。最后一列是每层各头的平均。</translation>
     </message>
     <message>
+        <source>Scoring every cross-attention head on the task&apos;s test sentences, off the window&apos;s thread: the scores appear when done.</source>
+        <translation>正在窗口线程之外，用任务的测试句给每个交叉注意力头打分：完成后分数就会出现。</translation>
+    </message>
+    <message>
+        <source>Test sentence {0} of {1}</source>
+        <translation>测试句 {0} / {1}</translation>
+    </message>
+    <message>
         <source>mean</source>
         <translation>平均</translation>
     </message>
@@ -977,6 +985,10 @@ S 是经过 d_k 维的乘积：它至多有 d_k = {5} 个正特征值、至多 d
     <message>
         <source>expected text, got {0}</source>
         <translation>需要文本，而不是 {0}</translation>
+    </message>
+    <message>
+        <source>the tokenizer reads {0} words in &apos;{1}&apos;, which has {2}: its pieces cannot be matched to the words alignments count</source>
+        <translation>分词器在“{1}”中读出 {0} 个词，而它有 {2} 个：它的子词无法对应到对齐文件所数的词</translation>
     </message>
     <message>
         <source>the sentence is empty: type at least one word</source>
@@ -1807,10 +1819,6 @@ S 是经过 d_k 维的乘积：它至多有 d_k = {5} 个正特征值、至多 d
         <translation>{0} 必须在 {1} 到 {2} 之间，得到的是 {3}</translation>
     </message>
     <message>
-        <source>scoring alignments needs a model whose tokens are words or characters; this model splits words into subword pieces, which alignments of words do not count</source>
-        <translation>给对齐打分需要以词或字为词元的模型；这个模型把词切成子词片段，而词的对齐不计算子词</translation>
-    </message>
-    <message>
         <source>the target has {0} tokens; this model reads at most {1}</source>
         <translation>目标句有 {0} 个词元；这个模型最多读入 {1} 个</translation>
     </message>
@@ -2457,6 +2465,14 @@ S 是经过 d_k 维的乘积：它至多有 d_k = {5} 个正特征值、至多 d
     <message>
         <source>no layer ranks &apos;{0}&apos; first, not even the last: the strategy or a forced token chose it</source>
         <translation>没有哪一层把“{0}”排在第一，最后一层也没有：它是解码策略或强制的词元选出的</translation>
+    </message>
+    <message>
+        <source>at step {0} the decoder&apos;s mask has {1} blocked cells and {2} that may attend: a mask question needs at least 1 and {3}, and this sentence&apos;s mask never has them</source>
+        <translation>第 {0} 步时解码器的掩码有 {1} 个被掩码的格和 {2} 个可关注的格：掩码题至少需要 1 个和 {3} 个，而这个句子的掩码永远不够</translation>
+    </message>
+    <message>
+        <source>at step {0} the decoder&apos;s mask has {1} blocked cells and {2} that may attend: a mask question needs at least 1 and {3}. Ask it from step {4} on</source>
+        <translation>第 {0} 步时解码器的掩码有 {1} 个被掩码的格和 {2} 个可关注的格：掩码题至少需要 1 个和 {3} 个。请从第 {4} 步起再问</translation>
     </message>
     <message>
         <source>a frame must show for 20 to 60000 ms, not {0}</source>
@@ -3125,6 +3141,18 @@ S 是经过 d_k 维的乘积：它至多有 d_k = {5} 个正特征值、至多 d
     <message>
         <source>Turn quiz mode off first: stepping through the run would reveal the answer.</source>
         <translation>请先关闭测验模式：逐步播放解码过程会泄露答案。</translation>
+    </message>
+    <message>
+        <source>&quot;{0}&quot; asks about the heads of cross-attention: show cross-attention, with a head of the layer large.</source>
+        <translation>“{0}”问的是交叉注意力的头：请显示交叉注意力，并把该层的一个头放大。</translation>
+    </message>
+    <message>
+        <source>&quot;{0}&quot; asks about a head of the decoder: show cross-attention or decoder self-attention, with one of its heads large.</source>
+        <translation>“{0}”问的是解码器的一个头：请显示交叉注意力或解码器自注意力，并把其中一个头放大。</translation>
+    </message>
+    <message>
+        <source>&quot;{0}&quot; asks about one head: click a head of the grid to show it large, not the layer&apos;s summary.</source>
+        <translation>“{0}”问的是单个头：请点击网格中的一个头把它放大，而不是该层的汇总。</translation>
     </message>
     <message>
         <source>hidden until the quiz&apos;s answer is revealed</source>
@@ -4552,6 +4580,10 @@ Nothing in the window changed.</source>
         <translation>4. 对键做 softmax：每行之和为 1</translation>
     </message>
     <message>
+        <source>A quiz&apos;s question is open: the other sentences&apos; translations are hidden until you answer (they could name its token), so the combined mask shows sentence 1 only.</source>
+        <translation>测验题尚未作答：其他句子的译文在作答前隐藏（它们可能说出答案词元），因此组合掩码只显示句子 1。</translation>
+    </message>
+    <message>
         <source>V: one value vector per key</source>
         <translation>V：每个键对应一个值向量</translation>
     </message>
@@ -4580,8 +4612,16 @@ Nothing in the window changed.</source>
         <translation>未加载模型：请通过“模型 &gt; 打开检查点”加载模型，逐步查看它的注意力计算。</translation>
     </message>
     <message>
+        <source>Hidden until you answer: the walkthrough&apos;s masked scores and weights show the mask the question asks about.</source>
+        <translation>作答前隐藏：逐步演示中被掩码的分数和权重会透露题目所问的掩码。</translation>
+    </message>
+    <message>
         <source>Walkthrough: one head, one query, step by step</source>
         <translation>逐步演示：一个头、一个查询，一步一步</translation>
+    </message>
+    <message>
+        <source>Quiz</source>
+        <translation>测验</translation>
     </message>
     <message>
         <source>Masks: {0}</source>
@@ -4634,6 +4674,10 @@ Nothing in the window changed.</source>
     <message>
         <source>{0}; within a window of {1} keys</source>
         <translation>{0}；限于 {1} 个键的窗口内</translation>
+    </message>
+    <message>
+        <source>{0}, alone: the quiz&apos;s positions, without the batch&apos;s padding</source>
+        <translation>{0}，单独显示：测验所用的位置，不含批次的填充</translation>
     </message>
     <message>
         <source>Walkthrough: {0}</source>
@@ -4987,6 +5031,10 @@ Nothing in the window changed.</source>
         <translation>输出步：</translation>
     </message>
     <message>
+        <source>Compare (Enter) runs sentences A and B through one model; this map then shows how far A&apos;s activations, patched into B&apos;s run one at a time, move B&apos;s output toward A&apos;s.</source>
+        <translation>“比较（Enter）”用同一个模型运行句子 A 和 B；随后这张图显示：把 A 的激活逐个修补进 B 的运行时，B 的输出向 A 的输出移动了多少。</translation>
+    </message>
+    <message>
         <source>Step {0}: how far each patch moves B from &apos;{1}&apos; to A&apos;s &apos;{2}&apos; (0: B&apos;s own run, 1: A&apos;s)</source>
         <translation>第 {0} 步：每次修补把 B 从“{1}”推向 A 的“{2}”多远（0：B 自己的运行，1：A 的）</translation>
     </message>
@@ -5312,6 +5360,34 @@ Shuffled: {1} (original positions {2})</source>
         <translation>揭晓答案（Enter）</translation>
     </message>
     <message>
+        <source>the next token</source>
+        <translation>下一个词元</translation>
+    </message>
+    <message>
+        <source>where a head looks</source>
+        <translation>一个头看向哪里</translation>
+    </message>
+    <message>
+        <source>which layer first writes the token</source>
+        <translation>哪一层最先写出该词元</translation>
+    </message>
+    <message>
+        <source>does a row sum to 1</source>
+        <translation>一行之和是否为 1</translation>
+    </message>
+    <message>
+        <source>which head aligns best</source>
+        <translation>哪个头对齐得最好</translation>
+    </message>
+    <message>
+        <source>which side supplies the queries</source>
+        <translation>哪一侧提供查询</translation>
+    </message>
+    <message>
+        <source>which mask cell is blocked</source>
+        <translation>哪个掩码格被掩码</translation>
+    </message>
+    <message>
         <source>score {0} / {1}</source>
         <translation>得分 {0} / {1}</translation>
     </message>
@@ -5338,6 +5414,10 @@ Shuffled: {1} (original positions {2})</source>
     <message>
         <source>In {0}, whose tokens supply the queries (the rows of its maps)? Press 1 or 2.</source>
         <translation>在{0}中，查询（图中的行）来自谁的词元？按 1 或 2。</translation>
+    </message>
+    <message>
+        <source>Step {0}: which of these cells of the decoder&apos;s self-attention mask is blocked? Press 1-4 or click a numbered cell in the Masks tab.</source>
+        <translation>第 {0} 步：解码器自注意力掩码的这几个格中，哪一个被掩码？按 1-4，或在“掩码”页点击带编号的格。</translation>
     </message>
     <message>
         <source>Step {0}: where will layer {1}, head {2} look? Press 1-9 or click a key in the large map.</source>
@@ -5368,6 +5448,10 @@ Shuffled: {1} (original positions {2})</source>
         <translation>头 {0}</translation>
     </message>
     <message>
+        <source>query {0} &apos;{1}&apos; -&gt; key {2} &apos;{3}&apos;</source>
+        <translation>查询 {0} “{1}” -&gt; 键 {2} “{3}”</translation>
+    </message>
+    <message>
         <source>{0} The row sums to {1:.4f}.</source>
         <translation>{0}这一行的和是 {1:.4f}。</translation>
     </message>
@@ -5392,12 +5476,44 @@ Shuffled: {1} (original positions {2})</source>
         <translation>{0}在 {1:.1%} 的步里选中了标准对齐的词。</translation>
     </message>
     <message>
+        <source>The answer: cell {0}.</source>
+        <translation>答案：第 {0} 格。</translation>
+    </message>
+    <message>
+        <source>Not quite: cell {0} is blocked.</source>
+        <translation>不太对：被掩码的是第 {0} 格。</translation>
+    </message>
+    <message>
+        <source>Blocked: key position {1} comes after query position {0}.</source>
+        <translation>被掩码：键的位置 {1} 在查询的位置 {0} 之后。</translation>
+    </message>
+    <message>
+        <source>Blocked: key position {1} is {2} positions from query position {0}, outside the sliding window.</source>
+        <translation>被掩码：键的位置 {1} 距查询的位置 {0} 有 {2} 个位置，在滑动窗口之外。</translation>
+    </message>
+    <message>
+        <source>Blocked: query position {0} is the source&apos;s, and the source never sees the output (key position {1}).</source>
+        <translation>被掩码：查询的位置 {0} 属于源句，而源句永远看不到输出（键的位置 {1}）。</translation>
+    </message>
+    <message>
+        <source>Blocked.</source>
+        <translation>被掩码。</translation>
+    </message>
+    <message>
         <source>The answer: &apos;{0}&apos;.</source>
         <translation>答案：“{0}”。</translation>
     </message>
     <message>
         <source>Right!</source>
         <translation>答对了！</translation>
+    </message>
+    <message>
+        <source>What each step asks; another kind starts a fresh score and asks about the current step</source>
+        <translation>每一步问什么；换一种题型会重新计分，并就当前这一步提问</translation>
+    </message>
+    <message>
+        <source>Ask</source>
+        <translation>提问</translation>
     </message>
     <message>
         <source>Not quite: the answer is &apos;{0}&apos;.</source>
