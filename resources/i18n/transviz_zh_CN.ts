@@ -6087,6 +6087,24 @@ The last column of the grid sums up each layer&apos;s heads. Mean of heads: the 
 网格的最后一列汇总每一层的各个头。各头平均：平均的注意力图（每行之和仍为 1）。各头最大：每个格子取最强的头的权重（每行之和不再为 1）。注意力展开（Abnar 与 Zuidema，2020）沿着各层向上追踪信息：每层的平均图 A 变为 0.5·A + 0.5·I，因为一半的信号经残差连接绕过了注意力；再把每行重新归一化为和为 1；然后自下而上把各层相乘，R_l = Â_l · R_(l-1)。于是第 l 层的第 q 行表示：经过第 l 层之后，每个输入词元有多少到达了位置 q。对交叉注意力，注意力展开沿解码器追踪：经过它的掩码自注意力，并以一半的信号经过它的交叉注意力进入编码器的注意力展开，于是每一行表示每个源词元有多少到达了这个解码器位置。</translation>
     </message>
     <message>
+        <source>The logit lens
+At the explorer&apos;s step, each decoder layer&apos;s output (its residual stream) is sent through the model&apos;s final norm, where it has one, and its output layer, as if that layer were the last: each row gives that layer&apos;s most probable next tokens, its own first choice in the row&apos;s name, coloured to the row&apos;s largest probability. The last row is the model&apos;s own distribution. Beside it, each cross-attention head&apos;s direct term in the written token&apos;s logit: its output carried along the residual path to that logit, the rest of the model frozen; the caption adds the other terms, which together make the logit.</source>
+        <translation>logit 透镜
+在探索页当前这一步，把每个解码器层的输出（它的残差流）送进模型的最终归一化（如果有的话）和输出层，就好像这一层是最后一层：每一行给出该层最可能的下一个词元，行名里是它自己的第一选择，颜色按该行的最大概率归一。最后一行就是模型自己的分布。旁边是每个交叉注意力头在所写词元 logit 中的直接项：它的输出沿残差路径一直送到这个 logit，模型其余部分保持冻结；说明文字再加上其他各项，它们合起来正好是这个 logit。</translation>
+    </message>
+    <message>
+        <source>Heads that align
+Every pair of the task&apos;s test split is read with its gold word alignments: at each target word, each cross-attention head (and each layer&apos;s mean map) chooses the source word it weighs most. The map gives each head&apos;s share of choices that are gold links; the caption names the best head and its alignment error rate (AER). Beside it, one test sentence under the best head: its choices that are gold links, the gold links it missed, and its choices that are not gold. For a model of subword pieces a word weighs the sum of its pieces.</source>
+        <translation>对齐词语的头
+任务测试集的每一对句子都带着标准词对齐来读：在每个目标词处，每个交叉注意力头（以及每层的平均图）选出它权重最大的源词。图中给出每个头的选择中是标准链接的比例；说明文字指出最好的头及其对齐错误率（AER）。旁边是最好的头在一个测试句上的表现：它选中且是标准链接的、它漏掉的标准链接，以及它选中但不是标准链接的。对由子词组成的模型，一个词的权重是它各个子词之和。</translation>
+    </message>
+    <message>
+        <source>Activation patching
+The second page runs sentence B again with one activation taken from sentence A: the encoder&apos;s stream at one source position after one layer, one cross-attention head&apos;s output, or the decoder&apos;s stream after one layer, at the chosen output step. Each cell says how far that one value moves B&apos;s output toward A&apos;s: the log-probability of A&apos;s token minus B&apos;s, scaled so that 0 is B&apos;s own run and 1 is A&apos;s. Both runs read A&apos;s output so far; positions need sentences of one length.</source>
+        <translation>激活修补
+第二页把句子 B 再运行一次，其中一个激活取自句子 A：编码器在某一层之后某个源语言位置上的残差流、某个交叉注意力头的输出，或解码器在某一层之后的残差流，都在所选的输出步上。每个格子说明这一个值把 B 的输出向 A 的输出移动了多少：A 的词元的对数概率减去 B 的，缩放到 0 是 B 自己的运行、1 是 A 的运行。两次运行都读 A 到目前为止的输出；按位置修补需要两个句子长度相同。</translation>
+    </message>
+    <message>
         <source>Sampling: temperature, top-k, top-p
 The model gives every token of its vocabulary a score (a logit). The temperature divides the logits before the softmax: below 1 sharpens the distribution towards the most probable tokens, above 1 flattens it. Top-k keeps only the k most probable tokens (all: no limit). Top-p keeps the smallest set of most probable tokens whose probabilities add up to at least p (1: all). The kept probabilities are renormalised to sum to 1 and the token is drawn from them; a seed makes the draw repeatable. Greedy decoding always takes the most probable token.</source>
         <translation>采样：温度、top-k、top-p

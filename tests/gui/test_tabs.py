@@ -47,3 +47,10 @@ def test_every_tab_has_its_help_in_both_languages(qapp):
         assert len(english[tab]) > 300 and not CJK.search(english[tab]), tab
         assert len(CJK.findall(chinese[tab])) > 50, tab
     assert len(set(english.values())) == len(set(chinese.values())) == len(TABS)  # each tab its own
+
+
+def test_the_pictures_inside_a_step_each_have_a_paragraph_of_help():
+    from transviz.gui.services.help_texts import tab_help
+
+    assert "The logit lens\n" in tab_help("concepts") and "Heads that align\n" in tab_help("concepts")
+    assert "Activation patching\n" in tab_help("compare")

@@ -19,10 +19,12 @@ def help_sections(tab: Tab) -> list[str]:
 
 
 ROW_LABELS, COLOURS, SUMMARIES, SAMPLING, BEAM = "row labels", "colours", "summaries", "sampling", "beam"
+LENS, ALIGNMENT, PATCHING = "lens", "alignment", "patching"
 # the topics each tab's help explains after its own text
 TAB_TOPICS: dict[Tab, tuple[str, ...]] = {
     "explorer": (ROW_LABELS, COLOURS, SUMMARIES, SAMPLING, BEAM), "masks": (ROW_LABELS, COLOURS),
-    "training": (ROW_LABELS, COLOURS, SUMMARIES), "why": (ROW_LABELS, COLOURS)}
+    "training": (ROW_LABELS, COLOURS, SUMMARIES), "why": (ROW_LABELS, COLOURS), "concepts": (LENS, ALIGNMENT),
+    "compare": (PATCHING,)}
 
 
 def _topics() -> dict[str, str]:
@@ -57,6 +59,33 @@ def _topics() -> dict[str, str]:
             "position q after layer l. For cross-attention, rollout follows the decoder: through its masked "
             "self-attention and, with half of the signal, its cross-attention into the encoder's rollout, so each "
             "row says how much of each source token reaches that decoder position."),
+        LENS: translate(
+            "TabHelp",
+            "The logit lens\n"
+            "At the explorer's step, each decoder layer's output (its residual stream) is sent through the model's "
+            "final norm, where it has one, and its output layer, as if that layer were the last: each row gives "
+            "that layer's most probable next tokens, its own first choice in the row's name, coloured to the "
+            "row's largest probability. The last row is the model's own distribution. Beside it, each "
+            "cross-attention head's direct term in the written token's logit: its output carried along the "
+            "residual path to that logit, the rest of the model frozen; the caption adds the other terms, which "
+            "together make the logit."),
+        ALIGNMENT: translate(
+            "TabHelp",
+            "Heads that align\n"
+            "Every pair of the task's test split is read with its gold word alignments: at each target word, "
+            "each cross-attention head (and each layer's mean map) chooses the source word it weighs most. The "
+            "map gives each head's share of choices that are gold links; the caption names the best head and "
+            "its alignment error rate (AER). Beside it, one test sentence under the best head: its choices that "
+            "are gold links, the gold links it missed, and its choices that are not gold. For a model of subword "
+            "pieces a word weighs the sum of its pieces."),
+        PATCHING: translate(
+            "TabHelp",
+            "Activation patching\n"
+            "The second page runs sentence B again with one activation taken from sentence A: the encoder's "
+            "stream at one source position after one layer, one cross-attention head's output, or the decoder's "
+            "stream after one layer, at the chosen output step. Each cell says how far that one value moves B's "
+            "output toward A's: the log-probability of A's token minus B's, scaled so that 0 is B's own run and "
+            "1 is A's. Both runs read A's output so far; positions need sentences of one length."),
         SAMPLING: translate(
             "TabHelp",
             "Sampling: temperature, top-k, top-p\n"
