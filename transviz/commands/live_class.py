@@ -16,6 +16,7 @@ from . import model_or_default
 if TYPE_CHECKING:
     from ..core.decoding.session import DecodingSession
     from ..live.events import Event
+    from ..live.protocol import Question
     from ..live.room import QuestionSummary, Tally
     from ..live.server import ClassServer
 
@@ -73,6 +74,7 @@ class _Host:
         self.name = Path(self.model.path).stem if self.model.path else str(self.model.facts.get("task", ""))
         self.label: str | None = None
         self.asked = 0
+        self.question: Question | None = None  # the last one asked
         self._print_lock = threading.Lock()
 
     def _first_sentence(self) -> str:
@@ -146,9 +148,9 @@ class _Host:
             self.asked += 1
             question = next_token_question(self.session, f"q{self.asked}", self.label, seed=self.asked)
             server.ask(question)
-            choices = "  ".join(f"{i + 1}) {c}{' *' if i == question.answer else ''}"
-                                for i, c in enumerate(question.choices))
-            return f"asked {question.id}{f' ({self.label}-test)' if self.label else ''}: {choices}   (* the answer)"
+            self.question = question  # its answer is printed at the reveal: this terminal may be projected
+            choices = "  ".join(f"{i + 1}) {c}" for i, c in enumerate(question.choices))
+            return f"asked {question.id}{f' ({self.label}-test)' if self.label else ''}: {choices}"
         if word == "test":
             if rest not in ("pre", "post", "off"):
                 raise InputError("test takes pre, post or off, not {0}", repr(rest))
@@ -160,9 +162,10 @@ class _Host:
         if word == "reveal":
             tally = server.tally()
             results = server.reveal()
-            if tally.question is None:
+            if tally.question is None or self.question is None:
                 return "no question asked yet"
-            return f"{_tally_line(tally)}; {sum(r.right for r in results)} of {len(results)} right"
+            truth = f"{self.question.answer + 1}) {self.question.choices[self.question.answer]}"
+            return f"{_tally_line(tally)}; the answer: {truth}; {sum(r.right for r in results)} of {len(results)} right"
         if word == "who":
             students = server.room.students()
             return "\n".join(f"  {s.nickname}{'' if s.connected else ' (away)'}{' (removed)' if s.removed else ''}"
