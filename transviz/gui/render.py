@@ -302,6 +302,10 @@ def render(slide: Slide, out: str | Path) -> Path:
         QApplication.processEvents()
         if isinstance(widget, MasksPanel):
             _wait_for_translations(widget)
+        if isinstance(widget, ConceptsPanel) and not widget.error.isHidden():
+            # the view drew nothing but its reason (a subword model's alignments, a lens before the
+            # first step): say it in one line instead of writing a picture of it
+            raise InputError(widget.error.text())
         return save_picture(widget, out, f"transviz: {slide.view}")
     finally:
         _close(widget)

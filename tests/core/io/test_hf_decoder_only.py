@@ -131,6 +131,26 @@ def test_greedy_equals_generate_and_draws_its_maps(pair: tuple[Model, Any, Any],
                                atol=ATOL, rtol=0)
 
 
+def test_a_long_prompt_decodes_to_the_positions_it_leaves_as_generate_does(pair: tuple[Model, Any, Any]) -> None:
+    """Prompt and output share the model's 64 positions: decoding stops at the length limit where
+    they are used up (it raised "source and output together reach this model's limit" there),
+    writing what generate() writes with max_length at those positions."""
+    model, reference, tokenizer = pair
+    prompt = "the dog reads a red book and the cat sees the"
+    prompt_ids = list(tokenizer(prompt)["input_ids"])
+    room = reference.config.max_position_embeddings - (len(prompt_ids) - 1)  # the prompt's last token is output row 0
+    assert 0 < room < 50
+    session = DecodingSession(model, prompt, max_len=50)
+    records = session.run_to_end()
+    assert session.max_len == room and len(records) <= room
+    with torch.no_grad():  # max_length counts the last token written too, which no position reads
+        generated = reference.generate(torch.tensor([prompt_ids]), do_sample=False, num_beams=1,
+                                       max_length=reference.config.max_position_embeddings + 1,
+                                       pad_token_id=reference.config.eos_token_id, repetition_penalty=1.0)[0]
+    assert _theirs(model, session.output_tokens) == generated[len(prompt_ids):].tolist()
+    assert session.stop_reason == ("max_len" if len(records) == room else "end")
+
+
 def test_the_cached_steps_equal_the_full_recomputation(pair: tuple[Model, Any, Any]) -> None:
     model, _, _ = pair
     net, vocab = model.net, _vocab(model)

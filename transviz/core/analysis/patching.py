@@ -104,7 +104,8 @@ def activation_patching(model: Model, a: str, b: str, step: int, kind: PatchKind
     its output: ``"encoder"`` patches that source pass's residual stream (after its last layer
     nothing reads it, so that row is 0), and ``"cross_head"`` patches a head of its one
     self-attention at the step, whose output mixes what it read in the source and in the output
-    (:attr:`Patching.one_stream`).
+    (:attr:`Patching.one_stream`). Its prompt and output share its positions, and every run is
+    fed A's output: A is decoded no further than both prompts leave room for.
 
     InputError for an empty sentence, an unknown kind, a step beyond A's output, and for
     ``"encoder"`` sources of different lengths.
@@ -118,7 +119,7 @@ def activation_patching(model: Model, a: str, b: str, step: int, kind: PatchKind
     layers, columns = _grid(model, pair, kind)
     cells = [(layer, column) for layer in range(layers) for column in range(columns)]
     log_probs, clean_a, own_b = _runs(model, pair, step, kind, [(), *((cell,) for cell in cells)])
-    token_a, token_b = _tokens(model, step, clean_a, own_b)
+    token_a, token_b = _tokens(model, step, clean_a, own_b, pair.limit)
     m = log_probs[:, token_a] - log_probs[:, token_b]  # (1 + cells,)
     m_a = float(clean_a[step, token_a] - clean_a[step, token_b])
     m_b = float(m[0])
@@ -160,6 +161,7 @@ class _Pair:
     prefix: tuple[str, ...]  # those inputs as tokens
     output_a: tuple[str, ...]
     output_b: tuple[str, ...]
+    limit: int  # the length limit A was decoded under (its generation rules may act at it)
 
 
 def _prepare(model: Model, a: str, b: str, step: int, kind: str) -> _Pair:
@@ -176,17 +178,18 @@ def _prepare(model: Model, a: str, b: str, step: int, kind: str) -> _Pair:
     source_a, source_b = encode_source(model, a), encode_source(model, b)
     if kind == "encoder" and len(source_a.ids) != len(source_b.ids):
         raise InputError(LENGTHS_DIFFER, len(source_a.ids), len(source_b.ids))
-    limit = min(MAX_STEPS, model.config.max_len)
+    # every run is fed A's output: it must fit after B's prompt too (a decoder-only model's)
+    limit = min(MAX_STEPS, model.output_room(source_a), model.output_room(source_b))
     trace_a = decode(model, a, max_len=limit)
     if step >= len(trace_a.output_tokens):
         raise InputError(translate_noop("CoreMessages", "step {0} is beyond A's output: it wrote {1} tokens (steps 0 "
                                                         "to {2})"), step, len(trace_a.output_tokens),
                          len(trace_a.output_tokens) - 1)
-    trace_b = decode(model, b, max_len=limit)
+    trace_b = decode(model, b, max_len=MAX_STEPS)
     vocab = model.tgt_vocab
     inputs = [vocab.bos_id] + [vocab.stoi[token] for token in trace_a.output_tokens[:-1]]
     return _Pair(source_a, source_b, inputs, tuple(trace_a.target_tokens), tuple(trace_a.output_tokens),
-                 tuple(trace_b.output_tokens))
+                 tuple(trace_b.output_tokens), limit)
 
 
 def _grid(model: Model, pair: _Pair, kind: str) -> tuple[int, int]:
@@ -267,10 +270,11 @@ def _patch(kind: str, step: int, clean: Tensor, cells: tuple[list[int], list[int
     return edit
 
 
-def _tokens(model: Model, step: int, clean_a: np.ndarray, own_b: np.ndarray) -> tuple[int, int]:
+def _tokens(model: Model, step: int, clean_a: np.ndarray, own_b: np.ndarray, limit: int) -> tuple[int, int]:
     """A's and B's predicted token ids at ``step`` from their log-probabilities (T, V) after A's
-    prefix, under the model's generation rules; InputError when they are one token."""
-    limit, eos = min(MAX_STEPS, model.config.max_len), model.tgt_vocab.eos_id
+    prefix, under the model's generation rules at the length ``limit`` A was decoded with;
+    InputError when they are one token."""
+    eos = model.tgt_vocab.eos_id
 
     def choose(log_probs: np.ndarray, at: int) -> int:
         ruled = model.generation.processed(torch.from_numpy(log_probs[at][None]), at, limit, eos)  # (1, V)

@@ -30,7 +30,8 @@ def decode(model: Model, source: str, strategy: str | Strategy = "greedy", max_l
     Args:
         strategy: ``"greedy"``, ``"sampling"`` or ``"beam"`` (default settings), or a
             :class:`~transviz.core.decoding.strategies.Greedy` / ``Sampling`` / ``Beam`` value.
-        max_len: at most this many output tokens (capped at the model's ``max_len``).
+        max_len: at most this many output tokens (capped at the model's ``max_len``, less a
+            decoder-only model's prompt).
         interventions: how attention runs differently (:mod:`~transviz.core.decoding.interventions`).
 
     Beam search returns its best hypothesis.

@@ -223,7 +223,8 @@ class DecodingSession:
         strategy: :class:`Greedy`, :class:`Sampling` or :class:`Beam` (a sampling seed of ``None``
             is replaced by a fresh one, shown in ``session.strategy``).
         top_k: how many candidates each :class:`StepRecord` lists.
-        max_len: stop after this many output tokens (default and cap: the model's ``max_len``).
+        max_len: stop after this many output tokens (default and cap: the model's ``max_len``, less
+            a decoder-only model's prompt).
         reference: a target sentence for teacher forcing: each step feeds the gold prefix and
             records the gold token, the model's prediction and its probability (the strategy
             must then stay Greedy(): the reference chooses every token).
@@ -261,11 +262,12 @@ class DecodingSession:
             raise InputError(
                 translate_noop("CoreMessages", "{0} must be a whole number >= 1, got {1}"), "top_k", repr(top_k))
         self.top_k = min(top_k, len(self._vocab))
-        self._max_len = self._checked_max_len(max_len)
         self._strategy = self._seeded(check_strategy(strategy))
         if reference is not None and not isinstance(self._strategy, Greedy):
             raise InputError(_TEACHER_FORCING_STRATEGY)
         encoding = encode_source(model, source)
+        self._room = model.output_room(encoding)  # a decoder-only model's prompt leaves the output fewer positions
+        self._max_len = self._checked_max_len(max_len)
         self.source = source
         self.source_tokens: list[str] = encoding.tokens
         self.start_token = model.start_token(encoding)  # the decoder's first input, as the model names it
@@ -302,7 +304,8 @@ class DecodingSession:
 
     @property
     def max_len(self) -> int:
-        """The length limit in output tokens (at most the model's ``max_len``)."""
+        """The length limit in output tokens: at most the model's ``max_len``, less a decoder-only
+        model's prompt (its prompt and output share the model's positions)."""
         return self._max_len
 
     @max_len.setter
@@ -542,7 +545,7 @@ class DecodingSession:
         return isinstance(self._strategy, Beam) and not self.teacher_forcing
 
     def _checked_max_len(self, max_len: int | None) -> int:
-        limit = self.model.config.max_len
+        limit = self._room
         if max_len is None:
             return limit
         if not isinstance(max_len, int) or isinstance(max_len, bool) or max_len < 1:

@@ -108,6 +108,12 @@ class Model:
         ids = encoding.ids if encoding.start is None else [*encoding.ids, encoding.start[1]]
         return torch.tensor([ids], dtype=torch.long, device=self.device)
 
+    def output_room(self, encoding: Encoding) -> int:
+        """How many output tokens the model has positions for after the source ``encoding``: its
+        ``max_len``, less the source for a decoder-only model, whose prompt and output share one
+        stream of positions (at least 1: a prompt that leaves none is refused at the first step)."""
+        return max(1, self.config.max_len - (len(encoding.ids) if self.config.decoder_only else 0))
+
     def start_token(self, encoding: Encoding | None = None) -> str:
         """The decoder's first input for the sentence ``encoding`` as the model names it: its
         prompt's last token, or the start token of the target vocabulary."""
