@@ -14,11 +14,12 @@ every token of the library's once, plus rows the library lacks (a copy of the de
 token; a decoder-only model's padding and start), whose probability is 0 -- so distributions are
 compared on the library's ids, and the extra rows are checked to hold nothing.
 
-Heads that align need words: the PyTorch model's word vocabularies score a user's corpus and
+Heads that align count words: the PyTorch model's word vocabularies score a user's corpus and
 alignment file, each head's accuracy and AER against a count of nn.MultiheadAttention's own
-weights; every Hugging Face model (subword pieces) is refused with the reason, in one line on the
-command line. ``transviz render`` draws the lens and patching of a folder and refuses its
-alignment view in one line."""
+weights; every Hugging Face model (subword pieces) scores the same file on its words, as
+``transviz align`` prints (its words against transformers' own maps: test_alignment_subwords.py).
+``transviz render`` draws the lens and patching of a folder and refuses its alignment view, which
+needs a task's test split, in one line."""
 from __future__ import annotations
 
 import json
@@ -678,8 +679,7 @@ def library_cross_maps(lib: Library, pair: GoldPair) -> list[torch.Tensor]:
     return maps
 
 
-SUBWORDS = ("scoring alignments needs a model whose tokens are words or characters; this model splits words into "
-            "subword pieces, which alignments of words do not count")
+NO_TASK = "this model does not say which task it learned: give its sentence pairs as a TSV file"
 
 
 def test_a_plain_pytorch_model_with_words_scores_its_heads_as_its_own_maps_count(
@@ -687,23 +687,22 @@ def test_a_plain_pytorch_model_with_words_scores_its_heads_as_its_own_maps_count
     """The sidecar's word vocabularies (sources wrapped in <bos> ... <eos>) are words alignments
     count: every head's accuracy and AER equal a count, written here, of the argmax of
     nn.MultiheadAttention's own weights, one sentence at a time (the core runs them in a padded
-    batch), and ``transviz align`` prints them. A Hugging Face model's subword pieces are refused
-    with the reason, by the core and in one line by the command."""
+    batch), and ``transviz align`` prints them. A Hugging Face model's subword pieces score the same
+    file on its words: every gold-linked target word is one step, and the command prints the core's
+    numbers."""
     from transviz.cli import main
 
     tsv, alignments, gold = corpus(tmp_path)
     command = ["align", "--model", str(lib.model.path), "--corpus", str(tsv), "--alignments", str(alignments), "--json"]
-    if lib.name != "torch":
-        with pytest.raises(InputError, match=SUBWORDS):
-            gold_pairs(lib.model, str(tsv), str(alignments))
-        assert main(command) == 1
-        err = capsys.readouterr().err.strip()
-        assert err.endswith(SUBWORDS) and "\n" not in err
-        return
     found = alignment_heads(lib.model, gold_pairs(lib.model, str(tsv), str(alignments)))
     assert main(command) == 0
     printed = json.loads(capsys.readouterr().out)
     assert printed["accuracy"] == found.accuracy.tolist() and printed["aer"] == found.aer.tolist()
+    if lib.name != "torch":
+        linked = sum(len({t for _, t in pair.possible}) for pair in gold)
+        assert (found.sentences, found.steps) == (len(gold), linked)
+        assert found.sure_links == sum(len(pair.sure) for pair in gold)
+        return
     layers, heads = len(lib.decoder_layers), lib.model.config.n_heads
     hits, a, a_sure, a_possible = (np.zeros((layers, heads)) for _ in range(4))
     steps = sure = 0
@@ -747,4 +746,4 @@ def test_render_draws_the_lens_and_patching_of_a_folder_and_refuses_alignment_in
     assert main(["render", pair.a, "--view", "alignment", *common, "--out", str(out)]) == 1
     err = capsys.readouterr().err.strip()
     assert "\n" not in err and not out.exists()
-    assert err.endswith(SUBWORDS)
+    assert err.endswith(NO_TASK)
