@@ -12,7 +12,8 @@ import sys
 from .core.base.errors import TransvizError
 
 # modules of transviz.commands, in --help order
-COMMANDS = ("gui", "lesson", "render", "decode", "heads", "align", "train", "lab", "info", "convert", "bench")
+COMMANDS = ("gui", "lesson", "live_class", "render", "decode", "heads", "align", "train", "lab", "info", "convert",
+            "bench")
 
 
 def build_parser() -> argparse.ArgumentParser:
