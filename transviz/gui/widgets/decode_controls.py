@@ -11,6 +11,7 @@ from PySide6.QtWidgets import (
     QDoubleSpinBox,
     QHBoxLayout,
     QPushButton,
+    QSizePolicy,
     QSlider,
     QSpinBox,
     QStackedWidget,
@@ -82,11 +83,23 @@ class StrategyEditor(Retranslated, QWidget):
         layout.addWidget(bound_label(self, lambda: self.tr("Strategy")))
         layout.addWidget(self.choice)
         layout.addWidget(self.settings, 1)
+        self.settings.currentChanged.connect(self._fit_page)
+        self._fit_page(0)
         self.choice.currentIndexChanged.connect(self.settings.setCurrentIndex)
         self.choice.currentIndexChanged.connect(self._emit)
         for spin in (self.temperature, self.top_k, self.top_p, self.seed, self.beam_width, self.length_penalty):
             spin.valueChanged.connect(self._emit)
         self.beam_rule.currentIndexChanged.connect(self._emit)
+
+    def _fit_page(self, current: int) -> None:
+        """Only the settings shown take room: greedy's none leaves the explorer narrow enough for a
+        panel beside it (a live class's) on a 1366-pixel screen."""
+        for index in range(self.settings.count()):
+            policy = QSizePolicy.Policy.Preferred if index == current else QSizePolicy.Policy.Ignored
+            page = self.settings.widget(index)
+            if page is not None:
+                page.setSizePolicy(policy, policy)
+        self.settings.updateGeometry()
 
     def _row(self, *pairs: tuple[Callable[[], str], QWidget]) -> QWidget:
         """A strategy's settings: a translated name before each box."""
