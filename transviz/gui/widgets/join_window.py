@@ -1,0 +1,83 @@
+"""The join window, for the projector: the address students open, the join code in large letters
+and the QR code of the address with the code, each sized from the screen so that the back of the
+room reads them."""
+from __future__ import annotations
+
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QFont, QKeyEvent, QPixmap
+from PySide6.QtWidgets import QHBoxLayout, QLabel, QVBoxLayout, QWidget
+
+from ...live.qr import qr_png
+from ..services.language import Retranslated
+from .labels import bound_label, plain_label
+
+QR_SHARE = 0.6  # of the screen's height (and at most 0.45 of its width) the QR code takes
+CODE_SHARE = 0.11  # of the screen's height a letter of the code takes
+ADDRESS_SHARE = 0.045  # ... and a letter of the address
+SIZE_SHARE = 0.85  # of the screen the window takes when it opens
+
+
+def qr_pixmap(text: str, side: int) -> QPixmap:
+    """``text`` as a QR code at most ``side`` pixels square, every module the same whole number of
+    pixels (a scaled-up code blurs, and uneven modules are harder for a phone to read)."""
+    probe = QPixmap()
+    probe.loadFromData(qr_png(text, scale=1))  # one pixel a module: the code's width in modules
+    pixmap = QPixmap()
+    pixmap.loadFromData(qr_png(text, scale=max(1, side // max(probe.width(), 1))))
+    return pixmap
+
+
+class JoinWindow(Retranslated, QWidget):
+    """How to join: the address, the code and the QR code (Esc closes; the Class panel's "Show join
+    code" opens it again)."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent, Qt.WindowType.Window)
+        self.setObjectName("class_join_window")
+        self._shown = ("", "", "")
+        self.heading = bound_label(self, lambda: self.tr("Join the class"))
+        self.how = bound_label(self, lambda: self.tr(
+            "Open this address in a browser (phone or laptop) and type the code, or scan the QR code; then choose a "
+            "nickname. In transviz: File > Join a class."), wrap=True)
+        self.address = plain_label()
+        self.address.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.code_title = bound_label(self, lambda: self.tr("Code"))
+        self.code = plain_label()
+        self.code.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.qr = QLabel()
+        self.qr.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        texts = QVBoxLayout()
+        for label in (self.heading, self.how, self.address, self.code_title, self.code):
+            texts.addWidget(label)
+        texts.addStretch(1)
+        layout = QHBoxLayout(self)
+        layout.addLayout(texts, 1)
+        layout.addWidget(self.qr, 0, Qt.AlignmentFlag.AlignCenter)
+        self.bind_text(self.setWindowTitle, lambda: self.tr("transviz: join the class"))
+
+    def show_class(self, url: str, join_url: str, code: str) -> None:
+        """Show how to join the class at ``url`` with ``code`` (``join_url``: the QR code's text)."""
+        self._shown = (url, join_url, code)
+        self.address.setText(url)
+        self.code.setText(" ".join(code))  # spaced: read letter by letter from afar
+        self._fit_to_screen()
+
+    def _fit_to_screen(self) -> None:
+        room = self.screen().availableGeometry()
+        height = room.height()
+        for label, share, bold in ((self.heading, ADDRESS_SHARE, True), (self.how, ADDRESS_SHARE * 0.6, False),
+                                   (self.address, ADDRESS_SHARE, False),
+                                   (self.code_title, ADDRESS_SHARE * 0.8, False), (self.code, CODE_SHARE, True)):
+            font = QFont(self.font())
+            font.setPixelSize(max(12, int(height * share)))
+            font.setBold(bold)
+            label.setFont(font)
+        side = int(min(height * QR_SHARE, room.width() * 0.45))
+        self.qr.setPixmap(qr_pixmap(self._shown[1], side) if self._shown[1] else QPixmap())
+        self.resize(room.size() * SIZE_SHARE)
+
+    def keyPressEvent(self, event: QKeyEvent) -> None:
+        if event.key() == Qt.Key.Key_Escape:
+            self.close()
+        else:
+            super().keyPressEvent(event)
