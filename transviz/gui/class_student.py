@@ -164,8 +164,10 @@ class StudentClass(QObject):
                 self._failed(self.tr("Cannot reach the class at {0}: check the address, and that this computer is on "
                                      "the teacher's network.").format(self.address))
             return
-        if self.dialog is not None:
+        if self.dialog is not None:  # done with: the next join asks again, with what was typed
             self.dialog.accept()
+            self.dialog.deleteLater()
+            self.dialog = None
         self.exploring = False
         self.panel.set_follow_note("")
         self.panel.show_status(status, self.service.client.nickname if self.service.client else self.nickname)

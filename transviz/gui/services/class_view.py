@@ -29,6 +29,7 @@ def class_view(session: DecodingSession, kind: Kind, layer: int, head: int | Non
     holds the answer.
     """
     view = session_view(session, WIRE_KINDS[kind], layer, head, model_name, _caption(caption))
+    view.setdefault("caption", None)
     if hidden and session.position:
         view["output"] = view["output"][:-1]
         view["step"] = session.position - 1
