@@ -92,10 +92,13 @@ class StrategyEditor(Retranslated, QWidget):
         self.beam_rule.currentIndexChanged.connect(self._emit)
 
     def _fit_page(self, current: int) -> None:
-        """Only the settings shown take room: greedy's none leaves the explorer narrow enough for a
-        panel beside it (a live class's) on a 1366-pixel screen."""
+        """Greedy's settings (none) take no room for the others': the explorer is then narrow enough
+        for a panel beside it (a live class's) on a 1366-pixel screen. With settings shown, every
+        page keeps its room, so that switching between them does not move the window's layout."""
+        greedy = STRATEGY_NAMES.index("greedy")
         for index in range(self.settings.count()):
-            policy = QSizePolicy.Policy.Preferred if index == current else QSizePolicy.Policy.Ignored
+            wide = current != greedy or index == greedy
+            policy = QSizePolicy.Policy.Preferred if wide else QSizePolicy.Policy.Ignored
             page = self.settings.widget(index)
             if page is not None:
                 page.setSizePolicy(policy, policy)
