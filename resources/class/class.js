@@ -396,7 +396,7 @@
     const widest = (labels) => labels.reduce((w, label) => Math.max(w, ctx.measureText(label).width), 0);
     const rowWidth = Math.min(widest(head.rows), available * 0.35) + 10;
     const colHeight = Math.min(widest(head.cols), 110) + 10;
-    const cell = Math.max(6, Math.min(44, Math.floor((available - rowWidth - 4) / Math.max(1, cols))));
+    const cell = Math.max(6, Math.min(56, Math.floor((available - rowWidth - 4) / Math.max(1, cols))));
     const width = rowWidth + cell * cols + 4;
     const height = colHeight + cell * rows + 4;
     const ratio = window.devicePixelRatio || 1;
@@ -404,6 +404,9 @@
     canvas.height = Math.round(height * ratio);
     canvas.style.width = width + "px";
     canvas.style.height = height + "px";
+    canvas.dataset.left = String(rowWidth);  // where the cells start, and their size (CSS pixels)
+    canvas.dataset.top = String(colHeight);
+    canvas.dataset.cell = String(cell);
     canvas.setAttribute("role", "img");
     canvas.setAttribute("aria-label", t("heatmap_label", rows, cols));
     ctx.setTransform(ratio, 0, 0, ratio, 0, 0);

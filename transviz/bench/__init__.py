@@ -24,7 +24,7 @@ R = TypeVar("R")  # what the two runs median_ratio compares return (its timer ma
 MODULES = (  # each registers its figures when imported
     "transviz.bench.core", "transviz.bench.training", "transviz.bench.session", "transviz.bench.gui",
     "transviz.bench.packaging", "transviz.bench.studio", "transviz.bench.responsive", "transviz.bench.interventions",
-    "transviz.bench.concepts", "transviz.bench.hf", "transviz.bench.variants",
+    "transviz.bench.concepts", "transviz.bench.hf", "transviz.bench.variants", "transviz.bench.live",
 )
 
 

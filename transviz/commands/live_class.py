@@ -216,6 +216,7 @@ def run(args: argparse.Namespace) -> int:
         host.show(server)
         host.say(f"join at {server.url} with the code {server.code}")
         host.say(f"or open {server.join_url}")
+        host.say(f"(students' devices reach this computer on TCP port {server.port}: let it through the firewall)")
         if not args.no_qr:
             drawn = qr_text(server.join_url)
             host.say(drawn if can_show(drawn, getattr(sys.stdout, "encoding", None))

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import ipaddress
 import socket
+from collections.abc import Iterable
 
 import psutil
 
@@ -11,24 +12,32 @@ LOOPBACK = "127.0.0.1"
 _ANY = ("", "0.0.0.0", "::")
 
 
+# Interfaces of containers, virtual machines and VPNs: their addresses are not the classroom's network
+VIRTUAL = ("docker", "br-", "veth", "virbr", "vmnet", "vboxnet", "lxc", "lxd", "tun", "tap", "wg", "utun", "zt")
+
+
 def lan_addresses() -> list[str]:
-    """The IPv4 addresses of the interfaces that are up, loopback and link-local (169.254.x.x, no
-    network gave it) left out; private addresses (a classroom's 192.168.x.x, 10.x.x.x) first."""
+    """The IPv4 addresses of this computer's interfaces that are up, in :func:`ranked` order."""
     stats = psutil.net_if_stats()
-    found: list[ipaddress.IPv4Address] = []
-    for name, addresses in psutil.net_if_addrs().items():
-        if name in stats and not stats[name].isup:
+    return ranked((name, address.address) for name, addresses in psutil.net_if_addrs().items()
+                  if not (name in stats and not stats[name].isup)
+                  for address in addresses if address.family == socket.AF_INET)
+
+
+def ranked(interfaces: Iterable[tuple[str, str]]) -> list[str]:
+    """IPv4 addresses of (interface name, address) pairs, loopback and link-local (169.254.x.x: no
+    network gave it) left out; private addresses (a classroom's 192.168.x.x, 10.x.x.x) first, those
+    of virtual interfaces (containers, VPNs) last, else in the interfaces' order."""
+    found = []
+    for name, text in interfaces:
+        try:
+            ip = ipaddress.IPv4Address(text)
+        except ValueError:
             continue
-        for address in addresses:
-            if address.family != socket.AF_INET:
-                continue
-            try:
-                ip = ipaddress.IPv4Address(address.address)
-            except ValueError:
-                continue
-            if not (ip.is_loopback or ip.is_link_local or ip.is_unspecified or ip.is_multicast) and ip not in found:
-                found.append(ip)
-    return [str(ip) for ip in sorted(found, key=lambda ip: not ip.is_private)]  # stable: interfaces' order kept
+        if not (ip.is_loopback or ip.is_link_local or ip.is_unspecified or ip.is_multicast):
+            found.append((name.lower().startswith(VIRTUAL), not ip.is_private, str(ip)))
+    ordered = [ip for _, _, ip in sorted(found, key=lambda item: item[:2])]  # sorted() keeps the order of ties
+    return list(dict.fromkeys(ordered))
 
 
 def lan_address() -> str:

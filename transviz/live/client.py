@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import logging
 import re
 import threading
@@ -14,16 +15,17 @@ from dataclasses import dataclass, replace
 from typing import Any
 from urllib.parse import urlsplit
 
-from websockets.asyncio.client import ClientConnection, connect
-from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidURI
+from websockets.exceptions import InvalidHandshake
 
 from ..core.base.errors import InputError, TransvizError
 from .protocol import DEFAULT_PORT, REFUSALS, SOCKET_PATH, normalize_code
+from .wire import Closed, WebSocket
 
 log = logging.getLogger(__name__)
 
 MAX_SERVER_MESSAGE = 2 * 1024**2  # a view with a 128 x 128 map is ~150 kB
 OPEN_TIMEOUT_S = 5.0
+IDLE_TIMEOUT_S = 45.0  # the server pings every 20 s (websockets' default): this long silent, it is gone
 RECONNECTS = 30  # tries after a drop, waiting BACKOFF_S doubled each time up to BACKOFF_MAX_S: ~2 minutes
 BACKOFF_S = 0.25
 BACKOFF_MAX_S = 5.0
@@ -114,7 +116,7 @@ class ClassClient:
         self.status = Status("connecting")
         self._loop: asyncio.AbstractEventLoop | None = None
         self._thread: threading.Thread | None = None
-        self._ws: ClientConnection | None = None
+        self._ws: WebSocket | None = None
         self._closing: asyncio.Event | None = None
         self._first = threading.Event()  # the first join's outcome is known
         self._pending: tuple[str, int] | None = None  # an answer not yet acknowledged: sent again after a rejoin
@@ -158,7 +160,8 @@ class ClassClient:
         if loop is None or thread is None:
             return
         self._call(self._stop)
-        thread.join(5.0)
+        if threading.current_thread() is not thread:  # from a callback the thread ends after it returns
+            thread.join(5.0)
 
     def _call(self, callback: Callable[[], object]) -> None:
         loop = self._loop
@@ -178,8 +181,15 @@ class ClassClient:
     def _stop(self) -> None:
         if self._closing is not None:
             self._closing.set()
-        if self._ws is not None:
-            asyncio.get_running_loop().create_task(self._ws.close())
+        self._close_socket()
+
+    def _close_socket(self) -> None:
+        """Start closing the connection; the reading session sees it end (or, a second later, it is dropped)."""
+        ws = self._ws
+        if ws is not None:
+            loop = asyncio.get_running_loop()
+            loop.create_task(ws.start_close()).add_done_callback(_quiet)
+            loop.call_later(1.0, ws.abort)
 
     async def _main(self) -> None:
         self._closing = asyncio.Event()
@@ -203,41 +213,39 @@ class ClassClient:
     async def _session(self) -> tuple[Status | None, bool]:
         """One connection, from opening to closing: the final status when it should not be tried
         again (else None), and whether it joined."""
-        ws: ClientConnection | None = None
+        ws: WebSocket | None = None
         self._joined_now = False
         try:
-            async with connect(self.socket_url, open_timeout=OPEN_TIMEOUT_S, close_timeout=1.0, compression=None,
-                               max_size=MAX_SERVER_MESSAGE, proxy=None) as ws:  # a classroom's LAN, never a proxy
-                self._ws = ws
-                join = {"type": "join", "code": self.code, "nickname": self.nickname}
-                if self.token is not None:
-                    join["token"] = self.token
-                await ws.send(_json(join))
-                async for raw in ws:
-                    if isinstance(raw, str):
-                        self._receive(raw)
-        except ConnectionClosed:
+            ws = self._ws = await WebSocket.open(self.socket_url, OPEN_TIMEOUT_S, MAX_SERVER_MESSAGE)
+            join = {"type": "join", "code": self.code, "nickname": self.nickname}
+            if self.token is not None:
+                join["token"] = self.token
+            await ws.send(_json(join))
+            while True:  # the server pings every 20 s: silence for IDLE_TIMEOUT_S means it is gone
+                self._receive(await ws.recv(IDLE_TIMEOUT_S))
+        except Closed:
             pass
-        except (OSError, asyncio.TimeoutError, InvalidHandshake, InvalidURI) as exc:
-            log.info("class at %s not reached: %s", self.socket_url, exc)
+        except (OSError, asyncio.TimeoutError, InvalidHandshake) as exc:
+            log.info("class at %s not reached or gone silent: %s", self.socket_url, exc)
         finally:
             self._ws = None
+            if ws is not None:
+                ws.abort()
         if self.status.kind in ("refused", "removed"):
             return self.status, self._joined_now
         code = None if ws is None else ws.close_code
         if code in FINAL_CLOSES:
-            return Status(FINAL_CLOSES[code], None if ws is None else ws.close_reason or None), self._joined_now
+            return Status(FINAL_CLOSES[code]), self._joined_now
         return None, self._joined_now
 
     def _receive(self, raw: str) -> None:
-        import json
-
         try:
-            message = json.loads(raw)
-            kind = message["type"]
-        except (ValueError, KeyError, TypeError):
+            self._handle(json.loads(raw))
+        except (ValueError, KeyError, TypeError, IndexError):  # not this protocol: skipped, the class goes on
             log.warning("the class sent a message that is not one: %.80r", raw)
-            return
+
+    def _handle(self, message: dict[str, Any]) -> None:
+        kind = message["type"]
         if kind == "welcome":
             self.token, self.nickname = message["token"], message["nickname"]
             self._joined_now = True
@@ -269,8 +277,7 @@ class ClassClient:
             self._callback(self.on_result, self.result)
         elif kind == "refused":  # the server may keep the connection for another try: this client stops
             self._set_status(Status("refused", message.get("reason")))
-            if self._ws is not None:
-                asyncio.get_running_loop().create_task(self._ws.close())
+            self._close_socket()
         elif kind == "removed":
             self._set_status(Status("removed"))
         elif kind == "error":
@@ -305,8 +312,7 @@ class ClassClient:
         if ws is None or pending is None:
             return  # sent after the rejoin
         message = _json({"type": "answer", "question": pending[0], "choice": pending[1]})
-        task = asyncio.get_running_loop().create_task(ws.send(message))
-        task.add_done_callback(_quiet)
+        asyncio.get_running_loop().create_task(ws.send(message)).add_done_callback(_quiet)
 
     def _set_status(self, status: Status) -> None:
         if status == self.status and status.kind != "joined":
@@ -336,12 +342,10 @@ assert set(_REFUSALS) == set(REFUSALS)
 
 
 def _json(message: dict[str, Any]) -> str:
-    import json
-
     return json.dumps(message, ensure_ascii=False, separators=(",", ":"))
 
 
 def _quiet(task: asyncio.Task[None]) -> None:
-    """A send that failed because the connection dropped: the answer is sent again after the rejoin."""
+    """A send or close that failed because the connection dropped (an answer is sent again after the rejoin)."""
     if not task.cancelled():
         task.exception()

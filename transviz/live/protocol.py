@@ -171,10 +171,11 @@ def clean_nickname(text: str) -> str:
     """``text`` trimmed, its runs of spaces made one, in Unicode's composed form (NFC); ProtocolError
     (BAD_NICKNAME) when that is empty, longer than :data:`MAX_NICKNAME` characters, or holds a
     control or format character (line breaks, right-to-left overrides, zero-width joiners)."""
-    nickname = " ".join(unicodedata.normalize("NFC", text).split())
-    if not 1 <= len(nickname) <= MAX_NICKNAME:
+    composed = unicodedata.normalize("NFC", text)
+    if any(unicodedata.category(c) in ("Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp") for c in composed):
         raise ProtocolError(BAD_NICKNAME)
-    if any(unicodedata.category(c) in ("Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp") for c in nickname):
+    nickname = " ".join(composed.split())  # the spaces left are Unicode's spaces (Zs): one between words
+    if not 1 <= len(nickname) <= MAX_NICKNAME:
         raise ProtocolError(BAD_NICKNAME)
     return nickname
 

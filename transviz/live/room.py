@@ -191,14 +191,15 @@ class Room:
             if student is not None:
                 student.connected = False
 
-    def remove(self, nickname: str) -> bool:
-        """Remove a student for good; False if there is no such student in the class."""
+    def remove(self, nickname: str) -> str | None:
+        """Remove a student for good; their nickname as they joined with it, None if there is no
+        such student in the class."""
         with self._lock:
             student = self._students.get(nickname_key(nickname))
             if student is None or student.removed:
-                return False
+                return None
             student.removed, student.connected = True, False
-            return True
+            return student.nickname
 
     def is_member(self, nickname: str) -> bool:
         with self._lock:

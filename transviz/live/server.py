@@ -20,6 +20,7 @@ import asyncio
 import contextlib
 import errno
 import logging
+import re
 import threading
 import time
 from collections import deque
@@ -89,11 +90,12 @@ FILES = {
     "/strings.js": ("strings.js", "text/javascript; charset=utf-8"),
     "/class.css": ("class.css", "text/css; charset=utf-8"),
 }
-# The page runs only its own scripts and styles and talks only to this server (connect-src 'self'
-# covers the WebSocket on the same host and port); no frame may hold it.
+# The page runs only its own scripts and styles and talks only to this server: connect-src names
+# the WebSocket's origin too, as older Safari's 'self' does not cover ws:. No frame may hold it.
+POLICY = ("default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'{0}; "
+          "base-uri 'none'; form-action 'none'; frame-ancestors 'none'")
+HOST_HEADER = re.compile(r"[A-Za-z0-9.-]{1,253}(:\d{1,5})?|\[[0-9A-Fa-f:.]{2,45}\](:\d{1,5})?")
 SECURITY_HEADERS = (
-    ("Content-Security-Policy", "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
-                                "connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'"),
     ("X-Content-Type-Options", "nosniff"),
     ("Referrer-Policy", "no-referrer"),
     ("Cache-Control", "no-store"),
@@ -145,16 +147,17 @@ class _Connection:
 
     async def send_all(self) -> None:
         """Empty the outbox as messages come, until the connection closes."""
-        while True:
-            await self.wakeup.wait()
-            self.wakeup.clear()
-            while self.outbox:
-                kind, text = self.outbox.popleft()
-                if kind == "close":
-                    code, reason = text.split(" ", 1)
-                    await self.ws.close(int(code), reason)
-                    return
-                await self.ws.send(text)
+        with contextlib.suppress(ConnectionClosed):
+            while True:
+                await self.wakeup.wait()
+                self.wakeup.clear()
+                while self.outbox:
+                    kind, text = self.outbox.popleft()
+                    if kind == "close":
+                        code, reason = text.split(" ", 1)
+                        await self.ws.close(int(code), reason)
+                        return
+                    await self.ws.send(text)
 
 
 class ClassServer:
@@ -197,6 +200,11 @@ class ClassServer:
     def join_url(self) -> str:
         """:attr:`url` with the code as its fragment (``#CODE``): what the QR code holds."""
         return join_url(self.url, self.code)
+
+    @property
+    def socket_url(self) -> str:
+        """``ws://LAN-ADDRESS:PORT/ws``, the WebSocket students talk to."""
+        return "ws://" + self.url.split("://", 1)[1].rstrip("/") + SOCKET_PATH
 
     @property
     def running(self) -> bool:
@@ -255,13 +263,18 @@ class ClassServer:
         )
 
     def stop(self) -> None:
-        """Close every connection and stop listening; idempotent. Returns once the port is closed."""
+        """Close every connection and stop listening; idempotent. Returns once the port is closed
+        (called from ``on_event``, on the server's thread: at once, the closing goes on behind)."""
         with self._lock:
             if self._stopped:
                 return
             self._stopped = True
             loop, thread, server = self._loop, self._thread, self._server
         if loop is None or thread is None:
+            return
+        if threading.current_thread() is thread:  # from on_event: the loop cannot wait for itself
+            if server is not None:
+                loop.create_task(self._close(server)).add_done_callback(lambda _: loop.stop())
             return
         if server is not None and loop.is_running():
             future = asyncio.run_coroutine_threadsafe(self._close(server), loop)
@@ -310,9 +323,10 @@ class ClassServer:
     def remove(self, nickname: str) -> None:
         """Remove a student: their connection closes and the nickname cannot join again.
         InputError if no such student is in the class."""
-        if not self.room.remove(nickname):
+        removed = self.room.remove(nickname)
+        if removed is None:
             raise InputError("there is no student {0} in this class", nickname)
-        self._on_loop(self._removed, nickname)
+        self._on_loop(self._removed, removed)
 
     def tally(self) -> Tally:
         """The current question's tally: answered, students, counts per choice (never the answer)."""
@@ -361,6 +375,8 @@ class ClassServer:
 
     def _http(self, connection: ServerConnection, request: Request) -> Response | None:
         """A plain request for one of the page's files, or the WebSocket's opening handshake."""
+        if getattr(request, "method", "GET") != "GET":  # websockets before 16 refuses other methods itself
+            return _response(HTTPStatus.METHOD_NOT_ALLOWED, b"only GET\n", "text/plain; charset=utf-8")
         path = request.path.split("?", 1)[0]
         if path == SOCKET_PATH:
             if len(self._connections) >= MAX_CONNECTIONS or self._stopped:
@@ -369,7 +385,9 @@ class ClassServer:
         file = self._files.get(path)
         if file is None:
             return _response(HTTPStatus.NOT_FOUND, b"not found\n", "text/plain; charset=utf-8")
-        return _response(HTTPStatus.OK, *file)
+        host = request.headers.get("Host", "")
+        socket_origin = f" ws://{host}" if HOST_HEADER.fullmatch(host) else ""
+        return _response(HTTPStatus.OK, *file, policy=POLICY.format(socket_origin))
 
     async def _handle(self, ws: ServerConnection) -> None:
         remote = ws.remote_address
@@ -383,7 +401,7 @@ class ClassServer:
         finally:
             self._connections.discard(connection)
             if connection.closing:  # the sender sends what is queued, then closes with its code
-                with contextlib.suppress(asyncio.TimeoutError, ConnectionClosed):
+                with contextlib.suppress(asyncio.TimeoutError):
                     await asyncio.wait_for(sender, CLOSE_TIMEOUT_S)
             sender.cancel()
             nickname = connection.nickname
@@ -491,9 +509,9 @@ def _result_message(result: Result) -> dict[str, Any]:
             "right": result.right}
 
 
-def _response(status: HTTPStatus, body: bytes, kind: str) -> Response:
+def _response(status: HTTPStatus, body: bytes, kind: str, policy: str = POLICY.format("")) -> Response:
     headers = Headers([("Content-Type", kind), ("Content-Length", str(len(body))), ("Connection", "close"),
-                       *SECURITY_HEADERS])
+                       ("Content-Security-Policy", policy), *SECURITY_HEADERS])
     return Response(status.value, status.phrase, headers, body)
 
 
