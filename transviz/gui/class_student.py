@@ -31,6 +31,7 @@ from .widgets.join_dialog import JoinDialog
 from .widgets.student_panel import ENDED, StudentPanel
 
 DOCK_CHARACTERS = 60  # the panel's width: the teacher's head drawn large enough to read its tokens
+DOCK_SHARE = 0.3  # ... or this share of the window's width, when wider
 
 
 class StudentHost(Protocol):
@@ -171,7 +172,7 @@ class StudentClass(QObject):
         self.exploring = False
         self.panel.set_follow_note("")
         self.panel.show_status(status, self.service.client.nickname if self.service.client else self.nickname)
-        self.dock.open_beside(self.main_window, DOCK_CHARACTERS)
+        self.dock.open_beside(self.main_window, DOCK_CHARACTERS, DOCK_SHARE)
         self.back_to_class()
         self.active_changed.emit(True)
 

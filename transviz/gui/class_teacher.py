@@ -35,7 +35,8 @@ from .widgets.grid import SUMMARY_COLUMN
 from .widgets.join_window import JoinWindow
 
 ANY_PORT = 0  # the system chooses a free port
-DOCK_CHARACTERS = 46  # the Class panel's width: a prompt wraps in a few lines, the chart's bars have room
+DOCK_CHARACTERS = 40  # the Class panel's width: a prompt wraps in a few lines, the chart's bars have room
+DOCK_SHARE = 0.25  # ... or this share of the window's width, when wider
 
 
 class ClassHost(Protocol):
@@ -110,6 +111,7 @@ class TeacherClass(QObject):
         subscribe(self, workspace.session_changed, lambda _: send())
         subscribe(self, workspace.session_moved, lambda _: send())
         subscribe(self, workspace.model_changed, lambda _: send())
+        subscribe(self, workspace.hidden_changed, lambda _: send())  # a revealed step goes out, a hidden one not
         subscribe(self, workspace.hidden_changed, self._follow_quiz)
         attention = self.explorer.attention
         attention.selected_changed.connect(send)
@@ -149,7 +151,7 @@ class TeacherClass(QObject):
         self.panel.show_summary([])
         self.panel.stop_button.setEnabled(True)
         self.panel.join_button.setEnabled(True)
-        self.dock.open_beside(self.main_window, DOCK_CHARACTERS)
+        self.dock.open_beside(self.main_window, DOCK_CHARACTERS, DOCK_SHARE)
         self.show_join_window()
         return True
 
@@ -241,7 +243,8 @@ class TeacherClass(QObject):
                          question.truth, self.panel.test_label())
         self.quiz_question, self.open = question, True
         self.service.ask(asked)
-        self.panel.show_question(quiz.prompt_text(question), [quiz.choice_name(question, c) for c in question.choices])
+        self.panel.show_question(lambda: (quiz.prompt_text(question), [quiz.choice_name(question, c)
+                                                                        for c in question.choices]))
         self._show_tally()
         self._show_summary()
 

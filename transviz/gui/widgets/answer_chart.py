@@ -76,7 +76,7 @@ class AnswerChart(QWidget):
         rows = len(self.choices)
         height = max(1.0, min(float(max(ROW_HEIGHT, metrics.height() + 6)), (self.height() - 2 * MARGIN) / rows))
         widest = max(metrics.horizontalAdvance(self.row_text(i)) for i in range(rows))
-        left = MARGIN + min(widest, self.width() * 0.45) + MARGIN  # a long choice is elided, the bars keep room
+        left = MARGIN + min(widest + 2, self.width() * 0.45) + MARGIN  # a long choice is elided, the bars keep room
         number = metrics.horizontalAdvance(f"999 (100%)  {RIGHT_MARK}") + MARGIN
         length = max(self.width() - left - number - MARGIN, 10.0)
         total = max(sum(self.counts), 1)

@@ -10,9 +10,10 @@ from __future__ import annotations
 
 from collections.abc import Callable, Collection, Sequence
 
-from PySide6.QtCore import Qt, Signal
+from PySide6.QtCore import QEvent, Qt, Signal
 from PySide6.QtWidgets import (
     QAbstractItemView,
+    QApplication,
     QDockWidget,
     QFrame,
     QGroupBox,
@@ -25,6 +26,7 @@ from PySide6.QtWidgets import (
     QScrollArea,
     QTableWidget,
     QTableWidgetItem,
+    QToolButton,
     QVBoxLayout,
     QWidget,
 )
@@ -67,14 +69,22 @@ class PanelDock(Retranslated, QDockWidget):
         self.setObjectName(name)
         self.setAllowedAreas(Qt.DockWidgetArea.LeftDockWidgetArea | Qt.DockWidgetArea.RightDockWidgetArea)
         self.bind_text(self.setWindowTitle, title)
+        self.setFont(QApplication.font())
 
-    def open_beside(self, window: QMainWindow, characters: int) -> None:
-        """Show the dock ``characters`` average characters wide, or as wide as the window's tabs
-        leave room for (they keep their minimum width)."""
+    def changeEvent(self, event: QEvent) -> None:
+        # the platform gives dock titles a small font of their own: this one follows the window's
+        # (presentation mode's large text on a projector)
+        if event.type() == QEvent.Type.ApplicationFontChange:
+            self.setFont(QApplication.font())
+        super().changeEvent(event)
+
+    def open_beside(self, window: QMainWindow, characters: int, share: float) -> None:
+        """Show the dock ``characters`` average characters wide or, wider, ``share`` of the window's
+        width; at most as wide as the window's tabs leave room for (they keep their minimum width)."""
         self.setVisible(True)
         central = window.centralWidget()
         room = window.width() - (central.minimumSizeHint().width() if central is not None else 0) - DOCK_SLACK
-        wanted = self.fontMetrics().averageCharWidth() * characters
+        wanted = max(self.fontMetrics().averageCharWidth() * characters, int(window.width() * share))
         width = max(self.minimumSizeHint().width(), min(wanted, room))
         window.resizeDocks([self], [width], Qt.Orientation.Horizontal)
 
@@ -106,6 +116,7 @@ class ClassPanel(Retranslated, QWidget):
         self._summary: list[QuestionSummary] = []
         self._revealed: set[str] = set()
         self._asked = False
+        self._question_texts: Callable[[], tuple[str, list[str]]] | None = None
         body = QWidget()
         column = QVBoxLayout(body)
         column.addWidget(self._build_join())
@@ -131,15 +142,21 @@ class ClassPanel(Retranslated, QWidget):
         self.address.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         self.join_button = self._button(lambda: self.tr("Show join code"), self.join_requested.emit)
         self.stop_button = self._button(lambda: self.tr("Stop the class"), self.stop_requested.emit)
-        self.help_button = self._button(lambda: self.tr("Help"), self.show_help)
-        buttons = QHBoxLayout()
-        for button in (self.join_button, self.stop_button, self.help_button):
-            buttons.addWidget(button)
+        self.help_button = QToolButton()
+        self.help_button.setText("?")
+        self.bind_text(self.help_button.setToolTip, lambda: self.tr("How a live class works"))
+        self.help_button.clicked.connect(lambda *_: self.show_help())
+        top = QHBoxLayout()
+        top.addWidget(self.address, 1)
+        top.addWidget(self.help_button, 0, Qt.AlignmentFlag.AlignTop)
+        buttons = QHBoxLayout()  # two buttons a row: the panel may be narrow beside the explorer
+        buttons.addWidget(self.join_button)
+        buttons.addWidget(self.stop_button)
         buttons.addStretch(1)
         box = QWidget()
         layout = QVBoxLayout(box)
         layout.setContentsMargins(0, 0, 0, 0)
-        layout.addWidget(self.address)
+        layout.addLayout(top)
         layout.addLayout(buttons)
         return box
 
@@ -210,6 +227,13 @@ class ClassPanel(Retranslated, QWidget):
 
     def retranslate(self) -> None:
         super().retranslate()
+        if self._asked and self._question_texts is not None:
+            prompt, choices = self._question_texts()
+            self.prompt.setText(prompt)
+            self.chart.choices = list(choices)
+            self.chart.update()
+        elif not self._asked:
+            self.show_no_question()
         self.show_address(*self._address)
         self.show_students(self._students)
         self.show_tally(*self._tally)
@@ -255,9 +279,11 @@ class ClassPanel(Retranslated, QWidget):
         self.chart.clear()
         self.reveal_button.setEnabled(False)
 
-    def show_question(self, prompt: str, choices: Sequence[str]) -> None:
-        """A new question, in the window's language: nobody has answered, nothing is marked."""
-        self._asked = True
+    def show_question(self, texts: Callable[[], tuple[str, list[str]]]) -> None:
+        """A new question: ``texts()`` gives its prompt and choices in the window's language (again
+        after a change of language); nobody has answered, nothing is marked."""
+        self._asked, self._question_texts = True, texts
+        prompt, choices = texts()
         self.prompt.setText(prompt)
         self.chart.set_question(choices)
         self.reveal_button.setEnabled(True)

@@ -4,7 +4,7 @@ room reads them."""
 from __future__ import annotations
 
 from PySide6.QtCore import Qt
-from PySide6.QtGui import QFont, QKeyEvent, QPixmap
+from PySide6.QtGui import QFont, QFontMetrics, QKeyEvent, QPixmap
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QVBoxLayout, QWidget
 
 from ...live.qr import qr_png
@@ -13,8 +13,9 @@ from .labels import bound_label, plain_label
 
 QR_SHARE = 0.6  # of the screen's height (and at most 0.45 of its width) the QR code takes
 CODE_SHARE = 0.11  # of the screen's height a letter of the code takes
-ADDRESS_SHARE = 0.045  # ... and a letter of the address
+ADDRESS_SHARE = 0.06  # ... and a letter of the address, typed from the back of the room too
 SIZE_SHARE = 0.85  # of the screen the window takes when it opens
+MARGIN = 12  # pixels around and between the texts and the QR code
 
 
 def qr_pixmap(text: str, side: int) -> QPixmap:
@@ -65,14 +66,19 @@ class JoinWindow(Retranslated, QWidget):
     def _fit_to_screen(self) -> None:
         room = self.screen().availableGeometry()
         height = room.height()
-        for label, share, bold in ((self.heading, ADDRESS_SHARE, True), (self.how, ADDRESS_SHARE * 0.6, False),
-                                   (self.address, ADDRESS_SHARE, False),
-                                   (self.code_title, ADDRESS_SHARE * 0.8, False), (self.code, CODE_SHARE, True)):
-            font = QFont(self.font())
-            font.setPixelSize(max(12, int(height * share)))
-            font.setBold(bold)
-            label.setFont(font)
         side = int(min(height * QR_SHARE, room.width() * 0.45))
+        width = int(room.width() * SIZE_SHARE) - side - 4 * MARGIN  # what the texts beside the QR code may take
+        for label, share, bold in ((self.heading, ADDRESS_SHARE * 0.8, True), (self.how, ADDRESS_SHARE * 0.45, False),
+                                   (self.address, ADDRESS_SHARE, True), (self.code_title, ADDRESS_SHARE * 0.6, False),
+                                   (self.code, CODE_SHARE, True)):
+            font = QFont(self.font())
+            font.setBold(bold)
+            font.setPixelSize(max(12, int(height * share)))
+            if not label.wordWrap():  # a long address takes smaller letters, never a window wider than the screen
+                wide = QFontMetrics(font).horizontalAdvance(label.text())
+                if wide > width > 0:
+                    font.setPixelSize(max(12, int(font.pixelSize() * width / wide)))
+            label.setFont(font)
         self.qr.setPixmap(qr_pixmap(self._shown[1], side) if self._shown[1] else QPixmap())
         self.resize(room.size() * SIZE_SHARE)
 

@@ -26,6 +26,7 @@ from .class_panel import scrolled, wire_language
 from .heatmap import HeatmapWidget
 from .labels import plain_label, token_line
 
+CANDIDATES_HEIGHT = 240  # pixels the bars take at most
 ENDED = ("refused", "removed", "replaced", "ended", "closed", "gave_up")  # the client has stopped
 
 
@@ -90,11 +91,13 @@ class StudentPanel(Retranslated, QWidget):
         self.output = plain_label(wrap=True)
         self.candidates = CandidatesChart()
         self.candidates.setMinimumHeight(160)
+        self.candidates.setMaximumHeight(CANDIDATES_HEIGHT)  # the teacher's head stays within reach below
+        self.no_candidates = plain_label(wrap=True)
         self.head = HeatmapWidget(colorbar=False)
         self.head.setMinimumHeight(240)
         layout = QVBoxLayout(self.view)
         layout.setContentsMargins(0, 0, 0, 0)
-        for widget in (self.sentence, self.output, self.candidates, self.head):
+        for widget in (self.sentence, self.output, self.no_candidates, self.candidates, self.head):
             layout.addWidget(widget)
         return self.view
 
@@ -180,6 +183,8 @@ class StudentPanel(Retranslated, QWidget):
             self.sentence.setText(self.tr("Waiting for the teacher's first step..."))
             self.output.setText("")
             self.candidates.show_pairs("", [])
+            self.candidates.setVisible(False)
+            self.no_candidates.setVisible(False)
             self.head.setVisible(False)
             return
         caption = state.get("caption")
@@ -193,6 +198,9 @@ class StudentPanel(Retranslated, QWidget):
         title = self.tr("The model's most probable next tokens at step {0}").format(state["step"]) if pairs else \
             self.tr("No candidates shown now (a question may be open).")
         self.candidates.show_pairs(title, pairs, chosen=output[-1] if output and pairs else None)
+        self.candidates.setVisible(bool(pairs))  # hidden by a question, or before the first step: no room kept
+        self.no_candidates.setText("" if pairs else title)
+        self.no_candidates.setVisible(not pairs)
         self._show_head(state.get("head"))
 
     def _show_head(self, head: dict[str, Any] | None) -> None:
