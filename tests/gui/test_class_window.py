@@ -182,3 +182,51 @@ def test_a_taken_port_is_recognised(qtbot):
     port = free.getsockname()[1]
     free.close()
     assert not port_taken(LOOPBACK, port)
+
+
+def test_the_join_window_fits_its_screen_with_a_long_address(qtbot):
+    """The projector's window: the address and the code read from afar, the QR code a good part of
+    the screen's height, and a long address takes smaller letters rather than a window wider than
+    the screen."""
+    from transviz.gui.widgets.join_window import JoinWindow
+
+    window = JoinWindow()
+    qtbot.addWidget(window)
+    address = "http://192.168.100.200:8338/"
+    window.show_class(address, address + "#K7Q2MX", "K7Q2MX")
+    window.show()
+    qtbot.waitExposed(window)
+    screen = window.screen().availableGeometry()
+    assert window.address.text() == address and window.code.text() == "K7Q2MX"
+    assert window.minimumSizeHint().width() <= screen.width() and window.frameGeometry().width() <= screen.width()
+    assert window.qr.pixmap().width() >= 0.3 * min(screen.height(), screen.width())
+    assert window.code.font().pixelSize() >= 48 and window.address.font().pixelSize() >= 24  # letters 1-2 cm high
+    qtbot.keyClick(window, Qt.Key.Key_Escape)
+    assert not window.isVisible()
+
+
+def test_a_lessons_captions_and_quiz_slides_go_to_the_class(teacher, qtbot):
+    """A lesson run in the class: each slide's caption in both languages, each quiz slide's question
+    asked, and its step kept out of the view until the reveal."""
+    from transviz.core.io.resources import shipped_lessons
+    from transviz.core.teaching.lesson import read
+
+    path = shipped_lessons()["01-data-flow"]
+    lesson, server = read(path), teacher.teacher_class.service.server
+    assert teacher.open_lesson(path)
+    teacher.lesson_mode.go(4)  # step 4: where will head 0 of layer 2 look?
+    slide = lesson.slides[4]
+    qtbot.waitUntil(lambda: (server.room.view or {}).get("caption") == {"en": slide.caption_en,
+                                                                        "zh": slide.caption_zh}, timeout=WAIT_MS)
+    question, is_open, _ = server.room.current()
+    assert question.kind == "where" and is_open and list(question.choices) == \
+        teacher.workspace.session.source_tokens
+    assert question.prompt["en"].startswith("Step 4: where will layer 2, head 0 look?")
+    view = server.room.view
+    assert view["step"] == 3 and view["output"] == teacher.workspace.session.output_tokens[:-1]
+    assert len(view["head"]["rows"]) == 3  # the asked step's query row is not sent
+    teacher.panels["explorer"].quiz.reveal()  # the explorer's reveal reveals the class's question
+    assert server.room.current()[2]
+    qtbot.waitUntil(lambda: server.room.view["step"] == 4, timeout=WAIT_MS)
+    teacher.lesson_mode.stop()
+    qtbot.waitUntil(lambda: server.room.view["caption"] is None, timeout=WAIT_MS)

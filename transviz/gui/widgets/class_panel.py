@@ -10,10 +10,9 @@ from __future__ import annotations
 
 from collections.abc import Callable, Collection, Sequence
 
-from PySide6.QtCore import QEvent, Qt, Signal
+from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import (
     QAbstractItemView,
-    QApplication,
     QDockWidget,
     QFrame,
     QGroupBox,
@@ -69,14 +68,6 @@ class PanelDock(Retranslated, QDockWidget):
         self.setObjectName(name)
         self.setAllowedAreas(Qt.DockWidgetArea.LeftDockWidgetArea | Qt.DockWidgetArea.RightDockWidgetArea)
         self.bind_text(self.setWindowTitle, title)
-        self.setFont(QApplication.font())
-
-    def changeEvent(self, event: QEvent) -> None:
-        # the platform gives dock titles a small font of their own: this one follows the window's
-        # (presentation mode's large text on a projector)
-        if event.type() == QEvent.Type.ApplicationFontChange:
-            self.setFont(QApplication.font())
-        super().changeEvent(event)
 
     def open_beside(self, window: QMainWindow, characters: int, share: float) -> None:
         """Show the dock ``characters`` average characters wide or, wider, ``share`` of the window's

@@ -11,7 +11,9 @@ from ...live.qr import qr_png
 from ..services.language import Retranslated
 from .labels import bound_label, plain_label
 
-QR_SHARE = 0.6  # of the screen's height (and at most 0.45 of its width) the QR code takes
+QR_SHARE = 0.6  # of the screen's height the QR code takes ...
+QR_WIDTH_SHARE = 0.38  # ... and at most this of its width (a 4:3 projector keeps room for the code)
+CODE_SPACING = 125  # percent: the code's letters spaced, read one by one from afar
 CODE_SHARE = 0.11  # of the screen's height a letter of the code takes
 ADDRESS_SHARE = 0.06  # ... and a letter of the address, typed from the back of the room too
 SIZE_SHARE = 0.85  # of the screen the window takes when it opens
@@ -47,34 +49,43 @@ class JoinWindow(Retranslated, QWidget):
         self.code.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         self.qr = QLabel()
         self.qr.setAlignment(Qt.AlignmentFlag.AlignCenter)
-        texts = QVBoxLayout()
-        for label in (self.heading, self.how, self.address, self.code_title, self.code):
+        texts = QVBoxLayout()  # beside the QR code: how to join, and the code
+        for label in (self.how, self.code_title, self.code):
             texts.addWidget(label)
         texts.addStretch(1)
-        layout = QHBoxLayout(self)
-        layout.addLayout(texts, 1)
-        layout.addWidget(self.qr, 0, Qt.AlignmentFlag.AlignCenter)
+        below = QHBoxLayout()
+        below.addLayout(texts, 1)
+        below.addWidget(self.qr, 0, Qt.AlignmentFlag.AlignCenter)
+        layout = QVBoxLayout(self)  # the address across the whole width: the longest text, typed on laptops
+        layout.addWidget(self.heading)
+        layout.addWidget(self.address)
+        layout.addLayout(below, 1)
         self.bind_text(self.setWindowTitle, lambda: self.tr("transviz: join the class"))
 
     def show_class(self, url: str, join_url: str, code: str) -> None:
         """Show how to join the class at ``url`` with ``code`` (``join_url``: the QR code's text)."""
         self._shown = (url, join_url, code)
         self.address.setText(url)
-        self.code.setText(" ".join(code))  # spaced: read letter by letter from afar
+        self.code.setText(code)
         self._fit_to_screen()
 
     def _fit_to_screen(self) -> None:
         room = self.screen().availableGeometry()
         height = room.height()
-        side = int(min(height * QR_SHARE, room.width() * 0.45))
-        width = int(room.width() * SIZE_SHARE) - side - 4 * MARGIN  # what the texts beside the QR code may take
-        for label, share, bold in ((self.heading, ADDRESS_SHARE * 0.8, True), (self.how, ADDRESS_SHARE * 0.45, False),
-                                   (self.address, ADDRESS_SHARE, True), (self.code_title, ADDRESS_SHARE * 0.6, False),
-                                   (self.code, CODE_SHARE, True)):
+        side = int(min(height * QR_SHARE, room.width() * QR_WIDTH_SHARE))
+        across = int(room.width() * SIZE_SHARE) - 2 * MARGIN  # the address's width: the window's
+        beside = across - side - 2 * MARGIN  # the code's: what the QR code leaves
+        for label, share, bold, width in ((self.heading, ADDRESS_SHARE * 0.8, True, across),
+                                          (self.address, ADDRESS_SHARE, True, across),
+                                          (self.how, ADDRESS_SHARE * 0.45, False, beside),
+                                          (self.code_title, ADDRESS_SHARE * 0.6, False, beside),
+                                          (self.code, CODE_SHARE, True, beside)):
             font = QFont(self.font())
             font.setBold(bold)
             font.setPixelSize(max(12, int(height * share)))
-            if not label.wordWrap():  # a long address takes smaller letters, never a window wider than the screen
+            if label is self.code:
+                font.setLetterSpacing(QFont.SpacingType.PercentageSpacing, CODE_SPACING)
+            if not label.wordWrap():  # long texts take smaller letters, never a window wider than the screen
                 wide = QFontMetrics(font).horizontalAdvance(label.text())
                 if wide > width > 0:
                     font.setPixelSize(max(12, int(font.pixelSize() * width / wide)))
