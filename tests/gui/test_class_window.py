@@ -7,8 +7,12 @@ from __future__ import annotations
 
 import csv
 import json
+import os
 import socket
+import subprocess
+import sys
 import threading
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -230,3 +234,29 @@ def test_a_lessons_captions_and_quiz_slides_go_to_the_class(teacher, qtbot):
     qtbot.waitUntil(lambda: server.room.view["step"] == 4, timeout=WAIT_MS)
     teacher.lesson_mode.stop()
     qtbot.waitUntil(lambda: server.room.view["caption"] is None, timeout=WAIT_MS)
+
+
+@pytest.mark.process
+@pytest.mark.parametrize("screen, mode", [((1366, 768), "desktop"), ((1920, 1080), "presentation")])
+def test_the_class_panel_fits_beside_the_explorer(screen, mode, tmp_path):
+    """On a laptop's 1366 x 768 screen, and a projector's 1920 x 1080 in presentation mode, the
+    window with its Class panel open (a question asked) stays on the screen in both languages, the
+    explorer keeps its minimum width and the panel a readable one. A process of its own: the
+    offscreen screen is sized there."""
+    config = tmp_path / "screen.json"
+    config.write_text(json.dumps({"screens": [{"name": "screen", "x": 0, "y": 0, "width": screen[0],
+                                               "height": screen[1], "logicalDpi": 96, "logicalBaseDpi": 96,
+                                               "dpr": 1}]}))
+    root = Path(__file__).parents[2]
+    env = {**os.environ, "QT_QPA_PLATFORM": f"offscreen:configfile={config}", "TRANSVIZ_SETTINGS": "",
+           "PYTHONPATH": os.pathsep.join([str(root), os.environ.get("PYTHONPATH", "")])}
+    done = subprocess.run([sys.executable, str(Path(__file__).with_name("class_fit_probe.py")), mode], env=env,
+                          capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr[-3000:]
+    for language, sizes in json.loads(done.stdout.strip().splitlines()[-1]).items():
+        room = sizes["available"]
+        assert room == list(screen) and sizes["on_screen"], (language, sizes)
+        assert sizes["minimum"][0] <= room[0] and sizes["minimum"][1] <= room[1], (language, sizes)
+        assert sizes["explorer"][0] >= sizes["explorer_minimum"][0], (language, sizes)
+        assert sizes["dock"][0] >= 0.2 * room[0] and sizes["chart"][0] >= 200, (language, sizes)
+        assert sizes["panel_content"][0] <= sizes["dock"][0], (language, sizes)  # nothing cut at its right

@@ -202,6 +202,10 @@ class StudentClass(QObject):
         self.panel.show_result(result)
 
     def _on_status(self, status: Status) -> None:
+        if status.kind == "error":  # one message refused: the connection stands
+            self.panel.show_notice(status)
+            return
+        self.panel.show_notice(None)
         self.panel.show_status(status)
         if status.kind in ENDED:
             self.panel.set_follow_note("")
@@ -215,8 +219,11 @@ class StudentClass(QObject):
 
     # -- following in the explorer ------------------------------------------------------------------------
     def same_model(self) -> bool:
+        """Whether this window's model is the teacher's, by name (a shipped model's, or a file's):
+        an unsaved model has no name to compare."""
         model, state = self.workspace.model, self.state
-        return model is not None and state is not None and model_name(model) == state["model"]
+        return model is not None and model.path is not None and state is not None \
+            and model_name(model) == state["model"]
 
     def _follow(self) -> None:
         state = self.state

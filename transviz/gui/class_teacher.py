@@ -153,6 +153,7 @@ class TeacherClass(QObject):
         self.panel.join_button.setEnabled(True)
         self.dock.open_beside(self.main_window, DOCK_CHARACTERS, DOCK_SHARE)
         self.show_join_window()
+        self._follow_quiz()  # a question open in the explorer now is the class's first
         return True
 
     def _other_port_wanted(self, port: int) -> bool:
@@ -184,8 +185,8 @@ class TeacherClass(QObject):
         server = self.service.server
         if not self.running or server is None:
             return None
-        if self.join_window is None:
-            self.join_window = JoinWindow()
+        if self.join_window is None:  # a window of its own (for the projector), closed with the main window
+            self.join_window = JoinWindow(self.main_window)
             self.join_window.setAttribute(Qt.WidgetAttribute.WA_QuitOnClose, False)
         self.join_window.show_class(server.url, server.join_url, server.code)
         self.join_window.show()

@@ -108,7 +108,7 @@ class ClassPanel(Retranslated, QWidget):
         self._revealed: set[str] = set()
         self._asked = False
         self._question_texts: Callable[[], tuple[str, list[str]]] | None = None
-        body = QWidget()
+        self.body = body = QWidget()
         column = QVBoxLayout(body)
         column.addWidget(self._build_join())
         column.addWidget(self._build_students())

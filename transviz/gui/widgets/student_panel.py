@@ -54,6 +54,8 @@ class StudentPanel(Retranslated, QWidget):
         body = QWidget()
         column = QVBoxLayout(body)
         self.status_label = plain_label(wrap=True)
+        self.notice = plain_label(wrap=True)  # a message the class refused, said once
+        self.notice.setVisible(False)
         self.follow = QCheckBox()
         self.follow.setChecked(True)
         self.bind_text(self.follow.setText, lambda: self.tr("Follow in the explorer"))
@@ -67,6 +69,7 @@ class StudentPanel(Retranslated, QWidget):
         font.setBold(True)
         self.caption.setFont(font)
         column.addWidget(self.status_label)
+        column.addWidget(self.notice)
         column.addWidget(self.follow)
         column.addWidget(self.follow_note)
         column.addWidget(self.caption)
@@ -79,8 +82,9 @@ class StudentPanel(Retranslated, QWidget):
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addWidget(scrolled(body))
-        self.keys = [QShortcut(QKeySequence(str(n + 1)), self, lambda n=n: self.choose(n),
-                               context=Qt.ShortcutContext.WidgetWithChildrenShortcut) for n in range(MAX_CHOICES)]
+        self.keys = [QShortcut(QKeySequence(str(n + 1)), self, lambda n=n: self.choose(n)) for n in range(MAX_CHOICES)]
+        for key in self.keys:  # only while the panel has the focus: the explorer's quiz has these keys too
+            key.setContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
         self.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
         self.retranslate()
 
@@ -157,6 +161,15 @@ class StudentPanel(Retranslated, QWidget):
             "gave_up": self.tr("The class cannot be reached any more: check the network, then join again."),
         }
         return texts.get(kind, kind)
+
+    def show_notice(self, status: Status | None) -> None:
+        """Why the class refused a message (``status``: an "error" Status), or nothing (None)."""
+        texts = {"question_closed": self.tr("Too late: the question was closed before your answer arrived."),
+                 "too_fast": self.tr("Too many messages at once: wait a moment, then answer again.")}
+        text = "" if status is None else texts.get(status.reason or "", self.tr(
+            "The class did not take your last answer ({0}).").format(status.reason or "?"))
+        self.notice.setText(text)
+        self.notice.setVisible(bool(text))
 
     def refusal_text(self, reason: str | None) -> str:
         texts = {
