@@ -17,6 +17,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QPlainTextEdit
 from websockets.sync.client import connect
 
 from transviz.gui.class_teacher import port_taken
@@ -105,7 +106,7 @@ def test_a_student_window_follows_answers_is_removed_and_the_port_closes(teacher
     qtbot.mouseClick(panel.reveal_button, Qt.MouseButton.LeftButton)  # the panel's Reveal reveals the explorer's
     assert explorer.quiz.revealed and panel.chart.truth == quiz.truth
     qtbot.waitUntil(lambda: seat.result is not None, timeout=WAIT_MS)
-    assert not seat.result.right and seat.verdict.text() == f"Not quite: the answer is {quiz.truth_text}"
+    assert not seat.result.right and seat.verdict.text() == f"Not quite: the answer is '{quiz.truth_text}'."
     assert panel.summary_rows() == [["q1", "practice", "1 of 1", "0 (0%)"]]
 
     answers = tmp_path / "answers.csv"
@@ -120,6 +121,11 @@ def test_a_student_window_follows_answers_is_removed_and_the_port_closes(teacher
     assert not seat.view.isVisibleTo(seat) and not seat.question_box.isVisibleTo(seat)
     assert not student.student_class.active and not student.menus.back_to_class_action.isEnabled()
     qtbot.waitUntil(lambda: panel.nicknames() == [], timeout=WAIT_MS)
+
+    help_dialog = panel.show_help()  # the panel's "?": one paragraph, from starting to the export
+    text = help_dialog.findChild(QPlainTextEdit).toPlainText()
+    assert "port 8338" in text and "Export answers" in text and "\n" not in text
+    help_dialog.close()
 
     port = server.port
     teacher.close()  # closing the window stops the class

@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
-from PySide6.QtCore import Qt, Signal
+from PySide6.QtCore import QCoreApplication, Qt, Signal
 from PySide6.QtGui import QKeySequence, QShortcut
 from PySide6.QtWidgets import QCheckBox, QGroupBox, QPushButton, QVBoxLayout, QWidget
 
@@ -224,7 +224,9 @@ class StudentPanel(Retranslated, QWidget):
         weights = np.asarray(head["weights"], dtype=np.float32).reshape(len(head["rows"]), len(head["cols"]))
         self.head.set_axes(kind_axes(kind))
         self.head.set_data(weights, head["rows"], head["cols"])
-        which = self.tr("mean of heads") if head["head"] is None else self.tr("head {0}").format(head["head"])
+        translate = QCoreApplication.translate  # the explorer's words for them
+        which = translate("AttentionView", "mean of heads") if head["head"] is None else \
+            translate("AttentionView", "head {0}").format(head["head"])
         self.head.set_title(self.tr("The teacher's {0}, layer {1}: {2}").format(kind_names()[kind], head["layer"],
                                                                               which))
 
@@ -286,7 +288,9 @@ class StudentPanel(Retranslated, QWidget):
             truth = in_language(question.choices[result.answer], wire_language())
             if result.choice is None:
                 return self.tr("You did not answer. The answer: {0}").format(truth)
-            return self.tr("Right!") if result.right else self.tr("Not quite: the answer is {0}").format(truth)
+            translate = QCoreApplication.translate  # the explorer's quiz's words
+            return translate("QuizPanel", "Right!") if result.right else \
+                translate("QuizPanel", "Not quite: the answer is '{0}'.").format(truth)
         if question.open:
             return self.tr("Your answer is counted; you may change it until the teacher closes the question.") \
                 if question.choice is not None else self.tr("Press 1-{0} or click a choice.").format(
