@@ -91,6 +91,8 @@ class StudentClass(QObject):
         self.dock.setWidget(self.panel)
         self.dock.setVisible(False)
         parent.addDockWidget(Qt.DockWidgetArea.RightDockWidgetArea, self.dock)
+        # beside the panel the explorer is narrower: its strategy takes a row of its own
+        self.dock.visibilityChanged.connect(lambda shown: self.explorer.controls.set_two_rows(shown))
         self.dialog: JoinDialog | None = None
         self.address, self.nickname = "", ""  # the last typed: the dialog offers them again
         self.state: dict[str, Any] | None = None  # the teacher's latest view

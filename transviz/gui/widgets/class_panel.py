@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Collection, Sequence
 
-from PySide6.QtCore import Qt, Signal
+from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QDockWidget,
@@ -73,6 +73,10 @@ class PanelDock(Retranslated, QDockWidget):
         """Show the dock ``characters`` average characters wide or, wider, ``share`` of the window's
         width; at most as wide as the window's tabs leave room for (they keep their minimum width)."""
         self.setVisible(True)
+        # sized once the window has laid out what showing the dock changed in the tabs (the explorer's rows)
+        QTimer.singleShot(0, self, lambda: self._widen(window, characters, share))
+
+    def _widen(self, window: QMainWindow, characters: int, share: float) -> None:
         central = window.centralWidget()
         room = window.width() - (central.minimumSizeHint().width() if central is not None else 0) - DOCK_SLACK
         wanted = max(self.fontMetrics().averageCharWidth() * characters, int(window.width() * share))

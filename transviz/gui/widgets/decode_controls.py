@@ -11,7 +11,6 @@ from PySide6.QtWidgets import (
     QDoubleSpinBox,
     QHBoxLayout,
     QPushButton,
-    QSizePolicy,
     QSlider,
     QSpinBox,
     QStackedWidget,
@@ -83,26 +82,11 @@ class StrategyEditor(Retranslated, QWidget):
         layout.addWidget(bound_label(self, lambda: self.tr("Strategy")))
         layout.addWidget(self.choice)
         layout.addWidget(self.settings, 1)
-        self.settings.currentChanged.connect(self._fit_page)
-        self._fit_page(0)
         self.choice.currentIndexChanged.connect(self.settings.setCurrentIndex)
         self.choice.currentIndexChanged.connect(self._emit)
         for spin in (self.temperature, self.top_k, self.top_p, self.seed, self.beam_width, self.length_penalty):
             spin.valueChanged.connect(self._emit)
         self.beam_rule.currentIndexChanged.connect(self._emit)
-
-    def _fit_page(self, current: int) -> None:
-        """Greedy's settings (none) take no room for the others': the explorer is then narrow enough
-        for a panel beside it (a live class's) on a 1366-pixel screen. With settings shown, every
-        page keeps its room, so that switching between them does not move the window's layout."""
-        greedy = STRATEGY_NAMES.index("greedy")
-        for index in range(self.settings.count()):
-            wide = current != greedy or index == greedy
-            policy = QSizePolicy.Policy.Preferred if wide else QSizePolicy.Policy.Ignored
-            page = self.settings.widget(index)
-            if page is not None:
-                page.setSizePolicy(policy, policy)
-        self.settings.updateGeometry()
 
     def _row(self, *pairs: tuple[Callable[[], str], QWidget]) -> QWidget:
         """A strategy's settings: a translated name before each box."""
@@ -186,6 +170,7 @@ class DecodingControls(Retranslated, QWidget):
         self.strategy = StrategyEditor()
         self.timer = QTimer(self)
         self._buttons_row, self._strategy_row = QHBoxLayout(), QHBoxLayout()
+        self._two_rows = False  # the strategy's row apart outside presentation mode too
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addLayout(self._buttons_row)
@@ -211,12 +196,20 @@ class DecodingControls(Retranslated, QWidget):
         self.retranslate()
 
     def restyle(self) -> None:
-        """One row of controls; two in presentation mode, where the text is too large for one."""
-        row = self._strategy_row if current_appearance().presentation else self._buttons_row
+        """One row of controls; two in presentation mode, where the text is too large for one, and
+        beside a panel (:meth:`set_two_rows`)."""
+        two = current_appearance().presentation or self._two_rows
+        row = self._strategy_row if two else self._buttons_row
         if row.indexOf(self.strategy) < 0:
             for other in (self._buttons_row, self._strategy_row):
                 other.removeWidget(self.strategy)
             row.insertWidget(row.count() - 1 if row is self._buttons_row else 0, self.strategy, 1)  # before the stretch
+
+    def set_two_rows(self, two: bool) -> None:
+        """The strategy on a row of its own, or not: a panel beside the explorer (a live class's)
+        leaves it too little width for one row on a 1366-pixel screen."""
+        self._two_rows = two
+        self.restyle()
 
     def retranslate(self) -> None:
         super().retranslate()
