@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QFont, QFontMetrics, QKeyEvent, QPixmap
-from PySide6.QtWidgets import QHBoxLayout, QLabel, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QApplication, QHBoxLayout, QLabel, QVBoxLayout, QWidget
 
 from ...live.qr import qr_png
 from ..services.language import Retranslated
@@ -68,6 +68,12 @@ class JoinWindow(Retranslated, QWidget):
         self.address.setText(url)
         self.code.setText(code)
         self._fit_to_screen()
+        self.resize(self.screen().availableGeometry().size() * SIZE_SHARE)
+
+    def retranslate(self) -> None:
+        super().retranslate()
+        if self._shown[0]:
+            self._fit_to_screen()  # the texts' lengths and the language's font changed
 
     def _fit_to_screen(self) -> None:
         room = self.screen().availableGeometry()
@@ -80,7 +86,7 @@ class JoinWindow(Retranslated, QWidget):
                                           (self.how, ADDRESS_SHARE * 0.45, False, beside),
                                           (self.code_title, ADDRESS_SHARE * 0.6, False, beside),
                                           (self.code, CODE_SHARE, True, beside)):
-            font = QFont(self.font())
+            font = QFont(QApplication.font())  # the language's font, at the size the room needs
             font.setBold(bold)
             font.setPixelSize(max(12, int(height * share)))
             if label is self.code:
@@ -91,7 +97,6 @@ class JoinWindow(Retranslated, QWidget):
                     font.setPixelSize(max(12, int(font.pixelSize() * width / wide)))
             label.setFont(font)
         self.qr.setPixmap(qr_pixmap(self._shown[1], side) if self._shown[1] else QPixmap())
-        self.resize(room.size() * SIZE_SHARE)
 
     def keyPressEvent(self, event: QKeyEvent) -> None:
         if event.key() == Qt.Key.Key_Escape:
