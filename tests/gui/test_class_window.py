@@ -266,3 +266,20 @@ def test_the_class_panel_fits_beside_the_explorer(screen, mode, tmp_path):
         assert sizes["explorer"][0] >= sizes["explorer_minimum"][0], (language, sizes)
         assert sizes["dock"][0] >= 0.2 * room[0] and sizes["chart"][0] >= 200, (language, sizes)
         assert sizes["panel_content"][0] <= sizes["dock"][0], (language, sizes)  # nothing cut at its right
+
+
+def test_the_head_shown_large_goes_to_the_class_and_f6_brings_the_panel_back(teacher, qtbot):
+    server, explorer = teacher.teacher_class.service.server, teacher.panels["explorer"]
+    explorer.controller.step()
+    explorer.attention.kind.setCurrentIndex(1)  # decoder masked self-attention
+    explorer.attention.select(1, 3)
+    qtbot.waitUntil(lambda: (server.room.view or {}).get("head", {}) and
+                    (server.room.view["head"]["kind"], server.room.view["head"]["layer"],
+                     server.room.view["head"]["head"]) == ("decoder", 1, 3), timeout=WAIT_MS)
+    teacher.teacher_class.join_window.close()  # the projector's window and ...
+    teacher.teacher_class.dock.close()  # ... the panel closed
+    with qtbot.waitActive(teacher):
+        teacher.activateWindow()
+    assert teacher.isActiveWindow()
+    qtbot.keyClick(teacher, Qt.Key.Key_F6)  # F6 brings the panel back
+    assert teacher.teacher_class.dock.isVisible()

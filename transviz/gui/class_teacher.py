@@ -116,12 +116,10 @@ class TeacherClass(QObject):
         subscribe(self, workspace.hidden_changed, lambda _: send())  # a revealed step goes out, a hidden one not
         subscribe(self, workspace.hidden_changed, self._follow_quiz)
         attention = self.explorer.attention
-        attention.selected_changed.connect(send)
-        attention.kind.currentIndexChanged.connect(send)
-        attention.summary.currentIndexChanged.connect(send)
-        lesson = self.window.lesson_mode
-        for changed in (lesson.slide_shown, lesson.exploring_changed, lesson.active_changed):
-            changed.connect(send)
+        for changed in (attention.selected_changed, attention.kind.currentIndexChanged,
+                        attention.summary.currentIndexChanged, self.window.lesson_mode.slide_shown,
+                        self.window.lesson_mode.exploring_changed, self.window.lesson_mode.active_changed):
+            changed.connect(lambda *_: send())
         self.explorer.quiz.revealed_changed.connect(self._follow_quiz)
         self.service.student_event.connect(self._on_event)
         self.service.running_changed.connect(self.running_changed)
@@ -182,6 +180,12 @@ class TeacherClass(QObject):
         self.panel.stop_button.setEnabled(False)
         self.panel.join_button.setEnabled(False)
         self.panel.reveal_button.setEnabled(False)
+
+    def show_panel(self) -> None:
+        """The Class panel in front again (F6), when a class runs or its answers wait for the export."""
+        if self.running or self.service.server is not None:
+            self.dock.setVisible(True)
+            self.dock.raise_()
 
     def show_join_window(self) -> JoinWindow | None:
         server = self.service.server

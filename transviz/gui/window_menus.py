@@ -118,9 +118,9 @@ class WindowMenus(Retranslated):
         for panel in window.panels.built():
             self.view.addActions(panel.view_actions())
         self.view.addSeparator()
-        # a student's way back from any tab to the class (F6: free in the window; F1 and F11 are taken)
+        # the way back from any tab to the class's panel, the teacher's or a student's (F6: free in the window)
         self.back_to_class_action = bound_action(self, self.view, lambda: translate("MainWindow", "Back to the class"),
-                                                 window.student_class.back_to_class, "F6")
+                                                 self._back_to_class, "F6")
         self.follow_class()
         help_menu = bound_menu(self, bar, lambda: translate("MainWindow", "&Help"))
         bound_action(self, help_menu, lambda: translate("MainWindow", "&Manual"), lambda *_: window.show_manual())
@@ -146,6 +146,12 @@ class WindowMenus(Retranslated):
         teacher.running_changed.connect(lambda _: self.follow_class())
         student.active_changed.connect(lambda _: self.follow_class())
 
+    def _back_to_class(self) -> None:
+        if self.window.teacher_class.running:
+            self.window.teacher_class.show_panel()
+        else:
+            self.window.student_class.back_to_class()
+
     def follow_class(self) -> None:
         """One class at a time: a window teaches one or sits in one."""
         teaching, joined = self.window.teacher_class.running, self.window.student_class.active
@@ -153,7 +159,7 @@ class WindowMenus(Retranslated):
         self.stop_class_action.setEnabled(teaching)
         self.join_class_action.setEnabled(not teaching and not joined)
         self.leave_class_action.setEnabled(joined)
-        self.back_to_class_action.setEnabled(joined)
+        self.back_to_class_action.setEnabled(joined or teaching)
 
     def retranslate(self) -> None:
         super().retranslate()
