@@ -224,12 +224,13 @@ def test_a_lessons_captions_and_quiz_slides_go_to_the_class(teacher, qtbot):
     path = shipped_lessons()["01-data-flow"]
     lesson, server = read(path), teacher.teacher_class.service.server
     assert teacher.open_lesson(path)
+    teacher.teacher_class.panel.label_box.setCurrentIndex(1)  # the lesson's questions are a pre-test
     teacher.lesson_mode.go(4)  # step 4: where will head 0 of layer 2 look?
     slide = lesson.slides[4]
     qtbot.waitUntil(lambda: (server.room.view or {}).get("caption") == {"en": slide.caption_en,
                                                                         "zh": slide.caption_zh}, timeout=WAIT_MS)
     question, is_open, _ = server.room.current()
-    assert question.kind == "where" and is_open and list(question.choices) == \
+    assert question.kind == "where" and question.label == "pre" and is_open and list(question.choices) == \
         teacher.workspace.session.source_tokens
     assert question.prompt["en"].startswith("Step 4: where will layer 2, head 0 look?")
     view = server.room.view
