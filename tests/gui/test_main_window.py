@@ -57,7 +57,8 @@ def test_menus(window):
     file_menu, model_menu = (action.menu() for action in window.menuBar().actions()[:2])
     texts = [a.text().replace("&", "") for a in file_menu.actions() if not a.isSeparator()]
     assert texts == ["Open session...", "Save session...", "Open lesson...", "Recent lessons",
-                     "Add the current state as a slide...", "Close lesson", "Export current plot as PNG...",
+                     "Add the current state as a slide...", "Close lesson", "Start a class...", "Stop the class",
+                     "Join a class...", "Leave the class", "Export current plot as PNG...",
                      "Export current plot as SVG...", "Export animation (GIF or MP4)...",
                      "Export trace as .npz or JSON...", "Quit"]
     texts = [a.text().replace("&", "") for a in model_menu.actions() if not a.isSeparator()]

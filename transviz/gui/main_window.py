@@ -23,6 +23,8 @@ from ..core.model.variants import variant_parts
 from ..core.teaching.lesson import read as read_lesson
 from ..core.teaching.workspace import Workspace
 from .animations import AnimationExport
+from .class_student import StudentClass
+from .class_teacher import TeacherClass
 from .lesson_files import LessonFiles
 from .lesson_mode import LessonMode
 from .panels.base import PlotPanel
@@ -94,6 +96,8 @@ class MainWindow(Retranslated, QMainWindow):
         self.lesson_mode = LessonMode(self, self.sessions)
         self.lesson_mode.active_changed.connect(self._lesson_active)
         self.lesson_files = LessonFiles(self, self, self.lesson_mode, self.sessions, self.memory)
+        self.teacher_class = TeacherClass(self, self)  # a live class: this window teaches it ...
+        self.student_class = StudentClass(self, self)  # ... or sits in a teacher's
         self.menus = WindowMenus(self)
         self.lesson_mode.active_changed.connect(self.menus.follow_lesson)
         self.view_choices = ViewChoices(self.menus.view, self)
@@ -266,6 +270,8 @@ class MainWindow(Retranslated, QMainWindow):
         """Stop the worker threads (quit + wait; a training run stops and saves first); safe to call
         twice. Without ``wait``, a model still loading is dropped but not waited for; call again
         with ``wait`` before the window is deleted (``gui.app.run`` does)."""
+        self.teacher_class.stop()  # the port closes with the window
+        self.student_class.leave()
         for panel in self.panels.built():  # a tab never shown has no threads
             panel.shutdown()
         self.files.shutdown(wait)

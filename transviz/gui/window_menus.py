@@ -10,7 +10,7 @@ from typing import Protocol
 
 from PySide6.QtCore import QCoreApplication
 from PySide6.QtGui import QKeySequence
-from PySide6.QtWidgets import QMenuBar, QTabWidget, QWidget
+from PySide6.QtWidgets import QMenu, QMenuBar, QTabWidget, QWidget
 
 from ..core.base.messages import Message
 from ..core.data.tasks import TASK_PAIRS, TASK_TITLES
@@ -19,6 +19,8 @@ from ..core.io.resources import shipped_models
 from ..core.teaching.workspace import Workspace
 from ..core.training.recipes import SIBLING_TITLES
 from .animations import AnimationExport
+from .class_student import StudentClass
+from .class_teacher import TeacherClass
 from .lesson_files import LessonFiles
 from .lesson_mode import populate_lessons_menu
 from .panels.lazy_tabs import LazyPanels
@@ -39,6 +41,8 @@ class MenuHost(Protocol):
     animations: AnimationExport
     tabs: QTabWidget
     panels: LazyPanels
+    teacher_class: TeacherClass
+    student_class: StudentClass
 
     def menuBar(self) -> QMenuBar: ...
     def close(self) -> bool: ...
@@ -78,6 +82,8 @@ class WindowMenus(Retranslated):
                                                 lessons.close_lesson)
         self.close_lesson_action.setEnabled(False)
         file.addSeparator()
+        self._add_class_entries(file)
+        file.addSeparator()
         bound_action(self, file, lambda: translate("MainWindow", "Export current plot as &PNG..."),
                      lambda: window.export_plot_with_dialog(".png"))
         bound_action(self, file, lambda: translate("MainWindow", "Export current plot as S&VG..."),
@@ -111,6 +117,11 @@ class WindowMenus(Retranslated):
         # built, so they have none (tests/gui/test_lazy_tabs.py checks)
         for panel in window.panels.built():
             self.view.addActions(panel.view_actions())
+        self.view.addSeparator()
+        # the way back from any tab to the class's panel, the teacher's or a student's (F6: free in the window)
+        self.back_to_class_action = bound_action(self, self.view, lambda: translate("MainWindow", "Back to the class"),
+                                                 self._back_to_class, "F6")
+        self.follow_class()
         help_menu = bound_menu(self, bar, lambda: translate("MainWindow", "&Help"))
         bound_action(self, help_menu, lambda: translate("MainWindow", "&Manual"), lambda *_: window.show_manual())
         bound_action(self, help_menu, lambda: translate("MainWindow", "Manual page of this ta&b"),
@@ -120,6 +131,35 @@ class WindowMenus(Retranslated):
         self.lessons_menu = bound_menu(self, help_menu, lambda: translate("MainWindow", "&Lessons"))
         populate_lessons_menu(self.lessons_menu, window.open_lesson)
         bound_action(self, help_menu, lambda: translate("MainWindow", "&About transviz"), window.show_about)
+
+    def _add_class_entries(self, file: QMenu) -> None:
+        """File > Start a class, Stop the class, Join a class, Leave the class."""
+        translate, teacher, student = QCoreApplication.translate, self.window.teacher_class, self.window.student_class
+        self.start_class_action = bound_action(self, file, lambda: translate("MainWindow", "Start a &class..."),
+                                               lambda *_: teacher.start())
+        self.stop_class_action = bound_action(self, file, lambda: translate("MainWindow", "Stop the class"),
+                                              teacher.stop)
+        self.join_class_action = bound_action(self, file, lambda: translate("MainWindow", "&Join a class..."),
+                                              student.join_with_dialog)
+        self.leave_class_action = bound_action(self, file, lambda: translate("MainWindow", "Leave the class"),
+                                               student.leave)
+        teacher.running_changed.connect(lambda _: self.follow_class())
+        student.active_changed.connect(lambda _: self.follow_class())
+
+    def _back_to_class(self) -> None:
+        if self.window.teacher_class.running:
+            self.window.teacher_class.show_panel()
+        else:
+            self.window.student_class.back_to_class()
+
+    def follow_class(self) -> None:
+        """One class at a time: a window teaches one or sits in one."""
+        teaching, joined = self.window.teacher_class.running, self.window.student_class.active
+        self.start_class_action.setEnabled(not teaching and not joined)
+        self.stop_class_action.setEnabled(teaching)
+        self.join_class_action.setEnabled(not teaching and not joined)
+        self.leave_class_action.setEnabled(joined)
+        self.back_to_class_action.setEnabled(joined or teaching)
 
     def retranslate(self) -> None:
         super().retranslate()

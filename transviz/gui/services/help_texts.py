@@ -224,3 +224,18 @@ def tab_texts() -> dict[Tab, str]:
             "way: the largest difference is float rounding, about 1e-7. Attention alone sees a set of words, not "
             "a sequence."),
     }
+
+
+def class_help() -> str:
+    """The Class panel's help: a live class, from starting it to exporting the answers, in one paragraph."""
+    return QCoreApplication.translate(
+        "TabHelp",
+        "A live class: File > Start a class serves this window's explorer on the local network (port 8338: open it "
+        "on the firewall). Students open the join address in a browser, or scan the QR code, or use File > Join a "
+        "class in transviz, and type the code and a nickname. They follow what the explorer shows (sentence, "
+        "output, candidates, the head shown large, a lesson's caption). Each quiz question of the explorer or of a "
+        "lesson slide is asked to the class too, in English and Chinese: the chart counts the answers without "
+        "marking the right one; Reveal (here or in the explorer) marks it and tells each student whether they were "
+        "right. Choose pre-test or post-test before a lesson's questions to compare the two; Export answers "
+        "writes them as CSV, and nothing about the students is written anywhere else. Stop the class, or close "
+        "the window, and the server stops listening.")

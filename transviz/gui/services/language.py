@@ -38,6 +38,7 @@ def system_language(locale: QLocale | None = None) -> str:
 class _State:
     language = ENGLISH
     translators: list[QTranslator] = []
+    loaded: dict[str, QTranslator] = {}  # translation_in's, by language: read once
 
 
 def current_language() -> str:
@@ -69,6 +70,28 @@ def set_language(code: str) -> None:
             else:
                 log.warning("no %s translation %s_%s.qm in %s", LANGUAGES[code], catalogue, code, folder)
     _State.language = code
+
+
+Translate = Callable[[str, str], str]  # (context, source text) -> the text in one language
+
+
+def translation_in(code: str) -> Translate:
+    """A translate function for ``code`` whatever the interface's language: English is the source
+    text; another language reads the shipped catalogue through a translator of its own, never
+    installed (the window stays in its language). A text the catalogue lacks stays English."""
+    if code == ENGLISH:
+        return _source_text
+    translator = _State.loaded.get(code)
+    if translator is None:
+        translator = QTranslator()
+        if not translator.load(QLocale(code), CATALOGUE, "_", str(resource_dir() / "i18n")):
+            log.warning("no %s translation %s_%s.qm", LANGUAGES.get(code, code), CATALOGUE, code)
+        _State.loaded[code] = translator
+    return lambda context, text: translator.translate(context, text) or text
+
+
+def _source_text(context: str, text: str) -> str:
+    return text
 
 
 T = TypeVar("T")

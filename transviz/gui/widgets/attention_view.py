@@ -22,7 +22,7 @@ from ...core.decoding.session import DecodingSession
 from ...core.teaching.lesson import SUMMARY_HEAD, View
 from ..services.core_messages import translated
 from ..services.intervention_list import added, edited_heads
-from ..services.language import Retranslated, set_items
+from ..services.language import Retranslated, Translate, set_items
 from ..services.observe import subscribe
 from ..services.session import SessionController
 from .grid import SUMMARY_COLUMN, AttentionGrid
@@ -37,8 +37,9 @@ UNKNOWN_MARK = " (?)"  # after a source word the model read as <unk>, on axes (t
 DEFAULT_KIND: Kind = "cross"
 
 
-def kind_names() -> dict[Kind, str]:
-    translate = QCoreApplication.translate  # literal arguments below, so that lupdate finds them
+def kind_names(translate: Translate = QCoreApplication.translate) -> dict[Kind, str]:
+    """The kinds' names in the language in use (``translate``: in another; literal arguments below,
+    so that lupdate finds them)."""
     return {"encoder_self": translate("AttentionView", "encoder self-attention"),
             "decoder_self": translate("AttentionView", "decoder masked self-attention"),
             "cross": translate("AttentionView", "cross-attention")}

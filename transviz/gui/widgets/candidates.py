@@ -10,6 +10,8 @@ not run again (``transviz bench gui_step_redraw_ms_default``).
 """
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from PySide6.QtCore import QPoint, QRect, QRectF, QSize, Qt, Signal
 from PySide6.QtGui import QColor, QMouseEvent, QPainter, QPaintEvent, QPen
 from PySide6.QtWidgets import QLabel, QSizePolicy, QVBoxLayout, QWidget
@@ -145,6 +147,7 @@ class CandidatesChart(Retranslated, QWidget):
         self._hidden: str | None = None  # the title shown instead of a quiz's hidden candidates
         self._tokens: list[str | None] = []  # each bar's token (None: all the others)
         self._smoothing: float | None = None  # the model's label smoothing, when it was trained with some
+        self._elsewhere = False  # bars of another window's step (a live class): its owner names them again
         self._bars = _Bars()
         self.smoothing_note: QLabel = plain_label(wrap=True)
         self.smoothing_note.setVisible(False)
@@ -158,7 +161,7 @@ class CandidatesChart(Retranslated, QWidget):
 
     def retranslate(self) -> None:
         super().retranslate()
-        if self._hidden is None:  # a hidden step stays hidden: the explorer names it again
+        if self._hidden is None and not self._elsewhere:  # a hidden step stays hidden: the explorer names it again
             self.show_record(self._record, self._beam_search)
         self.set_label_smoothing(self._smoothing)
 
@@ -178,7 +181,7 @@ class CandidatesChart(Retranslated, QWidget):
     def show_record(self, record: StepRecord | None, beam_search: bool = True) -> None:
         """Draw ``record``'s candidates (None: nothing yet); ``beam_search``: the session still
         searches a beam, so the title may say so."""
-        self._record, self._beam_search, self._hidden = record, beam_search, None
+        self._record, self._beam_search, self._hidden, self._elsewhere = record, beam_search, None, False
         self.smoothing_note.setVisible(self._smoothing is not None)
         if record is None:
             self._bars.title = self.tr("Next-token candidates: press Step to see what the model considers.")
@@ -206,9 +209,23 @@ class CandidatesChart(Retranslated, QWidget):
         self._bars.rows.append((self.tr("all others"), rest, REST, False))
         self._tokens.append(None)
 
+    def show_pairs(self, title: str, pairs: Sequence[tuple[str, float]], chosen: str | None = None) -> None:
+        """Bars of ``pairs`` (token, probability), most probable first, from another window's step (a
+        teacher's, in a live class): ``chosen``, the token written there, highlighted; nothing to
+        click (this window's model did not take that step)."""
+        self._record, self._hidden, self._elsewhere = None, None, True
+        self.smoothing_note.setVisible(False)
+        self._bars.title, self._bars.raw = title, []
+        self._bars.rows = [(token, probability, CHOSEN if token == chosen else OTHER, False)
+                           for token, probability in pairs]
+        self._tokens = [token for token, _ in pairs]
+        if pairs:
+            self._add_the_others()
+        self._bars.update()
+
     def show_hidden(self, title: str) -> None:
         """No bars, only ``title``: a quiz hides the step's candidates until it is revealed."""
-        self._hidden = title
+        self._hidden, self._elsewhere = title, False
         self._bars.title, self._bars.rows, self._bars.raw = title, [], []
         self._tokens = []
         self.smoothing_note.setVisible(False)  # it explains bars there are none of: the quiz needs the room

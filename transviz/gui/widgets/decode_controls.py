@@ -170,6 +170,7 @@ class DecodingControls(Retranslated, QWidget):
         self.strategy = StrategyEditor()
         self.timer = QTimer(self)
         self._buttons_row, self._strategy_row = QHBoxLayout(), QHBoxLayout()
+        self._two_rows = False  # the strategy's row apart outside presentation mode too
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addLayout(self._buttons_row)
@@ -195,12 +196,20 @@ class DecodingControls(Retranslated, QWidget):
         self.retranslate()
 
     def restyle(self) -> None:
-        """One row of controls; two in presentation mode, where the text is too large for one."""
-        row = self._strategy_row if current_appearance().presentation else self._buttons_row
+        """One row of controls; two in presentation mode, where the text is too large for one, and
+        beside a panel (:meth:`set_two_rows`)."""
+        two = current_appearance().presentation or self._two_rows
+        row = self._strategy_row if two else self._buttons_row
         if row.indexOf(self.strategy) < 0:
             for other in (self._buttons_row, self._strategy_row):
                 other.removeWidget(self.strategy)
             row.insertWidget(row.count() - 1 if row is self._buttons_row else 0, self.strategy, 1)  # before the stretch
+
+    def set_two_rows(self, two: bool) -> None:
+        """The strategy on a row of its own, or not: a panel beside the explorer (a live class's)
+        leaves it too little width for one row on a 1366-pixel screen."""
+        self._two_rows = two
+        self.restyle()
 
     def retranslate(self) -> None:
         super().retranslate()

@@ -7,7 +7,7 @@ question): it shows the :class:`~transviz.core.teaching.workspace.QuizState` the
 and asks for the reveal instead of making it."""
 from __future__ import annotations
 
-from PySide6.QtCore import QSignalBlocker, Signal
+from PySide6.QtCore import QCoreApplication, QSignalBlocker, Signal
 from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLabel, QPushButton, QVBoxLayout, QWidget
 
 from ...core.base.errors import InputError
@@ -15,7 +15,7 @@ from ...core.decoding.session import DecodingSession
 from ...core.teaching.quiz import ASKS, MAX_CHOICES, SOURCE_SIDE, YES, Answer, Question, QuizSpec, Score, answer, ask
 from ...core.teaching.workspace import QuizState
 from ..services.core_messages import translated
-from ..services.language import Retranslated, set_items
+from ..services.language import Retranslated, Translate, set_items
 from .attention_view import kind_names
 from .labels import bound_label, plain_label
 
@@ -176,43 +176,50 @@ class QuizPanel(Retranslated, QWidget):
             self.result.setText(self.result_text(question))
         self.changed.emit()
 
-    def prompt_text(self, question: Question) -> str:
+    def prompt_text(self, question: Question, translate: Translate | None = None) -> str:
+        """The question's prompt in the language in use, or in ``translate``'s (a live class asks in
+        both)."""
+        translate = translate or QCoreApplication.translate  # literal arguments below, so that lupdate finds them
         step, count, spec = question.step + 1, min(len(question.choices), MAX_CHOICES), self.spec
         if question.ask == "token":
-            return self.tr("Step {0}: which token will the model write next? Press 1-{1}.").format(step, count)
+            return translate("QuizPanel", "Step {0}: which token will the model write next? Press 1-{1}.").format(
+                step, count)
         if question.ask == "layer":
-            return self.tr("Step {0}: which decoder layer is the first to rank the next token first, every layer "
-                           "after it too? Press 1-{1} (layers from 0).").format(step, count)
+            return translate("QuizPanel", "Step {0}: which decoder layer is the first to rank the next token first, "
+                                          "every layer after it too? Press 1-{1} (layers from 0).").format(step, count)
         if question.ask == "sums":
-            return self.tr("Step {0}: does this step's row of layer {1}, head {2} in the map shown sum to 1? Press 1 "
-                           "(yes) or 2 (no).").format(step, spec.layer, spec.head)
+            return translate("QuizPanel", "Step {0}: does this step's row of layer {1}, head {2} in the map shown sum "
+                                          "to 1? Press 1 (yes) or 2 (no).").format(step, spec.layer, spec.head)
         if question.ask == "aligns":
-            return self.tr("Which head of decoder layer {0} aligns best with the words being translated, over the "
-                           "test sentences? Press 1-{1} (heads from 0).").format(spec.layer, count)
+            return translate("QuizPanel", "Which head of decoder layer {0} aligns best with the words being "
+                                          "translated, over the test sentences? Press 1-{1} (heads from 0).").format(
+                spec.layer, count)
         if question.ask == "queries":
-            return self.tr("In {0}, whose tokens supply the queries (the rows of its maps)? Press 1 or 2.").format(
-                kind_names()[spec.kind])
+            return translate("QuizPanel", "In {0}, whose tokens supply the queries (the rows of its maps)? Press 1 or "
+                                          "2.").format(kind_names(translate)[spec.kind])
         if question.ask == "mask":
-            return self.tr("Step {0}: which of these cells of the decoder's self-attention mask is blocked? Press 1-4 "
-                           "or click a numbered cell in the Masks tab.").format(step)
-        return self.tr("Step {0}: where will layer {1}, head {2} look? Press 1-9 or click a key in the large "
-                       "map.").format(step, spec.layer, spec.head)
+            return translate("QuizPanel", "Step {0}: which of these cells of the decoder's self-attention mask is "
+                                          "blocked? Press 1-4 or click a numbered cell in the Masks tab.").format(step)
+        return translate("QuizPanel", "Step {0}: where will layer {1}, head {2} look? Press 1-9 or click a key in the "
+                                      "large map.").format(step, spec.layer, spec.head)
 
-    def choice_name(self, question: Question, text: str) -> str:
-        """A choice as shown: a layer or head by its number, yes and no in the language in use."""
+    def choice_name(self, question: Question, text: str, translate: Translate | None = None) -> str:
+        """A choice as shown: a layer or head by its number, yes and no in the language in use (or
+        in ``translate``'s)."""
+        translate = translate or QCoreApplication.translate
         if question.ask == "sums":
-            return self.tr("yes") if text == YES else self.tr("no")
+            return translate("QuizPanel", "yes") if text == YES else translate("QuizPanel", "no")
         if question.ask == "queries":
-            return self.tr("the source's tokens (what the encoder reads)") if text == SOURCE_SIDE else \
-                self.tr("the decoder's inputs (the output so far)")
+            return translate("QuizPanel", "the source's tokens (what the encoder reads)") if text == SOURCE_SIDE \
+                else translate("QuizPanel", "the decoder's inputs (the output so far)")
         if question.ask == "layer":
-            return self.tr("layer {0}").format(text)
+            return translate("QuizPanel", "layer {0}").format(text)
         if question.ask == "aligns":
-            return self.tr("head {0}").format(text)
+            return translate("QuizPanel", "head {0}").format(text)
         if question.ask == "mask":
             row, column = question.cells[question.choices.index(text)]
-            return self.tr("query {0} '{1}' -> key {2} '{3}'").format(row, question.tokens[row], column,
-                                                                       question.tokens[column])
+            return translate("QuizPanel", "query {0} '{1}' -> key {2} '{3}'").format(row, question.tokens[row], column,
+                                                                                     question.tokens[column])
         return text
 
     def choices_text(self, question: Question) -> str:
