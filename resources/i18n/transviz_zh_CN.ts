@@ -821,6 +821,125 @@ S 是经过 d_k 维的乘积：它至多有 d_k = {5} 个正特征值、至多 d
     </message>
 </context>
 <context>
+    <name>ClassPanel</name>
+    <message>
+        <source>Show join code</source>
+        <translation>显示加入码</translation>
+    </message>
+    <message>
+        <source>Stop the class</source>
+        <translation>结束课堂</translation>
+    </message>
+    <message>
+        <source>How a live class works</source>
+        <translation>实时课堂如何运作</translation>
+    </message>
+    <message>
+        <source>Remove</source>
+        <translation>移出</translation>
+    </message>
+    <message>
+        <source>Remove the selected student: their connection closes, their answers leave the chart and the export, and the nickname cannot join again</source>
+        <translation>把所选学生移出课堂：其连接会关闭，其答案会从图表和导出中去掉，这个昵称也不能再加入</translation>
+    </message>
+    <message>
+        <source>Question</source>
+        <translation>问题</translation>
+    </message>
+    <message>
+        <source>practice</source>
+        <translation>练习</translation>
+    </message>
+    <message>
+        <source>pre-test</source>
+        <translation>课前测</translation>
+    </message>
+    <message>
+        <source>post-test</source>
+        <translation>课后测</translation>
+    </message>
+    <message>
+        <source>How the questions asked from now on are marked in the export: practice, or a pre-test and a post-test of the same lesson</source>
+        <translation>从现在起所提的问题在导出中如何标记：练习，或同一节课的课前测和课后测</translation>
+    </message>
+    <message>
+        <source>Questions count as</source>
+        <translation>问题记为</translation>
+    </message>
+    <message>
+        <source>Reveal</source>
+        <translation>揭晓答案</translation>
+    </message>
+    <message>
+        <source>Show the right answer here and in the explorer, and tell each student whether they were right</source>
+        <translation>在这里和探索页显示正确答案，并告诉每个学生是否答对</translation>
+    </message>
+    <message>
+        <source>Each question</source>
+        <translation>每个问题</translation>
+    </message>
+    <message>
+        <source>question</source>
+        <translation>问题</translation>
+    </message>
+    <message>
+        <source>test</source>
+        <translation>测试</translation>
+    </message>
+    <message>
+        <source>answered</source>
+        <translation>已作答</translation>
+    </message>
+    <message>
+        <source>right</source>
+        <translation>答对</translation>
+    </message>
+    <message>
+        <source>Export answers (CSV)...</source>
+        <translation>导出答案（CSV）……</translation>
+    </message>
+    <message>
+        <source>Write every answer to a CSV file (nickname, question, answer, right, time): nothing about the students is written anywhere else</source>
+        <translation>把每个答案写入 CSV 文件（昵称、问题、答案、是否答对、时间）：关于学生的任何信息都不会写到别处</translation>
+    </message>
+    <message>
+        <source>Help: a live class</source>
+        <translation>帮助：实时课堂</translation>
+    </message>
+    <message>
+        <source>Students open {0} and type the code {1}</source>
+        <translation>学生打开 {0} 并输入加入码 {1}</translation>
+    </message>
+    <message>
+        <source>{0} (away)</source>
+        <translation>{0}（离开）</translation>
+    </message>
+    <message>
+        <source>Students: {0}</source>
+        <translation>学生：{0}</translation>
+    </message>
+    <message>
+        <source>No question yet: turn on quiz mode (Q) in the explorer, or run a lesson with quiz slides; each question is asked to the class too.</source>
+        <translation>还没有问题：在探索页打开测验模式（Q），或运行带测验幻灯片的课程；每个问题也会发给全班。</translation>
+    </message>
+    <message>
+        <source>{0} of {1} answered</source>
+        <translation>{1} 人中 {0} 人已作答</translation>
+    </message>
+    <message>
+        <source>{0} ({1})</source>
+        <translation>{0}（{1}）</translation>
+    </message>
+    <message>
+        <source>after Reveal</source>
+        <translation>揭晓后显示</translation>
+    </message>
+    <message>
+        <source>{0} of {1}</source>
+        <translation>{0} / {1}</translation>
+    </message>
+</context>
+<context>
     <name>ColourLegend</name>
     <message>
         <source>current query</source>
@@ -3635,6 +3754,64 @@ S 是经过 d_k 维的乘积：它至多有 d_k = {5} 个正特征值、至多 d
     </message>
 </context>
 <context>
+    <name>JoinDialog</name>
+    <message>
+        <source>Type the address as the teacher&apos;s screen shows it. The code may follow it after &apos;#&apos;; otherwise type it below.</source>
+        <translation>按老师屏幕上显示的样子输入地址。加入码可以跟在“#”后面；否则请在下面输入。</translation>
+    </message>
+    <message>
+        <source>Join</source>
+        <translation>加入</translation>
+    </message>
+    <message>
+        <source>Address</source>
+        <translation>地址</translation>
+    </message>
+    <message>
+        <source>Code</source>
+        <translation>加入码</translation>
+    </message>
+    <message>
+        <source>Nickname</source>
+        <translation>昵称</translation>
+    </message>
+    <message>
+        <source>Join a class</source>
+        <translation>加入课堂</translation>
+    </message>
+    <message>
+        <source>Type the class&apos;s address.</source>
+        <translation>请输入课堂的地址。</translation>
+    </message>
+    <message>
+        <source>Choose a nickname: the teacher sees it beside your answers.</source>
+        <translation>请起一个昵称：老师会在你的答案旁看到它。</translation>
+    </message>
+    <message>
+        <source>Joining...</source>
+        <translation>正在加入……</translation>
+    </message>
+</context>
+<context>
+    <name>JoinWindow</name>
+    <message>
+        <source>Join the class</source>
+        <translation>加入课堂</translation>
+    </message>
+    <message>
+        <source>Open this address in a browser (phone or laptop) and type the code, or scan the QR code; then choose a nickname. In transviz: File &gt; Join a class.</source>
+        <translation>在浏览器（手机或笔记本电脑）中打开这个地址并输入加入码，或扫描二维码；然后起一个昵称。在 transviz 中：文件 &gt; 加入课堂。</translation>
+    </message>
+    <message>
+        <source>Code</source>
+        <translation>加入码</translation>
+    </message>
+    <message>
+        <source>transviz: join the class</source>
+        <translation>transviz：加入课堂</translation>
+    </message>
+</context>
+<context>
     <name>KVCacheView</name>
     <message>
         <source>cached row</source>
@@ -4357,6 +4534,10 @@ The lesson file was not changed.</source>
         <translation>视图(&amp;V)</translation>
     </message>
     <message>
+        <source>Back to the class</source>
+        <translation>回到课堂</translation>
+    </message>
+    <message>
         <source>&amp;Help</source>
         <translation>帮助(&amp;H)</translation>
     </message>
@@ -4379,6 +4560,22 @@ The lesson file was not changed.</source>
     <message>
         <source>&amp;About transviz</source>
         <translation>关于 transviz(&amp;A)</translation>
+    </message>
+    <message>
+        <source>Start a &amp;class...</source>
+        <translation>开始课堂(&amp;C)……</translation>
+    </message>
+    <message>
+        <source>Stop the class</source>
+        <translation>结束课堂</translation>
+    </message>
+    <message>
+        <source>&amp;Join a class...</source>
+        <translation>加入课堂(&amp;J)……</translation>
+    </message>
+    <message>
+        <source>Leave the class</source>
+        <translation>离开课堂</translation>
     </message>
     <message>
         <source>Variants of attention: the default with one change</source>
@@ -6059,6 +6256,184 @@ Nothing in the window changed.</source>
     </message>
 </context>
 <context>
+    <name>StudentClass</name>
+    <message>
+        <source>Class</source>
+        <translation>课堂</translation>
+    </message>
+    <message>
+        <source>The address has no join code: type it after &apos;#&apos;, as the teacher&apos;s screen shows it, or in the Code box.</source>
+        <translation>地址里没有加入码：请按老师屏幕上显示的样子把它写在“#”后面，或填在“加入码”框里。</translation>
+    </message>
+    <message>
+        <source>{0} is not a class&apos;s address: type it as the teacher&apos;s screen shows it, for example http://192.168.1.20:8338/#K7Q2MX</source>
+        <translation>{0} 不是课堂的地址：请按老师屏幕上显示的样子输入，例如 http://192.168.1.20:8338/#K7Q2MX</translation>
+    </message>
+    <message>
+        <source>Cannot reach the class at {0}: check the address, and that this computer is on the teacher&apos;s network.</source>
+        <translation>无法连接到 {0} 的课堂：请检查地址，并确认这台电脑与老师在同一网络。</translation>
+    </message>
+    <message>
+        <source>The teacher&apos;s model is {0}; this window&apos;s is another: the explorer does not follow (the panel does).</source>
+        <translation>老师的模型是 {0}，这个窗口的模型不同：探索页不跟随（面板仍然跟随）。</translation>
+    </message>
+    <message>
+        <source>The explorer cannot follow: {0}</source>
+        <translation>探索页无法跟随：{0}</translation>
+    </message>
+    <message>
+        <source>You are exploring on your own: F6 brings you back to the class.</source>
+        <translation>你正在自己探索：按 F6 回到课堂。</translation>
+    </message>
+</context>
+<context>
+    <name>StudentPanel</name>
+    <message>
+        <source>Follow in the explorer</source>
+        <translation>在探索页跟随</translation>
+    </message>
+    <message>
+        <source>The explorer shows the teacher&apos;s sentence and step (when your model is the teacher&apos;s). Explore on your own at any time: F6 brings you back to the class</source>
+        <translation>探索页显示老师的句子和步骤（当你的模型与老师的相同时）。你随时可以自己探索：按 F6 回到课堂</translation>
+    </message>
+    <message>
+        <source>Close</source>
+        <translation>关闭</translation>
+    </message>
+    <message>
+        <source>Leave the class</source>
+        <translation>离开课堂</translation>
+    </message>
+    <message>
+        <source>In the class as {0}.</source>
+        <translation>已以 {0} 的身份加入课堂。</translation>
+    </message>
+    <message>
+        <source>The connection was lost: reconnecting (try {0})...</source>
+        <translation>连接已断开：正在重新连接（第 {0} 次尝试）……</translation>
+    </message>
+    <message>
+        <source>The class refused to let you in: {0}</source>
+        <translation>课堂拒绝了你的加入：{0}</translation>
+    </message>
+    <message>
+        <source>Joining the class...</source>
+        <translation>正在加入课堂……</translation>
+    </message>
+    <message>
+        <source>The teacher removed you from the class.</source>
+        <translation>老师已把你移出课堂。</translation>
+    </message>
+    <message>
+        <source>You joined this class again from another window or device: this one has left.</source>
+        <translation>你已从另一个窗口或设备再次加入这个课堂：这里已离开。</translation>
+    </message>
+    <message>
+        <source>The teacher ended the class.</source>
+        <translation>老师已结束课堂。</translation>
+    </message>
+    <message>
+        <source>You left the class.</source>
+        <translation>你已离开课堂。</translation>
+    </message>
+    <message>
+        <source>The class cannot be reached any more: check the network, then join again.</source>
+        <translation>再也连接不到课堂：请检查网络，然后重新加入。</translation>
+    </message>
+    <message>
+        <source>Too late: the question was closed before your answer arrived.</source>
+        <translation>太晚了：你的答案到达之前，问题已经关闭。</translation>
+    </message>
+    <message>
+        <source>Too many messages at once: wait a moment, then answer again.</source>
+        <translation>一次发送的消息太多：请稍等片刻再作答。</translation>
+    </message>
+    <message>
+        <source>The class did not take your last answer ({0}).</source>
+        <translation>课堂没有接受你的上一个答案（{0}）。</translation>
+    </message>
+    <message>
+        <source>the join code is wrong.</source>
+        <translation>加入码错误。</translation>
+    </message>
+    <message>
+        <source>that nickname is taken: choose another.</source>
+        <translation>这个昵称已被使用：请换一个。</translation>
+    </message>
+    <message>
+        <source>a nickname is 1 to 24 characters, without line breaks or control characters.</source>
+        <translation>昵称为 1 到 24 个字符，不能有换行或控制字符。</translation>
+    </message>
+    <message>
+        <source>the class is full.</source>
+        <translation>课堂已满。</translation>
+    </message>
+    <message>
+        <source>the teacher removed this nickname from the class.</source>
+        <translation>老师已把这个昵称移出课堂。</translation>
+    </message>
+    <message>
+        <source>too many wrong codes from this computer: wait a few minutes.</source>
+        <translation>这台电脑输错加入码的次数太多：请等几分钟。</translation>
+    </message>
+    <message>
+        <source>Waiting for the teacher&apos;s first step...</source>
+        <translation>正在等待老师的第一步……</translation>
+    </message>
+    <message>
+        <source>Sentence: {0}</source>
+        <translation>句子：{0}</translation>
+    </message>
+    <message>
+        <source>Output after step {0}: {1}</source>
+        <translation>第 {0} 步之后的输出：{1}</translation>
+    </message>
+    <message>
+        <source>Output: nothing yet (step {0})</source>
+        <translation>输出：还没有（第 {0} 步）</translation>
+    </message>
+    <message>
+        <source>The model&apos;s most probable next tokens at step {0}</source>
+        <translation>第 {0} 步时模型最可能的下一个词元</translation>
+    </message>
+    <message>
+        <source>No candidates shown now (a question may be open).</source>
+        <translation>现在不显示候选（可能有问题尚未作答）。</translation>
+    </message>
+    <message>
+        <source>The teacher&apos;s {0}, layer {1}: {2}</source>
+        <translation>老师展示的{0}，第 {1} 层：{2}</translation>
+    </message>
+    <message>
+        <source>Pre-test</source>
+        <translation>课前测</translation>
+    </message>
+    <message>
+        <source>Post-test</source>
+        <translation>课后测</translation>
+    </message>
+    <message>
+        <source>Question</source>
+        <translation>问题</translation>
+    </message>
+    <message>
+        <source>You did not answer. The answer: {0}</source>
+        <translation>你没有作答。答案：{0}</translation>
+    </message>
+    <message>
+        <source>Your answer is counted; you may change it until the teacher closes the question.</source>
+        <translation>你的答案已计入；在老师关闭问题之前你可以更改。</translation>
+    </message>
+    <message>
+        <source>Press 1-{0} or click a choice.</source>
+        <translation>按 1-{0} 或点击一个选项。</translation>
+    </message>
+    <message>
+        <source>The question is closed: wait for the answer.</source>
+        <translation>问题已关闭：请等待答案。</translation>
+    </message>
+</context>
+<context>
     <name>TabHelp</name>
     <message>
         <source>Row labels: input -&gt; written token
@@ -6203,6 +6578,45 @@ Why positions: &apos;Shuffle the source words&apos; puts the sentence&apos;s tok
 为什么要除以 √d_k 缩放：q 和 k 是 d_k 维的随机向量，元素取自 N(0, 1)。它们的点积 q·k 是 d_k 个乘积之和，所以它的离散程度（标准差）随 √d_k 增长：见第一张图。不缩放就送入 softmax，这么大的分数会把几乎全部权重分给一个键：这一行的熵降向 0 比特，softmax 的梯度（其雅可比矩阵 diag(p) − ppᵀ 的范数）也降向 0，训练几乎无法再改变这些分数，即进入了梯度平缓区。除以 √d_k 后，分数在任何 d_k 下的离散程度都保持为 1，熵和梯度也得以保留。曲线是许多随机行的中位数；圆圈标出滑块所选的 d_k。右侧是已加载模型对一个查询的真实注意力，其中某一层的缩放乘以一个系数：系数 0 使这一行变为均匀分布，√d_k 则去掉了 1/√d_k。
 
 为什么需要位置：“打乱源句单词”把句子的词元随机重排，再运行一次编码器。有位置编码时，注意力会改变。没有位置编码时（NoPositions 干预），打乱后的注意力图就是原图的行和列按同样方式重排的结果：最大差值只是浮点舍入误差，约 1e-7。仅靠注意力，模型看到的是一组单词，而不是一个序列。</translation>
+    </message>
+    <message>
+        <source>A live class: File &gt; Start a class serves this window&apos;s explorer on the local network (port 8338: open it on the firewall). Students open the join address in a browser, or scan the QR code, or use File &gt; Join a class in transviz, and type the code and a nickname. They follow what the explorer shows (sentence, output, candidates, the head shown large, a lesson&apos;s caption). Each quiz question of the explorer or of a lesson slide is asked to the class too, in English and Chinese: the chart counts the answers without marking the right one; Reveal (here or in the explorer) marks it and tells each student whether they were right. Choose pre-test or post-test before a lesson&apos;s questions to compare the two; Export answers writes them as CSV, and nothing about the students is written anywhere else. Stop the class, or close the window, and the server stops listening.</source>
+        <translation>实时课堂：“文件 &gt; 开始课堂”在局域网上提供这个窗口的探索页（端口 8338：请在防火墙上放行）。学生在浏览器中打开加入地址，或扫描二维码，或在 transviz 中使用“文件 &gt; 加入课堂”，然后输入加入码和昵称。他们跟随探索页显示的内容（句子、输出、候选、放大显示的头、课程的说明文字）。探索页或课程幻灯片的每个测验问题也会用英文和中文发给全班：图表统计答案，但不标出正确答案；“揭晓答案”（在这里或探索页）会标出它，并告诉每个学生是否答对。在一节课的问题之前选择课前测或课后测，以便比较两者；“导出答案”把答案写成 CSV，关于学生的任何信息都不会写到别处。结束课堂或关闭窗口后，服务器就停止监听。</translation>
+    </message>
+</context>
+<context>
+    <name>TeacherClass</name>
+    <message>
+        <source>Class</source>
+        <translation>课堂</translation>
+    </message>
+    <message>
+        <source>Could not start the class</source>
+        <translation>无法开始课堂</translation>
+    </message>
+    <message>
+        <source>The port is in use</source>
+        <translation>端口已被占用</translation>
+    </message>
+    <message>
+        <source>Port {0} is in use on this computer (another class, or another program). Start the class on another port? Students then type the address the join window shows; a firewall may have to let that port in too.</source>
+        <translation>这台电脑上的端口 {0} 已被占用（另一个课堂或另一个程序）。要在另一个端口上开始课堂吗？学生随后输入加入窗口显示的地址；防火墙可能也要放行那个端口。</translation>
+    </message>
+    <message>
+        <source>The class has ended. Export the answers now if you want them: they are not kept once another class starts.</source>
+        <translation>课堂已结束。如果需要答案，请现在导出：开始另一个课堂后它们不会被保留。</translation>
+    </message>
+    <message>
+        <source>Export the class&apos;s answers</source>
+        <translation>导出课堂的答案</translation>
+    </message>
+    <message>
+        <source>CSV files (*.csv)</source>
+        <translation>CSV 文件 (*.csv)</translation>
+    </message>
+    <message>
+        <source>Could not export the answers</source>
+        <translation>无法导出答案</translation>
     </message>
 </context>
 <context>
