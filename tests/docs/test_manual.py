@@ -14,6 +14,8 @@ from urllib.parse import unquote, urlsplit
 
 import pytest
 
+from run_once import once_per_run
+
 try:
     import tomllib
 except ModuleNotFoundError:  # Python 3.10
@@ -38,12 +40,15 @@ def blocks(page: Path) -> list[re.Match[str]]:
 
 @pytest.fixture(scope="module")
 def manual(tmp_path_factory) -> Path:
-    """The manual as CI builds it, in a process of its own (Sphinx keeps state between builds)."""
-    out = tmp_path_factory.mktemp("manual")
-    result = subprocess.run([sys.executable, str(DOCS / "build_manual.py"), str(out), "--strict"],
-                            capture_output=True, text=True, timeout=600)
-    assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-3000:]
-    return out
+    """The manual as CI builds it, in a process of its own (Sphinx keeps state between builds),
+    once per test run."""
+
+    def build(out: Path) -> None:
+        result = subprocess.run([sys.executable, str(DOCS / "build_manual.py"), str(out), "--strict"],
+                                capture_output=True, text=True, timeout=600)
+        assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-3000:]
+
+    return once_per_run(tmp_path_factory, "manual", build)
 
 
 @pytest.mark.process

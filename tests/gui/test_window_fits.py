@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pytest
 
+from run_once import once_per_run
 from transviz.core.teaching.tabs import TABS
 from transviz.gui import CONCEPTS
 
@@ -28,22 +29,23 @@ pytestmark = pytest.mark.process
 
 @pytest.fixture(scope="module")
 def measured(tmp_path_factory):
-    """The probe's measurements of one model's window, run once per model."""
+    """The probe's measurements of one model's window, run once per model and test run."""
     config = tmp_path_factory.mktemp("screen") / "screen.json"
     config.write_text(json.dumps({"screens": [{"name": "laptop", "x": 0, "y": 0, "width": SCREEN[0],
                                                "height": SCREEN[1], "logicalDpi": 96, "logicalBaseDpi": 96,
                                                "dpr": 1}]}))
     env = {**os.environ, "QT_QPA_PLATFORM": f"offscreen:configfile={config}", "TRANSVIZ_SETTINGS": "",
            "PYTHONPATH": os.pathsep.join([str(Path(__file__).parents[2]), os.environ.get("PYTHONPATH", "")])}
-    cache: dict[str, dict] = {}
+
+    def probe(model: str, folder: Path) -> None:
+        done = subprocess.run([sys.executable, str(PROBE), model], env=env, capture_output=True, text=True,
+                              timeout=300)
+        assert done.returncode == 0, done.stderr[-3000:]
+        (folder / "sizes.json").write_text(done.stdout.strip().splitlines()[-1], encoding="utf-8")
 
     def measure(model: str) -> dict:
-        if model not in cache:
-            done = subprocess.run([sys.executable, str(PROBE), model], env=env, capture_output=True, text=True,
-                                  timeout=300)
-            assert done.returncode == 0, done.stderr[-3000:]
-            cache[model] = json.loads(done.stdout.strip().splitlines()[-1])
-        return cache[model]
+        folder = once_per_run(tmp_path_factory, f"window-fit-{model}", lambda out: probe(model, out))
+        return json.loads((folder / "sizes.json").read_text(encoding="utf-8"))
 
     return measure
 

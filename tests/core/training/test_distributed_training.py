@@ -20,6 +20,7 @@ import pytest
 import torch
 
 import transviz
+from run_once import once_per_run
 from transviz.cli import main
 from transviz.core.base.errors import ConfigError
 from transviz.core.io.checkpoint import read_metadata
@@ -64,17 +65,24 @@ def torchrun(args: list[str], cwd: Path, **popen: object) -> subprocess.Popen[st
 
 @pytest.fixture(scope="module")
 def runs(tmp_path_factory):
-    """(single-process checkpoint, two-process checkpoint, the two-process run's stdout, its folder)."""
-    base = tmp_path_factory.mktemp("ddp")
-    corpus = copy_corpus(base / "copy.tsv")
-    alone, together = base / "alone", base / "together"
-    alone.mkdir()
-    together.mkdir()
-    proc = torchrun([*ARGS, "--data", str(corpus), "--out", "m.safetensors"], together)
-    assert main([*ARGS, "--data", str(corpus), "--out", str(alone / "m.safetensors")]) == 0
-    stdout, stderr = proc.communicate(timeout=180)
-    assert proc.returncode == 0, stderr
-    return alone / "m.safetensors", together / "m.safetensors", stdout, together
+    """(single-process checkpoint, two-process checkpoint, the two-process run's stdout, its folder),
+    trained once per test run."""
+
+    def train(base: Path) -> None:
+        corpus = copy_corpus(base / "copy.tsv")
+        alone, together = base / "alone", base / "together"
+        alone.mkdir()
+        together.mkdir()
+        proc = torchrun([*ARGS, "--data", str(corpus), "--out", "m.safetensors"], together)
+        assert main([*ARGS, "--data", str(corpus), "--out", str(alone / "m.safetensors")]) == 0
+        stdout, stderr = proc.communicate(timeout=180)
+        assert proc.returncode == 0, stderr
+        (base / "stdout.txt").write_text(stdout, encoding="utf-8")
+
+    base = once_per_run(tmp_path_factory, "ddp", train)
+    together = base / "together"
+    stdout = (base / "stdout.txt").read_text(encoding="utf-8")
+    return base / "alone" / "m.safetensors", together / "m.safetensors", stdout, together
 
 
 @pytest.mark.process
