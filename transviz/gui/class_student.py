@@ -87,12 +87,9 @@ class StudentClass(QObject):
         self.workspace = window.workspace
         self.service = StudentService(self)
         self.panel = StudentPanel()
-        self.dock = PanelDock(lambda: self.tr("Class"), "student_class_dock")
-        self.dock.setWidget(self.panel)
-        self.dock.setVisible(False)
-        parent.addDockWidget(Qt.DockWidgetArea.RightDockWidgetArea, self.dock)
         # beside the panel the explorer is narrower: its strategy takes a row of its own
-        self.dock.visibilityChanged.connect(lambda shown: self.explorer.controls.set_two_rows(shown))
+        self.dock = PanelDock.on_right(parent, self.panel, lambda: self.tr("Class"), "student_class_dock",
+                                       lambda shown: self.explorer.controls.set_two_rows(shown))
         self.dialog: JoinDialog | None = None
         self.address, self.nickname = "", ""  # the last typed: the dialog offers them again
         self.state: dict[str, Any] | None = None  # the teacher's latest view

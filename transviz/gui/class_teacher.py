@@ -84,12 +84,9 @@ class TeacherClass(QObject):
         self.workspace = window.workspace
         self.service = ClassService(self.view, self)
         self.panel = ClassPanel()
-        self.dock = PanelDock(lambda: self.tr("Class"), "class_dock")
-        self.dock.setWidget(self.panel)
-        self.dock.setVisible(False)
-        parent.addDockWidget(Qt.DockWidgetArea.RightDockWidgetArea, self.dock)
         # beside the panel the explorer is narrower: its strategy takes a row of its own
-        self.dock.visibilityChanged.connect(lambda shown: self.explorer.controls.set_two_rows(shown))
+        self.dock = PanelDock.on_right(parent, self.panel, lambda: self.tr("Class"), "class_dock",
+                                       lambda shown: self.explorer.controls.set_two_rows(shown))
         self.join_window: JoinWindow | None = None
         self.asked = 0  # questions asked in this class: each gets its own id
         self.quiz_question: QuizQuestion | None = None  # the explorer's question the class's open one came from

@@ -69,6 +69,18 @@ class PanelDock(Retranslated, QDockWidget):
         self.setAllowedAreas(Qt.DockWidgetArea.LeftDockWidgetArea | Qt.DockWidgetArea.RightDockWidgetArea)
         self.bind_text(self.setWindowTitle, title)
 
+    @classmethod
+    def on_right(cls, window: QMainWindow, content: QWidget, title: Callable[[], str], name: str,
+                 shown: Callable[[bool], None]) -> PanelDock:
+        """A hidden dock of ``content`` on ``window``'s right; ``shown(visible)`` follows it (the
+        tabs beside it make room)."""
+        dock = cls(title, name)
+        dock.setWidget(content)
+        dock.setVisible(False)
+        window.addDockWidget(Qt.DockWidgetArea.RightDockWidgetArea, dock)
+        dock.visibilityChanged.connect(shown)
+        return dock
+
     def open_beside(self, window: QMainWindow, characters: int, share: float) -> None:
         """Show the dock ``characters`` average characters wide or, wider, ``share`` of the window's
         width; at most as wide as the window's tabs leave room for (they keep their minimum width)."""
