@@ -21,7 +21,7 @@ from ....core.analysis.alignment_heads import (
 from ....core.model.bundle import Model
 from ...widgets.heatmap import AxisNames, HeatmapWidget
 from ...widgets.labels import plain_label
-from .background import Background, Reporter, model_key
+from .background import Background, Reporter, counting, model_key
 from .base import ConceptContext, ConceptView
 
 HIT, MISSED, WRONG = 1.0, 0.45, -1.0  # a cell of the example: the head's choice and gold, gold only, the head's only
@@ -135,9 +135,7 @@ class AlignmentView(ConceptView):
         template = self.tr("Test sentence {0} of {1}")
 
         def task(state: Reporter) -> HeadAlignment | None:
-            def progress(done: int, total: int) -> None:
-                state.set_progress(100 * done / total)
-                state.set_status(template.format(done, total))
+            progress = counting(state, template)
             try:
                 return alignment_heads(model, gold_pairs(model), on_progress=progress, cancelled=state.is_cancelled)
             except Stopped:

@@ -44,6 +44,16 @@ class _AtOnce:
         return False
 
 
+def counting(state: Reporter, template: str) -> Callable[[int, int], None]:
+    """A ``progress(done, total)`` for a measurement: ``state``'s bar at done/total, its status
+    ``template`` formatted with both."""
+
+    def progress(done: int, total: int) -> None:
+        state.set_progress(100 * done / total)
+        state.set_status(template.format(done, total))
+    return progress
+
+
 def model_key(model: Model) -> tuple[int, ...]:
     """Which model, with which weights: a copy or a result is reused while this stays the same."""
     return (id(model.net), *model.weights_version())

@@ -26,7 +26,7 @@ from ....core.model.config import MAX_SIZES, ModelConfig
 from ...services.core_messages import translated
 from ...style import BLUE, GREEN, GREY, ORANGE, PURPLE, SKY, VERMILLION
 from ...widgets.plots import curve_plot, legend_below, name_legend
-from .background import Background, Reporter, model_key
+from .background import Background, Reporter, counting, model_key
 from .base import ConceptContext, ConceptView, joined
 
 WIDTHS = list(range(128, 1025, 128))  # d_model of the width curve, d_ff = 4 d_model
@@ -249,9 +249,7 @@ class CostView(ConceptView):
         template = self.tr("Timing a fresh model of these sizes: pass {0} of {1}")
 
         def task(state: Reporter) -> ComponentTimes | None:
-            def progress(done: int, total: int) -> None:
-                state.set_progress(100 * done / total)
-                state.set_status(template.format(done, total))
+            progress = counting(state, template)
             return sized_times(config, source_len, target_len, cancelled=state.is_cancelled, progress=progress)
         self.times, self.refused = None, False
         try:
@@ -269,9 +267,7 @@ class CostView(ConceptView):
         template = self.tr("Timing the components: pass {0} of {1}")
 
         def task(state: Reporter) -> ComponentTimes | None:
-            def progress(done: int, total: int) -> None:
-                state.set_progress(100 * done / total)
-                state.set_status(template.format(done, total))
+            progress = counting(state, template)
             return component_times(model, inputs, cancelled=state.is_cancelled, progress=progress)
         return task
 

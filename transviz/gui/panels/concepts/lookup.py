@@ -20,7 +20,7 @@ from ....core.model.bundle import Model
 from ...style import BLUE, ORANGE
 from ...widgets.labels import plain_label
 from ...widgets.plots import curve_plot
-from .background import Background, Key, Reporter, model_key
+from .background import Background, Key, Reporter, counting, model_key
 from .base import ConceptContext, ConceptView, hidden_message
 
 BAR = 0.38  # two bars per key, side by side
@@ -124,9 +124,7 @@ class LookupView(ConceptView):
         template = self.tr("Test sentence {0} of {1}")
 
         def task(state: Reporter) -> Agreement | None:
-            def progress(done: int, total: int) -> None:
-                state.set_progress(100 * done / total)
-                state.set_status(template.format(done, total))
+            progress = counting(state, template)
             return measure_agreement(model, kind, progress, state.is_cancelled)
         return task
 

@@ -21,7 +21,7 @@ from ....core.model.bundle import Model
 from ...widgets.attention_view import kind_names
 from ...widgets.heatmap import AxisNames, HeatmapWidget
 from ...widgets.labels import plain_label
-from .background import Background, Reporter, model_key
+from .background import Background, Reporter, counting, model_key
 from .base import ConceptContext, ConceptView
 from .head_pair import HeadPairWidget, head_name
 
@@ -105,9 +105,7 @@ class SimilarityView(ConceptView):
         template = self.tr("Test sentence {0} of {1}")
 
         def task(state: Reporter) -> HeadSimilarity | None:
-            def progress(done: int, total: int) -> None:
-                state.set_progress(100 * done / total)
-                state.set_status(template.format(done, total))
+            progress = counting(state, template)
             return measure_similarity(model, kind, progress=progress, cancelled=state.is_cancelled)
         return task
 
