@@ -1,5 +1,4 @@
-<?xml version="1.0" encoding="utf-8"?>
-<!DOCTYPE TS>
+<?xml version='1.0' encoding='utf-8'?>
 <TS version="2.1" language="zh_CN">
 <context>
     <name>AddSlideDialog</name>
@@ -20,7 +19,7 @@
         <translation>用于新的课程文件</translation>
     </message>
     <message>
-        <source>The window&apos;s state (model, sentence, steps, strategy, interventions, tab and view) becomes a slide at the end of the lesson file, whose own text is kept; a file that does not exist yet is made.</source>
+        <source>The window's state (model, sentence, steps, strategy, interventions, tab and view) becomes a slide at the end of the lesson file, whose own text is kept; a file that does not exist yet is made.</source>
         <translation>窗口的当前状态（模型、句子、步数、策略、干预、标签页和视图）会成为课程文件末尾的一张幻灯片，文件原有的文字保持不变；文件不存在时会新建。</translation>
     </message>
     <message>
@@ -67,7 +66,7 @@
         <translation>随机（未训练）</translation>
     </message>
     <message>
-        <source>fitted to the head&apos;s scores</source>
+        <source>fitted to the head's scores</source>
         <translation>拟合到这个头的分数</translation>
     </message>
     <message>
@@ -75,7 +74,7 @@
         <translation>W1、W2、v：</translation>
     </message>
     <message>
-        <source>Left: the head&apos;s own weights, softmax(q.k / sqrt(d_k)). Right: additive attention, softmax(v^T tanh(W1 q + W2 k)) on the same queries and keys, with W1, W2 and v fitted by least squares to the head&apos;s scores (up to a constant per row, which the softmax ignores) or random. Below: the time and the memory to score n queries against n keys.</source>
+        <source>Left: the head's own weights, softmax(q.k / sqrt(d_k)). Right: additive attention, softmax(v^T tanh(W1 q + W2 k)) on the same queries and keys, with W1, W2 and v fitted by least squares to the head's scores (up to a constant per row, which the softmax ignores) or random. Below: the time and the memory to score n queries against n keys.</source>
         <translation>左：这个头自己的权重，softmax(q.k / sqrt(d_k))。右：加性注意力，softmax(v^T tanh(W1 q + W2 k))，用的是同样的查询和键；W1、W2 和 v 或者用最小二乘拟合到这个头的分数（每行可差一个常数，softmax 不受其影响），或者随机。下方：为 n 个查询和 n 个键打分所需的时间和内存。</translation>
     </message>
     <message>
@@ -95,11 +94,11 @@
         <translation>加性，随机的 W1、W2 和 v（未训练）</translation>
     </message>
     <message>
-        <source>Untrained, the scores miss the head&apos;s by {0:.2f} of their spread (RMS, rows centred) and a weight by up to {1:.2f}: only a fit makes them alike.</source>
+        <source>Untrained, the scores miss the head's by {0:.2f} of their spread (RMS, rows centred) and a weight by up to {1:.2f}: only a fit makes them alike.</source>
         <translation>未经训练时，这些分数与这个头的分数相差其离散程度的 {0:.2f} 倍（均方根，各行先去均值），单个权重最多相差 {1:.2f}：只有拟合之后两者才相像。</translation>
     </message>
     <message>
-        <source>The fit misses the head&apos;s scores by {0:.1e} of their spread (RMS, rows centred); no weight differs by more than {1:.1e}.</source>
+        <source>The fit misses the head's scores by {0:.1e} of their spread (RMS, rows centred); no weight differs by more than {1:.1e}.</source>
         <translation>拟合结果与这个头的分数相差其离散程度的 {0:.1e} 倍（均方根，各行先去均值）；任何权重的差都不超过 {1:.1e}。</translation>
     </message>
     <message>
@@ -111,7 +110,7 @@
         <translation>加性，拟合所得：{0} 个分数、{1} 个隐藏单元，只解出 v 就能拟合（{2:.2f} 秒）</translation>
     </message>
     <message>
-        <source>Both ways cost the same order of arithmetic, n x n x {0}: at {1} tokens {2:.1f} million operations for the dot product, {3:.1f} million for the additive scores. All at once, as an n x n x {0} tensor, the additive scores took {4:.0f} times the dot product&apos;s time and {5:.0f} times its memory; {6} query rows at a time, {7:.0f} times its time and {8:.1f} times its memory. What is left is a matrix product&apos;s optimised code against tanh element by element, not the complexity.</source>
+        <source>Both ways cost the same order of arithmetic, n x n x {0}: at {1} tokens {2:.1f} million operations for the dot product, {3:.1f} million for the additive scores. All at once, as an n x n x {0} tensor, the additive scores took {4:.0f} times the dot product's time and {5:.0f} times its memory; {6} query rows at a time, {7:.0f} times its time and {8:.1f} times its memory. What is left is a matrix product's optimised code against tanh element by element, not the complexity.</source>
         <translation>两种方式的运算量同一量级，都是 n x n x {0}：在 {1} 个词元时，点积需要 {2:.1f} 百万次运算，加性打分需要 {3:.1f} 百万次。一次算完、构造 n x n x {0} 的张量时，加性打分用时是点积的 {4:.0f} 倍，内存是 {5:.0f} 倍；每次算 {6} 行查询时，用时是点积的 {7:.0f} 倍，内存是 {8:.1f} 倍。剩下的差距来自高度优化的矩阵乘法代码与逐个元素计算 tanh 的不同，而不是计算复杂度。</translation>
     </message>
     <message>
@@ -162,7 +161,7 @@
         <translation>解码器各层（行）</translation>
     </message>
     <message>
-        <source>cross-attention heads, then the layer&apos;s mean (columns)</source>
+        <source>cross-attention heads, then the layer's mean (columns)</source>
         <translation>交叉注意力头，最后是该层的平均（列）</translation>
     </message>
     <message>
@@ -186,11 +185,11 @@
         <translation>源词（列）</translation>
     </message>
     <message>
-        <source>&apos;{row}&apos; and &apos;{column}&apos;: {value}</source>
+        <source>'{row}' and '{column}': {value}</source>
         <translation>“{row}”与“{column}”：{value}</translation>
     </message>
     <message>
-        <source>the head&apos;s choice, a gold link</source>
+        <source>the head's choice, a gold link</source>
         <translation>这个头的选择，是标准链接</translation>
     </message>
     <message>
@@ -198,7 +197,7 @@
         <translation>这个头没有选中的标准链接</translation>
     </message>
     <message>
-        <source>the head&apos;s choice, not a gold link</source>
+        <source>the head's choice, not a gold link</source>
         <translation>这个头的选择，不是标准链接</translation>
     </message>
     <message>
@@ -214,15 +213,15 @@
         <translation>交叉注意力常被当作词对齐来读：在目标的每一步，权重最大的源词应当就是正在翻译的那个词。玩具任务知道每个目标词来自哪个源词，所以可以给每个头打分：它权重最大的源词有多大比例是标准对齐的词，以及这些选择的对齐错误率（AER）。</translation>
     </message>
     <message>
-        <source>Each cross-attention head&apos;s share of target steps whose strongest source word is a gold link, over the test split, and the best head&apos;s alignment of one sentence.</source>
+        <source>Each cross-attention head's share of target steps whose strongest source word is a gold link, over the test split, and the best head's alignment of one sentence.</source>
         <translation>在测试集上，每个交叉注意力头有多大比例的目标步，其权重最大的源词是标准链接；以及最好的头对一个句子的对齐。</translation>
     </message>
     <message>
-        <source>Over {0} test sentences ({1} aligned target words) the best head is layer {2} head {3}: {4:.1%} of its choices are gold links, AER {5:.3f} (a perfect head&apos;s: {6:.3f}). The last column is each layer&apos;s mean of heads.</source>
+        <source>Over {0} test sentences ({1} aligned target words) the best head is layer {2} head {3}: {4:.1%} of its choices are gold links, AER {5:.3f} (a perfect head's: {6:.3f}). The last column is each layer's mean of heads.</source>
         <translation>在 {0} 个测试句子（{1} 个有对齐的目标词）上，最好的头是第 {2} 层头 {3}：它的选择中 {4:.1%} 是标准链接，AER 为 {5:.3f}（完美的头为 {6:.3f}）。最后一列是每层各头的平均。</translation>
     </message>
     <message>
-        <source>Scoring every cross-attention head on the task&apos;s test sentences, off the window&apos;s thread: the scores appear when done.</source>
+        <source>Scoring every cross-attention head on the task's test sentences, off the window's thread: the scores appear when done.</source>
         <translation>正在窗口线程之外，用任务的测试句给每个交叉注意力头打分：完成后分数就会出现。</translation>
     </message>
     <message>
@@ -253,7 +252,7 @@
         <translation>第 0 步，共 {0} 步：第一个词元之前</translation>
     </message>
     <message>
-        <source>Step {0} of {1}: wrote &apos;{2}&apos;</source>
+        <source>Step {0} of {1}: wrote '{2}'</source>
         <translation>第 {0} 步，共 {1} 步：写出“{2}”</translation>
     </message>
     <message>
@@ -359,7 +358,7 @@
         <translation>第 {0} 层，头 {1}</translation>
     </message>
     <message>
-        <source>{0}: query &apos;{1}&apos; -&gt; key &apos;{2}&apos;: {3}</source>
+        <source>{0}: query '{1}' -&gt; key '{2}': {3}</source>
         <translation>{0}：查询“{1}” → 键“{2}”：{3}</translation>
     </message>
 </context>
@@ -378,11 +377,11 @@
         <translation>交叉注意力</translation>
     </message>
     <message>
-        <source>decoder-only: the source&apos;s rows of its one self-attention map</source>
+        <source>decoder-only: the source's rows of its one self-attention map</source>
         <translation>仅解码器：其唯一自注意力图中源句的行</translation>
     </message>
     <message>
-        <source>decoder-only: the output rows of one map, over the source and the output; a row&apos;s two parts sum to 1 together</source>
+        <source>decoder-only: the output rows of one map, over the source and the output; a row's two parts sum to 1 together</source>
         <translation>仅解码器：同一张图中输出的行，覆盖源句和输出；一行的两部分合起来和为 1</translation>
     </message>
     <message>
@@ -414,15 +413,15 @@
         <translation>跨层注意力展开</translation>
     </message>
     <message>
-        <source>The average of the layer&apos;s heads: each row still sums to 1</source>
+        <source>The average of the layer's heads: each row still sums to 1</source>
         <translation>该层各头的平均：每行之和仍为 1</translation>
     </message>
     <message>
-        <source>Each cell&apos;s strongest head: rows no longer sum to 1, so a row can hold several bright cells</source>
+        <source>Each cell's strongest head: rows no longer sum to 1, so a row can hold several bright cells</source>
         <translation>每个格取最强的头：各行之和不再为 1，因此一行中可以有多个亮格</translation>
     </message>
     <message>
-        <source>Attention rollout (Abnar &amp; Zuidema): attention followed through the layers below, with half of each layer passed on by the residual connection. For cross-attention it follows the decoder&apos;s self-attention and cross-attention into the encoder&apos;s rollout: how much each source token reaches the query. Rows sum to 1</source>
+        <source>Attention rollout (Abnar &amp; Zuidema): attention followed through the layers below, with half of each layer passed on by the residual connection. For cross-attention it follows the decoder's self-attention and cross-attention into the encoder's rollout: how much each source token reaches the query. Rows sum to 1</source>
         <translation>注意力展开（Abnar 与 Zuidema）：沿下面各层追踪注意力，每层有一半经残差连接直接传递。对交叉注意力，它沿解码器的自注意力和交叉注意力追踪到编码器的展开：每个源词元有多少到达该查询。每行之和为 1</translation>
     </message>
     <message>
@@ -446,11 +445,11 @@
         <translation>所有图用同一刻度：权重 0 到 1</translation>
     </message>
     <message>
-        <source>Each map&apos;s largest weight is the brightest colour: diffuse maps show their pattern</source>
+        <source>Each map's largest weight is the brightest colour: diffuse maps show their pattern</source>
         <translation>每张图的最大权重为最亮的颜色：分散的图也能显出模式</translation>
     </message>
     <message>
-        <source>Each row&apos;s largest weight is the brightest colour: where each query looks most</source>
+        <source>Each row's largest weight is the brightest colour: where each query looks most</source>
         <translation>每行的最大权重为最亮的颜色：每个查询最关注哪里</translation>
     </message>
     <message>
@@ -462,7 +461,7 @@
         <translation>对齐连线</translation>
     </message>
     <message>
-        <source>Draw the current step&apos;s cross-attention as lines from the token written to the source tokens: the head shown large, or the mean of its layer&apos;s heads</source>
+        <source>Draw the current step's cross-attention as lines from the token written to the source tokens: the head shown large, or the mean of its layer's heads</source>
         <translation>把当前步的交叉注意力画成从写出的词元到各源词元的连线：用放大显示的头，或其所在层各头的平均</translation>
     </message>
     <message>
@@ -550,11 +549,11 @@
         <translation>各头最大值，0..1：各行之和不为 1</translation>
     </message>
     <message>
-        <source>max of heads / map&apos;s largest: rows do not sum to 1</source>
+        <source>max of heads / map's largest: rows do not sum to 1</source>
         <translation>各头最大值 / 图中最大值：各行之和不为 1</translation>
     </message>
     <message>
-        <source>max of heads / row&apos;s largest: rows do not sum to 1</source>
+        <source>max of heads / row's largest: rows do not sum to 1</source>
         <translation>各头最大值 / 行中最大值：各行之和不为 1</translation>
     </message>
     <message>
@@ -562,11 +561,11 @@
         <translation>权重，0..1</translation>
     </message>
     <message>
-        <source>weight / map&apos;s largest</source>
+        <source>weight / map's largest</source>
         <translation>权重 / 图中最大值</translation>
     </message>
     <message>
-        <source>weight / row&apos;s largest</source>
+        <source>weight / row's largest</source>
         <translation>权重 / 行中最大值</translation>
     </message>
     <message>
@@ -601,7 +600,7 @@
         <translation>源词元（列）</translation>
     </message>
     <message>
-        <source>{row_name} &apos;{row}&apos;, {column_name} &apos;{column}&apos;: {value}</source>
+        <source>{row_name} '{row}', {column_name} '{column}': {value}</source>
         <translation>{row_name}“{row}”，{column_name}“{column}”：{value}</translation>
     </message>
     <message>
@@ -609,7 +608,7 @@
         <translation>零向量嵌入</translation>
     </message>
     <message>
-        <source>padding token&apos;s embedding</source>
+        <source>padding token's embedding</source>
         <translation>填充词元的嵌入</translation>
     </message>
     <message>
@@ -625,7 +624,7 @@
         <translation>（教程中没有讲归因的段落；最接近的是对 attention 的第一种理解。）attention最常见的解释是Q,K,V，即query, key, value, 可以理解为从KV store结构中取出信息的过程。也就是从一个字典里面拿东西，这种解释非常形象，但不完全严谨</translation>
     </message>
     <message>
-        <source>One row per output token written so far. Left: integrated gradients of its log-probability over the source token embeddings ({0} steps from the baseline chosen below; red raised the token, blue lowered it). Middle: the mean of the heads of the chosen decoder layer&apos;s cross-attention. Right: the explorer&apos;s rollout through the decoder (each layer&apos;s head means with their residual paths, down to the source tokens). Attention is where the heads read; attribution is what changed the output: where the rows differ, the weights alone mislead.</source>
+        <source>One row per output token written so far. Left: integrated gradients of its log-probability over the source token embeddings ({0} steps from the baseline chosen below; red raised the token, blue lowered it). Middle: the mean of the heads of the chosen decoder layer's cross-attention. Right: the explorer's rollout through the decoder (each layer's head means with their residual paths, down to the source tokens). Attention is where the heads read; attribution is what changed the output: where the rows differ, the weights alone mislead.</source>
         <translation>每个已写出的输出词元占一行。左：该词元对数概率对源词元嵌入的积分梯度（从下方所选基线出发，{0} 步；红色表示提高了该词元的概率，蓝色表示降低）。中：所选解码器层交叉注意力各头的平均。右：与探索页相同的经过解码器的注意力展开（每层各头的平均连同残差通路，一直追溯到源词元）。注意力是各头读取的位置；归因是改变输出的因素：两者的行不一致时，只看注意力权重会被误导。</translation>
     </message>
     <message>
@@ -653,7 +652,7 @@
         <translation>|归因| 与注意力的秩相关（Spearman），按输出词元：{0}；平均 {1}。与注意力展开：平均 {2}。</translation>
     </message>
     <message>
-        <source>Completeness: each row&apos;s attributions sum to its change of log-probability from the baseline to within {0:.3f} ({1:.1%} of the largest change).</source>
+        <source>Completeness: each row's attributions sum to its change of log-probability from the baseline to within {0:.3f} ({1:.1%} of the largest change).</source>
         <translation>完备性：每行归因之和与该行从基线到输入的对数概率变化相差不超过 {0:.3f}（最大变化的 {1:.1%}）。</translation>
     </message>
 </context>
@@ -731,7 +730,7 @@
         <translation>所选头的 W_Z = W_Q W_K^T，偏置作为最后一行和最后一列：[x_q, 1] W_Z [x_k, 1]^T / sqrt(d_k) 就是每个查询与键的缩放得分。它的对称部分 S 有 {0} 个正特征值、{1} 个负特征值和 {2} 个零特征值（右侧橙色）。度量要求 {3} 个特征值全为正：W_Z 不是度量，得分是一个双线性形式，而不是内积。</translation>
     </message>
     <message>
-        <source>Check: the form gives the model&apos;s scaled scores to within {0:.1e} ({1} x {2}).
+        <source>Check: the form gives the model's scaled scores to within {0:.1e} ({1} x {2}).
 Rank {3} of {4} (singular values above 1e-6 of the largest; at most d_k = {5}); effective rank (entropy) {6:.1f}.
 Symmetric part |S| = {7:.2f}, antisymmetric part |A| = {8:.2f} (Frobenius norms): W_Z = S + A, and A is what makes the score of (x, y) differ from that of (y, x).
 S is a product through d_k: at most d_k = {5} of its eigenvalues are positive and at most d_k negative (zero: below 1e-6 of the largest). Along a direction with a negative one, an input scores itself below zero, which no inner product allows.</source>
@@ -784,15 +783,15 @@ S 是经过 d_k 维的乘积：它至多有 d_k = {5} 个正特征值、至多 d
         <translation>原始</translation>
     </message>
     <message>
-        <source>Step {0}: sampled &apos;{1}&apos; with p = {2:.3f} from the wide bars (after temperature, top-k, top-p); thin bars and numbers in brackets: the model&apos;s raw probabilities (raw p = {3:.3f})</source>
+        <source>Step {0}: sampled '{1}' with p = {2:.3f} from the wide bars (after temperature, top-k, top-p); thin bars and numbers in brackets: the model's raw probabilities (raw p = {3:.3f})</source>
         <translation>第 {0} 步：从宽条（经温度、top-k、top-p 处理后的分布）中以 p = {2:.3f} 采样得到“{1}”；细条和括号中的数字：模型的原始概率（原始 p = {3:.3f}）</translation>
     </message>
     <message>
-        <source>Search step {0}, after the translation shown ended ({1} tokens): an unfinished hypothesis could still beat it, so the search went on. That hypothesis&apos;s {2} most probable next tokens; it wrote &apos;{3}&apos; (p = {4:.3f})</source>
+        <source>Search step {0}, after the translation shown ended ({1} tokens): an unfinished hypothesis could still beat it, so the search went on. That hypothesis's {2} most probable next tokens; it wrote '{3}' (p = {4:.3f})</source>
         <translation>搜索第 {0} 步，此时所显示的译文已经结束（{1} 个词元）：一个未结束的假设仍可能胜过它，所以搜索继续。这是该假设最可能的 {2} 个下一词元；它写出了“{3}”（p = {4:.3f}）</translation>
     </message>
     <message>
-        <source>Step {0}: the model&apos;s {1} most probable next tokens; it wrote &apos;{2}&apos; (p = {3:.3f})</source>
+        <source>Step {0}: the model's {1} most probable next tokens; it wrote '{2}' (p = {3:.3f})</source>
         <translation>第 {0} 步：模型认为最可能的 {1} 个下一词元；它写出了“{2}”（p = {3:.3f}）</translation>
     </message>
     <message>
@@ -812,7 +811,7 @@ S 是经过 d_k 维的乘积：它至多有 d_k = {5} 个正特征值、至多 d
         <translation>（束搜索中：本步扩展的最佳假设）</translation>
     </message>
     <message>
-        <source>. Teacher forcing: the gold token is outlined green; the model predicted &apos;{0}&apos;</source>
+        <source>. Teacher forcing: the gold token is outlined green; the model predicted '{0}'</source>
         <translation>。强制教学：参考词元以绿框标出；模型预测的是“{0}”</translation>
     </message>
     <message>
@@ -958,7 +957,7 @@ S 是经过 d_k 维的乘积：它至多有 d_k = {5} 个正特征值、至多 d
         <translation>已掩码</translation>
     </message>
     <message>
-        <source>gold token over the model&apos;s prediction (green: the same, red: another)</source>
+        <source>gold token over the model's prediction (green: the same, red: another)</source>
         <translation>上为参考词元，下为模型的预测（绿色：相同，红色：不同）</translation>
     </message>
     <message>
@@ -966,7 +965,7 @@ S 是经过 d_k 维的乘积：它至多有 d_k = {5} 个正特征值、至多 d
         <translation>条形：橙色 = 输入的词元，是参考词元时带绿色边框；蓝色 = 其他候选</translation>
     </message>
     <message>
-        <source>Colour legend: yellow chip (on a plot&apos;s axis: the word followed by (?)) = a word not in the model&apos;s vocabulary; orange = the current query (the step being shown); dashed outline = a token forced by you; grey hatched cells = masked (-inf); in teacher forcing, each chip shows the gold token over the model&apos;s prediction, and the candidate bars are orange for the token fed, outlined green when it is the gold one, blue for the others; while a quiz&apos;s question is open, lavender cells with ? = hidden until you answer (not masked)</source>
+        <source>Colour legend: yellow chip (on a plot's axis: the word followed by (?)) = a word not in the model's vocabulary; orange = the current query (the step being shown); dashed outline = a token forced by you; grey hatched cells = masked (-inf); in teacher forcing, each chip shows the gold token over the model's prediction, and the candidate bars are orange for the token fed, outlined green when it is the gold one, blue for the others; while a quiz's question is open, lavender cells with ? = hidden until you answer (not masked)</source>
         <translation>颜色图例：黄色标签（在图的坐标轴上：后面带 (?) 的词）= 不在模型词表中的词；橙色 = 当前查询（正在显示的步骤）；虚线边框 = 你强制指定的词元；灰色斜线格 = 已掩码（-inf）；强制教学时，每个标签上面是参考词元，下面是模型的预测，候选条形中输入的词元为橙色（是参考词元时带绿色边框），其他候选为蓝色；测验问题未回答时，带 ? 的淡紫色格 = 回答前隐藏（不是掩码）</translation>
     </message>
 </context>
@@ -989,7 +988,7 @@ S 是经过 d_k 维的乘积：它至多有 d_k = {5} 个正特征值、至多 d
         <translation>头：</translation>
     </message>
     <message>
-        <source>Hidden until you answer: a quiz&apos;s question is open in the Explorer, and the runs decoded to their end would give the answer away. Reveal it there (Enter) to see the comparison.</source>
+        <source>Hidden until you answer: a quiz's question is open in the Explorer, and the runs decoded to their end would give the answer away. Reveal it there (Enter) to see the comparison.</source>
         <translation>回答前隐藏：探索页中有一道测验题尚未回答，把两次运行解码到底会泄露答案。在那里揭晓答案（Enter）后即可看到比较。</translation>
     </message>
     <message>
@@ -1017,7 +1016,7 @@ S 是经过 d_k 维的乘积：它至多有 d_k = {5} 个正特征值、至多 d
         <translation>B - A，行列按 A 命名（蓝：A 更大，红：B 更大；色标 ±{0:.3f}）</translation>
     </message>
     <message>
-        <source>No difference map: A&apos;s map is {0} x {1}, B&apos;s is {2} x {3}. The runs differ in length; the maps are compared only where their shapes match.</source>
+        <source>No difference map: A's map is {0} x {1}, B's is {2} x {3}. The runs differ in length; the maps are compared only where their shapes match.</source>
         <translation>没有差异图：A 的图是 {0} x {1}，B 的是 {2} x {3}。两次解码的长度不同；只有形状相同时才比较两张图。</translation>
     </message>
     <message>
@@ -1025,14 +1024,14 @@ S 是经过 d_k 维的乘积：它至多有 d_k = {5} 个正特征值、至多 d
         <translation>两个输出相同。</translation>
     </message>
     <message>
-        <source>Output of A turned into B&apos;s: struck out in red, A only; underlined in green, B only.</source>
+        <source>Output of A turned into B's: struck out in red, A only; underlined in green, B only.</source>
         <translation>从 A 的输出变为 B 的输出：红色删除线为仅 A 有，绿色下划线为仅 B 有。</translation>
     </message>
 </context>
 <context>
     <name>ConceptView</name>
     <message>
-        <source>Hidden until you answer: a quiz&apos;s question is open in the Explorer. Reveal the answer there (Enter) to see this picture of the current step.</source>
+        <source>Hidden until you answer: a quiz's question is open in the Explorer. Reveal the answer there (Enter) to see this picture of the current step.</source>
         <translation>回答前隐藏：探索页中有一道测验题尚未回答。在那里揭晓答案（Enter）后即可看到当前步骤的这幅图。</translation>
     </message>
     <message>
@@ -1098,15 +1097,15 @@ S 是经过 d_k 维的乘积：它至多有 d_k = {5} 个正特征值、至多 d
         <translation>词表除特殊词元外最多容纳 {0} 个词元，这个词表有 {1} 个</translation>
     </message>
     <message>
-        <source>level must be &apos;word&apos; or &apos;char&apos;, got {0}</source>
-        <translation>level 必须是 &apos;word&apos; 或 &apos;char&apos;，实际是 {0}</translation>
+        <source>level must be 'word' or 'char', got {0}</source>
+        <translation>level 必须是 'word' 或 'char'，实际是 {0}</translation>
     </message>
     <message>
         <source>expected text, got {0}</source>
         <translation>需要文本，而不是 {0}</translation>
     </message>
     <message>
-        <source>the tokenizer reads {0} words in &apos;{1}&apos;, which has {2}: its pieces cannot be matched to the words alignments count</source>
+        <source>the tokenizer reads {0} words in '{1}', which has {2}: its pieces cannot be matched to the words alignments count</source>
         <translation>分词器在“{1}”中读出 {0} 个词，而它有 {2} 个：它的子词无法对应到对齐文件所数的词</translation>
     </message>
     <message>
@@ -1114,7 +1113,7 @@ S 是经过 d_k 维的乘积：它至多有 d_k = {5} 个正特征值、至多 d
         <translation>句子为空：请至少输入一个词</translation>
     </message>
     <message>
-        <source>{0} is not in this model&apos;s vocabulary</source>
+        <source>{0} is not in this model's vocabulary</source>
         <translation>{0} 不在这个模型的词表中</translation>
     </message>
     <message>
@@ -1126,7 +1125,7 @@ S 是经过 d_k 维的乘积：它至多有 d_k = {5} 个正特征值、至多 d
         <translation>词表必须是一个 JSON 对象，实际是 {0}</translation>
     </message>
     <message>
-        <source>a vocabulary&apos;s tokens must be a list, got {0}</source>
+        <source>a vocabulary's tokens must be a list, got {0}</source>
         <translation>词表的词元必须是一个列表，实际是 {0}</translation>
     </message>
     <message>
@@ -1162,7 +1161,7 @@ S 是经过 d_k 维的乘积：它至多有 d_k = {5} 个正特征值、至多 d
         <translation>句子有 {0} 个词元；这个模型最多读入 {1} 个</translation>
     </message>
     <message>
-        <source>the vocabularies hold {0} and {1} tokens; the model&apos;s config says {2} and {3}</source>
+        <source>the vocabularies hold {0} and {1} tokens; the model's config says {2} and {3}</source>
         <translation>词表分别有 {0} 和 {1} 个词元；模型配置写的是 {2} 和 {3}</translation>
     </message>
     <message>
@@ -1174,11 +1173,11 @@ S 是经过 d_k 维的乘积：它至多有 d_k = {5} 个正特征值、至多 d
         <translation>句子含有控制字符（{0}）；请删除后重试</translation>
     </message>
     <message>
-        <source>none of the words ({0}) is in this model&apos;s vocabulary: it would read only &lt;unk&gt;</source>
+        <source>none of the words ({0}) is in this model's vocabulary: it would read only &lt;unk&gt;</source>
         <translation>这些词（{0}）都不在这个模型的词表中：模型只会读到 &lt;unk&gt;</translation>
     </message>
     <message>
-        <source>beam search has ended as Hugging Face&apos;s generate() ends it: {0} hypotheses have ended (early_stopping={1})</source>
+        <source>beam search has ended as Hugging Face's generate() ends it: {0} hypotheses have ended (early_stopping={1})</source>
         <translation>束搜索已按 Hugging Face 的 generate() 的方式结束：已有 {0} 个假设结束（early_stopping={1}）</translation>
     </message>
     <message>
@@ -1246,8 +1245,8 @@ S 是经过 d_k 维的乘积：它至多有 d_k = {5} 个正特征值、至多 d
         <translation>{0} 必须在 [0, 1) 之内，而不是 {1}</translation>
     </message>
     <message>
-        <source>{0} must be &apos;{1}&apos; or &apos;{2}&apos;, got {3}</source>
-        <translation>{0} 必须是 &apos;{1}&apos; 或 &apos;{2}&apos;，而不是 {3}</translation>
+        <source>{0} must be '{1}' or '{2}', got {3}</source>
+        <translation>{0} 必须是 '{1}' 或 '{2}'，而不是 {3}</translation>
     </message>
     <message>
         <source>{0} must be at most {1}, got {2}</source>
@@ -1306,7 +1305,7 @@ S 是经过 d_k 维的乘积：它至多有 d_k = {5} 个正特征值、至多 d
         <translation>start_from_prompt 需要仅解码器模型，而不是 {0}</translation>
     </message>
     <message>
-        <source>a {0} model reads its source with its decoder&apos;s layers: n_encoder_layers ({1}) must equal n_decoder_layers ({2})</source>
+        <source>a {0} model reads its source with its decoder's layers: n_encoder_layers ({1}) must equal n_decoder_layers ({2})</source>
         <translation>{0} 模型用解码器的层读取源句：`n_encoder_layers`（{1}）必须等于 `n_decoder_layers`（{2}）</translation>
     </message>
     <message>
@@ -1362,7 +1361,7 @@ S 是经过 d_k 维的乘积：它至多有 d_k = {5} 个正特征值、至多 d
         <translation>{0} 初始化不带数值（得到的是 {1}）</translation>
     </message>
     <message>
-        <source>{0}: the value after &apos;:&apos; must be a number</source>
+        <source>{0}: the value after ':' must be a number</source>
         <translation>{0}：冒号“:”后面的值必须是数字</translation>
     </message>
     <message>
@@ -1478,7 +1477,7 @@ S 是经过 d_k 维的乘积：它至多有 d_k = {5} 个正特征值、至多 d
         <translation>前置 LN，lr=1e-3，1% 预热</translation>
     </message>
     <message>
-        <source>no table called {0}; the seed&apos;s tables: {1}</source>
+        <source>no table called {0}; the seed's tables: {1}</source>
         <translation>没有名为 {0} 的表；教程中的表：{1}</translation>
     </message>
     <message>
@@ -1506,7 +1505,7 @@ S 是经过 d_k 维的乘积：它至多有 d_k = {5} 个正特征值、至多 d
         <translation>梯度范数</translation>
     </message>
     <message>
-        <source>the probe sentence&apos;s scores</source>
+        <source>the probe sentence's scores</source>
         <translation>探针句的分数</translation>
     </message>
     <message>
@@ -1542,7 +1541,7 @@ S 是经过 d_k 维的乘积：它至多有 d_k = {5} 个正特征值、至多 d
         <translation>无法写入 {0}：{1} 是文件，不是文件夹</translation>
     </message>
     <message>
-        <source>line {0}: the {1} names layer {2}, but the model&apos;s {3} attention has layers 0 to {4}</source>
+        <source>line {0}: the {1} names layer {2}, but the model's {3} attention has layers 0 to {4}</source>
         <translation>第 {0} 行：{1} 指定了第 {2} 层，但模型的 {3} 注意力只有第 0 到 {4} 层</translation>
     </message>
     <message>
@@ -1554,23 +1553,23 @@ S 是经过 d_k 维的乘积：它至多有 d_k = {5} 个正特征值、至多 d
         <translation>这个课程有 {0} 张幻灯片；一个课程最多 {1} 张</translation>
     </message>
     <message>
-        <source>{0} is a GPT-Neo model: its layers alternate attention over every position with attention within a window, and leave the scores unscaled; transviz&apos;s layers attend alike</source>
+        <source>{0} is a GPT-Neo model: its layers alternate attention over every position with attention within a window, and leave the scores unscaled; transviz's layers attend alike</source>
         <translation>{0} 是 GPT-Neo 模型：它的层交替使用覆盖所有位置的注意力和窗口内的注意力，而且分数不缩放；transviz 的各层注意力方式相同</translation>
     </message>
     <message>
-        <source>{0} is a GPT-NeoX model: its attention and feed-forward layers run side by side on one input, with rotary positions on part of each head; transviz&apos;s run one after the other</source>
+        <source>{0} is a GPT-NeoX model: its attention and feed-forward layers run side by side on one input, with rotary positions on part of each head; transviz's run one after the other</source>
         <translation>{0} 是 GPT-NeoX 模型：它的注意力层和前馈层在同一个输入上并行运行，旋转位置只作用于每个头的一部分维度；transviz 的两者先后运行</translation>
     </message>
     <message>
-        <source>{0} is a GPT-J model: its attention and feed-forward layers run side by side on one input, with rotary positions on interleaved pairs; transviz&apos;s run one after the other</source>
+        <source>{0} is a GPT-J model: its attention and feed-forward layers run side by side on one input, with rotary positions on interleaved pairs; transviz's run one after the other</source>
         <translation>{0} 是 GPT-J 模型：它的注意力层和前馈层在同一个输入上并行运行，旋转位置作用于交错的维度对；transviz 的两者先后运行</translation>
     </message>
     <message>
-        <source>{0} is a Falcon model: its attention and feed-forward layers run side by side on one input; transviz&apos;s run one after the other</source>
+        <source>{0} is a Falcon model: its attention and feed-forward layers run side by side on one input; transviz's run one after the other</source>
         <translation>{0} 是 Falcon 模型：它的注意力层和前馈层在同一个输入上并行运行；transviz 的两者先后运行</translation>
     </message>
     <message>
-        <source>{0}: scale_attn_by_inverse_layer_idx divides each layer&apos;s scores by its number too; transviz scales every layer&apos;s scores alike</source>
+        <source>{0}: scale_attn_by_inverse_layer_idx divides each layer's scores by its number too; transviz scales every layer's scores alike</source>
         <translation>{0}：scale_attn_by_inverse_layer_idx 还会把每层的分数除以该层的序号；transviz 对每层分数的缩放相同</translation>
     </message>
     <message>
@@ -1682,7 +1681,7 @@ S 是经过 d_k 维的乘积：它至多有 d_k = {5} 个正特征值、至多 d
         <translation>Hugging Face 模型留在它自己的文件夹中：transviz 检查点无法保存它的分词器</translation>
     </message>
     <message>
-        <source>cannot save the model to {0}: its vocabularies and facts take more than the {1} bytes a checkpoint&apos;s header holds</source>
+        <source>cannot save the model to {0}: its vocabularies and facts take more than the {1} bytes a checkpoint's header holds</source>
         <translation>无法把模型保存到 {0}：其词表和训练信息超过检查点文件头可容纳的 {1} 字节</translation>
     </message>
     <message>
@@ -1750,11 +1749,11 @@ S 是经过 d_k 维的乘积：它至多有 d_k = {5} 个正特征值、至多 d
         <translation>{0}：没有这个文件</translation>
     </message>
     <message>
-        <source>{0} is not a safetensors file: such a file begins with the length of its header, and this one&apos;s first bytes are not a length that fits in its {1} bytes</source>
+        <source>{0} is not a safetensors file: such a file begins with the length of its header, and this one's first bytes are not a length that fits in its {1} bytes</source>
         <translation>{0} 不是 safetensors 文件：这种文件以文件头的长度开头，而它开头的字节不是一个能容纳在其 {1} 字节中的长度</translation>
     </message>
     <message>
-        <source>{0} is not a transviz checkpoint: its first 8 bytes give a header of {1} bytes; a checkpoint&apos;s header is at most {2}</source>
+        <source>{0} is not a transviz checkpoint: its first 8 bytes give a header of {1} bytes; a checkpoint's header is at most {2}</source>
         <translation>{0} 不是 transviz 检查点：其前 8 个字节给出的文件头长度为 {1} 字节；检查点的文件头最多 {2} 字节</translation>
     </message>
     <message>
@@ -1902,7 +1901,7 @@ S 是经过 d_k 维的乘积：它至多有 d_k = {5} 个正特征值、至多 d
         <translation>解码器展开需要同一句子的注意力图：解码器 {0}，交叉 {1}，编码器 {2}</translation>
     </message>
     <message>
-        <source>the pair {0} is longer than this model&apos;s limit of {1} tokens</source>
+        <source>the pair {0} is longer than this model's limit of {1} tokens</source>
         <translation>句对 {0} 超过了这个模型 {1} 个词元的上限</translation>
     </message>
     <message>
@@ -1982,7 +1981,7 @@ S 是经过 d_k 维的乘积：它至多有 d_k = {5} 个正特征值、至多 d
         <translation>这个模型不在嵌入上加位置编码表（它的位置方式：{0}）</translation>
     </message>
     <message>
-        <source>source and output together reach this model&apos;s limit of {0} tokens</source>
+        <source>source and output together reach this model's limit of {0} tokens</source>
         <translation>源句和输出合起来达到了此模型 {0} 个词元的上限</translation>
     </message>
     <message>
@@ -1998,7 +1997,7 @@ S 是经过 d_k 维的乘积：它至多有 d_k = {5} 个正特征值、至多 d
         <translation>目标句</translation>
     </message>
     <message>
-        <source>the output reached this model&apos;s limit of {0} tokens</source>
+        <source>the output reached this model's limit of {0} tokens</source>
         <translation>输出已达到这个模型 {0} 个词元的上限</translation>
     </message>
     <message>
@@ -2034,7 +2033,7 @@ S 是经过 d_k 维的乘积：它至多有 d_k = {5} 个正特征值、至多 d
         <translation>无位置编码</translation>
     </message>
     <message>
-        <source>T5&apos;s relative positions</source>
+        <source>T5's relative positions</source>
         <translation>T5 的相对位置</translation>
     </message>
     <message>
@@ -2230,7 +2229,7 @@ S 是经过 d_k 维的乘积：它至多有 d_k = {5} 个正特征值、至多 d
         <translation>课程至少需要一个 [[slide]]</translation>
     </message>
     <message>
-        <source>tab = {0} gives the quiz&apos;s answer away: its walkthrough draws the step the class is asked about</source>
+        <source>tab = {0} gives the quiz's answer away: its walkthrough draws the step the class is asked about</source>
         <translation>tab = {0} 会泄露测验的答案：它的逐步演示画出了全班被问到的那一步</translation>
     </message>
     <message>
@@ -2242,7 +2241,7 @@ S 是经过 d_k 维的乘积：它至多有 d_k = {5} 个正特征值、至多 d
         <translation>{0} 必须是由 {1} 组成的列表</translation>
     </message>
     <message>
-        <source>a forced step must be one of the slide&apos;s {0} steps, once, got {1}</source>
+        <source>a forced step must be one of the slide's {0} steps, once, got {1}</source>
         <translation>强制的步骤必须是该幻灯片 {0} 个步骤之一，且只能出现一次，实际为 {1}</translation>
     </message>
     <message>
@@ -2250,7 +2249,7 @@ S 是经过 d_k 维的乘积：它至多有 d_k = {5} 个正特征值、至多 d
         <translation>tab = {0} 没有分页；有分页的标签页：{1}</translation>
     </message>
     <message>
-        <source>a view&apos;s head is a number from 0 or {0}, got {1}</source>
+        <source>a view's head is a number from 0 or {0}, got {1}</source>
         <translation>视图的 head 是从 0 开始的数字或 {0}，实际为 {1}</translation>
     </message>
     <message>
@@ -2266,15 +2265,15 @@ S 是经过 d_k 维的乘积：它至多有 d_k = {5} 个正特征值、至多 d
         <translation>{0} 需要 {1}</translation>
     </message>
     <message>
-        <source>a &quot;{0}&quot; question names the head: kind, layer and head</source>
+        <source>a "{0}" question names the head: kind, layer and head</source>
         <translation>“{0}”问题要指明是哪个头：kind、layer 和 head</translation>
     </message>
     <message>
-        <source>an &quot;aligns&quot; question names the layer</source>
+        <source>an "aligns" question names the layer</source>
         <translation>“aligns”问题要指明是哪一层</translation>
     </message>
     <message>
-        <source>a &quot;queries&quot; question names the attention kind</source>
+        <source>a "queries" question names the attention kind</source>
         <translation>`queries` 问题要指明注意力的种类</translation>
     </message>
     <message>
@@ -2302,7 +2301,7 @@ S 是经过 d_k 维的乘积：它至多有 d_k = {5} 个正特征值、至多 d
         <translation>未知的注意力类型 {0}；请从 {1} 中选择</translation>
     </message>
     <message>
-        <source>layer {0} does not exist: this model&apos;s {1} stack has layers 0..{2}</source>
+        <source>layer {0} does not exist: this model's {1} stack has layers 0..{2}</source>
         <translation>第 {0} 层不存在：这个模型的 {1} 层堆叠只有第 0..{2} 层</translation>
     </message>
     <message>
@@ -2350,7 +2349,7 @@ S 是经过 d_k 维的乘积：它至多有 d_k = {5} 个正特征值、至多 d
         <translation>GIF 或 MP4 动画</translation>
     </message>
     <message>
-        <source>cannot write {0}: that file is this command&apos;s input ({1}); choose another name for the output</source>
+        <source>cannot write {0}: that file is this command's input ({1}); choose another name for the output</source>
         <translation>无法写入 {0}：这个文件是本命令的输入（{1}）；请为输出换一个名字</translation>
     </message>
     <message>
@@ -2379,14 +2378,14 @@ S 是经过 d_k 维的乘积：它至多有 d_k = {5} 个正特征值、至多 d
     </message>
     <message>
         <source>the attention kind must be encoder_self, decoder_self or cross, got {0}</source>
-        <translation>注意力类型必须是 &apos;encoder_self&apos;、&apos;decoder_self&apos; 或 &apos;cross&apos;，收到的是 {0}</translation>
+        <translation>注意力类型必须是 'encoder_self'、'decoder_self' 或 'cross'，收到的是 {0}</translation>
     </message>
     <message>
-        <source>an ablation&apos;s mode must be zero, uniform, mean or copy, got {0}</source>
+        <source>an ablation's mode must be zero, uniform, mean or copy, got {0}</source>
         <translation>消融方式必须是 zero、uniform、mean 或 copy，得到的是 {0}</translation>
     </message>
     <message>
-        <source>a head copies another&apos;s pattern when, and only when, the ablation&apos;s mode is copy and it names a source head</source>
+        <source>a head copies another's pattern when, and only when, the ablation's mode is copy and it names a source head</source>
         <translation>只有当消融方式为 copy 并指明来源头时，一个头才会复制另一个头的注意力模式</translation>
     </message>
     <message>
@@ -2426,7 +2425,7 @@ S 是经过 d_k 维的乘积：它至多有 d_k = {5} 个正特征值、至多 d
         <translation>{0} L{1} H{2}</translation>
     </message>
     <message>
-        <source>{0} uses L{1} H{2}&apos;s pattern</source>
+        <source>{0} uses L{1} H{2}'s pattern</source>
         <translation>{0} 使用 L{1} H{2} 的注意力模式</translation>
     </message>
     <message>
@@ -2455,7 +2454,7 @@ S 是经过 d_k 维的乘积：它至多有 d_k = {5} 个正特征值、至多 d
     </message>
     <message>
         <source>positions can be left out of the encoder, the decoder or both, got {0}</source>
-        <translation>可以去掉位置编码的是 &apos;encoder&apos;、&apos;decoder&apos; 或 &apos;both&apos;，收到的是 {0}</translation>
+        <translation>可以去掉位置编码的是 'encoder'、'decoder' 或 'both'，收到的是 {0}</translation>
     </message>
     <message>
         <source>this model has no positions to leave out</source>
@@ -2558,7 +2557,7 @@ S 是经过 d_k 维的乘积：它至多有 d_k = {5} 个正特征值、至多 d
         <translation>该幻灯片要求 {0} 步，但解码在第 {1} 步后停止：{2}</translation>
     </message>
     <message>
-        <source>line {0}: the quiz&apos;s answer {1} is not a token the model can write (its output vocabulary has no such token)</source>
+        <source>line {0}: the quiz's answer {1} is not a token the model can write (its output vocabulary has no such token)</source>
         <translation>第 {0} 行：测验答案 {1} 不是模型能写出的词元（其输出词表中没有这个词元）</translation>
     </message>
     <message>
@@ -2566,15 +2565,15 @@ S 是经过 d_k 维的乘积：它至多有 d_k = {5} 个正特征值、至多 d
         <translation>{0}，{1}</translation>
     </message>
     <message>
-        <source>a quiz asks {0}, not &apos;{1}&apos;</source>
+        <source>a quiz asks {0}, not '{1}'</source>
         <translation>测验问的是 {0} 之一，而不是“{1}”</translation>
     </message>
     <message>
-        <source>a quiz asks where a &apos;cross&apos; or &apos;decoder_self&apos; head looks, not a &apos;{0}&apos; head</source>
-        <translation>测验只能问 &apos;cross&apos; 或 &apos;decoder_self&apos; 注意力头关注哪里，不能是 &apos;{0}&apos; 头</translation>
+        <source>a quiz asks where a 'cross' or 'decoder_self' head looks, not a '{0}' head</source>
+        <translation>测验只能问 'cross' 或 'decoder_self' 注意力头关注哪里，不能是 '{0}' 头</translation>
     </message>
     <message>
-        <source>a quiz has no field &apos;{0}&apos;</source>
+        <source>a quiz has no field '{0}'</source>
         <translation>测验没有字段“{0}”</translation>
     </message>
     <message>
@@ -2582,15 +2581,15 @@ S 是经过 d_k 维的乘积：它至多有 d_k = {5} 个正特征值、至多 d
         <translation>该模型有 {0} 层，每层 {1} 个头：没有第 {2} 层第 {3} 个头</translation>
     </message>
     <message>
-        <source>no layer ranks &apos;{0}&apos; first, not even the last: the strategy or a forced token chose it</source>
+        <source>no layer ranks '{0}' first, not even the last: the strategy or a forced token chose it</source>
         <translation>没有哪一层把“{0}”排在第一，最后一层也没有：它是解码策略或强制的词元选出的</translation>
     </message>
     <message>
-        <source>at step {0} the decoder&apos;s mask has {1} blocked cells and {2} that may attend: a mask question needs at least 1 and {3}, and this sentence&apos;s mask never has them</source>
+        <source>at step {0} the decoder's mask has {1} blocked cells and {2} that may attend: a mask question needs at least 1 and {3}, and this sentence's mask never has them</source>
         <translation>第 {0} 步时解码器的掩码有 {1} 个被掩码的格和 {2} 个可关注的格：掩码题至少需要 1 个和 {3} 个，而这个句子的掩码永远不够</translation>
     </message>
     <message>
-        <source>at step {0} the decoder&apos;s mask has {1} blocked cells and {2} that may attend: a mask question needs at least 1 and {3}. Ask it from step {4} on</source>
+        <source>at step {0} the decoder's mask has {1} blocked cells and {2} that may attend: a mask question needs at least 1 and {3}. Ask it from step {4} on</source>
         <translation>第 {0} 步时解码器的掩码有 {1} 个被掩码的格和 {2} 个可关注的格：掩码题至少需要 1 个和 {3} 个。请从第 {4} 步起再问</translation>
     </message>
     <message>
@@ -2598,7 +2597,7 @@ S 是经过 d_k 维的乘积：它至多有 d_k = {5} 个正特征值、至多 d
         <translation>每一帧的显示时间须在 20 到 60000 毫秒之间，而不是 {0}</translation>
     </message>
     <message>
-        <source>the last frame&apos;s hold must be 0 to 600000 ms, not {0}</source>
+        <source>the last frame's hold must be 0 to 600000 ms, not {0}</source>
         <translation>最后一帧的停留时间须在 0 到 600000 毫秒之间，而不是 {0}</translation>
     </message>
     <message>
@@ -2610,8 +2609,8 @@ S 是经过 d_k 维的乘积：它至多有 d_k = {5} 个正特征值、至多 d
         <translation>动画至少需要一帧</translation>
     </message>
     <message>
-        <source>MP4 needs imageio-ffmpeg: pip install &apos;transviz[video]&apos; (or write a .gif, which needs nothing more)</source>
-        <translation>MP4 需要 imageio-ffmpeg：pip install &apos;transviz[video]&apos;（或者写成 .gif，无需额外安装）</translation>
+        <source>MP4 needs imageio-ffmpeg: pip install 'transviz[video]' (or write a .gif, which needs nothing more)</source>
+        <translation>MP4 需要 imageio-ffmpeg：pip install 'transviz[video]'（或者写成 .gif，无需额外安装）</translation>
     </message>
     <message>
         <source>MP4 needs ffmpeg, and this computer has none: install ffmpeg (e.g. apt install ffmpeg), or write a .gif, which needs nothing more</source>
@@ -2674,7 +2673,7 @@ S 是经过 d_k 维的乘积：它至多有 d_k = {5} 个正特征值、至多 d
         <translation>{0} 是版本 {1} 的说明文件；此版本的 transviz 读取版本 {2}</translation>
     </message>
     <message>
-        <source>a tensor&apos;s name or a list of them</source>
+        <source>a tensor's name or a list of them</source>
         <translation>一个张量名或张量名的列表</translation>
     </message>
     <message>
@@ -2682,11 +2681,11 @@ S 是经过 d_k 维的乘积：它至多有 d_k = {5} 个正特征值、至多 d
         <translation>{0}：transviz 不认识布局 {1}（它认识 {2}）</translation>
     </message>
     <message>
-        <source>{0}: names.{1} is none of transviz&apos;s weights (the manual lists them)</source>
+        <source>{0}: names.{1} is none of transviz's weights (the manual lists them)</source>
         <translation>{0}：names.{1} 不是 transviz 的任何一个权重（手册中列出了它们）</translation>
     </message>
     <message>
-        <source>{0}: every name in names.{1} must hold {2}, where the layer&apos;s number goes</source>
+        <source>{0}: every name in names.{1} must hold {2}, where the layer's number goes</source>
         <translation>{0}：names.{1} 中的每个名字都必须含有 {2}，表示层号的位置</translation>
     </message>
     <message>
@@ -2706,7 +2705,7 @@ S 是经过 d_k 维的乘积：它至多有 d_k = {5} 个正特征值、至多 d
         <translation>（整个文件）</translation>
     </message>
     <message>
-        <source>{0}: {1} is {2}, outside the vocabulary&apos;s {3} tokens</source>
+        <source>{0}: {1} is {2}, outside the vocabulary's {3} tokens</source>
         <translation>{0}：{1} 为 {2}，超出了词表的 {3} 个词元</translation>
     </message>
     <message>
@@ -2718,8 +2717,8 @@ S 是经过 d_k 维的乘积：它至多有 d_k = {5} 个正特征值、至多 d
         <translation>{0}：{1} 无法使用：{2}</translation>
     </message>
     <message>
-        <source>{0}: positional encoding {1} is not supported; transviz reads &quot;sinusoidal&quot; (the paper&apos;s fixed table, sin and cos columns interleaved)</source>
-        <translation>{0}：不支持位置编码 {1}；transviz 只读取 &quot;sinusoidal&quot;（论文中的固定表，sin 与 cos 列交替）</translation>
+        <source>{0}: positional encoding {1} is not supported; transviz reads "sinusoidal" (the paper's fixed table, sin and cos columns interleaved)</source>
+        <translation>{0}：不支持位置编码 {1}；transviz 只读取 "sinusoidal"（论文中的固定表，sin 与 cos 列交替）</translation>
     </message>
     <message>
         <source>unexpected tensor {0}: the sidecar does not say what it is (check the layer counts, the layout and bias, or declare it in modules)</source>
@@ -2734,35 +2733,35 @@ S 是经过 d_k 维的乘积：它至多有 d_k = {5} 个正特征值、至多 d
         <translation>{0}：transviz 不读取模型类型 {1}（它读取 {2}）</translation>
     </message>
     <message>
-        <source>{0} is a BlenderbotSmall model: its decoder normalises the token embeddings before it adds the positions (its encoder after); transviz&apos;s model normalises both stacks after</source>
+        <source>{0} is a BlenderbotSmall model: its decoder normalises the token embeddings before it adds the positions (its encoder after); transviz's model normalises both stacks after</source>
         <translation>{0} 是 BlenderbotSmall 模型：它的解码器在加上位置之前就对词元嵌入做归一化（编码器则在之后）；transviz 的模型在两个堆栈中都在之后归一化</translation>
     </message>
     <message>
-        <source>{0} is an LED model: its encoder attends within a sliding window plus a few global tokens; transviz&apos;s attention reads every position</source>
+        <source>{0} is an LED model: its encoder attends within a sliding window plus a few global tokens; transviz's attention reads every position</source>
         <translation>{0} 是 LED 模型：它的编码器只在滑动窗口内和少数全局词元上计算注意力；transviz 的注意力读取每个位置</translation>
     </message>
     <message>
-        <source>{0} is a BigBird-Pegasus model: its encoder attends to random, window and global blocks; transviz&apos;s attention reads every position</source>
+        <source>{0} is a BigBird-Pegasus model: its encoder attends to random, window and global blocks; transviz's attention reads every position</source>
         <translation>{0} 是 BigBird-Pegasus 模型：它的编码器只关注随机块、窗口块和全局块；transviz 的注意力读取每个位置</translation>
     </message>
     <message>
-        <source>{0} is a PEGASUS-X model: its encoder attends within staggered blocks plus global tokens; transviz&apos;s attention reads every position</source>
+        <source>{0} is a PEGASUS-X model: its encoder attends within staggered blocks plus global tokens; transviz's attention reads every position</source>
         <translation>{0} 是 PEGASUS-X 模型：它的编码器只在交错的块内和全局词元上计算注意力；transviz 的注意力读取每个位置</translation>
     </message>
     <message>
-        <source>{0} is a ProphetNet model: its decoder predicts several future tokens in parallel streams with relative positions; transviz&apos;s decoder predicts the next token</source>
+        <source>{0} is a ProphetNet model: its decoder predicts several future tokens in parallel streams with relative positions; transviz's decoder predicts the next token</source>
         <translation>{0} 是 ProphetNet 模型：它的解码器用相对位置在并行的流中同时预测后面的多个词元；transviz 的解码器预测下一个词元</translation>
     </message>
     <message>
-        <source>{0} is a mixture-of-experts model: it sends each token to one of several feed-forward networks; transviz&apos;s layers have one</source>
+        <source>{0} is a mixture-of-experts model: it sends each token to one of several feed-forward networks; transviz's layers have one</source>
         <translation>{0} 是混合专家模型：它把每个词元送到几个前馈网络中的一个；transviz 的每层只有一个前馈网络</translation>
     </message>
     <message>
-        <source>{0} is a UMT5 model: each of its layers learns its own relative-position buckets; transviz&apos;s T5 layers share one table per stack, as T5&apos;s do</source>
+        <source>{0} is a UMT5 model: each of its layers learns its own relative-position buckets; transviz's T5 layers share one table per stack, as T5's do</source>
         <translation>{0} 是 UMT5 模型：它的每一层学习自己的相对位置桶；transviz 的 T5 层像 T5 一样每个层栈共用一张表</translation>
     </message>
     <message>
-        <source>{0} is a LongT5 model: its encoder attends within local blocks plus transient global tokens; transviz&apos;s attention reads every position</source>
+        <source>{0} is a LongT5 model: its encoder attends within local blocks plus transient global tokens; transviz's attention reads every position</source>
         <translation>{0} 是 LongT5 模型：它的编码器在局部块内并借助临时全局词元计算注意力；transviz 的注意力读取每个位置</translation>
     </message>
     <message>
@@ -2794,11 +2793,11 @@ S 是经过 d_k 维的乘积：它至多有 d_k = {5} 个正特征值、至多 d
         <translation>分片索引</translation>
     </message>
     <message>
-        <source>{0}: its weight_map must name each tensor&apos;s shard</source>
+        <source>{0}: its weight_map must name each tensor's shard</source>
         <translation>{0}：其 weight_map 必须为每个张量指明所在的分片</translation>
     </message>
     <message>
-        <source>{0}: shard {1} must be a .safetensors file in the model&apos;s folder</source>
+        <source>{0}: shard {1} must be a .safetensors file in the model's folder</source>
         <translation>{0}：分片 {1} 必须是模型文件夹中的 .safetensors 文件</translation>
     </message>
     <message>
@@ -2806,7 +2805,7 @@ S 是经过 d_k 维的乘积：它至多有 d_k = {5} 个正特征值、至多 d
         <translation>打开 Hugging Face 模型需要 transformers 包：{0}</translation>
     </message>
     <message>
-        <source>{0}: {1} and {2} differ; transviz&apos;s encoder and decoder have the same sizes</source>
+        <source>{0}: {1} and {2} differ; transviz's encoder and decoder have the same sizes</source>
         <translation>{0}：{1} 与 {2} 不同；transviz 的编码器和解码器尺寸相同</translation>
     </message>
     <message>
@@ -2830,11 +2829,11 @@ S 是经过 d_k 维的乘积：它至多有 d_k = {5} 个正特征值、至多 d
         <translation>{0}：bad_words_ids 必须是由词元编号列表组成的列表</translation>
     </message>
     <message>
-        <source>{0}: its positions count from its padding id {1} + 1; transviz&apos;s fairseq table counts from 2 (padding id 1)</source>
+        <source>{0}: its positions count from its padding id {1} + 1; transviz's fairseq table counts from 2 (padding id 1)</source>
         <translation>{0}：它的位置从填充编号 {1} + 1 开始计数；transviz 的 fairseq 位置表从 2 开始计数（填充编号为 1）</translation>
     </message>
     <message>
-        <source>{0}: the model&apos;s sizes do not make a model: {1}</source>
+        <source>{0}: the model's sizes do not make a model: {1}</source>
         <translation>{0}：这些模型尺寸构不成一个模型：{1}</translation>
     </message>
     <message>
@@ -2866,7 +2865,7 @@ S 是经过 d_k 维的乘积：它至多有 d_k = {5} 个正特征值、至多 d
         <translation>{0}：张量 {1} 不是这种模型类型所加的正弦位置表</translation>
     </message>
     <message>
-        <source>{0}: the tokenizer gives ids up to {1}, but the model&apos;s vocabulary holds {2}</source>
+        <source>{0}: the tokenizer gives ids up to {1}, but the model's vocabulary holds {2}</source>
         <translation>{0}：分词器给出的编号最大到 {1}，但模型的词表只有 {2} 个</translation>
     </message>
     <message>
@@ -2890,7 +2889,7 @@ S 是经过 d_k 维的乘积：它至多有 d_k = {5} 个正特征值、至多 d
         <translation>{0} 不是 transviz 所加的正弦位置表（偶数列为 sin，奇数列为 cos）</translation>
     </message>
     <message>
-        <source>{0} has shape {1}, the sidecar&apos;s sizes need {2}</source>
+        <source>{0} has shape {1}, the sidecar's sizes need {2}</source>
         <translation>{0} 的形状为 {1}，说明文件中的尺寸要求 {2}</translation>
     </message>
     <message>
@@ -2898,7 +2897,7 @@ S 是经过 d_k 维的乘积：它至多有 d_k = {5} 个正特征值、至多 d
         <translation>{0} 旁边没有说明文件 {1}</translation>
     </message>
     <message>
-        <source>{0}: a transviz checkpoint&apos;s name ends with {1}</source>
+        <source>{0}: a transviz checkpoint's name ends with {1}</source>
         <translation>{0}：transviz 检查点的文件名以 {1} 结尾</translation>
     </message>
     <message>
@@ -2914,7 +2913,7 @@ S 是经过 d_k 维的乘积：它至多有 d_k = {5} 个正特征值、至多 d
         <translation>使用旋转位置编码时，自注意力分数对查询与键之间的每个距离都是不同的双线性型，而不是一个 W_Z：请选择交叉注意力，它没有位置信息</translation>
     </message>
     <message>
-        <source>{0}: its {1} heads of {2} dimensions make {3}, not its width {4}; transviz&apos;s heads split the width</source>
+        <source>{0}: its {1} heads of {2} dimensions make {3}, not its width {4}; transviz's heads split the width</source>
         <translation>{0}：它的 {1} 个 {2} 维的头合起来是 {3}，而不是它的宽度 {4}；transviz 的头平分宽度</translation>
     </message>
     <message>
@@ -2922,11 +2921,11 @@ S 是经过 d_k 维的乘积：它至多有 d_k = {5} 个正特征值、至多 d
         <translation>一个块含 1 到 {0} 个键，得到的是 {1}</translation>
     </message>
     <message>
-        <source>this model&apos;s positions are {0}, not {1}</source>
+        <source>this model's positions are {0}, not {1}</source>
         <translation>此模型的位置是 {0}，不是 {1}</translation>
     </message>
     <message>
-        <source>positions must be 1 to {0}, this model&apos;s limit; got {1}</source>
+        <source>positions must be 1 to {0}, this model's limit; got {1}</source>
         <translation>位置数必须在 1 到 {0}（此模型的上限）之间；得到的是 {1}</translation>
     </message>
     <message>
@@ -2950,11 +2949,11 @@ S 是经过 d_k 维的乘积：它至多有 d_k = {5} 个正特征值、至多 d
         <translation>{0} 和 {1} 要一起给出：语料和它的对齐文件</translation>
     </message>
     <message>
-        <source>the two sentences give the same token ({0}) at step {1}: nothing to move; after A&apos;s output they differ at steps {2}</source>
+        <source>the two sentences give the same token ({0}) at step {1}: nothing to move; after A's output they differ at steps {2}</source>
         <translation>两个句子在第 {1} 步给出同一个词元（{0}）：没有可移动的差别；沿着 A 的输出，它们在第 {2} 步不同</translation>
     </message>
     <message>
-        <source>the two sentences give the same token ({0}) at step {1}: nothing to move; after A&apos;s output they give the same token at every step</source>
+        <source>the two sentences give the same token ({0}) at step {1}: nothing to move; after A's output they give the same token at every step</source>
         <translation>两个句子在第 {1} 步给出同一个词元（{0}）：没有可移动的差别；沿着 A 的输出，它们每一步都给出同一个词元</translation>
     </message>
     <message>
@@ -2974,7 +2973,7 @@ S 是经过 d_k 维的乘积：它至多有 d_k = {5} 个正特征值、至多 d
         <translation>句子 {0} 是空的：修补需要两个句子</translation>
     </message>
     <message>
-        <source>step {0} is beyond A&apos;s output: it wrote {1} tokens (steps 0 to {2})</source>
+        <source>step {0} is beyond A's output: it wrote {1} tokens (steps 0 to {2})</source>
         <translation>第 {0} 步超出了 A 的输出：它写了 {1} 个词元（第 0 到 {2} 步）</translation>
     </message>
     <message>
@@ -3017,7 +3016,7 @@ S 是经过 d_k 维的乘积：它至多有 d_k = {5} 个正特征值、至多 d
         <translation>当模型大了后，真正消耗算力（FLOPS）的，还是 MLP（FFN），自注意力（attn）和多头（MHA）只占小部分。MHA 的时间复杂度 n x m x l。</translation>
     </message>
     <message>
-        <source>One teacher-forced pass of this sentence. Blue: its FLOPs (a product of (m, k) and (k, n) matrices counts 2mkn, as torch counts; lookups, softmax and LayerNorm etc., with the residual additions and masks, count 0). Orange: its measured time, each piece run by itself (median of {0} runs, one thread). At this tiny size time is not where the FLOPs are: every piece pays a fixed overhead of Python and dispatch. Below: the FFN&apos;s share as the model widens; the n x m x l products grow with the sentence&apos;s length.</source>
+        <source>One teacher-forced pass of this sentence. Blue: its FLOPs (a product of (m, k) and (k, n) matrices counts 2mkn, as torch counts; lookups, softmax and LayerNorm etc., with the residual additions and masks, count 0). Orange: its measured time, each piece run by itself (median of {0} runs, one thread). At this tiny size time is not where the FLOPs are: every piece pays a fixed overhead of Python and dispatch. Below: the FFN's share as the model widens; the n x m x l products grow with the sentence's length.</source>
         <translation>这个句子的一次强制教学前向计算。蓝色：浮点运算量（(m, k) 与 (k, n) 矩阵相乘记 2mkn，与 torch 的计法相同；查表、softmax、层归一化等，连同残差相加和掩码，都记 0）。橙色：实测时间，每一部分单独运行计时（{0} 次的中位数，单线程）。在这么小的模型上，时间并不花在浮点运算所在之处：每一部分都要付出 Python 与调度的固定开销。下方：模型变宽时 FFN 所占的份额；n x m x l 乘积随句子长度增长。</translation>
     </message>
     <message>
@@ -3262,19 +3261,19 @@ S 是经过 d_k 维的乘积：它至多有 d_k = {5} 个正特征值、至多 d
         <translation>请先关闭测验模式：逐步播放解码过程会泄露答案。</translation>
     </message>
     <message>
-        <source>&quot;{0}&quot; asks about the heads of cross-attention: show cross-attention, with a head of the layer large.</source>
+        <source>"{0}" asks about the heads of cross-attention: show cross-attention, with a head of the layer large.</source>
         <translation>“{0}”问的是交叉注意力的头：请显示交叉注意力，并把该层的一个头放大。</translation>
     </message>
     <message>
-        <source>&quot;{0}&quot; asks about a head of the decoder: show cross-attention or decoder self-attention, with one of its heads large.</source>
+        <source>"{0}" asks about a head of the decoder: show cross-attention or decoder self-attention, with one of its heads large.</source>
         <translation>“{0}”问的是解码器的一个头：请显示交叉注意力或解码器自注意力，并把其中一个头放大。</translation>
     </message>
     <message>
-        <source>&quot;{0}&quot; asks about one head: click a head of the grid to show it large, not the layer&apos;s summary.</source>
+        <source>"{0}" asks about one head: click a head of the grid to show it large, not the layer's summary.</source>
         <translation>“{0}”问的是单个头：请点击网格中的一个头把它放大，而不是该层的汇总。</translation>
     </message>
     <message>
-        <source>hidden until the quiz&apos;s answer is revealed</source>
+        <source>hidden until the quiz's answer is revealed</source>
         <translation>揭晓测验答案前隐藏</translation>
     </message>
     <message>
@@ -3302,7 +3301,7 @@ S 是经过 d_k 维的乘积：它至多有 d_k = {5} 个正特征值、至多 d
         <translation>；这是目标语言，模型被要求首先写出它</translation>
     </message>
     <message>
-        <source>; the model predicted &apos;{0}&apos;</source>
+        <source>; the model predicted '{0}'</source>
         <translation>；模型预测的是“{0}”</translation>
     </message>
     <message>
@@ -3310,16 +3309,16 @@ S 是经过 d_k 维的乘积：它至多有 d_k = {5} 个正特征值、至多 d
         <translation>；没有干预时，译文在此之前就已结束</translation>
     </message>
     <message>
-        <source>; without the interventions: &apos;{0}&apos;</source>
-        <translation>；没有干预时：&apos;{0}&apos;</translation>
+        <source>; without the interventions: '{0}'</source>
+        <translation>；没有干预时：'{0}'</translation>
     </message>
     <message>
         <source>; the same without the interventions</source>
         <translation>；没有干预时也相同</translation>
     </message>
     <message>
-        <source>, log p(&apos;{0}&apos;) {1:+.3f} (from {2:.3f} to {3:.3f})</source>
-        <translation>，log p(&apos;{0}&apos;) {1:+.3f}（从 {2:.3f} 变为 {3:.3f}）</translation>
+        <source>, log p('{0}') {1:+.3f} (from {2:.3f} to {3:.3f})</source>
+        <translation>，log p('{0}') {1:+.3f}（从 {2:.3f} 变为 {3:.3f}）</translation>
     </message>
 </context>
 <context>
@@ -3341,7 +3340,7 @@ S 是经过 d_k 维的乘积：它至多有 d_k = {5} 个正特征值、至多 d
         <translation>FFN 的隐藏单元（列）</translation>
     </message>
     <message>
-        <source>{row_name} &apos;{row}&apos;, {column_name} {column}: {value}</source>
+        <source>{row_name} '{row}', {column_name} {column}: {value}</source>
         <translation>{row_name}“{row}”，{column_name} {column}：{value}</translation>
     </message>
     <message>
@@ -3408,7 +3407,7 @@ S 是经过 d_k 维的乘积：它至多有 d_k = {5} 个正特征值、至多 d
         <translation>{row_name} {row}，{column_name} {column}：{value}</translation>
     </message>
     <message>
-        <source>Keys per block: a fused kernel&apos;s tile of keys</source>
+        <source>Keys per block: a fused kernel's tile of keys</source>
         <translation>每块的键数：融合内核一次处理的一块键</translation>
     </message>
     <message>
@@ -3420,15 +3419,15 @@ S 是经过 d_k 维的乘积：它至多有 d_k = {5} 个正特征值、至多 d
         <translation>在线 softmax（FlashAttention）</translation>
     </message>
     <message>
-        <source>Fused attention kernels (FlashAttention, torch&apos;s scaled_dot_product_attention) never hold a row of weights: they read the keys block by block and keep only the largest score so far, the sum of exponentials below it and the weighted sum of values, rescaling both when a larger score arrives. The output is exactly softmax(QK^T) V, but a tool that runs them has no attention map to show unless it computes QK^T and the softmax again, as transviz does.</source>
+        <source>Fused attention kernels (FlashAttention, torch's scaled_dot_product_attention) never hold a row of weights: they read the keys block by block and keep only the largest score so far, the sum of exponentials below it and the weighted sum of values, rescaling both when a larger score arrives. The output is exactly softmax(QK^T) V, but a tool that runs them has no attention map to show unless it computes QK^T and the softmax again, as transviz does.</source>
         <translation>融合注意力内核（FlashAttention、torch 的 scaled_dot_product_attention）从不保存一行权重：它们一块一块地读取键，只保留目前最大的分数、以它为基准的指数和，以及值的加权和，遇到更大的分数时把两者重新缩放。输出恰好是 softmax(QK^T) V，但运行这些内核的工具没有注意力图可画，除非像 transviz 这样重新计算 QK^T 和 softmax。</translation>
     </message>
     <message>
-        <source>The current query&apos;s output after each block of keys, and the running maximum and sum.</source>
+        <source>The current query's output after each block of keys, and the running maximum and sum.</source>
         <translation>当前查询在每个键块之后的输出，以及累计最大值和累计和。</translation>
     </message>
     <message>
-        <source>Query &apos;{0}&apos;: its output after each block of {1} keys (rows), the last row softmax(row) @ V computed the ordinary way; the blocks&apos; final output differs from it by {2:.1e}. Right: the running maximum (blue) and the running sum of exp(score - maximum) (orange) after each block.</source>
+        <source>Query '{0}': its output after each block of {1} keys (rows), the last row softmax(row) @ V computed the ordinary way; the blocks' final output differs from it by {2:.1e}. Right: the running maximum (blue) and the running sum of exp(score - maximum) (orange) after each block.</source>
         <translation>查询“{0}”：每个含 {1} 个键的块之后的输出（行），最后一行是用普通方法计算的 softmax(行) @ V；各块最终的输出与它相差 {2:.1e}。右：每块之后的累计最大值（蓝色）和 exp(分数 - 最大值) 的累计和（橙色）。</translation>
     </message>
     <message>
@@ -3440,7 +3439,7 @@ S 是经过 d_k 维的乘积：它至多有 d_k = {5} 个正特征值、至多 d
         <translation>softmax @ V</translation>
     </message>
     <message>
-        <source>Head {0}, query &apos;{1}&apos;: the output as the blocks arrive</source>
+        <source>Head {0}, query '{1}': the output as the blocks arrive</source>
         <translation>头 {0}，查询“{1}”：随着各块到来的输出</translation>
     </message>
     <message>
@@ -3513,11 +3512,11 @@ S 是经过 d_k 维的乘积：它至多有 d_k = {5} 个正特征值、至多 d
         <translation>评分</translation>
     </message>
     <message>
-        <source>Switch every head off alone, then one after another (equally important heads in several orders), on the task&apos;s test sentences</source>
+        <source>Switch every head off alone, then one after another (equally important heads in several orders), on the task's test sentences</source>
         <translation>在任务的测试句子上，先逐个单独关闭每个头，再一个接一个地累积关闭（同样重要的头按几种顺序分别试）</translation>
     </message>
     <message>
-        <source>Press Measure: each head of the model is switched off alone, then one after another, on the task&apos;s test sentences. Heads equally important alone go in layer and head order for the curve and in several random orders for the band around it, since how many heads can go may depend on that order. On a busy laptop this takes minutes: the bar shows how far it is and the time left.</source>
+        <source>Press Measure: each head of the model is switched off alone, then one after another, on the task's test sentences. Heads equally important alone go in layer and head order for the curve and in several random orders for the band around it, since how many heads can go may depend on that order. On a busy laptop this takes minutes: the bar shows how far it is and the time left.</source>
         <translation>按“测量”：在任务的测试句子上，先逐个单独关闭模型的每个头，再一个接一个地关闭。单独关闭时同样重要的头，曲线按层和头的编号顺序关闭，曲线周围的色带则按几种随机顺序关闭，因为能关闭多少个头可能取决于这个顺序。在繁忙的笔记本电脑上这需要几分钟：进度条显示进度和剩余时间。</translation>
     </message>
     <message>
@@ -3601,11 +3600,11 @@ S 是经过 d_k 维的乘积：它至多有 d_k = {5} 个正特征值、至多 d
         <translation>{0}：{2} 个头中有 {1} 个可以关闭，损失不到一个百分点（没有两个头同样重要）</translation>
     </message>
     <message>
-        <source>{0}: {1} of {2} heads can be switched off losing less than one point, in each of {3} orders of the {4} heads whose importance ties with another&apos;s</source>
+        <source>{0}: {1} of {2} heads can be switched off losing less than one point, in each of {3} orders of the {4} heads whose importance ties with another's</source>
         <translation>{0}：{2} 个头中有 {1} 个可以关闭，损失不到一个百分点；{4} 个重要性与别的头相同的头按 {3} 种顺序排列，结果都一样</translation>
     </message>
     <message>
-        <source>{0}: {1} to {2} of {3} heads can be switched off losing less than one point, depending on the order of the {4} heads whose importance ties with another&apos;s ({5} orders tried; the curve&apos;s, layer and head order, gives {6})</source>
+        <source>{0}: {1} to {2} of {3} heads can be switched off losing less than one point, depending on the order of the {4} heads whose importance ties with another's ({5} orders tried; the curve's, layer and head order, gives {6})</source>
         <translation>{0}：{3} 个头中有 {1} 到 {2} 个可以关闭，损失不到一个百分点，取决于 {4} 个重要性与别的头相同的头的先后顺序（试了 {5} 种顺序；曲线所用的按层和头编号的顺序得到 {6} 个）</translation>
     </message>
     <message>
@@ -3636,7 +3635,7 @@ S 是经过 d_k 维的乘积：它至多有 d_k = {5} 个正特征值、至多 d
         <translation>键（列）</translation>
     </message>
     <message>
-        <source>{row_name} &apos;{row}&apos; -&gt; {column_name} &apos;{column}&apos;: {value}</source>
+        <source>{row_name} '{row}' -&gt; {column_name} '{column}': {value}</source>
         <translation>{row_name}“{row}” → {column_name}“{column}”：{value}</translation>
     </message>
     <message>
@@ -3663,7 +3662,7 @@ S 是经过 d_k 维的乘积：它至多有 d_k = {5} 个正特征值、至多 d
 <context>
     <name>HullView</name>
     <message>
-        <source>Outputs in the values&apos; hull</source>
+        <source>Outputs in the values' hull</source>
         <translation>输出落在值的凸包里</translation>
     </message>
     <message>
@@ -3671,7 +3670,7 @@ S 是经过 d_k 维的乘积：它至多有 d_k = {5} 个正特征值、至多 d
         <translation>第三种理解是把query投影到value所在的凸区域里面。首先我们要知道归一化系数所张成的空间是凸区域，即$\sum_i \alpha_i=1,\alpha_i&gt;=0$的情况下，$\sum_i \alpha_i V_i$构成的集合是凸区域，即任意区域内两点间的连线上的点还在区域内。设想在一个attention模块中，query有多个，但value是固定的一组，那么对应的凸区域是固定的，所以attention也可以理解为把query投影到这个凸区域里面。这样做有多方面的好处，第一是区域小且紧凑，第二是更容易泛化和拟合（凸区域往往形况更简单）。</translation>
     </message>
     <message>
-        <source>The head&apos;s value vectors (blue, labelled by their key token) in the plane of their two principal axes, their convex hull, and each query&apos;s output weights @ V (orange; the current query in red): every output lies inside the hull.</source>
+        <source>The head's value vectors (blue, labelled by their key token) in the plane of their two principal axes, their convex hull, and each query's output weights @ V (orange; the current query in red): every output lies inside the hull.</source>
         <translation>该头的值向量（蓝色，标注对应的键词元）投影到它们的两个主轴所在的平面上，它们的凸包，以及每个查询的输出 weights @ V（橙色；当前查询为红色）：每个输出都落在凸包内。</translation>
     </message>
     <message>
@@ -3683,15 +3682,15 @@ S 是经过 d_k 维的乘积：它至多有 d_k = {5} 个正特征值、至多 d
         <translation>主轴 2</translation>
     </message>
     <message>
-        <source>Head {0}: values (blue), outputs (orange); the current query&apos;s output is {1}</source>
+        <source>Head {0}: values (blue), outputs (orange); the current query's output is {1}</source>
         <translation>头 {0}：值（蓝色），输出（橙色）；当前查询的输出{1}</translation>
     </message>
     <message>
-        <source>Head {0}: values (blue), outputs (orange), the output of the current query &apos;{1}&apos; (red)</source>
+        <source>Head {0}: values (blue), outputs (orange), the output of the current query '{1}' (red)</source>
         <translation>头 {0}：值（蓝色），输出（橙色），当前查询“{1}”的输出（红色）</translation>
     </message>
     <message>
-        <source>The two axes keep {0:.0%} of the values&apos; variance; {1} values span a hull of {2} corners, and {3} of the {4} outputs lie inside it.</source>
+        <source>The two axes keep {0:.0%} of the values' variance; {1} values span a hull of {2} corners, and {3} of the {4} outputs lie inside it.</source>
         <translation>这两个轴保留了值的方差的 {0:.0%}；{1} 个值张成一个有 {2} 个顶点的凸包，{4} 个输出中有 {3} 个落在其中。</translation>
     </message>
 </context>
@@ -3710,7 +3709,7 @@ S 是经过 d_k 维的乘积：它至多有 d_k = {5} 个正特征值、至多 d
         <translation>移除所有干预（Ctrl+Z 可撤销）</translation>
     </message>
     <message>
-        <source>Attention changed for an experiment (right-click a head to add one; Ctrl+Z undoes the last change). Edited heads are framed in blue; output tokens that differ from the unmodified model&apos;s are blue</source>
+        <source>Attention changed for an experiment (right-click a head to add one; Ctrl+Z undoes the last change). Edited heads are framed in blue; output tokens that differ from the unmodified model's are blue</source>
         <translation>为实验而改变的注意力（右键单击一个头即可添加；Ctrl+Z 撤销上一次更改）。被修改的头带蓝色边框；与未修改模型的输出不同的词元显示为蓝色</translation>
     </message>
     <message>
@@ -3745,18 +3744,18 @@ S 是经过 d_k 维的乘积：它至多有 d_k = {5} 个正特征值、至多 d
         <translation>令 Q = K（此头）</translation>
     </message>
     <message>
-        <source>Scale this layer&apos;s scores</source>
+        <source>Scale this layer's scores</source>
         <translation>缩放本层的分数</translation>
     </message>
     <message>
-        <source>Scale this head&apos;s scores</source>
+        <source>Scale this head's scores</source>
         <translation>缩放本头的分数</translation>
     </message>
 </context>
 <context>
     <name>JoinDialog</name>
     <message>
-        <source>Type the address as the teacher&apos;s screen shows it. The code may follow it after &apos;#&apos;; otherwise type it below.</source>
+        <source>Type the address as the teacher's screen shows it. The code may follow it after '#'; otherwise type it below.</source>
         <translation>按老师屏幕上显示的样子输入地址。加入码可以跟在“#”后面；否则请在下面输入。</translation>
     </message>
     <message>
@@ -3780,7 +3779,7 @@ S 是经过 d_k 维的乘积：它至多有 d_k = {5} 个正特征值、至多 d
         <translation>加入课堂</translation>
     </message>
     <message>
-        <source>Type the class&apos;s address.</source>
+        <source>Type the class's address.</source>
         <translation>请输入课堂的地址。</translation>
     </message>
     <message>
@@ -3822,7 +3821,7 @@ S 是经过 d_k 维的乘积：它至多有 d_k = {5} 个正特征值、至多 d
         <translation>维度</translation>
     </message>
     <message>
-        <source>rows: the source&apos;s (computed once), then one per decoder input</source>
+        <source>rows: the source's (computed once), then one per decoder input</source>
         <translation>行：先是源句的（只算一次），然后每个解码器输入一行</translation>
     </message>
     <message>
@@ -3830,7 +3829,7 @@ S 是经过 d_k 维的乘积：它至多有 d_k = {5} 个正特征值、至多 d
         <translation>d_k 的维度（列）</translation>
     </message>
     <message>
-        <source>{row_name} &apos;{row}&apos;, {column_name} {column}: {value}</source>
+        <source>{row_name} '{row}', {column_name} {column}: {value}</source>
         <translation>{row_name}“{row}”，{column_name} {column}：{value}</translation>
     </message>
     <message>
@@ -3838,15 +3837,15 @@ S 是经过 d_k 维的乘积：它至多有 d_k = {5} 个正特征值、至多 d
         <translation>KV 缓存</translation>
     </message>
     <message>
-        <source>Decoding one token at a time, a Transformer keeps every layer&apos;s keys and values: those of the source are computed once per sentence, and each decoder input adds one row of its own, so a step computes only its new position. Grouped-query and multi-query attention share keys and values between query heads, and the cache shrinks by the same factor.</source>
+        <source>Decoding one token at a time, a Transformer keeps every layer's keys and values: those of the source are computed once per sentence, and each decoder input adds one row of its own, so a step computes only its new position. Grouped-query and multi-query attention share keys and values between query heads, and the cache shrinks by the same factor.</source>
         <translation>逐个词元解码时，Transformer 保存每一层的键和值：源句的每句只算一次，每个解码器输入再添一行自己的，所以每一步只计算新的位置。分组查询和多查询注意力让多个查询头共用键和值，缓存也按同样的比例缩小。</translation>
     </message>
     <message>
-        <source>The cached keys of the chosen layer and head, and the cache&apos;s bytes.</source>
+        <source>The cached keys of the chosen layer and head, and the cache's bytes.</source>
         <translation>所选层和头缓存的键，以及缓存的字节数。</translation>
     </message>
     <message>
-        <source>After {0} decoder inputs the cache holds {1:,} bytes of the decoder&apos;s own keys and values ({2:,.0f} per input) and {3:,} bytes from the source, computed once. The cached step&apos;s logits equal a full recomputation&apos;s within {4:.1e}.</source>
+        <source>After {0} decoder inputs the cache holds {1:,} bytes of the decoder's own keys and values ({2:,.0f} per input) and {3:,} bytes from the source, computed once. The cached step's logits equal a full recomputation's within {4:.1e}.</source>
         <translation>读入 {0} 个解码器输入后，缓存中解码器自己的键和值有 {1:,} 字节（每个输入 {2:,.0f}），来自源句的有 {3:,} 字节，只算一次。缓存计算的这一步的 logits 与完整重算的相差在 {4:.1e} 以内。</translation>
     </message>
     <message>
@@ -3858,7 +3857,7 @@ S 是经过 d_k 维的乘积：它至多有 d_k = {5} 个正特征值、至多 d
         <translation>由查询头 {0}-{1} 共用</translation>
     </message>
     <message>
-        <source>query head {0}&apos;s own</source>
+        <source>query head {0}'s own</source>
         <translation>查询头 {0} 自己的</translation>
     </message>
     <message>
@@ -3878,7 +3877,7 @@ S 是经过 d_k 维的乘积：它至多有 d_k = {5} 个正特征值、至多 d
         <translation>每个解码器输入给缓存增加的字节数</translation>
     </message>
     <message>
-        <source>Measured from the caches&apos; own tensors: multi-head (default) {0}, grouped-query (gqa, 2 key/value heads) {1}, multi-query (mqa, 1) {2} bytes per token.</source>
+        <source>Measured from the caches' own tensors: multi-head (default) {0}, grouped-query (gqa, 2 key/value heads) {1}, multi-query (mqa, 1) {2} bytes per token.</source>
         <translation>从各缓存自身的张量量得：多头（default）每个词元 {0} 字节，分组查询（gqa，2 个键/值头）{1} 字节，多查询（mqa，1 个）{2} 字节。</translation>
     </message>
 </context>
@@ -3908,7 +3907,7 @@ S 是经过 d_k 维的乘积：它至多有 d_k = {5} 个正特征值、至多 d
         <translation>数字</translation>
     </message>
     <message>
-        <source>{0}: &apos;{1}&apos; is not {2}</source>
+        <source>{0}: '{1}' is not {2}</source>
         <translation>{0}：“{1}”不是{2}</translation>
     </message>
     <message>
@@ -3976,7 +3975,7 @@ S 是经过 d_k 维的乘积：它至多有 d_k = {5} 个正特征值、至多 d
         <translation>设置</translation>
     </message>
     <message>
-        <source>learning rate x warm-up (the tutorial&apos;s first table)</source>
+        <source>learning rate x warm-up (the tutorial's first table)</source>
         <translation>学习率 x 预热（教程的第一张表）</translation>
     </message>
     <message>
@@ -3984,11 +3983,11 @@ S 是经过 d_k 维的乘积：它至多有 d_k = {5} 个正特征值、至多 d
         <translation>后置 LN 或前置 LN，有无预热（超出教程）</translation>
     </message>
     <message>
-        <source>The tutorial&apos;s setting</source>
+        <source>The tutorial's setting</source>
         <translation>教程的设置</translation>
     </message>
     <message>
-        <source>{0} steps and {1} test batches: fast on a classroom CPU, but not the tutorial&apos;s setting</source>
+        <source>{0} steps and {1} test batches: fast on a classroom CPU, but not the tutorial's setting</source>
         <translation>{0} 步训练、{1} 个测试批次：在教室的 CPU 上也很快，但不是教程的设置</translation>
     </message>
     <message>
@@ -4000,7 +3999,7 @@ S 是经过 d_k 维的乘积：它至多有 d_k = {5} 个正特征值、至多 d
         <translation>测试损失（½ MSE）</translation>
     </message>
     <message>
-        <source>tutorial&apos;s value</source>
+        <source>tutorial's value</source>
         <translation>教程中的数值</translation>
     </message>
     <message>
@@ -4024,7 +4023,7 @@ S 是经过 d_k 维的乘积：它至多有 d_k = {5} 个正特征值、至多 d
         <translation>预测均值：3.5</translation>
     </message>
     <message>
-        <source>The tables of the tutorial &quot;Transformer简述&quot; (Fudan, 2022-09-27), section &quot;预训练的意义&quot;: without pre-training a Transformer is hard to train. A stack of encoder layers learns y = (a+1)² + b element by element from x = [a, b] (a and b standard normal, 10 x 50 values each). Each run is scored by its test loss, the tutorial&apos;s loss 0.5·(y − prediction)² averaged over fresh batches without updates: half the mean squared error (the tutorial&apos;s tables head it &quot;MSE&quot;). Predicting the mean of y for every input scores 3.5 (half the variance of y: 0.5 x (6 + 1)), so a run that ends near 3.5 is stuck: it learned nothing. As in the tutorial&apos;s script, attention runs across the batch dimension, not the sequence: each sample attends to the other samples of its batch. The target is computed element by element, so the task needs no attention at all; what the tables show is how hard the stack is to optimise.</source>
+        <source>The tables of the tutorial "Transformer简述" (Fudan, 2022-09-27), section "预训练的意义": without pre-training a Transformer is hard to train. A stack of encoder layers learns y = (a+1)² + b element by element from x = [a, b] (a and b standard normal, 10 x 50 values each). Each run is scored by its test loss, the tutorial's loss 0.5·(y − prediction)² averaged over fresh batches without updates: half the mean squared error (the tutorial's tables head it "MSE"). Predicting the mean of y for every input scores 3.5 (half the variance of y: 0.5 x (6 + 1)), so a run that ends near 3.5 is stuck: it learned nothing. As in the tutorial's script, attention runs across the batch dimension, not the sequence: each sample attends to the other samples of its batch. The target is computed element by element, so the task needs no attention at all; what the tables show is how hard the stack is to optimise.</source>
         <translation>教程《Transformer简述》（复旦，2022-09-27）“预训练的意义”一节中的表格：不经预训练，Transformer 很难训练。一个编码器层堆栈从 x = [a, b] 逐元素学习 y = (a+1)² + b（a 和 b 服从标准正态分布，各 10 x 50 个值）。每次运行以测试损失评分，即教程的损失 0.5·(y − 预测)² 在不更新参数的新批次上的平均：均方误差的一半（教程的表格把它标为“MSE”）。对每个输入都预测 y 的均值得分 3.5（y 方差的一半：0.5 x (6 + 1)），所以停在 3.5 附近的运行是卡住了：它什么也没学到。与教程的脚本一样，注意力作用在批次维度上，而不是序列上：每个样本关注同一批次中的其他样本。目标是逐元素计算的，所以这个任务根本不需要注意力；表格显示的是这个堆栈有多难优化。</translation>
     </message>
     <message>
@@ -4084,15 +4083,15 @@ S 是经过 d_k 维的乘积：它至多有 d_k = {5} 个正特征值、至多 d
         <translation>其余</translation>
     </message>
     <message>
-        <source>the tutorial&apos;s setting: its numbers are comparable</source>
+        <source>the tutorial's setting: its numbers are comparable</source>
         <translation>教程的设置：结果可以与它的数字比较</translation>
     </message>
     <message>
-        <source>quick preset: NOT the tutorial&apos;s setting ({0} steps, {1} test batches); expect other numbers</source>
+        <source>quick preset: NOT the tutorial's setting ({0} steps, {1} test batches); expect other numbers</source>
         <translation>快速预设：不是教程的设置（{0} 步，{1} 个测试批次）；结果会不同</translation>
     </message>
     <message>
-        <source>NOT the tutorial&apos;s setting ({0} steps, {1} test batches); expect other numbers</source>
+        <source>NOT the tutorial's setting ({0} steps, {1} test batches); expect other numbers</source>
         <translation>不是教程的设置（{0} 步，{1} 个测试批次）；结果会不同</translation>
     </message>
     <message>
@@ -4191,11 +4190,11 @@ S 是经过 d_k 维的乘积：它至多有 d_k = {5} 个正特征值、至多 d
         <translation>解码器各层（行），每层都当作最后一层来读</translation>
     </message>
     <message>
-        <source>the model&apos;s most probable next tokens (columns)</source>
+        <source>the model's most probable next tokens (columns)</source>
         <translation>模型最可能的下一个词元（列）</translation>
     </message>
     <message>
-        <source>{row_name} {row}, {column_name} &apos;{column}&apos;: p = {value}</source>
+        <source>{row_name} {row}, {column_name} '{column}': p = {value}</source>
         <translation>{row_name} {row}，{column_name}“{column}”：p = {value}</translation>
     </message>
     <message>
@@ -4215,7 +4214,7 @@ S 是经过 d_k 维的乘积：它至多有 d_k = {5} 个正特征值、至多 d
         <translation>{row_name} {row}，{column_name} {column}：占 logit 的 {value}</translation>
     </message>
     <message>
-        <source>p over the row&apos;s largest</source>
+        <source>p over the row's largest</source>
         <translation>p 与该行最大值之比</translation>
     </message>
     <message>
@@ -4223,23 +4222,23 @@ S 是经过 d_k 维的乘积：它至多有 d_k = {5} 个正特征值、至多 d
         <translation>logit 透镜：每一层会写什么</translation>
     </message>
     <message>
-        <source>The decoder&apos;s residual stream carries the next token&apos;s prediction before the last layer: sent through the final norm and the output layer, each layer&apos;s stream already ranks the candidates, and the last layer&apos;s ranking is the model&apos;s own. The written token&apos;s logit is a sum of direct terms, one of them each cross-attention head&apos;s output on its way along the residual path.</source>
+        <source>The decoder's residual stream carries the next token's prediction before the last layer: sent through the final norm and the output layer, each layer's stream already ranks the candidates, and the last layer's ranking is the model's own. The written token's logit is a sum of direct terms, one of them each cross-attention head's output on its way along the residual path.</source>
         <translation>在最后一层之前，解码器的残差流就已经带着对下一个词元的预测：把每一层的残差流送进最后的归一化和输出层，它已经给候选词元排好了顺序，而最后一层的排序就是模型自己的。写出的词元的 logit 是若干直接项之和，其中每个交叉注意力头的输出沿残差路径贡献一项。</translation>
     </message>
     <message>
-        <source>Each decoder layer&apos;s guess at the next token, and each cross-attention head&apos;s direct share of the written token&apos;s logit.</source>
+        <source>Each decoder layer's guess at the next token, and each cross-attention head's direct share of the written token's logit.</source>
         <translation>每个解码器层对下一个词元的猜测，以及每个交叉注意力头在写出词元的 logit 中的直接份额。</translation>
     </message>
     <message>
-        <source>from layer {0} on, every layer ranks &apos;{1}&apos; first</source>
+        <source>from layer {0} on, every layer ranks '{1}' first</source>
         <translation>从第 {0} 层起，每一层都把“{1}”排在第一</translation>
     </message>
     <message>
-        <source>no layer but the last ranks &apos;{0}&apos; first</source>
+        <source>no layer but the last ranks '{0}' first</source>
         <translation>除了最后一层，没有哪一层把“{0}”排在第一</translation>
     </message>
     <message>
-        <source>The model wrote &apos;{0}&apos; (p = {1:.3f}): {2}. Left: the probability each layer&apos;s stream gives the model&apos;s final candidates.</source>
+        <source>The model wrote '{0}' (p = {1:.3f}): {2}. Left: the probability each layer's stream gives the model's final candidates.</source>
         <translation>模型写出了“{0}”（p = {1:.3f}）：{2}。左图：每一层的残差流给模型最终候选词元的概率。</translation>
     </message>
     <message>
@@ -4247,23 +4246,23 @@ S 是经过 d_k 维的乘积：它至多有 d_k = {5} 个正特征值、至多 d
         <translation>请先在探索页单步：透镜读取的是写出一个词元的那一步的解码器。</translation>
     </message>
     <message>
-        <source>layer {0}: &apos;{1}&apos;</source>
+        <source>layer {0}: '{1}'</source>
         <translation>第 {0} 层：“{1}”</translation>
     </message>
     <message>
-        <source>What each layer would write after &apos;{0}&apos; (its own top token in the row&apos;s name; each row coloured to its largest value)</source>
+        <source>What each layer would write after '{0}' (its own top token in the row's name; each row coloured to its largest value)</source>
         <translation>在“{0}”之后每一层会写什么（行名里是该层自己排第一的词元；每一行按其最大值着色）</translation>
     </message>
     <message>
-        <source>Not for this variant: a decoder-only model&apos;s cross-attention is the output rows&apos; share of its one self-attention, whose heads read the source and the output at once; there is no cross-attention head to split off.</source>
+        <source>Not for this variant: a decoder-only model's cross-attention is the output rows' share of its one self-attention, whose heads read the source and the output at once; there is no cross-attention head to split off.</source>
         <translation>不适用于这个变体：仅解码器模型的交叉注意力只是它唯一的自注意力中输出行的那一部分，它的头同时读取源句和输出；没有可以单独拆出的交叉注意力头。</translation>
     </message>
     <message>
-        <source>Each cross-attention head&apos;s direct share of the logit of &apos;{0}&apos;</source>
+        <source>Each cross-attention head's direct share of the logit of '{0}'</source>
         <translation>每个交叉注意力头在“{0}”的 logit 中的直接份额</translation>
     </message>
     <message>
-        <source>The logit of &apos;{0}&apos; is {1:.2f}: the cross-attention heads add {2:+.2f} directly, the largest layer {3} head {4} ({5:+.2f}); the rest is the embedding, self-attention, the feed-forward networks and the biases ({6:+.2f}). Terms and logit agree within {7:.0e}.</source>
+        <source>The logit of '{0}' is {1:.2f}: the cross-attention heads add {2:+.2f} directly, the largest layer {3} head {4} ({5:+.2f}); the rest is the embedding, self-attention, the feed-forward networks and the biases ({6:+.2f}). Terms and logit agree within {7:.0e}.</source>
         <translation>“{0}”的 logit 是 {1:.2f}：交叉注意力头直接贡献 {2:+.2f}，最大的是第 {3} 层头 {4}（{5:+.2f}）；其余来自嵌入、自注意力、前馈网络和偏置（{6:+.2f}）。各项之和与 logit 相差不超过 {7:.0e}。</translation>
     </message>
 </context>
@@ -4371,7 +4370,7 @@ The lesson file was not changed.</source>
         <translation>当前查询能看到的键，按得分排序：每个键得到的权重（蓝色），以及每个键与得分最高的键的余弦相似度（橙色）。正在测试集上统计与最佳键越相似的键得到越多权重的情况有多常见（见下方进度条）。</translation>
     </message>
     <message>
-        <source>The keys the current query sees, ranked by score: the weight each gets (blue) and the cosine of each key to the best-scoring key (orange). Keys more like the best one get more weight in {0:.0%} of this head&apos;s {1} query rows over the test split (rank correlation above 0 among the other keys; mean {2:.2f}).</source>
+        <source>The keys the current query sees, ranked by score: the weight each gets (blue) and the cosine of each key to the best-scoring key (orange). Keys more like the best one get more weight in {0:.0%} of this head's {1} query rows over the test split (rank correlation above 0 among the other keys; mean {2:.2f}).</source>
         <translation>当前查询能看到的键，按得分排序：每个键得到的权重（蓝色），以及每个键与得分最高的键的余弦相似度（橙色）。在测试集上，这个头的 {1} 个查询行中有 {0:.0%} 的行里，与最佳键越相似的键得到越多的权重（其余键之间的秩相关大于 0；平均 {2:.2f}）。</translation>
     </message>
     <message>
@@ -4399,11 +4398,11 @@ The lesson file was not changed.</source>
         <translation>与最佳键的余弦</translation>
     </message>
     <message>
-        <source>Query &apos;{0}&apos; looks up its keys (ranked by score)</source>
+        <source>Query '{0}' looks up its keys (ranked by score)</source>
         <translation>查询“{0}”查找它的键（按得分排序）</translation>
     </message>
     <message>
-        <source>Retrieved: the mixture weights @ V (norm {0:.2f}); a dictionary would return the best key&apos;s value alone (norm {1:.2f}, weight {2:.0%}); cosine between the two: {3:.3f}.</source>
+        <source>Retrieved: the mixture weights @ V (norm {0:.2f}); a dictionary would return the best key's value alone (norm {1:.2f}, weight {2:.0%}); cosine between the two: {3:.3f}.</source>
         <translation>取出的是混合 weights @ V（范数 {0:.2f}）；字典只会返回最佳键的值（范数 {1:.2f}，权重 {2:.0%}）；两者的余弦：{3:.3f}。</translation>
     </message>
 </context>
@@ -4462,6 +4461,10 @@ The lesson file was not changed.</source>
         <translation>文件(&amp;F)</translation>
     </message>
     <message>
+        <source>Clos&amp;e lesson</source>
+        <translation>关闭课程(&amp;E)</translation>
+    </message>
+    <message>
         <source>&amp;Open checkpoint...</source>
         <translation>打开检查点(&amp;O)…</translation>
     </message>
@@ -4496,10 +4499,6 @@ The lesson file was not changed.</source>
     <message>
         <source>Add the current state as a sli&amp;de...</source>
         <translation>把当前状态添加为幻灯片(&amp;D)……</translation>
-    </message>
-    <message>
-        <source>&amp;Close lesson</source>
-        <translation>关闭课程(&amp;C)</translation>
     </message>
     <message>
         <source>Export current plot as S&amp;VG...</source>
@@ -4673,7 +4672,7 @@ Nothing in the window changed.</source>
 <context>
     <name>MasksPanel</name>
     <message>
-        <source>Sentences separated by &apos;;&apos;</source>
+        <source>Sentences separated by ';'</source>
         <translation>用“;”分隔的句子</translation>
     </message>
     <message>
@@ -4681,7 +4680,7 @@ Nothing in the window changed.</source>
         <translation>跟随探索页</translation>
     </message>
     <message>
-        <source>Show the explorer&apos;s sentence and the target it has written so far</source>
+        <source>Show the explorer's sentence and the target it has written so far</source>
         <translation>显示探索页中的句子及目前已写出的目标序列</translation>
     </message>
     <message>
@@ -4777,7 +4776,7 @@ Nothing in the window changed.</source>
         <translation>4. 对键做 softmax：每行之和为 1</translation>
     </message>
     <message>
-        <source>A quiz&apos;s question is open: the other sentences&apos; translations are hidden until you answer (they could name its token), so the combined mask shows sentence 1 only.</source>
+        <source>A quiz's question is open: the other sentences' translations are hidden until you answer (they could name its token), so the combined mask shows sentence 1 only.</source>
         <translation>测验题尚未作答：其他句子的译文在作答前隐藏（它们可能说出答案词元），因此组合掩码只显示句子 1。</translation>
     </message>
     <message>
@@ -4809,7 +4808,7 @@ Nothing in the window changed.</source>
         <translation>未加载模型：请通过“模型 &gt; 打开检查点”加载模型，逐步查看它的注意力计算。</translation>
     </message>
     <message>
-        <source>Hidden until you answer: the walkthrough&apos;s masked scores and weights show the mask the question asks about.</source>
+        <source>Hidden until you answer: the walkthrough's masked scores and weights show the mask the question asks about.</source>
         <translation>作答前隐藏：逐步演示中被掩码的分数和权重会透露题目所问的掩码。</translation>
     </message>
     <message>
@@ -4825,15 +4824,15 @@ Nothing in the window changed.</source>
         <translation>掩码：{0}</translation>
     </message>
     <message>
-        <source>Shapes are (batch, heads, queries, keys). The padding mask marks the padding of the source batch: encoder self-attention and cross-attention use it, the same for every head and query. Decoder self-attention uses the combined mask on the decoder inputs (sentence 1: &lt;s&gt; and the target so far; the others: &lt;s&gt; and the model&apos;s greedy translation): their padding AND the causal mask, which lets input t see inputs 0..t, never the future. Coloured cells: may attend (True); grey hatched cells: blocked (False), whose scores become -inf before the softmax, hatched as in every attention plot.</source>
+        <source>Shapes are (batch, heads, queries, keys). The padding mask marks the padding of the source batch: encoder self-attention and cross-attention use it, the same for every head and query. Decoder self-attention uses the combined mask on the decoder inputs (sentence 1: &lt;s&gt; and the target so far; the others: &lt;s&gt; and the model's greedy translation): their padding AND the causal mask, which lets input t see inputs 0..t, never the future. Coloured cells: may attend (True); grey hatched cells: blocked (False), whose scores become -inf before the softmax, hatched as in every attention plot.</source>
         <translation>形状为（批次, 头, 查询, 键）。填充掩码标出源句子批次中的填充：编码器自注意力和交叉注意力使用它，对每个头和每个查询都相同。解码器自注意力在解码器输入上使用组合掩码（句子 1：&lt;s&gt; 加上目前的目标序列；其他句子：&lt;s&gt; 加上模型的贪心翻译）：它们的填充 且 因果掩码，因果掩码让输入 t 只能看到输入 0..t，永远看不到未来。彩色格：可以关注（True）；灰色斜线格：被掩码（False），其分数在 softmax 之前变为 -inf，与所有注意力图中的斜线格相同。</translation>
     </message>
     <message>
-        <source>This model is decoder-only: one stack reads each sentence&apos;s source, then its decoder inputs, as one stream, so its last picture is one mask over both, built from the same padding and causal masks.</source>
+        <source>This model is decoder-only: one stack reads each sentence's source, then its decoder inputs, as one stream, so its last picture is one mask over both, built from the same padding and causal masks.</source>
         <translation>此模型是仅解码器模型：一个层栈把每个句子的源句和随后的解码器输入当作一条序列读取，所以最后一张图是覆盖两者的一个掩码，由同样的填充掩码和因果掩码组成。</translation>
     </message>
     <message>
-        <source>sentence {0}: &apos;{1}&apos; is not in the vocabulary (read as {2}): its translation is a guess</source>
+        <source>sentence {0}: '{1}' is not in the vocabulary (read as {2}): its translation is a guess</source>
         <translation>句子 {0}：“{1}”不在词表中（读作 {2}）：它的翻译只是猜测</translation>
     </message>
     <message>
@@ -4845,7 +4844,7 @@ Nothing in the window changed.</source>
         <translation>源句子：</translation>
     </message>
     <message>
-        <source>Sequence (causal) mask over sentence 1&apos;s decoder inputs: shape {0}</source>
+        <source>Sequence (causal) mask over sentence 1's decoder inputs: shape {0}</source>
         <translation>句子 1 的解码器输入上的序列（因果）掩码（sequence mask）：形状 {0}</translation>
     </message>
     <message>
@@ -4853,19 +4852,19 @@ Nothing in the window changed.</source>
         <translation>解码器输入：</translation>
     </message>
     <message>
-        <source>Decoder self-attention&apos;s mask, padding AND causal AND a window of {2} keys: shape {0}; sentence {1}</source>
+        <source>Decoder self-attention's mask, padding AND causal AND a window of {2} keys: shape {0}; sentence {1}</source>
         <translation>解码器自注意力的掩码，填充 且 因果 且 {2} 个键的窗口：形状 {0}；句子 {1}</translation>
     </message>
     <message>
-        <source>Decoder self-attention&apos;s mask, padding AND causal: shape {0}; sentence {1}</source>
+        <source>Decoder self-attention's mask, padding AND causal: shape {0}; sentence {1}</source>
         <translation>解码器自注意力的掩码，填充 且 因果：形状 {0}；句子 {1}</translation>
     </message>
     <message>
-        <source>A prefix LM&apos;s one mask (decoder-only): the source&apos;s words see each other both ways, the decoder inputs see the source and the inputs up to their own; shape {0}; sentence {1}</source>
+        <source>A prefix LM's one mask (decoder-only): the source's words see each other both ways, the decoder inputs see the source and the inputs up to their own; shape {0}; sentence {1}</source>
         <translation>前缀语言模型的唯一掩码（仅解码器）：源句的词彼此双向可见，解码器输入看到源句以及直到自身的输入；形状 {0}；句子 {1}</translation>
     </message>
     <message>
-        <source>A decoder-only model&apos;s one mask: every position sees those up to its own, the source&apos;s first; shape {0}; sentence {1}</source>
+        <source>A decoder-only model's one mask: every position sees those up to its own, the source's first; shape {0}; sentence {1}</source>
         <translation>仅解码器模型的唯一掩码：每个位置看到直到自身的位置，源句在前；形状 {0}；句子 {1}</translation>
     </message>
     <message>
@@ -4873,7 +4872,7 @@ Nothing in the window changed.</source>
         <translation>{0}；限于 {1} 个键的窗口内</translation>
     </message>
     <message>
-        <source>{0}, alone: the quiz&apos;s positions, without the batch&apos;s padding</source>
+        <source>{0}, alone: the quiz's positions, without the batch's padding</source>
         <translation>{0}，单独显示：测验所用的位置，不含批次的填充</translation>
     </message>
     <message>
@@ -4893,15 +4892,15 @@ Nothing in the window changed.</source>
         <translation>2. 不缩放：此模型保持 Q Kᵀ 不变（T5）</translation>
     </message>
     <message>
-        <source>3. plus T5&apos;s learned bias of each offset&apos;s bucket, then -inf where blocked</source>
+        <source>3. plus T5's learned bias of each offset's bucket, then -inf where blocked</source>
         <translation>3. 加上 T5 为每个偏移所在桶学到的偏置，再在被掩码处置为 -inf</translation>
     </message>
     <message>
-        <source>3. plus ALiBi&apos;s bias -{0:.4g} x distance, then -inf where blocked</source>
+        <source>3. plus ALiBi's bias -{0:.4g} x distance, then -inf where blocked</source>
         <translation>3. 加上 ALiBi 偏置 -{0:.4g} × 距离，再在被掩码处设为 -inf</translation>
     </message>
     <message>
-        <source>Query &apos;{0}&apos;: softmax weights {1} (sum {2:.3f}). Blocked keys: {3}. The output row is these weights times the rows of V: this head&apos;s {4} numbers for &apos;{0}&apos;.</source>
+        <source>Query '{0}': softmax weights {1} (sum {2:.3f}). Blocked keys: {3}. The output row is these weights times the rows of V: this head's {4} numbers for '{0}'.</source>
         <translation>查询“{0}”：softmax 权重 {1}（和为 {2:.3f}）。被掩码的键：{3}。输出行等于这些权重乘以 V 的各行：这就是本头为“{0}”算出的 {4} 个数。</translation>
     </message>
     <message>
@@ -4963,7 +4962,7 @@ Nothing in the window changed.</source>
         <translation>上次使用的模型 {0} 已不存在。</translation>
     </message>
     <message>
-        <source>Loaded {0}; it cannot read the remembered sentence &quot;{1}&quot;, so it starts with its first example</source>
+        <source>Loaded {0}; it cannot read the remembered sentence "{1}", so it starts with its first example</source>
         <translation>已加载 {0}；它读不懂记住的句子“{1}”，因此从它的第一个示例开始</translation>
     </message>
     <message>
@@ -5078,8 +5077,8 @@ Nothing in the window changed.</source>
         <translation>键（列）</translation>
     </message>
     <message>
-        <source>{row_name} {row}, {column_name} &apos;{column}&apos;: {value}</source>
-        <translation>{row_name} {row}，{column_name} &apos;{column}&apos;：{value}</translation>
+        <source>{row_name} {row}, {column_name} '{column}': {value}</source>
+        <translation>{row_name} {row}，{column_name} '{column}'：{value}</translation>
     </message>
     <message>
         <source>No model loaded: Model &gt; Open a checkpoint to see its real rows under the scale.</source>
@@ -5102,7 +5101,7 @@ Nothing in the window changed.</source>
         <translation>头</translation>
     </message>
     <message>
-        <source>The loaded model&apos;s real rows, scaling × factor</source>
+        <source>The loaded model's real rows, scaling × factor</source>
         <translation>已加载模型的真实注意力行，缩放 × 系数</translation>
     </message>
     <message>
@@ -5118,11 +5117,11 @@ Nothing in the window changed.</source>
         <translation>×{0:.2f} = √d_k：不缩放</translation>
     </message>
     <message>
-        <source>{0}, layer {1}, head {2}, query &apos;{3}&apos;</source>
-        <translation>{0}，第 {1} 层，第 {2} 头，查询 &apos;{3}&apos;</translation>
+        <source>{0}, layer {1}, head {2}, query '{3}'</source>
+        <translation>{0}，第 {1} 层，第 {2} 头，查询 '{3}'</translation>
     </message>
     <message>
-        <source>Entropy of the row in bits: {0}. Only this layer is scaled, so its scores stay the model&apos;s: a larger factor sharpens the row, 0 makes it uniform.</source>
+        <source>Entropy of the row in bits: {0}. Only this layer is scaled, so its scores stay the model's: a larger factor sharpens the row, 0 makes it uniform.</source>
         <translation>这一行的熵（比特）：{0}。只缩放这一层，所以它的分数仍是模型自己的：系数越大，这一行越尖锐；系数为 0 时变为均匀分布。</translation>
     </message>
 </context>
@@ -5137,11 +5136,11 @@ Nothing in the window changed.</source>
         <translation>Decoder 训练并行、推理不并行：训练阶段的 Decoder，如果使用teacher force训练方式，不用获取上一时刻输出即可训练，此时可以进行并行化，但是在测试阶段，因为我们没有正确的目标语句，t 时刻的输入必然依赖 t-1时刻的输出，这时跟之前的 seq2seq 就没什么区别了。</translation>
     </message>
     <message>
-        <source>Left, measured on this computer&apos;s CPU on one thread (median of {0}): the decoder reading T tokens in one teacher-forced pass, the same decoder generating them in T steps with its key/value cache (the same logits), a GRU of the same width and layers over T inputs. Right: the layers each must run one after another, which no number of processors can shorten.</source>
+        <source>Left, measured on this computer's CPU on one thread (median of {0}): the decoder reading T tokens in one teacher-forced pass, the same decoder generating them in T steps with its key/value cache (the same logits), a GRU of the same width and layers over T inputs. Right: the layers each must run one after another, which no number of processors can shorten.</source>
         <translation>左图：在本机 CPU 上单线程实测（{0} 次取中位数）：解码器以强制教学一次读入 T 个词元；同一个解码器借助键/值缓存分 T 步逐个生成它们（输出完全相同）；同样宽度和层数的 GRU 处理 T 个输入。右图：每种方式必须一层接一层依次运行的层数，处理器再多也无法缩短。</translation>
     </message>
     <message>
-        <source>On one thread nothing runs at the same time: at T = {0} the steps took {1:.1f} times as long as the pass because they make T calls through the layers where it makes one, and the GRU, looping inside one call, took {2:.1f} times as long. The pass&apos;s advantage is independence: its chain is {3} layers at any T; generating must wait through {4}, the GRU, in training too, through {5}.</source>
+        <source>On one thread nothing runs at the same time: at T = {0} the steps took {1:.1f} times as long as the pass because they make T calls through the layers where it makes one, and the GRU, looping inside one call, took {2:.1f} times as long. The pass's advantage is independence: its chain is {3} layers at any T; generating must wait through {4}, the GRU, in training too, through {5}.</source>
         <translation>单线程上没有任何计算同时进行：T = {0} 时，逐步生成的用时是一次前向计算的 {1:.1f} 倍，因为它要把各层调用 T 次，而一次前向计算只调用一次；GRU 的各步在一次调用内部循环，用时是它的 {2:.1f} 倍。一次前向计算的优势在于各位置互不依赖：无论 T 多大，它的依赖链都只有 {3} 层；逐步生成要依次等待 {4} 层，GRU 即使在训练时也要等待 {5} 层。</translation>
     </message>
     <message>
@@ -5180,7 +5179,7 @@ Nothing in the window changed.</source>
 <context>
     <name>PatchingView</name>
     <message>
-        <source>the encoder&apos;s stream at a source position</source>
+        <source>the encoder's stream at a source position</source>
         <translation>编码器在一个源语言位置上的残差流</translation>
     </message>
     <message>
@@ -5188,11 +5187,11 @@ Nothing in the window changed.</source>
         <translation>这一步的一个交叉注意力头</translation>
     </message>
     <message>
-        <source>the decoder&apos;s stream at the step</source>
+        <source>the decoder's stream at the step</source>
         <translation>解码器在这一步的残差流</translation>
     </message>
     <message>
-        <source>source positions (columns, A&apos;s word/B&apos;s where they differ)</source>
+        <source>source positions (columns, A's word/B's where they differ)</source>
         <translation>源语言位置（列，两句不同处写作 A 的词/B 的词）</translation>
     </message>
     <message>
@@ -5200,7 +5199,7 @@ Nothing in the window changed.</source>
         <translation>交叉注意力头（列）</translation>
     </message>
     <message>
-        <source>the step&apos;s decoder input (one column)</source>
+        <source>the step's decoder input (one column)</source>
         <translation>这一步的解码器输入（一列）</translation>
     </message>
     <message>
@@ -5216,7 +5215,7 @@ Nothing in the window changed.</source>
         <translation>被修补的堆栈的各层（行）</translation>
     </message>
     <message>
-        <source>{row_name} {row}, {column_name} &apos;{column}&apos;: {value}</source>
+        <source>{row_name} {row}, {column_name} '{column}': {value}</source>
         <translation>{row_name} {row}，{column_name}“{column}”：{value}</translation>
     </message>
     <message>
@@ -5228,15 +5227,15 @@ Nothing in the window changed.</source>
         <translation>输出步：</translation>
     </message>
     <message>
-        <source>Compare (Enter) runs sentences A and B through one model; this map then shows how far A&apos;s activations, patched into B&apos;s run one at a time, move B&apos;s output toward A&apos;s.</source>
+        <source>Compare (Enter) runs sentences A and B through one model; this map then shows how far A's activations, patched into B's run one at a time, move B's output toward A's.</source>
         <translation>“比较（Enter）”用同一个模型运行句子 A 和 B；随后这张图显示：把 A 的激活逐个修补进 B 的运行时，B 的输出向 A 的输出移动了多少。</translation>
     </message>
     <message>
-        <source>Step {0}: how far each patch moves B from &apos;{1}&apos; to A&apos;s &apos;{2}&apos; (0: B&apos;s own run, 1: A&apos;s)</source>
+        <source>Step {0}: how far each patch moves B from '{1}' to A's '{2}' (0: B's own run, 1: A's)</source>
         <translation>第 {0} 步：每次修补把 B 从“{1}”推向 A 的“{2}”多远（0：B 自己的运行，1：A 的）</translation>
     </message>
     <message>
-        <source>Both runs read A&apos;s output so far ({0}). A&apos;s run prefers &apos;{1}&apos; over &apos;{2}&apos; by {3:.2f} in log-probability, B&apos;s by {4:.2f}. The largest move, {5:.2f}, comes from layer {6}, &apos;{7}&apos;.</source>
+        <source>Both runs read A's output so far ({0}). A's run prefers '{1}' over '{2}' by {3:.2f} in log-probability, B's by {4:.2f}. The largest move, {5:.2f}, comes from layer {6}, '{7}'.</source>
         <translation>两次运行都读取 A 到目前为止的输出（{0}）。A 的运行在对数概率上偏好“{1}”胜过“{2}”{3:.2f}，B 的运行为 {4:.2f}。最大的推动 {5:.2f} 来自第 {6} 层的“{7}”。</translation>
     </message>
 </context>
@@ -5262,7 +5261,7 @@ Nothing in the window changed.</source>
         <translation>公式</translation>
     </message>
     <message>
-        <source>the loaded model&apos;s table</source>
+        <source>the loaded model's table</source>
         <translation>已加载模型的位置编码表</translation>
     </message>
     <message>
@@ -5270,7 +5269,7 @@ Nothing in the window changed.</source>
         <translation>交错排列：sin, cos, sin, cos …（公式）</translation>
     </message>
     <message>
-        <source>sin half | cos half (the seed&apos;s figure)</source>
+        <source>sin half | cos half (the seed's figure)</source>
         <translation>前半 sin | 后半 cos（教程中的图）</translation>
     </message>
     <message>
@@ -5310,11 +5309,11 @@ Nothing in the window changed.</source>
         <translation>层栈</translation>
     </message>
     <message>
-        <source>The seed&apos;s figure: 20 x 512</source>
+        <source>The seed's figure: 20 x 512</source>
         <translation>教程中的图：20 x 512</translation>
     </message>
     <message>
-        <source>The formula&apos;s table at 20 positions and d_model 512, as the seed tutorial draws it</source>
+        <source>The formula's table at 20 positions and d_model 512, as the seed tutorial draws it</source>
         <translation>按公式计算的 20 个位置、d_model 为 512 的表，与教程中的图相同</translation>
     </message>
     <message>
@@ -5354,7 +5353,7 @@ Nothing in the window changed.</source>
         <translation>{row_name} {row} · {column_name} {column}：{value}</translation>
     </message>
     <message>
-        <source>This model has no positions at all: only the decoder&apos;s causal mask tells it order, so this tab shows the formula&apos;s</source>
+        <source>This model has no positions at all: only the decoder's causal mask tells it order, so this tab shows the formula's</source>
         <translation>这个模型完全没有位置信息：只有解码器的因果掩码告诉它顺序，所以本页显示公式的表</translation>
     </message>
     <message>
@@ -5382,19 +5381,19 @@ Nothing in the window changed.</source>
         <translation>键位置</translation>
     </message>
     <message>
-        <source>the query&apos;s position (rows)</source>
+        <source>the query's position (rows)</source>
         <translation>查询的位置（行）</translation>
     </message>
     <message>
-        <source>the key&apos;s position (columns)</source>
+        <source>the key's position (columns)</source>
         <translation>键的位置（列）</translation>
     </message>
     <message>
-        <source>RoPE, encoder layer 0, head {0}: the score of the query of &apos;{1}&apos; turned to position m (rows) over the key of &apos;{2}&apos; turned to position n (columns). Every diagonal holds one value: the score depends on n - m alone</source>
+        <source>RoPE, encoder layer 0, head {0}: the score of the query of '{1}' turned to position m (rows) over the key of '{2}' turned to position n (columns). Every diagonal holds one value: the score depends on n - m alone</source>
         <translation>RoPE，编码器第 0 层，头 {0}：“{1}”的查询转到位置 m（行）时对“{2}”的键转到位置 n（列）的分数。每条对角线上只有一个值：分数只取决于 n - m</translation>
     </message>
     <message>
-        <source>The query&apos;s pair of dimensions 0 and d_k/2, position by position</source>
+        <source>The query's pair of dimensions 0 and d_k/2, position by position</source>
         <translation>查询的第 0 维和第 d_k/2 维这一对，逐个位置</translation>
     </message>
     <message>
@@ -5406,7 +5405,7 @@ Nothing in the window changed.</source>
         <translation>第 d_k/2 维</translation>
     </message>
     <message>
-        <source>RoPE turns each pair of a head&apos;s dimensions by an angle that grows with the position: q_m = R(m θ) q and k_n = R(n θ) k, so q_m · k_n = q · R((n - m) θ) k. Why: the order a translation needs is relative, and the embeddings stay free of positions.</source>
+        <source>RoPE turns each pair of a head's dimensions by an angle that grows with the position: q_m = R(m θ) q and k_n = R(n θ) k, so q_m · k_n = q · R((n - m) θ) k. Why: the order a translation needs is relative, and the embeddings stay free of positions.</source>
         <translation>RoPE 把一个头的每对维度旋转一个随位置增长的角度：q_m = R(m θ) q，k_n = R(n θ) k，所以 q_m · k_n = q · R((n - m) θ) k。为什么：翻译需要的顺序是相对的，而且嵌入中不必加入位置。</translation>
     </message>
     <message>
@@ -5414,15 +5413,15 @@ Nothing in the window changed.</source>
         <translation>ALiBi，头 {0}：-{1:.4g} x |查询位置 - 键位置|，加到每个缩放后的分数上</translation>
     </message>
     <message>
-        <source>ALiBi adds -m_h |i - j| to head h&apos;s scores, slopes m_h = 2^(-8h/H): nothing is learned. Why: nearer words weigh more, by a different amount in each head, and the model reads longer sentences than it trained on.</source>
+        <source>ALiBi adds -m_h |i - j| to head h's scores, slopes m_h = 2^(-8h/H): nothing is learned. Why: nearer words weigh more, by a different amount in each head, and the model reads longer sentences than it trained on.</source>
         <translation>ALiBi 给头 h 的分数加上 -m_h |i - j|，斜率 m_h = 2^(-8h/H)：没有要学的参数。为什么：越近的词权重越大，每个头的程度不同，而且模型能读比训练时更长的句子。</translation>
     </message>
     <message>
-        <source>the decoder&apos;s: keys before the query</source>
+        <source>the decoder's: keys before the query</source>
         <translation>解码器的：查询之前的键</translation>
     </message>
     <message>
-        <source>the encoder&apos;s: keys before and after the query apart</source>
+        <source>the encoder's: keys before and after the query apart</source>
         <translation>编码器的：分开查询之前和之后的键</translation>
     </message>
     <message>
@@ -5430,11 +5429,11 @@ Nothing in the window changed.</source>
         <translation>T5：每个偏移所在的桶，{0}</translation>
     </message>
     <message>
-        <source>T5, head {0}: the learned bias of each (query, key)&apos;s bucket</source>
+        <source>T5, head {0}: the learned bias of each (query, key)'s bucket</source>
         <translation>T5，头 {0}：每个（查询，键）所在桶学到的偏置</translation>
     </message>
     <message>
-        <source>T5 adds b_h(bucket(j - i)) to head h&apos;s scores: one learned number per head and bucket. Offsets below {0} get a bucket each, farther ones share buckets that widen logarithmically up to {1}. Why: relative positions, learned, one table per stack shared by its layers.</source>
+        <source>T5 adds b_h(bucket(j - i)) to head h's scores: one learned number per head and bucket. Offsets below {0} get a bucket each, farther ones share buckets that widen logarithmically up to {1}. Why: relative positions, learned, one table per stack shared by its layers.</source>
         <translation>T5 给头 h 的分数加上 b_h(bucket(j - i))：每个头每个桶学一个数。小于 {0} 的偏移各占一个桶，更远的共用按对数变宽的桶，直到 {1}。为什么：学到的相对位置，每个层栈一张表，由它的各层共用。</translation>
     </message>
     <message>
@@ -5442,7 +5441,7 @@ Nothing in the window changed.</source>
         <translation>头 {0}</translation>
     </message>
     <message>
-        <source>Each head&apos;s bias against the offset (key - query)</source>
+        <source>Each head's bias against the offset (key - query)</source>
         <translation>每个头的偏置随偏移（键 - 查询）的变化</translation>
     </message>
     <message>
@@ -5454,11 +5453,11 @@ Nothing in the window changed.</source>
         <translation>加到分数上的偏置</translation>
     </message>
     <message>
-        <source>A learned table (this model&apos;s): each position&apos;s row was trained, no formula made it, so PE · PEᵀ need not depend on the offset alone as a sine table&apos;s does.</source>
+        <source>A learned table (this model's): each position's row was trained, no formula made it, so PE · PEᵀ need not depend on the offset alone as a sine table's does.</source>
         <translation>学到的表（此模型的）：每个位置的行都是训练出来的，不是公式算出的，所以 PE · PEᵀ 不像正弦表那样只取决于偏移。</translation>
     </message>
     <message>
-        <source>fairseq&apos;s table (this model&apos;s): dimension 2i holds sin((pos + 2) / 10000^(i/(d_model/2 - 1))), dimension 2i+1 the cos of the same angle: fairseq counts positions from 2.</source>
+        <source>fairseq's table (this model's): dimension 2i holds sin((pos + 2) / 10000^(i/(d_model/2 - 1))), dimension 2i+1 the cos of the same angle: fairseq counts positions from 2.</source>
         <translation>fairseq 的位置表（本模型所用）：第 2i 维是 sin((pos + 2) / 10000^(i/(d_model/2 - 1)))，第 2i+1 维是同一角度的 cos：fairseq 从 2 开始计数位置。</translation>
     </message>
     <message>
@@ -5523,7 +5522,7 @@ Shuffled: {1} (original positions {2})</source>
 打乱后：{1}（原位置 {2}）</translation>
     </message>
     <message>
-        <source>With positions, the largest difference between the shuffled map and the original with its rows and columns reordered is {0:.3g}: each word&apos;s position is part of its input, so the attention changes.</source>
+        <source>With positions, the largest difference between the shuffled map and the original with its rows and columns reordered is {0:.3g}: each word's position is part of its input, so the attention changes.</source>
         <translation>有位置编码时，打乱后的注意力图与按同样顺序重排行和列的原图之间的最大差值为 {0:.3g}：每个单词的位置是其输入的一部分，所以注意力会改变。</translation>
     </message>
     <message>
@@ -5601,7 +5600,7 @@ Shuffled: {1} (original positions {2})</source>
         <translation>第 {0} 步：哪个解码器层最先把下一个词元排在第一，而且之后的每一层也都这样？按 1-{1}（层从 0 数起）。</translation>
     </message>
     <message>
-        <source>Step {0}: does this step&apos;s row of layer {1}, head {2} in the map shown sum to 1? Press 1 (yes) or 2 (no).</source>
+        <source>Step {0}: does this step's row of layer {1}, head {2} in the map shown sum to 1? Press 1 (yes) or 2 (no).</source>
         <translation>第 {0} 步：图中第 {1} 层头 {2} 在这一步的那一行和为 1 吗？按 1（是）或 2（否）。</translation>
     </message>
     <message>
@@ -5613,7 +5612,7 @@ Shuffled: {1} (original positions {2})</source>
         <translation>在{0}中，查询（图中的行）来自谁的词元？按 1 或 2。</translation>
     </message>
     <message>
-        <source>Step {0}: which of these cells of the decoder&apos;s self-attention mask is blocked? Press 1-4 or click a numbered cell in the Masks tab.</source>
+        <source>Step {0}: which of these cells of the decoder's self-attention mask is blocked? Press 1-4 or click a numbered cell in the Masks tab.</source>
         <translation>第 {0} 步：解码器自注意力掩码的这几个格中，哪一个被掩码？按 1-4，或在“掩码”页点击带编号的格。</translation>
     </message>
     <message>
@@ -5629,11 +5628,11 @@ Shuffled: {1} (original positions {2})</source>
         <translation>否</translation>
     </message>
     <message>
-        <source>the source&apos;s tokens (what the encoder reads)</source>
+        <source>the source's tokens (what the encoder reads)</source>
         <translation>源句的词元（编码器读取的）</translation>
     </message>
     <message>
-        <source>the decoder&apos;s inputs (the output so far)</source>
+        <source>the decoder's inputs (the output so far)</source>
         <translation>解码器的输入（到目前为止的输出）</translation>
     </message>
     <message>
@@ -5645,7 +5644,7 @@ Shuffled: {1} (original positions {2})</source>
         <translation>头 {0}</translation>
     </message>
     <message>
-        <source>query {0} &apos;{1}&apos; -&gt; key {2} &apos;{3}&apos;</source>
+        <source>query {0} '{1}' -&gt; key {2} '{3}'</source>
         <translation>查询 {0} “{1}” -&gt; 键 {2} “{3}”</translation>
     </message>
     <message>
@@ -5661,7 +5660,7 @@ Shuffled: {1} (original positions {2})</source>
         <translation>{0}它的第一层在这里投影出 {1:.0f} 行查询，每个源语言词元一行。</translation>
     </message>
     <message>
-        <source>The answer: &apos;{0}&apos; (p = {1:.3f}).</source>
+        <source>The answer: '{0}' (p = {1:.3f}).</source>
         <translation>答案：“{0}”（p = {1:.3f}）。</translation>
     </message>
     <message>
@@ -5689,7 +5688,7 @@ Shuffled: {1} (original positions {2})</source>
         <translation>被掩码：键的位置 {1} 距查询的位置 {0} 有 {2} 个位置，在滑动窗口之外。</translation>
     </message>
     <message>
-        <source>Blocked: query position {0} is the source&apos;s, and the source never sees the output (key position {1}).</source>
+        <source>Blocked: query position {0} is the source's, and the source never sees the output (key position {1}).</source>
         <translation>被掩码：查询的位置 {0} 属于源句，而源句永远看不到输出（键的位置 {1}）。</translation>
     </message>
     <message>
@@ -5697,7 +5696,7 @@ Shuffled: {1} (original positions {2})</source>
         <translation>被掩码。</translation>
     </message>
     <message>
-        <source>The answer: &apos;{0}&apos;.</source>
+        <source>The answer: '{0}'.</source>
         <translation>答案：“{0}”。</translation>
     </message>
     <message>
@@ -5713,15 +5712,15 @@ Shuffled: {1} (original positions {2})</source>
         <translation>提问</translation>
     </message>
     <message>
-        <source>Not quite: the answer is &apos;{0}&apos;.</source>
+        <source>Not quite: the answer is '{0}'.</source>
         <translation>不对：答案是“{0}”。</translation>
     </message>
     <message>
-        <source>The model gave &apos;{0}&apos; p = {1:.3f}.</source>
+        <source>The model gave '{0}' p = {1:.3f}.</source>
         <translation>模型给“{0}”的概率 p = {1:.3f}。</translation>
     </message>
     <message>
-        <source>The head gave &apos;{0}&apos; weight {1:.3f}.</source>
+        <source>The head gave '{0}' weight {1:.3f}.</source>
         <translation>该头给“{0}”的权重为 {1:.3f}。</translation>
     </message>
 </context>
@@ -5783,7 +5782,7 @@ Shuffled: {1} (original positions {2})</source>
         <translation>d_k</translation>
     </message>
     <message>
-        <source>One row&apos;s softmax (10 keys)</source>
+        <source>One row's softmax (10 keys)</source>
         <translation>一行的 softmax（10 个键）</translation>
     </message>
     <message>
@@ -5947,11 +5946,11 @@ Nothing in the window changed.</source>
         <translation>权重共享</translation>
     </message>
     <message>
-        <source>The encoder&apos;s and the decoder&apos;s embedding layers can share their weights: the source and target languages differ, but they can use one large vocabulary, and words both languages use (numbers, punctuation) get a better representation. Moreover, the encoder and the decoder each activate only their own language&apos;s embeddings, so they can share one table. The decoder&apos;s embedding layer and its final FC layer can share too: the embedding is (v, d), the FC layer (d, v), v the vocabulary size and d the embedding size; transposed, one serves as the other.</source>
+        <source>The encoder's and the decoder's embedding layers can share their weights: the source and target languages differ, but they can use one large vocabulary, and words both languages use (numbers, punctuation) get a better representation. Moreover, the encoder and the decoder each activate only their own language's embeddings, so they can share one table. The decoder's embedding layer and its final FC layer can share too: the embedding is (v, d), the FC layer (d, v), v the vocabulary size and d the embedding size; transposed, one serves as the other.</source>
         <translation>Encoder 和 Decoder 间的 Embedding 层权重共享：源语言和目标语言是不一样的，但它们可以共用一张大词表，对于两种语言中共同出现的词（比如：数字，标点等等）可以得到更好的表示，而且对于Encoder和Decoder，嵌入时都只有对应语言的embedding会被激活，因此是可以共用一张词表做权重共享的。Decoder 中 Embedding 层和 FC 层权重共享：Embedding 层参数维度是：(v, d)，FC 层参数维度是：(d, v)，其中v是词表大小，d是embedding维度，转置后直接共用</translation>
     </message>
     <message>
-        <source>The bars count the parameters of the embedding tables and the output layer&apos;s weight: as the loaded model stores them, without any sharing, and with one joint table that the output layer also uses.</source>
+        <source>The bars count the parameters of the embedding tables and the output layer's weight: as the loaded model stores them, without any sharing, and with one joint table that the output layer also uses.</source>
         <translation>柱状图统计嵌入表和输出层权重的参数：按已加载模型实际存储的、完全不共享的，以及使用一张联合词表并让输出层也共用它的三种情况。</translation>
     </message>
     <message>
@@ -6003,7 +6002,7 @@ Nothing in the window changed.</source>
         <translation>源语言和目标语言各有自己的表（{0:,} 和 {1:,} 个词元）。</translation>
     </message>
     <message>
-        <source>The output layer is tied: its rows are the target embedding&apos;s rows (largest difference {0:g}).</source>
+        <source>The output layer is tied: its rows are the target embedding's rows (largest difference {0:g}).</source>
         <translation>输出层已绑定：它的行就是目标语言嵌入的行（最大差异 {0:g}）。</translation>
     </message>
     <message>
@@ -6030,15 +6029,15 @@ Nothing in the window changed.</source>
         <translation>通过观察预训练后的head，经常可以发现雷同或功能接近的head，甚至替换其中一部分，下游任务也不会有很大的影响。说明更多的head也只是冗余。</translation>
     </message>
     <message>
-        <source>Each cell: how differently two heads of this kind spread their attention, the mean Jensen-Shannon divergence of their rows (0: the same, ln 2 = 0.69: disjoint) over the first test sentences of the task. Beside it, two heads&apos; maps for the Explorer&apos;s sentence: the most alike pair, or the cell clicked.</source>
+        <source>Each cell: how differently two heads of this kind spread their attention, the mean Jensen-Shannon divergence of their rows (0: the same, ln 2 = 0.69: disjoint) over the first test sentences of the task. Beside it, two heads' maps for the Explorer's sentence: the most alike pair, or the cell clicked.</source>
         <translation>每个格子：这类注意力的两个头分配注意力的差别有多大，即在任务前若干个测试句子上它们各行之间的平均 Jensen-Shannon 散度（0：完全相同，ln 2 = 0.69：毫不重叠）。旁边是两个头在“探索”当前句子上的注意力图：最相似的一对，或点击的那个格子对应的一对。</translation>
     </message>
     <message>
-        <source>Most alike: {0} and {1} (JSD {2:.3f}). Click a cell to see its two heads side by side; the button under them lets the later copy the other&apos;s pattern, to see what the translation loses in the Explorer.</source>
+        <source>Most alike: {0} and {1} (JSD {2:.3f}). Click a cell to see its two heads side by side; the button under them lets the later copy the other's pattern, to see what the translation loses in the Explorer.</source>
         <translation>最相似的一对：{0} 和 {1}（JSD {2:.3f}）。点击一个格子，并排查看它的两个头；下面的按钮让较后的头照搬另一个头的注意力模式，再到“探索”中看翻译失去了什么。</translation>
     </message>
     <message>
-        <source>Comparing every two heads of the {0} on the task&apos;s test sentences, off the window&apos;s thread: the matrix appears when done.</source>
+        <source>Comparing every two heads of the {0} on the task's test sentences, off the window's thread: the matrix appears when done.</source>
         <translation>正在任务的测试句子上两两比较{0}的所有头（在窗口线程之外计算）：完成后显示矩阵。</translation>
     </message>
     <message>
@@ -6050,7 +6049,7 @@ Nothing in the window changed.</source>
         <translation>头之间的平均 JSD，{0} 个句子，{1} 个查询行</translation>
     </message>
     <message>
-        <source>{1} now copies {0}&apos;s pattern (JSD between them {2:.3f}). The Explorer decodes with it: in its grid of the {3}, {1} is framed as edited and shows {0}&apos;s weights; compare the two tiles there, and the translation with and without the copy.</source>
+        <source>{1} now copies {0}'s pattern (JSD between them {2:.3f}). The Explorer decodes with it: in its grid of the {3}, {1} is framed as edited and shows {0}'s weights; compare the two tiles there, and the translation with and without the copy.</source>
         <translation>{1} 现在复制 {0} 的注意力模式（两者的 JSD 为 {2:.3f}）。探索页会带着这个改动解码：在它的{3}网格中，{1} 被框出标为已编辑，并显示 {0} 的权重；在那里比较这两个小图，以及复制前后的翻译。</translation>
     </message>
 </context>
@@ -6120,7 +6119,7 @@ Nothing in the window changed.</source>
         <translation>随机</translation>
     </message>
     <message>
-        <source>A sentence of the task&apos;s test split, which the model never saw in training, with its translation</source>
+        <source>A sentence of the task's test split, which the model never saw in training, with its translation</source>
         <translation>任务测试集中的一个句子（模型训练时从未见过），连同它的译文</translation>
     </message>
     <message>
@@ -6140,7 +6139,7 @@ Nothing in the window changed.</source>
         <translation>使用参考译文进行强制教学</translation>
     </message>
     <message>
-        <source>Feed the reference&apos;s tokens instead of the model&apos;s own choices and compare them with what the model predicts at each step</source>
+        <source>Feed the reference's tokens instead of the model's own choices and compare them with what the model predicts at each step</source>
         <translation>输入参考译文的词元，而不是模型自己的选择，并在每一步与模型的预测进行比较</translation>
     </message>
     <message>
@@ -6164,23 +6163,23 @@ Nothing in the window changed.</source>
         <translation>这个模型每句最多读取 {0} 个词元</translation>
     </message>
     <message>
-        <source>This model&apos;s task has no built-in examples</source>
+        <source>This model's task has no built-in examples</source>
         <translation>这个模型的任务没有内置例句</translation>
     </message>
     <message>
-        <source>&apos;{0}&apos; is not in this model&apos;s vocabulary: the model reads it as {1}</source>
+        <source>'{0}' is not in this model's vocabulary: the model reads it as {1}</source>
         <translation>“{0}”不在这个模型的词表中：模型把它读作 {1}</translation>
     </message>
     <message>
-        <source>&apos;{0}&apos; is not in this model&apos;s target vocabulary: teacher forcing feeds it as {1}</source>
+        <source>'{0}' is not in this model's target vocabulary: teacher forcing feeds it as {1}</source>
         <translation>“{0}”不在此模型的目标词表中：强制教学会以 {1} 输入它</translation>
     </message>
     <message>
-        <source>Teacher forcing: each step feeds the reference&apos;s next token and shows what the model predicted instead.</source>
+        <source>Teacher forcing: each step feeds the reference's next token and shows what the model predicted instead.</source>
         <translation>强制教学：每一步输入参考译文的下一个词元，并显示模型本来预测的词元。</translation>
     </message>
     <message>
-        <source>Teacher forcing, {0} steps: the model&apos;s most probable token was the gold one {1} times; mean loss {2:.3f} nats (-log p of the gold tokens); p(gold): {3}</source>
+        <source>Teacher forcing, {0} steps: the model's most probable token was the gold one {1} times; mean loss {2:.3f} nats (-log p of the gold tokens); p(gold): {3}</source>
         <translation>强制教学，共 {0} 步：模型最可能的词元与参考词元一致 {1} 次；平均损失 {2:.3f} 奈特（参考词元的 -log p）；p(参考)：{3}</translation>
     </message>
 </context>
@@ -6215,7 +6214,7 @@ Nothing in the window changed.</source>
         <translation>同 generate()</translation>
     </message>
     <message>
-        <source>transviz: finished hypotheses keep their place among the best; as generate(): transformers&apos; rule, which keeps as many unfinished ones and sets finished ones aside (a Hugging Face model then decodes as its generate(num_beams=width, length_penalty=...) does)</source>
+        <source>transviz: finished hypotheses keep their place among the best; as generate(): transformers' rule, which keeps as many unfinished ones and sets finished ones aside (a Hugging Face model then decodes as its generate(num_beams=width, length_penalty=...) does)</source>
         <translation>transviz：已结束的假设仍在最佳的几个之中占位；同 generate()：transformers 的规则，保留同样多个未结束的假设，把已结束的放到一边（这样 Hugging Face 模型的解码与其 generate(num_beams=宽度, length_penalty=...) 相同）</translation>
     </message>
     <message>
@@ -6262,19 +6261,19 @@ Nothing in the window changed.</source>
         <translation>课堂</translation>
     </message>
     <message>
-        <source>The address has no join code: type it after &apos;#&apos;, as the teacher&apos;s screen shows it, or in the Code box.</source>
+        <source>The address has no join code: type it after '#', as the teacher's screen shows it, or in the Code box.</source>
         <translation>地址里没有加入码：请按老师屏幕上显示的样子把它写在“#”后面，或填在“加入码”框里。</translation>
     </message>
     <message>
-        <source>{0} is not a class&apos;s address: type it as the teacher&apos;s screen shows it, for example http://192.168.1.20:8338/#K7Q2MX</source>
+        <source>{0} is not a class's address: type it as the teacher's screen shows it, for example http://192.168.1.20:8338/#K7Q2MX</source>
         <translation>{0} 不是课堂的地址：请按老师屏幕上显示的样子输入，例如 http://192.168.1.20:8338/#K7Q2MX</translation>
     </message>
     <message>
-        <source>Cannot reach the class at {0}: check the address, and that this computer is on the teacher&apos;s network.</source>
+        <source>Cannot reach the class at {0}: check the address, and that this computer is on the teacher's network.</source>
         <translation>无法连接到 {0} 的课堂：请检查地址，并确认这台电脑与老师在同一网络。</translation>
     </message>
     <message>
-        <source>The teacher&apos;s model is {0}; this window&apos;s is another: the explorer does not follow (the panel does).</source>
+        <source>The teacher's model is {0}; this window's is another: the explorer does not follow (the panel does).</source>
         <translation>老师的模型是 {0}，这个窗口的模型不同：探索页不跟随（面板仍然跟随）。</translation>
     </message>
     <message>
@@ -6293,7 +6292,7 @@ Nothing in the window changed.</source>
         <translation>在探索页跟随</translation>
     </message>
     <message>
-        <source>The explorer shows the teacher&apos;s sentence and step (when your model is the teacher&apos;s). Explore on your own at any time: F6 brings you back to the class</source>
+        <source>The explorer shows the teacher's sentence and step (when your model is the teacher's). Explore on your own at any time: F6 brings you back to the class</source>
         <translation>探索页显示老师的句子和步骤（当你的模型与老师的相同时）。你随时可以自己探索：按 F6 回到课堂</translation>
     </message>
     <message>
@@ -6377,7 +6376,7 @@ Nothing in the window changed.</source>
         <translation>这台电脑输错加入码的次数太多：请等几分钟。</translation>
     </message>
     <message>
-        <source>Waiting for the teacher&apos;s first step...</source>
+        <source>Waiting for the teacher's first step...</source>
         <translation>正在等待老师的第一步……</translation>
     </message>
     <message>
@@ -6393,7 +6392,7 @@ Nothing in the window changed.</source>
         <translation>输出：还没有（第 {0} 步）</translation>
     </message>
     <message>
-        <source>The model&apos;s most probable next tokens at step {0}</source>
+        <source>The model's most probable next tokens at step {0}</source>
         <translation>第 {0} 步时模型最可能的下一个词元</translation>
     </message>
     <message>
@@ -6401,7 +6400,7 @@ Nothing in the window changed.</source>
         <translation>现在不显示候选（可能有问题尚未作答）。</translation>
     </message>
     <message>
-        <source>The teacher&apos;s {0}, layer {1}: {2}</source>
+        <source>The teacher's {0}, layer {1}: {2}</source>
         <translation>老师展示的{0}，第 {1} 层：{2}</translation>
     </message>
     <message>
@@ -6437,16 +6436,16 @@ Nothing in the window changed.</source>
     <name>TabHelp</name>
     <message>
         <source>Row labels: input -&gt; written token
-In every map rows are queries and columns are keys. In cross-attention and in the decoder&apos;s self-attention a row is labelled &quot;input -&gt; written token&quot;, for example &quot;to -&gt; drink&quot;: the decoder&apos;s input at that position (the token written one step before, or &lt;s&gt; at the start) and the token the model wrote from that row. The row&apos;s attention is what the model looked at to write the token after the arrow. In the encoder&apos;s self-attention rows and columns are the source tokens.</source>
+In every map rows are queries and columns are keys. In cross-attention and in the decoder's self-attention a row is labelled "input -&gt; written token", for example "to -&gt; drink": the decoder's input at that position (the token written one step before, or &lt;s&gt; at the start) and the token the model wrote from that row. The row's attention is what the model looked at to write the token after the arrow. In the encoder's self-attention rows and columns are the source tokens.</source>
         <translation>行标签：输入 -&gt; 写出的词元
 在每张图中，行是查询，列是键。在交叉注意力和解码器自注意力中，每一行标为“输入 -&gt; 写出的词元”，例如“to -&gt; drink”：前者是解码器在该位置的输入（上一步写出的词元，开头时为 &lt;s&gt;），后者是模型从这一行写出的词元。这一行的注意力就是模型为写出箭头后的词元所看的地方。在编码器自注意力中，行和列都是源句子的词元。</translation>
     </message>
     <message>
         <source>Colours
-A cell&apos;s colour is its attention weight on the colour bar&apos;s scale: dark is close to 0, bright close to the top of the bar (1, unless the colour bar names another scale).
-Yellow chip: a word that is not in the model&apos;s vocabulary; the model reads it as &lt;unk&gt;.
-Orange: the current query (its outlined row) and the current step&apos;s token.
-Dashed chip: a token forced by you (clicked instead of the model&apos;s choice).
+A cell's colour is its attention weight on the colour bar's scale: dark is close to 0, bright close to the top of the bar (1, unless the colour bar names another scale).
+Yellow chip: a word that is not in the model's vocabulary; the model reads it as &lt;unk&gt;.
+Orange: the current query (its outlined row) and the current step's token.
+Dashed chip: a token forced by you (clicked instead of the model's choice).
 Hatched cells: masked (blocked) keys; the softmax gives them a weight of exactly 0.</source>
         <translation>颜色
 格子的颜色表示它在颜色条刻度上的注意力权重：深色接近 0，亮色接近颜色条的顶端（即 1，除非颜色条标明了别的刻度）。
@@ -6457,25 +6456,25 @@ Hatched cells: masked (blocked) keys; the softmax gives them a weight of exactly
     </message>
     <message>
         <source>Summaries and rollout
-The last column of the grid sums up each layer&apos;s heads. Mean of heads: the average map (rows still sum to 1). Max of heads: each cell the strongest head&apos;s weight (rows no longer sum to 1). Rollout (Abnar &amp; Zuidema, 2020) follows the information up through the layers: each layer&apos;s mean map A becomes 0.5·A + 0.5·I, because half of the signal bypasses attention through the residual connection; its rows are normalised to sum to 1 again; and the layers are multiplied from the bottom up, R_l = Â_l · R_(l-1). Row q of layer l then says how much of each input token reaches position q after layer l. For cross-attention, rollout follows the decoder: through its masked self-attention and, with half of the signal, its cross-attention into the encoder&apos;s rollout, so each row says how much of each source token reaches that decoder position.</source>
+The last column of the grid sums up each layer's heads. Mean of heads: the average map (rows still sum to 1). Max of heads: each cell the strongest head's weight (rows no longer sum to 1). Rollout (Abnar &amp; Zuidema, 2020) follows the information up through the layers: each layer's mean map A becomes 0.5·A + 0.5·I, because half of the signal bypasses attention through the residual connection; its rows are normalised to sum to 1 again; and the layers are multiplied from the bottom up, R_l = Â_l · R_(l-1). Row q of layer l then says how much of each input token reaches position q after layer l. For cross-attention, rollout follows the decoder: through its masked self-attention and, with half of the signal, its cross-attention into the encoder's rollout, so each row says how much of each source token reaches that decoder position.</source>
         <translation>汇总与注意力展开
 网格的最后一列汇总每一层的各个头。各头平均：平均的注意力图（每行之和仍为 1）。各头最大：每个格子取最强的头的权重（每行之和不再为 1）。注意力展开（Abnar 与 Zuidema，2020）沿着各层向上追踪信息：每层的平均图 A 变为 0.5·A + 0.5·I，因为一半的信号经残差连接绕过了注意力；再把每行重新归一化为和为 1；然后自下而上把各层相乘，R_l = Â_l · R_(l-1)。于是第 l 层的第 q 行表示：经过第 l 层之后，每个输入词元有多少到达了位置 q。对交叉注意力，注意力展开沿解码器追踪：经过它的掩码自注意力，并以一半的信号经过它的交叉注意力进入编码器的注意力展开，于是每一行表示每个源词元有多少到达了这个解码器位置。</translation>
     </message>
     <message>
         <source>The logit lens
-At the explorer&apos;s step, each decoder layer&apos;s output (its residual stream) is sent through the model&apos;s final norm, where it has one, and its output layer, as if that layer were the last: each row gives that layer&apos;s most probable next tokens, its own first choice in the row&apos;s name, coloured to the row&apos;s largest probability. The last row is the model&apos;s own distribution. Beside it, each cross-attention head&apos;s direct term in the written token&apos;s logit: its output carried along the residual path to that logit, the rest of the model frozen; the caption adds the other terms, which together make the logit.</source>
+At the explorer's step, each decoder layer's output (its residual stream) is sent through the model's final norm, where it has one, and its output layer, as if that layer were the last: each row gives that layer's most probable next tokens, its own first choice in the row's name, coloured to the row's largest probability. The last row is the model's own distribution. Beside it, each cross-attention head's direct term in the written token's logit: its output carried along the residual path to that logit, the rest of the model frozen; the caption adds the other terms, which together make the logit.</source>
         <translation>logit 透镜
 在探索页当前这一步，把每个解码器层的输出（它的残差流）送进模型的最终归一化（如果有的话）和输出层，就好像这一层是最后一层：每一行给出该层最可能的下一个词元，行名里是它自己的第一选择，颜色按该行的最大概率归一。最后一行就是模型自己的分布。旁边是每个交叉注意力头在所写词元 logit 中的直接项：它的输出沿残差路径一直送到这个 logit，模型其余部分保持冻结；说明文字再加上其他各项，它们合起来正好是这个 logit。</translation>
     </message>
     <message>
         <source>Heads that align
-Every pair of the task&apos;s test split is read with its gold word alignments: at each target word, each cross-attention head (and each layer&apos;s mean map) chooses the source word it weighs most. The map gives each head&apos;s share of choices that are gold links; the caption names the best head and its alignment error rate (AER). Beside it, one test sentence under the best head: its choices that are gold links, the gold links it missed, and its choices that are not gold. For a model of subword pieces a word weighs the sum of its pieces.</source>
+Every pair of the task's test split is read with its gold word alignments: at each target word, each cross-attention head (and each layer's mean map) chooses the source word it weighs most. The map gives each head's share of choices that are gold links; the caption names the best head and its alignment error rate (AER). Beside it, one test sentence under the best head: its choices that are gold links, the gold links it missed, and its choices that are not gold. For a model of subword pieces a word weighs the sum of its pieces.</source>
         <translation>对齐词语的头
 任务测试集的每一对句子都带着标准词对齐来读：在每个目标词处，每个交叉注意力头（以及每层的平均图）选出它权重最大的源词。图中给出每个头的选择中是标准链接的比例；说明文字指出最好的头及其对齐错误率（AER）。旁边是最好的头在一个测试句上的表现：它选中且是标准链接的、它漏掉的标准链接，以及它选中但不是标准链接的。对由子词组成的模型，一个词的权重是它各个子词之和。</translation>
     </message>
     <message>
         <source>Activation patching
-The second page runs sentence B again with one activation taken from sentence A: the encoder&apos;s stream at one source position after one layer, one cross-attention head&apos;s output, or the decoder&apos;s stream after one layer, at the chosen output step. Each cell says how far that one value moves B&apos;s output toward A&apos;s: the log-probability of A&apos;s token minus B&apos;s, scaled so that 0 is B&apos;s own run and 1 is A&apos;s. Both runs read A&apos;s output so far; positions need sentences of one length.</source>
+The second page runs sentence B again with one activation taken from sentence A: the encoder's stream at one source position after one layer, one cross-attention head's output, or the decoder's stream after one layer, at the chosen output step. Each cell says how far that one value moves B's output toward A's: the log-probability of A's token minus B's, scaled so that 0 is B's own run and 1 is A's. Both runs read A's output so far; positions need sentences of one length.</source>
         <translation>激活修补
 第二页把句子 B 再运行一次，其中一个激活取自句子 A：编码器在某一层之后某个源语言位置上的残差流、某个交叉注意力头的输出，或解码器在某一层之后的残差流，都在所选的输出步上。每个格子说明这一个值把 B 的输出向 A 的输出移动了多少：A 的词元的对数概率减去 B 的，缩放到 0 是 B 自己的运行、1 是 A 的运行。两次运行都读 A 到目前为止的输出；按位置修补需要两个句子长度相同。</translation>
     </message>
@@ -6487,18 +6486,18 @@ The model gives every token of its vocabulary a score (a logit). The temperature
     </message>
     <message>
         <source>Beam search and its scores
-Beam search keeps the best partial translations (hypotheses), as many as its width, and extends each by every token at each step. A hypothesis&apos;s score is the sum of the natural log-probabilities of its tokens: negative, and closer to 0 means more probable. Hypotheses are ranked by that sum divided by length^penalty (the length penalty): 0 ranks by the sum itself, which favours short outputs; 1 ranks by the average log-probability per token. A hypothesis that writes &lt;/s&gt; is finished and keeps its score.</source>
+Beam search keeps the best partial translations (hypotheses), as many as its width, and extends each by every token at each step. A hypothesis's score is the sum of the natural log-probabilities of its tokens: negative, and closer to 0 means more probable. Hypotheses are ranked by that sum divided by length^penalty (the length penalty): 0 ranks by the sum itself, which favours short outputs; 1 ranks by the average log-probability per token. A hypothesis that writes &lt;/s&gt; is finished and keeps its score.</source>
         <translation>束搜索及其分数
 束搜索在每一步保留若干个最好的部分译文（假设），个数等于束宽，并把每个假设用每个词元延长一步。假设的分数是其各词元的自然对数概率之和：为负数，越接近 0 表示越可能。假设按这个和除以 length^penalty（长度惩罚）来排序：惩罚为 0 时直接按和排序，偏向较短的输出；为 1 时按每个词元的平均对数概率排序。写出 &lt;/s&gt; 的假设即告完成，并保持它的分数。</translation>
     </message>
     <message>
         <source>Type a sentence and press Enter, then Space (or Step) to let the model write one token at a time.
 
-The grid shows every layer (rows of tiles) and head (columns) of the chosen attention. In each tile a row is one query: the token that is looking (the decoder&apos;s input at that step, or a source token for the encoder); a column is one key: a token it may look at. A cell&apos;s colour is how much of its attention the query gives to that key. Every row sums to 1, because the softmax turns the row&apos;s scores into shares of one whole. The outlined row is the current step&apos;s query. The last column sums up each layer&apos;s heads (their mean, max, or the rollout through the layers).
+The grid shows every layer (rows of tiles) and head (columns) of the chosen attention. In each tile a row is one query: the token that is looking (the decoder's input at that step, or a source token for the encoder); a column is one key: a token it may look at. A cell's colour is how much of its attention the query gives to that key. Every row sums to 1, because the softmax turns the row's scores into shares of one whole. The outlined row is the current step's query. The last column sums up each layer's heads (their mean, max, or the rollout through the layers).
 
-Click a head to see it large with its tokens. The bars are the model&apos;s most probable next tokens at the last step: click one to make it write that token instead. Click an earlier output token to go back to it. In the decoder&apos;s self-attention the future is masked: hatched cells.
+Click a head to see it large with its tokens. The bars are the model's most probable next tokens at the last step: click one to make it write that token instead. Click an earlier output token to go back to it. In the decoder's self-attention the future is masked: hatched cells.
 
-Test a claim: right-click a head to switch it off (its output zero, its mean, or uniform attention), let it use another head&apos;s pattern, tie its queries to its keys (Q = K), or scale its layer&apos;s scores. Drag along a row of the large head to paint where that query looks. The model decodes again at once: the bar above the grid lists what is changed (× removes one), edited heads are framed, and output tokens that changed are marked; their tooltip gives the unchanged model&apos;s token and how its log-probability moved. Ctrl+Z undoes a change, Ctrl+Shift+Z redoes it.</source>
+Test a claim: right-click a head to switch it off (its output zero, its mean, or uniform attention), let it use another head's pattern, tie its queries to its keys (Q = K), or scale its layer's scores. Drag along a row of the large head to paint where that query looks. The model decodes again at once: the bar above the grid lists what is changed (× removes one), edited heads are framed, and output tokens that changed are marked; their tooltip gives the unchanged model's token and how its log-probability moved. Ctrl+Z undoes a change, Ctrl+Shift+Z redoes it.</source>
         <translation>输入一个句子并按回车，然后按空格（或“单步”），让模型每次写出一个词元。
 
 网格显示所选注意力的每一层（一行行小图）和每个头（列）。在每个小图中，一行是一个查询：正在“看”的词元（解码器在这一步的输入，或编码器的一个源语言词元）；一列是一个键：它可以看的词元。格子的颜色表示查询把多少注意力分给了这个键。每一行之和都为 1，因为 softmax 把这一行的分数变成了一个整体中的份额。带边框的行是当前这一步的查询。最后一列汇总每一层的各个头（平均值、最大值，或跨层的注意力展开）。
@@ -6510,17 +6509,17 @@ Test a claim: right-click a head to switch it off (its output zero, its mean, or
     <message>
         <source>The table is the positional encoding PE that is added to the word embeddings, so that the model knows where each token stands. Each row is a position, each column a dimension. Column 2i is sin(pos / 10000^(2i/d_model)) and column 2i+1 the cosine of the same angle: low dimensions change fast from position to position, high ones slowly, like the hands of a clock.
 
-The &apos;sin half | cos half&apos; layout reorders the columns as in the seed&apos;s figure. The curves show a few dimensions across positions. PE·PEᵀ compares two positions: its value depends only on how far apart they are, which lets attention find relative positions.</source>
+The 'sin half | cos half' layout reorders the columns as in the seed's figure. The curves show a few dimensions across positions. PE·PEᵀ compares two positions: its value depends only on how far apart they are, which lets attention find relative positions.</source>
         <translation>这张表是位置编码 PE，它被加到词嵌入上，让模型知道每个词元所在的位置。每一行是一个位置，每一列是一个维度。第 2i 列为 sin(pos / 10000^(2i/d_model))，第 2i+1 列为同一角度的余弦：低维度随位置变化得快，高维度变化得慢，就像时钟的指针。
 
 “前半 sin | 后半 cos”的排列方式按教程中的图重新排列各列。曲线显示几个维度随位置的变化。PE·PEᵀ 比较两个位置：它的值只取决于两个位置相距多远，这让注意力能够找到相对位置。</translation>
     </message>
     <message>
-        <source>A mask says which key each query may attend to (True: a cell in the colour map&apos;s top colour, yellow by default) and which it may not (False: a light grey hatched cell, as masked cells are in every attention plot).
+        <source>A mask says which key each query may attend to (True: a cell in the colour map's top colour, yellow by default) and which it may not (False: a light grey hatched cell, as masked cells are in every attention plot).
 
 The padding mask hides the &lt;pad&gt; tokens that fill the shorter sentences of a batch; the sequence (causal) mask hides the future from the decoder, so that query t sees keys 0..t only. Decoder self-attention uses both combined. Blocked scores become -inf, so after the softmax their weight is 0 and every row still sums to 1.
 
-The walkthrough shows one head&apos;s steps for one query: the raw scores Q·Kᵀ, scaled by 1/sqrt(d_k), masked, turned into weights by the softmax, and the output: the weights times the value vectors V.</source>
+The walkthrough shows one head's steps for one query: the raw scores Q·Kᵀ, scaled by 1/sqrt(d_k), masked, turned into weights by the softmax, and the output: the weights times the value vectors V.</source>
         <translation>掩码规定每个查询可以关注哪些键（True：用颜色映射最亮的颜色画出的格子，默认为黄色），不能关注哪些键（False：浅灰色的斜线格，和每张注意力图中被掩码的格子一样）。
 
 填充掩码（padding mask）遮住用来补齐批次中较短句子的 &lt;pad&gt; 词元；序列（因果）掩码（sequence mask）对解码器遮住未来，使查询 t 只能看到键 0..t。解码器自注意力使用二者的组合。被掩码的分数变为 -inf，所以经过 softmax 后它们的权重为 0，每一行之和仍然为 1。
@@ -6528,23 +6527,23 @@ The walkthrough shows one head&apos;s steps for one query: the raw scores Q·K�
 逐步演示展示一个头对一个查询的各个步骤：原始分数 Q·Kᵀ，乘以 1/sqrt(d_k) 缩放，加掩码，经 softmax 变成权重，以及输出：权重乘以值向量 V。</translation>
     </message>
     <message>
-        <source>Choose a task and the model&apos;s size, then Start. The plots show the training loss of every batch, the validation loss and exact match at each validation, the learning rate (watch the warm-up: it climbs from 0 before it levels off or falls) and the share of target tokens predicted right.
+        <source>Choose a task and the model's size, then Start. The plots show the training loss of every batch, the validation loss and exact match at each validation, the learning rate (watch the warm-up: it climbs from 0 before it levels off or falls) and the share of target tokens predicted right.
 
-Below, every layer and head of the probe sentence&apos;s attention: rows are queries, columns keys, each row sums to 1. Drag the timeline to go back to an earlier snapshot and watch the alignment form out of noise. When the run ends, &apos;Use in explorer&apos; makes the trained model the window&apos;s model.</source>
+Below, every layer and head of the probe sentence's attention: rows are queries, columns keys, each row sums to 1. Drag the timeline to go back to an earlier snapshot and watch the alignment form out of noise. When the run ends, 'Use in explorer' makes the trained model the window's model.</source>
         <translation>选择任务和模型大小，然后点“开始”。曲线显示每个批次的训练损失、每次验证时的验证损失和完全匹配率、学习率（注意预热：它先从 0 开始上升，然后保持或下降），以及预测正确的目标词元比例。
 
 下方是探针句在每一层、每个头上的注意力：行是查询，列是键，每行之和为 1。拖动时间线可回到较早的快照，看对齐如何从噪声中形成。训练结束后，“在探索页使用”把训练好的模型设为窗口的模型。</translation>
     </message>
     <message>
-        <source>The experiment of the seed tutorial: an encoder stack learns y = (a+1)^2 + b. Each row is one configuration; its test loss (half the mean squared error, the figure the tutorial&apos;s tables head &quot;MSE&quot;) stands beside the value the tutorial published. Predicting the mean scores 3.5: a run that ends there learned nothing (marked stuck); a run whose loss blew up to NaN is marked diverged.
+        <source>The experiment of the seed tutorial: an encoder stack learns y = (a+1)^2 + b. Each row is one configuration; its test loss (half the mean squared error, the figure the tutorial's tables head "MSE") stands beside the value the tutorial published. Predicting the mean scores 3.5: a run that ends there learned nothing (marked stuck); a run whose loss blew up to NaN is marked diverged.
 
-The plot overlays every run&apos;s training loss on a log scale: without warm-up, lr=1e-3 stays on the 3.5 line while the others fall. This is what the lab demonstrates: a Transformer is hard to train from scratch, and warm-up and a careful initialisation decide whether it learns at all. As in the tutorial&apos;s script, attention runs across the batch, not the sequence, and the element-wise task needs no attention: the lab measures optimisation, not what attention can do. The quick preset is shorter than the tutorial&apos;s runs, so its numbers differ.</source>
+The plot overlays every run's training loss on a log scale: without warm-up, lr=1e-3 stays on the 3.5 line while the others fall. This is what the lab demonstrates: a Transformer is hard to train from scratch, and warm-up and a careful initialisation decide whether it learns at all. As in the tutorial's script, attention runs across the batch, not the sequence, and the element-wise task needs no attention: the lab measures optimisation, not what attention can do. The quick preset is shorter than the tutorial's runs, so its numbers differ.</source>
         <translation>种子教程中的实验：一个编码器堆栈学习 y = (a+1)^2 + b。每一行是一种配置；它的测试损失（均方误差的一半，即教程表格中标为“MSE”的数字）与教程公布的数值并列。预测均值得分 3.5：停在那里的运行什么也没学到（标为卡住）；损失爆炸成 NaN 的运行标为发散。
 
 图中在对数刻度上叠加了每次运行的训练损失：没有预热时，lr=1e-3 一直停在 3.5 这条线上，而其他运行都在下降。这正是实验室要展示的：从零开始训练 Transformer 很难，预热和谨慎的初始化决定了它能否学到东西。与教程的脚本一样，注意力作用在批次上而不是序列上，而这个逐元素的任务根本不需要注意力：实验室衡量的是优化，而不是注意力能做什么。快速预设比教程的运行短，所以数字会不同。</translation>
     </message>
     <message>
-        <source>Are all these heads needed? Measure switches every head of the loaded model off alone (its output set to zero) and scores the model on its task&apos;s test sentences: a map&apos;s cell is the score lost without that head, in points of exact match (or in nats of the reference tokens&apos; log-probability). Most cells are near 0: one head alone is rarely missed.
+        <source>Are all these heads needed? Measure switches every head of the loaded model off alone (its output set to zero) and scores the model on its task's test sentences: a map's cell is the score lost without that head, in points of exact match (or in nats of the reference tokens' log-probability). Most cells are near 0: one head alone is rarely missed.
 
 The prune curve switches heads off one after another, least important first, and scores the model after each: it stays flat while redundant heads go, then falls. The text beside it counts the heads that can go before one point of exact match is lost. Without every cross-attention head the decoder no longer sees the source at all.
 
@@ -6556,23 +6555,23 @@ Click a head to switch it off in the explorer, and watch what changes in its tra
 点击一个头，就会在探索页中关闭它，看看译文有什么变化。</translation>
     </message>
     <message>
-        <source>Pictures the tutorials describe in words, drawn from the loaded model&apos;s own weights for the explorer&apos;s sentence at its step: step in the explorer and come back to see the next token&apos;s. Choose a picture on the left; above it stand the tutorial&apos;s claim and what the picture shows. The attention kind and layer (and head, where a picture shows one head) choose what it is drawn from: the encoder&apos;s layers for encoder self-attention, the decoder&apos;s otherwise.</source>
+        <source>Pictures the tutorials describe in words, drawn from the loaded model's own weights for the explorer's sentence at its step: step in the explorer and come back to see the next token's. Choose a picture on the left; above it stand the tutorial's claim and what the picture shows. The attention kind and layer (and head, where a picture shows one head) choose what it is drawn from: the encoder's layers for encoder self-attention, the decoder's otherwise.</source>
         <translation>教程用文字描述的图，用已加载模型自己的权重、按探索页中的句子及其当前步绘制：在“探索”中前进一步再回来，就能看到下一个词元的图。在左边选择一张图；图的上方是教程的说法以及这张图显示的内容。注意力类型和层（以及只显示一个头的图中的头）决定图取自哪里：编码器自注意力取编码器的层，其他取解码器的层。</translation>
     </message>
     <message>
-        <source>Two decoding runs side by side: a minimal pair of sentences (&quot;ich möchte ein bier&quot; and &quot;ich möchte ein bier trinken&quot;), or one sentence through two models (the loaded one, a shipped one, or a checkpoint file, such as one saved earlier in training). Each run is decoded greedily to its end. Choose the attention kind, the layer and a head or a summary of the layer&apos;s heads. Where the two maps have the same shape, the third map is B − A on a blue-white-red scale centred at 0, its range stated in its title; where they do not, it says why. Below, the two outputs as a token diff.</source>
-        <translation>并排比较两次解码：一对最小差异的句子（&quot;ich möchte ein bier&quot; 和 &quot;ich möchte ein bier trinken&quot;），或同一个句子经过两个模型（已加载的模型、随附的模型，或一个检查点文件，例如训练早期保存的那个）。每次解码都用贪心策略一直解码到结束。选择注意力类型、层，以及一个头或该层各头的汇总。两张图形状相同时，第三张图是 B − A，用以 0 为中心的蓝-白-红色标绘制，标题中写明其范围；形状不同时，它会说明原因。下方是两个输出的词元级差异。</translation>
+        <source>Two decoding runs side by side: a minimal pair of sentences ("ich möchte ein bier" and "ich möchte ein bier trinken"), or one sentence through two models (the loaded one, a shipped one, or a checkpoint file, such as one saved earlier in training). Each run is decoded greedily to its end. Choose the attention kind, the layer and a head or a summary of the layer's heads. Where the two maps have the same shape, the third map is B − A on a blue-white-red scale centred at 0, its range stated in its title; where they do not, it says why. Below, the two outputs as a token diff.</source>
+        <translation>并排比较两次解码：一对最小差异的句子（"ich möchte ein bier" 和 "ich möchte ein bier trinken"），或同一个句子经过两个模型（已加载的模型、随附的模型，或一个检查点文件，例如训练早期保存的那个）。每次解码都用贪心策略一直解码到结束。选择注意力类型、层，以及一个头或该层各头的汇总。两张图形状相同时，第三张图是 B − A，用以 0 为中心的蓝-白-红色标绘制，标题中写明其范围；形状不同时，它会说明原因。下方是两个输出的词元级差异。</translation>
     </message>
     <message>
-        <source>Two to four models decode one sentence side by side, a step at a time: Space steps every model that has not ended, Left goes back, Home starts again, End decodes to the end. The shipped siblings were trained on the same task as the 2017 default, each with one change: grouped-query (gqa) or multi-query (mqa) attention, rotary (rope) or ALiBi positions, a sliding window, pre-norm, or one decoder-only stack. Each model shows the same attention kind, layer and head on one colour scale, with its parameters, the bytes its KV cache holds now and adds per token, and its test exact match. The head buttons are framed by the keys and values they share: one frame per head for multi-head attention, one frame around all for multi-query. A decoder-only model has one self-attention map: its output rows are drawn whole, the source part left of the dashed line. Outputs that differ from the first model&apos;s are marked as in the Compare tab.</source>
+        <source>Two to four models decode one sentence side by side, a step at a time: Space steps every model that has not ended, Left goes back, Home starts again, End decodes to the end. The shipped siblings were trained on the same task as the 2017 default, each with one change: grouped-query (gqa) or multi-query (mqa) attention, rotary (rope) or ALiBi positions, a sliding window, pre-norm, or one decoder-only stack. Each model shows the same attention kind, layer and head on one colour scale, with its parameters, the bytes its KV cache holds now and adds per token, and its test exact match. The head buttons are framed by the keys and values they share: one frame per head for multi-head attention, one frame around all for multi-query. A decoder-only model has one self-attention map: its output rows are drawn whole, the source part left of the dashed line. Outputs that differ from the first model's are marked as in the Compare tab.</source>
         <translation>两到四个模型并排解码同一个句子，每次一步：空格让每个尚未结束的模型前进一步，← 后退，Home 从头开始，End 解码到底。随附的兄弟模型与 2017 年的默认模型在同一任务上训练，各自只改一处：分组查询（gqa）或多查询（mqa）注意力、旋转（rope）或 ALiBi 位置、滑动窗口、前置归一化（pre-norm），或只用一个解码器堆栈。每个模型用同一个色标显示同一种注意力、同一层和同一个头，并列出它的参数量、KV 缓存现有的字节数和每个词元增加的字节数，以及它在测试集上的完全匹配率。头按钮按共享的键和值加框：多头注意力每个头一个框，多查询注意力所有头一个框。仅解码器模型只有一张自注意力图：它的输出行整行画出，虚线左边是源句部分。与第一个模型输出不同的地方，按比较页的方式标出。</translation>
     </message>
     <message>
         <source>Two claims of the tutorial, computed live.
 
-Why scale by 1/√d_k: q and k are random vectors of d_k entries drawn from N(0, 1). Their dot product q·k adds up d_k products, so its spread (standard deviation) grows as √d_k: the first plot. Fed to the softmax unscaled, such large scores give one key almost all the weight: the row&apos;s entropy falls towards 0 bits, and the softmax&apos;s gradient, the norm of its Jacobian diag(p) − ppᵀ, falls towards 0, so training can hardly change the scores. Divided by √d_k, the scores keep a spread of 1 at every d_k, and entropy and gradient stay. The curves are medians over many random rows; the circles mark the slider&apos;s d_k. On the right, the loaded model&apos;s real attention for one query with its scaling multiplied by a factor in one layer: 0 makes the row uniform, √d_k removes the 1/√d_k.
+Why scale by 1/√d_k: q and k are random vectors of d_k entries drawn from N(0, 1). Their dot product q·k adds up d_k products, so its spread (standard deviation) grows as √d_k: the first plot. Fed to the softmax unscaled, such large scores give one key almost all the weight: the row's entropy falls towards 0 bits, and the softmax's gradient, the norm of its Jacobian diag(p) − ppᵀ, falls towards 0, so training can hardly change the scores. Divided by √d_k, the scores keep a spread of 1 at every d_k, and entropy and gradient stay. The curves are medians over many random rows; the circles mark the slider's d_k. On the right, the loaded model's real attention for one query with its scaling multiplied by a factor in one layer: 0 makes the row uniform, √d_k removes the 1/√d_k.
 
-Why positions: &apos;Shuffle the source words&apos; puts the sentence&apos;s tokens in a random order and runs the encoder again. With the positional encoding the attention changes. Without it (the NoPositions intervention) the shuffled map is the original one with its rows and columns reordered the same way: the largest difference is float rounding, about 1e-7. Attention alone sees a set of words, not a sequence.</source>
+Why positions: 'Shuffle the source words' puts the sentence's tokens in a random order and runs the encoder again. With the positional encoding the attention changes. Without it (the NoPositions intervention) the shuffled map is the original one with its rows and columns reordered the same way: the largest difference is float rounding, about 1e-7. Attention alone sees a set of words, not a sequence.</source>
         <translation>教程中的两个论断，现场计算。
 
 为什么要除以 √d_k 缩放：q 和 k 是 d_k 维的随机向量，元素取自 N(0, 1)。它们的点积 q·k 是 d_k 个乘积之和，所以它的离散程度（标准差）随 √d_k 增长：见第一张图。不缩放就送入 softmax，这么大的分数会把几乎全部权重分给一个键：这一行的熵降向 0 比特，softmax 的梯度（其雅可比矩阵 diag(p) − ppᵀ 的范数）也降向 0，训练几乎无法再改变这些分数，即进入了梯度平缓区。除以 √d_k 后，分数在任何 d_k 下的离散程度都保持为 1，熵和梯度也得以保留。曲线是许多随机行的中位数；圆圈标出滑块所选的 d_k。右侧是已加载模型对一个查询的真实注意力，其中某一层的缩放乘以一个系数：系数 0 使这一行变为均匀分布，√d_k 则去掉了 1/√d_k。
@@ -6580,7 +6579,7 @@ Why positions: &apos;Shuffle the source words&apos; puts the sentence&apos;s tok
 为什么需要位置：“打乱源句单词”把句子的词元随机重排，再运行一次编码器。有位置编码时，注意力会改变。没有位置编码时（NoPositions 干预），打乱后的注意力图就是原图的行和列按同样方式重排的结果：最大差值只是浮点舍入误差，约 1e-7。仅靠注意力，模型看到的是一组单词，而不是一个序列。</translation>
     </message>
     <message>
-        <source>A live class: File &gt; Start a class serves this window&apos;s explorer on the local network (port 8338: open it on the firewall). Students open the join address in a browser, or scan the QR code, or use File &gt; Join a class in transviz, and type the code and a nickname. They follow what the explorer shows (sentence, output, candidates, the head shown large, a lesson&apos;s caption). Each quiz question of the explorer or of a lesson slide is asked to the class too, in English and Chinese: the chart counts the answers without marking the right one; Reveal (here or in the explorer) marks it and tells each student whether they were right. Choose pre-test or post-test before a lesson&apos;s questions to compare the two; Export answers writes them as CSV, and nothing about the students is written anywhere else. Stop the class, or close the window, and the server stops listening.</source>
+        <source>A live class: File &gt; Start a class serves this window's explorer on the local network (port 8338: open it on the firewall). Students open the join address in a browser, or scan the QR code, or use File &gt; Join a class in transviz, and type the code and a nickname. They follow what the explorer shows (sentence, output, candidates, the head shown large, a lesson's caption). Each quiz question of the explorer or of a lesson slide is asked to the class too, in English and Chinese: the chart counts the answers without marking the right one; Reveal (here or in the explorer) marks it and tells each student whether they were right. Choose pre-test or post-test before a lesson's questions to compare the two; Export answers writes them as CSV, and nothing about the students is written anywhere else. Stop the class, or close the window, and the server stops listening.</source>
         <translation>实时课堂：“文件 &gt; 开始课堂”在局域网上提供这个窗口的探索页（端口 8338：请在防火墙上放行）。学生在浏览器中打开加入地址，或扫描二维码，或在 transviz 中使用“文件 &gt; 加入课堂”，然后输入加入码和昵称。他们跟随探索页显示的内容（句子、输出、候选、放大显示的头、课程的说明文字）。探索页或课程幻灯片的每个测验问题也会用英文和中文发给全班：图表统计答案，但不标出正确答案；“揭晓答案”（在这里或探索页）会标出它，并告诉每个学生是否答对。在一节课的问题之前选择课前测或课后测，以便比较两者；“导出答案”把答案写成 CSV，关于学生的任何信息都不会写到别处。结束课堂或关闭窗口后，服务器就停止监听。</translation>
     </message>
 </context>
@@ -6607,7 +6606,7 @@ Why positions: &apos;Shuffle the source words&apos; puts the sentence&apos;s tok
         <translation>课堂已结束。如果需要答案，请现在导出：开始另一个课堂后它们不会被保留。</translation>
     </message>
     <message>
-        <source>Export the class&apos;s answers</source>
+        <source>Export the class's answers</source>
         <translation>导出课堂的答案</translation>
     </message>
     <message>
@@ -6638,7 +6637,7 @@ Why positions: &apos;Shuffle the source words&apos; puts the sentence&apos;s tok
         <translation>浏览…</translation>
     </message>
     <message>
-        <source>the task&apos;s first example</source>
+        <source>the task's first example</source>
         <translation>任务的第一个例句</translation>
     </message>
     <message>
@@ -6698,7 +6697,7 @@ Why positions: &apos;Shuffle the source words&apos; puts the sentence&apos;s tok
         <translation>无</translation>
     </message>
     <message>
-        <source>T5&apos;s relative buckets</source>
+        <source>T5's relative buckets</source>
         <translation>T5 的相对位置桶</translation>
     </message>
     <message>
@@ -6726,7 +6725,7 @@ Why positions: &apos;Shuffle the source words&apos; puts the sentence&apos;s tok
         <translation>仅解码器，因果</translation>
     </message>
     <message>
-        <source>Decoder-only: one stack reads the source, the start token and the translation as one stream and translates by continuing it; in a prefix LM the source&apos;s words see each other both ways</source>
+        <source>Decoder-only: one stack reads the source, the start token and the translation as one stream and translates by continuing it; in a prefix LM the source's words see each other both ways</source>
         <translation>仅解码器：一个层栈把源句、起始词元和译文当作一条序列读取，通过续写来翻译；在前缀语言模型中，源句的词彼此双向可见</translation>
     </message>
     <message>
@@ -6890,7 +6889,7 @@ Why positions: &apos;Shuffle the source words&apos; puts the sentence&apos;s tok
         <translation>句对 (*.tsv *.txt)</translation>
     </message>
     <message>
-        <source>{0} must be a number (like 1e-3), not &apos;{1}&apos;</source>
+        <source>{0} must be a number (like 1e-3), not '{1}'</source>
         <translation>{0}必须是数字（如 1e-3），而不是“{1}”</translation>
     </message>
     <message>
@@ -6941,7 +6940,7 @@ Why positions: &apos;Shuffle the source words&apos; puts the sentence&apos;s tok
         <translation>打开时间线…</translation>
     </message>
     <message>
-        <source>Make the trained model the explorer&apos;s model (a copy)</source>
+        <source>Make the trained model the explorer's model (a copy)</source>
         <translation>把训练好的模型设为探索页的模型（一份副本）</translation>
     </message>
     <message>
@@ -7029,7 +7028,7 @@ Why positions: &apos;Shuffle the source words&apos; puts the sentence&apos;s tok
         <translation>探针句：{0}（用数据中的译文做强制教学：{1}）</translation>
     </message>
     <message>
-        <source>probe: {0} (not in the data: the model&apos;s own output is shown)</source>
+        <source>probe: {0} (not in the data: the model's own output is shown)</source>
         <translation>探针句：{0}（不在数据中：显示模型自己的输出）</translation>
     </message>
     <message>
@@ -7101,7 +7100,7 @@ Why positions: &apos;Shuffle the source words&apos; puts the sentence&apos;s tok
         <translation>训练：{0}</translation>
     </message>
     <message>
-        <source>The trained model is now the explorer&apos;s model</source>
+        <source>The trained model is now the explorer's model</source>
         <translation>训练好的模型现在是探索页的模型</translation>
     </message>
     <message>
@@ -7137,7 +7136,7 @@ Why positions: &apos;Shuffle the source words&apos; puts the sentence&apos;s tok
         <translation>保存在 {0} 中，该文件没有记录训练曲线</translation>
     </message>
     <message>
-        <source>Open a checkpoint&apos;s timeline</source>
+        <source>Open a checkpoint's timeline</source>
         <translation>打开检查点的时间线</translation>
     </message>
     <message>
@@ -7206,7 +7205,7 @@ The model trained so far will be saved to:
         <translation>头：</translation>
     </message>
     <message>
-        <source>Hidden until you answer: a quiz&apos;s question is open in the Explorer, and stepping here would give the answer away. Reveal it there (Enter) to see the models side by side.</source>
+        <source>Hidden until you answer: a quiz's question is open in the Explorer, and stepping here would give the answer away. Reveal it there (Enter) to see the models side by side.</source>
         <translation>回答前隐藏：探索页中有一道测验题尚未回答，在这里单步会泄露答案。在那里揭晓答案（Enter）后即可看到并排的模型。</translation>
     </message>
     <message>
@@ -7218,7 +7217,7 @@ The model trained so far will be saved to:
         <translation>解码器还没有运行：请按“全部单步（空格）”。</translation>
     </message>
     <message>
-        <source>keys: source tokens, then the output&apos;s (columns)</source>
+        <source>keys: source tokens, then the output's (columns)</source>
         <translation>键：先是源语言词元，再是输出的词元（列）</translation>
     </message>
     <message>

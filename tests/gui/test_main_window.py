@@ -11,6 +11,7 @@ from PySide6.QtWidgets import QApplication, QMessageBox, QPlainTextEdit
 from safetensors.torch import save_file
 
 import transviz
+from transviz.gui.services.language import set_language
 
 
 @pytest.fixture
@@ -66,6 +67,25 @@ def test_menus(window):
                      "Info..."]
     assert not window.menus.export_trace_action.isEnabled()  # no sentence decoded yet
     assert not window.menus.animate_action.isEnabled()
+
+
+def mnemonics(menu) -> list[str]:
+    """The letters after '&' in a menu's entries (Alt+letter chooses an entry; '&&' is a plain '&')."""
+    found = []
+    for action in menu.actions():
+        text = action.text().replace("&&", "")
+        if "&" in text:
+            found.append(text[text.index("&") + 1].lower())
+    return found
+
+
+@pytest.mark.parametrize("language", ["en", "zh_CN"])
+def test_no_two_entries_of_a_menu_share_a_mnemonic(window, language):
+    set_language(language)  # the english_and_the_default_look fixture sets English back
+    QApplication.processEvents()
+    for top in window.menuBar().actions():
+        letters = mnemonics(top.menu())
+        assert len(letters) == len(set(letters)), (top.text(), sorted(letters))
 
 
 def test_loading_replaces_the_model_off_the_gui_thread(window, qtbot, model_file):

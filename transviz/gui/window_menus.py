@@ -78,7 +78,7 @@ class WindowMenus(Retranslated):
         self.add_slide_action = bound_action(
             self, file, lambda: translate("MainWindow", "Add the current state as a sli&de..."),
             lessons.add_slide_with_dialog, "Ctrl+Shift+L")
-        self.close_lesson_action = bound_action(self, file, lambda: translate("MainWindow", "&Close lesson"),
+        self.close_lesson_action = bound_action(self, file, lambda: translate("MainWindow", "Clos&e lesson"),
                                                 lessons.close_lesson)
         self.close_lesson_action.setEnabled(False)
         file.addSeparator()
