@@ -95,9 +95,8 @@ class HeadsPanel(Retranslated, PlotPanel):
         self.maps = {kind: HeatmapWidget(value_format=self._value_text) for kind in KINDS}
         for kind, heatmap in self.maps.items():
             heatmap.clicked.connect(lambda layer, head, kind=kind: self.switch_off(kind, layer, head))
-        self.curve = pg.PlotWidget()
+        self.curve = pg.PlotWidget(enableMenu=False)
         plain_axes(self.curve.getPlotItem())
-        self.curve.setMenuEnabled(False)
         self.curve.hideButtons()
         self.legend = legend_below(self.curve.getPlotItem(), columns=3)
         self.about = bound_label(self, lambda: self.tr(

@@ -134,12 +134,11 @@ class PositionalPanel(Retranslated, PlotPanel):
             self.tr("position"), self.tr("dimension"), self.tr("positions (rows)"), self.tr("dimensions (columns)"),
             self.tr("{row_name} {row}, {column_name} {column}: {value}")))
         self.layout_note = plain_label(wrap=True)  # fairseq's caption takes two lines on a small screen
-        self.curves = pg.PlotWidget()
+        self.curves = pg.PlotWidget(enableMenu=False)
         self.bind_text(self.curves.setTitle, lambda: self.tr("Chosen dimensions across positions"))
         self.bind_text(lambda text: self.curves.setLabel("bottom", text), lambda: self.tr("position"))
         self.bind_text(lambda text: self.curves.setLabel("left", text), lambda: self.tr("PE value"))
         self.legend = legend_below(self.curves.getPlotItem())
-        self.curves.setMenuEnabled(False)
         self.curves.setMinimumHeight(240)  # its size hint is low: the similarity below would take the column
         self.curves.hideButtons()
         plain_axes(self.curves.getPlotItem())

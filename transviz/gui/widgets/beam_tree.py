@@ -72,10 +72,9 @@ class BeamTree(Retranslated, QWidget):
         self._width: int | None = None  # the beam's, for the title
         self._length_penalty = 1.0  # the scale of the scores shown
         self._title = plain_label(wrap=True)
-        self._view = pg.PlotWidget()
+        self._view = pg.PlotWidget(enableMenu=False)
         plot = self._view.getPlotItem()
         plot.hideButtons()
-        plot.setMenuEnabled(False)
         plain_axes(plot)
         self.bind_text(lambda text: plot.setLabel("bottom", text), lambda: self.tr("step"))
         self.bind_text(lambda text: plot.setLabel("left", text), lambda: self.tr("rank"))  # 0 = best: the title

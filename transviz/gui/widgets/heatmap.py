@@ -526,11 +526,11 @@ class HeatmapWidget(Retranslated, QWidget):
         self._view = pg.GraphicsLayoutWidget()
         self._view.ci.setContentsMargins(2, 2, 2, 2)
         self._left, self._bottom = TokenAxis("left"), TokenAxis("bottom")
-        self._plot = self._view.addPlot(row=0, col=0, axisItems={"left": self._left, "bottom": self._bottom})
+        self._plot = self._view.addPlot(row=0, col=0, axisItems={"left": self._left, "bottom": self._bottom},
+                                        enableMenu=False)
         self._plot.setLabel("left", self._axes.row_title)
         self._plot.setLabel("bottom", self._axes.column_title)
         self._plot.hideButtons()
-        self._plot.setMenuEnabled(False)
         for side in ("top", "right"):  # hidden, yet following the range: no title to lay out again each time
             self._plot.getAxis(side).enableAutoSIPrefix(False)
         box = self._plot.getViewBox()

@@ -43,8 +43,7 @@ def name_legend(legend: pg.LegendItem, entries: list[tuple[pg.GraphicsObject, st
 
 def curve_plot() -> pg.PlotWidget:
     """A small still plot: no menu, no mouse panning, plain axes."""
-    plot = pg.PlotWidget()
-    plot.setMenuEnabled(False)
+    plot = pg.PlotWidget(enableMenu=False)
     plot.hideButtons()
     plot.setMouseEnabled(False, False)
     plot.setMinimumSize(220, 170)
@@ -111,11 +110,10 @@ class LivePlot(pg.PlotWidget):
                  legend: tuple[int, int] | str | None = BELOW, top: float | None = None,
                  log_span: tuple[float, float] | None = None, legend_columns: int = 1,
                  parent: QWidget | None = None) -> None:
-        super().__init__(parent, title=title)
+        super().__init__(parent, title=title, enableMenu=False)
         self.title = title
         self.setLabel("left", left)
         self.setLabel("bottom", bottom)
-        self.setMenuEnabled(False)
         self.hideButtons()
         plain_axes(self.getPlotItem())
         self.setLogMode(False, log_y)
