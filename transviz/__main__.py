@@ -1,3 +1,3 @@
-from transviz.cli import main
+from transviz.cli import launch
 
-raise SystemExit(main())
+raise SystemExit(launch())

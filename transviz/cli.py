@@ -9,6 +9,7 @@ import logging
 import os
 import sys
 
+from .core.base import startup
 from .core.base.errors import TransvizError
 
 # modules of transviz.commands, in --help order
@@ -33,6 +34,23 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def opens_window(args: argparse.Namespace) -> bool:
+    """Whether the command line shows the desktop window: plain ``transviz``, ``gui``, ``lesson FILE``."""
+    if args.self_test:
+        return False
+    return args.command in (None, "gui") or (args.command == "lesson" and not args.check and args.export is None)
+
+
+def launch(argv: list[str] | None = None) -> int:
+    """The program's entry (the ``transviz`` command, ``python -m transviz``, the classroom bundle):
+    :func:`main` with the garbage collector paused while it starts (:mod:`transviz.core.base.startup`)."""
+    startup.pause()
+    try:
+        return main(argv)
+    finally:
+        startup.started()
+
+
 def main(argv: list[str] | None = None) -> int:
     from .core.base.cores import run_as_app
 
@@ -51,6 +69,8 @@ def main(argv: list[str] | None = None) -> int:
         from .commands.gui import run as open_window
 
         args.func = open_window
+    if not opens_window(args):
+        startup.started()  # a window ends the start-up's pause once it is up (gui.app.run)
     try:
         return int(args.func(args))
     except TransvizError as exc:

@@ -6,10 +6,11 @@ import logging
 import os
 import sys
 
-from PySide6.QtCore import QCoreApplication, QEvent, QMessageLogContext, QtMsgType, qInstallMessageHandler
+from PySide6.QtCore import QCoreApplication, QEvent, QMessageLogContext, QTimer, QtMsgType, qInstallMessageHandler
 from PySide6.QtGui import QIcon
 from PySide6.QtWidgets import QApplication, QWidget
 
+from ..core.base import startup
 from ..core.io.resources import resource_dir
 from ..core.teaching.lesson import Lesson
 from .main_window import MainWindow
@@ -90,6 +91,7 @@ def run(model: str | None = None, lesson: Lesson | None = None) -> int:
         window.view_choices.show_window()
         if lesson is None:
             window.open_initial_model(model)
+        QTimer.singleShot(0, startup.started)  # the window is up: the start-up's pause of the collector ends
         return int(app.exec())
     finally:
         window.shutdown()
