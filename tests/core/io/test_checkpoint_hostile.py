@@ -184,13 +184,13 @@ def test_a_symlink_loop_without_the_suffix_is_named_too(tmp_path):
 # between torch's builds): reading the 1.5 GiB file whole could not fit.
 BIG = """
 import resource, sys
-import transviz
+from transviz import CheckpointError, load_model  # the package face imports torch with the loader
 with open("/proc/self/statm") as statm:
     cap = int(statm.read().split()[0]) * resource.getpagesize() + 1024**3
 resource.setrlimit(resource.RLIMIT_AS, (cap, cap))
 try:
-    transviz.load_model(sys.argv[1])
-except transviz.CheckpointError as exc:
+    load_model(sys.argv[1])
+except CheckpointError as exc:
     print(exc)
 """
 
