@@ -20,7 +20,7 @@ from ..core.decoding.session import DecodingSession
 from ..core.teaching.lesson import SUMMARY_HEAD, View
 from ..core.teaching.workspace import Workspace
 from ..live.client import QuestionView, ResultView, Status
-from .panels.explorer import ExplorerPanel
+from .panels.explorer import ExplorerPanel, explorer_in
 from .panels.lazy_tabs import LazyPanels
 from .services.class_view import APP_KINDS
 from .services.files import model_name
@@ -99,9 +99,7 @@ class StudentClass(QObject):
 
     @property
     def explorer(self) -> ExplorerPanel:
-        panel = self.window.panels["explorer"]
-        assert isinstance(panel, ExplorerPanel)
-        return panel
+        return explorer_in(self.window.panels)
 
     @property
     def active(self) -> bool:

@@ -23,7 +23,7 @@ from ..core.teaching.workspace import Workspace
 from ..live.events import Answered, Event
 from ..live.protocol import DEFAULT_PORT, Question
 from .lesson_mode import LessonMode
-from .panels.explorer import ExplorerPanel
+from .panels.explorer import ExplorerPanel, explorer_in
 from .panels.lazy_tabs import LazyPanels
 from .services.class_view import class_view
 from .services.files import model_name
@@ -96,9 +96,7 @@ class TeacherClass(QObject):
 
     @property
     def explorer(self) -> ExplorerPanel:
-        panel = self.window.panels["explorer"]
-        assert isinstance(panel, ExplorerPanel)
-        return panel
+        return explorer_in(self.window.panels)
 
     @property
     def running(self) -> bool:

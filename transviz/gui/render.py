@@ -34,7 +34,7 @@ from .app import dispose
 from .main_window import MainWindow
 from .panels.compare import ComparePanel
 from .panels.concepts.panel import ConceptsPanel
-from .panels.explorer import ExplorerPanel
+from .panels.explorer import explorer_in
 from .panels.masks import MasksPanel
 from .panels.patching_view import PatchingView
 from .panels.positional import MODEL, PositionalPanel
@@ -205,8 +205,7 @@ def _concept(slide: Slide) -> ConceptsPanel:
 def _window(slide: Slide) -> MainWindow:
     window = MainWindow(workspace=_workspace(slide.model, slide.sentence), on_screen=False)
     with _disposed_on_error(window):
-        explorer = window.panels["explorer"]
-        assert isinstance(explorer, ExplorerPanel)
+        explorer = explorer_in(window.panels)
         if window.workspace.error is not None:
             raise window.workspace.error
         _decode(explorer.controller, explorer.attention, slide)

@@ -16,7 +16,7 @@ workspace (``quiz_changed``) and takes the moves made there (``quiz_moved``).
 """
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 
 from PySide6.QtCore import Qt
@@ -470,3 +470,10 @@ class ExplorerPanel(Retranslated, PlotPanel):
         if isinstance(strategy, Beam) and beam_search and session is not None:
             self.beam_tree.show_history(session.beam_history, strategy.width, strategy.length_penalty,
                                         session.start_token)
+
+
+def explorer_in(panels: Mapping[str, PlotPanel]) -> ExplorerPanel:
+    """The Explorer tab's panel among a window's ``panels`` (built now if it was not yet)."""
+    panel = panels["explorer"]
+    assert isinstance(panel, ExplorerPanel)
+    return panel
