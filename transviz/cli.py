@@ -43,7 +43,7 @@ def opens_window(args: argparse.Namespace) -> bool:
 
 def launch(argv: list[str] | None = None) -> int:
     """The program's entry (the ``transviz`` command, ``python -m transviz``, the classroom bundle):
-    :func:`main` with the garbage collector paused while it starts (:mod:`transviz.core.base.startup`)."""
+    :func:`main` with full garbage collections held back while it starts (:mod:`transviz.core.base.startup`)."""
     startup.pause()
     try:
         return main(argv)
